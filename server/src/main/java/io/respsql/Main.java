@@ -1,0 +1,6 @@
+package io.respsql;
+
+public final class Main {
+    public static void main(String[] args) {
+    }
+}

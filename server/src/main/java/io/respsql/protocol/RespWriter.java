@@ -1,0 +1,224 @@
+package io.respsql.protocol;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Encodes RESP2 replies straight into a Netty {@link ByteBuf}.
+ *
+ * <p>Why not netty-codec-redis' message objects: a SELECT reply has one bulk string per row, and
+ * building a message object (plus a String) per row would allocate on the hottest reply path.
+ * Instead rows are assembled in a reusable scratch array ({@link #beginRow()} ... {@link #endRow()})
+ * and copied once into the output buffer with their length prefix.
+ *
+ * <p>One instance belongs to the event-loop thread; {@link #target(ByteBuf)} points it at the
+ * buffer of the connection being served.
+ */
+public final class RespWriter {
+    private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EMPTY_ARRAY = "*0\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
+
+    private ByteBuf out;
+    /** Row under construction: column values joined by commas. */
+    private byte[] row = new byte[256];
+    private int rowLen;
+    private boolean rowHasValue;
+    private final byte[] digits = new byte[20];
+
+    public RespWriter target(ByteBuf out) {
+        this.out = out;
+        return this;
+    }
+
+    public ByteBuf target() {
+        return out;
+    }
+
+    public int writtenBytes() {
+        return out.writerIndex();
+    }
+
+    // ---- whole replies -------------------------------------------------------------------
+
+    public void ok() {
+        out.writeBytes(OK);
+    }
+
+    public void simple(String s) {
+        out.writeByte('+');
+        writeSanitizedAscii(s);
+        out.writeBytes(CRLF);
+    }
+
+    /** An error reply. {@code message} should start with an error code such as {@code ERR}. */
+    public void error(String message) {
+        out.writeByte('-');
+        writeSanitizedAscii(message);
+        out.writeBytes(CRLF);
+    }
+
+    public void integer(long v) {
+        out.writeByte(':');
+        writeLongAscii(v);
+        out.writeBytes(CRLF);
+    }
+
+    public void bulk(byte[] b) {
+        bulk(b, 0, b.length);
+    }
+
+    public void bulk(byte[] b, int off, int len) {
+        out.writeByte('$');
+        writeLongAscii(len);
+        out.writeBytes(CRLF);
+        out.writeBytes(b, off, len);
+        out.writeBytes(CRLF);
+    }
+
+    public void bulk(String s) {
+        bulk(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public void bulk(long v) {
+        int n = formatLong(v, digits);
+        bulk(digits, digits.length - n, n);
+    }
+
+    public void nullBulk() {
+        out.writeBytes(NULL_BULK);
+    }
+
+    public void arrayHeader(long n) {
+        if (n == 0) {
+            out.writeBytes(EMPTY_ARRAY);
+            return;
+        }
+        out.writeByte('*');
+        writeLongAscii(n);
+        out.writeBytes(CRLF);
+    }
+
+    public void nullArray() {
+        out.writeBytes(NULL_ARRAY);
+    }
+
+    // ---- one SELECT row as a bulk string of comma-separated values -------------------------
+
+    public void beginRow() {
+        rowLen = 0;
+        rowHasValue = false;
+    }
+
+    public void rowLong(long v) {
+        separator();
+        ensureRow(20);
+        int n = formatLong(v, digits);
+        System.arraycopy(digits, digits.length - n, row, rowLen, n);
+        rowLen += n;
+    }
+
+    public void rowDouble(double v) {
+        separator();
+        // Integral values print without a fraction ("5" not "5.0"): the shortest exact form.
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            if (v == 0 && 1 / v < 0) {
+                rowAscii("-0");
+            } else {
+                int n = formatLong((long) v, digits);
+                ensureRow(n);
+                System.arraycopy(digits, digits.length - n, row, rowLen, n);
+                rowLen += n;
+            }
+        } else {
+            rowAscii(Double.toString(v));
+        }
+    }
+
+    public void rowBytes(byte[] b, int off, int len) {
+        separator();
+        ensureRow(len);
+        System.arraycopy(b, off, row, rowLen, len);
+        rowLen += len;
+    }
+
+    public void rowString(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        rowBytes(b, 0, b.length);
+    }
+
+    public void endRow() {
+        bulk(row, 0, rowLen);
+    }
+
+    private void rowAscii(String s) {
+        int n = s.length();
+        ensureRow(n);
+        for (int i = 0; i < n; i++) {
+            row[rowLen++] = (byte) s.charAt(i);
+        }
+    }
+
+    private void separator() {
+        if (rowHasValue) {
+            ensureRow(1);
+            row[rowLen++] = ',';
+        }
+        rowHasValue = true;
+    }
+
+    private void ensureRow(int extra) {
+        if (rowLen + extra > row.length) {
+            byte[] bigger = new byte[Math.max(row.length * 2, rowLen + extra)];
+            System.arraycopy(row, 0, bigger, 0, rowLen);
+            row = bigger;
+        }
+    }
+
+    // ---- number formatting without allocation --------------------------------------------
+
+    private void writeLongAscii(long v) {
+        int n = formatLong(v, digits);
+        out.writeBytes(digits, digits.length - n, n);
+    }
+
+    /** Formats {@code v} right-aligned at the end of {@code buf}; returns the number of bytes. */
+    public static int formatLong(long v, byte[] buf) {
+        if (v == Long.MIN_VALUE) {
+            System.arraycopy(LONG_MIN, 0, buf, buf.length - LONG_MIN.length, LONG_MIN.length);
+            return LONG_MIN.length;
+        }
+        int pos = buf.length;
+        boolean neg = v < 0;
+        if (neg) {
+            v = -v;
+        }
+        do {
+            buf[--pos] = (byte) ('0' + (v % 10));
+            v /= 10;
+        } while (v != 0);
+        if (neg) {
+            buf[--pos] = '-';
+        }
+        return buf.length - pos;
+    }
+
+    /** Status and error lines must not contain CR or LF, or the reply stream would break. */
+    private void writeSanitizedAscii(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c == '\r' || c == '\n') {
+                c = ' ';
+            }
+            if (c < 0x80) {
+                out.writeByte(c);
+            } else {
+                out.writeBytes(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+}
