@@ -1,14 +1,34 @@
 package io.respsql.exec;
 
+import io.respsql.plan.AccessPath;
+import io.respsql.plan.JoinStep;
+import io.respsql.plan.SelectPlan;
+import io.respsql.plan.SelectPlanner;
 import io.respsql.protocol.RespWriter;
+import io.respsql.sql.Parser;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.Statement;
 import io.respsql.storage.Catalog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Entry point of the SQL pipeline: text → tokens → statement → plan → execution → reply.
- * Runs on the event-loop thread only.
+ * Runs on the event-loop thread only. Every outcome is exactly one reply; a statement that
+ * fails replies {@code -ERR ...} and leaves the data as it was.
  */
 public final class SqlEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(SqlEngine.class);
+    /** Above this many row slots the reusable buffer is released after the statement. */
+    private static final int KEEP_BUFFER = 1 << 20;
+
     private final Catalog catalog;
+    /** Row slots matched by the current statement, reused across statements. */
+    private IntArrayList rows = new IntArrayList();
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -20,6 +40,88 @@ public final class SqlEngine {
 
     /** Executes one statement and writes exactly one reply (a result or an {@code -ERR}). */
     public void execute(String sql, RespWriter out) {
-        out.error("ERR SQL engine not built yet");
+        int mark = out.target().writerIndex();
+        try {
+            run(Parser.parse(sql), sql, out);
+        } catch (SqlException e) {
+            out.target().writerIndex(mark); // drop any partial reply
+            out.error("ERR " + e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("statement failed: {}", sql, e);
+            out.target().writerIndex(mark);
+            out.error("ERR internal error: " + e);
+        } finally {
+            if (rows.elements().length > KEEP_BUFFER) {
+                rows = new IntArrayList();
+            }
+        }
+    }
+
+    private void run(Statement st, String sql, RespWriter out) {
+        if (st instanceof Statement.Select s) {
+            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
+        } else if (st instanceof Statement.Insert s) {
+            InsertExecutor.run(catalog, s, sql, out);
+        } else if (st instanceof Statement.Update s) {
+            UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, out);
+        } else if (st instanceof Statement.Delete s) {
+            DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
+        } else if (st instanceof Statement.CreateTable s) {
+            DdlExecutor.createTable(catalog, s, out);
+        } else if (st instanceof Statement.CreateIndex s) {
+            DdlExecutor.createIndex(catalog, s, out);
+        } else if (st instanceof Statement.DropTable s) {
+            DdlExecutor.dropTable(catalog, s, out);
+        } else if (st instanceof Statement.DropIndex s) {
+            DdlExecutor.dropIndex(catalog, s, out);
+        } else if (st instanceof Statement.Describe s) {
+            DdlExecutor.describe(catalog, s, out);
+        } else if (st instanceof Statement.Dump s) {
+            DdlExecutor.dump(catalog, s, out);
+        } else if (st instanceof Statement.ShowTables) {
+            DdlExecutor.showTables(catalog, out);
+        } else if (st instanceof Statement.Explain s) {
+            List<String> lines = explain(s.statement(), sql);
+            out.arrayHeader(lines.size());
+            for (String l : lines) {
+                out.bulk(l);
+            }
+        }
+    }
+
+    /** The access path a statement would use, without running it. */
+    private List<String> explain(Statement st, String sql) {
+        List<String> lines = new ArrayList<>();
+        if (st instanceof Statement.Select s) {
+            SelectPlan p = SelectPlanner.plan(catalog, s, sql);
+            if (p.path != null) {
+                lines.add(p.path.describe());
+            } else {
+                StringBuilder order = new StringBuilder("join order: ");
+                for (int i = 0; i < p.join.size(); i++) {
+                    order.append(i == 0 ? "" : " -> ").append(p.scope.table(p.join.get(i).tableIndex).name());
+                }
+                lines.add(order.toString());
+                for (JoinStep step : p.join) {
+                    lines.add(step.describe());
+                }
+            }
+            if (!p.presorted) {
+                lines.add("sort by " + s.orderBy().size() + " key(s)");
+            }
+            if (p.limit >= 0 || p.offset > 0) {
+                lines.add("limit " + p.limit + " offset " + p.offset);
+            }
+        } else if (st instanceof Statement.Update s) {
+            AccessPath path = UpdateExecutor.plan(catalog, s, sql).path();
+            lines.add(path.describe());
+        } else if (st instanceof Statement.Delete s) {
+            lines.add(DeleteExecutor.plan(catalog, s, sql).describe());
+        } else if (st instanceof Statement.Insert s) {
+            lines.add("insert " + s.rows().size() + " row(s) into " + s.table());
+        } else {
+            throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
+        }
+        return lines;
     }
 }

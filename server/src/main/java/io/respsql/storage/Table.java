@@ -1,23 +1,220 @@
 package io.respsql.storage;
 
-/** A table: typed columns in primitive chunks, a primary key and secondary indexes. */
+import io.respsql.index.LongIntBTree;
+import it.unimi.dsi.fastutil.longs.LongArrays;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A table: typed columns in primitive chunks, addressed by row slot; a primary-key index and
+ * any number of secondary indexes. Knows nothing of SQL: callers validate values, then write.
+ *
+ * <p>Writes to a non-indexed fixed-width column are plain array stores (UPDATE in place).
+ * Changing an indexed value must go through {@link #beforeIndexedChange}/{@link #afterIndexedChange}
+ * so every index on that column moves the row to its new key.
+ */
 public final class Table {
+    private final String name;
+    private final Column[] columns;
+    private final Map<String, Column> byName = new HashMap<>();
+    private final Column primaryColumn;
+    private final TableIndex primaryIndex;
+    private final List<TableIndex> indexes = new ArrayList<>();
+    private final RowAllocator rows = new RowAllocator();
+
+    public Table(String name, List<String> columnNames, List<ColumnType> types, int primaryPosition) {
+        this.name = name;
+        this.columns = new Column[columnNames.size()];
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = Column.create(columnNames.get(i), types.get(i), i);
+            byName.put(columnNames.get(i).toLowerCase(Locale.ROOT), columns[i]);
+        }
+        this.primaryColumn = columns[primaryPosition];
+        this.primaryIndex = new TableIndex(name + ":" + primaryColumn.name() + ":pk", primaryColumn, true, new LongIntBTree());
+        indexes.add(primaryIndex);
+    }
+
     public String name() {
-        return "";
+        return name;
+    }
+
+    public int columnCount() {
+        return columns.length;
+    }
+
+    public Column column(int position) {
+        return columns[position];
+    }
+
+    /** Column by name, case-insensitive; null when absent. */
+    public Column column(String columnName) {
+        return byName.get(columnName.toLowerCase(Locale.ROOT));
+    }
+
+    public Column primaryColumn() {
+        return primaryColumn;
+    }
+
+    public TableIndex primaryIndex() {
+        return primaryIndex;
+    }
+
+    /** All indexes, the primary key first. */
+    public List<TableIndex> indexes() {
+        return Collections.unmodifiableList(indexes);
+    }
+
+    /** The best index over {@code c}: the primary key if it is the PK column, else the first secondary. */
+    public TableIndex indexOn(Column c) {
+        for (TableIndex ix : indexes) {
+            if (ix.column() == c) {
+                return ix;
+            }
+        }
+        return null;
+    }
+
+    public RowAllocator rows() {
+        return rows;
     }
 
     /** Live rows; O(1). */
     public long rowCount() {
-        return 0;
+        return rows.liveCount();
     }
 
-    /** Bytes held by the column data (all chunks and text arenas). */
+    public boolean isLive(int row) {
+        return rows.isLive(row);
+    }
+
+    /** Row slot holding primary key {@code key}, or -1. */
+    public int findByPrimaryKey(long key) {
+        return primaryIndex.tree().firstRow(key);
+    }
+
+    // ---- row lifecycle ---------------------------------------------------------------------
+
+    /** The slot the {@code nth} next {@link #allocateRow()} will return (for validation before commit). */
+    public int peekRow(int nth) {
+        return rows.peekNext(nth);
+    }
+
+    /** Takes a row slot, with column storage behind it. Values are then set, then {@link #indexRow}. */
+    public int allocateRow() {
+        int row = rows.allocate();
+        for (Column c : columns) {
+            c.ensureCapacity(row + 1);
+        }
+        return row;
+    }
+
+    /** Adds a fully written row to every index. The caller has checked primary-key uniqueness. */
+    public void indexRow(int row) {
+        for (TableIndex ix : indexes) {
+            ix.tree().insert(ix.column().indexKey(row), row);
+        }
+    }
+
+    public void deleteRow(int row) {
+        for (TableIndex ix : indexes) {
+            ix.tree().remove(ix.column().indexKey(row), row);
+        }
+        for (Column c : columns) {
+            c.clear(row);
+        }
+        rows.release(row);
+    }
+
+    /** True when some index covers column {@code c} (its writes must maintain the index). */
+    public boolean isIndexed(Column c) {
+        for (TableIndex ix : indexes) {
+            if (ix.column() == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public void beforeIndexedChange(Column c, int row) {
+        long key = c.indexKey(row);
+        for (TableIndex ix : indexes) {
+            if (ix.column() == c) {
+                ix.tree().remove(key, row);
+            }
+        }
+    }
+
+    public void afterIndexedChange(Column c, int row) {
+        long key = c.indexKey(row);
+        for (TableIndex ix : indexes) {
+            if (ix.column() == c) {
+                ix.tree().insert(key, row);
+            }
+        }
+    }
+
+    /** Reclaims text garbage once it outweighs live text; called after statements that rewrite text. */
+    public void maybeCompactText() {
+        for (Column c : columns) {
+            if (c instanceof TextColumn && ((TextColumn) c).needsCompaction()) {
+                ((TextColumn) c).compact(rows);
+            }
+        }
+    }
+
+    // ---- secondary indexes -----------------------------------------------------------------
+
+    /** Builds an index over the rows already present: one sort and a bulk load, not n inserts. */
+    public TableIndex createIndex(String indexName, Column c) {
+        int n = (int) rows.liveCount();
+        long[] keys = new long[n];
+        long[] slots = new long[n];
+        int i = 0;
+        for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            keys[i] = c.indexKey(row);
+            slots[i] = row;
+            i++;
+        }
+        LongArrays.radixSort(keys, slots);
+        int[] rowIds = new int[n];
+        for (int j = 0; j < n; j++) {
+            rowIds[j] = (int) slots[j];
+        }
+        TableIndex ix = new TableIndex(indexName, c, false, LongIntBTree.bulkLoad(keys, rowIds, n));
+        indexes.add(ix);
+        return ix;
+    }
+
+    public boolean dropIndex(String indexName) {
+        for (int i = 1; i < indexes.size(); i++) {
+            if (indexes.get(i).name().equalsIgnoreCase(indexName)) {
+                indexes.remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- accounting -----------------------------------------------------------------------
+
     public long dataBytes() {
-        return 0;
+        long b = rows.memoryBytes();
+        for (Column c : columns) {
+            b += c.memoryBytes();
+        }
+        return b;
     }
 
-    /** Bytes held by the primary key and every secondary index. */
     public long indexBytes() {
-        return 0;
+        long b = 0;
+        for (TableIndex ix : indexes) {
+            b += ix.tree().memoryBytes();
+        }
+        return b;
     }
 }

@@ -1,0 +1,61 @@
+package io.respsql.storage;
+
+/**
+ * One column's values for every row slot, in primitive chunks. Numeric columns expose
+ * {@link #getLong}/{@link #getDouble}; TEXT columns expose their bytes through {@link TextColumn}.
+ */
+public abstract class Column {
+    private final String name;
+    private final ColumnType type;
+    private final int position;
+
+    protected Column(String name, ColumnType type, int position) {
+        this.name = name;
+        this.type = type;
+        this.position = position;
+    }
+
+    public final String name() {
+        return name;
+    }
+
+    public final ColumnType type() {
+        return type;
+    }
+
+    /** Position in the table's column list (0-based). */
+    public final int position() {
+        return position;
+    }
+
+    /** Makes room for row slots {@code 0 .. rows-1}. */
+    abstract void ensureCapacity(int rows);
+
+    /** Value as a long (integer columns; FLOAT truncates — callers check the type first). */
+    public abstract long getLong(int row);
+
+    public abstract double getDouble(int row);
+
+    /** Sortable 64-bit key of the row's value, as stored in indexes. */
+    public abstract long indexKey(int row);
+
+    /** Resets a freed slot so it holds no reference to old data. */
+    abstract void clear(int row);
+
+    public abstract long memoryBytes();
+
+    static Column create(String name, ColumnType type, int position) {
+        switch (type) {
+            case INT:
+                return new IntColumn(name, position);
+            case BIGINT:
+                return new LongColumn(name, position);
+            case FLOAT:
+                return new DoubleColumn(name, position);
+            case TEXT:
+                return new TextColumn(name, position);
+            default:
+                throw new IllegalArgumentException(type.name());
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.respsql.storage;
+
+/** The column types of the 2010 dialect plus BIGINT. */
+public enum ColumnType {
+    INT(4), BIGINT(8), FLOAT(8), TEXT(8);
+
+    /** Bytes per row in the column's own storage (TEXT: the arena reference). */
+    public final int width;
+
+    ColumnType(int width) {
+        this.width = width;
+    }
+
+    public boolean isNumeric() {
+        return this != TEXT;
+    }
+
+    public boolean isInteger() {
+        return this == INT || this == BIGINT;
+    }
+
+    /** Parses a type name as written in CREATE TABLE; null when unknown. */
+    public static ColumnType parse(String name) {
+        switch (name.toUpperCase(java.util.Locale.ROOT)) {
+            case "INT":
+            case "INTEGER":
+                return INT;
+            case "BIGINT":
+            case "LONG":
+                return BIGINT;
+            case "FLOAT":
+            case "DOUBLE":
+            case "REAL":
+                return FLOAT;
+            case "TEXT":
+            case "VARCHAR":
+            case "STRING":
+                return TEXT;
+            default:
+                return null;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.respsql.storage;
+
+import java.util.Arrays;
+
+/** 32-bit integers, 4 bytes per row. */
+public final class IntColumn extends Column {
+    private int[][] chunks = new int[0][];
+
+    IntColumn(String name, int position) {
+        super(name, ColumnType.INT, position);
+    }
+
+    @Override
+    void ensureCapacity(int rows) {
+        chunks = Chunks.grow(chunks, rows, n -> {
+            return new int[n];
+        }, Arrays::copyOf);
+    }
+
+    public int get(int row) {
+        return chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
+    }
+
+    public void set(int row, int value) {
+        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = value;
+    }
+
+    @Override
+    public long getLong(int row) {
+        return get(row);
+    }
+
+    @Override
+    public double getDouble(int row) {
+        return get(row);
+    }
+
+    @Override
+    public long indexKey(int row) {
+        return get(row);
+    }
+
+    @Override
+    void clear(int row) {
+        set(row, 0);
+    }
+
+    @Override
+    public long memoryBytes() {
+        return Chunks.bytes(chunks, 4);
+    }
+}

@@ -1,0 +1,214 @@
+package io.respsql.storage;
+
+import io.respsql.index.IndexKeys;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * TEXT values: each row holds an 8-byte reference into a byte arena (chunk index and offset);
+ * the arena stores a 4-byte length then the UTF-8 bytes. No object per value.
+ *
+ * <p>Overwriting a value appends the new bytes and leaves the old ones as garbage; once garbage
+ * outweighs live bytes the table compacts the arena ({@link #compact}).
+ */
+public final class TextColumn extends Column {
+    private static final int ARENA_CHUNK = 1 << 20;
+    /** Reference of the empty string: no arena space needed. */
+    private static final long EMPTY = -1L;
+
+    private long[][] refs = new long[0][];
+    private byte[][] arena = new byte[0][];
+    private int arenaCount;
+    /** Write position in the last arena chunk. */
+    private int arenaPos;
+    private long liveBytes;
+    private long garbageBytes;
+
+    TextColumn(String name, int position) {
+        super(name, ColumnType.TEXT, position);
+    }
+
+    @Override
+    void ensureCapacity(int rows) {
+        refs = Chunks.grow(refs, rows, n -> {
+            long[] c = new long[n];
+            Arrays.fill(c, EMPTY);
+            return c;
+        }, (old, n) -> {
+            long[] c = Arrays.copyOf(old, n);
+            Arrays.fill(c, old.length, n, EMPTY);
+            return c;
+        });
+    }
+
+    private long ref(int row) {
+        return refs[row >>> Chunks.SHIFT][row & Chunks.MASK];
+    }
+
+    private void setRef(int row, long ref) {
+        refs[row >>> Chunks.SHIFT][row & Chunks.MASK] = ref;
+    }
+
+    /** The arena chunk holding the row's bytes (valid only when {@link #length} > 0). */
+    public byte[] bytes(int row) {
+        long r = ref(row);
+        return r == EMPTY ? null : arena[(int) (r >>> 32)];
+    }
+
+    /** Offset of the row's first byte inside {@link #bytes(int)}. */
+    public int offset(int row) {
+        long r = ref(row);
+        return r == EMPTY ? 0 : (int) r + 4;
+    }
+
+    public int length(int row) {
+        long r = ref(row);
+        if (r == EMPTY) {
+            return 0;
+        }
+        byte[] a = arena[(int) (r >>> 32)];
+        int o = (int) r;
+        return ((a[o] & 0xFF) << 24) | ((a[o + 1] & 0xFF) << 16) | ((a[o + 2] & 0xFF) << 8) | (a[o + 3] & 0xFF);
+    }
+
+    public String getString(int row) {
+        int len = length(row);
+        return len == 0 ? "" : new String(bytes(row), offset(row), len, StandardCharsets.UTF_8);
+    }
+
+    public void set(int row, byte[] value) {
+        long old = ref(row);
+        if (old != EMPTY) {
+            int oldLen = length(row);
+            garbageBytes += oldLen + 4;
+            liveBytes -= oldLen + 4;
+        }
+        setRef(row, append(value));
+    }
+
+    private long append(byte[] value) {
+        int len = value.length;
+        if (len == 0) {
+            return EMPTY;
+        }
+        int need = len + 4;
+        if (arenaCount == 0 || arenaPos + need > arena[arenaCount - 1].length) {
+            if (arenaCount == arena.length) {
+                arena = Arrays.copyOf(arena, Math.max(4, arena.length * 2));
+            }
+            // Arena chunks double from 4 KiB to 1 MiB, so small tables stay small.
+            int size = arenaCount == 0 ? 4096 : Math.min(ARENA_CHUNK, arena[arenaCount - 1].length * 2);
+            arena[arenaCount++] = new byte[Math.max(size, need)];
+            arenaPos = 0;
+        }
+        byte[] a = arena[arenaCount - 1];
+        int o = arenaPos;
+        a[o] = (byte) (len >>> 24);
+        a[o + 1] = (byte) (len >>> 16);
+        a[o + 2] = (byte) (len >>> 8);
+        a[o + 3] = (byte) len;
+        System.arraycopy(value, 0, a, o + 4, len);
+        arenaPos += need;
+        liveBytes += need;
+        return ((long) (arenaCount - 1) << 32) | o;
+    }
+
+    /** Compares the row's bytes with {@code b} in unsigned byte order (SQL text order for UTF-8). */
+    public int compareTo(int row, byte[] b) {
+        int len = length(row);
+        if (len == 0) {
+            return b.length == 0 ? 0 : -1;
+        }
+        return Arrays.compareUnsigned(bytes(row), offset(row), offset(row) + len, b, 0, b.length);
+    }
+
+    public boolean equalsBytes(int row, byte[] b) {
+        int len = length(row);
+        if (len != b.length) {
+            return false;
+        }
+        return len == 0 || Arrays.equals(bytes(row), offset(row), offset(row) + len, b, 0, len);
+    }
+
+    /** Compares two rows' texts, possibly of different columns. */
+    public int compareRows(int row, TextColumn other, int otherRow) {
+        int la = length(row);
+        int lb = other.length(otherRow);
+        if (la == 0 || lb == 0) {
+            return Integer.compare(la, lb);
+        }
+        int oa = offset(row);
+        int ob = other.offset(otherRow);
+        return Arrays.compareUnsigned(bytes(row), oa, oa + la, other.bytes(otherRow), ob, ob + lb);
+    }
+
+    @Override
+    public long getLong(int row) {
+        throw new IllegalStateException("TEXT column " + name() + " is not numeric");
+    }
+
+    @Override
+    public double getDouble(int row) {
+        throw new IllegalStateException("TEXT column " + name() + " is not numeric");
+    }
+
+    @Override
+    public long indexKey(int row) {
+        int len = length(row);
+        return len == 0 ? IndexKeys.ofTextPrefix(null, 0, 0) : IndexKeys.ofTextPrefix(bytes(row), offset(row), len);
+    }
+
+    @Override
+    void clear(int row) {
+        long old = ref(row);
+        if (old != EMPTY) {
+            int oldLen = length(row);
+            garbageBytes += oldLen + 4;
+            liveBytes -= oldLen + 4;
+            setRef(row, EMPTY);
+        }
+    }
+
+    boolean needsCompaction() {
+        return garbageBytes > ARENA_CHUNK && garbageBytes > liveBytes;
+    }
+
+    /** Rewrites live values into a fresh arena, dropping garbage. O(live rows). */
+    void compact(RowAllocator rows) {
+        byte[][] oldArena = arena;
+        arena = new byte[0][];
+        arenaCount = 0;
+        arenaPos = 0;
+        liveBytes = 0;
+        garbageBytes = 0;
+        byte[] scratch = new byte[64];
+        for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            long r = ref(row);
+            if (r == EMPTY) {
+                continue;
+            }
+            byte[] a = oldArena[(int) (r >>> 32)];
+            int o = (int) r;
+            int len = ((a[o] & 0xFF) << 24) | ((a[o + 1] & 0xFF) << 16) | ((a[o + 2] & 0xFF) << 8) | (a[o + 3] & 0xFF);
+            if (scratch.length != len) {
+                scratch = new byte[len];
+            }
+            System.arraycopy(a, o + 4, scratch, 0, len);
+            setRef(row, append(scratch));
+        }
+    }
+
+    public long garbageBytes() {
+        return garbageBytes;
+    }
+
+    @Override
+    public long memoryBytes() {
+        long arenaBytes = 0;
+        for (int i = 0; i < arenaCount; i++) {
+            arenaBytes += 16 + arena[i].length;
+        }
+        return Chunks.bytes(refs, 8) + arenaBytes + 16L + 4L * arena.length;
+    }
+}
