@@ -54,17 +54,27 @@ final class UpdateExecutor {
         return new Plan(t, assigners, path);
     }
 
-    /** SET col = ...: a TEXT column takes unquoted names and numbers verbatim (2010 style). */
+    /**
+     * SET col = ...: a TEXT column takes numbers and unquoted names verbatim, as INSERT does
+     * ({@code SET name=NEWNAME}, {@code SET s=foo-bar}); a number column takes a quoted number
+     * ({@code SET fk='5'}). Otherwise the value is an expression over the row.
+     */
     private static BoundExpr value(Binder binder, Column target, Expr e, String sql) {
         if (target.type() == ColumnType.TEXT) {
-            if (e instanceof Expr.Raw || e instanceof Expr.Num || e instanceof Expr.Str) {
+            if (e instanceof Expr.Str || e instanceof Expr.Raw) {
                 return new Constant.Text(new String(Values.textLiteral(e, sql), StandardCharsets.UTF_8));
             }
-            if (e instanceof Expr.Ident id && binder.scope().resolve(id.qualifier(), id.name()) == null) {
+            BoundExpr b;
+            try {
+                b = binder.value(e);
+            } catch (SqlException unknownName) {
                 return new Constant.Text(binder.text(e));
             }
-        } else if (e instanceof Expr.Raw || (e instanceof Expr.Ident id && binder.scope().resolve(id.qualifier(), id.name()) == null)) {
-            throw new SqlException("value " + binder.text(e) + " is not a valid " + target.type() + " for column '" + target.name() + "'");
+            return b.isConstant() && b.type() != io.respsql.expr.ValueType.TEXT ? new Constant.Text(binder.text(e)) : b;
+        }
+        if (e instanceof Expr.Str || e instanceof Expr.Raw
+                || (e instanceof Expr.Ident id && binder.scope().resolve(id.qualifier(), id.name()) == null)) {
+            return Values.numericConstant(target, e, sql, binder);
         }
         return binder.value(e);
     }
@@ -114,8 +124,11 @@ final class UpdateExecutor {
                 }
             }
         }
-        if (pk != null || as.length > 0 && as[0].column.type() == ColumnType.TEXT) {
-            t.maybeCompactText();
+        for (Assigner a : as) {
+            if (a.column.type() == ColumnType.TEXT) {
+                t.maybeCompactText();
+                break;
+            }
         }
         out.integer(n);
     }

@@ -46,7 +46,7 @@ final class Values {
             }
             return toInteger(c, v, n.text());
         }
-        BoundExpr b = constantNumber(c, e, sql, constants);
+        BoundExpr b = numericConstant(c, e, sql, constants);
         String shown = sql.substring(e.start(), e.end());
         return b.type() == ValueType.LONG ? toInteger(c, b.evalLong(null), shown) : toInteger(c, b.evalDouble(null), shown);
     }
@@ -59,10 +59,14 @@ final class Values {
             }
             return d;
         }
-        return constantNumber(c, e, sql, constants).evalDouble(null);
+        return numericConstant(c, e, sql, constants).evalDouble(null);
     }
 
-    private static BoundExpr constantNumber(Column c, Expr e, String sql, Binder constants) {
+    /**
+     * A constant for number column {@code c}: literals, constant arithmetic, or a quoted string
+     * that is exactly a number ({@code '5'}). Anything else is an error naming the value.
+     */
+    static BoundExpr numericConstant(Column c, Expr e, String sql, Binder constants) {
         String shown = sql.substring(e.start(), e.end());
         if (e instanceof Expr.Str s) {
             // A quoted number is accepted when it is exactly a number.

@@ -19,7 +19,37 @@ public final class Arithmetic {
     }
 
     public static BoundExpr negate(BoundExpr e) {
-        return e.type() == ValueType.LONG ? new LongOp('-', new Constant.LongValue(0), e) : new DoubleOp('-', new Constant.DoubleValue(0), e);
+        return e.type() == ValueType.LONG ? new LongOp('-', new Constant.LongValue(0), e) : new DoubleNegate(e);
+    }
+
+    /** Not 0 - x: that turns -(0.0) into +0.0, and DUMP must replay -0.0 exactly. */
+    static final class DoubleNegate extends BoundExpr {
+        private final BoundExpr operand;
+
+        DoubleNegate(BoundExpr operand) {
+            super(ValueType.DOUBLE);
+            this.operand = operand;
+        }
+
+        @Override
+        public double evalDouble(int[] rows) {
+            return -operand.evalDouble(rows);
+        }
+
+        @Override
+        public boolean isConstant() {
+            return operand.isConstant();
+        }
+
+        @Override
+        public void writeTo(RespWriter out, int[] rows) {
+            out.rowDouble(evalDouble(rows));
+        }
+
+        @Override
+        public String describe() {
+            return "-" + operand.describe();
+        }
     }
 
     static long apply(char op, long a, long b) {

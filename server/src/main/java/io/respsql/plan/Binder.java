@@ -56,6 +56,9 @@ public final class Binder {
             return r == null ? null : ColumnValue.of(r.column(), r.tableIndex(), r.label());
         }
         if (e instanceof Expr.Neg neg) {
+            if (neg.operand() instanceof Expr.Num n && n.integral()) {
+                return new Constant.LongValue(parseInteger("-" + n.text()));
+            }
             BoundExpr v = value(neg.operand());
             requireNumeric(v, "-");
             return fold(Arithmetic.negate(v));
@@ -221,13 +224,18 @@ public final class Binder {
         return e.type() == ValueType.LONG ? new Constant.LongValue(e.evalLong(null)) : new Constant.DoubleValue(e.evalDouble(null));
     }
 
+    /** Decimal integer text (leading zeros allowed, {@code -} sign optional) as a 64-bit value. */
+    public static long parseInteger(String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new SqlException("integer " + text + " is out of range (64-bit)");
+        }
+    }
+
     private static BoundExpr number(Expr.Num n) {
         if (n.integral()) {
-            try {
-                return new Constant.LongValue(Long.parseLong(n.text()));
-            } catch (NumberFormatException e) {
-                throw new SqlException("integer " + n.text() + " is out of range (64-bit)");
-            }
+            return new Constant.LongValue(parseInteger(n.text()));
         }
         double d = Double.parseDouble(n.text());
         if (Double.isInfinite(d)) {

@@ -176,12 +176,12 @@ public final class Planner {
             }
             Candidate k = Candidate.range(ix, termIndex, cond);
             if (op == CompareOp.EQ || op == CompareOp.GE || op == CompareOp.GT) {
-                k.lo = lowerKey(ix.column(), val, op == CompareOp.GT);
+                k.lo = lowerKey(ix.column(), val, op == CompareOp.GT, k);
             }
             if (op == CompareOp.EQ || op == CompareOp.LE || op == CompareOp.LT) {
-                k.hi = upperKey(ix.column(), val, op == CompareOp.LT);
+                k.hi = upperKey(ix.column(), val, op == CompareOp.LT, k);
             }
-            if (op == CompareOp.EQ && k.lo == k.hi) {
+            if (op == CompareOp.EQ && k.lo == k.hi && !k.impossible) {
                 return Candidate.probe(ix, termIndex, cond, new long[] {k.lo});
             }
             return k;
@@ -194,8 +194,8 @@ public final class Planner {
                 return null;
             }
             Candidate k = Candidate.range(ix, termIndex, cond);
-            k.lo = lowerKey(ix.column(), lo[1], false);
-            k.hi = upperKey(ix.column(), hi[1], false);
+            k.lo = lowerKey(ix.column(), lo[1], false, k);
+            k.hi = upperKey(ix.column(), hi[1], false, k);
             return k;
         }
         if (term instanceof Expr.In in && !in.negated()) {
@@ -210,13 +210,16 @@ public final class Planner {
                 if ((c.type() == ValueType.TEXT) != (operand.type() == ValueType.TEXT)) {
                     return null; // type error: let the predicate binder report it
                 }
-                long lo = lowerKey(ix.column(), c, false);
-                long hi = upperKey(ix.column(), c, false);
-                if (lo == hi) {
-                    keys.add(lo);
-                } else if (lo < hi) {
+                Candidate one = Candidate.range(ix, termIndex, cond);
+                long lo = lowerKey(ix.column(), c, false, one);
+                long hi = upperKey(ix.column(), c, false, one);
+                if (one.impossible || lo > hi) {
+                    continue; // this value cannot match (a fraction for an integer column)
+                }
+                if (lo != hi) {
                     return null;
                 }
+                keys.add(lo);
             }
             return Candidate.probe(ix, termIndex, cond, keys.toLongArray());
         }
@@ -235,42 +238,54 @@ public final class Planner {
         return null;
     }
 
-    /** Smallest key a row satisfying {@code col >= v} (or {@code >} when strict) can have. */
-    static long lowerKey(Column col, BoundExpr v, boolean strict) {
+    /** 2^63 as a double: the first value above every long. */
+    private static final double TWO_63 = 9.223372036854775807E18;
+
+    /**
+     * Smallest key a row satisfying {@code col >= v} (or {@code >} when strict) can have, or
+     * {@link Candidate#IMPOSSIBLE} when no value of the column's type can satisfy it.
+     */
+    static long lowerKey(Column col, BoundExpr v, boolean strict, Candidate into) {
         ColumnType t = col.type();
         if (t == ColumnType.TEXT) {
             return IndexKeys.ofText(((Constant.Text) v).bytes); // prefix: inclusive, re-checked
         }
         if (t == ColumnType.FLOAT) {
             long k = IndexKeys.ofDouble(v.evalDouble(null));
-            return strict ? (k == Long.MAX_VALUE ? k : k + 1) : k;
+            return strict ? (k == Long.MAX_VALUE ? into.impossible() : k + 1) : k;
         }
         if (v.type() == ValueType.LONG) {
             long x = v.evalLong(null);
-            return strict ? (x == Long.MAX_VALUE ? Long.MAX_VALUE : x + 1) : x;
+            return strict ? (x == Long.MAX_VALUE ? into.impossible() : x + 1) : x;
         }
         double d = v.evalDouble(null);
         double c = strict ? Math.floor(d) + 1 : Math.ceil(d);
-        return c >= 9.2e18 ? Long.MAX_VALUE : (c <= -9.2e18 ? Long.MIN_VALUE : (long) c);
+        if (c >= TWO_63) {
+            return into.impossible();
+        }
+        return c <= -TWO_63 ? Long.MIN_VALUE : (long) c;
     }
 
     /** Largest key a row satisfying {@code col <= v} (or {@code <}) can have. */
-    static long upperKey(Column col, BoundExpr v, boolean strict) {
+    static long upperKey(Column col, BoundExpr v, boolean strict, Candidate into) {
         ColumnType t = col.type();
         if (t == ColumnType.TEXT) {
             return IndexKeys.ofText(((Constant.Text) v).bytes);
         }
         if (t == ColumnType.FLOAT) {
             long k = IndexKeys.ofDouble(v.evalDouble(null));
-            return strict ? (k == Long.MIN_VALUE ? k : k - 1) : k;
+            return strict ? (k == Long.MIN_VALUE ? into.impossible() : k - 1) : k;
         }
         if (v.type() == ValueType.LONG) {
             long x = v.evalLong(null);
-            return strict ? (x == Long.MIN_VALUE ? Long.MIN_VALUE : x - 1) : x;
+            return strict ? (x == Long.MIN_VALUE ? into.impossible() : x - 1) : x;
         }
         double d = v.evalDouble(null);
         double c = strict ? Math.ceil(d) - 1 : Math.floor(d);
-        return c >= 9.2e18 ? Long.MAX_VALUE : (c <= -9.2e18 ? Long.MIN_VALUE : (long) c);
+        if (c < -TWO_63) {
+            return into.impossible();
+        }
+        return c >= TWO_63 ? Long.MAX_VALUE : (long) c;
     }
 
     /** A term an index can serve, with the keys it reaches. */
@@ -282,6 +297,8 @@ public final class Planner {
         long[] keys;
         long lo = Long.MIN_VALUE;
         long hi = Long.MAX_VALUE;
+        /** Some bound lies beyond every value of the column's type: nothing matches. */
+        boolean impossible;
 
         private Candidate(TableIndex index, int termIndex, String condition) {
             this.index = index;
@@ -304,8 +321,14 @@ public final class Planner {
             return keys != null;
         }
 
+        /** Marks the candidate as matching nothing; returns a placeholder key. */
+        long impossible() {
+            impossible = true;
+            return 0;
+        }
+
         boolean isEmpty() {
-            return isProbe() ? keys.length == 0 : lo > hi;
+            return impossible || (isProbe() ? keys.length == 0 : lo > hi);
         }
 
         Candidate intersect(Candidate o) {
@@ -315,6 +338,7 @@ public final class Planner {
             c.terms.addAll(o.terms);
             c.lo = Math.max(lo, o.lo);
             c.hi = Math.min(hi, o.hi);
+            c.impossible = impossible || o.impossible;
             return c;
         }
 

@@ -447,6 +447,9 @@ public final class Parser {
     }
 
     private Expr primary() {
+        if (peek().type == Token.Type.END) {
+            throw error("a value or column name");
+        }
         Token t = next();
         switch (t.type) {
             case NUMBER: {
