@@ -80,6 +80,16 @@ public final class RespWriter {
         out.writeBytes(CRLF);
     }
 
+    /** A bulk string with the readable bytes of {@code src} (indexes of {@code src} unchanged). */
+    public void bulk(ByteBuf src) {
+        int len = src.readableBytes();
+        out.writeByte('$');
+        writeLongAscii(len);
+        out.writeBytes(CRLF);
+        out.writeBytes(src, src.readerIndex(), len);
+        out.writeBytes(CRLF);
+    }
+
     public void bulk(String s) {
         bulk(s.getBytes(StandardCharsets.UTF_8));
     }
