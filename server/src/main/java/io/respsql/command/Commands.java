@@ -1,0 +1,18 @@
+package io.respsql.command;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Assembles the server's command table from the command families. */
+public final class Commands {
+    private Commands() {
+    }
+
+    public static CommandTable standard(ServerContext ctx) {
+        List<CommandSpec> specs = new ArrayList<>();
+        specs.addAll(ConnectionCommands.specs());
+        CommandTable table = new CommandTable(specs);
+        ctx.commands(table);
+        return table;
+    }
+}
