@@ -11,6 +11,7 @@ public final class Commands {
     public static CommandTable standard(ServerContext ctx) {
         List<CommandSpec> specs = new ArrayList<>();
         specs.addAll(ConnectionCommands.specs());
+        specs.addAll(ClientCommands.specs(ctx));
         CommandTable table = new CommandTable(specs);
         ctx.commands(table);
         return table;
