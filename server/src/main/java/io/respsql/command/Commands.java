@@ -12,6 +12,7 @@ public final class Commands {
         List<CommandSpec> specs = new ArrayList<>();
         specs.addAll(ConnectionCommands.specs());
         specs.addAll(ClientCommands.specs(ctx));
+        specs.addAll(CommandCommands.specs(ctx));
         CommandTable table = new CommandTable(specs);
         ctx.commands(table);
         return table;
