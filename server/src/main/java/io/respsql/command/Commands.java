@@ -13,6 +13,7 @@ public final class Commands {
         specs.addAll(ConnectionCommands.specs());
         specs.addAll(ClientCommands.specs(ctx));
         specs.addAll(CommandCommands.specs(ctx));
+        specs.addAll(ConfigCommands.specs(ctx));
         CommandTable table = new CommandTable(specs);
         ctx.commands(table);
         return table;
