@@ -14,6 +14,7 @@ public final class Commands {
         specs.addAll(ClientCommands.specs(ctx));
         specs.addAll(CommandCommands.specs(ctx));
         specs.addAll(ConfigCommands.specs(ctx));
+        specs.addAll(ServerCommands.specs(ctx));
         CommandTable table = new CommandTable(specs);
         ctx.commands(table);
         return table;
