@@ -29,6 +29,8 @@ public final class RespWriter {
     private int rowLen;
     private boolean rowHasValue;
     private final byte[] digits = new byte[20];
+    /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
+    private final byte[] valueDigits = new byte[20];
 
     public RespWriter target(ByteBuf out) {
         this.out = out;
@@ -95,8 +97,8 @@ public final class RespWriter {
     }
 
     public void bulk(long v) {
-        int n = formatLong(v, digits);
-        bulk(digits, digits.length - n, n);
+        int n = formatLong(v, valueDigits);
+        bulk(valueDigits, valueDigits.length - n, n);
     }
 
     public void nullBulk() {
