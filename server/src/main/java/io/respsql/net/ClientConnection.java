@@ -5,7 +5,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.CodecException;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.redis.ArrayRedisMessage;
 import io.netty.handler.codec.redis.ErrorRedisMessage;
 import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
@@ -141,7 +142,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof DecoderException) {
+        if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
+            // The client left in the middle of a request: nobody to answer.
+            ctx.close();
+        } else if (cause instanceof CodecException) {
             if (session != null && !session.isClosing()) {
                 protocolError(ctx, describe(cause));
             } else {
