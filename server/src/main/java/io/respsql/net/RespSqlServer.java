@@ -68,7 +68,8 @@ public final class RespSqlServer implements AutoCloseable {
     }
 
     /**
-     * Binds {@code config.bind():config.port()} (port 0 picks a free port) and starts serving.
+     * Binds {@code config.bind():config.port()} and starts serving. Port 0 picks a free port, which
+     * is then written back into {@code config}.
      *
      * @throws UncheckedIOException if the address cannot be bound
      */
@@ -120,7 +121,11 @@ public final class RespSqlServer implements AutoCloseable {
             throw new UncheckedIOException("cannot listen on " + where + ": " + cause.getMessage(), io);
         }
         Channel serverChannel = bound.channel();
-        info.listening(((InetSocketAddress) serverChannel.localAddress()).getPort(), transport);
+        int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        // Port 0 asked for any free port: from now on the configuration names the one bound, so
+        // CONFIG GET port and INFO agree with what clients connect to.
+        config.port(port);
+        info.listening(port, transport);
         ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
                 () -> stats.tick(System.currentTimeMillis()), CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
         return new RespSqlServer(loop, serverChannel, cron, transport);
