@@ -47,6 +47,12 @@ public final class CommandArgs {
         return b.toString(b.readerIndex(), b.readableBytes(), StandardCharsets.UTF_8);
     }
 
+    /** At most the first {@code maxBytes} bytes of argument {@code i}, decoded as UTF-8. */
+    public String string(int i, int maxBytes) {
+        ByteBuf b = get(i);
+        return b.toString(b.readerIndex(), Math.min(maxBytes, b.readableBytes()), StandardCharsets.UTF_8);
+    }
+
     /** Argument {@code i}'s bytes copied into a new array. */
     public byte[] bytes(int i) {
         ByteBuf b = get(i);

@@ -26,23 +26,15 @@ final class Replies {
     static void unknownCommand(RespWriter out, CommandArgs args) {
         StringBuilder a = new StringBuilder();
         for (int i = 1; i < args.count() && a.length() < 128; i++) {
-            String s = args.string(i);
-            int room = 128 - a.length();
-            a.append('\'').append(s, 0, Math.min(s.length(), room)).append("' ");
+            String part = args.string(i, 128 - a.length());
+            a.append('\'').append(part).append("' ");
         }
-        String name = args.string(0);
-        if (name.length() > 128) {
-            name = name.substring(0, 128);
-        }
-        out.error("ERR unknown command '" + name + "', with args beginning with: " + a);
+        out.error("ERR unknown command '" + args.string(0, 128) + "', with args beginning with: " + a);
     }
 
     static void unknownSubcommand(RespWriter out, CommandSpec container, CommandArgs args) {
-        String sub = args.string(1);
-        if (sub.length() > 128) {
-            sub = sub.substring(0, 128);
-        }
-        out.error("ERR unknown subcommand '" + sub + "'. Try " + container.name().toUpperCase(Locale.ROOT) + " HELP.");
+        out.error("ERR unknown subcommand '" + args.string(1, 128) + "'. Try "
+                + container.name().toUpperCase(Locale.ROOT) + " HELP.");
     }
 
     /** Redis's help layout: a heading, the entries, then the HELP entry itself. */
