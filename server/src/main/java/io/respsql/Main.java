@@ -1,6 +1,46 @@
 package io.respsql;
 
+import io.respsql.config.ConfigException;
+import io.respsql.config.ServerConfig;
+import io.respsql.info.Version;
+import io.respsql.net.RespSqlServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.UncheckedIOException;
+
+/** {@code respsql-server [config-file] [--name value ...]}: starts the server until SIGTERM/SIGINT. */
 public final class Main {
-    public static void main(String[] args) {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        ServerConfig config;
+        try {
+            config = ServerConfig.fromArgs(args);
+        } catch (ConfigException e) {
+            if (e.exitStatus() == 0) {
+                System.out.println(e.getMessage());
+            } else {
+                System.err.println("respsql-server: " + e.getMessage());
+            }
+            System.exit(e.exitStatus());
+            return;
+        }
+
+        Logger log = LoggerFactory.getLogger(Main.class);
+        RespSqlServer server;
+        try {
+            server = RespSqlServer.start(config);
+        } catch (UncheckedIOException e) {
+            log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
+            System.exit(1);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "respsql-shutdown"));
+        log.info("RespSQL {} ready on {}:{} (pid {}, max heap {} MB, transport {})",
+                Version.VERSION, config.bind(), server.port(), ProcessHandle.current().pid(),
+                Runtime.getRuntime().maxMemory() >> 20, server.transport());
+        server.awaitTermination();
     }
 }

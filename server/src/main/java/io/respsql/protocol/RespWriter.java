@@ -29,6 +29,8 @@ public final class RespWriter {
     private int rowLen;
     private boolean rowHasValue;
     private final byte[] digits = new byte[20];
+    /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
+    private final byte[] valueDigits = new byte[20];
 
     public RespWriter target(ByteBuf out) {
         this.out = out;
@@ -80,13 +82,23 @@ public final class RespWriter {
         out.writeBytes(CRLF);
     }
 
+    /** A bulk string with the readable bytes of {@code src} (indexes of {@code src} unchanged). */
+    public void bulk(ByteBuf src) {
+        int len = src.readableBytes();
+        out.writeByte('$');
+        writeLongAscii(len);
+        out.writeBytes(CRLF);
+        out.writeBytes(src, src.readerIndex(), len);
+        out.writeBytes(CRLF);
+    }
+
     public void bulk(String s) {
         bulk(s.getBytes(StandardCharsets.UTF_8));
     }
 
     public void bulk(long v) {
-        int n = formatLong(v, digits);
-        bulk(digits, digits.length - n, n);
+        int n = formatLong(v, valueDigits);
+        bulk(valueDigits, valueDigits.length - n, n);
     }
 
     public void nullBulk() {

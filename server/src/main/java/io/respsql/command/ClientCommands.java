@@ -1,0 +1,149 @@
+package io.respsql.command;
+
+import io.respsql.net.Session;
+import io.respsql.protocol.RespWriter;
+
+import java.util.List;
+
+/** CLIENT SETNAME / GETNAME / SETINFO / ID / LIST / INFO / HELP. */
+final class ClientCommands {
+    private final ServerContext ctx;
+
+    private ClientCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    static List<CommandSpec> specs(ServerContext ctx) {
+        ClientCommands c = new ClientCommands(ctx);
+        int flags = CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE;
+        return List.of(CommandSpec.builder("client", -2).group("connection")
+            .summary("A container for client connection commands.")
+            .handler((s, a, out) -> Replies.wrongArity(out, ctx.commands().lookup("client")))
+            .subcommand(CommandSpec.builder("setname", 3).flags(flags).group("connection")
+                .summary("Sets the connection name.").handler(c::setName).build())
+            .subcommand(CommandSpec.builder("getname", 2).flags(flags).group("connection")
+                .summary("Returns the name of the connection.").handler(c::getName).build())
+            .subcommand(CommandSpec.builder("setinfo", 4).flags(flags).group("connection")
+                .summary("Sets information specific to the client or connection.").handler(c::setInfo).build())
+            .subcommand(CommandSpec.builder("id", 2).flags(flags).group("connection")
+                .summary("Returns the unique client ID of the connection.").handler((s, a, out) -> out.integer(s.id())).build())
+            .subcommand(CommandSpec.builder("list", -2).flags(flags | CommandFlags.ADMIN).group("connection")
+                .summary("Lists open connections.").handler(c::list).build())
+            .subcommand(CommandSpec.builder("info", 2).flags(flags).group("connection")
+                .summary("Returns information about the connection.").handler(c::info).build())
+            .subcommand(CommandSpec.builder("help", 2).flags(flags).group("connection")
+                .summary("Returns helpful text about the different subcommands.").handler(ClientCommands::help).build())
+            .build());
+    }
+
+    private void setName(Session s, CommandArgs a, RespWriter out) {
+        String name = a.string(2);
+        if (!ConnectionCommands.validName(name)) {
+            out.error("ERR Client names cannot contain spaces, newlines or special characters.");
+            return;
+        }
+        s.name(name);
+        out.ok();
+    }
+
+    private void getName(Session s, CommandArgs a, RespWriter out) {
+        if (s.name().isEmpty()) {
+            out.nullBulk();
+        } else {
+            out.bulk(s.name());
+        }
+    }
+
+    private void setInfo(Session s, CommandArgs a, RespWriter out) {
+        boolean libName = a.is(2, "lib-name");
+        if (!libName && !a.is(2, "lib-ver")) {
+            out.error("ERR Unrecognized option '" + a.string(2) + "'");
+            return;
+        }
+        String value = a.string(3);
+        if (!ConnectionCommands.validName(value)) {
+            out.error("ERR " + (libName ? "lib-name" : "lib-ver")
+                    + " cannot contain spaces, newlines or special characters.");
+            return;
+        }
+        if (libName) {
+            s.libName(value);
+        } else {
+            s.libVer(value);
+        }
+        out.ok();
+    }
+
+    /** {@code CLIENT LIST [TYPE normal] [ID id ...]}: one line per client. */
+    private void list(Session s, CommandArgs a, RespWriter out) {
+        List<Long> ids = null;
+        int i = 2;
+        while (i < a.count()) {
+            if (a.is(i, "type") && i + 1 < a.count()) {
+                if (!a.is(i + 1, "normal")) {
+                    if (a.is(i + 1, "master") || a.is(i + 1, "replica") || a.is(i + 1, "slave") || a.is(i + 1, "pubsub")) {
+                        out.bulk("");
+                    } else {
+                        out.error("ERR Unknown client type '" + a.string(i + 1) + "'");
+                    }
+                    return;
+                }
+                i += 2;
+            } else if (a.is(i, "id") && i + 1 < a.count()) {
+                ids = new java.util.ArrayList<>();
+                for (i = i + 1; i < a.count(); i++) {
+                    if (!a.isLong(i) || a.longValue(i) <= 0) {
+                        out.error("ERR Invalid client ID");
+                        return;
+                    }
+                    ids.add(a.longValue(i));
+                }
+            } else {
+                Replies.syntaxError(out);
+                return;
+            }
+        }
+        long now = ctx.stats().clockMillis();
+        StringBuilder sb = new StringBuilder(256);
+        if (ids == null) {
+            for (Session c : ctx.clients().all()) {
+                c.appendInfoLine(sb, now);
+                sb.append('\n');
+            }
+        } else {
+            for (long id : ids) {
+                Session c = ctx.clients().byId(id);
+                if (c != null) {
+                    c.appendInfoLine(sb, now);
+                    sb.append('\n');
+                }
+            }
+        }
+        out.bulk(sb.toString());
+    }
+
+    private void info(Session s, CommandArgs a, RespWriter out) {
+        StringBuilder sb = new StringBuilder(256);
+        s.appendInfoLine(sb, ctx.stats().clockMillis());
+        sb.append('\n');
+        out.bulk(sb.toString());
+    }
+
+    private static void help(Session s, CommandArgs a, RespWriter out) {
+        Replies.help(out, "CLIENT", List.of(
+            "GETNAME",
+            "    Return the name of the current connection.",
+            "ID",
+            "    Return the ID of the current connection.",
+            "INFO",
+            "    Return information about the current client connection.",
+            "LIST [TYPE normal] [ID <id> [<id> ...]]",
+            "    Return information about client connections.",
+            "SETINFO <option> <value>",
+            "    Set client meta attr. Options are:",
+            "    * LIB-NAME: the client lib name.",
+            "    * LIB-VER: the client lib version.",
+            "SETNAME <name>",
+            "    Assign the name <name> to the current connection."));
+    }
+}

@@ -1,0 +1,77 @@
+package io.respsql.command;
+
+import io.netty.buffer.ByteBuf;
+import io.respsql.info.ServerStats;
+import io.respsql.net.Session;
+import io.respsql.protocol.RespWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one request: finds the command (and subcommand) in the table, checks arity, calls the
+ * handler, and counts. It is the boundary where a failing handler is turned into an error reply,
+ * so an exception never reaches the event loop and a client always gets exactly one reply.
+ */
+public final class CommandDispatcher {
+    private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
+
+    private final CommandTable table;
+    private final ServerStats stats;
+
+    public CommandDispatcher(CommandTable table, ServerStats stats) {
+        this.table = table;
+        this.stats = stats;
+    }
+
+    public CommandTable table() {
+        return table;
+    }
+
+    /** Executes {@code args} for {@code session}; the reply is appended to {@code out}'s target. */
+    public void dispatch(Session session, CommandArgs args, RespWriter out) {
+        ByteBuf buf = out.target();
+        int start = buf.writerIndex();
+        CommandSpec spec = table.lookup(args.get(0));
+        if (spec == null) {
+            Replies.unknownCommand(out, args);
+        } else {
+            if (spec.subcommands() != null && args.count() >= 2) {
+                CommandSpec sub = spec.subcommands().lookup(args.get(1));
+                if (sub == null) {
+                    Replies.unknownSubcommand(out, spec, args);
+                    spec = null;
+                } else {
+                    spec = sub;
+                }
+            }
+            if (spec != null) {
+                if (!spec.arityAccepts(args.count())) {
+                    Replies.wrongArity(out, spec);
+                } else {
+                    execute(spec, session, args, out, buf, start);
+                }
+            }
+        }
+        if (buf.writerIndex() == start) {
+            log.warn("command {} wrote no reply", spec);
+            out.error("ERR internal error: no reply");
+        }
+        if (buf.getByte(start) == '-') {
+            stats.totalErrorReplies++;
+        }
+    }
+
+    private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
+        session.commandStarted(spec, stats.clockMillis());
+        stats.totalCommandsProcessed++;
+        try {
+            spec.handler().execute(session, args, out);
+        } catch (Throwable t) {
+            // Drop whatever part of a reply was written, then answer with one error.
+            buf.writerIndex(start);
+            String msg = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+            log.warn("command {} failed for client {}", spec.fullName(), session.id(), t);
+            out.error("ERR internal error: " + msg);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.respsql.command;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Command flags, as Redis reports them in {@code COMMAND INFO}. A command's flags are a bit set. */
+public final class CommandFlags {
+    public static final int WRITE = 1;
+    public static final int READONLY = 1 << 1;
+    public static final int DENYOOM = 1 << 2;
+    public static final int ADMIN = 1 << 3;
+    public static final int NOSCRIPT = 1 << 4;
+    public static final int LOADING = 1 << 5;
+    public static final int STALE = 1 << 6;
+    public static final int FAST = 1 << 7;
+    public static final int NO_AUTH = 1 << 8;
+
+    private static final String[] NAMES = {
+        "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth"
+    };
+
+    private CommandFlags() {
+    }
+
+    /** The names of the flags set in {@code flags}, in a fixed order. */
+    public static List<String> names(int flags) {
+        List<String> names = new ArrayList<>();
+        for (int bit = 0; bit < NAMES.length; bit++) {
+            if ((flags & (1 << bit)) != 0) {
+                names.add(NAMES[bit]);
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,210 @@
+package io.respsql.command;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One entry of the command table, like Redis's {@code redisCommand}: name, arity, flags, handler,
+ * and for container commands (CLIENT, CONFIG, COMMAND) a table of subcommands.
+ *
+ * <p>Arity counts the command name itself. A positive arity is exact; a negative one {@code -n}
+ * means "at least n".
+ */
+public final class CommandSpec {
+    private final String name;
+    private String fullName;
+    private final byte[] nameBytes;
+    private final int arity;
+    private final int flags;
+    private final String group;
+    private final String summary;
+    private final String since;
+    private final CommandHandler handler;
+    private final CommandTable subcommands;
+    private CommandSpec parent;
+
+    private CommandSpec(Builder b) {
+        this.name = b.name;
+        this.nameBytes = b.name.getBytes(StandardCharsets.US_ASCII);
+        this.arity = b.arity;
+        this.flags = b.flags;
+        this.group = b.group;
+        this.summary = b.summary;
+        this.since = b.since;
+        this.handler = b.handler;
+        this.subcommands = b.subcommands.isEmpty() ? null : new CommandTable(b.subcommands);
+        if (subcommands != null) {
+            for (CommandSpec sub : subcommands.all()) {
+                sub.parent = this;
+            }
+        }
+    }
+
+    public static Builder builder(String name, int arity) {
+        return new Builder(name, arity);
+    }
+
+    /** Lower-case name, e.g. {@code setname}. */
+    public String name() {
+        return name;
+    }
+
+    /** Name including the container, e.g. {@code client|setname}; the plain name otherwise. */
+    public String fullName() {
+        if (fullName == null) {
+            fullName = parent == null ? name : parent.fullName() + "|" + name;
+        }
+        return fullName;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    public boolean arityAccepts(int argc) {
+        return arity >= 0 ? argc == arity : argc >= -arity;
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public boolean hasFlag(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    public String since() {
+        return since;
+    }
+
+    public CommandHandler handler() {
+        return handler;
+    }
+
+    /** The container this is a subcommand of, or {@code null}. */
+    public CommandSpec parent() {
+        return parent;
+    }
+
+    /** Subcommands, or {@code null} if this is not a container command. */
+    public CommandTable subcommands() {
+        return subcommands;
+    }
+
+    /** Whether the readable bytes of {@code b} spell this command's name, ignoring ASCII case. */
+    boolean nameEquals(ByteBuf b) {
+        int len = b.readableBytes();
+        if (len != nameBytes.length) {
+            return false;
+        }
+        int base = b.readerIndex();
+        for (int i = 0; i < len; i++) {
+            byte c = b.getByte(base + i);
+            if (c >= 'A' && c <= 'Z') {
+                c += 32;
+            }
+            if (c != nameBytes[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    byte[] nameBytes() {
+        return nameBytes;
+    }
+
+    /** ACL categories as Redis derives them from flags and group, for {@code COMMAND INFO}. */
+    public List<String> aclCategories() {
+        List<String> cats = new ArrayList<>();
+        if (hasFlag(CommandFlags.WRITE)) {
+            cats.add("@write");
+        }
+        if (hasFlag(CommandFlags.READONLY)) {
+            cats.add("@read");
+        }
+        if (hasFlag(CommandFlags.ADMIN)) {
+            cats.add("@admin");
+            cats.add("@dangerous");
+        }
+        cats.add(hasFlag(CommandFlags.FAST) ? "@fast" : "@slow");
+        cats.add("@" + group);
+        return cats;
+    }
+
+    @Override
+    public String toString() {
+        return fullName();
+    }
+
+    public static final class Builder {
+        private final String name;
+        private final int arity;
+        private int flags;
+        private String group = "server";
+        private String summary = "";
+        private String since = "0.1.0";
+        private CommandHandler handler;
+        private final List<CommandSpec> subcommands = new ArrayList<>();
+
+        private Builder(String name, int arity) {
+            this.name = name.toLowerCase(Locale.ROOT);
+            this.arity = arity;
+        }
+
+        public Builder flags(int flags) {
+            this.flags = flags;
+            return this;
+        }
+
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        public Builder summary(String summary) {
+            this.summary = summary;
+            return this;
+        }
+
+        public Builder since(String since) {
+            this.since = since;
+            return this;
+        }
+
+        public Builder handler(CommandHandler handler) {
+            this.handler = handler;
+            return this;
+        }
+
+        public Builder subcommand(CommandSpec sub) {
+            subcommands.add(sub);
+            return this;
+        }
+
+        public Builder subcommands(Collection<CommandSpec> subs) {
+            subcommands.addAll(subs);
+            return this;
+        }
+
+        public CommandSpec build() {
+            if (handler == null) {
+                throw new IllegalStateException("command " + name + " has no handler");
+            }
+            return new CommandSpec(this);
+        }
+    }
+}

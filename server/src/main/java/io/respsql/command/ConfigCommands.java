@@ -1,0 +1,116 @@
+package io.respsql.command;
+
+import io.respsql.config.ConfigException;
+import io.respsql.config.ConfigOption;
+import io.respsql.config.Glob;
+import io.respsql.net.Session;
+import io.respsql.protocol.RespWriter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** CONFIG GET / SET / RESETSTAT / HELP over the keys of {@link io.respsql.config.ServerConfig}. */
+final class ConfigCommands {
+    private final ServerContext ctx;
+
+    private ConfigCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    static List<CommandSpec> specs(ServerContext ctx) {
+        ConfigCommands c = new ConfigCommands(ctx);
+        int flags = CommandFlags.ADMIN | CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE;
+        return List.of(CommandSpec.builder("config", -2).group("server")
+            .summary("A container for server configuration commands.")
+            .handler((s, a, out) -> Replies.wrongArity(out, ctx.commands().lookup("config")))
+            .subcommand(CommandSpec.builder("get", -3).flags(flags).group("server")
+                .summary("Returns the effective values of configuration parameters.").handler(c::get).build())
+            .subcommand(CommandSpec.builder("set", -4).flags(flags).group("server")
+                .summary("Sets configuration parameters in-flight.").handler(c::set).build())
+            .subcommand(CommandSpec.builder("resetstat", 2).flags(flags).group("server")
+                .summary("Resets the server's statistics.").handler(c::resetStat).build())
+            .subcommand(CommandSpec.builder("help", 2).flags(CommandFlags.LOADING | CommandFlags.STALE).group("server")
+                .summary("Returns helpful text about the different subcommands.").handler(ConfigCommands::help).build())
+            .build());
+    }
+
+    /** {@code CONFIG GET pattern [pattern ...]}: a flat name/value array, each key once. */
+    private void get(Session s, CommandArgs a, RespWriter out) {
+        Set<ConfigOption> matched = new LinkedHashSet<>();
+        for (int i = 2; i < a.count(); i++) {
+            String pattern = a.string(i);
+            for (ConfigOption o : ctx.config().options()) {
+                if (Glob.matches(pattern, o.name(), true)) {
+                    matched.add(o);
+                }
+            }
+        }
+        out.arrayHeader(matched.size() * 2L);
+        for (ConfigOption o : matched) {
+            out.bulk(o.name());
+            out.bulk(o.get());
+        }
+    }
+
+    /**
+     * {@code CONFIG SET name value [name value ...]}: all or nothing. Values are applied in order;
+     * if one is refused, those already applied are restored.
+     */
+    private void set(Session s, CommandArgs a, RespWriter out) {
+        if ((a.count() - 2) % 2 != 0) {
+            Replies.wrongArity(out, ctx.commands().lookup("config").subcommands().lookup("set"));
+            return;
+        }
+        List<ConfigOption> options = new ArrayList<>();
+        for (int i = 2; i < a.count(); i += 2) {
+            ConfigOption o = ctx.config().option(a.string(i));
+            if (o == null || options.contains(o)) {
+                out.error("ERR Unknown option or number of arguments for CONFIG SET - '" + a.string(i) + "'");
+                return;
+            }
+            if (!o.mutable()) {
+                out.error("ERR CONFIG SET failed (possibly related to argument '" + a.string(i)
+                        + "') - can't set immutable config");
+                return;
+            }
+            options.add(o);
+        }
+        List<String> previous = new ArrayList<>();
+        for (int k = 0; k < options.size(); k++) {
+            ConfigOption o = options.get(k);
+            previous.add(o.get());
+            try {
+                o.set(a.string(3 + 2 * k));
+            } catch (ConfigException e) {
+                for (int r = k - 1; r >= 0; r--) {
+                    try {
+                        options.get(r).set(previous.get(r));
+                    } catch (ConfigException restoreFailed) {
+                        throw new IllegalStateException("cannot restore " + options.get(r).name(), restoreFailed);
+                    }
+                }
+                out.error("ERR CONFIG SET failed (possibly related to argument '" + a.string(2 + 2 * k) + "') - "
+                        + e.getMessage());
+                return;
+            }
+        }
+        out.ok();
+    }
+
+    private void resetStat(Session s, CommandArgs a, RespWriter out) {
+        ctx.stats().reset();
+        out.ok();
+    }
+
+    private static void help(Session s, CommandArgs a, RespWriter out) {
+        Replies.help(out, "CONFIG", List.of(
+            "GET <pattern> [<pattern> ...]",
+            "    Return parameters matching the glob-like <pattern> and their values.",
+            "SET <directive> <value> [<directive> <value> ...]",
+            "    Set the configuration <directive> to <value>.",
+            "RESETSTAT",
+            "    Reset statistics reported by the INFO command."));
+    }
+}

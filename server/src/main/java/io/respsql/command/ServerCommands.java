@@ -1,0 +1,61 @@
+package io.respsql.command;
+
+import io.respsql.net.Session;
+import io.respsql.protocol.RespWriter;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** DBSIZE, FLUSHALL, FLUSHDB, TIME, INFO. */
+final class ServerCommands {
+    private final ServerContext ctx;
+
+    private ServerCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    static List<CommandSpec> specs(ServerContext ctx) {
+        ServerCommands c = new ServerCommands(ctx);
+        return List.of(
+            CommandSpec.builder("dbsize", 1).flags(CommandFlags.READONLY | CommandFlags.FAST).group("server")
+                .summary("Returns the number of tables.").handler(c::dbsize).build(),
+            CommandSpec.builder("flushall", -1).flags(CommandFlags.WRITE).group("server")
+                .summary("Drops every table.").handler(c::flush).build(),
+            CommandSpec.builder("flushdb", -1).flags(CommandFlags.WRITE).group("server")
+                .summary("Drops every table of the current database (there is only database 0).").handler(c::flush).build(),
+            CommandSpec.builder("time", 1).flags(CommandFlags.FAST | CommandFlags.LOADING | CommandFlags.STALE)
+                .group("server").summary("Returns the server time.").handler(ServerCommands::time).build(),
+            CommandSpec.builder("info", -1).flags(CommandFlags.LOADING | CommandFlags.STALE).group("server")
+                .summary("Returns information and statistics about the server.").handler(c::info).build());
+    }
+
+    private void dbsize(Session s, CommandArgs a, RespWriter out) {
+        out.integer(ctx.catalog().tables().size());
+    }
+
+    /** {@code FLUSHALL [ASYNC|SYNC]}: the catalog is cleared at once either way. */
+    private void flush(Session s, CommandArgs a, RespWriter out) {
+        if (a.count() > 2 || (a.count() == 2 && !a.is(1, "async") && !a.is(1, "sync"))) {
+            Replies.syntaxError(out);
+            return;
+        }
+        ctx.catalog().clear();
+        out.ok();
+    }
+
+    private static void time(Session s, CommandArgs a, RespWriter out) {
+        Instant now = Instant.now();
+        out.arrayHeader(2);
+        out.bulk(now.getEpochSecond());
+        out.bulk(now.getNano() / 1000);
+    }
+
+    private void info(Session s, CommandArgs a, RespWriter out) {
+        List<String> sections = new ArrayList<>();
+        for (int i = 1; i < a.count(); i++) {
+            sections.add(a.string(i));
+        }
+        out.bulk(ctx.info().render(sections));
+    }
+}

@@ -1,0 +1,62 @@
+package io.respsql.command;
+
+import io.respsql.config.ServerConfig;
+import io.respsql.exec.SqlEngine;
+import io.respsql.info.InfoReport;
+import io.respsql.info.ServerStats;
+import io.respsql.net.ClientRegistry;
+import io.respsql.storage.Catalog;
+
+/** What command handlers may reach: configuration, counters, clients, the catalog and SQL engine. */
+public final class ServerContext {
+    private final ServerConfig config;
+    private final ServerStats stats;
+    private final ClientRegistry clients;
+    private final Catalog catalog;
+    private final SqlEngine sql;
+    private final InfoReport info;
+    private CommandTable commands;
+
+    public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
+                         SqlEngine sql, InfoReport info) {
+        this.config = config;
+        this.stats = stats;
+        this.clients = clients;
+        this.catalog = catalog;
+        this.sql = sql;
+        this.info = info;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    public ServerStats stats() {
+        return stats;
+    }
+
+    public ClientRegistry clients() {
+        return clients;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public SqlEngine sql() {
+        return sql;
+    }
+
+    public InfoReport info() {
+        return info;
+    }
+
+    /** The full command table (set once it is built, for COMMAND's introspection). */
+    public CommandTable commands() {
+        return commands;
+    }
+
+    void commands(CommandTable commands) {
+        this.commands = commands;
+    }
+}

@@ -1,0 +1,99 @@
+package io.respsql.command;
+
+import io.netty.buffer.ByteBuf;
+import io.respsql.net.Session;
+import io.respsql.protocol.RespWriter;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SQL verbs (CREATE, INSERT, SELECT, ...) and {@code SQL "<statement>"}. A client may split a
+ * statement into arguments anywhere, so the arguments are joined back with single spaces and the
+ * text handed to the SQL engine; this class never looks inside it.
+ *
+ * <p>One exception: {@code SELECT <integer>} with nothing else is Redis's database SELECT.
+ */
+final class SqlCommands {
+    private static final String[][] WRITE_VERBS = {
+        {"create", "Creates a table or an index."},
+        {"drop", "Drops a table or an index."},
+        {"insert", "Inserts a row."},
+        {"update", "Updates rows; replies the number of rows changed."},
+        {"delete", "Deletes rows; replies the number of rows deleted."},
+    };
+    private static final String[][] READ_VERBS = {
+        {"desc", "Describes a table."},
+        {"describe", "Describes a table."},
+        {"dump", "Returns a table as INSERT statements."},
+        {"scanselect", "Selects rows with a full table scan."},
+        {"explain", "Shows how a statement would be executed."},
+        {"show", "Lists tables or indexes."},
+    };
+
+    private final ServerContext ctx;
+    /** Reused join buffer; the event loop is the only caller. */
+    private byte[] scratch = new byte[1024];
+
+    private SqlCommands(ServerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    static List<CommandSpec> specs(ServerContext ctx) {
+        SqlCommands c = new SqlCommands(ctx);
+        List<CommandSpec> specs = new ArrayList<>();
+        for (String[] v : WRITE_VERBS) {
+            specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.WRITE | CommandFlags.DENYOOM).group("sql")
+                .summary(v[1]).handler(c::statement).build());
+        }
+        for (String[] v : READ_VERBS) {
+            specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.READONLY).group("sql")
+                .summary(v[1]).handler(c::statement).build());
+        }
+        specs.add(CommandSpec.builder("select", -2).flags(CommandFlags.READONLY).group("sql")
+            .summary("Selects rows; SELECT <db> selects the database (only 0 exists).").handler(c::select).build());
+        specs.add(CommandSpec.builder("sql", -2).flags(CommandFlags.WRITE).group("sql")
+            .summary("Runs the SQL statement formed by the arguments.").handler(c::sql).build());
+        return specs;
+    }
+
+    /** The verb is part of the statement: join every argument. */
+    private void statement(Session s, CommandArgs a, RespWriter out) {
+        ctx.sql().execute(join(a, 0), out);
+    }
+
+    private void select(Session s, CommandArgs a, RespWriter out) {
+        if (a.count() == 2 && a.isLong(1)) {
+            ConnectionCommands.selectDb(s, a, out);
+        } else {
+            statement(s, a, out);
+        }
+    }
+
+    /** {@code SQL <words...>}: the statement is the arguments after SQL. */
+    private void sql(Session s, CommandArgs a, RespWriter out) {
+        ctx.sql().execute(join(a, 1), out);
+    }
+
+    private String join(CommandArgs a, int from) {
+        int len = 0;
+        for (int i = from; i < a.count(); i++) {
+            len += a.length(i) + 1;
+        }
+        if (len > scratch.length) {
+            scratch = new byte[Math.max(len, scratch.length * 2)];
+        }
+        int pos = 0;
+        for (int i = from; i < a.count(); i++) {
+            if (i > from) {
+                scratch[pos++] = ' ';
+            }
+            ByteBuf b = a.get(i);
+            int n = b.readableBytes();
+            b.getBytes(b.readerIndex(), scratch, pos, n);
+            pos += n;
+        }
+        return new String(scratch, 0, pos, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,197 @@
+package io.respsql.info;
+
+import io.respsql.config.ServerConfig;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Table;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders {@code INFO}: {@code # Section} headers followed by {@code field:value} lines, separated
+ * by CRLF, the way Redis formats it. Event-loop thread only.
+ */
+public final class InfoReport {
+    /** Sections in output order. {@code INFO} with no argument prints all of them. */
+    public static final List<String> SECTIONS = List.of("server", "clients", "memory", "stats", "tables");
+
+    private final ServerConfig config;
+    private final ServerStats stats;
+    private final Catalog catalog;
+    private final long startMillis = System.currentTimeMillis();
+    private final String runId;
+    private final String javaGc;
+    private int port;
+    private String transport = "";
+
+    public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
+        this.config = config;
+        this.stats = stats;
+        this.catalog = catalog;
+        byte[] id = new byte[20];
+        new SecureRandom().nextBytes(id);
+        this.runId = HexFormat.of().formatHex(id);
+        List<String> gcs = new ArrayList<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcs.add(gc.getName());
+        }
+        this.javaGc = String.join(",", gcs);
+    }
+
+    /** Called once the server listens: the bound port and the transport ({@code nio}, {@code epoll}). */
+    public void listening(int port, String transport) {
+        this.port = port;
+        this.transport = transport;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /**
+     * The report for the requested sections: none, {@code default}, {@code all} or
+     * {@code everything} mean every section; unknown names are ignored, as Redis does.
+     */
+    public String render(List<String> requested) {
+        boolean all = requested.isEmpty();
+        List<String> wanted = new ArrayList<>();
+        for (String r : requested) {
+            String s = r.toLowerCase(Locale.ROOT);
+            if (s.equals("all") || s.equals("everything") || s.equals("default")) {
+                all = true;
+            } else {
+                wanted.add(s);
+            }
+        }
+        StringBuilder sb = new StringBuilder(1024);
+        for (String section : SECTIONS) {
+            if (!all && !wanted.contains(section)) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append("\r\n");
+            }
+            switch (section) {
+                case "server" -> server(sb);
+                case "clients" -> clients(sb);
+                case "memory" -> memory(sb);
+                case "stats" -> stats(sb);
+                case "tables" -> tables(sb);
+                default -> throw new IllegalStateException(section);
+            }
+        }
+        return sb.toString();
+    }
+
+    private void server(StringBuilder sb) {
+        long now = System.currentTimeMillis();
+        long uptime = (now - startMillis) / 1000;
+        Path file = config.configFile();
+        sb.append("# Server\r\n");
+        field(sb, "redis_version", Version.REDIS_COMPAT_VERSION);
+        field(sb, "respsql_version", Version.VERSION);
+        field(sb, "redis_mode", "standalone");
+        field(sb, "os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        field(sb, "arch_bits", System.getProperty("sun.arch.data.model", "64"));
+        field(sb, "multiplexing_api", transport);
+        field(sb, "process_id", ProcessHandle.current().pid());
+        field(sb, "run_id", runId);
+        field(sb, "tcp_port", port);
+        field(sb, "server_time_usec", now * 1000);
+        field(sb, "uptime_in_seconds", uptime);
+        field(sb, "uptime_in_days", uptime / 86400);
+        field(sb, "config_file", file == null ? "" : file.toString());
+        field(sb, "java_version", System.getProperty("java.version"));
+        field(sb, "java_vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        field(sb, "java_gc", javaGc);
+    }
+
+    private void clients(StringBuilder sb) {
+        sb.append("# Clients\r\n");
+        field(sb, "connected_clients", stats.connectedClients);
+        field(sb, "maxclients", config.maxClients());
+    }
+
+    private void memory(StringBuilder sb) {
+        Runtime rt = Runtime.getRuntime();
+        long used = stats.usedMemory();
+        long peak = stats.usedMemoryPeak();
+        long tableBytes = 0;
+        for (Table t : catalog.tables()) {
+            tableBytes += t.dataBytes() + t.indexBytes();
+        }
+        sb.append("# Memory\r\n");
+        field(sb, "used_memory", used);
+        field(sb, "used_memory_human", human(used));
+        field(sb, "used_memory_peak", peak);
+        field(sb, "used_memory_peak_human", human(peak));
+        field(sb, "jvm_heap_committed", rt.totalMemory());
+        field(sb, "jvm_heap_committed_human", human(rt.totalMemory()));
+        field(sb, "jvm_heap_max", rt.maxMemory());
+        field(sb, "jvm_heap_max_human", human(rt.maxMemory()));
+        field(sb, "maxmemory", 0);
+        field(sb, "maxmemory_human", "0B");
+        field(sb, "table_bytes", tableBytes);
+        field(sb, "table_bytes_human", human(tableBytes));
+    }
+
+    private void stats(StringBuilder sb) {
+        sb.append("# Stats\r\n");
+        field(sb, "total_connections_received", stats.totalConnectionsReceived);
+        field(sb, "total_commands_processed", stats.totalCommandsProcessed);
+        field(sb, "instantaneous_ops_per_sec", stats.instantaneousOpsPerSec());
+        field(sb, "total_net_input_bytes", stats.totalNetInputBytes);
+        field(sb, "total_net_output_bytes", stats.totalNetOutputBytes);
+        field(sb, "rejected_connections", stats.rejectedConnections);
+        field(sb, "total_error_replies", stats.totalErrorReplies);
+    }
+
+    private void tables(StringBuilder sb) {
+        sb.append("# Tables\r\n");
+        List<Table> tables = new ArrayList<>(catalog.tables());
+        tables.sort(Comparator.comparing(Table::name));
+        for (Table t : tables) {
+            long rows = t.rowCount();
+            long data = t.dataBytes();
+            long index = t.indexBytes();
+            double perRow = rows == 0 ? 0 : (double) (data + index) / rows;
+            sb.append("table:").append(t.name())
+              .append("=rows=").append(rows)
+              .append(",data_bytes=").append(data)
+              .append(",index_bytes=").append(index)
+              .append(",bytes_per_row=").append(String.format(Locale.ROOT, "%.2f", perRow))
+              .append("\r\n");
+        }
+    }
+
+    private static void field(StringBuilder sb, String name, Object value) {
+        sb.append(name).append(':').append(value).append("\r\n");
+    }
+
+    private static void field(StringBuilder sb, String name, long value) {
+        sb.append(name).append(':').append(value).append("\r\n");
+    }
+
+    /** Bytes as Redis prints them: {@code 512B}, {@code 1.50K}, {@code 2.00M}, ... */
+    public static String human(long n) {
+        if (n < 1024) {
+            return n + "B";
+        }
+        String[] units = {"K", "M", "G", "T", "P", "E"};
+        double v = n;
+        int u = -1;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.2f%s", v, units[u]);
+    }
+}

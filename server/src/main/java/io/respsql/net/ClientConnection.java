@@ -1,0 +1,256 @@
+package io.respsql.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CodecException;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.redis.ArrayRedisMessage;
+import io.netty.handler.codec.redis.ErrorRedisMessage;
+import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
+import io.netty.handler.codec.redis.InlineCommandRedisMessage;
+import io.netty.handler.codec.redis.IntegerRedisMessage;
+import io.netty.handler.codec.redis.RedisMessage;
+import io.netty.handler.codec.redis.SimpleStringRedisMessage;
+import io.netty.util.ReferenceCountUtil;
+import io.respsql.command.CommandArgs;
+import io.respsql.command.CommandDispatcher;
+import io.respsql.config.ServerConfig;
+import io.respsql.config.SplitArgs;
+import io.respsql.info.ServerStats;
+import io.respsql.protocol.RespWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Last handler of a client pipeline: turns decoded requests into {@link CommandArgs}, dispatches
+ * them, and collects the replies of one read batch in the session's output buffer, which is written
+ * and flushed once on read-complete. Pipelined requests are therefore answered in order, with as
+ * few writes as possible.
+ */
+final class ClientConnection extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+
+    /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
+    private static final int EARLY_WRITE_BYTES = 64 * 1024;
+    private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final ServerConfig config;
+    private final ServerStats stats;
+    private final ClientRegistry clients;
+    private final CommandDispatcher dispatcher;
+    /** Shared by all connections of the event loop (single thread). */
+    private final RespWriter writer;
+    private final CommandArgs args;
+
+    private Session session;
+    private boolean flushPending;
+
+    ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
+                     RespWriter writer, CommandArgs args) {
+        this.config = config;
+        this.stats = stats;
+        this.clients = clients;
+        this.dispatcher = dispatcher;
+        this.writer = writer;
+        this.args = args;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (clients.size() >= config.maxClients()) {
+            stats.rejectedConnections++;
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        session = clients.open(ctx.channel(), stats.clockMillis());
+        stats.connectedClients++;
+        stats.totalConnectionsReceived++;
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (session != null) {
+            clients.close(session);
+            stats.connectedClients--;
+            if (session.out != null) {
+                session.out.release();
+                session.out = null;
+            }
+            session = null;
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (session == null || session.isClosing()) {
+                return;
+            }
+            String problem = fillArgs(msg);
+            if (problem != null) {
+                protocolError(ctx, problem);
+                return;
+            }
+            if (args.count() == 0) {
+                return;
+            }
+            ByteBuf out = session.out;
+            if (out == null) {
+                out = ctx.alloc().ioBuffer(512);
+                session.out = out;
+            }
+            writer.target(out);
+            dispatcher.dispatch(session, args, writer);
+            if (session.isClosing()) {
+                writeThenClose(ctx);
+            } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
+                writeOut(ctx);
+            }
+        } finally {
+            args.clear();
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (session != null && !session.isClosing()) {
+            writeOut(ctx);
+        }
+        if (flushPending) {
+            flushPending = false;
+            ctx.flush();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        // Stop reading requests while the client does not read its replies.
+        if (session != null && !session.isClosing()) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
+            // The client left in the middle of a request: nobody to answer.
+            ctx.close();
+        } else if (cause instanceof CodecException) {
+            if (session != null && !session.isClosing()) {
+                protocolError(ctx, describe(cause));
+            } else {
+                ctx.close();
+            }
+        } else if (cause instanceof IOException) {
+            // The peer went away (reset, broken pipe): nothing to answer.
+            ctx.close();
+        } else {
+            log.warn("closing connection {} after an unexpected error", session == null ? "-" : session.id(), cause);
+            ctx.close();
+        }
+    }
+
+    /** Loads the request into {@link #args}; returns what is wrong with it, or {@code null}. */
+    private String fillArgs(Object msg) {
+        if (msg instanceof ArrayRedisMessage array) {
+            if (array.isNull()) {
+                return null;
+            }
+            List<RedisMessage> children = array.children();
+            for (int i = 0, n = children.size(); i < n; i++) {
+                RedisMessage child = children.get(i);
+                if (child instanceof FullBulkStringRedisMessage bulk) {
+                    if (bulk.isNull()) {
+                        return "invalid bulk length";
+                    }
+                    args.add(bulk.content());
+                } else {
+                    return "expected '$', got '" + typeChar(child) + "'";
+                }
+            }
+            return null;
+        }
+        if (msg instanceof InlineCommandRedisMessage inline) {
+            List<byte[]> words = SplitArgs.split(inline.content().getBytes(StandardCharsets.UTF_8));
+            if (words == null) {
+                return "unbalanced quotes in request";
+            }
+            for (byte[] w : words) {
+                args.add(Unpooled.wrappedBuffer(w));
+            }
+            return null;
+        }
+        return "expected '*', got '" + typeChar(msg) + "'";
+    }
+
+    private static char typeChar(Object m) {
+        if (m instanceof ArrayRedisMessage) {
+            return '*';
+        } else if (m instanceof FullBulkStringRedisMessage) {
+            return '$';
+        } else if (m instanceof IntegerRedisMessage) {
+            return ':';
+        } else if (m instanceof SimpleStringRedisMessage) {
+            return '+';
+        } else if (m instanceof ErrorRedisMessage) {
+            return '-';
+        }
+        return '?';
+    }
+
+    /** Replies {@code -ERR Protocol error: ...} after any pending replies, then closes, as Redis does. */
+    private void protocolError(ChannelHandlerContext ctx, String what) {
+        ByteBuf out = session.out;
+        if (out == null) {
+            out = ctx.alloc().ioBuffer(128);
+            session.out = out;
+        }
+        writer.target(out);
+        writer.error("ERR Protocol error: " + what);
+        stats.totalErrorReplies++;
+        session.closeAfterReply();
+        ctx.channel().config().setAutoRead(false);
+        writeThenClose(ctx);
+    }
+
+    /** Hands the collected replies to the channel (flushed on read-complete). */
+    private void writeOut(ChannelHandlerContext ctx) {
+        ByteBuf out = session.out;
+        if (out == null) {
+            return;
+        }
+        session.out = null;
+        if (out.isReadable()) {
+            stats.totalNetOutputBytes += out.readableBytes();
+            ctx.write(out, ctx.voidPromise());
+            flushPending = true;
+        } else {
+            out.release();
+        }
+    }
+
+    private void writeThenClose(ChannelHandlerContext ctx) {
+        writeOut(ctx);
+        flushPending = false;
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private static String describe(Throwable t) {
+        Throwable inner = t;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        String msg = inner.getMessage();
+        return msg != null ? msg : inner.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,167 @@
+package io.respsql.net;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.redis.RedisArrayAggregator;
+import io.netty.handler.codec.redis.RedisBulkStringAggregator;
+import io.netty.handler.codec.redis.RedisDecoder;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.respsql.command.CommandArgs;
+import io.respsql.command.CommandDispatcher;
+import io.respsql.command.CommandTable;
+import io.respsql.command.Commands;
+import io.respsql.command.ServerContext;
+import io.respsql.config.ServerConfig;
+import io.respsql.exec.SqlEngine;
+import io.respsql.info.InfoReport;
+import io.respsql.info.ServerStats;
+import io.respsql.protocol.RespWriter;
+import io.respsql.storage.Catalog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server: one Netty event-loop thread accepts connections, decodes RESP, runs commands and
+ * writes replies (the Redis model). All data belongs to that thread, so nothing is locked.
+ *
+ * <pre>{@code
+ * try (RespSqlServer server = RespSqlServer.start(new ServerConfig().port(0))) {
+ *     int port = server.port();
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class RespSqlServer implements AutoCloseable {
+    /** Most arguments one request may carry (Redis allows 1024*1024). */
+    private static final int MAX_ARGS = 1024 * 1024;
+    /** A request is a flat array of bulk strings: no nesting. */
+    private static final int MAX_ARRAY_DEPTH = 1;
+    private static final long CRON_MILLIS = 100;
+
+    private final EventLoopGroup loop;
+    private final Channel serverChannel;
+    private final ScheduledFuture<?> cron;
+    private final InetSocketAddress address;
+    private final String transport;
+    private volatile boolean closed;
+
+    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport) {
+        this.loop = loop;
+        this.serverChannel = serverChannel;
+        this.cron = cron;
+        this.address = (InetSocketAddress) serverChannel.localAddress();
+        this.transport = transport;
+    }
+
+    /**
+     * Binds {@code config.bind():config.port()} and starts serving. Port 0 picks a free port, which
+     * is then written back into {@code config}.
+     *
+     * @throws UncheckedIOException if the address cannot be bound
+     */
+    public static RespSqlServer start(ServerConfig config) {
+        ServerStats stats = new ServerStats();
+        Catalog catalog = new Catalog();
+        SqlEngine sql = new SqlEngine(catalog);
+        InfoReport info = new InfoReport(config, stats, catalog);
+        ClientRegistry clients = new ClientRegistry();
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
+        CommandTable table = Commands.standard(context);
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
+        RespWriter writer = new RespWriter();
+        CommandArgs args = new CommandArgs();
+        InboundByteCounter inputCounter = new InboundByteCounter(stats);
+
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
+                NioIoHandler.newFactory());
+        String transport = "nio";
+        ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(loop, loop)
+            .channel(NioServerSocketChannel.class)
+            .option(ChannelOption.SO_BACKLOG, 511)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_KEEPALIVE, true)
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ChannelPipeline p = ch.pipeline();
+                    p.addLast("bytes-in", inputCounter);
+                    p.addLast("resp-decoder", new RedisDecoder(true));
+                    p.addLast("bulk-aggregator", new RedisBulkStringAggregator());
+                    p.addLast("array-aggregator", new RedisArrayAggregator(MAX_ARGS, MAX_ARRAY_DEPTH));
+                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, args));
+                }
+            });
+
+        InetSocketAddress bindAddress = "*".equals(config.bind())
+                ? new InetSocketAddress(config.port())
+                : new InetSocketAddress(config.bind(), config.port());
+        ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            Throwable cause = bound.cause();
+            String where = config.bind() + ":" + config.port();
+            IOException io = cause instanceof IOException e ? e : new IOException(cause);
+            throw new UncheckedIOException("cannot listen on " + where + ": " + cause.getMessage(), io);
+        }
+        Channel serverChannel = bound.channel();
+        int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        // Port 0 asked for any free port: from now on the configuration names the one bound, so
+        // CONFIG GET port and INFO agree with what clients connect to.
+        config.port(port);
+        info.listening(port, transport);
+        ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
+                () -> stats.tick(System.currentTimeMillis()), CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
+        return new RespSqlServer(loop, serverChannel, cron, transport);
+    }
+
+    /** The port actually bound (useful when the configured port was 0). */
+    public int port() {
+        return address.getPort();
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** {@code nio} (or a native transport's name). */
+    public String transport() {
+        return transport;
+    }
+
+    /**
+     * Stops accepting, closes every client connection, stops the event loop and waits for all of
+     * it: when this returns the port is free. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        cron.cancel(false);
+        serverChannel.close().syncUninterruptibly();
+        loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Blocks until {@link #close()} has completed (from any thread). */
+    public void awaitTermination() throws InterruptedException {
+        loop.terminationFuture().await();
+    }
+}

@@ -1,0 +1,151 @@
+package io.respsql.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.respsql.command.CommandSpec;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * State of one client connection: identity (id, name, library), protocol, timestamps, the last
+ * command, and the buffer collecting replies of the current read batch. Event-loop thread only.
+ */
+public final class Session {
+    private final long id;
+    private final Channel channel;
+    private final String addr;
+    private final String laddr;
+    private final long connectedAtMillis;
+
+    private String name = "";
+    private String libName = "";
+    private String libVer = "";
+    private int protocol = 2;
+    private int db;
+    private CommandSpec lastCommand;
+    private long lastInteractionMillis;
+    private boolean closing;
+
+    /** Replies written during the current read batch; flushed on read-complete. */
+    ByteBuf out;
+
+    Session(long id, Channel channel, long nowMillis) {
+        this.id = id;
+        this.channel = channel;
+        this.addr = format(channel.remoteAddress());
+        this.laddr = format(channel.localAddress());
+        this.connectedAtMillis = nowMillis;
+        this.lastInteractionMillis = nowMillis;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    /** Client name set by {@code CLIENT SETNAME} or {@code HELLO ... SETNAME}; empty if none. */
+    public String name() {
+        return name;
+    }
+
+    public void name(String name) {
+        this.name = name;
+    }
+
+    public String libName() {
+        return libName;
+    }
+
+    public void libName(String libName) {
+        this.libName = libName;
+    }
+
+    public String libVer() {
+        return libVer;
+    }
+
+    public void libVer(String libVer) {
+        this.libVer = libVer;
+    }
+
+    /** RESP protocol version in use (always 2 for now). */
+    public int protocol() {
+        return protocol;
+    }
+
+    public void protocol(int protocol) {
+        this.protocol = protocol;
+    }
+
+    public int db() {
+        return db;
+    }
+
+    public long connectedAtMillis() {
+        return connectedAtMillis;
+    }
+
+    public CommandSpec lastCommand() {
+        return lastCommand;
+    }
+
+    /** Records that {@code command} is being run now. */
+    public void commandStarted(CommandSpec command, long nowMillis) {
+        this.lastCommand = command;
+        this.lastInteractionMillis = nowMillis;
+    }
+
+    /** Asks the connection to close once the replies written so far are sent (QUIT). */
+    public void closeAfterReply() {
+        closing = true;
+    }
+
+    public boolean isClosing() {
+        return closing;
+    }
+
+    /** Remote address as {@code ip:port} ({@code [ip]:port} for IPv6). */
+    public String addr() {
+        return addr;
+    }
+
+    public String laddr() {
+        return laddr;
+    }
+
+    /** Bytes waiting in the outbound buffer (sent to the socket but not yet written out). */
+    public long pendingOutputBytes() {
+        ChannelOutboundBuffer ob = channel.unsafe().outboundBuffer();
+        return ob == null ? 0 : ob.totalPendingWriteBytes();
+    }
+
+    /** Appends this client's {@code CLIENT LIST} line (without the trailing newline). */
+    public void appendInfoLine(StringBuilder sb, long nowMillis) {
+        sb.append("id=").append(id)
+          .append(" addr=").append(addr)
+          .append(" laddr=").append(laddr)
+          .append(" fd=-1")
+          .append(" name=").append(name)
+          .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
+          .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
+          .append(" flags=N")
+          .append(" db=").append(db)
+          .append(" sub=0 psub=0 ssub=0 multi=-1")
+          .append(" omem=").append(pendingOutputBytes())
+          .append(" events=r")
+          .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand.fullName())
+          .append(" user=default redir=-1")
+          .append(" resp=").append(protocol)
+          .append(" lib-name=").append(libName)
+          .append(" lib-ver=").append(libVer);
+    }
+
+    private static String format(SocketAddress address) {
+        if (address instanceof InetSocketAddress isa) {
+            String ip = isa.getAddress() != null ? isa.getAddress().getHostAddress() : isa.getHostString();
+            return ip.indexOf(':') >= 0 ? "[" + ip + "]:" + isa.getPort() : ip + ":" + isa.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

@@ -1,0 +1,93 @@
+package io.respsql.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ServerConfigTest {
+    @Test
+    void defaults() throws Exception {
+        ServerConfig c = ServerConfig.fromArgs();
+        assertEquals(6379, c.port());
+        assertEquals("127.0.0.1", c.bind());
+        assertEquals(10000, c.maxClients());
+        assertNull(c.configFile());
+        assertEquals("", c.option("save").get());
+        assertEquals("no", c.option("APPENDONLY").get());
+    }
+
+    @Test
+    void flags() throws Exception {
+        ServerConfig c = ServerConfig.fromArgs("--port", "7000", "--bind", "0.0.0.0", "--maxclients=12");
+        assertEquals(7000, c.port());
+        assertEquals("0.0.0.0", c.bind());
+        assertEquals(12, c.maxClients());
+    }
+
+    @Test
+    void helpAndVersionExitZero() {
+        ConfigException help = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "1", "--help"));
+        assertEquals(0, help.exitStatus());
+        assertTrue(help.getMessage().startsWith("Usage: respsql-server"));
+        assertTrue(help.getMessage().contains("--port <n>"));
+        assertEquals(0, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("-v")).exitStatus());
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        ConfigException unknown = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--colour", "red"));
+        assertEquals(2, unknown.exitStatus());
+        assertEquals("Unknown option --colour (try --help)", unknown.getMessage());
+        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port")).exitStatus());
+        ConfigException range = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "70000"));
+        assertEquals("Bad value '70000' for --port: argument must be between 0 and 65535 inclusive", range.getMessage());
+        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "x")).exitStatus());
+        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--appendonly", "yes")).exitStatus());
+        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "1", "stray")).exitStatus());
+    }
+
+    @Test
+    void configFileThenFlags(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("respsql.conf");
+        Files.writeString(file, """
+                # a comment
+                port 7777
+
+                  bind "127.0.0.2"
+                maxclients 99
+                save ""
+                appendonly no
+                """);
+        ServerConfig c = ServerConfig.fromArgs(file.toString(), "--maxclients", "5");
+        assertEquals(7777, c.port());
+        assertEquals("127.0.0.2", c.bind());
+        assertEquals(5, c.maxClients());
+        assertEquals(file.toAbsolutePath(), c.configFile());
+    }
+
+    @Test
+    void configFileErrorsNameTheLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.conf");
+        Files.writeString(file, "port 1\nfrobnicate yes\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs(file.toString()));
+        assertEquals(file + ":2: unknown directive 'frobnicate'", e.getMessage());
+        assertEquals(2, e.exitStatus());
+        assertEquals(2, assertThrows(ConfigException.class,
+                () -> ServerConfig.fromArgs(dir.resolve("missing.conf").toString())).exitStatus());
+    }
+
+    @Test
+    void runtimeMutability() {
+        ServerConfig c = new ServerConfig();
+        assertTrue(c.option("maxclients").mutable());
+        assertTrue(!c.option("port").mutable());
+        assertNull(c.option("nosuch"));
+    }
+}

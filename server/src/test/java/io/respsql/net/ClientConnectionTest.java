@@ -1,0 +1,99 @@
+package io.respsql.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.redis.RedisArrayAggregator;
+import io.netty.handler.codec.redis.RedisBulkStringAggregator;
+import io.netty.handler.codec.redis.RedisDecoder;
+import io.respsql.command.CommandArgs;
+import io.respsql.command.CommandDispatcher;
+import io.respsql.command.CommandSpec;
+import io.respsql.command.CommandTable;
+import io.respsql.config.ServerConfig;
+import io.respsql.info.ServerStats;
+import io.respsql.protocol.RespWriter;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ClientConnectionTest {
+    private final ServerStats stats = new ServerStats();
+    private final ClientRegistry clients = new ClientRegistry();
+
+    private EmbeddedChannel channel() {
+        CommandTable table = new CommandTable(List.of(
+            CommandSpec.builder("ping", -1).handler((s, a, out) -> out.simple("PONG")).build(),
+            CommandSpec.builder("boom", 1).handler((s, a, out) -> {
+                out.arrayHeader(2);
+                out.bulk("half a reply");
+                throw new IllegalStateException("boom");
+            }).build(),
+            CommandSpec.builder("silent", 1).handler((s, a, out) -> { }).build(),
+            CommandSpec.builder("quit", -1).handler((s, a, out) -> {
+                out.ok();
+                s.closeAfterReply();
+            }).build()));
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
+        return new EmbeddedChannel(new RedisDecoder(true), new RedisBulkStringAggregator(),
+                new RedisArrayAggregator(), new ClientConnection(new ServerConfig(), stats, clients, dispatcher,
+                new RespWriter(), new CommandArgs()));
+    }
+
+    private static String exchange(EmbeddedChannel ch, String input) {
+        ch.writeInbound(Unpooled.copiedBuffer(input, StandardCharsets.UTF_8));
+        StringBuilder sb = new StringBuilder();
+        ByteBuf out;
+        while ((out = ch.readOutbound()) != null) {
+            sb.append(out.toString(StandardCharsets.UTF_8));
+            out.release();
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void failingHandlerGetsOneErrorAndTheConnectionLives() {
+        EmbeddedChannel ch = channel();
+        assertEquals("-ERR internal error: boom\r\n+PONG\r\n", exchange(ch, "*1\r\n$4\r\nBOOM\r\nPING\r\n"));
+        assertTrue(ch.isActive());
+        assertEquals(1, stats.totalErrorReplies);
+        assertEquals(2, stats.totalCommandsProcessed);
+        assertEquals(1, clients.size());
+        ch.finishAndReleaseAll();
+        assertEquals(0, clients.size());
+    }
+
+    @Test
+    void handlerWithoutReplyStillAnswers() {
+        EmbeddedChannel ch = channel();
+        assertEquals("-ERR internal error: no reply\r\n", exchange(ch, "SILENT\r\n"));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void protocolErrorClosesAfterEarlierReplies() {
+        EmbeddedChannel ch = channel();
+        String reply = exchange(ch, "PING\r\n*1\r\n$x\r\nPING\r\n");
+        assertTrue(reply.startsWith("+PONG\r\n-ERR Protocol error: "), reply);
+        assertEquals(1, reply.split("\r\n", -1).length - 2, reply);
+        ch.runPendingTasks();
+        assertFalse(ch.isOpen());
+        assertEquals(0, clients.size());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void quitClosesAndIgnoresTheRest() {
+        EmbeddedChannel ch = channel();
+        assertEquals("+OK\r\n", exchange(ch, "QUIT\r\nPING\r\n"));
+        ch.runPendingTasks();
+        assertFalse(ch.isOpen());
+        assertEquals(0, clients.size());
+        ch.finishAndReleaseAll();
+    }
+}
