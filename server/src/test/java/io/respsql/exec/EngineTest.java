@@ -359,8 +359,6 @@ class EngineTest {
             "(2147483648, 0, 0, 0, x)           | value 2147483648 is out of range for INT column 'id'",
             "(1, 0, 9223372036854775808, 0, x)  | value 9223372036854775808 is out of range for BIGINT column 'b'",
             "(1, 0, 0, 1e999, x)                | value 1e999 is out of range for FLOAT column 'f'",
-            "(1, 0, 0, -1e999, x)               | value -1e999 is not a valid FLOAT for column 'f'",
-            "(1, 0, 0, 1e308 * 10, x)           | value 1e308 * 10 is not a valid FLOAT for column 'f'",
         })
         void outOfRangeValuesAreRejected(String values, String message) {
             expect("INSERT INTO ty VALUES " + values, error(message));
