@@ -1,7 +1,6 @@
 package io.respsql.sql;
 
 import io.respsql.sql.Statement.ColumnDef;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -449,8 +448,6 @@ class ParserTest {
         void lexerErrorsSurfaceThroughTheParser() {
             assertEquals("syntax error: unexpected character '?' at position 28", error("SELECT * FROM t WHERE id = ?"));
         }
-
-        @Disabled("BUG: a statement that ends where a value is expected blames the previous token instead of the end")
         @Test
         void missingValueAtTheEndIsReportedAsEndOfStatement() {
             assertAll(
