@@ -1189,7 +1189,7 @@ class EngineTest {
         }
     }
 
-    // ---- defects found while writing these tests: the expected behaviour, disabled until fixed ---------
+    // ---- regressions: defects found while writing these tests, now fixed ---------------------------------
 
     @Nested
     class Regressions {
