@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# The 2010 Redisql large-update test, run against RespSQL, with correctness checks.
+#
+# For each MOD: DROP TABLE message_list; CREATE TABLE message_list (id int primary key, fk int,
+# count INT); CREATE INDEX message_list:fk:index ON message_list (fk); insert REQ rows
+# (n, n % MOD, 4), n = 1..REQ, with CLIENTS connections (timed); then one client sends MOD
+# sequential UPDATE message_list SET count=MOD WHERE fk=k, k = 1..MOD. Each update matches about
+# REQ/MOD rows (the "FK range"); fk = MOD matches none, fk = 0 is never updated.
+# After the updates, sampled rows must read (id, id % MOD, MOD if id % MOD != 0 else 4), ids
+# 0 and REQ+1 must not exist, and SELECT COUNT(*) ... WHERE fk = k (through the index) must equal
+# the number of n in 1..REQ with n % MOD = k. Any mismatch, error reply or failed step fails the
+# script (exit 1) after all MODs have run.
+#
+# Env (all optional):
+#   REQ=10000000            rows inserted per MOD
+#   MODS="100 200 400 1000 2000 5000 10000 100000"
+#   CLIENTS=200             connections for the inserts
+#   PORT=                   use the server already answering on this port (it is not stopped);
+#                           if nothing answers there, a server is started on it; if unset, a
+#                           server is started on the first free port from 7711
+#   HOST=127.0.0.1          server address (a server started here binds to it)
+#   RUN_NAME=$(hostname)    names the result directory bench/results/<date>-<RUN_NAME>/
+#   RESULT_DIR=             write there instead
+#   RESPSQL_HEAP            passed on to scripts/respsql-server (sets -Xmx)
+#   SERVER_CMD=scripts/respsql-server   server launcher; called as SERVER_CMD --port P --bind HOST
+#   SERVER_WAIT=180         seconds to wait for the started server to answer PING
+#   ROW_SAMPLES=300         rows checked per MOD (plus first, last and edge ids)
+#   FK_SAMPLES=40           fk values whose COUNT(*) is checked per MOD (plus edge values)
+#   RENDER_PNG=auto         render compare.svg to compare.png with headless chromium (auto: if
+#                           chromium is installed; 0: never)
+#
+# Result directory layout (read by `scripts/gen-benchmark compare DIR`):
+#   run.env               parameters, machine, versions, pinning
+#   server.log            output of the server this script started
+#   MOD-<MOD>.log         the DROP/CREATE replies for that MOD
+#   insert-<MOD>.txt      insert output (gen-benchmark -q, progress lines, `time`)
+#   insert-<MOD>.json     gen-benchmark --json of the insert
+#   update-<MOD>.txt      "MOD: M FK-RANGE: R" then the 2010-style update report
+#   update-<MOD>.json     gen-benchmark --json of the updates
+#   memory-<MOD>.txt      server VmRSS/VmHWM after the insert and after the updates, INFO memory
+#   check-<MOD>.txt       every verification query, expected and actual reply
+#   summary.tsv, summary.txt  one row per MOD
+#   compare.txt, compare.tsv, compare.svg (and compare.png)  from the compare command
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REQ="${REQ:-10000000}"
+MODS="${MODS:-100 200 400 1000 2000 5000 10000 100000}"
+CLIENTS="${CLIENTS:-200}"
+HOST="${HOST:-127.0.0.1}"
+RUN_NAME="${RUN_NAME:-$(hostname)}"
+SERVER_CMD="${SERVER_CMD:-$ROOT/scripts/respsql-server}"
+SERVER_WAIT="${SERVER_WAIT:-180}"
+ROW_SAMPLES="${ROW_SAMPLES:-300}"
+FK_SAMPLES="${FK_SAMPLES:-40}"
+RENDER_PNG="${RENDER_PNG:-auto}"
+GEN="$ROOT/scripts/gen-benchmark"
+DIR="${RESULT_DIR:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)-$RUN_NAME}"
+
+die() { echo "large-update-test: $*" >&2; exit 1; }
+
+[[ "$REQ" =~ ^[1-9][0-9]*$ ]] || die "REQ must be a positive number"
+for MOD in $MODS; do
+  [[ "$MOD" =~ ^[1-9][0-9]*$ ]] || die "MODS must be positive numbers, got '$MOD'"
+done
+command -v redis-cli >/dev/null || die "redis-cli is needed (Debian/Ubuntu: apt-get install redis-tools)"
+command -v java >/dev/null || die "java is needed"
+
+if [[ "$(nproc)" -ge 2 ]] && command -v taskset >/dev/null; then
+  SERVER_PIN=(taskset -c 0)
+  CLIENT_PIN=(taskset -c 1)
+  PINNING="server taskset -c 0, clients taskset -c 1"
+else
+  SERVER_PIN=()
+  CLIENT_PIN=()
+  PINNING="none"
+  echo "large-update-test: note: fewer than 2 cores (or no taskset): server and clients are not pinned"
+fi
+
+mkdir -p "$DIR" || die "cannot create $DIR"
+echo "large-update-test: results in $DIR"
+
+# Build the client before the server starts, so the build is not timed against it.
+"$GEN" --help >/dev/null || die "gen-benchmark does not build"
+
+cli() { redis-cli -h "$HOST" -p "$PORT" "$@"; }
+answers_ping() { [[ "$(redis-cli -h "$HOST" -p "$1" PING 2>/dev/null)" == PONG ]]; }
+port_in_use() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+
+# The pid of the process listening on PORT (the JVM even when the launcher did not exec it).
+listening_pid() {
+  ss -ltnpH "sport = :$PORT" 2>/dev/null | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -1
+}
+
+SERVER_PID=""
+STARTED_SERVER=0
+stop_server() {
+  if [[ "$STARTED_SERVER" == 1 ]]; then
+    local jpid
+    jpid="$(listening_pid)"
+    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null
+    [[ -n "$jpid" && "$jpid" != "$SERVER_PID" ]] && kill "$jpid" 2>/dev/null
+    for _ in $(seq 1 50); do
+      { [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; } ||
+        { [[ -n "$jpid" ]] && kill -0 "$jpid" 2>/dev/null; } || break
+      sleep 0.2
+    done
+    STARTED_SERVER=0
+  fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+if [[ -n "${PORT:-}" ]] && answers_ping "$PORT"; then
+  echo "large-update-test: using the server already answering on $HOST:$PORT (it will not be stopped)"
+else
+  if [[ -z "${PORT:-}" ]]; then
+    PORT=7711
+    while port_in_use "$PORT"; do PORT=$((PORT + 1)); done
+  elif port_in_use "$PORT"; then
+    die "port $PORT is taken by something that does not answer PING"
+  fi
+  [[ -x "$SERVER_CMD" ]] || die "server launcher $SERVER_CMD not found"
+  echo "large-update-test: starting $SERVER_CMD --port $PORT --bind $HOST (${PINNING%%,*})"
+  "${SERVER_PIN[@]}" "$SERVER_CMD" --port "$PORT" --bind "$HOST" > "$DIR/server.log" 2>&1 &
+  SERVER_PID=$!
+  STARTED_SERVER=1
+  waited=0
+  until answers_ping "$PORT"; do
+    kill -0 "$SERVER_PID" 2>/dev/null || die "server exited; see $DIR/server.log"
+    [[ "$waited" -ge $((SERVER_WAIT * 5)) ]] && die "server did not answer PING within ${SERVER_WAIT}s"
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+fi
+PID="$(listening_pid)"
+PID="${PID:-$SERVER_PID}"
+
+{
+  echo "REQ=$REQ"
+  echo "MODS=\"$MODS\""
+  echo "CLIENTS=$CLIENTS"
+  echo "HOST=$HOST"
+  echo "PORT=$PORT"
+  echo "RUN_NAME=$RUN_NAME"
+  echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "MACHINE=\"$(hostname)\""
+  echo "CPU=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')\""
+  echo "NPROC=$(nproc)"
+  echo "MEMORY_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+  echo "KERNEL=$(uname -r)"
+  echo "JAVA=\"$(java -version 2>&1 | head -1 | tr -d '"')\""
+  echo "COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "PINNING=\"$PINNING\""
+  echo "SERVER_STARTED_HERE=$STARTED_SERVER"
+  echo "SERVER_PID=${PID:-unknown}"
+  echo "RESPSQL_HEAP=${RESPSQL_HEAP:-}"
+} > "$DIR/run.env"
+
+# A top-level scalar of a gen-benchmark --json file.
+jget() { sed -n "s/^  \"$2\": \(.*\)$/\1/p" "$1" 2>/dev/null | sed 's/,$//; s/^"//; s/"$//' | head -1; }
+
+# Number of n in 1..REQ with n % MOD == k (0 <= k).
+expected_count() {
+  local mod="$1" k="$2"
+  if ((k >= mod)); then echo 0
+  elif ((k == 0)); then echo $((REQ / mod))
+  elif ((k > REQ)); then echo 0
+  else echo $(((REQ - k) / mod + 1))
+  fi
+}
+
+memory_snapshot() { # label
+  echo "== $1"
+  if [[ -n "$PID" && -r "/proc/$PID/status" ]]; then
+    grep -E '^(VmRSS|VmHWM|VmSize):' "/proc/$PID/status"
+  else
+    echo "no /proc status for the server (pid ${PID:-unknown})"
+  fi
+  echo "-- INFO memory"
+  timeout 10 redis-cli -h "$HOST" -p "$PORT" INFO memory 2>&1 | tr -d '\r' | head -40
+}
+
+# Runs the checks for one MOD; prints every query with expected and actual reply; returns 1 on
+# any mismatch.
+check_mod() {
+  local mod="$1" bad=0 id fk count want got k i
+  local ids=(1 2 3 "$REQ" $((REQ - 1)) $((mod - 1)) "$mod" $((mod + 1)) $((2 * mod)) $((2 * mod + 1)))
+  for ((i = 0; i < ROW_SAMPLES; i++)); do
+    ids+=($((1 + (REQ - 1) * i / (ROW_SAMPLES > 1 ? ROW_SAMPLES - 1 : 1))))
+  done
+  local x=$((mod * 7919 + 17))
+  for ((i = 0; i < ROW_SAMPLES / 4; i++)); do
+    x=$(((x * 1103515245 + 12345) % 2147483648))
+    ids+=($((1 + x % REQ)))
+  done
+  echo "== rows: SELECT id,fk,count FROM message_list WHERE id = X"
+  for id in $(printf '%s\n' "${ids[@]}" | awk -v r="$REQ" '$1 >= 1 && $1 <= r' | sort -n -u); do
+    fk=$((id % mod))
+    if ((fk >= 1)); then count="$mod"; else count=4; fi
+    want="$id,$fk,$count"
+    got="$(cli SELECT "id,fk,count" FROM message_list WHERE id = "$id" 2>&1 | tr -d '\r')"
+    if [[ "$got" == "$want" ]]; then
+      echo "ok   id=$id -> $got"
+    else
+      echo "FAIL id=$id expected '$want' got '$got'"
+      bad=1
+    fi
+  done
+  echo "== ids that must not exist"
+  for id in 0 $((REQ + 1)); do
+    got="$(cli SELECT "id,fk,count" FROM message_list WHERE id = "$id" 2>&1 | tr -d '\r')"
+    if [[ -z "$got" ]]; then
+      echo "ok   id=$id -> (empty)"
+    else
+      echo "FAIL id=$id expected no row, got '$got'"
+      bad=1
+    fi
+  done
+  echo "== counts through the index: SELECT COUNT(*) FROM message_list WHERE fk = k"
+  local ks=(0 1 2 $((mod - 1)) $((mod / 2)) "$mod" $((mod + 1)))
+  for ((i = 0; i < FK_SAMPLES; i++)); do
+    ks+=($((mod * i / (FK_SAMPLES > 0 ? FK_SAMPLES : 1))))
+  done
+  for k in $(printf '%s\n' "${ks[@]}" | awk '$1 >= 0' | sort -n -u); do
+    want="$(expected_count "$mod" "$k")"
+    got="$(cli SELECT "COUNT(*)" FROM message_list WHERE fk = "$k" 2>&1 | tr -d '\r')"
+    if [[ "$got" == "$want" ]]; then
+      echo "ok   fk=$k -> $got"
+    else
+      echo "FAIL fk=$k expected '$want' got '$got'"
+      bad=1
+    fi
+  done
+  return "$bad"
+}
+
+FAILED=0
+SUMMARY_TSV="$DIR/summary.tsv"
+printf 'mod\tfk_range\trows_per_update_min\trows_per_update_max\trows_updated\trows_expected\tupdate_rps\tp50_ms\tp99_ms\tmax_ms\tinsert_rps\tinsert_seconds\trss_mb_after_insert\trss_mb_after_updates\tcheck\n' > "$SUMMARY_TSV"
+
+for MOD in $MODS; do
+  status=ok
+  echo
+  echo "=== MOD $MOD: $REQ rows, FK range $((REQ / MOD))"
+  dropped="$(cli DROP TABLE message_list 2>&1 | tr -d '\r')"
+  created="$(cli CREATE TABLE message_list "(id int primary key, fk int, count INT)" 2>&1 | tr -d '\r')"
+  indexed="$(cli CREATE INDEX message_list:fk:index ON message_list "(fk)" 2>&1 | tr -d '\r')"
+  printf '$ DROP TABLE message_list\n%s\n$ CREATE TABLE message_list (id int primary key, fk int, count INT)\n%s\n$ CREATE INDEX message_list:fk:index ON message_list (fk)\n%s\n' \
+    "$dropped" "$created" "$indexed" | tee "$DIR/MOD-$MOD.log"
+  table_ok=1
+  if [[ "$created" != OK || "$indexed" != OK ]]; then
+    echo "large-update-test: MOD $MOD: CREATE TABLE / CREATE INDEX did not answer OK"
+    status=FAIL
+    table_ok=0
+  fi
+
+  if [[ "$status" == ok ]]; then
+    echo "INSERT $REQ rows"
+    {
+      time "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$PORT" -q -c "$CLIENTS" -n "$REQ" -s -m "$MOD" -A OK \
+        --json "$DIR/insert-$MOD.json" \
+        -Q INSERT INTO message_list VALUES "(000000000001,000000000001,4)"
+    } 2>&1 | tee "$DIR/insert-$MOD.txt"
+    [[ "${PIPESTATUS[0]}" == 0 ]] || { echo "large-update-test: MOD $MOD: insert failed"; status=FAIL; }
+  fi
+  memory_snapshot "after insert" > "$DIR/memory-$MOD.txt"
+  rss_insert="$(awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "$DIR/memory-$MOD.txt")"
+
+  if [[ "$status" == ok ]]; then
+    echo "MOD: $MOD FK-RANGE: $((REQ / MOD))" | tee "$DIR/update-$MOD.txt"
+    "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$PORT" -c 1 -n "$MOD" -s -A INT \
+      --json "$DIR/update-$MOD.json" \
+      -Q UPDATE message_list SET "count=$MOD" WHERE "fk=000000000001" 2>&1 | tee -a "$DIR/update-$MOD.txt"
+    [[ "${PIPESTATUS[0]}" == 0 ]] || { echo "large-update-test: MOD $MOD: updates failed"; status=FAIL; }
+  fi
+  memory_snapshot "after updates" >> "$DIR/memory-$MOD.txt"
+  rss_update="$(awk '/^VmRSS:/ { v = $2 } END { if (v != "") printf "%.0f", v / 1024 }' "$DIR/memory-$MOD.txt")"
+
+  # Rows changed by the updates: every row whose fk is in 1..MOD-1 (count goes from 4 to MOD).
+  rows_expected=$((REQ - REQ / MOD))
+  rows_updated="$(jget "$DIR/update-$MOD.json" int_reply_sum)"
+  if [[ "$table_ok" == 1 && "$MOD" != 4 && "$rows_updated" != "$rows_expected" ]]; then
+    echo "large-update-test: MOD $MOD: updates changed ${rows_updated:-?} rows, expected $rows_expected"
+    status=FAIL
+  fi
+
+  # The checks run even after a failed step: they show what the table holds.
+  if [[ "$table_ok" == 1 ]]; then
+    echo "checking rows and index counts ..."
+    if check_mod "$MOD" > "$DIR/check-$MOD.txt" 2>&1; then
+      echo "check: $(grep -c '^ok ' "$DIR/check-$MOD.txt") queries as expected"
+    else
+      echo "large-update-test: MOD $MOD: CHECK FAILED:"
+      grep '^FAIL' "$DIR/check-$MOD.txt" | head -10
+      status=FAIL
+    fi
+  fi
+  [[ "$status" == ok ]] || FAILED=1
+
+  u="$DIR/update-$MOD.json"
+  i="$DIR/insert-$MOD.json"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$MOD" $((REQ / MOD)) \
+    "$(jget "$u" int_reply_min)" "$(jget "$u" int_reply_max)" "${rows_updated:-}" "$rows_expected" \
+    "$(jget "$u" requests_per_second)" "$(jget "$u" p50_ms)" "$(jget "$u" p99_ms)" "$(jget "$u" max_ms)" \
+    "$(jget "$i" requests_per_second)" "$(jget "$i" elapsed_seconds)" "$rss_insert" "$rss_update" \
+    "$status" >> "$SUMMARY_TSV"
+done
+
+stop_server
+
+{
+  echo "Large-update test: $REQ rows, $CLIENTS insert clients, $PINNING ($(basename "$DIR"))"
+  awk -F'\t' '
+    function f(v, d) { return v == "" || v == "null" ? "-" : sprintf("%." d "f", v) }
+    NR == 1 {
+      printf "%8s %9s %17s %12s %9s %9s %12s %8s %8s\n", "MOD", "FK range", "rows/update", "update/s",
+        "p50 ms", "p99 ms", "insert/s", "RSS MB", "check"
+      next
+    }
+    {
+      rows = ($3 == "" || $3 == "null") ? "-" : $3 ".." $4
+      printf "%8s %9s %17s %12s %9s %9s %12s %8s %8s\n", $1, $2, rows, f($7, 2), f($8, 3), f($9, 3),
+        f($11, 0), ($13 == "" ? "-" : $13), $15
+    }' "$SUMMARY_TSV"
+  echo "rows/update: fewest..most rows one UPDATE changed (fk = MOD matches none)."
+} > "$DIR/summary.txt"
+echo
+cat "$DIR/summary.txt"
+echo
+
+if ls "$DIR"/update-*.json >/dev/null 2>&1; then
+  "$GEN" compare "$DIR" || FAILED=1
+  if [[ "$RENDER_PNG" != 0 ]] && command -v chromium >/dev/null; then
+    profile="$(mktemp -d)"
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+      --disable-background-networking --disable-component-update --disable-sync \
+      --user-data-dir="$profile" --screenshot="$DIR/compare.png" --window-size=1400,1000 \
+      "file://$DIR/compare.svg" >/dev/null 2>&1 && echo "wrote $DIR/compare.png"
+    rm -rf "$profile"
+  fi
+fi
+
+if [[ "$FAILED" != 0 ]]; then
+  echo "large-update-test: FAILED (see check-*.txt and the logs in $DIR)"
+  exit 1
+fi
+echo "large-update-test: all checks passed; results in $DIR"
