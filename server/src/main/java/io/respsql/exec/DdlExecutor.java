@@ -208,12 +208,16 @@ final class DdlExecutor {
         return sb.append(')').toString();
     }
 
+    /** Rows in primary-key order. A TEXT key's index orders by an 8-byte prefix only, so sort those fully. */
     private static int[] rowsInKeyOrder(Table t) {
         int[] rows = new int[(int) t.rowCount()];
         int i = 0;
         io.respsql.index.LongIntBTree.Cursor c = t.primaryIndex().tree().cursor();
         for (boolean ok = c.first(); ok; ok = c.next()) {
             rows[i++] = c.row();
+        }
+        if (t.primaryColumn() instanceof TextColumn text) {
+            it.unimi.dsi.fastutil.ints.IntArrays.mergeSort(rows, (a, b) -> text.compareRows(a, text, b));
         }
         return rows;
     }

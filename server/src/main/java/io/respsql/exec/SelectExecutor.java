@@ -189,20 +189,27 @@ final class SelectExecutor {
                 continue;
             }
             if (arg.type() == ValueType.LONG) {
+                // SUM is exact or an error; AVG only needs the sum as a double once it leaves 64 bits.
                 long sum = 0;
+                double wide = 0;
+                boolean overflow = false;
                 for (int i = 0; i < count; i++) {
                     System.arraycopy(rows, i * width, tuple, 0, width);
                     long v = arg.evalLong(tuple);
-                    try {
-                        sum = Math.addExact(sum, v);
-                    } catch (ArithmeticException e) {
-                        throw new SqlException("integer overflow in SUM(" + arg.describe() + ")");
+                    wide += v;
+                    if (!overflow) {
+                        long s = sum + v;
+                        overflow = ((sum ^ s) & (v ^ s)) < 0;
+                        sum = s;
                     }
                 }
                 if (fn == AggregateFn.SUM) {
+                    if (overflow) {
+                        throw new SqlException("integer overflow in SUM(" + arg.describe() + ")");
+                    }
                     out.rowLong(sum);
                 } else {
-                    out.rowDouble((double) sum / count);
+                    out.rowDouble(overflow ? wide / count : (double) sum / count);
                 }
             } else {
                 double sum = 0;

@@ -37,14 +37,16 @@ final class Values {
 
     /** The value of a constant expression for integer column {@code c}. */
     static long integerLiteral(Column c, Expr e, String sql, Binder constants) {
-        if (e instanceof Expr.Num n && n.integral()) {
+        String integerText = e instanceof Expr.Num n && n.integral() ? n.text()
+                : e instanceof Expr.Neg neg && neg.operand() instanceof Expr.Num n && n.integral() ? "-" + n.text() : null;
+        if (integerText != null) {
             long v;
             try {
-                v = Long.parseLong(n.text());
+                v = Long.parseLong(integerText);
             } catch (NumberFormatException ex) {
-                throw new SqlException("value " + n.text() + " is out of range for " + c.type() + " column '" + c.name() + "'");
+                throw new SqlException("value " + integerText + " is out of range for " + c.type() + " column '" + c.name() + "'");
             }
-            return toInteger(c, v, n.text());
+            return toInteger(c, v, integerText);
         }
         BoundExpr b = numericConstant(c, e, sql, constants);
         String shown = sql.substring(e.start(), e.end());

@@ -238,7 +238,11 @@ public abstract class Predicate {
 
         @Override
         public String describe() {
-            return operand.describe() + " IN " + Arrays.toString(sorted);
+            StringBuilder sb = new StringBuilder(operand.describe()).append(" IN (");
+            for (int i = 0; i < sorted.length; i++) {
+                sb.append(i == 0 ? "" : ",").append(sorted[i]);
+            }
+            return sb.append(')').toString();
         }
     }
 
@@ -265,7 +269,11 @@ public abstract class Predicate {
 
         @Override
         public String describe() {
-            return operand.describe() + " IN " + Arrays.toString(sorted);
+            StringBuilder sb = new StringBuilder(operand.describe()).append(" IN (");
+            for (int i = 0; i < sorted.length; i++) {
+                sb.append(i == 0 ? "" : ",").append(sorted[i]);
+            }
+            return sb.append(')').toString();
         }
     }
 
