@@ -76,6 +76,29 @@ final class SqlSession implements AutoCloseable {
         assertEquals(Resp.PONG, send("PING"));
     }
 
+    /**
+     * Sends a statement that must fail and returns its error reply, after checking that the
+     * connection still answers and that no table changed (every table's DUMP is the same).
+     */
+    String rejected(String... args) {
+        Map<String, List<String>> before = snapshot();
+        String reply = send(args);
+        assertTrue(reply.startsWith("-ERR "), () -> "not an error: " + reply + " for " + String.join(" ", args));
+        assertAlive();
+        assertEquals(before, snapshot(), () -> "data changed by the failed " + String.join(" ", args));
+        return reply;
+    }
+
+    /** {@link #rejected} for {@code SQL "<statement>"}, asserting the exact error message. */
+    void expectRejectedSql(String statement, String error) {
+        assertEquals(Resp.error(error), rejected("SQL", statement), statement);
+    }
+
+    /** {@link #rejected} for a redis-cli command line split per this session, asserting the exact message. */
+    void expectRejected(String commandLine, String error) {
+        assertEquals(Resp.error(error), rejected(split.apply(ShellWords.split(commandLine))), () -> split + ": " + commandLine);
+    }
+
     List<String> tables() {
         return Replies.bulks(sql("SHOW TABLES"));
     }
