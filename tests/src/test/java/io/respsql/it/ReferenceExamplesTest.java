@@ -3,20 +3,18 @@ package io.respsql.it;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static io.respsql.it.Resp.EMPTY;
 import static io.respsql.it.Resp.OK;
 import static io.respsql.it.Resp.integer;
 import static io.respsql.it.Resp.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The statements of REFERENCE.md, written as redis-cli command lines and sent three ways: word
@@ -130,7 +128,7 @@ class ReferenceExamplesTest {
             s.expect("insert into u values \"(7,1.25,Bob)\"", OK);
             s.expect("select id,salary,name from u where id=7", rows("7,1.25,Bob"));
             s.expect("DESC u", rows("ID | INT | PRIMARY KEY", "Salary | FLOAT", "NAME | TEXT",
-                    descInfo(s, "u")));
+                    s.info("u").line()));
         }
     }
 
@@ -183,9 +181,9 @@ class ReferenceExamplesTest {
             createEmployees(s);
             String reply = s.call("INSERT INTO employee VALUES \"(11,99,2,1.5,zed)\" RETURN SIZE");
             long size = SqlSession.Replies.integer(reply);
-            Matcher m = infoLine(s, "employee");
-            assertEquals("11", m.group(1));
-            assertEquals(Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)), size, "data_bytes + index_bytes");
+            SqlSession.TableInfo info = s.info("employee");
+            assertEquals(11, info.rows());
+            assertEquals(info.dataBytes() + info.indexBytes(), size, "data_bytes + index_bytes");
             s.expect("SELECT \"*\" FROM employee WHERE id = 11", rows("11,99,2,1.5,zed"));
             s.expect("SELECT \"COUNT(*)\" FROM employee", integer(11));
         }
@@ -224,8 +222,8 @@ class ReferenceExamplesTest {
             s.expect("INSERT INTO employee VALUES \"(3,33,3,35000.00,'o''brien')\"", OK);
 
             s.expect("DESC employee", rows("id | INT | PRIMARY KEY", "division | INT | INDEX employee:division:index",
-                    "health | INT", "salary | FLOAT", "name | TEXT", descInfo(s, "employee")));
-            assertEquals("3", infoLine(s, "employee").group(1));
+                    "health | INT", "salary | FLOAT", "name | TEXT", s.info("employee").line()));
+            assertEquals(3, s.info("employee").rows());
             List<String> dump = List.of(
                     "CREATE TABLE employee (id INT PRIMARY KEY, division INT, health INT, salary FLOAT, name TEXT)",
                     "CREATE INDEX employee:division:index ON employee (division)",
@@ -239,7 +237,7 @@ class ReferenceExamplesTest {
                     rows("full scan of employee; filter division = 22"));
             s.expect("SELECT id FROM employee WHERE division = 22", rows("2"));
             s.expect("DESC employee", rows("id | INT | PRIMARY KEY", "division | INT", "health | INT",
-                    "salary | FLOAT", "name | TEXT", descInfo(s, "employee")));
+                    "salary | FLOAT", "name | TEXT", s.info("employee").line()));
             s.expect("DUMP employee", rows(dump.get(0), dump.get(2), dump.get(3), dump.get(4)));
             s.expect("DROP TABLE employee", integer(2));
             s.expect("DESC employee", Resp.error("ERR table 'employee' does not exist"));
@@ -251,6 +249,50 @@ class ReferenceExamplesTest {
             s.expect("DUMP employee", rows(dump));
             s.expect("SELECT name FROM employee WHERE division = 33", rows("o'brien"));
             s.expect("DROP TABLE employee", integer(3));
+        }
+    }
+
+    @Test
+    void dumpRecreatesValuesOfEveryType() {
+        try (SqlSession s = session(Split.SQL)) {
+            s.expectSql("CREATE TABLE every (id bigint primary key, i int, f float, t text)", OK);
+            s.expectSql("CREATE INDEX every:t:index ON every (t)", OK);
+            s.expectSql("INSERT INTO every VALUES (-9223372036854775808,-2147483648,-0.0,''),"
+                    + "(9223372036854775807,2147483647,1e300,'it''s, \"quoted\"'),(0,0,0.1,'héllo wörld'),"
+                    + "(7,-7,-1.5e-7,  spaced out  )", OK);
+            List<String> dump = SqlSession.Replies.bulks(s.sql("DUMP every"));
+            assertEquals(List.of(
+                    "CREATE TABLE every (id BIGINT PRIMARY KEY, i INT, f FLOAT, t TEXT)",
+                    "CREATE INDEX every:t:index ON every (t)",
+                    "INSERT INTO every VALUES (-9223372036854775808,-2147483648,-0.0,'')",
+                    "INSERT INTO every VALUES (0,0,0.1,'héllo wörld')",
+                    "INSERT INTO every VALUES (7,-7,-1.5E-7,'spaced out')",
+                    "INSERT INTO every VALUES (9223372036854775807,2147483647,1.0E300,'it''s, \"quoted\"')"), dump);
+            String select = s.sql("SELECT * FROM every ORDER BY id");
+            s.expectSql("DROP TABLE every", integer(3));
+            for (String statement : dump) {
+                s.expectSql(statement, OK);
+            }
+            s.expectSql("DUMP every", rows(dump));
+            s.expectSql("SELECT * FROM every ORDER BY id", select);
+            s.expectSql("SELECT id FROM every WHERE t = 'héllo wörld'", rows("0"));
+        }
+    }
+
+    @Test
+    @Disabled("BUG: DUMP lists rows in the order of the primary key index, which for TEXT keys sharing their first"
+            + " 8 bytes is insertion order: 'customer-b' is dumped before 'customer-a'")
+    void dumpOfATextPrimaryKeyIsInKeyOrder() {
+        try (SqlSession s = session(Split.SQL)) {
+            s.expectSql("CREATE TABLE accounts (name text primary key, v int)", OK);
+            s.expectSql("INSERT INTO accounts VALUES ('customer-b',1),('customer-a',2),('zzz',3),('customer-c',4),('aaa',5)", OK);
+            s.expectSql("DUMP accounts", rows(
+                    "CREATE TABLE accounts (name TEXT PRIMARY KEY, v INT)",
+                    "INSERT INTO accounts VALUES ('aaa',5)",
+                    "INSERT INTO accounts VALUES ('customer-a',2)",
+                    "INSERT INTO accounts VALUES ('customer-b',1)",
+                    "INSERT INTO accounts VALUES ('customer-c',4)",
+                    "INSERT INTO accounts VALUES ('zzz',3)"));
         }
     }
 
@@ -394,23 +436,5 @@ class ReferenceExamplesTest {
             s.expect("SCANSELECT id FROM employee WHERE \"name BETWEEN x AND z\"", EMPTY);
             s.expect("SCANSELECT \"COUNT(*)\" FROM employee WHERE \"salary < 50000\"", integer(4));
         }
-    }
-
-    // ---- helpers --------------------------------------------------------------------------------
-
-    private static final Pattern INFO = Pattern.compile(
-            "INFO: rows=(\\d+) data_bytes=(\\d+) index_bytes=(\\d+) bytes_per_row=(?:0|\\d+\\.\\d\\d)");
-
-    /** The INFO line of DESC, which ends every DESC reply; checked against its documented form. */
-    private static Matcher infoLine(SqlSession s, String table) {
-        List<String> lines = SqlSession.Replies.bulks(s.sql("DESC " + table));
-        String info = lines.get(lines.size() - 1);
-        Matcher m = INFO.matcher(info);
-        assertTrue(m.matches(), info);
-        return m;
-    }
-
-    private static String descInfo(SqlSession s, String table) {
-        return infoLine(s, table).group(0);
     }
 }

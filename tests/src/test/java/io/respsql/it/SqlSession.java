@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,6 +99,22 @@ final class SqlSession implements AutoCloseable {
     /** {@link #rejected} for a redis-cli command line split per this session, asserting the exact message. */
     void expectRejected(String commandLine, String error) {
         assertEquals(Resp.error(error), rejected(split.apply(ShellWords.split(commandLine))), () -> split + ": " + commandLine);
+    }
+
+    /** The INFO line that ends every DESC reply. */
+    record TableInfo(String line, long rows, long dataBytes, long indexBytes) {
+    }
+
+    private static final Pattern INFO = Pattern.compile(
+            "INFO: rows=(\\d+) data_bytes=(\\d+) index_bytes=(\\d+) bytes_per_row=(?:0|\\d+\\.\\d\\d)");
+
+    /** The INFO line of {@code DESC table}, checked against its documented form. */
+    TableInfo info(String table) {
+        List<String> lines = Replies.bulks(sql("DESC " + table));
+        String line = lines.get(lines.size() - 1);
+        Matcher m = INFO.matcher(line);
+        assertTrue(m.matches(), line);
+        return new TableInfo(line, Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)));
     }
 
     List<String> tables() {
