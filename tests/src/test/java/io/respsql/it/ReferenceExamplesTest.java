@@ -149,6 +149,8 @@ class ReferenceExamplesTest {
             s.expect("SELECT id FROM employee WHERE id BETWEEN 40 AND 90", EMPTY);
             s.expect("SELECT \"*\" FROM employee WHERE \"id IN (1,2,3,4)\" ORDER BY id",
                     rows(EMPLOYEE_ROWS[0], EMPLOYEE_ROWS[1], EMPLOYEE_ROWS[2], EMPLOYEE_ROWS[3]));
+            s.expectRowsInAnyOrder("SELECT \"*\" FROM employee WHERE id IN \\(1,2,3,4\\)",
+                    EMPLOYEE_ROWS[0], EMPLOYEE_ROWS[1], EMPLOYEE_ROWS[2], EMPLOYEE_ROWS[3]);
             s.expect("SELECT id FROM employee WHERE id IN \\(4,22,2\\) ORDER BY id DESC", rows("4", "2"));
             s.expect("SELECT id FROM employee WHERE id IN \\(40,22\\)", EMPTY);
             s.expect("SELECT \"*\" FROM employee ORDER BY id", rows(EMPLOYEE_ROWS));
@@ -161,6 +163,7 @@ class ReferenceExamplesTest {
         try (SqlSession s = session(split)) {
             createEmployees(s);
             s.expect("SELECT id,name FROM employee WHERE division = 22 ORDER BY id", rows("2,jim", "9,ivan"));
+            s.expectRowsInAnyOrder("SELECT \"*\" FROM employee WHERE division = 22", EMPLOYEE_ROWS[1], EMPLOYEE_ROWS[8]);
             s.expect("SELECT id,name FROM employee WHERE division = 23", EMPTY);
             s.expect("SELECT \"id,name\" FROM employee WHERE \"division BETWEEN 22 AND 77 ORDER BY name DESC LIMIT 4\"",
                     rows("1,marieanne", "10,judy", "2,jim", "9,ivan"));
@@ -320,6 +323,8 @@ class ReferenceExamplesTest {
             s.expect("SELECT \"*\" FROM customer WHERE id = 4", rows("4,4,zebra riding"));
             s.expect("SELECT \"*\" FROM customer WHERE \"hobby IN (yachting,painting)\" ORDER BY id",
                     rows("1,2,yachting", "2,3,painting", "8,1,painting"));
+            s.expectRowsInAnyOrder("SELECT \"*\" FROM customer WHERE hobby IN \\(yachting,painting\\)",
+                    "1,2,yachting", "2,3,painting", "8,1,painting");
             s.expect("SELECT id FROM customer WHERE \"hobby IN (skiing,golf)\"", EMPTY);
             s.expect("SELECT \"COUNT(*)\" FROM customer WHERE employee = 4", integer(3));
             s.expect("SELECT id,hobby FROM customer WHERE hobby BETWEEN v AND z ORDER BY hobby",

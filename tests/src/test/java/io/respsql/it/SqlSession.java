@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,20 @@ final class SqlSession implements AutoCloseable {
     /** Asserts the exact raw reply to a redis-cli command line. */
     void expect(String commandLine, String reply) {
         assertEquals(reply, call(commandLine), () -> split + ": " + commandLine);
+    }
+
+    /**
+     * For a statement without ORDER BY: the reply is a multi-bulk of exactly these rows, in
+     * whatever order.
+     */
+    void expectRowsInAnyOrder(String commandLine, String... rows) {
+        String reply = call(commandLine);
+        assertTrue(reply.startsWith("*" + rows.length + "\r\n"), () -> split + ": " + commandLine + " replied " + reply);
+        List<String> actual = new ArrayList<>(Replies.bulks(reply));
+        List<String> expected = new ArrayList<>(List.of(rows));
+        Collections.sort(actual);
+        Collections.sort(expected);
+        assertEquals(expected, actual, () -> split + ": " + commandLine);
     }
 
     /** Sends {@code statement} as the one argument of SQL; returns the raw reply. */
