@@ -131,6 +131,36 @@ class PipelinedSqlTest {
         s.expectSql("SELECT COUNT(*) FROM p WHERE client < 7", integer(0));
     }
 
+    /** Replies of megabytes each, more than the server buffers for one client, still come whole and in order. */
+    @Test
+    void largeRepliesPipelinedInOrder() {
+        int rows = 100_000;
+        List<String[]> commands = new ArrayList<>();
+        for (int from = 1; from <= rows; from += 1000) {
+            commands.add(new String[] {"SQL", SqlText.insert("p", from, from + 999, PipelinedSqlTest::row)});
+        }
+        StatefulRedisConnection<String, String> connection = server.newLettuceConnection();
+        Pipeline.run(connection, commands).forEach(r -> assertEquals("OK", r));
+
+        List<List<String>> halves = List.of(new ArrayList<>(), new ArrayList<>());
+        for (int id = 1; id <= rows; id++) {
+            halves.get(id <= rows / 2 ? 0 : 1).add(row(id));
+        }
+        commands.clear();
+        for (int i = 0; i < 20; i++) {
+            int from = i % 2 == 0 ? 1 : rows / 2 + 1;
+            commands.add(new String[] {"SELECT", "*", "FROM", "p", "WHERE", "id BETWEEN " + from + " AND " + (from + rows / 2 - 1),
+                "ORDER", "BY", "id"});
+            commands.add(new String[] {"SQL", "SELECT COUNT(*) FROM p WHERE client = " + i % 7});
+        }
+        List<Object> replies = Pipeline.run(connection, commands);
+        for (int i = 0; i < 20; i++) {
+            assertEquals(halves.get(i % 2), replies.get(2 * i), "select " + i);
+            long expectedCount = (rows - i % 7) / 7 + (i % 7 == 0 ? 0 : 1);
+            assertEquals(expectedCount, replies.get(2 * i + 1), "count " + i);
+        }
+    }
+
     @Test
     void twoHundredConnectionsInsertAndReadTheirOwnRanges() throws Exception {
         CountDownLatch ready = new CountDownLatch(CLIENTS);
