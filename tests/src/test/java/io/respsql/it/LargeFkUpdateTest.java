@@ -54,7 +54,6 @@ class LargeFkUpdateTest {
         for (Object reply : Pipeline.run(connection, inserts)) {
             assertEquals("OK", reply);
         }
-        inserts = null;
         assertEquals((long) ROWS, server.dispatch("SELECT", "COUNT(*)", "FROM", "message_list"));
 
         // fk -> the count it must end with; fk 7 is updated twice (the second wins), fk 3 by an expression
