@@ -1,6 +1,7 @@
 package io.respsql.it;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -133,14 +134,30 @@ public final class TestServer implements AutoCloseable {
 
     /** {@link #dispatch(String...)} on a given lettuce connection. */
     public static Object dispatch(RedisCommands<String, String> commands, String... words) {
-        if (words.length == 0) {
-            throw new IllegalArgumentException("no command");
-        }
+        return commands.dispatch(keyword(words), new AnyReplyOutput(), arguments(words));
+    }
+
+    /**
+     * {@link #dispatch(String...)} without waiting, on an asynchronous connection: the future
+     * completes with the reply, or exceptionally with a RedisCommandExecutionException.
+     */
+    public static RedisFuture<Object> dispatchAsync(RedisAsyncCommands<String, String> commands, String... words) {
+        return commands.dispatch(keyword(words), new AnyReplyOutput(), arguments(words));
+    }
+
+    private static CommandArgs<String, String> arguments(String... words) {
         CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
         for (int i = 1; i < words.length; i++) {
             args.add(words[i]);
         }
-        return commands.dispatch(keyword(words[0]), new AnyReplyOutput(), args);
+        return args;
+    }
+
+    private static ProtocolKeyword keyword(String... words) {
+        if (words.length == 0) {
+            throw new IllegalArgumentException("no command");
+        }
+        return keyword(words[0]);
     }
 
     private static ProtocolKeyword keyword(String name) {
