@@ -182,7 +182,7 @@ final class DdlExecutor {
                 Column col = t.column(c);
                 switch (col.type()) {
                     case FLOAT:
-                        sb.append(Double.toString(((DoubleColumn) col).get(row)));
+                        sb.append(RespWriter.doubleText(((DoubleColumn) col).get(row)));
                         break;
                     case TEXT:
                         sb.append('\'').append(((TextColumn) col).getString(row).replace("'", "''")).append('\'');

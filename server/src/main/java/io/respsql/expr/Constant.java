@@ -63,7 +63,7 @@ public final class Constant {
 
         @Override
         public String describe() {
-            return Double.toString(value);
+            return RespWriter.doubleText(value);
         }
     }
 

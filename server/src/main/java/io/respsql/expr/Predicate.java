@@ -1,5 +1,6 @@
 package io.respsql.expr;
 
+import io.respsql.protocol.RespWriter;
 import io.respsql.sql.Expr.CompareOp;
 import io.respsql.storage.TextColumn;
 
@@ -271,7 +272,7 @@ public abstract class Predicate {
         public String describe() {
             StringBuilder sb = new StringBuilder(operand.describe()).append(" IN (");
             for (int i = 0; i < sorted.length; i++) {
-                sb.append(i == 0 ? "" : ",").append(sorted[i]);
+                sb.append(i == 0 ? "" : ",").append(RespWriter.doubleText(sorted[i]));
             }
             return sb.append(')').toString();
         }

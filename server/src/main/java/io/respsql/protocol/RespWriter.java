@@ -136,19 +136,26 @@ public final class RespWriter {
 
     public void rowDouble(double v) {
         separator();
-        // Integral values print without a fraction ("5" not "5.0"): the shortest exact form.
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            if (v == 0 && 1 / v < 0) {
-                rowAscii("-0");
-            } else {
-                int n = formatLong((long) v, digits);
-                ensureRow(n);
-                System.arraycopy(digits, digits.length - n, row, rowLen, n);
-                rowLen += n;
-            }
+        if (isPlainIntegral(v)) {
+            int n = formatLong((long) v, digits);
+            ensureRow(n);
+            System.arraycopy(digits, digits.length - n, row, rowLen, n);
+            rowLen += n;
         } else {
             rowAscii(Double.toString(v));
         }
+    }
+
+    /**
+     * The one text form of a FLOAT everywhere (replies, EXPLAIN, DUMP): whole values without a
+     * fraction ("5", not "5.0"), anything else in Java's round-trip form. -0.0 keeps its sign.
+     */
+    public static String doubleText(double v) {
+        return isPlainIntegral(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static boolean isPlainIntegral(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 && !(v == 0 && 1 / v < 0);
     }
 
     public void rowBytes(byte[] b, int off, int len) {

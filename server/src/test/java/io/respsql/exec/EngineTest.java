@@ -785,7 +785,7 @@ class EngineTest {
             expect("UPDATE d SET id = 0 WHERE id = 3", ":1");
             assertEquals(List.of("CREATE TABLE d (name TEXT, id INT PRIMARY KEY, score FLOAT, n BIGINT)",
                     "CREATE INDEX d:n:index ON d (n)",
-                    "INSERT INTO d VALUES ('o''brien, pat',0,7.0,-4)",
+                    "INSERT INTO d VALUES ('o''brien, pat',0,7,-4)",
                     "INSERT INTO d VALUES ('amy',1,0.5,10)",
                     "INSERT INTO d VALUES ('',2,-1.0E-7,0)"), bulks(h, "DUMP d"));
         }
@@ -1203,7 +1203,7 @@ class EngineTest {
         void dumpReplayKeepsNegativeZero() {
             ok(h, "CREATE TABLE z (id INT PRIMARY KEY, f FLOAT)", "INSERT INTO z VALUES (1, 0)");
             expect("UPDATE z SET f = f * -1", ":1");
-            expect("SELECT f FROM z", rows("-0"));
+            expect("SELECT f FROM z", rows("-0.0"));
             EngineHarness fresh = new EngineHarness();
             for (String statement : bulks(h, "DUMP z")) {
                 assertEquals(OK, fresh.run(statement), statement);

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static io.respsql.it.Resp.EMPTY;
@@ -163,8 +162,6 @@ class ErrorRepliesSqlTest {
     }
 
     @Test
-    @Disabled("BUG: INSERT of -9223372036854775809 into a BIGINT replies \"value ... is not a valid BIGINT\","
-            + " while 9223372036854775808 and every other out-of-range number reply \"is out of range\"")
     void bigintBelowMinimumIsOutOfRange() {
         s.expectRejectedSql("INSERT INTO t VALUES (4,1,-9223372036854775809,1,x)",
                 "ERR value -9223372036854775809 is out of range for BIGINT column 'w'");
@@ -200,8 +197,6 @@ class ErrorRepliesSqlTest {
     }
 
     @Test
-    @Disabled("BUG: AVG over BIGINT values whose sum exceeds 64 bits fails with"
-            + " 'ERR integer overflow in SUM(w)', though the average is in range and the query has no SUM")
     void averageOfLargeValuesIsInRange() {
         createLargeValues();
         s.expectSql("SELECT AVG(w) FROM large WHERE id < 3", rows("9.223372036854776E18"));

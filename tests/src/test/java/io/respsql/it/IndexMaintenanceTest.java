@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -90,8 +89,6 @@ class IndexMaintenanceTest {
     }
 
     @Test
-    @Disabled("BUG: EXPLAIN prints a filter on a numeric IN list as a Java array, 'plain IN [1, 2, 3]',"
-            + " where a text IN list prints as SQL, \"tag IN ('a','b')\"")
     void explainShowsNumericInListsAsSql() {
         s.expectSql("CREATE TABLE t (id int primary key, plain int, f float)", OK);
         assertExplain("plain IN (3,1,2)", "full scan of t; filter plain IN (1,2,3)");
