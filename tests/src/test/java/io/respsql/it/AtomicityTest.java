@@ -1,8 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,38 +17,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A statement that fails changes nothing, however many rows it had already gone through: every
  * table's DUMP is compared before and after, and the indexes are probed afterwards.
  */
-class AtomicityTest {
+class AtomicityTest extends SqlTestBase {
     private static final int N = 1_000;
-    private static TestServer server;
-    private SqlSession s;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     /** t holds rows (n, n * 10, 'name' + n) for n = 1..1000, with indexes on v and name. */
     @BeforeEach
     void createTable() {
-        s = new SqlSession(server);
         s.expectSql("CREATE TABLE t (id int primary key, v int, name text)", OK);
         s.expectSql("CREATE INDEX t:v:index ON t (v)", OK);
         s.expectSql("CREATE INDEX t:name:index ON t (name)", OK);
         s.expectSql(SqlText.insert("t", 1, N, n -> n + "," + n * 10 + ",name" + n), OK);
-    }
-
-    @AfterEach
-    void dropTables() {
-        try {
-            s.dropAllTables();
-        } finally {
-            s.close();
-        }
     }
 
     /** Every row of t as {@code id,v,name}, in key order, checked through each index as well. */

@@ -1,7 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -16,20 +14,9 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ConcurrentClientsTest {
+class ConcurrentClientsTest extends ServerTestBase {
     private static final int CLIENTS = 200;
     private static final int REQUESTS_EACH = 100;
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @Test
     void twoHundredClientsAtOnce() throws Exception {

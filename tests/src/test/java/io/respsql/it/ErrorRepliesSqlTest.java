@@ -1,8 +1,6 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,29 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * connection keeps working and no table changes (every table's DUMP is compared before and after,
  * and the indexes are queried afterwards).
  */
-class ErrorRepliesSqlTest {
+class ErrorRepliesSqlTest extends SqlTestBase {
     private static final String NO_TABLE = "ERR table 'nosuch' does not exist";
     private static final String NO_COLUMN = "ERR column 'nosuch' does not exist in table 't'";
     private static final String[] ROWS = {
         "1,2147483647,9223372036854775807,1.5,max", "2,-2147483648,-9223372036854775808,-2.5,min", "3,0,0,0,zero",
     };
 
-    private static TestServer server;
-    private SqlSession s;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
     @BeforeEach
     void createTable() {
-        s = new SqlSession(server);
         s.expectSql("CREATE TABLE t (id int primary key, v int, w bigint, f float, s text)", OK);
         s.expectSql("CREATE INDEX t:v:index ON t (v)", OK);
         s.expectSql("CREATE INDEX t:s:index ON t (s)", OK);
@@ -48,21 +32,16 @@ class ErrorRepliesSqlTest {
                 + "(2,-2147483648,-9223372036854775808,-2.5,min),(3,0,0,0,zero)", OK);
     }
 
-    /** The rows are still there and still found through every index. */
+    /** The rows are still there and still found through every index (the base class then drops them). */
     @AfterEach
-    void tableIntactThenDrop() {
-        try {
-            s.expectSql("SELECT * FROM t ORDER BY id", rows(ROWS));
-            s.expectSql("SELECT id FROM t WHERE v = 2147483647", rows("1"));
-            s.expectSql("SELECT id FROM t WHERE v BETWEEN -2147483648 AND 0 ORDER BY v", rows("2", "3"));
-            s.expectSql("SELECT id FROM t WHERE s = min", rows("2"));
-            s.expectSql("SELECT id FROM t WHERE s IN (max, zero) ORDER BY id", rows("1", "3"));
-            s.expectSql("SELECT id FROM t WHERE id BETWEEN 1 AND 3 ORDER BY id DESC", rows("3", "2", "1"));
-            s.expectSql("SELECT COUNT(*) FROM t", integer(3));
-            s.dropAllTables();
-        } finally {
-            s.close();
-        }
+    void tableIntact() {
+        s.expectSql("SELECT * FROM t ORDER BY id", rows(ROWS));
+        s.expectSql("SELECT id FROM t WHERE v = 2147483647", rows("1"));
+        s.expectSql("SELECT id FROM t WHERE v BETWEEN -2147483648 AND 0 ORDER BY v", rows("2", "3"));
+        s.expectSql("SELECT id FROM t WHERE s = min", rows("2"));
+        s.expectSql("SELECT id FROM t WHERE s IN (max, zero) ORDER BY id", rows("1", "3"));
+        s.expectSql("SELECT id FROM t WHERE id BETWEEN 1 AND 3 ORDER BY id DESC", rows("3", "2", "1"));
+        s.expectSql("SELECT COUNT(*) FROM t", integer(3));
     }
 
     @Test

@@ -1,8 +1,6 @@
 package io.respsql.it;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.commands.ProtocolCommand;
@@ -13,19 +11,7 @@ import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class ErrorRepliesTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
+class ErrorRepliesTest extends ServerTestBase {
     @Test
     void unknownCommandHasRedisWording() throws Exception {
         try (RespConnection c = server.raw()) {

@@ -1,9 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -23,34 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Secondary indexes stay right as rows change: reads through an index (EXPLAIN shows it is
  * used) give exactly what a full scan or the test's own bookkeeping gives.
  */
-class IndexMaintenanceTest {
-    private static TestServer server;
-    private SqlSession s;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
-    @BeforeEach
-    void open() {
-        s = new SqlSession(server);
-    }
-
-    @AfterEach
-    void dropTables() {
-        try {
-            s.dropAllTables();
-        } finally {
-            s.close();
-        }
-    }
-
+class IndexMaintenanceTest extends SqlTestBase {
     private void assertExplain(String where, String plan) {
         s.expectSql("EXPLAIN SELECT id FROM t WHERE " + where, rows(plan));
     }

@@ -1,8 +1,6 @@
 package io.respsql.it;
 
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -18,23 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * index on fk; UPDATEs by fk each change 10,000 rows; then every row is read back by primary-key
  * ranges and compared with the test's own bookkeeping.
  */
-class LargeFkUpdateTest {
+class LargeFkUpdateTest extends ServerTestBase {
     private static final int ROWS = 1_000_000;
     private static final int MOD = 100;
     private static final int ROWS_PER_INSERT = 1_000;
     private static final int CHUNK = 50_000;
 
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     private static String padded(long n) {
         return String.format("%012d", n); // gen-benchmark's key format

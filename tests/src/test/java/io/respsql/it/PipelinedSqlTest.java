@@ -4,9 +4,6 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,38 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SQL statements pipelined on one connection, and from many connections at once. */
-class PipelinedSqlTest {
+class PipelinedSqlTest extends SqlTestBase {
     private static final int STATEMENTS = 5_000;
     private static final int CLIENTS = 200;
     private static final int ROWS_PER_CLIENT = 50;
 
-    private static TestServer server;
-    private SqlSession s;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
     @BeforeEach
     void createTable() {
-        s = new SqlSession(server);
         s.expectSql("CREATE TABLE p (id int primary key, client int, name text)", OK);
         s.expectSql("CREATE INDEX p:client:index ON p (client)", OK);
-    }
-
-    @AfterEach
-    void dropTables() {
-        try {
-            s.dropAllTables();
-        } finally {
-            s.close();
-        }
     }
 
     private static String row(int id) {

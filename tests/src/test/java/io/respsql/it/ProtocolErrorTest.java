@@ -1,25 +1,11 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ProtocolErrorTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
+class ProtocolErrorTest extends ServerTestBase {
     private static void assertProtocolErrorThenClose(String frame) throws Exception {
         try (RespConnection bystander = server.raw(); RespConnection bad = server.raw()) {
             assertEquals("+PONG\r\n", bystander.call("PING"));

@@ -1,8 +1,6 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,9 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * by word as redis-cli sends them, as the single argument of {@code SQL}, and as one argument
  * after the verb. Every reply is compared byte for byte.
  */
-class ReferenceExamplesTest {
-    private static TestServer server;
-
+class ReferenceExamplesTest extends ServerTestBase {
     /** The employee table of the 2010 scripts; {@link #EMPLOYEE_ROWS} is SELECT * of it. */
     private static final String[] EMPLOYEE_INSERTS = {
         "(1,66,1,15000.99,marieanne)", "(2,22,2,25000.50,jim)", "(3,33,3,35000.00,carol)", "(4,44,1,45000.25,dave)",
@@ -34,16 +30,6 @@ class ReferenceExamplesTest {
         "5,55,2,55000.75,erin", "6,66,3,65000.1,frank", "7,77,1,75000.3,grace", "8,88,2,85000.4,heidi",
         "9,22,3,95000.6,ivan", "10,33,1,105000.7,judy",
     };
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
 
     @AfterEach
     void dropTables() {

@@ -1,8 +1,6 @@
 package io.respsql.it;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.resps.CommandInfo;
 
@@ -16,19 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ServerCommandsTest {
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
-
+class ServerCommandsTest extends ServerTestBase {
     @Test
     void commandCountAndInfo() {
         long count = server.lettuce().commandCount();
