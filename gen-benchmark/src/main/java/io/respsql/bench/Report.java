@@ -70,6 +70,11 @@ public final class Report {
         line(sb, "p99.99", h.getValueAtPercentile(99.99));
         line(sb, "max", h.getMaxValue());
         sb.append(String.format(java.util.Locale.ROOT, "  %-7s %.1f%n", "mean", h.getMean()));
+        if (r.cpuNanos >= 0) {
+            sb.append(String.format(java.util.Locale.ROOT,
+                    "Client CPU while timed: %.2f s, %.1f%% of one core, %.2f us per request%n",
+                    r.cpuNanos / 1e9, 100 * r.cpuShareOfOneCore(), r.cpuMicrosPerRequest()));
+        }
         return sb.toString();
     }
 
