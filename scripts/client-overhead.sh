@@ -10,9 +10,9 @@
 # user+sys of the whole process, so gen-benchmark's includes JVM start-up and JIT; gen-benchmark
 # also reports the CPU it used while its clock ran). Everything goes to
 # bench/client-overhead/<stamp>/:
-#   runs.log     every command and its output, verbatim, in order, with its wall/user/sys times
+#   runs.txt     every command and its output, verbatim, in order, with its wall/user/sys times
 #   results.tsv  test, clients, round, tool, requests/s, CPU seconds (process), CPU seconds
-#                while timed (gen-benchmark only), all taken from runs.log
+#                while timed (gen-benchmark only), all taken from runs.txt
 #   summary.txt  medians and ratios
 #   env.txt      machine, versions, load
 #
@@ -93,7 +93,7 @@ redis-cli -p "$PORT" PING | grep -q PONG || { echo "client-overhead: redis-serve
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$DIR/env.txt"
 
-LOG="$DIR/runs.log"
+LOG="$DIR/runs.txt"
 TSV="$DIR/results.tsv"
 printf 'test\tclients\tround\ttool\trequests_per_second\tprocess_cpu_seconds\ttimed_cpu_seconds\n' > "$TSV"
 : > "$LOG"
