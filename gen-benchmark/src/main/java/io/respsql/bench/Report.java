@@ -38,7 +38,7 @@ public final class Report {
         if (quiet) {
             return sb.append(rate).append('\n').toString();
         }
-        sb.append("  ").append(r.requests).append(" requests completed in ").append(f2(r.seconds()))
+        sb.append("  ").append(r.completed()).append(" requests completed in ").append(f2(r.seconds()))
                 .append(" seconds\n");
         sb.append("  ").append(clients).append(" parallel clients\n");
         sb.append('\n');

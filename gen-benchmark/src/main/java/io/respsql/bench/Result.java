@@ -25,7 +25,7 @@ public final class Result {
 
     /** Client CPU per request in microseconds, or NaN when unknown. */
     public double cpuMicrosPerRequest() {
-        return cpuNanos < 0 || requests == 0 ? Double.NaN : cpuNanos / 1e3 / requests;
+        return cpuNanos < 0 || completed() == 0 ? Double.NaN : cpuNanos / 1e3 / completed();
     }
 
     /** Client CPU time as a share of one core over the timed run, or NaN when unknown. */
@@ -37,8 +37,13 @@ public final class Result {
         return elapsedNanos / 1e9;
     }
 
+    /** Requests whose reply was read: {@code requests} unless the run failed part way. */
+    public long completed() {
+        return stats.samples();
+    }
+
     public double requestsPerSecond() {
-        return elapsedNanos <= 0 ? 0 : requests / seconds();
+        return elapsedNanos <= 0 ? 0 : completed() / seconds();
     }
 
     public boolean ok() {
