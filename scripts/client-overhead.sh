@@ -6,9 +6,13 @@
 #   B: gen-benchmark   -A OK -Q PING | SET foo bar  -c C -n N
 # alternating A B A B ... ROUNDS times for C in CLIENTS, then reports per configuration the
 # median requests/s of each tool, the ratio of the medians and the median of the per-round
-# (side-by-side) ratios B/A. Everything goes to bench/client-overhead/<stamp>/:
-#   runs.log     every command and its output, verbatim, in order
-#   results.tsv  test, clients, round, tool, requests/s (taken from runs.log)
+# (side-by-side) ratios B/A, and the CPU time each client process used per request (bash `time`:
+# user+sys of the whole process, so gen-benchmark's includes JVM start-up and JIT; gen-benchmark
+# also reports the CPU it used while its clock ran). Everything goes to
+# bench/client-overhead/<stamp>/:
+#   runs.txt     every command and its output, verbatim, in order, with its wall/user/sys times
+#   results.tsv  test, clients, round, tool, requests/s, CPU seconds (process), CPU seconds
+#                while timed (gen-benchmark only), all taken from runs.txt
 #   summary.txt  medians and ratios
 #   env.txt      machine, versions, load
 #
@@ -21,8 +25,9 @@ ROUNDS="${ROUNDS:-7}"
 N="${N:-200000}"
 CLIENTS="${CLIENTS:-1 50}"
 TESTS="${TESTS:-ping set}"
-OUT="${OUT:-$ROOT/bench/client-overhead}"
-GEN="$ROOT/scripts/gen-benchmark"
+OUT="$(realpath -m "${OUT:-$ROOT/bench/client-overhead}")"
+GEN=scripts/gen-benchmark
+cd "$ROOT"
 STAMP="$(date +%Y%m%d-%H%M%S)"
 DIR="$OUT/$STAMP"
 
@@ -88,9 +93,9 @@ redis-cli -p "$PORT" PING | grep -q PONG || { echo "client-overhead: redis-serve
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$DIR/env.txt"
 
-LOG="$DIR/runs.log"
+LOG="$DIR/runs.txt"
 TSV="$DIR/results.tsv"
-printf 'test\tclients\tround\ttool\trequests_per_second\n' > "$TSV"
+printf 'test\tclients\tround\ttool\trequests_per_second\tprocess_cpu_seconds\ttimed_cpu_seconds\n' > "$TSV"
 : > "$LOG"
 
 # shellcheck disable=SC2206
@@ -102,11 +107,16 @@ run_logged() { # label, command...
     echo "=== $label"
     echo "\$ $*"
   } >> "$LOG"
-  local out
-  out="$("$@" 2>&1)" || { echo "$out" >> "$LOG"; echo "client-overhead: failed: $*" >&2; exit 1; }
+  local out times rc
+  times="$( { TIMEFORMAT='%R %U %S'; time "$@" > "$DIR/.out" 2>&1; } 2>&1 )" && rc=0 || rc=$?
+  out="$(cat "$DIR/.out")"
+  rm -f "$DIR/.out"
   echo "$out" >> "$LOG"
+  [[ "$rc" == 0 ]] || { echo "client-overhead: failed: $*" >&2; exit 1; }
+  echo "# wall user sys (s): $times" >> "$LOG"
   echo >> "$LOG"
   LAST_OUTPUT="$out"
+  LAST_CPU="$(awk '{ printf "%.2f", $2 + $3 }' <<< "$times")"
 }
 
 for round in $(seq 1 "$ROUNDS"); do
@@ -120,12 +130,15 @@ for round in $(seq 1 "$ROUNDS"); do
       run_logged "$test c=$c round=$round A redis-benchmark" \
         "${CLIENT_PIN[@]}" redis-benchmark -p "$PORT" -c "$c" -n "$N" -t "$RB_TEST" --csv
       a="$(printf '%s\n' "$LAST_OUTPUT" | awk -F'"' -v t="${RB_TEST^^}" '$2 == t { print $4 }' | tail -1)"
+      a_cpu="$LAST_CPU"
       run_logged "$test c=$c round=$round B gen-benchmark" \
         "${CLIENT_PIN[@]}" "$GEN" -p "$PORT" -c "$c" -n "$N" --no-progress "${EXTRA[@]}" -A OK -Q "${GEN_CMD[@]}"
       b="$(printf '%s\n' "$LAST_OUTPUT" | sed -n 's/^\([0-9.]*\) requests per second$/\1/p' | tail -1)"
+      b_cpu="$LAST_CPU"
+      b_timed="$(printf '%s\n' "$LAST_OUTPUT" | sed -n 's/^Client CPU while timed: \([0-9.]*\) s,.*/\1/p' | tail -1)"
       [[ -n "$a" && -n "$b" ]] || { echo "client-overhead: could not read a rate (see $LOG)" >&2; exit 1; }
-      printf '%s\t%s\t%s\tredis-benchmark\t%s\n' "$test" "$c" "$round" "$a" >> "$TSV"
-      printf '%s\t%s\t%s\tgen-benchmark\t%s\n' "$test" "$c" "$round" "$b" >> "$TSV"
+      printf '%s\t%s\t%s\tredis-benchmark\t%s\t%s\t\n' "$test" "$c" "$round" "$a" "$a_cpu" >> "$TSV"
+      printf '%s\t%s\t%s\tgen-benchmark\t%s\t%s\t%s\n' "$test" "$c" "$round" "$b" "$b_cpu" "$b_timed" >> "$TSV"
       printf 'round %s %-4s c=%-3s redis-benchmark %10s  gen-benchmark %10s\n' "$round" "$test" "$c" "$a" "$b"
     done
   done
@@ -149,6 +162,18 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]
       hi="$(printf '%s\n' "$ratios" | sort -g | tail -1)"
       printf '%-5s %-8s %16s %16s %14s %16s %22s\n' "$test" "$c" "$ma" "$mb" \
         "$(awk -v a="$ma" -v b="$mb" 'BEGIN { printf "%.3f", b / a }')" "$(printf '%.3f' "$mr")" "$lo..$hi"
+    done
+  done
+  echo
+  echo "CPU per request in microseconds (medians): A = redis-benchmark process, B = gen-benchmark process"
+  echo "(JVM start-up and JIT included), B timed = gen-benchmark while its clock ran"
+  printf '%-5s %-8s %12s %12s %12s\n' test clients "A" "B" "B timed"
+  for test in $TESTS; do
+    for c in $CLIENTS; do
+      col() { awk -F'\t' -v t="$test" -v c="$c" -v tool="$1" -v k="$2" -v n="$N" \
+        '$1 == t && $2 == c && $4 == tool && $k != "" { printf "%.2f\n", $k * 1e6 / n }' "$TSV" | median; }
+      printf '%-5s %-8s %12s %12s %12s\n' "$test" "$c" "$(col redis-benchmark 6)" "$(col gen-benchmark 6)" \
+        "$(col gen-benchmark 7)"
     done
   done
 } > "$DIR/summary.txt"

@@ -31,8 +31,8 @@
 #
 # Result directory layout (read by `scripts/gen-benchmark compare DIR`):
 #   run.env               parameters, machine, versions, pinning
-#   server.log            output of the server this script started
-#   MOD-<MOD>.log         the DROP/CREATE replies for that MOD
+#   server-output.txt     output of the server this script started
+#   setup-<MOD>.txt       the DROP/CREATE replies for that MOD
 #   insert-<MOD>.txt      insert output (gen-benchmark -q, progress lines, `time`)
 #   insert-<MOD>.json     gen-benchmark --json of the insert
 #   update-<MOD>.txt      "MOD: M FK-RANGE: R" then the 2010-style update report
@@ -122,12 +122,12 @@ else
   fi
   [[ -x "$SERVER_CMD" ]] || die "server launcher $SERVER_CMD not found"
   echo "large-update-test: starting $SERVER_CMD --port $PORT --bind $HOST (${PINNING%%,*})"
-  "${SERVER_PIN[@]}" "$SERVER_CMD" --port "$PORT" --bind "$HOST" > "$DIR/server.log" 2>&1 &
+  "${SERVER_PIN[@]}" "$SERVER_CMD" --port "$PORT" --bind "$HOST" > "$DIR/server-output.txt" 2>&1 &
   SERVER_PID=$!
   STARTED_SERVER=1
   waited=0
   until answers_ping "$PORT"; do
-    kill -0 "$SERVER_PID" 2>/dev/null || die "server exited; see $DIR/server.log"
+    kill -0 "$SERVER_PID" 2>/dev/null || die "server exited; see $DIR/server-output.txt"
     [[ "$waited" -ge $((SERVER_WAIT * 5)) ]] && die "server did not answer PING within ${SERVER_WAIT}s"
     sleep 0.2
     waited=$((waited + 1))
@@ -247,7 +247,7 @@ for MOD in $MODS; do
   created="$(cli CREATE TABLE message_list "(id int primary key, fk int, count INT)" 2>&1 | tr -d '\r')"
   indexed="$(cli CREATE INDEX message_list:fk:index ON message_list "(fk)" 2>&1 | tr -d '\r')"
   printf '$ DROP TABLE message_list\n%s\n$ CREATE TABLE message_list (id int primary key, fk int, count INT)\n%s\n$ CREATE INDEX message_list:fk:index ON message_list (fk)\n%s\n' \
-    "$dropped" "$created" "$indexed" | tee "$DIR/MOD-$MOD.log"
+    "$dropped" "$created" "$indexed" | tee "$DIR/setup-$MOD.txt"
   table_ok=1
   if [[ "$created" != OK || "$indexed" != OK ]]; then
     echo "large-update-test: MOD $MOD: CREATE TABLE / CREATE INDEX did not answer OK"

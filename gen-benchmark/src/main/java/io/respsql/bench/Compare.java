@@ -320,9 +320,14 @@ public final class Compare {
         for (NewRun n : runs) {
             fkRanges.add(n.fkRange());
         }
+        // Panel 1 draws the FK ranges of this run (with the 2010 curve of the same range).
+        TreeSet<Long> drawn = new TreeSet<>();
+        for (NewRun n : runs) {
+            drawn.add(n.fkRange());
+        }
         Map<Long, String> color = new TreeMap<>();
         int ci = 0;
-        for (long fk : fkRanges) {
+        for (long fk : drawn) {
             color.put(fk, COLORS[ci++ % COLORS.length]);
         }
         StringBuilder s = new StringBuilder();
@@ -351,9 +356,9 @@ public final class Compare {
                 hi = Math.max(hi, p[0]);
             }
         }
-        for (long fk : fkRanges) {
+        for (long fk : drawn) {
             RefRun r = ref.byFkRange().get(fk);
-            if (r == null || !hasNew(runs, fk)) {
+            if (r == null) {
                 continue;
             }
             for (double[] p : r.cumulative()) {
@@ -379,10 +384,10 @@ public final class Compare {
             text(s, l1 - 8, y + 4, 12, "end", "normal", pct + "%");
         }
         text(s, (l1 + r1) / 2, b1 + 38, 13, "middle", "normal", "latency, milliseconds (log scale)");
-        for (long fk : fkRanges) {
+        for (long fk : drawn) {
             String c = color.get(fk);
             RefRun r = ref.byFkRange().get(fk);
-            if (r != null && hasNew(runs, fk)) {
+            if (r != null) {
                 StringBuilder pts = new StringBuilder();
                 double first = r.cumulative().isEmpty() ? 0 : r.cumulative().get(0)[0];
                 if (first >= 1) {
@@ -415,13 +420,10 @@ public final class Compare {
         double ly = t1 + 10;
         text(s, lx, ly, 14, "start", "bold", "FK range (rows per update)");
         ly += 22;
-        for (long fk : fkRanges) {
-            if (!hasNew(runs, fk) && !ref.byFkRange().containsKey(fk)) {
-                continue;
-            }
+        for (long fk : drawn) {
             line(s, lx, ly - 4, lx + 34, ly - 4, color.get(fk), 3, null);
             text(s, lx + 44, ly, 13, "start", "normal", String.format(Locale.ROOT, "%,d", fk)
-                    + (hasNew(runs, fk) ? "" : "  (2010 only)"));
+                    + (ref.byFkRange().containsKey(fk) ? "" : "  (no 2010 run)"));
             ly += 21;
         }
         ly += 14;
@@ -536,15 +538,6 @@ public final class Compare {
                 ? "now: " + fmt(insNowLo) + " to " + fmt(insNowHi) : "now: no insert runs");
         s.append("</svg>\n");
         return s.toString();
-    }
-
-    private static boolean hasNew(List<NewRun> runs, long fk) {
-        for (NewRun r : runs) {
-            if (r.fkRange() == fk) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String shortLabel(RefSet set) {

@@ -43,7 +43,7 @@ public final class Options {
     public Transport transport = Transport.AUTO;
     public Long seed;
     /** PINGs sent before the clock starts (at least one per connection). */
-    public long warmup = 1000;
+    public long warmup = 20_000;
     public boolean help;
 
     /** Thrown for a command line that cannot be run; the message says why. */
@@ -240,7 +240,7 @@ public final class Options {
               --transport T         auto (default: epoll where available), epoll or nio
               --seed N              seed for -r (default: time based)
               --warmup N            PINGs sent before the clock starts, at least one per
-                                    connection (default 1000); they check every connection
+                                    connection (default 20000); they check every connection
                                     and warm the client up, and are not counted or timed
               --help                this text
 

@@ -38,7 +38,7 @@ public final class Report {
         if (quiet) {
             return sb.append(rate).append('\n').toString();
         }
-        sb.append("  ").append(r.requests).append(" requests completed in ").append(f2(r.seconds()))
+        sb.append("  ").append(r.completed()).append(" requests completed in ").append(f2(r.seconds()))
                 .append(" seconds\n");
         sb.append("  ").append(clients).append(" parallel clients\n");
         sb.append('\n');
@@ -70,6 +70,11 @@ public final class Report {
         line(sb, "p99.99", h.getValueAtPercentile(99.99));
         line(sb, "max", h.getMaxValue());
         sb.append(String.format(java.util.Locale.ROOT, "  %-7s %.1f%n", "mean", h.getMean()));
+        if (r.cpuNanos >= 0) {
+            sb.append(String.format(java.util.Locale.ROOT,
+                    "Client CPU while timed: %.2f s, %.1f%% of one core, %.2f us per request%n",
+                    r.cpuNanos / 1e9, 100 * r.cpuShareOfOneCore(), r.cpuMicrosPerRequest()));
+        }
         return sb.toString();
     }
 

@@ -51,6 +51,8 @@ public final class RunJson {
         f.add(kv("completed", Long.toString(s.samples())));
         f.add(kv("elapsed_seconds", Json.num(total.seconds())));
         f.add(kv("requests_per_second", Json.num(total.requestsPerSecond())));
+        f.add(kv("client_cpu_seconds", total.cpuNanos < 0 ? "null" : Json.num(total.cpuNanos / 1e9)));
+        f.add(kv("client_cpu_us_per_request", total.cpuNanos < 0 ? "null" : Json.num(total.cpuMicrosPerRequest())));
         f.add(kv("ok", Boolean.toString(total.ok())));
         f.add(kv("error_replies", Long.toString(s.errorReplies())));
         f.add(kv("wrong_type_replies", Long.toString(s.wrongTypeReplies())));

@@ -123,6 +123,7 @@ public final class Runner implements AutoCloseable {
         }
 
         ScheduledFuture<?> progress = null;
+        long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         round.start = start;
         if (o.progress) {
@@ -135,6 +136,7 @@ public final class Runner implements AutoCloseable {
         }
         round.done.await();
         long end = round.endNanos != 0 ? round.endNanos : System.nanoTime();
+        long cpuEnd = processCpuNanos();
         if (progress != null) {
             progress.cancel(false);
         }
@@ -145,7 +147,18 @@ public final class Runner implements AutoCloseable {
             failure = "internal error: " + stats.samples() + " latency samples for " + o.requests
                     + " requests";
         }
-        return new Result(o.requests, end - start, stats, failure);
+        return new Result(o.requests, end - start, stats, failure,
+                cpuStart < 0 || cpuEnd < 0 ? -1 : cpuEnd - cpuStart);
+    }
+
+    /** CPU time of this process (all threads: event loops, JIT, GC), or -1 if not available. */
+    static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os =
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
     }
 
     private static void closeAll(Round round, List<ChannelFuture> futures) {
