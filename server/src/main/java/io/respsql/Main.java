@@ -15,6 +15,11 @@ public final class Main {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        // Netty's leak detector samples buffer allocations with a stack trace each; worth it in
+        // tests (which keep it on), not on a production server's hot path. -D... overrides.
+        if (System.getProperty("io.netty.leakDetection.level") == null) {
+            System.setProperty("io.netty.leakDetection.level", "disabled");
+        }
         ServerConfig config;
         try {
             config = ServerConfig.fromArgs(args);

@@ -7,18 +7,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.PrematureChannelClosureException;
-import io.netty.handler.codec.redis.ArrayRedisMessage;
-import io.netty.handler.codec.redis.ErrorRedisMessage;
-import io.netty.handler.codec.redis.FullBulkStringRedisMessage;
-import io.netty.handler.codec.redis.InlineCommandRedisMessage;
-import io.netty.handler.codec.redis.IntegerRedisMessage;
-import io.netty.handler.codec.redis.RedisMessage;
-import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.config.ServerConfig;
-import io.respsql.config.SplitArgs;
 import io.respsql.info.ServerStats;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
@@ -26,10 +18,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
- * Last handler of a client pipeline: turns decoded requests into {@link CommandArgs}, dispatches
+ * Last handler of a client pipeline: assembles decoded requests ({@link RequestAssembler}), dispatches
  * them, and collects the replies of one read batch in the session's output buffer, which is written
  * and flushed once on read-complete. Pipelined requests are therefore answered in order, with as
  * few writes as possible.
@@ -47,19 +38,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private final CommandDispatcher dispatcher;
     /** Shared by all connections of the event loop (single thread). */
     private final RespWriter writer;
-    private final CommandArgs args;
+    private final RequestAssembler assembler;
 
     private Session session;
     private boolean flushPending;
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
-                     RespWriter writer, CommandArgs args) {
+                     RespWriter writer, int maxArgs) {
         this.config = config;
         this.stats = stats;
         this.clients = clients;
         this.dispatcher = dispatcher;
         this.writer = writer;
-        this.args = args;
+        this.assembler = new RequestAssembler(maxArgs);
     }
 
     @Override
@@ -77,6 +68,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        assembler.discard();
         if (session != null) {
             clients.close(session);
             stats.connectedClients--;
@@ -94,28 +86,33 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             if (session == null || session.isClosing()) {
                 return;
             }
-            String problem = fillArgs(msg);
+            String problem = assembler.accept(msg, ctx.alloc());
             if (problem != null) {
+                assembler.discard();
                 protocolError(ctx, problem);
                 return;
             }
-            if (args.count() == 0) {
+            CommandArgs args = assembler.args();
+            if (!assembler.complete() || args.count() == 0) {
                 return;
             }
-            ByteBuf out = session.out;
-            if (out == null) {
-                out = ctx.alloc().ioBuffer(512);
-                session.out = out;
-            }
-            writer.target(out);
-            dispatcher.dispatch(session, args, writer);
-            if (session.isClosing()) {
-                writeThenClose(ctx);
-            } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
-                writeOut(ctx);
+            try {
+                ByteBuf out = session.out;
+                if (out == null) {
+                    out = ctx.alloc().ioBuffer(512);
+                    session.out = out;
+                }
+                writer.target(out);
+                dispatcher.dispatch(session, args, writer);
+                if (session.isClosing()) {
+                    writeThenClose(ctx);
+                } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
+                    writeOut(ctx);
+                }
+            } finally {
+                assembler.reset();
             }
         } finally {
-            args.clear();
             ReferenceCountUtil.release(msg);
         }
     }
@@ -158,54 +155,6 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             log.warn("closing connection {} after an unexpected error", session == null ? "-" : session.id(), cause);
             ctx.close();
         }
-    }
-
-    /** Loads the request into {@link #args}; returns what is wrong with it, or {@code null}. */
-    private String fillArgs(Object msg) {
-        if (msg instanceof ArrayRedisMessage array) {
-            if (array.isNull()) {
-                return null;
-            }
-            List<RedisMessage> children = array.children();
-            for (int i = 0, n = children.size(); i < n; i++) {
-                RedisMessage child = children.get(i);
-                if (child instanceof FullBulkStringRedisMessage bulk) {
-                    if (bulk.isNull()) {
-                        return "invalid bulk length";
-                    }
-                    args.add(bulk.content());
-                } else {
-                    return "expected '$', got '" + typeChar(child) + "'";
-                }
-            }
-            return null;
-        }
-        if (msg instanceof InlineCommandRedisMessage inline) {
-            List<byte[]> words = SplitArgs.split(inline.content().getBytes(StandardCharsets.UTF_8));
-            if (words == null) {
-                return "unbalanced quotes in request";
-            }
-            for (byte[] w : words) {
-                args.add(Unpooled.wrappedBuffer(w));
-            }
-            return null;
-        }
-        return "expected '*', got '" + typeChar(msg) + "'";
-    }
-
-    private static char typeChar(Object m) {
-        if (m instanceof ArrayRedisMessage) {
-            return '*';
-        } else if (m instanceof FullBulkStringRedisMessage) {
-            return '$';
-        } else if (m instanceof IntegerRedisMessage) {
-            return ':';
-        } else if (m instanceof SimpleStringRedisMessage) {
-            return '+';
-        } else if (m instanceof ErrorRedisMessage) {
-            return '-';
-        }
-        return '?';
     }
 
     /** Replies {@code -ERR Protocol error: ...} after any pending replies, then closes, as Redis does. */

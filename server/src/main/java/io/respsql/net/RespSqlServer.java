@@ -12,12 +12,9 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.redis.RedisArrayAggregator;
-import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandTable;
 import io.respsql.command.Commands;
@@ -48,8 +45,6 @@ import java.util.concurrent.TimeUnit;
 public final class RespSqlServer implements AutoCloseable {
     /** Most arguments one request may carry (Redis allows 1024*1024). */
     private static final int MAX_ARGS = 1024 * 1024;
-    /** A request is a flat array of bulk strings: no nesting. */
-    private static final int MAX_ARRAY_DEPTH = 1;
     private static final long CRON_MILLIS = 100;
 
     private final EventLoopGroup loop;
@@ -83,7 +78,6 @@ public final class RespSqlServer implements AutoCloseable {
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
         RespWriter writer = new RespWriter();
-        CommandArgs args = new CommandArgs();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
@@ -103,9 +97,7 @@ public final class RespSqlServer implements AutoCloseable {
                     ChannelPipeline p = ch.pipeline();
                     p.addLast("bytes-in", inputCounter);
                     p.addLast("resp-decoder", new RedisDecoder(true));
-                    p.addLast("bulk-aggregator", new RedisBulkStringAggregator());
-                    p.addLast("array-aggregator", new RedisArrayAggregator(MAX_ARGS, MAX_ARRAY_DEPTH));
-                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, args));
+                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS));
                 }
             });
 

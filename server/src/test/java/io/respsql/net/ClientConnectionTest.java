@@ -3,10 +3,7 @@ package io.respsql.net;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.redis.RedisArrayAggregator;
-import io.netty.handler.codec.redis.RedisBulkStringAggregator;
 import io.netty.handler.codec.redis.RedisDecoder;
-import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandSpec;
 import io.respsql.command.CommandTable;
@@ -35,14 +32,14 @@ class ClientConnectionTest {
                 throw new IllegalStateException("boom");
             }).build(),
             CommandSpec.builder("silent", 1).handler((s, a, out) -> { }).build(),
+            CommandSpec.builder("echo", 2).handler((s, a, out) -> out.bulk(a.bytes(1))).build(),
             CommandSpec.builder("quit", -1).handler((s, a, out) -> {
                 out.ok();
                 s.closeAfterReply();
             }).build()));
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
-        return new EmbeddedChannel(new RedisDecoder(true), new RedisBulkStringAggregator(),
-                new RedisArrayAggregator(), new ClientConnection(new ServerConfig(), stats, clients, dispatcher,
-                new RespWriter(), new CommandArgs()));
+        return new EmbeddedChannel(new RedisDecoder(true), new ClientConnection(new ServerConfig(), stats, clients,
+                dispatcher, new RespWriter(), 1024));
     }
 
     private static String exchange(EmbeddedChannel ch, String input) {
@@ -94,6 +91,46 @@ class ClientConnectionTest {
         ch.runPendingTasks();
         assertFalse(ch.isOpen());
         assertEquals(0, clients.size());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void requestFedOneByteAtATimeIsAnsweredOnce() {
+        EmbeddedChannel ch = channel();
+        String request = "*2\r\n$4\r\nPING\r\n$5\r\nhello\r\n";
+        StringBuilder replies = new StringBuilder();
+        for (int i = 0; i < request.length(); i++) {
+            replies.append(exchange(ch, request.substring(i, i + 1)));
+        }
+        assertEquals("+PONG\r\n", replies.toString());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void largeArgumentArrivingInPiecesIsReassembled() {
+        EmbeddedChannel ch = channel();
+        String payload = "x".repeat(100_000);
+        String request = "*2\r\n$4\r\nECHO\r\n$" + payload.length() + "\r\n" + payload + "\r\n";
+        StringBuilder replies = new StringBuilder();
+        for (int i = 0; i < request.length(); i += 7_000) {
+            replies.append(exchange(ch, request.substring(i, Math.min(request.length(), i + 7_000))));
+        }
+        assertEquals("$" + payload.length() + "\r\n" + payload + "\r\n", replies.toString());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void nestedArrayIsAProtocolError() {
+        EmbeddedChannel ch = channel();
+        assertEquals("-ERR Protocol error: expected '$', got '*'\r\n", exchange(ch, "*2\r\n*1\r\n$4\r\nPING\r\n"));
+        assertFalse(ch.isActive());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void emptyArraysAreIgnored() {
+        EmbeddedChannel ch = channel();
+        assertEquals("+PONG\r\n", exchange(ch, "*0\r\n*-1\r\n*1\r\n$4\r\nPING\r\n"));
         ch.finishAndReleaseAll();
     }
 }
