@@ -40,7 +40,8 @@ final class SelectExecutor {
         if (p.path != null) {
             RowSource.collect(p.path, new int[1], 0, buf, wanted);
         } else {
-            join(p.join, 0, new int[width], buf, wanted);
+            JoinScratch scratch = new JoinScratch(p.join);
+            join(p.join, 0, new int[width], scratch, buf, wanted);
         }
         int count = buf.size() / width;
         if (p.aggregates != null) {
@@ -69,14 +70,31 @@ final class SelectExecutor {
         }
     }
 
+    /** Per-step buffers of a join, made once per statement and reused for every outer row. */
+    private static final class JoinScratch {
+        final IntArrayList[] candidates;
+        final LongIntBTree.Cursor[] cursors;
+
+        JoinScratch(List<JoinStep> steps) {
+            candidates = new IntArrayList[steps.size()];
+            cursors = new LongIntBTree.Cursor[steps.size()];
+            for (int i = 0; i < candidates.length; i++) {
+                candidates[i] = new IntArrayList();
+                JoinStep step = steps.get(i);
+                cursors[i] = step.probeIndex == null ? null : step.probeIndex.tree().cursor();
+            }
+        }
+    }
+
     /** Nested-loop join: each step binds one more table's row into the tuple. */
-    private static void join(List<JoinStep> steps, int depth, int[] tuple, IntArrayList out, long max) {
+    private static void join(List<JoinStep> steps, int depth, int[] tuple, JoinScratch scratch, IntArrayList out, long max) {
         JoinStep step = steps.get(depth);
         int slot = step.tableIndex;
-        IntArrayList candidates = new IntArrayList();
+        IntArrayList candidates = scratch.candidates[depth];
+        candidates.clear();
         if (step.probeIndex != null) {
             long key = probeKey(step, tuple);
-            LongIntBTree.Cursor c = step.probeIndex.tree().cursor();
+            LongIntBTree.Cursor c = scratch.cursors[depth];
             for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
                 candidates.add(c.row());
             }
@@ -93,7 +111,7 @@ final class SelectExecutor {
                     out.add(v);
                 }
             } else {
-                join(steps, depth + 1, tuple, out, max);
+                join(steps, depth + 1, tuple, scratch, out, max);
             }
         }
     }
