@@ -2,7 +2,7 @@ package io.respsql;
 
 import io.respsql.config.ConfigException;
 import io.respsql.config.ServerConfig;
-import io.respsql.info.Version;
+import io.respsql.config.Version;
 import io.respsql.net.RespSqlServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.respsql.command;
 
-import io.respsql.net.Session;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
 import java.util.List;

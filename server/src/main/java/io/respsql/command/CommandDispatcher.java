@@ -2,7 +2,7 @@ package io.respsql.command;
 
 import io.netty.buffer.ByteBuf;
 import io.respsql.info.ServerStats;
-import io.respsql.net.Session;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +62,7 @@ public final class CommandDispatcher {
     }
 
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
-        session.commandStarted(spec, stats.clockMillis());
+        session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
         try {
             spec.handler().execute(session, args, out);

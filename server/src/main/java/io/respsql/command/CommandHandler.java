@@ -1,6 +1,6 @@
 package io.respsql.command;
 
-import io.respsql.net.Session;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
 /** Runs one command and writes exactly one reply to {@code out}. Called on the event loop. */

@@ -3,7 +3,7 @@ package io.respsql.command;
 import io.respsql.config.ConfigException;
 import io.respsql.config.ConfigOption;
 import io.respsql.config.Glob;
-import io.respsql.net.Session;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.respsql.command;
 
-import io.respsql.info.Version;
-import io.respsql.net.Session;
+import io.respsql.config.Version;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
 import java.util.List;

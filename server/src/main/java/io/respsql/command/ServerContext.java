@@ -4,7 +4,7 @@ import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
-import io.respsql.net.ClientRegistry;
+import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
 /** What command handlers may reach: configuration, counters, clients, the catalog and SQL engine. */

@@ -1,7 +1,7 @@
 package io.respsql.command;
 
 import io.netty.buffer.ByteBuf;
-import io.respsql.net.Session;
+import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
 import java.nio.charset.StandardCharsets;

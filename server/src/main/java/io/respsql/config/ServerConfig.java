@@ -1,6 +1,5 @@
 package io.respsql.config;
 
-import io.respsql.info.Version;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.respsql.info;
 
+import io.respsql.config.Version;
 import io.respsql.config.ServerConfig;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;

@@ -1,5 +1,7 @@
 package io.respsql.net;
 
+import io.respsql.client.ClientRegistry;
+import io.respsql.client.Session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -21,7 +23,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Last handler of a client pipeline: assembles decoded requests ({@link RequestAssembler}), dispatches
- * them, and collects the replies of one read batch in the session's output buffer, which is written
+ * them, and collects the replies of one read batch in one output buffer, which is written
  * and flushed once on read-complete. Pipelined requests are therefore answered in order, with as
  * few writes as possible.
  */
@@ -41,6 +43,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private final RequestAssembler assembler;
 
     private Session session;
+    /** Replies of the current read batch, written and flushed on read-complete. */
+    private ByteBuf out;
     private boolean flushPending;
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
@@ -72,9 +76,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         if (session != null) {
             clients.close(session);
             stats.connectedClients--;
-            if (session.out != null) {
-                session.out.release();
-                session.out = null;
+            if (out != null) {
+                out.release();
+                out = null;
             }
             session = null;
         }
@@ -97,10 +101,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
                 return;
             }
             try {
-                ByteBuf out = session.out;
                 if (out == null) {
                     out = ctx.alloc().ioBuffer(512);
-                    session.out = out;
                 }
                 writer.target(out);
                 dispatcher.dispatch(session, args, writer);
@@ -159,10 +161,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Replies {@code -ERR Protocol error: ...} after any pending replies, then closes, as Redis does. */
     private void protocolError(ChannelHandlerContext ctx, String what) {
-        ByteBuf out = session.out;
         if (out == null) {
             out = ctx.alloc().ioBuffer(128);
-            session.out = out;
         }
         writer.target(out);
         writer.error("ERR Protocol error: " + what);
@@ -174,17 +174,17 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** Hands the collected replies to the channel (flushed on read-complete). */
     private void writeOut(ChannelHandlerContext ctx) {
-        ByteBuf out = session.out;
-        if (out == null) {
+        ByteBuf batch = out;
+        if (batch == null) {
             return;
         }
-        session.out = null;
-        if (out.isReadable()) {
-            stats.totalNetOutputBytes += out.readableBytes();
-            ctx.write(out, ctx.voidPromise());
+        out = null;
+        if (batch.isReadable()) {
+            stats.totalNetOutputBytes += batch.readableBytes();
+            ctx.write(batch, ctx.voidPromise());
             flushPending = true;
         } else {
-            out.release();
+            batch.release();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.respsql.net;
 
+import io.respsql.client.ClientRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -1,5 +1,6 @@
 package io.respsql.net;
 
+import io.respsql.client.ClientRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;

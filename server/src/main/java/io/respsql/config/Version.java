@@ -1,4 +1,4 @@
-package io.respsql.info;
+package io.respsql.config;
 
 import java.io.IOException;
 import java.io.InputStream;

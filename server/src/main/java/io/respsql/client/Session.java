@@ -1,16 +1,16 @@
-package io.respsql.net;
+package io.respsql.client;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.respsql.command.CommandSpec;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * State of one client connection: identity (id, name, library), protocol, timestamps, the last
- * command, and the buffer collecting replies of the current read batch. Event-loop thread only.
+ * State of one client connection, as commands see it (like Redis's client struct): identity (id,
+ * name, library), protocol, timestamps, the last command, whether it is closing. Shared by the
+ * network layer, which owns the connection, and the commands, which read and change it; it depends
+ * on neither. Event-loop thread only.
  */
 public final class Session {
     private final long id;
@@ -24,12 +24,10 @@ public final class Session {
     private String libVer = "";
     private int protocol = 2;
     private int db;
-    private CommandSpec lastCommand;
+    /** Full name of the last command run ("client|list"), for CLIENT LIST. */
+    private String lastCommand;
     private long lastInteractionMillis;
     private boolean closing;
-
-    /** Replies written during the current read batch; flushed on read-complete. */
-    ByteBuf out;
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -86,12 +84,12 @@ public final class Session {
         return connectedAtMillis;
     }
 
-    public CommandSpec lastCommand() {
+    public String lastCommand() {
         return lastCommand;
     }
 
     /** Records that {@code command} is being run now. */
-    public void commandStarted(CommandSpec command, long nowMillis) {
+    public void commandStarted(String command, long nowMillis) {
         this.lastCommand = command;
         this.lastInteractionMillis = nowMillis;
     }
@@ -134,7 +132,7 @@ public final class Session {
           .append(" sub=0 psub=0 ssub=0 multi=-1")
           .append(" omem=").append(pendingOutputBytes())
           .append(" events=r")
-          .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand.fullName())
+          .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand)
           .append(" user=default redir=-1")
           .append(" resp=").append(protocol)
           .append(" lib-name=").append(libName)

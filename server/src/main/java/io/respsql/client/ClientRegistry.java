@@ -1,4 +1,4 @@
-package io.respsql.net;
+package io.respsql.client;
 
 import io.netty.channel.Channel;
 
@@ -12,13 +12,13 @@ public final class ClientRegistry {
     private final Map<Long, Session> sessions = new LinkedHashMap<>();
     private long nextId = 1;
 
-    Session open(Channel channel, long nowMillis) {
+    public Session open(Channel channel, long nowMillis) {
         Session s = new Session(nextId++, channel, nowMillis);
         sessions.put(s.id(), s);
         return s;
     }
 
-    void close(Session session) {
+    public void close(Session session) {
         sessions.remove(session.id());
     }
 
