@@ -78,20 +78,16 @@ public abstract class Predicate {
         }
     }
 
-    static final class LongCompare extends Predicate {
-        private final CompareOp op;
-        private final BoundExpr l;
-        private final BoundExpr r;
+    /** {@code l op r} over two expressions; subclasses differ only in how they compare values. */
+    abstract static class Comparison extends Predicate {
+        final CompareOp op;
+        final BoundExpr l;
+        final BoundExpr r;
 
-        LongCompare(CompareOp op, BoundExpr l, BoundExpr r) {
+        Comparison(CompareOp op, BoundExpr l, BoundExpr r) {
             this.op = op;
             this.l = l;
             this.r = r;
-        }
-
-        @Override
-        public boolean test(int[] rows) {
-            return holds(op, Long.compare(l.evalLong(rows), r.evalLong(rows)));
         }
 
         @Override
@@ -100,15 +96,21 @@ public abstract class Predicate {
         }
     }
 
-    static final class DoubleCompare extends Predicate {
-        private final CompareOp op;
-        private final BoundExpr l;
-        private final BoundExpr r;
+    static final class LongCompare extends Comparison {
+        LongCompare(CompareOp op, BoundExpr l, BoundExpr r) {
+            super(op, l, r);
+        }
 
+        @Override
+        public boolean test(int[] rows) {
+            return holds(op, Long.compare(l.evalLong(rows), r.evalLong(rows)));
+        }
+    }
+
+    /** SQL order: -0.0 equals 0.0 (unlike {@link Double#compare}). */
+    static final class DoubleCompare extends Comparison {
         DoubleCompare(CompareOp op, BoundExpr l, BoundExpr r) {
-            this.op = op;
-            this.l = l;
-            this.r = r;
+            super(op, l, r);
         }
 
         @Override
@@ -117,32 +119,16 @@ public abstract class Predicate {
             double b = r.evalDouble(rows);
             return holds(op, a < b ? -1 : (a > b ? 1 : 0));
         }
-
-        @Override
-        public String describe() {
-            return l.describe() + " " + op.symbol + " " + r.describe();
-        }
     }
 
-    static final class TextCompare extends Predicate {
-        private final CompareOp op;
-        private final BoundExpr l;
-        private final BoundExpr r;
-
+    static final class TextCompare extends Comparison {
         TextCompare(CompareOp op, BoundExpr l, BoundExpr r) {
-            this.op = op;
-            this.l = l;
-            this.r = r;
+            super(op, l, r);
         }
 
         @Override
         public boolean test(int[] rows) {
             return holds(op, compareText(l, r, rows));
-        }
-
-        @Override
-        public String describe() {
-            return l.describe() + " " + op.symbol + " " + r.describe();
         }
     }
 
