@@ -16,7 +16,14 @@ import java.util.Locale;
  * Errors name the token found and what was expected there.
  */
 public final class Parser {
+    /**
+     * Deepest expression accepted. Parsing, binding and evaluation recurse over the tree, so an
+     * absurdly nested statement must be refused with an error, not overflow the thread's stack.
+     */
+    static final int MAX_DEPTH = 200;
+
     private final String sql;
+    private int depth;
     private final List<Token> tokens;
     private int pos;
 
@@ -325,27 +332,35 @@ public final class Parser {
     // ---- expressions (lowest precedence first) ----------------------------------------------
 
     private Expr or() {
+        int entered = depth;
         Expr left = and();
         while (acceptKeyword("OR")) {
+            deeper();
             Expr right = and();
             left = new Expr.Or(left, right, left.start(), right.end());
         }
+        depth = entered;
         return left;
     }
 
     private Expr and() {
+        int entered = depth;
         Expr left = not();
         while (acceptKeyword("AND")) {
+            deeper();
             Expr right = not();
             left = new Expr.And(left, right, left.start(), right.end());
         }
+        depth = entered;
         return left;
     }
 
     private Expr not() {
         Token t = peek();
         if (acceptKeyword("NOT")) {
+            deeper();
             Expr e = not();
+            depth--;
             return new Expr.Not(e, t.start, e.end());
         }
         return predicate();
@@ -354,7 +369,9 @@ public final class Parser {
     private Expr predicate() {
         if (peek().isSymbol("(") && startsBooleanGroup()) {
             pos++;
+            deeper();
             Expr e = or();
+            depth--;
             expectSymbol(")");
             return e;
         }
@@ -415,35 +432,52 @@ public final class Parser {
     }
 
     private Expr additive() {
+        int entered = depth;
         Expr left = multiplicative();
         while (peek().isSymbol("+") || peek().isSymbol("-")) {
             char op = next().text.charAt(0);
+            deeper(); // a chain a+b+c+... is a left-deep tree as deep as it is long
             Expr right = multiplicative();
             left = new Expr.Arith(op, left, right, left.start(), right.end());
         }
+        depth = entered;
         return left;
     }
 
     private Expr multiplicative() {
+        int entered = depth;
         Expr left = unary();
         while (peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
             char op = next().text.charAt(0);
+            deeper();
             Expr right = unary();
             left = new Expr.Arith(op, left, right, left.start(), right.end());
         }
+        depth = entered;
         return left;
     }
 
     private Expr unary() {
         Token t = peek();
         if (acceptSymbol("-")) {
+            deeper();
             Expr e = unary();
+            depth--;
             return new Expr.Neg(e, t.start, e.end());
         }
         if (acceptSymbol("+")) {
-            return unary();
+            deeper();
+            Expr e = unary();
+            depth--;
+            return e;
         }
         return primary();
+    }
+
+    private void deeper() {
+        if (++depth > MAX_DEPTH) {
+            throw new SqlException("syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
+        }
     }
 
     private Expr primary() {
@@ -479,7 +513,9 @@ public final class Parser {
             }
             case SYMBOL:
                 if (t.text.equals("(")) {
+                    deeper();
                     Expr e = additive();
+                    depth--;
                     expectSymbol(")");
                     return e;
                 }

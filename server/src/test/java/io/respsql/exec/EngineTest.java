@@ -1194,6 +1194,17 @@ class EngineTest {
     @Nested
     class Regressions {
         @Test
+        void deepNestingIsAnErrorAndTheLimitItselfRuns() {
+            ok(h, "CREATE TABLE n (id INT PRIMARY KEY, v INT)", "INSERT INTO n VALUES (1, 1)");
+            int deep = 190;
+            expect("SELECT v FROM n WHERE id = " + "(".repeat(deep) + "1" + ")".repeat(deep), rows("1"));
+            expect("UPDATE n SET v = v" + "+1".repeat(deep) + " WHERE id = 1", ":1");
+            expect("SELECT v FROM n", rows(String.valueOf(1 + deep)));
+            expect("SELECT v FROM n WHERE id = " + "(".repeat(50_000) + "1" + ")".repeat(50_000),
+                    "-ERR syntax error: expression nested deeper than 200 levels");
+        }
+
+        @Test
         void bigintMinimumLiteral() {
             ok(h, "CREATE TABLE b (id BIGINT PRIMARY KEY, x INT)");
             expect("INSERT INTO b VALUES (-9223372036854775808, 1)", OK);

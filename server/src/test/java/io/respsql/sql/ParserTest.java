@@ -457,4 +457,34 @@ class ParserTest {
                         error("SELECT * FROM t WHERE id =")));
         }
     }
+
+    @Nested
+    class NestingLimit {
+        private static final String TOO_DEEP = "syntax error: expression nested deeper than " + Parser.MAX_DEPTH + " levels";
+
+        @Test
+        void deepParenthesesAreRefusedWithAnError() {
+            int n = 100_000;
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE " + "(".repeat(n) + "1=1" + ")".repeat(n)));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "(".repeat(n) + "1" + ")".repeat(n)));
+        }
+
+        @Test
+        void longChainsAndSignsAreRefusedWithAnError() {
+            int n = 100_000;
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "-".repeat(n) + "1"));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "+".repeat(n) + "1"));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = 1" + "+1".repeat(n)));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE " + "id = 1 OR ".repeat(n) + "id = 2"));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE " + "NOT ".repeat(n) + "id = 2"));
+        }
+
+        @Test
+        void nestingUpToTheLimitParses() {
+            int n = Parser.MAX_DEPTH - 10;
+            Parser.parse("SELECT * FROM t WHERE id = " + "(".repeat(n) + "1" + ")".repeat(n));
+            Parser.parse("SELECT * FROM t WHERE id = 1" + "+1".repeat(n));
+            Parser.parse("SELECT * FROM t WHERE " + "id = 1 OR ".repeat(n) + "id = 2");
+        }
+    }
 }
