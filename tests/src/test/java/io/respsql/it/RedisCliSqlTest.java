@@ -1,6 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,20 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * runs redis-cli with the word {@code (fk)}. Standard input is not a terminal, so redis-cli prints
  * raw values: {@code OK}, {@code 2}, one line per row, an empty line for an empty result.
  */
-class RedisCliSqlTest {
-    private static TestServer server;
-
+class RedisCliSqlTest extends ServerTestBase {
     @BeforeAll
-    static void start() {
+    static void needsRedisCli() {
         RedisCli.assumeAvailable();
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @AfterEach

@@ -1,6 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -13,20 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The real redis-cli against the server. Skipped only where redis-cli is missing and the CI
  * environment variable is unset; on CI a missing redis-cli fails the test.
  */
-class RedisCliTest {
-    private static TestServer server;
-
+class RedisCliTest extends ServerTestBase {
     @BeforeAll
-    static void start() {
+    static void needsRedisCli() {
         RedisCli.assumeAvailable();
-        server = TestServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     private static String cli(String... args) {
