@@ -11,6 +11,10 @@ import org.slf4j.LoggerFactory;
  * Runs one request: finds the command (and subcommand) in the table, checks arity, calls the
  * handler, and counts. It is the boundary where a failing handler is turned into an error reply,
  * so an exception never reaches the event loop and a client always gets exactly one reply.
+ *
+ * <p>Per command it counts calls, handler time, failed calls (error replies) and rejected calls
+ * (wrong arity; an unknown subcommand is counted on its container), and feeds a latency
+ * histogram. A subcommand is counted under its full name, e.g. {@code config|get}, as Redis does.
  */
 public final class CommandDispatcher {
     private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
@@ -38,6 +42,7 @@ public final class CommandDispatcher {
             if (spec.subcommands() != null && args.count() >= 2) {
                 CommandSpec sub = spec.subcommands().lookup(args.get(1));
                 if (sub == null) {
+                    spec.rejectedCalls++;
                     Replies.unknownSubcommand(out, spec, args);
                     spec = null;
                 } else {
@@ -46,6 +51,7 @@ public final class CommandDispatcher {
             }
             if (spec != null) {
                 if (!spec.arityAccepts(args.count())) {
+                    spec.rejectedCalls++;
                     Replies.wrongArity(out, spec);
                 } else {
                     execute(spec, session, args, out, buf, start);
@@ -64,6 +70,7 @@ public final class CommandDispatcher {
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
+        long began = System.nanoTime();
         try {
             spec.handler().execute(session, args, out);
         } catch (Throwable t) {
@@ -73,5 +80,7 @@ public final class CommandDispatcher {
             log.warn("command {} failed for client {}", spec.fullName(), session.id(), t);
             out.error("ERR internal error: " + msg);
         }
+        long elapsed = System.nanoTime() - began;
+        spec.recordCall(elapsed, buf.writerIndex() > start && buf.getByte(start) == '-');
     }
 }
