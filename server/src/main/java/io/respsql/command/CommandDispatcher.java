@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * <p>Per command it counts calls, handler time, failed calls (error replies) and rejected calls
  * (wrong arity; an unknown subcommand is counted on its container), and feeds a latency
  * histogram. A subcommand is counted under its full name, e.g. {@code config|get}, as Redis does.
+ * Commands at least {@code slowlog-log-slower-than} microseconds long go to the SLOWLOG.
  */
 public final class CommandDispatcher {
     private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
@@ -67,6 +68,12 @@ public final class CommandDispatcher {
         }
     }
 
+    /** AUTH and HELLO may carry a password, which must not be kept in the SLOWLOG. */
+    private static boolean carriesSecret(CommandSpec spec) {
+        CommandSpec root = spec.parent() == null ? spec : spec.parent();
+        return root.name().equals("auth") || root.name().equals("hello");
+    }
+
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
@@ -82,5 +89,9 @@ public final class CommandDispatcher {
         }
         long elapsed = System.nanoTime() - began;
         spec.recordCall(elapsed, buf.writerIndex() > start && buf.getByte(start) == '-');
+        long micros = elapsed / 1000;
+        if (stats.slowLog.isSlow(micros) && !spec.hasFlag(CommandFlags.SKIP_SLOWLOG) && !carriesSecret(spec)) {
+            stats.slowLog.add(args, micros, session.addr(), session.name());
+        }
     }
 }

@@ -30,7 +30,7 @@ public final class CommandSpec {
     private CommandSpec parent;
 
     // ---- INFO commandstats / latencystats: event-loop only, reset by CONFIG RESETSTAT ----------
-    /** Lowest and highest latency (nanoseconds) the histogram tracks; longer runs are clamped. */
+    /** Highest latency (nanoseconds, one hour) the histogram tracks; longer calls are recorded as this. */
     private static final long HIST_MAX_NANOS = 3_600_000_000_000L;
     long calls;
     long nanos;
