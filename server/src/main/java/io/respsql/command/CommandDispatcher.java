@@ -11,6 +11,11 @@ import org.slf4j.LoggerFactory;
  * Runs one request: finds the command (and subcommand) in the table, checks arity, calls the
  * handler, and counts. It is the boundary where a failing handler is turned into an error reply,
  * so an exception never reaches the event loop and a client always gets exactly one reply.
+ *
+ * <p>Per command it counts calls, handler time, failed calls (error replies) and rejected calls
+ * (wrong arity; an unknown subcommand is counted on its container), and feeds a latency
+ * histogram. A subcommand is counted under its full name, e.g. {@code config|get}, as Redis does.
+ * Commands at least {@code slowlog-log-slower-than} microseconds long go to the SLOWLOG.
  */
 public final class CommandDispatcher {
     private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
@@ -38,6 +43,7 @@ public final class CommandDispatcher {
             if (spec.subcommands() != null && args.count() >= 2) {
                 CommandSpec sub = spec.subcommands().lookup(args.get(1));
                 if (sub == null) {
+                    spec.rejectedCalls++;
                     Replies.unknownSubcommand(out, spec, args);
                     spec = null;
                 } else {
@@ -46,6 +52,7 @@ public final class CommandDispatcher {
             }
             if (spec != null) {
                 if (!spec.arityAccepts(args.count())) {
+                    spec.rejectedCalls++;
                     Replies.wrongArity(out, spec);
                 } else {
                     execute(spec, session, args, out, buf, start);
@@ -61,9 +68,16 @@ public final class CommandDispatcher {
         }
     }
 
+    /** AUTH and HELLO may carry a password, which must not be kept in the SLOWLOG. */
+    private static boolean carriesSecret(CommandSpec spec) {
+        CommandSpec root = spec.parent() == null ? spec : spec.parent();
+        return root.name().equals("auth") || root.name().equals("hello");
+    }
+
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
+        long began = System.nanoTime();
         try {
             spec.handler().execute(session, args, out);
         } catch (Throwable t) {
@@ -72,6 +86,12 @@ public final class CommandDispatcher {
             String msg = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
             log.warn("command {} failed for client {}", spec.fullName(), session.id(), t);
             out.error("ERR internal error: " + msg);
+        }
+        long elapsed = System.nanoTime() - began;
+        spec.recordCall(elapsed, buf.writerIndex() > start && buf.getByte(start) == '-');
+        long micros = elapsed / 1000;
+        if (stats.slowLog.isSlow(micros) && !spec.hasFlag(CommandFlags.SKIP_SLOWLOG) && !carriesSecret(spec)) {
+            stats.slowLog.add(args, micros, session.addr(), session.name());
         }
     }
 }

@@ -14,9 +14,11 @@ public final class CommandFlags {
     public static final int STALE = 1 << 6;
     public static final int FAST = 1 << 7;
     public static final int NO_AUTH = 1 << 8;
+    /** Never written to the SLOWLOG. */
+    public static final int SKIP_SLOWLOG = 1 << 9;
 
     private static final String[] NAMES = {
-        "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth"
+        "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"
     };
 
     private CommandFlags() {

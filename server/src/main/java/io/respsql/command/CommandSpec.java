@@ -1,6 +1,7 @@
 package io.respsql.command;
 
 import io.netty.buffer.ByteBuf;
+import org.HdrHistogram.Histogram;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,6 +28,15 @@ public final class CommandSpec {
     private final CommandHandler handler;
     private final CommandTable subcommands;
     private CommandSpec parent;
+
+    // ---- INFO commandstats / latencystats: event-loop only, reset by CONFIG RESETSTAT ----------
+    /** Highest latency (nanoseconds, one hour) the histogram tracks; longer calls are recorded as this. */
+    private static final long HIST_MAX_NANOS = 3_600_000_000_000L;
+    long calls;
+    long nanos;
+    long failedCalls;
+    long rejectedCalls;
+    private Histogram latency;
 
     private CommandSpec(Builder b) {
         this.name = b.name;
@@ -102,6 +112,53 @@ public final class CommandSpec {
     /** Subcommands, or {@code null} if this is not a container command. */
     public CommandTable subcommands() {
         return subcommands;
+    }
+
+    /** Counts one executed call that took {@code elapsedNanos}; allocates only on the first call. */
+    void recordCall(long elapsedNanos, boolean failed) {
+        calls++;
+        nanos += elapsedNanos;
+        if (failed) {
+            failedCalls++;
+        }
+        if (latency == null) {
+            latency = new Histogram(1, HIST_MAX_NANOS, 2);
+        }
+        latency.recordValue(Math.max(1, Math.min(elapsedNanos, HIST_MAX_NANOS)));
+    }
+
+    public long calls() {
+        return calls;
+    }
+
+    /** Total time spent in the handler, in microseconds. */
+    public long usec() {
+        return nanos / 1000;
+    }
+
+    public long failedCalls() {
+        return failedCalls;
+    }
+
+    /** Calls refused before running: wrong arity, or an unknown subcommand (counted on the container). */
+    public long rejectedCalls() {
+        return rejectedCalls;
+    }
+
+    /** Latency percentile in microseconds, or 0 before the first call. */
+    public double latencyPercentileMicros(double percentile) {
+        return latency == null ? 0 : latency.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /** {@code CONFIG RESETSTAT}: zeroes this command's counters and histogram. */
+    public void resetStats() {
+        calls = 0;
+        nanos = 0;
+        failedCalls = 0;
+        rejectedCalls = 0;
+        if (latency != null) {
+            latency.reset();
+        }
     }
 
     /** Whether the readable bytes of {@code b} spell this command's name, ignoring ASCII case. */

@@ -15,6 +15,7 @@ public final class Commands {
         specs.addAll(CommandCommands.specs(ctx));
         specs.addAll(ConfigCommands.specs(ctx));
         specs.addAll(ServerCommands.specs(ctx));
+        specs.addAll(SlowlogCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
         CommandTable table = new CommandTable(specs);
         ctx.commands(table);

@@ -101,6 +101,14 @@ final class ConfigCommands {
 
     private void resetStat(Session s, CommandArgs a, RespWriter out) {
         ctx.stats().reset();
+        for (CommandSpec spec : ctx.commands().all()) {
+            spec.resetStats();
+            if (spec.subcommands() != null) {
+                for (CommandSpec sub : spec.subcommands().all()) {
+                    sub.resetStats();
+                }
+            }
+        }
         out.ok();
     }
 

@@ -56,6 +56,6 @@ final class ServerCommands {
         for (int i = 1; i < a.count(); i++) {
             sections.add(a.string(i));
         }
-        out.bulk(ctx.info().render(sections));
+        out.bulk(ctx.info().render(sections, ctx.commands()));
     }
 }

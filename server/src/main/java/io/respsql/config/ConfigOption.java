@@ -3,6 +3,8 @@ package io.respsql.config;
 import java.util.Locale;
 import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -46,6 +48,22 @@ public final class ConfigOption {
                 throw new ConfigException("argument must be between " + min + " and " + max + " inclusive");
             }
             setter.accept((int) parsed);
+        });
+    }
+
+    static ConfigOption ofLong(String name, String description, boolean mutable, long min, long max,
+                               LongSupplier getter, LongConsumer setter) {
+        return new ConfigOption(name, "<n>", description, mutable, () -> Long.toString(getter.getAsLong()), v -> {
+            long parsed;
+            try {
+                parsed = Long.parseLong(v.trim());
+            } catch (NumberFormatException e) {
+                throw new ConfigException("argument couldn't be parsed into an integer");
+            }
+            if (parsed < min || parsed > max) {
+                throw new ConfigException("argument must be between " + min + " and " + max + " inclusive");
+            }
+            setter.accept(parsed);
         });
     }
 

@@ -27,6 +27,8 @@ public final class ServerConfig {
     private String bind = DEFAULT_BIND;
     private int maxClients = DEFAULT_MAXCLIENTS;
     private Path configFile;
+    private long slowlogLogSlowerThan = 10_000;
+    private int slowlogMaxLen = 128;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -46,6 +48,11 @@ public final class ServerConfig {
                 }));
         add(ConfigOption.ofInt("maxclients", "maximum number of connected clients", true, 1, 1_000_000,
                 () -> maxClients, v -> maxClients = v));
+        add(ConfigOption.ofLong("slowlog-log-slower-than",
+                "SLOWLOG threshold in microseconds (0 logs every command, negative disables)", true,
+                Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
+        add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
+                0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
@@ -86,6 +93,16 @@ public final class ServerConfig {
     public ServerConfig maxClients(int maxClients) {
         this.maxClients = maxClients;
         return this;
+    }
+
+    /** SLOWLOG threshold in microseconds; 0 logs everything, negative logs nothing. */
+    public long slowlogLogSlowerThan() {
+        return slowlogLogSlowerThan;
+    }
+
+    /** How many SLOWLOG entries are kept. */
+    public int slowlogMaxLen() {
+        return slowlogMaxLen;
     }
 
     /** The configuration file the values were read from, or {@code null}. */

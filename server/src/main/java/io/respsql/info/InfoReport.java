@@ -1,5 +1,7 @@
 package io.respsql.info;
 
+import io.respsql.command.CommandSpec;
+import io.respsql.command.CommandTable;
 import io.respsql.config.Version;
 import io.respsql.config.ServerConfig;
 import io.respsql.storage.Catalog;
@@ -20,8 +22,11 @@ import java.util.Locale;
  * by CRLF, the way Redis formats it. Event-loop thread only.
  */
 public final class InfoReport {
-    /** Sections in output order. {@code INFO} with no argument prints all of them. */
-    public static final List<String> SECTIONS = List.of("server", "clients", "memory", "stats", "tables");
+    /** Sections in output order. */
+    public static final List<String> SECTIONS = List.of("server", "clients", "memory", "stats", "tables",
+            "commandstats", "latencystats");
+    /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
+    public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "stats", "tables");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -56,17 +61,28 @@ public final class InfoReport {
         return runId;
     }
 
-    /**
-     * The report for the requested sections: none, {@code default}, {@code all} or
-     * {@code everything} mean every section; unknown names are ignored, as Redis does.
-     */
+    /** {@link #render(List, CommandTable)} without per-command sections. */
     public String render(List<String> requested) {
-        boolean all = requested.isEmpty();
+        return render(requested, null);
+    }
+
+    /**
+     * The report for the requested sections: none or {@code default} mean the default sections,
+     * {@code all} or {@code everything} every section (including {@code commandstats} and
+     * {@code latencystats}); unknown names are ignored, as Redis does.
+     */
+    public String render(List<String> requested, CommandTable commands) {
+        boolean all = false;
         List<String> wanted = new ArrayList<>();
+        if (requested.isEmpty()) {
+            wanted.addAll(DEFAULT_SECTIONS);
+        }
         for (String r : requested) {
             String s = r.toLowerCase(Locale.ROOT);
-            if (s.equals("all") || s.equals("everything") || s.equals("default")) {
+            if (s.equals("all") || s.equals("everything")) {
                 all = true;
+            } else if (s.equals("default")) {
+                wanted.addAll(DEFAULT_SECTIONS);
             } else {
                 wanted.add(s);
             }
@@ -74,6 +90,9 @@ public final class InfoReport {
         StringBuilder sb = new StringBuilder(1024);
         for (String section : SECTIONS) {
             if (!all && !wanted.contains(section)) {
+                continue;
+            }
+            if (commands == null && (section.equals("commandstats") || section.equals("latencystats"))) {
                 continue;
             }
             if (sb.length() > 0) {
@@ -85,6 +104,8 @@ public final class InfoReport {
                 case "memory" -> memory(sb);
                 case "stats" -> stats(sb);
                 case "tables" -> tables(sb);
+                case "commandstats" -> commandStats(sb, commands);
+                case "latencystats" -> latencyStats(sb, commands);
                 default -> throw new IllegalStateException(section);
             }
         }
@@ -169,6 +190,54 @@ public final class InfoReport {
               .append(",data_bytes=").append(data)
               .append(",index_bytes=").append(index)
               .append(",bytes_per_row=").append(String.format(Locale.ROOT, "%.2f", perRow))
+              .append("\r\n");
+        }
+    }
+
+    /** Every command and subcommand called (or rejected) since the last reset, sorted by full name. */
+    private static List<CommandSpec> used(CommandTable commands) {
+        List<CommandSpec> used = new ArrayList<>();
+        for (CommandSpec spec : commands.all()) {
+            if (spec.calls() > 0 || spec.rejectedCalls() > 0) {
+                used.add(spec);
+            }
+            if (spec.subcommands() != null) {
+                for (CommandSpec sub : spec.subcommands().all()) {
+                    if (sub.calls() > 0 || sub.rejectedCalls() > 0) {
+                        used.add(sub);
+                    }
+                }
+            }
+        }
+        used.sort(Comparator.comparing(CommandSpec::fullName));
+        return used;
+    }
+
+    private static void commandStats(StringBuilder sb, CommandTable commands) {
+        sb.append("# Commandstats\r\n");
+        for (CommandSpec spec : used(commands)) {
+            long calls = spec.calls();
+            double perCall = calls == 0 ? 0 : (double) spec.usec() / calls;
+            sb.append("cmdstat_").append(spec.fullName())
+              .append(":calls=").append(calls)
+              .append(",usec=").append(spec.usec())
+              .append(",usec_per_call=").append(String.format(Locale.ROOT, "%.2f", perCall))
+              .append(",rejected_calls=").append(spec.rejectedCalls())
+              .append(",failed_calls=").append(spec.failedCalls())
+              .append("\r\n");
+        }
+    }
+
+    private static void latencyStats(StringBuilder sb, CommandTable commands) {
+        sb.append("# Latencystats\r\n");
+        for (CommandSpec spec : used(commands)) {
+            if (spec.calls() == 0) {
+                continue;
+            }
+            sb.append("latency_percentiles_usec_").append(spec.fullName())
+              .append(":p50=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(50)))
+              .append(",p99=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(99)))
+              .append(",p99.9=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(99.9)))
               .append("\r\n");
         }
     }

@@ -1,11 +1,25 @@
 package io.respsql.info;
 
+import io.respsql.config.ServerConfig;
+
 /**
  * Counters for {@code INFO}. Written and read on the event-loop thread only, so plain fields: no
  * locks, no atomics, no allocation per request.
  */
 public final class ServerStats {
     private static final int OPS_SAMPLES = 16;
+
+    /** The SLOWLOG; its threshold and length are read from the configuration on each use. */
+    public final SlowLog slowLog;
+
+    /** Stats whose SLOWLOG uses the default configuration. */
+    public ServerStats() {
+        this(new ServerConfig());
+    }
+
+    public ServerStats(ServerConfig config) {
+        this.slowLog = new SlowLog(config);
+    }
 
     // ---- counters reset by CONFIG RESETSTAT --------------------------------------------------
     public long totalConnectionsReceived;

@@ -70,7 +70,7 @@ public final class RespSqlServer implements AutoCloseable {
      * @throws UncheckedIOException if the address cannot be bound
      */
     public static RespSqlServer start(ServerConfig config) {
-        ServerStats stats = new ServerStats();
+        ServerStats stats = new ServerStats(config);
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
