@@ -10,7 +10,7 @@ public final class Commands {
 
     public static CommandTable standard(ServerContext ctx) {
         List<CommandSpec> specs = new ArrayList<>();
-        specs.addAll(ConnectionCommands.specs());
+        specs.addAll(ConnectionCommands.specs(ctx));
         specs.addAll(ClientCommands.specs(ctx));
         specs.addAll(CommandCommands.specs(ctx));
         specs.addAll(ConfigCommands.specs(ctx));

@@ -26,6 +26,7 @@ public final class ServerConfig {
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
     private int maxClients = DEFAULT_MAXCLIENTS;
+    private String requirePass = "";
     private Path configFile;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
@@ -46,6 +47,9 @@ public final class ServerConfig {
                 }));
         add(ConfigOption.ofInt("maxclients", "maximum number of connected clients", true, 1, 1_000_000,
                 () -> maxClients, v -> maxClients = v));
+        add(ConfigOption.ofString("requirepass", "<password>",
+                "password clients must give with AUTH before other commands (empty: none)", true,
+                () -> requirePass, v -> requirePass = v));
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
@@ -86,6 +90,21 @@ public final class ServerConfig {
     public ServerConfig maxClients(int maxClients) {
         this.maxClients = maxClients;
         return this;
+    }
+
+    /** The password of the default user; empty when none is required. */
+    public String requirePass() {
+        return requirePass;
+    }
+
+    public ServerConfig requirePass(String password) {
+        this.requirePass = password == null ? "" : password;
+        return this;
+    }
+
+    /** Whether clients must authenticate before running commands. */
+    public boolean passwordRequired() {
+        return !requirePass.isEmpty();
     }
 
     /** The configuration file the values were read from, or {@code null}. */

@@ -66,6 +66,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         session = clients.open(ctx.channel(), stats.clockMillis());
+        // As Redis: a client is let in without AUTH while no password is set when it connects.
+        session.authenticated(!config.passwordRequired());
         stats.connectedClients++;
         stats.totalConnectionsReceived++;
     }

@@ -90,4 +90,18 @@ class ServerConfigTest {
         assertTrue(!c.option("port").mutable());
         assertNull(c.option("nosuch"));
     }
+
+    @Test
+    void requirepassFromFileAndFlag(@TempDir Path dir) throws Exception {
+        ServerConfig d = new ServerConfig();
+        assertEquals("", d.option("requirepass").get());
+        assertEquals(false, d.passwordRequired());
+        assertEquals(true, d.option("requirepass").mutable());
+        Path file = dir.resolve("respsql.conf");
+        Files.writeString(file, "requirepass \"from file\"\n");
+        assertEquals("from file", ServerConfig.fromArgs(file.toString()).requirePass());
+        ServerConfig c = ServerConfig.fromArgs(file.toString(), "--requirepass", "from flag");
+        assertEquals("from flag", c.requirePass());
+        assertEquals(true, c.passwordRequired());
+    }
 }
