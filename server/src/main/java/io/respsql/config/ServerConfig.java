@@ -27,6 +27,7 @@ public final class ServerConfig {
     private String bind = DEFAULT_BIND;
     private int maxClients = DEFAULT_MAXCLIENTS;
     private String requirePass = "";
+    private boolean protectedMode = true;
     private Path configFile;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
@@ -50,10 +51,24 @@ public final class ServerConfig {
         add(ConfigOption.ofString("requirepass", "<password>",
                 "password clients must give with AUTH before other commands (empty: none)", true,
                 () -> requirePass, v -> requirePass = v));
+        add(ConfigOption.ofString("protected-mode", "<yes|no>",
+                "with no requirepass and a non-loopback bind, refuse clients that are not on loopback", true,
+                () -> protectedMode ? "yes" : "no", v -> protectedMode = parseYesNo(v)));
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
         add(ConfigOption.fixed("appendonly", "no", "append-only log (persistence is not available)"));
+    }
+
+    private static boolean parseYesNo(String v) throws ConfigException {
+        String t = v.trim();
+        if (t.equalsIgnoreCase("yes")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("no")) {
+            return false;
+        }
+        throw new ConfigException("argument must be 'yes' or 'no'");
     }
 
     private void add(ConfigOption option) {
@@ -105,6 +120,15 @@ public final class ServerConfig {
     /** Whether clients must authenticate before running commands. */
     public boolean passwordRequired() {
         return !requirePass.isEmpty();
+    }
+
+    public boolean protectedMode() {
+        return protectedMode;
+    }
+
+    public ServerConfig protectedMode(boolean on) {
+        this.protectedMode = on;
+        return this;
     }
 
     /** The configuration file the values were read from, or {@code null}. */

@@ -32,6 +32,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
     private static final int EARLY_WRITE_BYTES = 64 * 1024;
+    private static final byte[] DENIED = ProtectedMode.DENIED.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerConfig config;
@@ -63,6 +64,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             stats.rejectedConnections++;
             ctx.channel().config().setAutoRead(false);
             ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        if (ProtectedMode.denies(ctx.channel().remoteAddress(), config)) {
+            stats.rejectedConnections++;
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(DENIED)).addListener(ChannelFutureListener.CLOSE);
             return;
         }
         session = clients.open(ctx.channel(), stats.clockMillis());

@@ -104,4 +104,12 @@ class ServerConfigTest {
         assertEquals("from flag", c.requirePass());
         assertEquals(true, c.passwordRequired());
     }
+
+    @Test
+    void protectedModeKey() throws Exception {
+        assertEquals("yes", new ServerConfig().option("protected-mode").get());
+        assertEquals(false, ServerConfig.fromArgs("--protected-mode", "no").protectedMode());
+        assertEquals(true, ServerConfig.fromArgs("--protected-mode", "YES").protectedMode());
+        assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--protected-mode", "maybe"));
+    }
 }
