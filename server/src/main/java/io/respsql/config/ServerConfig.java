@@ -28,6 +28,7 @@ public final class ServerConfig {
     private int maxClients = DEFAULT_MAXCLIENTS;
     private String requirePass = "";
     private boolean protectedMode = true;
+    private final Map<String, String> renamedCommands = new LinkedHashMap<>();
     private Path configFile;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
@@ -131,6 +132,20 @@ public final class ServerConfig {
         return this;
     }
 
+    /**
+     * Commands renamed by {@code rename-command old new} lines of the configuration file, keyed by
+     * the lower-case original name; an empty new name disables the command.
+     */
+    public Map<String, String> renamedCommands() {
+        return Collections.unmodifiableMap(renamedCommands);
+    }
+
+    /** Renames command {@code from} to {@code to} when the server starts; an empty {@code to} disables it. */
+    public ServerConfig renameCommand(String from, String to) {
+        renamedCommands.put(ConfigOption.normalize(from), ConfigOption.normalize(to));
+        return this;
+    }
+
     /** The configuration file the values were read from, or {@code null}. */
     public Path configFile() {
         return configFile;
@@ -223,6 +238,14 @@ public final class ServerConfig {
                 throw new ConfigException(where(file, lineNo) + "unbalanced quotes");
             }
             String name = new String(words.get(0), StandardCharsets.UTF_8);
+            if (name.equalsIgnoreCase("rename-command")) {
+                if (words.size() != 3) {
+                    throw new ConfigException(where(file, lineNo) + "rename-command needs a command and a new name");
+                }
+                renameCommand(new String(words.get(1), StandardCharsets.UTF_8),
+                        new String(words.get(2), StandardCharsets.UTF_8));
+                continue;
+            }
             ConfigOption option = option(name);
             if (option == null) {
                 throw new ConfigException(where(file, lineNo) + "unknown directive '" + name + "'");
@@ -263,6 +286,7 @@ public final class ServerConfig {
             String flag = "--" + o.name() + " " + o.valueHint();
             sb.append(String.format("  %-18s %s (default %s)%n", flag, o.description(), quoteIfEmpty(o.get())));
         }
+        sb.append("\nConfig file only: rename-command <command> <new-name>  (\"\" as the new name disables the command)\n");
         sb.append("\nFixed in this version (accepted only with these values): ").append(fixed).append('\n');
         sb.append("\nExamples:\n");
         sb.append("  respsql-server --port 7777\n");

@@ -112,4 +112,18 @@ class ServerConfigTest {
         assertEquals(true, ServerConfig.fromArgs("--protected-mode", "YES").protectedMode());
         assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--protected-mode", "maybe"));
     }
+
+    @Test
+    void renameCommandLines(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("respsql.conf");
+        Files.writeString(file, """
+                rename-command FLUSHALL ""
+                rename-command Config hidden-config
+                """);
+        ServerConfig c = ServerConfig.fromArgs(file.toString());
+        assertEquals(java.util.Map.of("flushall", "", "config", "hidden-config"), c.renamedCommands());
+        Files.writeString(file, "rename-command FLUSHALL\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs(file.toString()));
+        assertEquals(file + ":1: rename-command needs a command and a new name", e.getMessage());
+    }
 }
