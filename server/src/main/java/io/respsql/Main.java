@@ -37,7 +37,7 @@ public final class Main {
         RespSqlServer server;
         try {
             server = RespSqlServer.start(config);
-        } catch (UncheckedIOException e) {
+        } catch (UncheckedIOException | IllegalArgumentException e) {
             log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
             System.exit(1);
             return;

@@ -28,6 +28,8 @@ public final class Session {
     private String lastCommand;
     private long lastInteractionMillis;
     private boolean closing;
+    /** Whether the client may run commands that need authentication (see {@code requirepass}). */
+    private boolean authenticated;
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -92,6 +94,14 @@ public final class Session {
     public void commandStarted(String command, long nowMillis) {
         this.lastCommand = command;
         this.lastInteractionMillis = nowMillis;
+    }
+
+    public boolean authenticated() {
+        return authenticated;
+    }
+
+    public void authenticated(boolean authenticated) {
+        this.authenticated = authenticated;
     }
 
     /** Asks the connection to close once the replies written so far are sent (QUIT). */

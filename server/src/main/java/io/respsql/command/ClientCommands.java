@@ -18,7 +18,7 @@ final class ClientCommands {
         int flags = CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE;
         return List.of(CommandSpec.builder("client", -2).group("connection")
             .summary("A container for client connection commands.")
-            .handler((s, a, out) -> Replies.wrongArity(out, ctx.commands().lookup("client")))
+            .handler((s, a, out) -> out.error("ERR wrong number of arguments for 'client' command"))
             .subcommand(CommandSpec.builder("setname", 3).flags(flags).group("connection")
                 .summary("Sets the connection name.").handler(c::setName).build())
             .subcommand(CommandSpec.builder("getname", 2).flags(flags).group("connection")

@@ -3,6 +3,7 @@ package io.respsql.command;
 import io.netty.buffer.ByteBuf;
 import io.respsql.info.ServerStats;
 import io.respsql.client.Session;
+import io.respsql.config.ServerConfig;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +23,16 @@ public final class CommandDispatcher {
 
     private final CommandTable table;
     private final ServerStats stats;
+    private final ServerConfig config;
 
     public CommandDispatcher(CommandTable table, ServerStats stats) {
+        this(table, stats, new ServerConfig());
+    }
+
+    public CommandDispatcher(CommandTable table, ServerStats stats, ServerConfig config) {
         this.table = table;
         this.stats = stats;
+        this.config = config;
     }
 
     public CommandTable table() {
@@ -54,6 +61,10 @@ public final class CommandDispatcher {
                 if (!spec.arityAccepts(args.count())) {
                     spec.rejectedCalls++;
                     Replies.wrongArity(out, spec);
+                } else if (!session.authenticated() && config.passwordRequired()
+                        && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.NO_AUTH)) {
+                    // As Redis: unknown commands and wrong arity are reported first, then the lock.
+                    out.error("NOAUTH Authentication required.");
                 } else {
                     execute(spec, session, args, out, buf, start);
                 }

@@ -55,6 +55,25 @@ public final class CommandSpec {
         }
     }
 
+    private CommandSpec(CommandSpec original, String newName) {
+        this.name = newName;
+        // As in Redis, replies and statistics keep the original name; only lookup uses the new one.
+        this.fullName = original.fullName();
+        this.nameBytes = newName.getBytes(StandardCharsets.UTF_8);
+        this.arity = original.arity;
+        this.flags = original.flags;
+        this.group = original.group;
+        this.summary = original.summary;
+        this.since = original.since;
+        this.handler = original.handler;
+        this.subcommands = original.subcommands;
+    }
+
+    /** The same command under another (lower-case) name, for {@code rename-command}. */
+    CommandSpec renamed(String newName) {
+        return new CommandSpec(this, newName.toLowerCase(Locale.ROOT));
+    }
+
     public static Builder builder(String name, int arity) {
         return new Builder(name, arity);
     }

@@ -24,7 +24,7 @@ final class ConfigCommands {
         int flags = CommandFlags.ADMIN | CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE;
         return List.of(CommandSpec.builder("config", -2).group("server")
             .summary("A container for server configuration commands.")
-            .handler((s, a, out) -> Replies.wrongArity(out, ctx.commands().lookup("config")))
+            .handler((s, a, out) -> out.error("ERR wrong number of arguments for 'config' command"))
             .subcommand(CommandSpec.builder("get", -3).flags(flags).group("server")
                 .summary("Returns the effective values of configuration parameters.").handler(c::get).build())
             .subcommand(CommandSpec.builder("set", -4).flags(flags).group("server")
@@ -60,7 +60,8 @@ final class ConfigCommands {
      */
     private void set(Session s, CommandArgs a, RespWriter out) {
         if ((a.count() - 2) % 2 != 0) {
-            Replies.wrongArity(out, ctx.commands().lookup("config").subcommands().lookup("set"));
+            // Named in full rather than looked up: rename-command may have renamed CONFIG.
+            out.error("ERR wrong number of arguments for 'config|set' command");
             return;
         }
         List<ConfigOption> options = new ArrayList<>();

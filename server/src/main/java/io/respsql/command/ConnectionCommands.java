@@ -4,15 +4,22 @@ import io.respsql.config.Version;
 import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.List;
 
-/** PING, ECHO, QUIT, HELLO, and the database form of SELECT. */
+/** PING, ECHO, QUIT, AUTH, HELLO, and the database form of SELECT. */
 final class ConnectionCommands {
     private ConnectionCommands() {
     }
 
-    static List<CommandSpec> specs() {
+    static final String WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled.";
+
+    static List<CommandSpec> specs(ServerContext ctx) {
         return List.of(
+            CommandSpec.builder("auth", -2).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.NOSCRIPT
+                    | CommandFlags.LOADING | CommandFlags.STALE).group("connection")
+                .summary("Authenticates the connection.").handler((s, a, out) -> auth(ctx, s, a, out)).build(),
             CommandSpec.builder("ping", -1).flags(CommandFlags.FAST).group("connection")
                 .summary("Returns the server's liveliness response.").handler(ConnectionCommands::ping).build(),
             CommandSpec.builder("echo", 2).flags(CommandFlags.FAST).group("connection")
@@ -22,7 +29,7 @@ final class ConnectionCommands {
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
             CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
-                .summary("Handshakes with the server (RESP2 only).").handler(ConnectionCommands::hello).build());
+                .summary("Handshakes with the server (RESP2 only).").handler((s, a, out) -> hello(ctx, s, a, out)).build());
     }
 
     /** Redis accepts client names and library attributes made of printable ASCII without spaces. */
@@ -34,6 +41,49 @@ final class ConnectionCommands {
             }
         }
         return true;
+    }
+
+    /**
+     * Checks {@code password} for {@code user}. Only the {@code default} user exists; without a
+     * configured password it accepts any password, like Redis's {@code nopass} default user.
+     */
+    static boolean checkCredentials(ServerContext ctx, String user, byte[] password) {
+        if (!user.equals("default")) {
+            return false;
+        }
+        String required = ctx.config().requirePass();
+        if (required.isEmpty()) {
+            return true;
+        }
+        return MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), password);
+    }
+
+    /** {@code AUTH <password>} or {@code AUTH <username> <password>}. */
+    static void auth(ServerContext ctx, Session s, CommandArgs a, RespWriter out) {
+        if (a.count() > 3) {
+            out.error("ERR syntax error");
+            return;
+        }
+        String user;
+        byte[] password;
+        if (a.count() == 2) {
+            if (!ctx.config().passwordRequired()) {
+                out.error("ERR AUTH <password> called without any password configured for the default user. "
+                        + "Are you sure your configuration is correct?");
+                return;
+            }
+            user = "default";
+            password = a.bytes(1);
+        } else {
+            user = a.string(1);
+            password = a.bytes(2);
+        }
+        if (checkCredentials(ctx, user, password)) {
+            s.authenticated(true);
+            out.ok();
+        } else {
+            out.error(WRONGPASS);
+        }
     }
 
     static void ping(Session s, CommandArgs a, RespWriter out) {
@@ -66,7 +116,7 @@ final class ConnectionCommands {
      * {@code HELLO [protover [AUTH user pass] [SETNAME name]]}. Only RESP2 is spoken: {@code HELLO 3}
      * gets {@code -NOPROTO}, which RESP3-first clients take as the cue to fall back to RESP2.
      */
-    static void hello(Session s, CommandArgs a, RespWriter out) {
+    static void hello(ServerContext ctx, Session s, CommandArgs a, RespWriter out) {
         int next = 1;
         if (a.count() >= 2) {
             if (!a.isLong(1)) {
@@ -85,11 +135,13 @@ final class ConnectionCommands {
             }
         }
         String user = null;
+        byte[] password = null;
         String setName = null;
         for (int j = next; j < a.count(); j++) {
             int more = a.count() - 1 - j;
             if (a.is(j, "auth") && more >= 2) {
                 user = a.string(j + 1);
+                password = a.bytes(j + 2);
                 j += 2;
             } else if (a.is(j, "setname") && more >= 1) {
                 setName = a.string(j + 1);
@@ -99,10 +151,19 @@ final class ConnectionCommands {
                 return;
             }
         }
-        // No passwords are configured: the default user accepts any password, like Redis's
-        // default "nopass" user; there are no other users.
-        if (user != null && !user.equals("default")) {
-            out.error("WRONGPASS invalid username-password pair or user is disabled.");
+        // As Redis: the protocol version is checked first, then the credentials, and a failure
+        // leaves everything else (name, protocol) unchanged.
+        if (user != null) {
+            if (!checkCredentials(ctx, user, password)) {
+                out.error(WRONGPASS);
+                return;
+            }
+            s.authenticated(true);
+        }
+        if (!s.authenticated() && ctx.config().passwordRequired()) {
+            out.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and "
+                    + "select the RESP protocol version at the same time");
             return;
         }
         if (setName != null) {

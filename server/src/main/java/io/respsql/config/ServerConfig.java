@@ -26,6 +26,9 @@ public final class ServerConfig {
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
     private int maxClients = DEFAULT_MAXCLIENTS;
+    private String requirePass = "";
+    private boolean protectedMode = true;
+    private final Map<String, String> renamedCommands = new LinkedHashMap<>();
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
@@ -53,10 +56,27 @@ public final class ServerConfig {
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
+        add(ConfigOption.ofString("requirepass", "<password>",
+                "password clients must give with AUTH before other commands (empty: none)", true,
+                () -> requirePass, v -> requirePass = v));
+        add(ConfigOption.ofString("protected-mode", "<yes|no>",
+                "with no requirepass and a non-loopback bind, refuse clients that are not on loopback", true,
+                () -> protectedMode ? "yes" : "no", v -> protectedMode = parseYesNo(v)));
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
         add(ConfigOption.fixed("appendonly", "no", "append-only log (persistence is not available)"));
+    }
+
+    private static boolean parseYesNo(String v) throws ConfigException {
+        String t = v.trim();
+        if (t.equalsIgnoreCase("yes")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("no")) {
+            return false;
+        }
+        throw new ConfigException("argument must be 'yes' or 'no'");
     }
 
     private void add(ConfigOption option) {
@@ -103,6 +123,44 @@ public final class ServerConfig {
     /** How many SLOWLOG entries are kept. */
     public int slowlogMaxLen() {
         return slowlogMaxLen;
+    }
+
+    /** The password of the default user; empty when none is required. */
+    public String requirePass() {
+        return requirePass;
+    }
+
+    public ServerConfig requirePass(String password) {
+        this.requirePass = password == null ? "" : password;
+        return this;
+    }
+
+    /** Whether clients must authenticate before running commands. */
+    public boolean passwordRequired() {
+        return !requirePass.isEmpty();
+    }
+
+    public boolean protectedMode() {
+        return protectedMode;
+    }
+
+    public ServerConfig protectedMode(boolean on) {
+        this.protectedMode = on;
+        return this;
+    }
+
+    /**
+     * Commands renamed by {@code rename-command old new} lines of the configuration file, keyed by
+     * the lower-case original name; an empty new name disables the command.
+     */
+    public Map<String, String> renamedCommands() {
+        return Collections.unmodifiableMap(renamedCommands);
+    }
+
+    /** Renames command {@code from} to {@code to} when the server starts; an empty {@code to} disables it. */
+    public ServerConfig renameCommand(String from, String to) {
+        renamedCommands.put(ConfigOption.normalize(from), ConfigOption.normalize(to));
+        return this;
     }
 
     /** The configuration file the values were read from, or {@code null}. */
@@ -197,6 +255,14 @@ public final class ServerConfig {
                 throw new ConfigException(where(file, lineNo) + "unbalanced quotes");
             }
             String name = new String(words.get(0), StandardCharsets.UTF_8);
+            if (name.equalsIgnoreCase("rename-command")) {
+                if (words.size() != 3) {
+                    throw new ConfigException(where(file, lineNo) + "rename-command needs a command and a new name");
+                }
+                renameCommand(new String(words.get(1), StandardCharsets.UTF_8),
+                        new String(words.get(2), StandardCharsets.UTF_8));
+                continue;
+            }
             ConfigOption option = option(name);
             if (option == null) {
                 throw new ConfigException(where(file, lineNo) + "unknown directive '" + name + "'");
@@ -237,6 +303,7 @@ public final class ServerConfig {
             String flag = "--" + o.name() + " " + o.valueHint();
             sb.append(String.format("  %-18s %s (default %s)%n", flag, o.description(), quoteIfEmpty(o.get())));
         }
+        sb.append("\nConfig file only: rename-command <command> <new-name>  (\"\" as the new name disables the command)\n");
         sb.append("\nFixed in this version (accepted only with these values): ").append(fixed).append('\n');
         sb.append("\nExamples:\n");
         sb.append("  respsql-server --port 7777\n");

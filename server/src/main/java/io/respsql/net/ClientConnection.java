@@ -32,6 +32,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
     private static final int EARLY_WRITE_BYTES = 64 * 1024;
+    private static final byte[] DENIED = ProtectedMode.DENIED.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerConfig config;
@@ -65,7 +66,15 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             ctx.writeAndFlush(Unpooled.wrappedBuffer(MAX_CLIENTS)).addListener(ChannelFutureListener.CLOSE);
             return;
         }
+        if (ProtectedMode.denies(ctx.channel().remoteAddress(), config)) {
+            stats.rejectedConnections++;
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(DENIED)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         session = clients.open(ctx.channel(), stats.clockMillis());
+        // As Redis: a client is let in without AUTH while no password is set when it connects.
+        session.authenticated(!config.passwordRequired());
         stats.connectedClients++;
         stats.totalConnectionsReceived++;
     }

@@ -77,7 +77,7 @@ public final class RespSqlServer implements AutoCloseable {
         ClientRegistry clients = new ClientRegistry();
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
         CommandTable table = Commands.standard(context);
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 

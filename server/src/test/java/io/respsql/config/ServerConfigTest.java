@@ -90,4 +90,40 @@ class ServerConfigTest {
         assertTrue(!c.option("port").mutable());
         assertNull(c.option("nosuch"));
     }
+
+    @Test
+    void requirepassFromFileAndFlag(@TempDir Path dir) throws Exception {
+        ServerConfig d = new ServerConfig();
+        assertEquals("", d.option("requirepass").get());
+        assertEquals(false, d.passwordRequired());
+        assertEquals(true, d.option("requirepass").mutable());
+        Path file = dir.resolve("respsql.conf");
+        Files.writeString(file, "requirepass \"from file\"\n");
+        assertEquals("from file", ServerConfig.fromArgs(file.toString()).requirePass());
+        ServerConfig c = ServerConfig.fromArgs(file.toString(), "--requirepass", "from flag");
+        assertEquals("from flag", c.requirePass());
+        assertEquals(true, c.passwordRequired());
+    }
+
+    @Test
+    void protectedModeKey() throws Exception {
+        assertEquals("yes", new ServerConfig().option("protected-mode").get());
+        assertEquals(false, ServerConfig.fromArgs("--protected-mode", "no").protectedMode());
+        assertEquals(true, ServerConfig.fromArgs("--protected-mode", "YES").protectedMode());
+        assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--protected-mode", "maybe"));
+    }
+
+    @Test
+    void renameCommandLines(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("respsql.conf");
+        Files.writeString(file, """
+                rename-command FLUSHALL ""
+                rename-command Config hidden-config
+                """);
+        ServerConfig c = ServerConfig.fromArgs(file.toString());
+        assertEquals(java.util.Map.of("flushall", "", "config", "hidden-config"), c.renamedCommands());
+        Files.writeString(file, "rename-command FLUSHALL\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs(file.toString()));
+        assertEquals(file + ":1: rename-command needs a command and a new name", e.getMessage());
+    }
 }
