@@ -79,12 +79,6 @@ public final class CommandDispatcher {
         }
     }
 
-    /** AUTH and HELLO may carry a password, which must not be kept in the SLOWLOG. */
-    private static boolean carriesSecret(CommandSpec spec) {
-        CommandSpec root = spec.parent() == null ? spec : spec.parent();
-        return root.name().equals("auth") || root.name().equals("hello");
-    }
-
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
@@ -101,7 +95,7 @@ public final class CommandDispatcher {
         long elapsed = System.nanoTime() - began;
         spec.recordCall(elapsed, buf.writerIndex() > start && buf.getByte(start) == '-');
         long micros = elapsed / 1000;
-        if (stats.slowLog.isSlow(micros) && !spec.hasFlag(CommandFlags.SKIP_SLOWLOG) && !carriesSecret(spec)) {
+        if (stats.slowLog.isSlow(micros) && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }
     }

@@ -17,7 +17,7 @@ final class ConnectionCommands {
 
     static List<CommandSpec> specs(ServerContext ctx) {
         return List.of(
-            CommandSpec.builder("auth", -2).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.NOSCRIPT
+            CommandSpec.builder("auth", -2).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.NOSCRIPT
                     | CommandFlags.LOADING | CommandFlags.STALE).group("connection")
                 .summary("Authenticates the connection.").handler((s, a, out) -> auth(ctx, s, a, out)).build(),
             CommandSpec.builder("ping", -1).flags(CommandFlags.FAST).group("connection")
@@ -27,7 +27,7 @@ final class ConnectionCommands {
             CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
-            CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING
+            CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
                 .summary("Handshakes with the server (RESP2 only).").handler((s, a, out) -> hello(ctx, s, a, out)).build());
     }

@@ -118,6 +118,21 @@ public final class SlowLog {
                 out[i] = args.bytes(i);
             }
         }
+        redactSecrets(args, out);
         return out;
+    }
+
+    private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
+
+    /** {@code CONFIG SET requirepass <pw>}: the log keeps the command, never the password (as Redis does). */
+    private static void redactSecrets(CommandArgs args, byte[][] out) {
+        if (args.count() < 4 || !args.is(0, "config") || !args.is(1, "set")) {
+            return;
+        }
+        for (int i = 2; i + 1 < out.length; i += 2) {
+            if (args.is(i, "requirepass")) {
+                out[i + 1] = REDACTED;
+            }
+        }
     }
 }

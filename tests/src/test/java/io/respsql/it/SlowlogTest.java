@@ -12,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SLOWLOG GET / LEN / RESET / HELP and the slowlog-* configuration keys, over the wire. */
@@ -94,6 +95,26 @@ class SlowlogTest {
         assertEquals(1L, server.dispatch("SLOWLOG", "LEN"));
         assertEquals(List.of("SLOWLOG", "RESET"), args(entries(null).get(0)));
         conn.close();
+    }
+
+    @Test
+    void passwordsNeverReachTheLog() throws Exception {
+        server.dispatch("CONFIG", "SET", "slowlog-log-slower-than", "0");
+        server.dispatch("CONFIG", "SET", "requirepass", "s3cret");
+        try (RespConnection raw = server.raw()) {
+            assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n", raw.call("AUTH", "wrong"));
+            assertEquals("+OK\r\n", raw.call("AUTH", "default", "s3cret"));
+            assertTrue(raw.call("HELLO", "2", "AUTH", "default", "s3cret").startsWith("*"));
+            assertEquals("+PONG\r\n", raw.call("PING"));
+        }
+        stopLogging();
+        for (Object entry : entries("-1")) {
+            String logged = args(entry).toString();
+            assertFalse(logged.contains("s3cret") || logged.contains("wrong"), logged);
+        }
+        assertTrue(entries("-1").stream().anyMatch(e -> args(e).equals(List.of("PING"))), "PING is logged");
+        assertTrue(entries("-1").stream().anyMatch(e -> args(e).equals(List.of("CONFIG", "SET", "requirepass", "(redacted)"))),
+                "CONFIG SET requirepass is logged with its value redacted");
     }
 
     @Test
