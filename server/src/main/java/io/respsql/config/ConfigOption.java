@@ -37,18 +37,7 @@ public final class ConfigOption {
 
     static ConfigOption ofInt(String name, String description, boolean mutable, int min, int max,
                               IntSupplier getter, IntConsumer setter) {
-        return new ConfigOption(name, "<n>", description, mutable, () -> Integer.toString(getter.getAsInt()), v -> {
-            long parsed;
-            try {
-                parsed = Long.parseLong(v.trim());
-            } catch (NumberFormatException e) {
-                throw new ConfigException("argument couldn't be parsed into an integer");
-            }
-            if (parsed < min || parsed > max) {
-                throw new ConfigException("argument must be between " + min + " and " + max + " inclusive");
-            }
-            setter.accept((int) parsed);
-        });
+        return ofLong(name, description, mutable, min, max, getter::getAsInt, v -> setter.accept((int) v));
     }
 
     static ConfigOption ofLong(String name, String description, boolean mutable, long min, long max,
