@@ -40,7 +40,7 @@ final class ServerCommands {
             Replies.syntaxError(out);
             return;
         }
-        ctx.catalog().clear();
+        ctx.sql().flushAll();
         out.ok();
     }
 

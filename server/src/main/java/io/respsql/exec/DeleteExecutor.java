@@ -22,7 +22,8 @@ final class DeleteExecutor {
         return Planner.plan(new Binder(scope, sql), 0, Planner.conjuncts(s.where()), null, false);
     }
 
-    static void run(AccessPath path, IntArrayList rows, RespWriter out) {
+    /** Returns the number of rows deleted. */
+    static long run(AccessPath path, IntArrayList rows, RespWriter out) {
         Table t = path.table;
         rows.clear();
         RowSource.collect(path, new int[1], 0, rows, Long.MAX_VALUE);
@@ -33,5 +34,6 @@ final class DeleteExecutor {
         }
         t.maybeCompactText();
         out.integer(n);
+        return n;
     }
 }

@@ -28,7 +28,8 @@ final class InsertExecutor {
     private InsertExecutor() {
     }
 
-    static void run(Catalog catalog, Statement.Insert s, String sql, RespWriter out) {
+    /** Returns the number of rows inserted. */
+    static long run(Catalog catalog, Statement.Insert s, String sql, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         int[] target = targetColumns(t, s.columns());
         int nRows = s.rows().size();
@@ -96,6 +97,7 @@ final class InsertExecutor {
         } else {
             out.ok();
         }
+        return nRows;
     }
 
     private static int[] targetColumns(Table t, List<String> names) {

@@ -29,9 +29,21 @@ public final class SqlEngine {
     private final Catalog catalog;
     /** Row slots matched by the current statement, reused across statements. */
     private IntArrayList rows = new IntArrayList();
+    private CommitListener listener = CommitListener.NONE;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
+    }
+
+    /** Who is told of each write that took effect (persistence); {@link CommitListener#NONE} by default. */
+    public void commitListener(CommitListener listener) {
+        this.listener = listener == null ? CommitListener.NONE : listener;
+    }
+
+    /** Drops every table (FLUSHALL) and tells the commit listener. */
+    public void flushAll() {
+        catalog.clear();
+        listener.flushedAll();
     }
 
     public Catalog catalog() {
@@ -42,7 +54,10 @@ public final class SqlEngine {
     public void execute(String sql, RespWriter out) {
         int mark = out.target().writerIndex();
         try {
-            run(Parser.parse(sql), sql, out);
+            long changes = run(Parser.parse(sql), sql, out);
+            if (changes >= 0) {
+                listener.committed(sql, changes);
+            }
         } catch (SqlException e) {
             out.target().writerIndex(mark); // drop any partial reply
             out.error("ERR " + e.getMessage());
@@ -57,23 +72,28 @@ public final class SqlEngine {
         }
     }
 
-    private void run(Statement st, String sql, RespWriter out) {
+    /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
+    private long run(Statement st, String sql, RespWriter out) {
         if (st instanceof Statement.Select s) {
             SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.Insert s) {
-            InsertExecutor.run(catalog, s, sql, out);
+            return InsertExecutor.run(catalog, s, sql, out);
         } else if (st instanceof Statement.Update s) {
-            UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, out);
+            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.Delete s) {
-            DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.CreateTable s) {
             DdlExecutor.createTable(catalog, s, out);
+            return 1;
         } else if (st instanceof Statement.CreateIndex s) {
             DdlExecutor.createIndex(catalog, s, out);
+            return 1;
         } else if (st instanceof Statement.DropTable s) {
             DdlExecutor.dropTable(catalog, s, out);
+            return 1;
         } else if (st instanceof Statement.DropIndex s) {
             DdlExecutor.dropIndex(catalog, s, out);
+            return 1;
         } else if (st instanceof Statement.Describe s) {
             DdlExecutor.describe(catalog, s, out);
         } else if (st instanceof Statement.Dump s) {
@@ -87,6 +107,7 @@ public final class SqlEngine {
                 out.bulk(l);
             }
         }
+        return -1;
     }
 
     /** The access path a statement would use, without running it. */

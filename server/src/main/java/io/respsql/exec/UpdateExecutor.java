@@ -82,7 +82,8 @@ final class UpdateExecutor {
     record Plan(Table table, List<Assigner> assigners, AccessPath path) {
     }
 
-    static void run(Plan p, IntArrayList rows, RespWriter out) {
+    /** Returns the number of rows matched (and written). */
+    static long run(Plan p, IntArrayList rows, RespWriter out) {
         Table t = p.table();
         int[] tuple = new int[1];
         rows.clear();
@@ -131,6 +132,7 @@ final class UpdateExecutor {
             }
         }
         out.integer(n);
+        return n;
     }
 
     /**

@@ -1,0 +1,29 @@
+package io.respsql.exec;
+
+/**
+ * Told of every write that took effect, in commit order, on the event-loop thread, before the
+ * statement's reply can reach the client. Persistence hangs off this (the append-only log and the
+ * change counter behind {@code save} rules); statements that fail are never reported, because a
+ * failed statement changes nothing.
+ */
+public interface CommitListener {
+    CommitListener NONE = new CommitListener() {
+        @Override
+        public void committed(String sql, long changes) {
+        }
+
+        @Override
+        public void flushedAll() {
+        }
+    };
+
+    /**
+     * A write statement succeeded. {@code sql} is its text exactly as executed (replaying it on the
+     * state before it reproduces the state after it); {@code changes} is the rows it inserted,
+     * updated or deleted, or 1 for a schema change.
+     */
+    void committed(String sql, long changes);
+
+    /** Every table was dropped (FLUSHALL/FLUSHDB). */
+    void flushedAll();
+}

@@ -1,0 +1,48 @@
+package io.respsql.exec;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class CommitListenerTest {
+    private final EngineHarness h = new EngineHarness();
+    private final List<String> seen = new ArrayList<>();
+
+    CommitListenerTest() {
+        h.engine.commitListener(new CommitListener() {
+            @Override
+            public void committed(String sql, long changes) {
+                seen.add(changes + " " + sql);
+            }
+
+            @Override
+            public void flushedAll() {
+                seen.add("flush");
+            }
+        });
+    }
+
+    @Test
+    void writesAreReportedWithTheirRowCountsAndReadsAndFailuresAreNot() {
+        h.run("CREATE TABLE t (id INT PRIMARY KEY, fk INT)");
+        h.run("INSERT INTO t VALUES (1,10),(2,10),(3,20)");
+        h.run("INSERT INTO t VALUES (1,99)"); // duplicate key: fails, changes nothing
+        h.run("SELECT * FROM t WHERE id = 1");
+        h.run("UPDATE t SET fk = fk + 1 WHERE fk = 10");
+        h.run("UPDATE t SET fk = 'x' WHERE id = 1"); // type error
+        h.run("DELETE FROM t WHERE id = 3");
+        h.run("CREATE INDEX t:fk:index ON t (fk)");
+        h.run("DROP TABLE nope");
+        h.engine.flushAll();
+        assertEquals(List.of(
+                "1 CREATE TABLE t (id INT PRIMARY KEY, fk INT)",
+                "3 INSERT INTO t VALUES (1,10),(2,10),(3,20)",
+                "2 UPDATE t SET fk = fk + 1 WHERE fk = 10",
+                "1 DELETE FROM t WHERE id = 3",
+                "1 CREATE INDEX t:fk:index ON t (fk)",
+                "flush"), seen);
+    }
+}
