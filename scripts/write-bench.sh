@@ -21,6 +21,7 @@
 #                                          (installed with apt-get when missing, as root, not in
 #                                          CI); off: RespSQL only
 #   SEED=1                                 random choices
+#   WARMUP_ROWS=50000                      untimed warm-up table before section 1 (0: none)
 #   RUN_NAME=$(hostname)  RESULT_DIR=      where results go
 #   RESPSQL_HEAP=3g                        server heap
 set -euo pipefail
@@ -43,6 +44,7 @@ while [[ $# -gt 0 ]]; do
     --sections) SECTIONS="$2" ;;
     --peer) PEER="$2" ;;
     --seed) SEED="$2" ;;
+    --warmup-rows) WARMUP_ROWS="$2" ;;
     --run-name) RUN_NAME="$2" ;;
     --result-dir) RESULT_DIR="$2" ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -66,6 +68,7 @@ STALENESS="${STALENESS:-3}"
 SECTIONS="${SECTIONS:-1,2,3}"
 PEER="${PEER:-auto}"
 SEED="${SEED:-1}"
+WARMUP_ROWS="${WARMUP_ROWS:-50000}"
 RUN_NAME="${RUN_NAME:-$(hostname)}"
 export RESPSQL_HEAP="${RESPSQL_HEAP:-3g}"
 DIR="${RESULT_DIR:-$ROOT/bench/results/$(date -u +%Y%m%d-%H%M%S)-$RUN_NAME-write}"
@@ -78,7 +81,7 @@ case "$SLICE" in
   *s) SLICE_MS=$(( ${SLICE%s} * 1000 )) ;;
   *) SLICE_MS=$(( SLICE * 1000 )) ;;
 esac
-for v in U1_REPS SHAPE_ROWS ONE_ROW_REPS SHAPE_REPS AGG_REPS RUW_ROWS ROUNDS SLICE_MS WRITE_INTERVAL_MS STALENESS SEED; do
+for v in U1_REPS SHAPE_ROWS ONE_ROW_REPS SHAPE_REPS AGG_REPS RUW_ROWS ROUNDS SLICE_MS WRITE_INTERVAL_MS STALENESS SEED WARMUP_ROWS; do
   [[ "${!v}" =~ ^[0-9]+$ ]] || die "$v must be a number, got '${!v}'"
 done
 for n in $SIZES; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "SIZES must be positive numbers, got '$n'"; done
@@ -162,19 +165,23 @@ fi
   else
     echo "postgresql: none ($PG_NOTE)"
   fi
-  echo "parameters: SIZES=\"$SIZES\" U1_REPS=$U1_REPS SHAPE_ROWS=$SHAPE_ROWS ONE_ROW_REPS=$ONE_ROW_REPS SHAPE_REPS=$SHAPE_REPS AGG_REPS=$AGG_REPS RUW_ROWS=$RUW_ROWS ROUNDS=$ROUNDS SLICE=${SLICE_MS}ms WRITE_INTERVAL_MS=$WRITE_INTERVAL_MS STALENESS=$STALENESS SECTIONS=$SECTIONS SEED=$SEED"
+  echo "parameters: SIZES=\"$SIZES\" U1_REPS=$U1_REPS SHAPE_ROWS=$SHAPE_ROWS ONE_ROW_REPS=$ONE_ROW_REPS SHAPE_REPS=$SHAPE_REPS AGG_REPS=$AGG_REPS RUW_ROWS=$RUW_ROWS ROUNDS=$ROUNDS SLICE=${SLICE_MS}ms WRITE_INTERVAL_MS=$WRITE_INTERVAL_MS STALENESS=$STALENESS SECTIONS=$SECTIONS SEED=$SEED WARMUP_ROWS=$WARMUP_ROWS"
 } > "$DIR/machine.txt"
 cat "$DIR/machine.txt"
 
 STATUS=0
-GEN_BENCHMARK_JAVA_OPTS="${GEN_BENCHMARK_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx2g}" \
+DRIVER_JAVA_OPTS="${GEN_BENCHMARK_JAVA_OPTS:--XX:+UseSerialGC -Xmx2g}"
+echo "driver: gen-benchmark write-bench, JVM options $DRIVER_JAVA_OPTS" >> "$DIR/machine.txt"
+# The driver keeps the JVM's full JIT (unlike gen-benchmark's load runs, which stop at C1): it
+# sends one statement at a time, and JDBC is far more client code than the RESP reader.
+GEN_BENCHMARK_JAVA_OPTS="$DRIVER_JAVA_OPTS" \
 GEN_BENCHMARK_NO_BUILD=1 "${CLIENT_PIN[@]}" "$ROOT/scripts/gen-benchmark" write-bench \
   --out "$DIR" --host 127.0.0.1 --port "$PORT" "${PG_ARGS[@]}" --pg-note "$PG_NOTE" \
   --sizes "${SIZES// /,}" --u1-reps "$U1_REPS" --shape-rows "$SHAPE_ROWS" \
   --one-row-reps "$ONE_ROW_REPS" --shape-reps "$SHAPE_REPS" --agg-reps "$AGG_REPS" \
   --ruw-rows "$RUW_ROWS" --rounds "$ROUNDS" --slice-ms "$SLICE_MS" \
   --write-interval-ms "$WRITE_INTERVAL_MS" --staleness "$STALENESS" --sections "$SECTIONS" \
-  --seed "$SEED" --machine "$DIR/machine.txt" \
+  --seed "$SEED" --warmup-rows "$WARMUP_ROWS" --machine "$DIR/machine.txt" \
   --server-cmd "${SERVER_PIN[*]} $ROOT/scripts/respsql-server" 2>&1 | tee "$DIR/driver-output.txt" || STATUS=1
 
 if [[ "$STATUS" != 0 ]]; then

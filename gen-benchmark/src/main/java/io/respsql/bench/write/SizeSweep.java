@@ -43,6 +43,35 @@ final class SizeSweep {
         return new long[] {seeded, afterU1, afterU2, afterU3};
     }
 
+    /**
+     * Runs the section's statements on a small table first, untimed, so the first size measured
+     * does not also pay for the server's (and the driver's) JIT compilation of these paths.
+     */
+    void warmUp(Target t, long rows) {
+        if (rows <= 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        t.rebuild(rows);
+        for (int i = 0; i < 3000; i++) {
+            t.exec(U1);
+            if (i % 100 == 0) {
+                t.query("SELECT id, grp, v, tag FROM t WHERE id = " + (1 + i % rows));
+                t.query("SELECT SUM(v) FROM t");
+                t.query("SELECT COUNT(*) FROM t");
+            }
+        }
+        for (int i = 0; i < 20; i++) {
+            t.exec(U2);
+        }
+        for (int i = 0; i < 5; i++) {
+            t.exec(U3);
+        }
+        t.exec("DROP TABLE IF EXISTS t");
+        log.printf("  %s warmed up on %,d rows (U1 x3000, U2 x20, U3 x5, untimed) in %d ms%n", t.name(), rows,
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
     Result run(Target t, long n) {
         String checksFile = "s1-checks-" + t.key() + "-" + n + ".txt";
         try (PrintWriter cw = out.writer(checksFile)) {

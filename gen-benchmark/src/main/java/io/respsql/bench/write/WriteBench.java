@@ -27,6 +27,7 @@ public final class WriteBench {
               --pg-note TEXT             why there is no peer, for the summary
               --sizes N,N,...            section 1 table sizes (100000,500000,1000000,5000000)
               --u1-reps R                U1 repetitions for its distribution (1000)
+              --warmup-rows N            untimed warm-up table before section 1, 0 for none (50000)
               --shape-rows N             section 2 table size (1000000)
               --one-row-reps R           repetitions of the one-row shape (1000)
               --shape-reps R             repetitions of the 1,000-row shapes (100)
@@ -91,6 +92,7 @@ public final class WriteBench {
         long shapeRows;
         long ruwRows;
         String rangeSql = "";
+        final Map<String, Long> sectionSeconds = new LinkedHashMap<>();
 
         Run(Map<String, String> o, PrintStream log) {
             this.o = o;
@@ -140,15 +142,20 @@ public final class WriteBench {
                     settings.append("\nno PostgreSQL peer: ").append(get("pg-note", "--pg-url none")).append('\n');
                 }
                 out.write("settings.txt", settings.toString());
+                long t0 = System.nanoTime();
                 if (section(1)) {
                     log.println("== section 1: UPDATE cost by table size " + sizes);
                     SizeSweep sw = new SizeSweep(out, log, num("u1-reps", 1000));
+                    for (Target t : ts) {
+                        sw.warmUp(t, Long.parseLong(get("warmup-rows", "50000")));
+                    }
                     for (long n : sizes) {
                         for (Target t : ts) {
                             s1.add(sw.run(t, n));
                         }
                     }
                     writeS1Tsv();
+                    t0 = lap("1", t0);
                 }
                 shapeRows = Long.parseLong(get("shape-rows", "1000000"));
                 if (section(2)) {
@@ -158,10 +165,12 @@ public final class WriteBench {
                     for (Target t : ts) {
                         s2.addAll(sh.run(t));
                     }
+                    t0 = lap("2", t0);
                 }
                 ruwRows = Long.parseLong(get("ruw-rows", "1000000"));
                 if (section(3)) {
                     section3(ts);
+                    lap("3", t0);
                 }
             } finally {
                 for (Target t : ts) {
@@ -172,6 +181,13 @@ public final class WriteBench {
             out.write("summary.md", md);
             log.println("write-bench: all invariants held; summary in " + out.dir.resolve("summary.md"));
             return 0;
+        }
+
+        long lap(String section, long t0) {
+            long now = System.nanoTime();
+            sectionSeconds.put(section, (now - t0) / 1_000_000_000L);
+            log.println("  section " + section + " took " + (now - t0) / 1_000_000_000L + " s");
+            return now;
         }
 
         void section3(List<Target> ts) {
@@ -285,7 +301,9 @@ public final class WriteBench {
                         + " U1 `" + SizeSweep.U1 + "`, U2 `" + SizeSweep.U2 + "`, U3 `" + SizeSweep.U3 + "`."
                         + " Between statements: matched count, `SUM(v)` against the value computed from the seeding rule"
                         + " (exact 64-bit), the updated rows read back, an untouched neighbour, `COUNT(*)`; all held"
-                        + " (`s1-checks-<target>-<N>.txt`). Single samples: `s1-timings.tsv`.\n\n");
+                        + " (`s1-checks-<target>-<N>.txt`). Single samples: `s1-timings.tsv`. Before the first size each"
+                        + " target ran the same statements untimed on a " + r.get("warmup-rows", "50000") + "-row table"
+                        + " (U1 x3000, U2 x20, U3 x5), so the first size does not also pay for JIT compilation.\n\n");
                 m.append("| rows | RespSQL U1 | RespSQL U2 (rows) | RespSQL U3 (rows)");
                 if (pg) {
                     m.append(" | PostgreSQL U1 | PostgreSQL U2 | PostgreSQL U3 | ratio U1 | ratio U2 | ratio U3");
@@ -440,7 +458,9 @@ public final class WriteBench {
                     m.append("\n");
                 }
             }
-            m.append("## What this does not establish\n\n");
+            m.append("Wall time per section (seeding included): ");
+            r.sectionSeconds.forEach((k, v) -> m.append("section ").append(k).append(' ').append(v).append(" s; "));
+            m.append("\n\n## What this does not establish\n\n");
             m.append("1. Durability. Neither side writes anything durable here; the figures say nothing about the cost of"
                     + " an AOF, snapshots or PostgreSQL's WAL with fsync.\n");
             m.append("2. One client per role, on loopback. No concurrency beyond one reader and one writer; the client"
