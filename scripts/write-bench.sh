@@ -110,6 +110,7 @@ cleanup() {
     wait "$SERVER_PID" 2>/dev/null || true
   fi
   if [[ "$PG_STARTED" == 1 ]]; then "$ROOT/scripts/pg-peer.sh" stop >/dev/null 2>&1 || true; fi
+  if [[ -n "$SERVER_DATA" ]]; then rm -rf "$SERVER_DATA"; fi
   rm -f "$PG_PEER_STATE"
 }
 trap cleanup EXIT
@@ -118,6 +119,13 @@ trap 'exit 130' INT TERM
 PORT=7720
 while ss -ltnH "sport = :$PORT" 2>/dev/null | grep -q .; do PORT=$((PORT + 1)); done
 SERVER_FLAGS=(--port "$PORT" --bind 127.0.0.1 --appendonly no --save "")
+# A server with snapshots gets a scratch dir: BGSAVE (the staleness check) writes there, never
+# into the repository, and nothing is loaded at startup.
+SERVER_DATA=""
+if "$ROOT/scripts/respsql-server" --help 2>/dev/null | grep -q -- '--dir '; then
+  SERVER_DATA="$(mktemp -d "${TMPDIR:-/tmp}/write-bench-data.XXXXXX")"
+  SERVER_FLAGS+=(--dir "$SERVER_DATA")
+fi
 # taskset and the launcher exec: the pid we hold becomes the JVM's, so stopping it stops the server.
 "${SERVER_PIN[@]}" "$ROOT/scripts/respsql-server" "${SERVER_FLAGS[@]}" > "$DIR/server-output.txt" 2>&1 &
 SERVER_PID=$!
