@@ -102,7 +102,7 @@ echo "write-bench: results in $DIR"
 "$ROOT/scripts/gen-benchmark" --help >/dev/null || die "gen-benchmark does not build"
 "$ROOT/scripts/respsql-server" --help >/dev/null || die "the server does not build"
 
-SERVER_PID="" PG_STARTED=0
+SERVER_PID="" PG_STARTED=0 SERVER_DATA=""
 export PG_PEER_STATE="$DIR/.pg-peer.env"
 cleanup() {
   if [[ -n "$SERVER_PID" ]]; then
@@ -121,7 +121,6 @@ while ss -ltnH "sport = :$PORT" 2>/dev/null | grep -q .; do PORT=$((PORT + 1)); 
 SERVER_FLAGS=(--port "$PORT" --bind 127.0.0.1 --appendonly no --save "")
 # A server with snapshots gets a scratch dir: BGSAVE (the staleness check) writes there, never
 # into the repository, and nothing is loaded at startup.
-SERVER_DATA=""
 if "$ROOT/scripts/respsql-server" --help 2>/dev/null | grep -q -- '--dir '; then
   SERVER_DATA="$(mktemp -d "${TMPDIR:-/tmp}/write-bench-data.XXXXXX")"
   SERVER_FLAGS+=(--dir "$SERVER_DATA")
