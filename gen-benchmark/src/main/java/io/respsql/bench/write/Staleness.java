@@ -47,7 +47,7 @@ final class Staleness {
         q.add("SELECT id, grp, v, tag FROM t WHERE id BETWEEN " + Math.max(1, n - 5) + " AND " + (ruw.maxId + 5));
         q.add("SELECT * FROM t WHERE grp = 7 ORDER BY id DESC LIMIT 20");
         q.add("SELECT id, v FROM t WHERE v > " + (n - 50) + " ORDER BY v, id LIMIT 100");
-        q.add("DESC t");
+        q.add("DUMP t");
         return q;
     }
 

@@ -444,7 +444,7 @@ public final class WriteBench {
                 m.append("\n### Staleness check (RespSQL)\n\n");
                 m.append("Method: after the timed rounds, three times: 20 more writes (untimed), writer paused, the live"
                         + " server answers a fixed set of queries (counts, sums, MIN/MAX, rows by id including the inserted"
-                        + " ones, ordered range reads, `DESC t`); `BGSAVE`, completion awaited through `INFO persistence`;"
+                        + " ones, ordered range reads, and `DUMP t`: every row of the table); `BGSAVE`, completion awaited through `INFO persistence`;"
                         + " a second server started on a copy of the snapshot answers the same queries; the raw RESP"
                         + " bytes must be identical. Outside the timed window.\n\n");
                 if (r.stale.isEmpty()) {
