@@ -50,6 +50,8 @@ final class Shapes {
     private final int reps;
     private final int aggReps;
     private final long seed;
+    /** Every timed statement of each shape, as the first target ran them; the next must match. */
+    private final java.util.Map<String, List<String>> statements = new java.util.HashMap<>();
 
     Shapes(Out out, PrintStream log, long n, int oneRowReps, int reps, int aggReps, long seed) {
         this.out = out;
@@ -87,6 +89,7 @@ final class Shapes {
 
     private Result updates(Target t, Checks c, Shape s, int count, Random rnd) {
         rebuild(t, c, s);
+        List<String> sent = new ArrayList<>(count);
         long[] ns = new long[count];
         long blocks = n / 1000;
         long[] blockOrder = blocks > 0 ? sample(rnd, blocks, (int) Math.min(count, blocks)) : new long[0];
@@ -114,6 +117,7 @@ final class Shapes {
             if (first == null) {
                 first = sql;
             }
+            sent.add(sql);
             long m = t.exec(sql);
             ns[i] = t.lastNanos();
             if (m != want) {
@@ -124,7 +128,21 @@ final class Shapes {
         c.note(s.key() + ": " + count + " repetitions, each matched as expected; first: " + RespTarget.abbreviate(first));
         c.sum(t, Expected.sum1ToN(n) + added, s.key() + ", after " + count + " repetitions");
         c.count(t, n, s.key() + ", after");
+        record(s, sent);
         return save(t, s, ns);
+    }
+
+    /** Writes the statements the first time a shape runs; afterwards requires the same list. */
+    private void record(Shape s, List<String> sent) {
+        List<String> before = statements.putIfAbsent(s.key(), sent);
+        if (before == null) {
+            try (PrintWriter w = out.writer("s2-" + s.key() + ".statements.txt")) {
+                w.println("# every timed statement of the shape, in order, the same for every target (seeded)");
+                sent.forEach(w::println);
+            }
+        } else if (!before.equals(sent)) {
+            throw new BenchFailure(s.key() + ": the targets were sent different statements");
+        }
     }
 
     private Result deletes(Target t, Checks c, int count, Random rnd) {
@@ -136,9 +154,11 @@ final class Shapes {
         }
         long[] order = sample(rnd, blocks, (int) Math.min(count, blocks));
         long[] ns = new long[count];
+        List<String> sent = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             long a = 1 + order[i % order.length] * 1000;
             String sql = "DELETE FROM t WHERE id BETWEEN " + a + " AND " + (a + 999);
+            sent.add(sql);
             long m = t.exec(sql);
             ns[i] = t.lastNanos();
             c.equal(s.key() + " " + (i + 1) + " deleted [" + sql + "]", 1000, m);
@@ -147,6 +167,7 @@ final class Shapes {
             c.count(t, n, s.key() + " " + (i + 1) + ", rows inserted back");
         }
         c.sum(t, Expected.sum1ToN(n), s.key() + ", after " + count + " deletes, each undone");
+        record(s, sent);
         return save(t, s, ns);
     }
 

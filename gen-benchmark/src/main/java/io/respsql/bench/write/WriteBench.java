@@ -360,7 +360,7 @@ public final class WriteBench {
                 m.append("Method: the table is dropped and rebuilt (same seeding as section 1) before every shape, so no"
                         + " figure is measured on a table another shape mutated. Within a shape the repetitions run in"
                         + " sequence on that table, as stated per row; random choices are seeded (`--seed`), the same"
-                        + " for both targets. Checks (matched counts, SUM, COUNT after each shape): `s2-checks-<target>.txt`.\n\n");
+                        + " for both targets (every timed statement: `s2-<shape>.statements.txt`). Checks (matched counts, SUM, COUNT after each shape): `s2-checks-<target>.txt`.\n\n");
                 m.append("| shape | statement | repetitions, state between them | reps | RespSQL p50 | p90 | p99");
                 m.append(pg ? " | PostgreSQL p50 | p90 | p99 | ratio p50" : "");
                 m.append(" | files |\n|---|---|---|---|---|---|---");
