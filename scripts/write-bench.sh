@@ -142,12 +142,18 @@ if [[ "$PEER" != off ]]; then
     export PG_INSTALL=1
   fi
   if [[ -x "$PG_BIN/postgres" || "$PEER" == on ]]; then
-    PG_PIN="${SERVER_PIN[*]}" "$ROOT/scripts/pg-peer.sh" start > "$DIR/pg-peer.txt" 2>&1 ||
-      { cat "$DIR/pg-peer.txt" >&2; die "PostgreSQL peer did not start"; }
-    PG_STARTED=1
-    # shellcheck disable=SC1090
-    source "$PG_PEER_STATE"
-    PG_ARGS=(--pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$PG_DB" --pg-user "$PG_USER")
+    if PG_PIN="${SERVER_PIN[*]}" "$ROOT/scripts/pg-peer.sh" start > "$DIR/pg-peer.txt" 2>&1; then
+      PG_STARTED=1
+      # shellcheck disable=SC1090
+      source "$PG_PEER_STATE"
+      PG_ARGS=(--pg-url "jdbc:postgresql://127.0.0.1:$PG_PORT/$PG_DB" --pg-user "$PG_USER")
+    elif [[ "$PEER" == on ]]; then
+      cat "$DIR/pg-peer.txt" >&2
+      die "PostgreSQL peer did not start"
+    else
+      # auto: a peer that cannot start is reported, not fatal (CI machines differ).
+      PG_NOTE="PostgreSQL is installed but did not start (see pg-peer.txt)"
+    fi
   else
     PG_NOTE="PostgreSQL is not installed ($PG_BIN/postgres missing; PEER=auto)"
   fi
