@@ -22,7 +22,7 @@ final class ReadsUnderWrites {
 
     /** One setting on one target: per-round histograms [round][phase][query]. */
     record Result(String target, String setting, Histogram[][][] rounds, long[] writesPerPhase,
-            long writeNanosTotal, String histFile, String roundsFile, String writesFile) {
+            Histogram writeLatency, String histFile, String roundsFile, String writesFile) {
         List<Histogram> phase(int phase, int query) {
             List<Histogram> l = new ArrayList<>();
             for (Histogram[][] r : rounds) {
@@ -120,7 +120,7 @@ final class ReadsUnderWrites {
         int[] slot = {-1}; // round * 2 + phase; -1 = warm-up, not recorded
         boolean[] writing = {false};
         boolean[] stop = {false};
-        long[] writeNanos = {0};
+        Histogram writeLatency = Dist.newHistogram();
 
         Target reader = t.open();
         Target writer = t.open();
@@ -179,7 +179,7 @@ final class ReadsUnderWrites {
                     while (true) {
                         String sql = nextWrite();
                         long ns = write(writer);
-                        writeNanos[0] += ns;
+                        writeLatency.recordValue(ns);
                         writesPerPhase[s % 2]++;
                         ww.println(s / 2 + "\t" + RespTarget.abbreviate(sql) + "\t" + ns);
                         if (intervalMillis > 0) {
@@ -285,7 +285,7 @@ final class ReadsUnderWrites {
                 }
             }
         }
-        Result res = new Result(t.name(), setting, h, writesPerPhase, writeNanos[0], histFile, roundsFile, writesFile);
+        Result res = new Result(t.name(), setting, h, writesPerPhase, writeLatency, histFile, roundsFile, writesFile);
         log.printf("  %s %s: range p50 paused %s / writing %s us, point p50 paused %s / writing %s us, %d writes%n",
                 t.name(), setting, Dist.us(Dist.medianOfRoundP50s(res.phase(PAUSED, 0))),
                 Dist.us(Dist.medianOfRoundP50s(res.phase(WRITING, 0))),

@@ -405,8 +405,8 @@ public final class WriteBench {
                         + " histograms: `.hlog`; every write: `-writes.tsv`. After each setting COUNT(*) and SUM(v)"
                         + " match the writes' expected effect (`s3-checks-<target>.txt`).\n\n");
                 m.append("| setting | target | read | paused p50 | writing p50 | writing / paused p50 | round p50 spread (paused; writing)"
-                        + " | paused p90 / p99 | writing p90 / p99 | reads | writes | file |\n"
-                        + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                        + " | paused p90 / p99 | writing p90 / p99 | reads | writes | write p50 / p99 | file |\n"
+                        + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
                 for (ReadsUnderWrites.Result x : r.s3) {
                     for (int q = 0; q < 2; q++) {
                         var pp = x.phase(ReadsUnderWrites.PAUSED, q);
@@ -415,13 +415,14 @@ public final class WriteBench {
                         double p50w = Dist.medianOfRoundP50s(pw);
                         var poolP = Dist.pooled(pp);
                         var poolW = Dist.pooled(pw);
-                        m.append(String.format("| %s | %s | %s | %s | %s | %s | %s; %s | %s / %s | %s / %s | %,d | %,d | `%s` |%n",
+                        m.append(String.format("| %s | %s | %s | %s | %s | %s | %s; %s | %s / %s | %s / %s | %,d | %,d | %s / %s | `%s` |%n",
                                 x.setting(), x.target(), ReadsUnderWrites.QUERY[q], Dist.us(p50p), Dist.us(p50w),
                                 Dist.ratio(p50w, p50p), spread(pp), spread(pw),
                                 Dist.us(poolP.getValueAtPercentile(90)), Dist.us(poolP.getValueAtPercentile(99)),
                                 Dist.us(poolW.getValueAtPercentile(90)), Dist.us(poolW.getValueAtPercentile(99)),
                                 poolP.getTotalCount() + poolW.getTotalCount(), x.writesPerPhase()[ReadsUnderWrites.WRITING],
-                                x.roundsFile()));
+                                Dist.us(x.writeLatency().getValueAtPercentile(50)),
+                                Dist.us(x.writeLatency().getValueAtPercentile(99)), x.roundsFile()));
                     }
                 }
                 if (pg) {
