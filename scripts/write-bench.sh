@@ -169,6 +169,7 @@ fi
   echo "cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
   echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
   echo "kernel: $(uname -sr)"
+  echo "load average at start (1/5/15 min): $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
   echo "java: $(java -version 2>&1 | head -1)"
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "pinning: $PINNING"

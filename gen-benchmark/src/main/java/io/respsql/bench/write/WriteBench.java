@@ -283,7 +283,16 @@ public final class WriteBench {
                     + " round trip in microseconds, one connection per role, no pipelining in timed parts, and names the"
                     + " raw file it comes from (in this directory). Ratios are RespSQL time / PostgreSQL time:"
                     + " below 1 RespSQL is faster. Compare ratios across runs, not microseconds.\n\n");
-            m.append("## Run identity\n\n```\n").append(r.machine().strip()).append("\n```\n\n");
+            m.append("## Run identity\n\n```\n").append(r.machine().strip()).append('\n');
+            try {
+                m.append("load average at end (1/5/15 min): ")
+                        .append(String.join(" ", Arrays.copyOf(Files.readString(Path.of("/proc/loadavg")).split(" "), 3)))
+                        .append('\n');
+            } catch (IOException | RuntimeException e) {
+                m.append("load average at end: unknown\n");
+            }
+            m.append("```\n\nA load average well above the core count means other work shared the cores: compare"
+                    + " the round p50 spreads below before trusting a small difference.\n\n");
             m.append("Servers and settings: `settings.txt`. Durability: neither side pays for it. RespSQL runs with no"
                     + " AOF and no snapshots; PostgreSQL with `fsync=off, synchronous_commit=off, full_page_writes=off`"
                     + " (autocommit, one transaction per statement). PostgreSQL tables get `PRIMARY KEY(id)`, a btree"
