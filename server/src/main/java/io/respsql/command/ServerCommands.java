@@ -40,6 +40,11 @@ final class ServerCommands {
             Replies.syntaxError(out);
             return;
         }
+        String refusal = ctx.sql().writeRefusal();
+        if (refusal != null) {
+            out.error(refusal);
+            return;
+        }
         ctx.sql().flushAll();
         out.ok();
     }

@@ -1,0 +1,18 @@
+package io.respsql.persist;
+
+import io.respsql.storage.Catalog;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/** The snapshot a rewrite puts at the start of an append-only file. */
+final class Preamble {
+    private Preamble() {
+    }
+
+    /** Loads the preamble into {@code catalog}; returns the offset of the first record after it. */
+    static long load(FileChannel ch, Catalog catalog, Path file) throws IOException {
+        throw new AofLoadException("AOF " + file + " starts with a snapshot preamble, which this build cannot read");
+    }
+}
