@@ -15,12 +15,11 @@ import io.respsql.storage.TextColumn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.Set;
 
 /** CREATE/DROP TABLE and INDEX, DESC, DUMP, SHOW TABLES. */
-public final class DdlExecutor {
+final class DdlExecutor {
     private DdlExecutor() {
     }
 
@@ -159,19 +158,16 @@ public final class DdlExecutor {
      */
     static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
-        out.arrayHeader(1 + secondaryIndexes(t).size() + t.rowCount());
-        script(t, out::bulk);
-    }
-
-    /**
-     * Hands {@code sink} the statements that recreate the table exactly (what DUMP replies):
-     * CREATE TABLE, CREATE INDEX, then one INSERT per row in primary-key order. Text is quoted
-     * and floats use a round-trip form.
-     */
-    public static void script(Table t, Consumer<String> sink) {
-        sink.accept(createStatement(t));
-        for (TableIndex ix : secondaryIndexes(t)) {
-            sink.accept("CREATE INDEX " + ix.name() + " ON " + t.name() + " (" + ix.column().name() + ")");
+        List<TableIndex> secondary = new ArrayList<>();
+        for (TableIndex ix : t.indexes()) {
+            if (!ix.isPrimary()) {
+                secondary.add(ix);
+            }
+        }
+        out.arrayHeader(1 + secondary.size() + t.rowCount());
+        out.bulk(createStatement(t));
+        for (TableIndex ix : secondary) {
+            out.bulk("CREATE INDEX " + ix.name() + " ON " + t.name() + " (" + ix.column().name() + ")");
         }
         StringBuilder sb = new StringBuilder();
         String prefix = "INSERT INTO " + t.name() + " VALUES (";
@@ -196,18 +192,8 @@ public final class DdlExecutor {
                 }
             }
             sb.append(')');
-            sink.accept(sb.toString());
+            out.bulk(sb.toString());
         }
-    }
-
-    private static List<TableIndex> secondaryIndexes(Table t) {
-        List<TableIndex> secondary = new ArrayList<>();
-        for (TableIndex ix : t.indexes()) {
-            if (!ix.isPrimary()) {
-                secondary.add(ix);
-            }
-        }
-        return secondary;
     }
 
     static String createStatement(Table t) {

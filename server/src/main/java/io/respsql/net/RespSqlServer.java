@@ -26,6 +26,7 @@ import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AofLoadException;
 import io.respsql.persist.AppendOnlyFile;
+import io.respsql.persist.BackgroundJobs;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -81,7 +82,7 @@ public final class RespSqlServer implements AutoCloseable {
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
         // Load before serving: replies to clients must see the data the file holds.
-        AppendOnlyFile aof = new AppendOnlyFile(config, sql);
+        AppendOnlyFile aof = new AppendOnlyFile(config, sql, new BackgroundJobs());
         aof.start();
         sql.commitListener(aof);
         sql.writeGuard(aof);
@@ -90,6 +91,7 @@ public final class RespSqlServer implements AutoCloseable {
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
+        context.appendOnlyFile(aof);
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
         RespWriter writer = new RespWriter();
@@ -98,6 +100,7 @@ public final class RespSqlServer implements AutoCloseable {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
                 NioIoHandler.newFactory());
         String transport = "nio";
+        aof.eventLoop(loop.next());
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
             .channel(NioServerSocketChannel.class)

@@ -6,10 +6,9 @@ import io.respsql.config.ConfigException;
 import io.respsql.config.FsyncPolicy;
 import io.respsql.config.ServerConfig;
 import io.respsql.exec.CommitListener;
-import io.respsql.exec.DdlExecutor;
 import io.respsql.exec.SqlEngine;
 import io.respsql.exec.WriteGuard;
-import io.respsql.storage.Table;
+import io.respsql.storage.CatalogImage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +37,12 @@ import java.util.concurrent.TimeUnit;
  * <p>If the file cannot be written, the records stay in the buffer, further writes are refused
  * ({@link #refusal()}) and the write is retried from the server's cron until it succeeds; reads
  * keep working. Everything but the background fsync runs on the event-loop thread.
+ *
+ * <p>A rewrite ({@code BGREWRITEAOF}, {@code CONFIG SET appendonly yes}) captures the catalog on
+ * the event loop; a background thread writes it as a snapshot preamble to a temporary file while
+ * new records go both to the current file and to a rewrite buffer; back on the event loop the
+ * buffer is appended to the temporary file, which is fsynced and renamed over the AOF, and
+ * appends continue in it.
  */
 public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AppendOnlyFile.class);
@@ -49,8 +57,14 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         void fsynced(long fileSize);
     }
 
+    /** The job name {@link BackgroundJobs} knows a rewrite by. */
+    public static final String JOB = "append only file rewriting";
+
     private final ServerConfig config;
     private final SqlEngine engine;
+    private final BackgroundJobs jobs;
+    /** The event loop, where a background rewrite hands its result back. */
+    private Executor loop;
     private ByteBuf buf = Unpooled.directBuffer(INITIAL_BUFFER);
     private boolean open;
     private Path path;
@@ -73,10 +87,27 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     private volatile FsyncObserver observer = size -> { };
     private volatile String failWrites;
 
-    public AppendOnlyFile(ServerConfig config, SqlEngine engine) {
+    // Rewrite state (event loop).
+    /** Records committed since the rewrite's capture; non-null while a rewrite runs. */
+    private ByteBuf rewriteBuf;
+    private boolean rewriteCancelled;
+    /** CONFIG SET appendonly yes: the log opens when its first rewrite is done. */
+    private boolean openAfterRewrite;
+    private boolean lastRewriteOk = true;
+    private long rewrites;
+    private CompletableFuture<Boolean> rewriteDone = CompletableFuture.completedFuture(true);
+    private volatile Runnable rewriteHook = () -> { };
+
+    public AppendOnlyFile(ServerConfig config, SqlEngine engine, BackgroundJobs jobs) {
         this.config = config;
         this.engine = engine;
+        this.jobs = jobs;
         this.policy = config.appendFsync();
+    }
+
+    /** The event loop; needed before a background rewrite can start. */
+    public void eventLoop(Executor loop) {
+        this.loop = loop;
     }
 
     // ---- startup and switching ----------------------------------------------------------------
@@ -106,71 +137,177 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         }
     }
 
-    /** {@code CONFIG SET appendonly yes|no}: start a new file from the current data, or close it. */
+    /**
+     * {@code CONFIG SET appendonly yes|no}. Yes starts a background rewrite of the current data;
+     * the file takes appends once it is done (writes until then are in the rewrite buffer). No
+     * closes the file, cancelling a rewrite in progress.
+     */
     public void switchTo(boolean on) throws ConfigException {
-        try {
-            if (on && !open) {
-                rewriteFromData();
-                LOG.info("append only file enabled: {} ({} bytes)", path, size);
-            } else if (!on && open) {
-                closeFile();
-                LOG.info("append only file disabled");
+        if (on && !open && !openAfterRewrite) {
+            if (jobs.running() != null) {
+                throw new ConfigException("Background " + jobs.running() + " in progress; try again when it ends");
             }
-        } catch (IOException | UncheckedIOException e) {
-            throw new ConfigException("cannot write the append only file " + config.appendOnlyPath() + ": " + e.getMessage());
+            startRewrite(true);
+            LOG.info("append only file enabled: rewriting {} in the background", config.appendOnlyPath());
+        } else if (!on && (open || openAfterRewrite)) {
+            openAfterRewrite = false;
+            if (rewriteBuf != null) {
+                rewriteCancelled = true;
+            }
+            try {
+                closeFile();
+            } catch (IOException e) {
+                LOG.warn("closing the AOF file {} failed: {}", path, e.toString());
+            }
+            LOG.info("append only file disabled");
         }
     }
 
     /**
-     * Writes the current data as statements (what DUMP gives for every table) to a temporary file,
-     * fsyncs it and renames it over the AOF, then appends to it. Runs on the event loop.
+     * Writes the current data to a temporary file (a snapshot preamble; nothing for an empty
+     * catalog), fsyncs it and renames it over the AOF, then appends to it. Runs on the event loop
+     * before the server serves clients.
      */
     private void rewriteFromData() throws IOException {
         Path target = config.appendOnlyPath();
         Files.createDirectories(target.toAbsolutePath().getParent());
         Path tmp = tempPath(target);
-        ByteBuf chunk = Unpooled.directBuffer(INITIAL_BUFFER);
+        CatalogImage image = engine.catalog().capture();
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (Table t : engine.catalog().tables()) {
-                DdlExecutor.script(t, sql -> {
-                    AofFormat.writeSql(chunk, sql);
-                    if (chunk.readableBytes() >= 1 << 20) {
-                        drain(chunk, out);
-                    }
-                });
+            if (!image.tables().isEmpty()) {
+                SnapshotWriter.write(image, out);
             }
-            drain(chunk, out);
             out.force(true);
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
             throw e;
         } finally {
-            chunk.release();
+            image.release();
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(target);
-        if (open) {
-            closeFile();
-        }
         openForAppend(target);
         baseSize = size;
     }
 
-    static Path tempPath(Path target) {
-        return target.resolveSibling(target.getFileName() + ".rewrite-" + ProcessHandle.current().pid() + ".tmp");
+    /**
+     * {@code BGREWRITEAOF}: starts a background rewrite. Returns null when it started, else the
+     * error reply (without '-') saying which job is in the way.
+     */
+    public String rewriteInBackground() {
+        if (jobs.running() != null) {
+            return "ERR Background " + jobs.running() + " already in progress";
+        }
+        startRewrite(open);
+        return null;
     }
 
-    private static void drain(ByteBuf chunk, FileChannel out) {
-        try {
-            ByteBuffer nio = chunk.nioBuffer();
-            while (nio.hasRemaining()) {
-                out.write(nio);
-            }
-            chunk.clear();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private void startRewrite(boolean openWhenDone) {
+        if (loop == null) {
+            throw new IllegalStateException("no event loop to finish a rewrite on");
         }
+        jobs.tryStart(JOB);
+        CatalogImage image = engine.catalog().capture();
+        rewriteBuf = Unpooled.directBuffer(INITIAL_BUFFER);
+        rewriteCancelled = false;
+        openAfterRewrite = openWhenDone && !open;
+        Path target = config.appendOnlyPath();
+        Path tmp = tempPath(target);
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        rewriteDone = done;
+        Thread writer = new Thread(() -> {
+            Throwable failure = null;
+            try {
+                Files.createDirectories(target.toAbsolutePath().getParent());
+                try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+                    if (!image.tables().isEmpty()) {
+                        SnapshotWriter.write(image, out);
+                    }
+                }
+                rewriteHook.run();
+            } catch (Throwable e) {
+                failure = e;
+            }
+            Throwable f = failure;
+            try {
+                loop.execute(() -> finishRewrite(image, tmp, target, f, done));
+            } catch (RejectedExecutionException stopped) {
+                // The server stopped meanwhile: the current file stays as it is.
+                deleteQuietly(tmp);
+                done.complete(false);
+            }
+        }, "respsql-aof-rewrite");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /** Back on the event loop: append what was committed meanwhile, then put the new file in place. */
+    private void finishRewrite(CatalogImage image, Path tmp, Path target, Throwable failure,
+                               CompletableFuture<Boolean> done) {
+        image.release();
+        jobs.finished();
+        ByteBuf meanwhile = rewriteBuf;
+        rewriteBuf = null;
+        boolean reopen = open || openAfterRewrite;
+        openAfterRewrite = false;
+        try {
+            if (failure != null) {
+                throw failure;
+            }
+            if (rewriteCancelled) {
+                deleteQuietly(tmp);
+                done.complete(false);
+                return;
+            }
+            if (open) {
+                writePending(); // the old file stays complete until the rename
+            }
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                ByteBuffer nio = meanwhile.nioBuffer();
+                long pos = out.size();
+                while (nio.hasRemaining()) {
+                    pos += out.write(nio, pos);
+                }
+                out.force(true);
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            fsyncDirectory(target);
+            if (reopen) {
+                FileChannel old = channel;
+                // Everything pending is in the new file already (the rewrite buffer got it too).
+                buf.clear();
+                openForAppend(target);
+                baseSize = size;
+                if (old != null) {
+                    old.close();
+                }
+            }
+            lastRewriteOk = true;
+            rewrites++;
+            LOG.info("Background append only file rewriting finished: {} ({} bytes)", target, Files.size(target));
+            done.complete(true);
+        } catch (Throwable e) {
+            lastRewriteOk = false;
+            deleteQuietly(tmp);
+            LOG.warn("Background append only file rewriting failed: {}", e.toString());
+            done.complete(false);
+        } finally {
+            meanwhile.release();
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a stale temporary file is overwritten by the next rewrite
+        }
+    }
+
+    static Path tempPath(Path target) {
+        return target.resolveSibling(target.getFileName() + ".rewrite-" + ProcessHandle.current().pid() + ".tmp");
     }
 
     static void fsyncDirectory(Path file) throws IOException {
@@ -224,7 +361,13 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     @Override
     public void committed(String sql, long changes) {
         if (open) {
+            int from = buf.writerIndex();
             AofFormat.writeSql(buf, sql);
+            if (rewriteBuf != null) {
+                rewriteBuf.writeBytes(buf, from, buf.writerIndex() - from);
+            }
+        } else if (rewriteBuf != null) {
+            AofFormat.writeSql(rewriteBuf, sql);
         }
     }
 
@@ -232,6 +375,9 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     public void flushedAll() {
         if (open) {
             AofFormat.writeFlushAll(buf);
+        }
+        if (rewriteBuf != null) {
+            AofFormat.writeFlushAll(rewriteBuf);
         }
     }
 
@@ -350,6 +496,16 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         this.observer = o == null ? s -> { } : o;
     }
 
+    /** Completes (true when it succeeded) when the last rewrite started has ended. */
+    public CompletableFuture<Boolean> rewriteDone() {
+        return rewriteDone;
+    }
+
+    /** Test seam: run by the rewrite thread after it wrote the snapshot, before it hands back. */
+    public void rewriteHook(Runnable hook) {
+        this.rewriteHook = hook == null ? () -> { } : hook;
+    }
+
     /** Test seam: while non-null every write fails with this reason (as a full disk would). */
     public void failWrites(String reason) {
         this.failWrites = reason;
@@ -357,16 +513,18 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
 
     /** The {@code # Persistence} fields of INFO about the AOF. */
     public void info(StringBuilder sb) {
-        field(sb, "aof_enabled", open ? 1 : 0);
-        field(sb, "aof_rewrite_in_progress", 0);
+        field(sb, "aof_enabled", open || openAfterRewrite ? 1 : 0);
+        field(sb, "aof_rewrite_in_progress", rewriteBuf != null ? 1 : 0);
         field(sb, "aof_rewrite_scheduled", 0);
-        field(sb, "aof_last_bgrewrite_status", "ok");
+        field(sb, "aof_rewrites", rewrites);
+        field(sb, "aof_last_bgrewrite_status", lastRewriteOk ? "ok" : "err");
         field(sb, "aof_last_write_status", writeError == null ? "ok" : "err");
         if (open) {
             long lag = writtenEnd > syncedEnd ? (System.nanoTime() - lastFsyncNanos) / 1000 : 0;
             field(sb, "aof_current_size", size);
             field(sb, "aof_base_size", baseSize);
             field(sb, "aof_buffer_length", buf.readableBytes());
+            field(sb, "aof_rewrite_buffer_length", rewriteBuf == null ? 0 : rewriteBuf.readableBytes());
             field(sb, "aof_pending_bio_fsync", fsyncStartedNanos != 0 ? 1 : 0);
             field(sb, "aof_delayed_fsync", delayedFsync);
             field(sb, "aof_fsync_lag_usec", lag);
@@ -381,6 +539,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     /** Writes what is pending, fsyncs and closes the file; call when the event loop has stopped. */
     @Override
     public void close() {
+        rewriteCancelled = true;
         try {
             if (open) {
                 closeFile();

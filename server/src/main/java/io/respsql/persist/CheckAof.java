@@ -22,7 +22,7 @@ public final class CheckAof {
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         boolean fix = false;
         Path file = null;
         for (String a : args) {

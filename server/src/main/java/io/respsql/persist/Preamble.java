@@ -13,6 +13,11 @@ final class Preamble {
 
     /** Loads the preamble into {@code catalog}; returns the offset of the first record after it. */
     static long load(FileChannel ch, Catalog catalog, Path file) throws IOException {
-        throw new AofLoadException("AOF " + file + " starts with a snapshot preamble, which this build cannot read");
+        try {
+            return SnapshotReader.load(ch, 0, file.toString(), catalog).endOffset();
+        } catch (SnapshotException e) {
+            throw new AofLoadException("Bad snapshot preamble in AOF " + file + ": " + e.getMessage()
+                    + ". The records after it cannot be replayed without it.", e);
+        }
     }
 }

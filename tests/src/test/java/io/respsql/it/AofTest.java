@@ -296,6 +296,83 @@ class AofTest {
         }
     }
 
+    private static String checkAof(Path file) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int status = io.respsql.persist.CheckAof.run(new String[] {file.toString()},
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+        return status + " " + out.toString(StandardCharsets.UTF_8).trim();
+    }
+
+    @Test
+    void bgrewriteaofWritesASnapshotPreambleAndAppendsAfterIt() throws Exception {
+        Map<String, List<Object>> before;
+        try (TestServer s = start(FsyncPolicy.EVERYSEC)) {
+            workload(s);
+            long sizeBefore = Files.size(aof());
+            assertEquals("Background append only file rewriting started", s.dispatch("BGREWRITEAOF"));
+            assertTrue(s.server().appendOnlyFile().rewriteDone().get(30, TimeUnit.SECONDS));
+            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(aof()), 8);
+            assertEquals("RSQLSNAP", new String(head, StandardCharsets.US_ASCII));
+            assertEquals("0 AOF is valid: 0 records, " + Files.size(aof()) + " bytes", checkAof(aof()));
+            sql(s, "INSERT INTO t VALUES (6, 6, 6, six)");
+            sql(s, "UPDATE t SET id = 60 WHERE id = 6");
+            before = dumpAll(s);
+            String info = (String) s.dispatch("INFO", "persistence");
+            assertTrue(info.contains("aof_rewrites:1\r\n") && info.contains("aof_last_bgrewrite_status:ok\r\n"), info);
+            assertTrue(sizeBefore > 0);
+        }
+        assertTrue(checkAof(aof()).startsWith("0 AOF is valid: 2 records, "), checkAof(aof()));
+        try (TestServer s = start(FsyncPolicy.EVERYSEC)) {
+            assertEquals(before, dumpAll(s));
+            sql(s, "DELETE FROM t WHERE id = 60");
+            before = dumpAll(s);
+        }
+        try (TestServer s = start(FsyncPolicy.EVERYSEC)) {
+            assertEquals(before, dumpAll(s));
+        }
+    }
+
+    @Test
+    void writesDuringARewriteReachTheNewFile() throws Exception {
+        Map<String, List<Object>> before;
+        try (TestServer s = start(FsyncPolicy.ALWAYS); RespConnection c = s.raw()) {
+            workload(s);
+            AppendOnlyFile aof = s.server().appendOnlyFile();
+            CountDownLatch snapshotWritten = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            aof.rewriteHook(() -> {
+                snapshotWritten.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
+            assertTrue(snapshotWritten.await(30, TimeUnit.SECONDS));
+            assertEquals("-ERR Background append only file rewriting already in progress\r\n", c.call("BGREWRITEAOF"));
+            assertTrue(c.call("INFO", "persistence").contains("aof_rewrite_in_progress:1\r\n"));
+            // Writes to rows the capture holds (copy-on-write), new rows, schema changes.
+            assertEquals(":3\r\n", c.call("SQL", "UPDATE t SET f = f + 1 WHERE id < 10"));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO t VALUES (100, 1, 2.5, hundred)"));
+            assertEquals(":1\r\n", c.call("SQL", "DELETE FROM t WHERE id = 1"));
+            assertEquals(":2\r\n", c.call("SQL", "DROP TABLE k"));
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE late (id BIGINT PRIMARY KEY)"));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO late VALUES (1)"));
+            release.countDown();
+            assertTrue(aof.rewriteDone().get(30, TimeUnit.SECONDS));
+            aof.rewriteHook(null);
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO late VALUES (2)"));
+            before = dumpAll(s);
+            assertTrue(c.call("INFO", "persistence").contains("aof_rewrite_in_progress:0\r\n"));
+        }
+        assertFalse(Files.exists(dir.resolve("appendonly.aof.rewrite-" + ProcessHandle.current().pid() + ".tmp")));
+        assertTrue(checkAof(aof()).startsWith("0 AOF is valid: 7 records, "), checkAof(aof()));
+        try (TestServer s = start(FsyncPolicy.ALWAYS)) {
+            assertEquals(before, dumpAll(s));
+        }
+    }
+
     @Test
     void configSetAppendonlyWritesTheCurrentDataThenLogs() throws Exception {
         Map<String, List<Object>> before;
@@ -304,9 +381,11 @@ class AofTest {
             assertFalse(Files.exists(aof()));
             assertTrue(((String) s.dispatch("INFO", "persistence")).contains("aof_enabled:0\r\n"));
             assertEquals("OK", s.dispatch("CONFIG", "SET", "appendonly", "yes"));
-            assertTrue(Files.exists(aof()));
             assertEquals("yes", s.lettuce().configGet("appendonly").get("appendonly"));
-            sql(s, "INSERT INTO t VALUES (7, 7, 7, seven)");
+            sql(s, "INSERT INTO t VALUES (7, 7, 7, seven)"); // during the rewrite or after it
+            assertTrue(s.server().appendOnlyFile().rewriteDone().get(30, TimeUnit.SECONDS));
+            assertTrue(Files.exists(aof()));
+            assertTrue(((String) s.dispatch("INFO", "persistence")).contains("aof_enabled:1\r\n"));
             assertEquals("OK", s.dispatch("CONFIG", "SET", "appendfsync", "always"));
             sql(s, "INSERT INTO t VALUES (8, 8, 8, eight)");
             before = dumpAll(s);
