@@ -41,6 +41,11 @@ public final class SqlEngine {
         this.listener = listener == null ? CommitListener.NONE : listener;
     }
 
+    /** Adds a listener, told after those already installed (the log, a save rule's change counter, ...). */
+    public void addCommitListener(CommitListener l) {
+        this.listener = listener == CommitListener.NONE ? l : CommitListener.both(listener, l);
+    }
+
     /** The listener told of writes now (so a loader can switch it off while replaying). */
     public CommitListener commitListener() {
         return listener;

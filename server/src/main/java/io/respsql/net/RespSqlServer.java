@@ -84,7 +84,7 @@ public final class RespSqlServer implements AutoCloseable {
         // Load before serving: replies to clients must see the data the file holds.
         AppendOnlyFile aof = new AppendOnlyFile(config, sql, new BackgroundJobs());
         aof.start();
-        sql.commitListener(aof);
+        sql.addCommitListener(aof);
         sql.writeGuard(aof);
         info.persistence(aof::info);
         config.appendOnlySwitch(aof::switchTo);
