@@ -440,9 +440,12 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         return true;
     }
 
-    /** Called from the server's cron on the event loop: retries a failed write. */
+    /**
+     * Called from the server's cron on the event loop: retries a failed write, and writes records
+     * no reply flush asked for (their client left before its replies were flushed).
+     */
     public void cron() {
-        if (open && writeError != null) {
+        if (open && (writeError != null || buf.isReadable())) {
             writePending();
         }
     }

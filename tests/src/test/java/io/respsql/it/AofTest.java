@@ -238,6 +238,28 @@ class AofTest {
     }
 
     @Test
+    void everysecFsyncsInTheBackground() throws Exception {
+        try (TestServer s = start(FsyncPolicy.EVERYSEC); RespConnection c = s.raw()) {
+            CountDownLatch fsynced = new CountDownLatch(1);
+            AtomicLong syncedSize = new AtomicLong();
+            AtomicLong thread = new AtomicLong();
+            s.server().appendOnlyFile().fsyncObserver(size -> {
+                syncedSize.set(size);
+                thread.set(Thread.currentThread().getName().equals("respsql-aof-fsync") ? 1 : 0);
+                fsynced.countDown();
+            });
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE t (id int primary key)"));
+            // The reply came after write(): the record is in the file, though maybe not on disk yet.
+            long size = Files.size(aof());
+            assertEquals(record("CREATE TABLE t (id int primary key)").length(), size);
+            assertTrue(fsynced.await(10, TimeUnit.SECONDS), "a background fsync within about a second");
+            assertEquals(size, syncedSize.get());
+            assertEquals(1, thread.get(), "fsynced by the background thread");
+            assertTrue(c.call("INFO", "persistence").contains("aof_fsync_lag_usec:0\r\n"));
+        }
+    }
+
+    @Test
     void pipelinedWritesFromManyConnectionsShareFsyncs() throws Exception {
         int connections = 8;
         int perConnection = 50;
