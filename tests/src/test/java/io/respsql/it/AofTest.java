@@ -396,6 +396,45 @@ class AofTest {
     }
 
     @Test
+    void appendonlyNoCancelsARewriteAndYesStartsAFreshOne() throws Exception {
+        Map<String, List<Object>> before;
+        Path tmp = dir.resolve("appendonly.aof.rewrite-" + ProcessHandle.current().pid() + ".tmp");
+        try (TestServer s = start(FsyncPolicy.EVERYSEC); RespConnection c = s.raw()) {
+            workload(s);
+            AppendOnlyFile aof = s.server().appendOnlyFile();
+            CountDownLatch snapshotWritten = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            aof.rewriteHook(() -> {
+                snapshotWritten.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
+            assertTrue(snapshotWritten.await(30, TimeUnit.SECONDS));
+            assertTrue(Files.exists(tmp));
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "appendonly", "no"));
+            release.countDown();
+            assertFalse(aof.rewriteDone().get(30, TimeUnit.SECONDS), "the rewrite was cancelled");
+            aof.rewriteHook(null);
+            assertFalse(Files.exists(tmp));
+            String info = c.call("INFO", "persistence");
+            assertTrue(info.contains("aof_enabled:0\r\n") && info.contains("aof_rewrite_in_progress:0\r\n"), info);
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO t VALUES (50, 5, 5, not_logged)"));
+            assertEquals(":1\r\n", c.call("SQL", "DELETE FROM t WHERE id = 50"));
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "appendonly", "yes"));
+            assertTrue(aof.rewriteDone().get(30, TimeUnit.SECONDS));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO t VALUES (51, 5, 5, logged)"));
+            before = dumpAll(s);
+        }
+        try (TestServer s = start(FsyncPolicy.EVERYSEC)) {
+            assertEquals(before, dumpAll(s));
+        }
+    }
+
+    @Test
     void configSetAppendonlyWritesTheCurrentDataThenLogs() throws Exception {
         Map<String, List<Object>> before;
         try (TestServer s = start(c -> { })) {
