@@ -73,6 +73,10 @@ final class Dist {
             return "-";
         }
         double r = a / b;
-        return r >= 10 ? String.format("%.0f", r) : String.format("%.2f", r);
+        if (r >= 10) {
+            return String.format("%.0f", r);
+        }
+        // Two significant digits below 0.1, so a 300x difference does not print as 0.00.
+        return r >= 0.1 ? String.format("%.2f", r) : String.format("%.2g", r);
     }
 }

@@ -60,6 +60,8 @@ class DistTest {
         assertEquals("0.50", Dist.ratio(1, 2));
         assertEquals("12", Dist.ratio(120, 10));
         assertEquals("-", Dist.ratio(1, 0));
+        assertEquals("0.0033", Dist.ratio(57.3, 17328));
+        assertEquals("0.10", Dist.ratio(1, 10));
     }
 
     private static Histogram round(long value, int count) {
