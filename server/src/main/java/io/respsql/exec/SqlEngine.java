@@ -4,6 +4,7 @@ import io.respsql.plan.AccessPath;
 import io.respsql.plan.JoinStep;
 import io.respsql.plan.SelectPlan;
 import io.respsql.plan.SelectPlanner;
+import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
@@ -25,6 +26,8 @@ public final class SqlEngine {
     private static final Logger LOG = LoggerFactory.getLogger(SqlEngine.class);
     /** Above this many row slots the reusable buffer is released after the statement. */
     private static final int KEEP_BUFFER = 1 << 20;
+    /** Redis's reply when a write is refused for memory; also the reply when the heap ran out. */
+    public static final String OOM_REPLY = "OOM command not allowed when used memory > 'maxmemory'.";
 
     private final Catalog catalog;
     /** Row slots matched by the current statement, reused across statements. */
@@ -50,26 +53,46 @@ public final class SqlEngine {
         return catalog;
     }
 
-    /** Executes one statement and writes exactly one reply (a result or an {@code -ERR}). */
+    /**
+     * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
+     * failure comes after part of a streamed reply already left, no error can be appended: the
+     * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
+     */
     public void execute(String sql, RespWriter out) {
-        int mark = out.target().writerIndex();
+        long mark = out.mark();
         try {
             long changes = run(Parser.parse(sql), sql, out);
             if (changes >= 0) {
                 listener.committed(sql, changes);
             }
         } catch (SqlException e) {
-            out.target().writerIndex(mark); // drop any partial reply
-            out.error("ERR " + e.getMessage());
+            fail(out, mark, "ERR " + e.getMessage());
+        } catch (ReplyAbortedException e) {
+            out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
+        } catch (OutOfMemoryError e) {
+            rows = new IntArrayList(); // let the row buffer go before replying
+            LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
+                    abbreviate(sql));
+            fail(out, mark, OOM_REPLY);
         } catch (RuntimeException e) {
-            LOG.error("statement failed: {}", sql, e);
-            out.target().writerIndex(mark);
-            out.error("ERR internal error: " + e);
+            LOG.error("statement failed: {}", abbreviate(sql), e);
+            fail(out, mark, "ERR internal error: " + e);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    /** Replaces the partial reply with {@code error}, unless part of it already left. */
+    private static void fail(RespWriter out, long mark, String error) {
+        if (out.discardReply(mark)) {
+            out.error(error);
+        }
+    }
+
+    private static String abbreviate(String sql) {
+        return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
     }
 
     /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
