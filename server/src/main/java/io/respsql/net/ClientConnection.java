@@ -62,6 +62,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private long bytesSinceNewline;
     /** When the pending output first went over the soft limit (System.nanoTime), or 0. */
     private long softLimitSince;
+    /** Set when a chunk found the output limit exceeded: the broken reply is the limit's doing. */
+    private boolean outputLimitHit;
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
@@ -231,6 +233,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         ctx.writeAndFlush(chunk, ctx.voidPromise());
         if (overOutputLimit()) {
             // Only reads produce chunked replies, so stopping here leaves no data half-changed.
+            outputLimitHit = true;
             throw new ReplyAbortedException("output buffer limit reached");
         }
     }
@@ -260,7 +263,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     /** A reply could not be completed: output limit reached, or a failure after part of it left. */
     private void brokenReplyClose() {
-        if (overOutputLimit()) {
+        if (outputLimitHit) {
             stats.clientOutputBufferLimitDisconnections++;
             log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
         } else {
