@@ -210,7 +210,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             ctx.close();
         } else if (cause instanceof CodecException) {
             if (session != null && !session.isClosing()) {
-                protocolError(ctx, describe(cause));
+                protocolError(ctx, describe(cause, assembler.inArray()));
             } else {
                 ctx.close();
             }
@@ -340,8 +340,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** The decoder's complaint, in Redis's words where netty's differ. */
-    static String describe(Throwable t) {
+    /**
+     * The decoder's complaint, in Redis's words where netty's differ: a bad number in a header is
+     * an invalid bulk length inside a request's array ({@code inArray}), else an invalid multibulk length.
+     */
+    static String describe(Throwable t, boolean inArray) {
         Throwable inner = t;
         while (inner.getCause() != null && inner.getCause() != inner) {
             inner = inner.getCause();
@@ -350,14 +353,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         if (msg == null) {
             return inner.getClass().getSimpleName();
         }
-        if (msg.startsWith("length: ")) {
-            if (msg.endsWith("(expected: <= " + INLINE_MAX + ")")) {
-                return "too big inline request";
-            }
-            if (msg.contains("(expected: <= ")) {
-                return "invalid bulk length"; // beyond what the decoder can hold at all
-            }
-            return "invalid length: " + msg.substring("length: ".length(), msg.indexOf(' ', "length: ".length()));
+        if (msg.startsWith("length: ") && msg.endsWith("(expected: <= " + INLINE_MAX + ")")) {
+            return "too big inline request";
+        }
+        if (msg.startsWith("length: ") || msg.startsWith("too many characters to be a valid RESP Integer")
+                || msg.startsWith("bad byte in number") || msg.startsWith("no number to parse")) {
+            return inArray ? "invalid bulk length" : "invalid multibulk length";
         }
         return msg;
     }

@@ -121,6 +121,11 @@ final class RequestAssembler {
         return "expected '*', got '" + typeChar(msg) + "'";
     }
 
+    /** Whether a request's array header was read and its arguments are still coming. */
+    boolean inArray() {
+        return pending > 0;
+    }
+
     /** True when {@link #args()} holds a whole request (possibly empty: an empty inline line). */
     boolean complete() {
         return pending == 0 && firstPiece == null;

@@ -78,14 +78,19 @@ class ProtocolLimitsTest extends ServerTestBase {
 
     @Test
     void malformedHeaders() throws Exception {
-        assertProtocolErrorThenClose("*abc\r\n");
-        assertProtocolErrorThenClose("*1\r\n$-5\r\n");
-        assertProtocolErrorThenClose("*1\r\n$-1\r\n");
-        assertProtocolErrorThenClose("*99999999999999999999\r\n");
-        assertProtocolErrorThenClose("*1\r\n$99999999999999999999\r\n");
+        String multibulk = "-ERR Protocol error: invalid multibulk length\r\n";
+        String bulk = "-ERR Protocol error: invalid bulk length\r\n";
+        assertClosedWith(multibulk, "*abc\r\n");
+        assertClosedWith(multibulk, "*-5\r\n");
+        assertClosedWith(multibulk, "*99999999999999999999\r\n");
+        assertClosedWith(multibulk, "*\r\n");
+        assertClosedWith(bulk, "*1\r\n$-5\r\n");
+        assertClosedWith(bulk, "*1\r\n$-1\r\n");
+        assertClosedWith(bulk, "*1\r\n$99999999999999999999\r\n");
+        assertClosedWith(bulk, "*1\r\n$4x\r\nPING\r\n");
+        assertClosedWith(bulk, "*1\r\n$\r\n");
+        // Content not followed by CRLF.
         assertProtocolErrorThenClose("*1\r\n$4\r\nPINGxx\r\n");
-        assertProtocolErrorThenClose("*1\r\n$4x\r\nPING\r\n");
-        assertProtocolErrorThenClose("*1\r\n$\r\n");
     }
 
     @Test
