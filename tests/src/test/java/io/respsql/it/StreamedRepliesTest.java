@@ -128,7 +128,12 @@ class StreamedRepliesTest {
 
     @Test
     void pipelineWithoutReadingKeepsOutputBounded() throws Exception {
-        byte[] echo = RespConnection.encode("ECHO", "x".repeat(1000));
+        server.dispatch("CREATE", "TABLE", "small", "(id int primary key, name text)");
+        for (int i = 0; i < 20; i++) {
+            server.dispatch("INSERT", "INTO", "small", "VALUES", "(" + i + ",'name of row " + i + "')");
+        }
+        // Each request is answered with about 4 times its size.
+        byte[] echo = RespConnection.encode("SELECT", "*", "FROM", "small");
         try (Socket flood = new Socket(); RespConnection other = server.raw()) {
             flood.connect(new InetSocketAddress(TestServer.HOST, server.port()));
             other.call("CLIENT", "SETNAME", "watcher");
@@ -139,7 +144,7 @@ class StreamedRepliesTest {
                     for (int i = 0; i < 1000; i++) {
                         System.arraycopy(echo, 0, block, i * echo.length, echo.length);
                     }
-                    for (int i = 0; i < 50; i++) { // about 50 MB of requests, replies never read
+                    for (int i = 0; i < 50_000_000 / block.length; i++) { // 50 MB of requests, replies never read
                         out.write(block);
                     }
                 } catch (IOException stopped) {
@@ -158,13 +163,17 @@ class StreamedRepliesTest {
             String list = other.call("CLIENT", "LIST");
             long omem = -1;
             for (String line : list.split("\n")) {
-                if (line.contains("cmd=echo")) {
+                if (line.contains("cmd=select")) {
                     omem = Long.parseLong(line.replaceAll(".* omem=(\\d+).*", "$1").trim());
                 }
             }
             assertTrue(omem >= 0, "the flooding client is still connected: " + list);
+            System.out.println("pending output of a pipelining client that never reads: " + omem + " bytes");
             assertTrue(omem < 32L << 20, "pending output of a client that does not read: " + omem);
+            String memory = other.call("INFO", "memory");
+            assertTrue(memory.contains("used_memory:"), memory);
             flood.close();
+            server.dispatch("DROP", "TABLE", "small");
             writer.join(10_000);
         }
     }
