@@ -29,6 +29,8 @@ import io.respsql.info.ServerStats;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -126,9 +128,14 @@ public final class RespSqlServer implements AutoCloseable {
         info.listening(port, transport);
         ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
                 () -> {
-                    stats.tick(System.currentTimeMillis());
-                    sampleClientBuffers(clients, stats);
-                    stats.notePeak(memory.used());
+                    // A task that throws is never run again: keep the cron alive whatever happens.
+                    try {
+                        stats.tick(System.currentTimeMillis());
+                        sampleClientBuffers(clients, stats);
+                        stats.notePeak(memory.refresh());
+                    } catch (RuntimeException e) {
+                        LoggerFactory.getLogger(RespSqlServer.class).warn("periodic task failed", e);
+                    }
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
         return new RespSqlServer(loop, serverChannel, cron, transport);
     }
