@@ -102,6 +102,28 @@ class StreamedRepliesTest {
     }
 
     @Test
+    void clientOverTheSoftLimitForTooLongIsDisconnected() throws Exception {
+        // No hard limit; over 1 MB unsent for more than 0 seconds is too long.
+        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 0 1mb 0");
+        try (RawClient greedy = new RawClient(server.port()); RespConnection other = server.raw()) {
+            long before = disconnections(other);
+            greedy.send(RespConnection.encode("SELECT", "*", "FROM", "big"));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (disconnections(other) == before) {
+                assertTrue(System.nanoTime() < deadline, "not disconnected over the soft limit");
+                Thread.sleep(20);
+            }
+            greedy.drainUntilClosed();
+            assertEquals("+PONG\r\n", other.call("PING"));
+        }
+    }
+
+    private static long disconnections(RespConnection c) throws IOException {
+        String stats = c.call("INFO", "stats");
+        return Long.parseLong(stats.replaceAll("(?s).*client_output_buffer_limit_disconnections:(\\d+).*", "$1"));
+    }
+
+    @Test
     void failureAfterPartOfAReplyLeftClosesTheConnection() throws Exception {
         // id * 10^15 overflows from id 9224 on: thousands of rows (several chunks) are sent first.
         try (RawClient c = new RawClient(server.port()); RespConnection other = server.raw()) {
