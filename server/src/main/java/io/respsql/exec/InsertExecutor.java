@@ -29,7 +29,7 @@ final class InsertExecutor {
     }
 
     /** Returns the number of rows inserted. */
-    static long run(Catalog catalog, Statement.Insert s, String sql, RespWriter out) {
+    static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         int[] target = targetColumns(t, s.columns());
         int nRows = s.rows().size();
@@ -71,6 +71,7 @@ final class InsertExecutor {
             }
         }
         checkKeys(t, nRows, nCols, longs, doubles, texts);
+        headroom.ensure(writeBytes(t, nRows, nCols, texts));
         int[] written = new int[nRows];
         int done = 0;
         int next = -1;
@@ -100,6 +101,17 @@ final class InsertExecutor {
             out.ok();
         }
         return nRows;
+    }
+
+    /** What writing the rows may allocate: column slots, text bytes, one entry per index. */
+    private static long writeBytes(Table t, int nRows, int nCols, byte[][] texts) {
+        long need = (long) nRows * (nCols * 8L + Headroom.INDEX_BYTES_PER_ENTRY * t.indexes().size());
+        for (byte[] text : texts) {
+            if (text != null) {
+                need += text.length + 4;
+            }
+        }
+        return need;
     }
 
     private static void writeRow(Table t, int row, int base, long[] longs, double[] doubles, byte[][] texts) {

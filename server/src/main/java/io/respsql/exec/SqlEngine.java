@@ -33,6 +33,7 @@ public final class SqlEngine {
     /** Row slots matched by the current statement, reused across statements. */
     private IntArrayList rows = new IntArrayList();
     private CommitListener listener = CommitListener.NONE;
+    private final Headroom headroom = new Headroom();
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -100,9 +101,9 @@ public final class SqlEngine {
         if (st instanceof Statement.Select s) {
             SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, out);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, out);
+            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, out);
         } else if (st instanceof Statement.Delete s) {
             return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.CreateTable s) {

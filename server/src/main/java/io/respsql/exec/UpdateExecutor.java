@@ -83,7 +83,7 @@ final class UpdateExecutor {
     }
 
     /** Returns the number of rows matched (and written). */
-    static long run(Plan p, IntArrayList rows, RespWriter out) {
+    static long run(Plan p, IntArrayList rows, Headroom headroom, RespWriter out) {
         Table t = p.table();
         int[] tuple = new int[1];
         rows.clear();
@@ -111,7 +111,7 @@ final class UpdateExecutor {
         if (pk != null && n > 0) {
             checkPrimaryKeys(t, pk, r, n, tuple);
         }
-        reserveHeadroom(t, as, r, n, tuple);
+        headroom.ensure(writeBytes(t, as, r, n, tuple));
         for (int i = 0; i < n; i++) {
             int row = r[i];
             tuple[0] = row;
@@ -136,23 +136,16 @@ final class UpdateExecutor {
         return n;
     }
 
-    /** Bytes an index entry change may allocate (a share of a node split), generously. */
-    private static final long INDEX_BYTES_PER_ROW = 64;
-    /** Slack for a text arena or index node that grows by a whole block. */
-    private static final long GROWTH_SLACK = 2L << 20;
-    private static final int RESERVE_BLOCK = 1 << 20;
-
     /**
-     * Writes happen in place and cannot be undone, so before the first one the memory they may
-     * need (new text bytes, index entries) is allocated and dropped: if the heap cannot give it,
-     * the OutOfMemoryError comes here, before any change, and the engine replies -OOM. Numeric
-     * columns without an index need nothing and skip this.
+     * Writes happen in place and cannot be undone, so before the first one the heap must have room
+     * for what they may allocate (new text bytes, index entries); see {@link Headroom}. Numeric
+     * columns without an index allocate nothing and skip this.
      */
-    private static void reserveHeadroom(Table t, Assigner[] as, int[] rows, int n, int[] tuple) {
+    private static long writeBytes(Table t, Assigner[] as, int[] rows, int n, int[] tuple) {
         long need = 0;
         for (Assigner a : as) {
             if (t.isIndexed(a.column)) {
-                need += INDEX_BYTES_PER_ROW * n;
+                need += Headroom.INDEX_BYTES_PER_ENTRY * n;
             }
             if (a.column.type() == ColumnType.TEXT) {
                 for (int i = 0; i < n; i++) {
@@ -162,19 +155,7 @@ final class UpdateExecutor {
                 }
             }
         }
-        if (need == 0) {
-            return;
-        }
-        need += GROWTH_SLACK;
-        Runtime rt = Runtime.getRuntime();
-        if (rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()) > 2 * need) {
-            return; // plenty of never-used heap: no need to prove it by allocating
-        }
-        // Blocks, not one array: a single huge array needs contiguous heap, which asks for more than the writes do.
-        byte[][] reserve = new byte[(int) Math.min(Integer.MAX_VALUE - 8, (need + RESERVE_BLOCK - 1) / RESERVE_BLOCK)][];
-        for (int i = 0; i < reserve.length; i++) {
-            reserve[i] = new byte[RESERVE_BLOCK];
-        }
+        return need;
     }
 
     /**
