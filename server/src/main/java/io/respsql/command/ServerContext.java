@@ -5,6 +5,7 @@ import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.AppendOnlyFile;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -18,6 +19,7 @@ public final class ServerContext {
     private final InfoReport info;
     private CommandTable commands;
     private MemoryAccounting memory;
+    private AppendOnlyFile aof;
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info) {
@@ -61,6 +63,15 @@ public final class ServerContext {
     public ServerContext memory(MemoryAccounting memory) {
         this.memory = memory;
         return this;
+    }
+
+    /** The append-only file (BGREWRITEAOF). */
+    public AppendOnlyFile appendOnlyFile() {
+        return aof;
+    }
+
+    public void appendOnlyFile(AppendOnlyFile aof) {
+        this.aof = aof;
     }
 
     /** The full command table (set once it is built, for COMMAND's introspection). */

@@ -52,6 +52,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     /** Shared by all connections of the event loop (single thread). */
     private final RespWriter writer;
     private final RequestAssembler assembler;
+    /** Holds replies back until the AOF records of the same iteration are written; null without persistence. */
+    private final GroupCommit commit;
 
     private Session session;
     private ChannelHandlerContext ctx;
@@ -67,6 +69,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
+        this(config, stats, clients, dispatcher, writer, maxArgs, null);
+    }
+
+    ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
+                     RespWriter writer, int maxArgs, GroupCommit commit) {
+        this.commit = commit;
         this.config = config;
         this.stats = stats;
         this.clients = clients;
@@ -190,7 +198,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
         if (flushPending) {
             flushPending = false;
-            ctx.flush();
+            if (commit != null && commit.holdsReplies()) {
+                commit.flushAfterCommit(ctx);
+            } else {
+                ctx.flush();
+            }
         }
     }
 
@@ -335,6 +347,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     }
 
     private void writeThenClose(ChannelHandlerContext ctx) {
+        if (commit != null) {
+            commit.commitNow(); // this flush does not wait for the group commit
+        }
         writeOut(ctx);
         flushPending = false;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

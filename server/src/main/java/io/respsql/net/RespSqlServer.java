@@ -26,6 +26,9 @@ import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.AofLoadException;
+import io.respsql.persist.AppendOnlyFile;
+import io.respsql.persist.BackgroundJobs;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -57,9 +60,12 @@ public final class RespSqlServer implements AutoCloseable {
     private final ScheduledFuture<?> cron;
     private final InetSocketAddress address;
     private final String transport;
+    private final AppendOnlyFile aof;
     private volatile boolean closed;
 
-    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport) {
+    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport,
+                          AppendOnlyFile aof) {
+        this.aof = aof;
         this.loop = loop;
         this.serverChannel = serverChannel;
         this.cron = cron;
@@ -72,15 +78,25 @@ public final class RespSqlServer implements AutoCloseable {
      * is then written back into {@code config}.
      *
      * @throws UncheckedIOException if the address cannot be bound
+     * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
      */
     public static RespSqlServer start(ServerConfig config) {
         ServerStats stats = new ServerStats(config);
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
+        // Load before serving: replies to clients must see the data the file holds.
+        AppendOnlyFile aof = new AppendOnlyFile(config, sql, new BackgroundJobs());
+        aof.start();
+        sql.addCommitListener(aof);
+        sql.writeGuard(aof);
+        info.persistence(aof::info);
+        config.appendOnlySwitch(aof::switchTo);
+        GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info).memory(memory);
+        context.appendOnlyFile(aof);
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory);
         RespWriter writer = new RespWriter();
@@ -89,6 +105,7 @@ public final class RespSqlServer implements AutoCloseable {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
                 NioIoHandler.newFactory());
         String transport = "nio";
+        aof.eventLoop(loop.next());
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
             .channel(NioServerSocketChannel.class)
@@ -101,7 +118,7 @@ public final class RespSqlServer implements AutoCloseable {
                 @Override
                 protected void initChannel(SocketChannel ch) {
                     ChannelPipeline p = ch.pipeline();
-                    ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS);
+                    ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit);
                     p.addLast("bytes-in", inputCounter);
                     p.addLast("input-guard", client.inputGuard());
                     p.addLast("resp-decoder", new RedisDecoder(true));
@@ -115,6 +132,7 @@ public final class RespSqlServer implements AutoCloseable {
         ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            aof.close();
             Throwable cause = bound.cause();
             String where = config.bind() + ":" + config.port();
             IOException io = cause instanceof IOException e ? e : new IOException(cause);
@@ -136,8 +154,9 @@ public final class RespSqlServer implements AutoCloseable {
                     } catch (RuntimeException e) {
                         LoggerFactory.getLogger(RespSqlServer.class).warn("periodic task failed", e);
                     }
+                    aof.cron();
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        return new RespSqlServer(loop, serverChannel, cron, transport);
+        return new RespSqlServer(loop, serverChannel, cron, transport, aof);
     }
 
     /** Client buffer totals and maxima for maxmemory and INFO clients (on the event loop). */
@@ -166,6 +185,11 @@ public final class RespSqlServer implements AutoCloseable {
         return address;
     }
 
+    /** The append-only file (open only with {@code appendonly yes}). */
+    public AppendOnlyFile appendOnlyFile() {
+        return aof;
+    }
+
     /** {@code nio} (or a native transport's name). */
     public String transport() {
         return transport;
@@ -184,6 +208,8 @@ public final class RespSqlServer implements AutoCloseable {
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        // The loop has stopped: nothing else touches the file, and every record reaches the disk.
+        aof.close();
     }
 
     /** Blocks until {@link #close()} has completed (from any thread). */
