@@ -242,6 +242,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         out = ctx.alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024);
         w.continueIn(out);
         stats.totalNetOutputBytes += chunk.readableBytes();
+        if (commit != null) {
+            // The chunk, or replies queued before it, may answer writes: their records go first.
+            commit.commitNow();
+        }
         ctx.writeAndFlush(chunk, ctx.voidPromise());
         if (overOutputLimit()) {
             // Only reads produce chunked replies, so stopping here leaves no data half-changed.
