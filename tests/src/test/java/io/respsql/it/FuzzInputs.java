@@ -73,10 +73,14 @@ final class FuzzInputs {
         "99999999999999999999999999999999999999999999999999", "-99999999999999999999999999999999",
         "0.1e999999999", "1e-999999999", "123456789012345678901234567890.5",
     };
+    /** Commands the fuzz server disables with rename-command (those it has); inputs still name them. */
+    static final String[] ADMIN_COMMANDS = {
+        "flushall", "flushdb", "config", "client", "shutdown", "debug", "save", "bgsave", "bgrewriteaof",
+        "monitor", "replicaof", "slaveof", "acl", "module", "failover",
+    };
     private static final String[] CONNECTION_COMMANDS = {
         "PING", "ECHO", "HELLO", "SELECT", "INFO", "COMMAND", "DBSIZE", "TIME", "AUTH", "SLOWLOG",
-        // disabled by rename-command in the fuzz server: must be unknown commands
-        "FLUSHALL", "FLUSHDB", "CONFIG", "CLIENT", "SHUTDOWN", "DEBUG",
+        "FLUSHALL", "FLUSHDB", "CONFIG", "CLIENT", "SHUTDOWN", "DEBUG", "SAVE", "BGSAVE", "MONITOR",
     };
 
     private final SplittableRandom r;
