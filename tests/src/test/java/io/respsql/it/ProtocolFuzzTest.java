@@ -72,7 +72,7 @@ class ProtocolFuzzTest {
         long cpuStart = cpuNanos();
         long framed = 0;
         long raw = 0;
-        log = LogTap.install();
+        log = LogTap.install(true);
         try (TestServer s = startWithAdminCommandsDisabled()) {
             server = s;
             control = s.raw();
@@ -114,7 +114,7 @@ class ProtocolFuzzTest {
     /** The log check can fail: a warning logged by the server's logger is caught. */
     @Test
     void logTapCatchesWarnings() {
-        LogTap tap = LogTap.install();
+        LogTap tap = LogTap.install(false);
         try {
             org.slf4j.LoggerFactory.getLogger(io.respsql.command.CommandDispatcher.class)
                 .warn("command x failed for client 1 (a test of the fuzz log check)");
@@ -273,7 +273,11 @@ class ProtocolFuzzTest {
                     }
                 }
             }
-            writer.get(READ_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            try {
+                writer.get(READ_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new AssertionError("writing the batch failed (" + where + ")", e.getCause());
+            }
         }
         return n;
     }
@@ -373,14 +377,17 @@ class ProtocolFuzzTest {
      */
     static final class LogTap extends OutputStream {
         private final PrintStream original;
+        private final boolean echo;
         private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
 
-        private LogTap(PrintStream original) {
+        private LogTap(PrintStream original, boolean echo) {
             this.original = original;
+            this.echo = echo;
         }
 
-        static LogTap install() {
-            LogTap tap = new LogTap(System.err);
+        /** {@code echo}: also write through to the original stream. */
+        static LogTap install(boolean echo) {
+            LogTap tap = new LogTap(System.err, echo);
             System.setErr(new PrintStream(tap, true, StandardCharsets.UTF_8));
             return tap;
         }
@@ -391,13 +398,17 @@ class ProtocolFuzzTest {
 
         @Override
         public synchronized void write(int b) {
-            original.write(b);
+            if (echo) {
+                original.write(b);
+            }
             copy.write(b);
         }
 
         @Override
         public synchronized void write(byte[] b, int off, int len) {
-            original.write(b, off, len);
+            if (echo) {
+                original.write(b, off, len);
+            }
             copy.write(b, off, len);
         }
 
