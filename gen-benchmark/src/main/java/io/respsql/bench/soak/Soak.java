@@ -12,6 +12,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.respsql.bench.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,10 @@ public final class Soak {
     private volatile String failure;
     private CountDownLatch seeded;
     private CountDownLatch quiet;
+    /** INFO and RSS figures at start and end: used_memory, table_bytes, connected_clients, VmRSS. */
+    private String[] startSnapshot;
+    private String[] endSnapshot;
+    private long verifiedRows;
 
     private Soak(SoakOptions o, PrintStream out) {
         this.o = o;
@@ -142,11 +147,8 @@ public final class Soak {
                 group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
             }
             summary(elapsed);
-            if (failure != null) {
-                err.println("soak: FAILED: " + failure);
-                return 1;
-            }
-            List<String> problems = verify(control);
+            List<String> problems = failure != null ? List.of(failure) : verify(control);
+            writeJson(elapsed, problems, err);
             if (!problems.isEmpty()) {
                 for (String p : problems) {
                     err.println("soak: FAILED: " + p);
@@ -156,6 +158,61 @@ public final class Soak {
         }
         out.println("soak: OK");
         return 0;
+    }
+
+    /** {@code --json FILE}: the summary, per-statement figures and the server snapshots. */
+    private void writeJson(long elapsedNanos, List<String> problems, PrintStream err) {
+        if (o.jsonFile == null) {
+            return;
+        }
+        double secs = elapsedNanos / 1e9;
+        StringBuilder j = new StringBuilder("{\n");
+        long total = 0;
+        StringBuilder kinds = new StringBuilder();
+        for (SoakModel.Kind k : SoakModel.Kind.values()) {
+            if (k == SoakModel.Kind.SEED) {
+                continue;
+            }
+            long c = counts[k.ordinal()].sum();
+            total += c;
+            kinds.append(kinds.length() == 0 ? "" : ",\n").append("    ")
+                .append(Json.quote(k.name().toLowerCase(Locale.ROOT))).append(": ")
+                .append(figures(c, secs, totals[k.ordinal()]));
+        }
+        j.append("  \"ok\": ").append(problems.isEmpty()).append(",\n");
+        j.append("  \"problems\": [");
+        for (int i = 0; i < problems.size(); i++) {
+            j.append(i > 0 ? ", " : "").append(Json.quote(problems.get(i)));
+        }
+        j.append("],\n");
+        j.append("  \"connections\": ").append(o.connections).append(",\n");
+        j.append("  \"seed\": ").append(o.seed).append(",\n");
+        j.append("  \"seconds\": ").append(Json.num(secs)).append(",\n");
+        j.append("  \"verified_rows\": ").append(verifiedRows).append(",\n");
+        j.append("  \"all\": ").append(figures(total, secs, allTotal)).append(",\n");
+        j.append("  \"statements\": {\n").append(kinds).append("\n  },\n");
+        j.append("  \"start\": ").append(snapshotJson(startSnapshot)).append(",\n");
+        j.append("  \"end\": ").append(snapshotJson(endSnapshot)).append("\n}\n");
+        try {
+            Files.writeString(Path.of(o.jsonFile), j.toString(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            err.println("soak: cannot write " + o.jsonFile + ": " + e.getMessage());
+        }
+    }
+
+    private static String figures(long count, double secs, Histogram h) {
+        return String.format(Locale.ROOT, "{\"requests\": %d, \"requests_per_second\": %s, \"p50_ms\": %s,"
+            + " \"p99_ms\": %s, \"p999_ms\": %s, \"max_ms\": %s}", count, Json.num(count / secs),
+            Json.num(ms(h.getValueAtPercentile(50))), Json.num(ms(h.getValueAtPercentile(99))),
+            Json.num(ms(h.getValueAtPercentile(99.9))), Json.num(ms(h.getMaxValue())));
+    }
+
+    private static String snapshotJson(String[] snap) {
+        if (snap == null) {
+            return "null";
+        }
+        return "{\"used_memory\": " + Json.quote(snap[0]) + ", \"table_bytes\": " + Json.quote(snap[1])
+            + ", \"connected_clients\": " + Json.quote(snap[2]) + ", \"vm_rss\": " + Json.quote(snap[3]) + "}";
     }
 
     private void setUp(Control control) throws IOException {
@@ -281,9 +338,15 @@ public final class Soak {
     private void snapshot(String when, Control control) throws IOException {
         Reply memory = control.call("INFO", "memory");
         Reply clients = control.call("INFO", "clients");
+        String[] snap = {field(memory, "used_memory"), field(memory, "table_bytes"),
+            field(clients, "connected_clients"), rss()};
         out.printf(Locale.ROOT, "soak: %s: used_memory %s, table_bytes %s, connected_clients %s, server VmRSS %s%n",
-            when, field(memory, "used_memory"), field(memory, "table_bytes"), field(clients, "connected_clients"),
-            rss());
+            when, snap[0], snap[1], snap[2], snap[3]);
+        if (when.equals("start")) {
+            startSnapshot = snap;
+        } else {
+            endSnapshot = snap;
+        }
     }
 
     private static String field(Reply info, String name) {
@@ -321,6 +384,7 @@ public final class Soak {
             return List.of("full listing answered " + listing);
         }
         List<String> problems = compare(models, listing.items());
+        verifiedRows = listing.items().size();
         long groups = 0;
         // Pipelined, so two thousand counts take one round trip's worth of waiting.
         for (SoakModel m : models) {

@@ -18,6 +18,7 @@ final class SoakOptions {
     long serverPid = -1;
     long seed = System.nanoTime();
     int threads = 1;
+    String jsonFile;
     boolean help;
 
     static final class UsageException extends Exception {
@@ -44,6 +45,7 @@ final class SoakOptions {
               --server-pid PID    report the server's VmRSS from /proc/PID/status
               --seed N            random seed (default: from the clock; printed)
               --threads N         client event-loop threads (default 1)
+              --json FILE         also write the summary, per-statement figures and snapshots as JSON
             The table 'soak' is dropped and recreated.
             """;
     }
@@ -73,6 +75,7 @@ final class SoakOptions {
                 case "--server-pid" -> o.serverPid = number(a, v, 1, Long.MAX_VALUE);
                 case "--seed" -> o.seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--threads" -> o.threads = (int) number(a, v, 1, 64);
+                case "--json" -> o.jsonFile = v;
                 default -> throw new UsageException("unknown option " + a);
             }
         }

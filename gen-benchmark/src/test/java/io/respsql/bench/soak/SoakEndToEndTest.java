@@ -3,16 +3,24 @@ package io.respsql.bench.soak;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.respsql.bench.Json;
 import io.respsql.config.ServerConfig;
 import io.respsql.net.RespSqlServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The soak against a real server in this JVM, on a free port. */
 class SoakEndToEndTest {
+    @TempDir
+    Path tmp;
+
     record Run(int exit, String out, String err) {
     }
 
@@ -33,10 +41,20 @@ class SoakEndToEndTest {
     }
 
     @Test
-    void aShortSoakPassesAndVerifiesTheTable() {
+    void aShortSoakPassesAndVerifiesTheTable() throws Exception {
+        Path json = tmp.resolve("soak.json");
         Run r = soak(c -> { }, "--connections", "16", "--duration", "60", "--max-requests", "20000",
-            "--seed-rows", "120", "--groups", "4", "--interval", "1", "--seed", "42");
+            "--seed-rows", "120", "--groups", "4", "--interval", "1", "--seed", "42", "--json", json.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
+        Map<String, Object> j = Json.obj(Json.parse(Files.readString(json)));
+        assertEquals(true, j.get("ok"));
+        assertEquals(20000.0, ((Number) Json.obj(j.get("all")).get("requests")).doubleValue());
+        long perStatement = 0;
+        for (Object figures : Json.obj(j.get("statements")).values()) {
+            perStatement += ((Number) Json.obj(figures).get("requests")).longValue();
+        }
+        assertEquals(20000, perStatement);
+        assertEquals("17", Json.obj(j.get("end")).get("connected_clients"));
         assertTrue(r.out().contains("soak: summary: 20000 requests"), r.out());
         assertTrue(r.out().matches("(?s).*soak: verified \\d+ rows and 64 fk-group counts against the model.*all match.*"),
             r.out());
