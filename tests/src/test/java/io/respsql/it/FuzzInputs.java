@@ -272,6 +272,14 @@ final class FuzzInputs {
         return sb.toString();
     }
 
+    /**
+     * A table and a WHERE condition for a differential check: the condition as written (which the
+     * planner may serve by a key or index) against its double negation (which it cannot).
+     */
+    String[] tableAndCondition() {
+        return new String[] {table(), condition(0)};
+    }
+
     /** Words picked from the lexicon in any order: keywords, names, symbols, numbers, quotes. */
     private List<byte[]> soup() {
         List<String> words = new ArrayList<>();
