@@ -14,7 +14,7 @@ import java.util.List;
  * gen-benchmark: sends one request shape, with substituted keys, over many connections and
  * reports throughput and latency in the layout of the 2010 Redisql client, followed by
  * microsecond percentiles. {@code gen-benchmark compare DIR} puts a large-update run beside the
- * 2010 figures.
+ * 2010 figures; {@code gen-benchmark soak ...} runs a checked mixed load ({@link io.respsql.bench.soak.Soak}).
  */
 public final class GenBenchmark {
 
@@ -34,6 +34,9 @@ public final class GenBenchmark {
         }
         if (args.length > 0 && args[0].equals("write-bench")) {
             return io.respsql.bench.write.WriteBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && args[0].equals("soak")) {
+            return io.respsql.bench.soak.Soak.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         Options o;
         try {
