@@ -21,7 +21,7 @@ final class Shapes {
 
     static final Shape ONE_ROW = new Shape("update-1-row", "UPDATE 1 row by id",
             "UPDATE t SET v = v + 1 WHERE id = <random id>",
-            "a different random id each repetition; nothing undone (v changes, rows and keys do not)");
+            "a random id each repetition (drawn with replacement); nothing undone (v changes, rows and keys do not)");
     static final Shape ORDERED = new Shape("update-1000-ordered", "UPDATE 1,000 rows, ids in row order",
             "UPDATE t SET v = v + 1 WHERE id BETWEEN a AND a+999",
             "a different random 1,000-id block each repetition; nothing undone");
