@@ -22,6 +22,9 @@ public final class ServerConfig {
     public static final int DEFAULT_PORT = 6379;
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_MAXCLIENTS = 10000;
+    public static final String DEFAULT_DBFILENAME = "dump.rsql";
+    /** Redis's default schedule: after 1 hour and 1 change, 5 minutes and 100, 1 minute and 10000. */
+    public static final String DEFAULT_SAVE = "3600 1 300 100 60 10000";
 
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
@@ -32,6 +35,9 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private String dir = ".";
+    private String dbFilename = DEFAULT_DBFILENAME;
+    private SaveRules saveRules = SaveRules.of(DEFAULT_SAVE);
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -64,8 +70,41 @@ public final class ServerConfig {
                 () -> protectedMode ? "yes" : "no", v -> protectedMode = parseYesNo(v)));
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
-        add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
+        add(ConfigOption.ofString("dir", "<path>", "directory of the snapshot file (must exist and be writable)", true,
+                () -> dir, v -> dir = checkDirectory(v)));
+        add(ConfigOption.ofString("dbfilename", "<name>", "snapshot file name inside dir", true,
+                () -> dbFilename, v -> dbFilename = checkFileName(v)));
+        add(ConfigOption.ofString("save", "<seconds changes ...>",
+                "take a background snapshot after <seconds> if at least <changes> rows changed (\"\" disables)", true,
+                () -> saveRules.toString(), v -> saveRules = SaveRules.parse(v)));
         add(ConfigOption.fixed("appendonly", "no", "append-only log (persistence is not available)"));
+    }
+
+    private static String checkDirectory(String v) throws ConfigException {
+        if (v.isEmpty()) {
+            throw new ConfigException("dir needs a directory");
+        }
+        Path p;
+        try {
+            p = Path.of(v);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("invalid path '" + v + "'");
+        }
+        if (!Files.isDirectory(p)) {
+            throw new ConfigException("no such directory '" + v + "'");
+        }
+        if (!Files.isWritable(p)) {
+            throw new ConfigException("directory '" + v + "' is not writable");
+        }
+        return v;
+    }
+
+    private static String checkFileName(String v) throws ConfigException {
+        if (v.isEmpty() || v.equals(".") || v.equals("..") || v.indexOf('/') >= 0 || v.indexOf('\\') >= 0
+                || v.indexOf('\0') >= 0) {
+            throw new ConfigException("dbfilename must be a file name without path separators");
+        }
+        return v;
     }
 
     private static boolean parseYesNo(String v) throws ConfigException {
@@ -166,6 +205,46 @@ public final class ServerConfig {
     /** The configuration file the values were read from, or {@code null}. */
     public Path configFile() {
         return configFile;
+    }
+
+    /** Directory of the persistence files. */
+    public Path dir() {
+        return Path.of(dir);
+    }
+
+    public ServerConfig dir(Path dir) {
+        this.dir = dir.toString();
+        return this;
+    }
+
+    /** Snapshot file name inside {@link #dir()}. */
+    public String dbFilename() {
+        return dbFilename;
+    }
+
+    public ServerConfig dbFilename(String name) {
+        try {
+            this.dbFilename = checkFileName(name);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        return this;
+    }
+
+    /** The snapshot file, {@code dir/dbfilename}. */
+    public Path snapshotPath() {
+        return dir().resolve(dbFilename);
+    }
+
+    /** When background snapshots are taken ({@code save}); empty when they are not. */
+    public SaveRules saveRules() {
+        return saveRules;
+    }
+
+    /** Sets {@code save} as written in the configuration file, e.g. {@code "60 1000"} or {@code ""}. */
+    public ServerConfig save(String rules) {
+        this.saveRules = SaveRules.of(rules);
+        return this;
     }
 
     // ---- generic access --------------------------------------------------------------------
