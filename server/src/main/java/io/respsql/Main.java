@@ -42,10 +42,12 @@ public final class Main {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "respsql-shutdown"));
+        // SIGTERM/SIGINT: save as SHUTDOWN would, on the event loop, before the JVM exits.
+        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "respsql-signal"));
         log.info("RespSQL {} ready on {}:{} (pid {}, max heap {} MB, transport {})",
                 Version.VERSION, config.bind(), server.port(), ProcessHandle.current().pid(),
                 Runtime.getRuntime().maxMemory() >> 20, server.transport());
         server.awaitTermination();
+        log.info("RespSQL is now ready to exit, bye bye...");
     }
 }

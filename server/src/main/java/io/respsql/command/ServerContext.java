@@ -4,6 +4,7 @@ import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.Persistence;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -15,16 +16,33 @@ public final class ServerContext {
     private final Catalog catalog;
     private final SqlEngine sql;
     private final InfoReport info;
+    private final Persistence persistence;
     private CommandTable commands;
+    private Runnable stopServer = () -> { };
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
-                         SqlEngine sql, InfoReport info) {
+                         SqlEngine sql, InfoReport info, Persistence persistence) {
         this.config = config;
         this.stats = stats;
         this.clients = clients;
         this.catalog = catalog;
         this.sql = sql;
         this.info = info;
+        this.persistence = persistence;
+    }
+
+    /** Snapshots: SAVE, BGSAVE, LASTSAVE and what SHUTDOWN saves. */
+    public Persistence persistence() {
+        return persistence;
+    }
+
+    /** Stops the server once the current command has replied (SHUTDOWN); set by the server. */
+    public void stopServer(Runnable stop) {
+        this.stopServer = stop;
+    }
+
+    Runnable stopServer() {
+        return stopServer;
     }
 
     public ServerConfig config() {

@@ -15,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandTable;
@@ -24,13 +25,18 @@ import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.Persistence;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The server: one Netty event-loop thread accepts connections, decodes RESP, runs commands and
@@ -44,6 +50,7 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class RespSqlServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RespSqlServer.class);
     /** Most arguments one request may carry (Redis allows 1024*1024). */
     private static final int MAX_ARGS = 1024 * 1024;
     private static final long CRON_MILLIS = 100;
@@ -53,10 +60,15 @@ public final class RespSqlServer implements AutoCloseable {
     private final ScheduledFuture<?> cron;
     private final InetSocketAddress address;
     private final String transport;
+    private final EventExecutor executor;
+    private final Persistence persistence;
     private volatile boolean closed;
 
-    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport) {
+    private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
+                          String transport, Persistence persistence) {
         this.loop = loop;
+        this.executor = executor;
+        this.persistence = persistence;
         this.serverChannel = serverChannel;
         this.cron = cron;
         this.address = (InetSocketAddress) serverChannel.localAddress();
@@ -67,22 +79,39 @@ public final class RespSqlServer implements AutoCloseable {
      * Binds {@code config.bind():config.port()} and starts serving. Port 0 picks a free port, which
      * is then written back into {@code config}.
      *
-     * @throws UncheckedIOException if the address cannot be bound
+     * <p>Before listening it loads the snapshot file {@code dir/dbfilename} if there is one.
+     *
+     * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
+     *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
      */
     public static RespSqlServer start(ServerConfig config) {
         ServerStats stats = new ServerStats(config);
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
+                NioIoHandler.newFactory());
+        EventExecutor executor = loop.next();
+        Persistence persistence = new Persistence(config, catalog, executor);
+        sql.commitListener(persistence);
+        info.persistence(persistence::info);
+        try {
+            // Before listening: no client may see the server without its data.
+            persistence.loadAtStartup();
+        } catch (IOException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
         ClientRegistry clients = new ClientRegistry();
-        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence);
+        AtomicReference<RespSqlServer> self = new AtomicReference<>();
+        // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
+        context.stopServer(() -> new Thread(() -> self.get().close(), "respsql-shutdown").start());
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
-        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
-                NioIoHandler.newFactory());
         String transport = "nio";
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
@@ -119,9 +148,14 @@ public final class RespSqlServer implements AutoCloseable {
         // CONFIG GET port and INFO agree with what clients connect to.
         config.port(port);
         info.listening(port, transport);
-        ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
-                () -> stats.tick(System.currentTimeMillis()), CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        return new RespSqlServer(loop, serverChannel, cron, transport);
+        ScheduledFuture<?> cron = executor.scheduleAtFixedRate(() -> {
+            long now = System.currentTimeMillis();
+            stats.tick(now);
+            persistence.cron(now);
+        }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
+        RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence);
+        self.set(server);
+        return server;
     }
 
     /** The port actually bound (useful when the configured port was 0). */
@@ -139,11 +173,35 @@ public final class RespSqlServer implements AutoCloseable {
     }
 
     /**
+     * What SIGTERM does: on the event loop, saves as SHUTDOWN without arguments would (when save
+     * rules are configured), then closes the server. A failed save is logged; the server stops
+     * anyway, since the JVM is exiting. Call from any thread but the event loop.
+     */
+    public void shutdown() {
+        if (closed) {
+            return;
+        }
+        try {
+            String refusal = executor.submit(() -> persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT)).get();
+            if (refusal != null) {
+                LOG.error("Stopping without a final snapshot: {}", refusal);
+            }
+        } catch (ExecutionException e) {
+            LOG.error("Stopping without a final snapshot", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the loop is already stopping: close() below waits for it
+        }
+        close();
+    }
+
+    /**
      * Stops accepting, closes every client connection, stops the event loop and waits for all of
      * it: when this returns the port is free. Idempotent.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
