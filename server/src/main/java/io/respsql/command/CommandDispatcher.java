@@ -71,6 +71,9 @@ public final class CommandDispatcher {
             }
         }
         if (buf.writerIndex() == start) {
+            if (spec != null && spec.hasFlag(CommandFlags.NO_REPLY)) {
+                return;
+            }
             log.warn("command {} wrote no reply", spec);
             out.error("ERR internal error: no reply");
         }

@@ -28,7 +28,8 @@ final class PersistenceCommands {
             CommandSpec.builder("lastsave", 1).flags(CommandFlags.LOADING | CommandFlags.STALE | CommandFlags.FAST)
                 .group("server").summary("Returns the Unix timestamp of the last successful save to disk.")
                 .handler(c::lastsave).build(),
-            CommandSpec.builder("shutdown", -1).flags(admin | CommandFlags.LOADING | CommandFlags.STALE)
+            CommandSpec.builder("shutdown", -1)
+                .flags(admin | CommandFlags.LOADING | CommandFlags.STALE | CommandFlags.NO_REPLY)
                 .group("server").summary("Synchronously saves the database(s) to disk and shuts down the server.")
                 .handler(c::shutdown).build());
     }
@@ -62,7 +63,7 @@ final class PersistenceCommands {
                 p.scheduleBackgroundSave();
                 out.simple("Background saving scheduled");
             } else {
-                out.error("ERR Background save already in progress. Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.");
+                out.error(IN_PROGRESS);
             }
             return;
         }

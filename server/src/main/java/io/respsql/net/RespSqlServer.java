@@ -10,6 +10,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -62,11 +64,14 @@ public final class RespSqlServer implements AutoCloseable {
     private final String transport;
     private final EventExecutor executor;
     private final Persistence persistence;
+    /** Every open client connection, so close() can close them before the loop stops. */
+    private final ChannelGroup clientChannels;
     private volatile boolean closed;
 
     private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
-                          String transport, Persistence persistence) {
+                          String transport, Persistence persistence, ChannelGroup clientChannels) {
         this.loop = loop;
+        this.clientChannels = clientChannels;
         this.executor = executor;
         this.persistence = persistence;
         this.serverChannel = serverChannel;
@@ -113,6 +118,7 @@ public final class RespSqlServer implements AutoCloseable {
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
         String transport = "nio";
+        ChannelGroup clientChannels = new DefaultChannelGroup("clients", executor);
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
             .channel(NioServerSocketChannel.class)
@@ -124,6 +130,7 @@ public final class RespSqlServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    clientChannels.add(ch);
                     ChannelPipeline p = ch.pipeline();
                     p.addLast("bytes-in", inputCounter);
                     p.addLast("resp-decoder", new RedisDecoder(true));
@@ -153,7 +160,8 @@ public final class RespSqlServer implements AutoCloseable {
             stats.tick(now);
             persistence.cron(now);
         }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence);
+        RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence,
+                clientChannels);
         self.set(server);
         return server;
     }
@@ -208,7 +216,14 @@ public final class RespSqlServer implements AutoCloseable {
         closed = true;
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
+        // Close clients explicitly: a client must see its connection end when the server stops.
+        clientChannels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Waits up to {@code timeout} for the server to stop (after SHUTDOWN); true if it did. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return loop.terminationFuture().await(timeout, unit);
     }
 
     /** Blocks until {@link #close()} has completed (from any thread). */
