@@ -154,4 +154,14 @@ class ServerConfigTest {
         assertThrows(ConfigException.class, () -> c.option("dir").set(missing.toString()));
         assertEquals(dir.toString(), c.option("dir").get(), "refused values leave the key unchanged");
     }
+
+    @Test
+    void theShippedExampleConfigLoads() throws Exception {
+        Path example = Path.of("..", "respsql.conf");
+        assertTrue(Files.exists(example), "respsql.conf at the repository root");
+        ServerConfig c = ServerConfig.fromArgs(example.toString());
+        assertEquals(6379, c.port());
+        assertEquals("3600 1 300 100 60 10000", c.option("save").get());
+        assertEquals("dump.rsql", c.dbFilename());
+    }
 }
