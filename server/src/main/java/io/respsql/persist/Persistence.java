@@ -132,11 +132,13 @@ public final class Persistence implements CommitListener {
             throw new IllegalStateException("Background save already in progress");
         }
         long dirtyBefore = dirty;
+        long t0 = System.nanoTime();
         CatalogImage image = capture();
         try {
             long bytes = SnapshotFile.save(image, config.dir(), config.dbFilename());
             saved(dirtyBefore);
-            LOG.info("DB saved on disk: {} bytes, {} rows", bytes, image.rowCount());
+            LOG.info("DB saved on disk: {} bytes, {} rows in {} ms", bytes, image.rowCount(),
+                    (System.nanoTime() - t0) / 1_000_000);
         } finally {
             image.release();
         }
@@ -219,12 +221,13 @@ public final class Persistence implements CommitListener {
         current = null;
         bg.image.release();
         lastCowChunks = bg.image.copiedChunks();
-        lastBgsaveSeconds = (System.currentTimeMillis() - bg.startMillis) / 1000;
+        long millis = System.currentTimeMillis() - bg.startMillis;
+        lastBgsaveSeconds = millis / 1000;
         if (bg.failure == null) {
             lastBgsaveOk = true;
             saved(bg.dirtyAtCapture);
-            LOG.info("Background saving terminated with success: {} bytes, {} rows, {} chunks copied on write",
-                    bg.bytes, bg.image.rowCount(), lastCowChunks);
+            LOG.info("Background saving terminated with success: {} bytes, {} rows in {} ms, capture {} µs, "
+                    + "{} chunks copied on write", bg.bytes, bg.image.rowCount(), millis, lastCaptureMicros, lastCowChunks);
         } else {
             lastBgsaveOk = false;
             LOG.error("Background saving failed: {}", bg.failure.getMessage());
