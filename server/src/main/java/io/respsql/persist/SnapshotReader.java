@@ -129,6 +129,14 @@ public final class SnapshotReader {
         return result;
     }
 
+    /**
+     * {@link #load(FileChannel, long, String, Catalog)} for a snapshot preamble: returns the offset
+     * just past the snapshot, where the records that follow it start.
+     */
+    public static long load(FileChannel ch, long offset, Catalog target) throws IOException {
+        return load(ch, offset, "at offset " + offset, target).endOffset();
+    }
+
     /** Loads a snapshot from a stream of unknown length; trailing bytes after it may be read ahead. */
     public static Result load(ReadableByteChannel ch, String name, Catalog target) throws IOException {
         return new SnapshotReader(ch, name, 0, -1).read(target);

@@ -202,6 +202,10 @@ class SnapshotTest {
             assertEquals(prefix.length + snap.length, r.endOffset());
             assertEquals(r.endOffset(), ch.position());
             assertEquals(db.state(), loaded.state());
+
+            Db again = new Db();
+            assertEquals(prefix.length + snap.length, SnapshotReader.load(ch, prefix.length, again.catalog));
+            assertEquals(db.state(), again.state());
         }
     }
 
