@@ -101,6 +101,8 @@ final class PersistenceCommands {
             out.error("ERR " + refusal);
             return;
         }
+        // Nothing after SHUTDOWN runs on this connection: earlier replies go out, then it closes.
+        s.closeAfterReply();
         ctx.stopServer().run();
     }
 }

@@ -111,7 +111,11 @@ public final class RespSqlServer implements AutoCloseable {
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence);
         AtomicReference<RespSqlServer> self = new AtomicReference<>();
         // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
-        context.stopServer(() -> new Thread(() -> self.get().close(), "respsql-shutdown").start());
+        context.stopServer(() -> {
+            // Stop accepting at once; the rest of close() waits for the loop, so it runs elsewhere.
+            self.get().serverChannel.close();
+            new Thread(() -> self.get().close(), "respsql-shutdown").start();
+        });
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
         RespWriter writer = new RespWriter();

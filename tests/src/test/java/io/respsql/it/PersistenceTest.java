@@ -386,6 +386,14 @@ class PersistenceTest {
             sql(s, "INSERT INTO t VALUES (2)");
             shutdown(s); // rules configured: saves
         }
+        try (TestServer s = start(); RespConnection c = s.raw()) {
+            // Pipelined: the reply to the command before SHUTDOWN still goes out, then the connection ends.
+            c.send(concat(RespConnection.encode("PING"), RespConnection.encode("SHUTDOWN", "NOSAVE"),
+                    RespConnection.encode("SQL", "INSERT INTO t VALUES (3)")));
+            assertEquals("+PONG\r\n", c.readReply());
+            assertTrue(c.awaitClosedByServer((int) AWAIT_MILLIS));
+            assertTrue(s.server().awaitTermination(AWAIT_MILLIS, TimeUnit.MILLISECONDS));
+        }
         try (TestServer s = start()) {
             assertEquals(2L, q(s, "SELECT COUNT(*) FROM t"));
             try (RespConnection c = s.raw()) {
