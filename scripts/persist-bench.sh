@@ -34,6 +34,7 @@
 #   RESPSQL_HEAP              passed on to scripts/respsql-server (-Xmx; default there 2g; 10M
 #                             rows need about 1 GB)
 #   SERVER_WAIT=600           seconds to wait for a server's ready line (10M-row loads)
+#   PARTS="a b c"             which parts to run ((c) needs (b) for its snapshot)
 #
 # Needs java, redis-cli and python3 (the PING probe).
 set -uo pipefail
@@ -49,6 +50,7 @@ LOAD_CLIENTS="${LOAD_CLIENTS:-200}"
 BASELINE_SECONDS="${BASELINE_SECONDS:-3}"
 RUN_NAME="${RUN_NAME:-$(hostname)}"
 SERVER_WAIT="${SERVER_WAIT:-600}"
+PARTS="${PARTS:-a b c}"
 HOST=127.0.0.1
 GEN="$ROOT/scripts/gen-benchmark"
 SERVER_CMD="$ROOT/scripts/respsql-server"
@@ -61,6 +63,8 @@ for v in ROWS ROUNDS MOD CLIENTS LOAD_CLIENTS BASELINE_SECONDS; do
 done
 for s in $SIZES; do [[ "$s" =~ ^[1-9][0-9]*$ ]] || die "SIZES must be positive numbers, got '$s'"; done
 for m in $MODES; do [[ "$m" =~ ^(off|everysec|always)$ ]] || die "MODES are off, everysec, always; got '$m'"; done
+part() { [[ " $PARTS " == *" $1 "* ]]; }
+part c && ! part b && die "part c loads the snapshot written by part b"
 for c in java redis-cli python3; do command -v "$c" >/dev/null || die "$c is needed"; done
 LARGEST="$(printf '%s\n' $SIZES | sort -n | tail -1)"
 
@@ -176,8 +180,8 @@ jget() { sed -n "s/^  \"$2\": \(.*\)$/\1/p" "$1" 2>/dev/null | sed 's/,$//; s/^"
 
 # ---- (a) write throughput per fsync mode -------------------------------------------------------
 A_TSV="$DIR/a-throughput.tsv"
-printf 'round\tmode\tinsert_rps\tupdate_rps\tupdate_p50_ms\tupdate_p99_ms\trows_updated\taof_bytes\n' > "$A_TSV"
-for round in $(seq 1 "$ROUNDS"); do
+part a && printf 'round\tmode\tinsert_rps\tupdate_rps\tupdate_p50_ms\tupdate_p99_ms\trows_updated\taof_bytes\n' > "$A_TSV"
+part a && for round in $(seq 1 "$ROUNDS"); do
   for mode in $MODES; do
     tag="r$round-$mode"
     echo "(a) round $round, $mode: $ROWS inserts, $MOD FK-range updates"
@@ -258,8 +262,8 @@ probe() {
 }
 
 B_TSV="$DIR/b-bgsave.tsv"
-printf 'rows\tbgsave_ms\trdb_last_capture_usec\tping_max_us_during\tping_p99_us_during\tping_max_us_baseline\tping_p99_us_baseline\tdump_bytes\n' > "$B_TSV"
-for size in $SIZES; do
+part b && printf 'rows\tbgsave_ms\trdb_last_capture_usec\tping_max_us_during\tping_p99_us_during\tping_max_us_baseline\tping_p99_us_baseline\tdump_bytes\n' > "$B_TSV"
+part b && for size in $SIZES; do
   echo "(b) BGSAVE at $size rows"
   data="$DATA_ROOT/b-$size"; mkdir -p "$data"
   start_server "b-$size" "$data" --appendonly no --save ""
@@ -293,7 +297,7 @@ done
 
 # ---- (c) startup at the largest size ------------------------------------------------------------
 C_TSV="$DIR/c-startup.tsv"
-printf 'source\trows\tfile_bytes\tlaunch_to_ready_ms\tserver_loaded_line\n' > "$C_TSV"
+part c && printf 'source\trows\tfile_bytes\tlaunch_to_ready_ms\tserver_loaded_line\n' > "$C_TSV"
 count_check() { # name
   local got
   got="$(cli SELECT "COUNT(*)" FROM message_list 2>&1 | tr -d '\r')"
@@ -305,40 +309,43 @@ c_row() { # name source bytes
     "$(grep -iE 'loaded' "$DIR/server-$1.txt" | head -1 | sed 's/^.*\] //')" >> "$C_TSV"
 }
 
-echo "(c) startup from the snapshot of $LARGEST rows"
-data="$DATA_ROOT/b-$LARGEST"
-start_server "c-snapshot" "$data" --appendonly no --save ""
-count_check c-snapshot
-stop_server
-c_row c-snapshot snapshot "$(find "$data" -type f -name '*.rsql' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
-rm -rf "$data"
+run_c() {
+  echo "(c) startup from the snapshot of $LARGEST rows"
+  data="$DATA_ROOT/b-$LARGEST"
+  start_server "c-snapshot" "$data" --appendonly no --save ""
+  count_check c-snapshot
+  stop_server
+  c_row c-snapshot snapshot "$(find "$data" -type f -name '*.rsql' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')"
+  rm -rf "$data"
 
-echo "(c) startup from an append-only file of $LARGEST inserts"
-data="$DATA_ROOT/c-aof"; mkdir -p "$data"
-start_server "c-aof-write" "$data" --appendonly yes --appendfsync everysec --save ""
-create_table "$DIR/c-setup-aof.txt"
-insert_rows "$LARGEST" "$LOAD_CLIENTS" "$DIR/c-insert-aof.json" "$DIR/c-insert-aof.txt"
-stop_server
-aof_size() { find "$data" -type f -name '*.aof*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
-start_server "c-aof" "$data" --appendonly yes --appendfsync everysec --save ""
-count_check c-aof
-c_row c-aof aof "$(aof_size)"
-reply="$(cli BGREWRITEAOF 2>&1)"
-while [[ "$(info_field aof_rewrite_in_progress)" != 0 ]]; do sleep 0.01; done
-{ echo "BGREWRITEAOF reply: $reply"; cli INFO persistence | tr -d '\r'; } > "$DIR/c-rewrite.txt"
-stop_server
-start_server "c-aof-rewritten" "$data" --appendonly yes --appendfsync everysec --save ""
-count_check c-aof-rewritten
-stop_server
-c_row c-aof-rewritten aof-after-rewrite "$(aof_size)"
-rm -rf "$data"
+  echo "(c) startup from an append-only file of $LARGEST inserts"
+  data="$DATA_ROOT/c-aof"; mkdir -p "$data"
+  start_server "c-aof-write" "$data" --appendonly yes --appendfsync everysec --save ""
+  create_table "$DIR/c-setup-aof.txt"
+  insert_rows "$LARGEST" "$LOAD_CLIENTS" "$DIR/c-insert-aof.json" "$DIR/c-insert-aof.txt"
+  stop_server
+  aof_size() { find "$data" -type f -name '*.aof*' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+  start_server "c-aof" "$data" --appendonly yes --appendfsync everysec --save ""
+  count_check c-aof
+  c_row c-aof aof "$(aof_size)"
+  reply="$(cli BGREWRITEAOF 2>&1)"
+  while [[ "$(info_field aof_rewrite_in_progress)" != 0 ]]; do sleep 0.01; done
+  { echo "BGREWRITEAOF reply: $reply"; cli INFO persistence | tr -d '\r'; } > "$DIR/c-rewrite.txt"
+  stop_server
+  start_server "c-aof-rewritten" "$data" --appendonly yes --appendfsync everysec --save ""
+  count_check c-aof-rewritten
+  stop_server
+  c_row c-aof-rewritten aof-after-rewrite "$(aof_size)"
+  rm -rf "$data"
+}
+part c && run_c
 
 # ---- summary -------------------------------------------------------------------------------------
 {
   echo "Persistence benchmark ($(basename "$DIR")), $PINNING"
   echo
-  echo "(a) $ROWS inserts ($CLIENTS clients) and $MOD FK-range updates (~$((ROWS / MOD)) rows each, 1 client); median of $ROUNDS rounds [all rounds]"
-  awk -F'\t' '
+  part a && echo "(a) $ROWS inserts ($CLIENTS clients) and $MOD FK-range updates (~$((ROWS / MOD)) rows each, 1 client); median of $ROUNDS rounds [all rounds]"
+  part a && awk -F'\t' '
     NR == 1 { next }
     !($2 in seen) { seen[$2] = 1; modes[++nm] = $2 }
     { ins[$2] = ins[$2] " " $3; upd[$2] = upd[$2] " " $4; p99[$2] = p99[$2] " " $6 }
@@ -354,13 +361,11 @@ rm -rf "$data"
         printf "%-10s %14.0f %14.2f %14.3f  %s\n", m, med(ins[m]), med(upd[m]), med(p99[m]), ins[m]
       }
     }' "$A_TSV"
-  echo
-  echo "(b) BGSAVE (PING probe on one connection throughout; baseline: same probe without BGSAVE)"
-  awk -F'\t' 'NR == 1 { printf "%12s %11s %12s %16s %16s %16s %12s\n", "rows", "bgsave ms", "capture us", "PING max us", "PING p99 us", "baseline max us", "dump MB"; next }
+  part b && echo && echo "(b) BGSAVE (PING probe on one connection throughout; baseline: same probe without BGSAVE)"
+  part b && awk -F'\t' 'NR == 1 { printf "%12s %11s %12s %16s %16s %16s %12s\n", "rows", "bgsave ms", "capture us", "PING max us", "PING p99 us", "baseline max us", "dump MB"; next }
     { printf "%12s %11s %12s %16s %16s %16s %12.1f\n", $1, $2, ($3 == "" ? "-" : $3), $4, $5, $6, $8 / 1048576 }' "$B_TSV"
-  echo
-  echo "(c) startup at $LARGEST rows (launch of the JVM to its ready line)"
-  awk -F'\t' 'NR == 1 { printf "%-18s %12s %16s   %s\n", "from", "file MB", "to ready ms", "server says"; next }
+  part c && echo && echo "(c) startup at $LARGEST rows (launch of the JVM to its ready line)"
+  part c && awk -F'\t' 'NR == 1 { printf "%-18s %12s %16s   %s\n", "from", "file MB", "to ready ms", "server says"; next }
     { printf "%-18s %12.1f %16s   %s\n", $1, $3 / 1048576, $4, $5 }' "$C_TSV"
 } > "$DIR/summary.txt"
 echo
