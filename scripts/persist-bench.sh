@@ -348,17 +348,17 @@ part c && run_c
   part a && awk -F'\t' '
     NR == 1 { next }
     !($2 in seen) { seen[$2] = 1; modes[++nm] = $2 }
-    { ins[$2] = ins[$2] " " $3; upd[$2] = upd[$2] " " $4; p99[$2] = p99[$2] " " $6 }
+    { ins[$2] = ins[$2] " " $3; upd[$2] = upd[$2] " " $4; p99[$2] = p99[$2] " " $6; rounds[$2] = rounds[$2] sprintf(" %.0f/%.1f", $3, $4) }
     function med(list,   a, k, i, j, t) {
       k = split(list, a, " ")
       for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
       return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
     }
     END {
-      printf "%-10s %14s %14s %14s   %s\n", "appendfsync", "insert/s", "update/s", "update p99 ms", "insert/s per round"
+      printf "%-10s %14s %14s %14s   %s\n", "appendfsync", "insert/s", "update/s", "update p99 ms", "insert/s / update/s per round"
       for (i = 1; i <= nm; i++) {
         m = modes[i]
-        printf "%-10s %14.0f %14.2f %14.3f  %s\n", m, med(ins[m]), med(upd[m]), med(p99[m]), ins[m]
+        printf "%-10s %14.0f %14.2f %14.3f  %s\n", m, med(ins[m]), med(upd[m]), med(p99[m]), rounds[m]
       }
     }' "$A_TSV"
   part b && echo && echo "(b) BGSAVE (PING probe on one connection throughout; baseline: same probe without BGSAVE)"
