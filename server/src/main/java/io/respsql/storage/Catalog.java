@@ -1,8 +1,10 @@
 package io.respsql.storage;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -46,6 +48,19 @@ public final class Catalog {
 
     public void unregisterIndex(String indexName) {
         indexOwners.remove(key(indexName));
+    }
+
+    /**
+     * A point-in-time image of every table for a snapshot, in O(tables × columns × chunks): see
+     * {@link CatalogImage}. Event loop only; the caller must {@link CatalogImage#release()} it
+     * before taking another.
+     */
+    public CatalogImage capture() {
+        List<TableImage> images = new ArrayList<>(tables.size());
+        for (Table t : tables.values()) {
+            images.add(t.capture());
+        }
+        return new CatalogImage(images, System.currentTimeMillis());
     }
 
     /** Drops every table (FLUSHALL). */

@@ -8,6 +8,8 @@ public abstract class Column {
     private final String name;
     private final ColumnType type;
     private final int position;
+    /** Chunks copied because a capture shared them (INFO's copy-on-write count). */
+    long copiedChunks;
 
     protected Column(String name, ColumnType type, int position) {
         this.name = name;
@@ -43,6 +45,15 @@ public abstract class Column {
     abstract void clear(int row);
 
     public abstract long memoryBytes();
+
+    /**
+     * A point-in-time view of the column's values: the chunk arrays as they are now, which are
+     * marked frozen so that later writes copy a chunk before changing it. O(chunks), no row copy.
+     */
+    abstract ColumnImage capture();
+
+    /** Ends the capture: writes stop copying chunks. Event loop only. */
+    abstract void releaseCapture();
 
     static Column create(String name, ColumnType type, int position) {
         switch (type) {

@@ -7,6 +7,8 @@ import java.util.Arrays;
 /** Double-precision floats (FLOAT), 8 bytes per row. */
 public final class DoubleColumn extends Column {
     private double[][] chunks = new double[0][];
+    /** Per chunk: shared with an outstanding capture, so copied before its next write. */
+    private boolean[] frozen = new boolean[0];
 
     DoubleColumn(String name, int position) {
         super(name, ColumnType.FLOAT, position);
@@ -14,9 +16,11 @@ public final class DoubleColumn extends Column {
 
     @Override
     void ensureCapacity(int rows) {
+        Object first = chunks.length == 0 ? null : chunks[0];
         chunks = Chunks.grow(chunks, rows, n -> {
             return new double[n];
         }, Arrays::copyOf);
+        frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
     }
 
     public double get(int row) {
@@ -24,7 +28,29 @@ public final class DoubleColumn extends Column {
     }
 
     public void set(int row, double value) {
-        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = value;
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            thaw(c);
+        }
+        chunks[c][row & Chunks.MASK] = value;
+    }
+
+    /** Gives chunk {@code c} a private copy; the capture keeps the original, never written again. */
+    private void thaw(int c) {
+        chunks[c] = chunks[c].clone();
+        frozen[c] = false;
+        copiedChunks++;
+    }
+
+    @Override
+    ColumnImage capture() {
+        Arrays.fill(frozen, true);
+        return ColumnImage.ofDoubles(name(), chunks.clone());
+    }
+
+    @Override
+    void releaseCapture() {
+        Arrays.fill(frozen, false);
     }
 
     @Override

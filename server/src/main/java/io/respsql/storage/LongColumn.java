@@ -5,6 +5,8 @@ import java.util.Arrays;
 /** 64-bit integers (BIGINT), 8 bytes per row. */
 public final class LongColumn extends Column {
     private long[][] chunks = new long[0][];
+    /** Per chunk: shared with an outstanding capture, so copied before its next write. */
+    private boolean[] frozen = new boolean[0];
 
     LongColumn(String name, int position) {
         super(name, ColumnType.BIGINT, position);
@@ -12,9 +14,11 @@ public final class LongColumn extends Column {
 
     @Override
     void ensureCapacity(int rows) {
+        Object first = chunks.length == 0 ? null : chunks[0];
         chunks = Chunks.grow(chunks, rows, n -> {
             return new long[n];
         }, Arrays::copyOf);
+        frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
     }
 
     public long get(int row) {
@@ -22,7 +26,29 @@ public final class LongColumn extends Column {
     }
 
     public void set(int row, long value) {
-        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = value;
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            thaw(c);
+        }
+        chunks[c][row & Chunks.MASK] = value;
+    }
+
+    /** Gives chunk {@code c} a private copy; the capture keeps the original, never written again. */
+    private void thaw(int c) {
+        chunks[c] = chunks[c].clone();
+        frozen[c] = false;
+        copiedChunks++;
+    }
+
+    @Override
+    ColumnImage capture() {
+        Arrays.fill(frozen, true);
+        return ColumnImage.ofLongs(name(), chunks.clone());
+    }
+
+    @Override
+    void releaseCapture() {
+        Arrays.fill(frozen, false);
     }
 
     @Override

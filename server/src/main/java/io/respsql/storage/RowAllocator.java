@@ -10,12 +10,18 @@ import java.util.Arrays;
  * <p>Deleted slots go on a free list and are reused by later inserts, so a table that churns
  * does not grow, and scans walk a live-bit bitmap (64 rows per word) so deleted rows cost a scan
  * almost nothing. The live count is kept exactly, which makes COUNT(*) O(1) whatever was deleted.
+ *
+ * <p>A capture freezes the bitmap chunks like column chunks (copied before their next write).
  */
 public final class RowAllocator {
     /** One bitmap chunk per column chunk. */
     private static final int WORDS_PER_CHUNK = Chunks.SIZE / 64;
 
     private long[][] live = new long[0][];
+    /** Per bitmap chunk: shared with an outstanding capture, so copied before its next write. */
+    private boolean[] frozen = new boolean[0];
+    /** Bitmap chunks copied because a capture shared them. */
+    long copiedChunks;
     private int highWater;
     private long liveCount;
     private final IntArrayList free = new IntArrayList();
@@ -56,6 +62,10 @@ public final class RowAllocator {
         if (c >= live.length) {
             live = Arrays.copyOf(live, c + 1);
             live[c] = new long[WORDS_PER_CHUNK];
+            frozen = Arrays.copyOf(frozen, c + 1);
+        }
+        if (frozen[c]) {
+            thaw(c);
         }
         live[c][(row & Chunks.MASK) >>> 6] |= 1L << row;
         liveCount++;
@@ -63,7 +73,11 @@ public final class RowAllocator {
     }
 
     public void release(int row) {
-        live[row >>> Chunks.SHIFT][(row & Chunks.MASK) >>> 6] &= ~(1L << row);
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            thaw(c);
+        }
+        live[c][(row & Chunks.MASK) >>> 6] &= ~(1L << row);
         liveCount--;
         free.add(row);
     }
@@ -91,8 +105,67 @@ public final class RowAllocator {
         }
     }
 
+    private void thaw(int c) {
+        live[c] = live[c].clone();
+        frozen[c] = false;
+        copiedChunks++;
+    }
+
+    /** The allocator's state now; its bitmap chunks are frozen until {@link #releaseCapture}. */
+    RowsImage capture() {
+        Arrays.fill(frozen, true);
+        return new RowsImage(highWater, liveCount, live.clone(), free.toIntArray());
+    }
+
+    void releaseCapture() {
+        Arrays.fill(frozen, false);
+    }
+
+    /**
+     * Replaces the state with a restored snapshot's: slots below {@code highWater} are live where
+     * {@code words} (64 slots per word, slot 0 in bit 0 of word 0) has a bit set, and {@code free}
+     * lists the others in the order they were freed, so later inserts reuse slots as before.
+     *
+     * @throws IllegalArgumentException if the bitmap and the free list do not partition the slots
+     */
+    public void restore(int highWater, long[] words, int[] free) {
+        if (highWater < 0 || words.length != (highWater + 63) >>> 6) {
+            throw new IllegalArgumentException("bitmap of " + words.length + " words for " + highWater + " slots");
+        }
+        int chunks = highWater == 0 ? 0 : ((highWater - 1) >>> Chunks.SHIFT) + 1;
+        long[][] restored = new long[chunks][];
+        long count = 0;
+        for (int c = 0; c < chunks; c++) {
+            restored[c] = new long[WORDS_PER_CHUNK];
+            int from = c * WORDS_PER_CHUNK;
+            int n = Math.min(WORDS_PER_CHUNK, words.length - from);
+            System.arraycopy(words, from, restored[c], 0, n);
+        }
+        for (long w : words) {
+            count += Long.bitCount(w);
+        }
+        if ((highWater & 63) != 0 && (words[words.length - 1] >>> (highWater & 63)) != 0) {
+            throw new IllegalArgumentException("live bits above the high-water mark " + highWater);
+        }
+        if (count + free.length != highWater) {
+            throw new IllegalArgumentException(count + " live and " + free.length + " free slots for " + highWater);
+        }
+        for (int row : free) {
+            if (row < 0 || row >= highWater || (restored[row >>> Chunks.SHIFT][(row & Chunks.MASK) >>> 6] & (1L << row)) != 0) {
+                throw new IllegalArgumentException("free slot " + row + " is live or out of range");
+            }
+        }
+        this.live = restored;
+        this.frozen = new boolean[chunks];
+        this.highWater = highWater;
+        this.liveCount = count;
+        this.free.clear();
+        this.free.addElements(0, free);
+    }
+
     public void clear() {
         live = new long[0][];
+        frozen = new boolean[0];
         highWater = 0;
         liveCount = 0;
         free.clear();

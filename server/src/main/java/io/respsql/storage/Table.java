@@ -171,6 +171,13 @@ public final class Table {
 
     /** Builds an index over the rows already present: one sort and a bulk load, not n inserts. */
     public TableIndex createIndex(String indexName, Column c) {
+        TableIndex ix = new TableIndex(indexName, c, false, bulkLoad(c));
+        indexes.add(ix);
+        return ix;
+    }
+
+    /** A tree of every live row's key in {@code c}: one radix sort, then a bottom-up load. */
+    private LongIntBTree bulkLoad(Column c) {
         int n = (int) rows.liveCount();
         long[] keys = new long[n];
         long[] slots = new long[n];
@@ -185,9 +192,7 @@ public final class Table {
         for (int j = 0; j < n; j++) {
             rowIds[j] = (int) slots[j];
         }
-        TableIndex ix = new TableIndex(indexName, c, false, LongIntBTree.bulkLoad(keys, rowIds, n));
-        indexes.add(ix);
-        return ix;
+        return LongIntBTree.bulkLoad(keys, rowIds, n);
     }
 
     public boolean dropIndex(String indexName) {
@@ -198,6 +203,63 @@ public final class Table {
             }
         }
         return false;
+    }
+
+    // ---- snapshots -------------------------------------------------------------------------
+
+    /** A point-in-time view of the table; see {@link Catalog#capture()}. */
+    TableImage capture() {
+        ColumnImage[] images = new ColumnImage[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            images[i] = columns[i].capture();
+        }
+        List<String> indexNames = new ArrayList<>();
+        int[] indexColumns = new int[indexes.size() - 1];
+        for (int i = 1; i < indexes.size(); i++) {
+            indexNames.add(indexes.get(i).name());
+            indexColumns[i - 1] = indexes.get(i).column().position();
+        }
+        return new TableImage(this, name, primaryColumn.position(), images, indexNames, indexColumns, rows.capture());
+    }
+
+    void releaseCapture() {
+        for (Column c : columns) {
+            c.releaseCapture();
+        }
+        rows.releaseCapture();
+    }
+
+    /** Chunks copied so far because a capture shared them. */
+    long copiedChunks() {
+        long n = rows.copiedChunks;
+        for (Column c : columns) {
+            n += c.copiedChunks;
+        }
+        return n;
+    }
+
+    /**
+     * Snapshot restore, step 1 of 3, on a new empty table: lays out the row slots exactly as saved
+     * (see {@link RowAllocator#restore}) with column storage behind every slot. Step 2 sets every
+     * slot's values through the columns' setters ({@link TextColumn#restoreValue} for text); step 3
+     * is {@link #restoreIndexes()}.
+     */
+    public void restoreRows(int highWater, long[] liveWords, int[] free) {
+        if (rows.highWater() != 0) {
+            throw new IllegalStateException("table " + name + " is not empty");
+        }
+        rows.restore(highWater, liveWords, free);
+        for (Column c : columns) {
+            c.ensureCapacity(highWater);
+        }
+    }
+
+    /** Snapshot restore, step 3: builds the primary index from the restored rows by one bulk load. */
+    public void restoreIndexes() {
+        if (primaryIndex.tree().size() != 0) {
+            throw new IllegalStateException("table " + name + " already has indexed rows");
+        }
+        primaryIndex.replaceTree(bulkLoad(primaryColumn));
     }
 
     // ---- accounting -----------------------------------------------------------------------

@@ -44,6 +44,10 @@ public final class TableIndex {
         return column.type() != ColumnType.TEXT;
     }
 
+    void replaceTree(LongIntBTree tree) {
+        this.tree = tree;
+    }
+
     void reset() {
         tree = new LongIntBTree();
     }

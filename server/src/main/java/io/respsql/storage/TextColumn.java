@@ -11,13 +11,19 @@ import java.util.Arrays;
  *
  * <p>Overwriting a value appends the new bytes and leaves the old ones as garbage; once garbage
  * outweighs live bytes the table compacts the arena ({@link #compact}).
+ *
+ * <p>A capture freezes the reference chunks like the numeric columns' chunks. The arena needs no
+ * flags: appends write only past the write position of the capture, and compaction builds a new
+ * arena, so bytes a captured reference points at are never overwritten.
  */
 public final class TextColumn extends Column {
     private static final int ARENA_CHUNK = 1 << 20;
     /** Reference of the empty string: no arena space needed. */
-    private static final long EMPTY = -1L;
+    static final long EMPTY = -1L;
 
     private long[][] refs = new long[0][];
+    /** Per reference chunk: shared with an outstanding capture, so copied before its next write. */
+    private boolean[] frozen = new boolean[0];
     private byte[][] arena = new byte[0][];
     private int arenaCount;
     /** Write position in the last arena chunk. */
@@ -31,6 +37,7 @@ public final class TextColumn extends Column {
 
     @Override
     void ensureCapacity(int rows) {
+        Object first = refs.length == 0 ? null : refs[0];
         refs = Chunks.grow(refs, rows, n -> {
             long[] c = new long[n];
             Arrays.fill(c, EMPTY);
@@ -40,6 +47,7 @@ public final class TextColumn extends Column {
             Arrays.fill(c, old.length, n, EMPTY);
             return c;
         });
+        frozen = Chunks.frozenAfterGrow(frozen, refs, first);
     }
 
     private long ref(int row) {
@@ -47,7 +55,29 @@ public final class TextColumn extends Column {
     }
 
     private void setRef(int row, long ref) {
-        refs[row >>> Chunks.SHIFT][row & Chunks.MASK] = ref;
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            refs[c] = refs[c].clone();
+            frozen[c] = false;
+            copiedChunks++;
+        }
+        refs[c][row & Chunks.MASK] = ref;
+    }
+
+    @Override
+    ColumnImage capture() {
+        Arrays.fill(frozen, true);
+        return ColumnImage.ofText(name(), refs.clone(), Arrays.copyOf(arena, arenaCount));
+    }
+
+    @Override
+    void releaseCapture() {
+        Arrays.fill(frozen, false);
+    }
+
+    /** The length prefix stored at {@code o} in an arena chunk. */
+    static int lengthAt(byte[] a, int o) {
+        return ((a[o] & 0xFF) << 24) | ((a[o + 1] & 0xFF) << 16) | ((a[o + 2] & 0xFF) << 8) | (a[o + 3] & 0xFF);
     }
 
     /** The arena chunk holding the row's bytes (valid only when {@link #length} > 0). */
@@ -67,9 +97,7 @@ public final class TextColumn extends Column {
         if (r == EMPTY) {
             return 0;
         }
-        byte[] a = arena[(int) (r >>> 32)];
-        int o = (int) r;
-        return ((a[o] & 0xFF) << 24) | ((a[o + 1] & 0xFF) << 16) | ((a[o + 2] & 0xFF) << 8) | (a[o + 3] & 0xFF);
+        return lengthAt(arena[(int) (r >>> 32)], (int) r);
     }
 
     public String getString(int row) {
@@ -84,11 +112,21 @@ public final class TextColumn extends Column {
             garbageBytes += oldLen + 4;
             liveBytes -= oldLen + 4;
         }
-        setRef(row, append(value));
+        setRef(row, append(value, 0, value.length));
     }
 
-    private long append(byte[] value) {
-        int len = value.length;
+    /**
+     * Loads a slot's value when a snapshot is restored: the slot must still hold the empty string
+     * (a fresh slot), so there is no old value to count as garbage.
+     */
+    public void restoreValue(int row, byte[] src, int off, int len) {
+        if (ref(row) != EMPTY) {
+            throw new IllegalStateException("slot " + row + " of " + name() + " is not fresh");
+        }
+        setRef(row, append(src, off, len));
+    }
+
+    private long append(byte[] src, int off, int len) {
         if (len == 0) {
             return EMPTY;
         }
@@ -108,7 +146,7 @@ public final class TextColumn extends Column {
         a[o + 1] = (byte) (len >>> 16);
         a[o + 2] = (byte) (len >>> 8);
         a[o + 3] = (byte) len;
-        System.arraycopy(value, 0, a, o + 4, len);
+        System.arraycopy(src, off, a, o + 4, len);
         arenaPos += need;
         liveBytes += need;
         return ((long) (arenaCount - 1) << 32) | o;
@@ -182,7 +220,6 @@ public final class TextColumn extends Column {
         arenaPos = 0;
         liveBytes = 0;
         garbageBytes = 0;
-        byte[] scratch = new byte[64];
         for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
             long r = ref(row);
             if (r == EMPTY) {
@@ -190,12 +227,7 @@ public final class TextColumn extends Column {
             }
             byte[] a = oldArena[(int) (r >>> 32)];
             int o = (int) r;
-            int len = ((a[o] & 0xFF) << 24) | ((a[o + 1] & 0xFF) << 16) | ((a[o + 2] & 0xFF) << 8) | (a[o + 3] & 0xFF);
-            if (scratch.length != len) {
-                scratch = new byte[len];
-            }
-            System.arraycopy(a, o + 4, scratch, 0, len);
-            setRef(row, append(scratch));
+            setRef(row, append(a, o + 4, lengthAt(a, o)));
         }
     }
 

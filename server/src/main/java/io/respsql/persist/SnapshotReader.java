@@ -1,0 +1,349 @@
+package io.respsql.persist;
+
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.DoubleColumn;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.LongColumn;
+import io.respsql.storage.Table;
+import io.respsql.storage.TextColumn;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.zip.CRC32C;
+
+/**
+ * Loads a {@link SnapshotFormat} snapshot into a catalog. Tables are rebuilt with the saved slot
+ * layout and their indexes by one sort and bulk load each. Nothing reaches the catalog unless the
+ * whole snapshot was read and its checksum matched: a bad file leaves the catalog as it was.
+ */
+public final class SnapshotReader {
+    /** What a load brought in. {@code endOffset} is the position just past the snapshot. */
+    public record Result(int tables, long rows, long endOffset) {
+    }
+
+    private final ReadableByteChannel in;
+    private final String name;
+    /** Absolute offset of the first byte, and bytes available after it when known (else -1). */
+    private final long start;
+    private final long available;
+    private ByteBuffer buf = ByteBuffer.allocate(SnapshotFormat.BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+    /** Bytes moved out of the buffer by compaction (consumed before the buffer's start). */
+    private long shifted;
+    private final CRC32C crc = new CRC32C();
+    /** Buffer position up to which {@link #crc} has seen the bytes. */
+    private int crcMark;
+
+    private SnapshotReader(ReadableByteChannel in, String name, long start, long available) {
+        this.in = in;
+        this.name = name;
+        this.start = start;
+        this.available = available;
+        buf.limit(0);
+    }
+
+    /** Loads the snapshot file {@code file} into {@code target}. */
+    public static Result load(Path file, Catalog target) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return load(ch, 0, file.toString(), target);
+        }
+    }
+
+    /**
+     * Loads a snapshot that starts at {@code offset} of {@code ch} and may be followed by other
+     * bytes (a log whose preamble is a snapshot). On return the channel is positioned just past
+     * the snapshot, at {@link Result#endOffset()}. {@code name} names the file in error messages.
+     */
+    public static Result load(FileChannel ch, long offset, String name, Catalog target) throws IOException {
+        ch.position(offset);
+        SnapshotReader r = new SnapshotReader(ch, name, offset, Math.max(0, ch.size() - offset));
+        Result result = r.read(target);
+        ch.position(result.endOffset());
+        return result;
+    }
+
+    /** Loads a snapshot from a stream of unknown length; trailing bytes after it may be read ahead. */
+    public static Result load(ReadableByteChannel ch, String name, Catalog target) throws IOException {
+        return new SnapshotReader(ch, name, 0, -1).read(target);
+    }
+
+    /** Whether the file starts with the snapshot magic (false when it is shorter). */
+    public static boolean startsWithMagic(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return startsWithMagic(ch, 0);
+        }
+    }
+
+    /** Whether the bytes at {@code offset} of {@code ch} are the snapshot magic; leaves the position alone. */
+    public static boolean startsWithMagic(FileChannel ch, long offset) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(SnapshotFormat.MAGIC.length);
+        while (b.hasRemaining()) {
+            if (ch.read(b, offset + b.position()) < 0) {
+                return false;
+            }
+        }
+        return Arrays.equals(b.array(), SnapshotFormat.MAGIC);
+    }
+
+    // ---- reading ---------------------------------------------------------------------------
+
+    private Result read(Catalog target) throws IOException {
+        byte[] magic = new byte[SnapshotFormat.MAGIC.length];
+        need(magic.length);
+        buf.get(magic);
+        if (!Arrays.equals(magic, SnapshotFormat.MAGIC)) {
+            throw new SnapshotException(name + " is not a RespSQL snapshot (bad magic at offset " + start + ")");
+        }
+        int version = i32();
+        if (version != SnapshotFormat.VERSION) {
+            throw new SnapshotException("Snapshot " + name + " has format version " + version
+                    + "; this server reads version " + SnapshotFormat.VERSION);
+        }
+        i64(); // creation time
+        int tableCount = i32();
+        check(tableCount >= 0, "table count " + tableCount);
+        List<Table> tables = new ArrayList<>();
+        List<List<String>> indexNames = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        Set<String> allIndexNames = new HashSet<>();
+        long rows = 0;
+        for (int i = 0; i < tableCount; i++) {
+            List<String> ixNames = new ArrayList<>();
+            Table t = table(ixNames);
+            check(names.add(key(t.name())), "table " + t.name() + " appears twice");
+            for (String ix : ixNames) {
+                check(allIndexNames.add(key(ix)), "index name " + ix + " appears twice");
+            }
+            tables.add(t);
+            indexNames.add(ixNames);
+            rows += t.rowCount();
+        }
+        crc.update(buf.array(), crcMark, buf.position() - crcMark);
+        crcMark = buf.position();
+        int expected = i32();
+        int found = (int) crc.getValue();
+        if (expected != found) {
+            throw new SnapshotException(String.format(Locale.ROOT,
+                    "Bad snapshot checksum in %s: expected %08x, found %08x", name, expected, found));
+        }
+        byte[] end = new byte[SnapshotFormat.END.length];
+        need(end.length);
+        buf.get(end);
+        check(Arrays.equals(end, SnapshotFormat.END), "no end marker after the checksum");
+
+        for (Table t : tables) {
+            if (target.table(t.name()) != null) {
+                throw new SnapshotException("Snapshot " + name + " holds table " + t.name() + ", which already exists");
+            }
+            for (String ix : indexNames.get(tables.indexOf(t))) {
+                if (target.indexOwner(ix) != null) {
+                    throw new SnapshotException("Snapshot " + name + " holds index " + ix + ", which already exists");
+                }
+            }
+        }
+        for (int i = 0; i < tables.size(); i++) {
+            Table t = tables.get(i);
+            target.add(t);
+            for (String ix : indexNames.get(i)) {
+                target.registerIndex(ix, t);
+            }
+        }
+        return new Result(tables.size(), rows, offset());
+    }
+
+    private Table table(List<String> indexNames) throws IOException {
+        String tableName = string();
+        int columnCount = i32();
+        check(columnCount > 0 && columnCount <= SnapshotFormat.MAX_COLUMNS, "column count " + columnCount);
+        List<String> columnNames = new ArrayList<>(columnCount);
+        List<ColumnType> types = new ArrayList<>(columnCount);
+        for (int c = 0; c < columnCount; c++) {
+            columnNames.add(string());
+            need(1);
+            byte code = buf.get();
+            ColumnType type = SnapshotFormat.type(code);
+            check(type != null, "unknown column type code " + code);
+            types.add(type);
+        }
+        int pk = i32();
+        check(pk >= 0 && pk < columnCount, "primary key position " + pk);
+        Table t = new Table(tableName, columnNames, types, pk);
+        int indexCount = i32();
+        check(indexCount >= 0 && indexCount <= SnapshotFormat.MAX_COLUMNS, "index count " + indexCount);
+        int[] indexColumns = new int[indexCount];
+        for (int i = 0; i < indexCount; i++) {
+            indexNames.add(string());
+            indexColumns[i] = i32();
+            check(indexColumns[i] >= 0 && indexColumns[i] < columnCount, "index column " + indexColumns[i]);
+        }
+
+        int highWater = i32();
+        check(highWater >= 0, "high-water mark " + highWater);
+        long liveCount = i64();
+        int words = (highWater + 63) >>> 6;
+        long fixed = 8L * words + 4;
+        for (ColumnType type : types) {
+            fixed += (long) highWater * (type == ColumnType.TEXT ? 4 : type.width);
+        }
+        enough(fixed); // before allocating for a slot count a corrupt file may have invented
+        long[] live = new long[words];
+        for (int w = 0; w < words; w++) {
+            live[w] = i64();
+        }
+        int freeCount = i32();
+        check(freeCount >= 0 && freeCount <= highWater, "free list of " + freeCount + " slots");
+        enough(4L * freeCount);
+        int[] free = new int[freeCount];
+        for (int i = 0; i < freeCount; i++) {
+            free[i] = i32();
+        }
+        try {
+            t.restoreRows(highWater, live, free);
+        } catch (IllegalArgumentException e) {
+            throw corrupt("table " + tableName + ": " + e.getMessage());
+        }
+        check(t.rowCount() == liveCount, "table " + tableName + " has " + t.rowCount() + " live slots, header says " + liveCount);
+        for (int c = 0; c < columnCount; c++) {
+            values(t.column(c), highWater);
+        }
+        t.restoreIndexes();
+        for (int i = 0; i < indexCount; i++) {
+            t.createIndex(indexNames.get(i), t.column(indexColumns[i]));
+        }
+        return t;
+    }
+
+    private void values(Column column, int highWater) throws IOException {
+        switch (column.type()) {
+            case INT: {
+                IntColumn c = (IntColumn) column;
+                for (int row = 0; row < highWater; row++) {
+                    need(4);
+                    c.set(row, buf.getInt());
+                }
+                break;
+            }
+            case BIGINT: {
+                LongColumn c = (LongColumn) column;
+                for (int row = 0; row < highWater; row++) {
+                    need(8);
+                    c.set(row, buf.getLong());
+                }
+                break;
+            }
+            case FLOAT: {
+                DoubleColumn c = (DoubleColumn) column;
+                for (int row = 0; row < highWater; row++) {
+                    need(8);
+                    c.set(row, Double.longBitsToDouble(buf.getLong()));
+                }
+                break;
+            }
+            case TEXT: {
+                TextColumn c = (TextColumn) column;
+                for (int row = 0; row < highWater; row++) {
+                    int len = i32();
+                    check(len >= 0, "text length " + len);
+                    if (len > 0) {
+                        enough(len);
+                        need(len);
+                        c.restoreValue(row, buf.array(), buf.position(), len);
+                        buf.position(buf.position() + len);
+                    }
+                }
+                break;
+            }
+            default:
+                throw new IllegalStateException(column.type().name());
+        }
+    }
+
+    private static String key(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    private String string() throws IOException {
+        int len = i32();
+        check(len >= 0 && len <= SnapshotFormat.MAX_NAME, "name length " + len);
+        need(len);
+        String s = new String(buf.array(), buf.position(), len, StandardCharsets.UTF_8);
+        buf.position(buf.position() + len);
+        return s;
+    }
+
+    private int i32() throws IOException {
+        need(4);
+        return buf.getInt();
+    }
+
+    private long i64() throws IOException {
+        need(8);
+        return buf.getLong();
+    }
+
+    /** Absolute offset of the next unread byte. */
+    private long offset() {
+        return start + shifted + buf.position();
+    }
+
+    private void check(boolean ok, String what) throws SnapshotException {
+        if (!ok) {
+            throw corrupt(what);
+        }
+    }
+
+    private SnapshotException corrupt(String what) {
+        return new SnapshotException("Snapshot " + name + " is corrupt at offset " + offset() + ": " + what);
+    }
+
+    private SnapshotException truncated() {
+        return new SnapshotException("Snapshot " + name + " is truncated at offset " + (start + shifted + buf.limit()));
+    }
+
+    /** Fails as truncated when the channel's known length cannot hold {@code n} more bytes. */
+    private void enough(long n) throws SnapshotException {
+        if (available >= 0 && offset() - start + n > available) {
+            throw new SnapshotException("Snapshot " + name + " is truncated at offset " + (start + available));
+        }
+    }
+
+    /** Makes {@code n} bytes readable in the buffer, reading more from the channel as needed. */
+    private void need(int n) throws IOException {
+        if (buf.remaining() >= n) {
+            return;
+        }
+        crc.update(buf.array(), crcMark, buf.position() - crcMark);
+        int consumed = buf.position();
+        if (n > buf.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+            bigger.put(buf);
+            buf = bigger;
+        } else {
+            buf.compact();
+        }
+        shifted += consumed;
+        crcMark = 0;
+        // In write mode now: fill until n bytes are there.
+        while (buf.position() < n) {
+            int r = in.read(buf);
+            if (r < 0) {
+                buf.flip();
+                throw truncated();
+            }
+        }
+        buf.flip();
+    }
+}

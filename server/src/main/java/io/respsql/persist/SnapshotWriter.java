@@ -1,0 +1,172 @@
+package io.respsql.persist;
+
+import io.respsql.storage.CatalogImage;
+import io.respsql.storage.ColumnImage;
+import io.respsql.storage.RowsImage;
+import io.respsql.storage.TableImage;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes a {@link CatalogImage} in the {@link SnapshotFormat} through one 1 MiB buffer: no
+ * allocation per row. Runs on any thread (the image is immutable); does not close or sync the
+ * target.
+ */
+public final class SnapshotWriter {
+    private final WritableByteChannel out;
+    private final ByteBuffer buf = ByteBuffer.allocate(SnapshotFormat.BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+    private final CRC32C crc = new CRC32C();
+    private long written;
+
+    private SnapshotWriter(WritableByteChannel out) {
+        this.out = out;
+    }
+
+    /** Writes the whole snapshot; returns its size in bytes. */
+    public static long write(CatalogImage image, WritableByteChannel out) throws IOException {
+        SnapshotWriter w = new SnapshotWriter(out);
+        w.image(image);
+        return w.written;
+    }
+
+    /** {@link #write(CatalogImage, WritableByteChannel)} to a stream (left open, not flushed beyond the bytes). */
+    public static long write(CatalogImage image, OutputStream out) throws IOException {
+        long n = write(image, Channels.newChannel(out));
+        out.flush();
+        return n;
+    }
+
+    private void image(CatalogImage image) throws IOException {
+        bytes(SnapshotFormat.MAGIC, 0, SnapshotFormat.MAGIC.length);
+        i32(SnapshotFormat.VERSION);
+        i64(image.createdMillis());
+        i32(image.tables().size());
+        for (TableImage t : image.tables()) {
+            table(t);
+        }
+        flush();
+        // The checksum covers every byte before it; the end marker follows it.
+        int sum = (int) crc.getValue();
+        buf.putInt(sum);
+        buf.put(SnapshotFormat.END);
+        drain();
+    }
+
+    private void table(TableImage t) throws IOException {
+        string(t.name());
+        i32(t.columnCount());
+        for (int c = 0; c < t.columnCount(); c++) {
+            string(t.column(c).name());
+            room(1);
+            buf.put(SnapshotFormat.typeCode(t.column(c).type()));
+        }
+        i32(t.primaryPosition());
+        i32(t.indexNames().size());
+        for (int i = 0; i < t.indexNames().size(); i++) {
+            string(t.indexNames().get(i));
+            i32(t.indexColumn(i));
+        }
+        RowsImage rows = t.rows();
+        int highWater = rows.highWater();
+        i32(highWater);
+        i64(rows.liveCount());
+        for (int w = 0, n = rows.liveWords(); w < n; w++) {
+            i64(rows.liveWord(w));
+        }
+        i32(rows.freeCount());
+        for (int i = 0, n = rows.freeCount(); i < n; i++) {
+            i32(rows.free(i));
+        }
+        for (int c = 0; c < t.columnCount(); c++) {
+            column(t.column(c), highWater);
+        }
+    }
+
+    private void column(ColumnImage c, int highWater) throws IOException {
+        switch (c.type()) {
+            case INT:
+                for (int row = 0; row < highWater; row++) {
+                    room(4);
+                    buf.putInt(c.getInt(row));
+                }
+                break;
+            case BIGINT:
+                for (int row = 0; row < highWater; row++) {
+                    room(8);
+                    buf.putLong(c.getLong(row));
+                }
+                break;
+            case FLOAT:
+                for (int row = 0; row < highWater; row++) {
+                    room(8);
+                    // raw bits: -0.0 and every NaN payload survive
+                    buf.putLong(Double.doubleToRawLongBits(c.getDouble(row)));
+                }
+                break;
+            case TEXT:
+                for (int row = 0; row < highWater; row++) {
+                    int len = c.textLength(row);
+                    i32(len);
+                    if (len > 0) {
+                        bytes(c.textArray(row), c.textOffset(row), len);
+                    }
+                }
+                break;
+            default:
+                throw new IllegalStateException(c.type().name());
+        }
+    }
+
+    private void string(String s) throws IOException {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        i32(b.length);
+        bytes(b, 0, b.length);
+    }
+
+    private void i32(int v) throws IOException {
+        room(4);
+        buf.putInt(v);
+    }
+
+    private void i64(long v) throws IOException {
+        room(8);
+        buf.putLong(v);
+    }
+
+    private void bytes(byte[] b, int off, int len) throws IOException {
+        while (len > 0) {
+            room(1);
+            int n = Math.min(len, buf.remaining());
+            buf.put(b, off, n);
+            off += n;
+            len -= n;
+        }
+    }
+
+    private void room(int n) throws IOException {
+        if (buf.remaining() < n) {
+            flush();
+        }
+    }
+
+    /** Checksums and writes the buffered bytes. */
+    private void flush() throws IOException {
+        crc.update(buf.array(), 0, buf.position());
+        drain();
+    }
+
+    private void drain() throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            written += out.write(buf);
+        }
+        buf.clear();
+    }
+}
