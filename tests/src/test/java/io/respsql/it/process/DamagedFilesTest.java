@@ -1,5 +1,6 @@
 package io.respsql.it.process;
 
+import io.respsql.config.Version;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,14 +13,17 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Damaged files against the real process: an append-only file cut in the middle of its last
- * record loads what comes before the cut with a warning; a damaged byte in the middle stops the
- * start with status 1 and a message naming the file and the offset.
+ * record loads what comes before the cut with a warning; a damaged byte in the middle of an
+ * append-only file or a snapshot stops the start with status 1 and a message naming the file (and
+ * for the log the offset, for the snapshot the checksums).
  */
 class DamagedFilesTest {
     private static final String[] AOF = {"--save", "", "--appendonly", "yes", "--appendfsync", "always"};
@@ -122,6 +126,39 @@ class DamagedFilesTest {
             String message = "Bad AOF record at offset " + middle + " in " + aof + ": expected '*', found 'X'."
                     + " Run scripts/respsql-check-aof --fix " + aof + " to truncate it there.";
             assertTrue(server.outputText().contains(message), () -> "no '" + message + "' in:\n" + server.outputText());
+        }
+    }
+
+    @Test
+    void snapshotWithADamagedByteStopsTheStartWithStatusOne() throws IOException {
+        String[] options = {"--save", "", "--appendonly", "no"};
+        String text = "A".repeat(2000);
+        try (ServerProcess server = ServerProcess.start(dir, options)) {
+            Fixture.run(server, List.of("CREATE TABLE s (id INT PRIMARY KEY, t TEXT)",
+                    "INSERT INTO s VALUES (1, 'before'), (2, '" + text + "'), (3, 'after')"));
+            assertEquals("+OK\r\n", Fixture.call(server.raw(), "SAVE"));
+            server.kill9();
+        }
+        Path dump = dir.resolve("dump.rsql");
+        byte[] bytes = Files.readAllBytes(dump);
+        // Damage a byte inside the long text value, where only the checksum can notice it.
+        int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf(text) + text.length() / 2;
+        assertTrue(at > text.length() / 2, "the text value is not stored as is in " + dump);
+        bytes[at] = 'B';
+        Files.write(dump, bytes);
+        // The file ends with the CRC32C of everything before it (little-endian) and "RSQL_END".
+        int crcAt = bytes.length - 8 - 4;
+        int stored = (bytes[crcAt] & 0xff) | (bytes[crcAt + 1] & 0xff) << 8 | (bytes[crcAt + 2] & 0xff) << 16
+                | (bytes[crcAt + 3] & 0xff) << 24;
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, crcAt);
+        ServerProcess server = ServerProcess.launch(dir, options);
+        try (server) {
+            assertEquals(1, server.awaitExit(Duration.ofSeconds(60)), server::outputText);
+            String message = String.format(Locale.ROOT, "RespSQL %s failed to start: Bad snapshot checksum in %s: expected %08x, found %08x",
+                    Version.VERSION, dump, stored, (int) crc.getValue());
+            assertTrue(server.output().stream().anyMatch(l -> l.endsWith(message)),
+                    () -> "no line ending '" + message + "' in:\n" + server.outputText());
         }
     }
 }
