@@ -6,6 +6,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +63,9 @@ class BgsaveUnderLoadTest {
         }
         Files.copy(live.resolve("dump.rsql"), copy.resolve("dump.rsql"));
         try (ServerProcess fresh = ServerProcess.start(copy, options)) {
-            int[] k = load.survivingPrefixes(WriteLoad.readRows(fresh));
+            Map<Integer, Map<Long, List<Long>>> rows = WriteLoad.readRows(fresh);
+            WriteLoad.assertOnlyOwnRows(rows, load);
+            int[] k = load.survivingPrefixes(rows);
             for (Writer w : load.writers) {
                 int i = w.index;
                 assertTrue(k[i] >= before[i], () -> w.describe(k[i]) + ": " + before[i]

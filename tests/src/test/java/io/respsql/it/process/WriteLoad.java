@@ -23,16 +23,24 @@ final class WriteLoad {
 
     final List<Writer> writers = new ArrayList<>();
     private final CountDownLatch firstAcks;
+    /** Index of the first writer: writers of another load on the same table own other ids. */
+    final int firstIndex;
     long startNanos;
 
-    /** Creates table t (and an index on v) through {@code admin} and prepares {@code n} writers, each with its own connection. */
+    /** Creates table t (and an index on v) and prepares {@code n} writers, each with its own connection. */
     WriteLoad(ServerProcess server, int n, long seed, int rowsPerStatement) {
+        this(server, n, seed, rowsPerStatement, 0);
         Jedis admin = server.jedis();
         assertEquals("OK", sql(admin, Writer.CREATE_TABLE));
         assertEquals("OK", sql(admin, Writer.CREATE_INDEX));
+    }
+
+    /** Writers {@code firstIndex ..} on the existing table t. */
+    WriteLoad(ServerProcess server, int n, long seed, int rowsPerStatement, int firstIndex) {
+        this.firstIndex = firstIndex;
         firstAcks = new CountDownLatch(n);
         for (int i = 0; i < n; i++) {
-            writers.add(new Writer(i, seed, rowsPerStatement, server.jedis(), firstAcks));
+            writers.add(new Writer(firstIndex + i, seed, rowsPerStatement, server.jedis(), firstAcks));
         }
     }
 
@@ -79,15 +87,24 @@ final class WriteLoad {
         return byWriter;
     }
 
+    /** Fails when a row belongs to no writer of {@code loads}. */
+    static void assertOnlyOwnRows(Map<Integer, Map<Long, List<Long>>> rows, WriteLoad... loads) {
+        for (Integer owner : rows.keySet()) {
+            boolean known = false;
+            for (WriteLoad l : loads) {
+                known |= owner >= l.firstIndex && owner < l.firstIndex + l.writers.size();
+            }
+            assertTrue(known, "rows of an unknown writer " + owner);
+        }
+    }
+
     /**
-     * For every writer: the number {@code k} of its statements that survived (its largest seq),
-     * after checking that its rows are exactly the state after its first {@code k} statements, so
-     * that nothing is torn, reordered or missing in the middle.
+     * For every writer, at position {@code index - firstIndex}: the number {@code k} of its
+     * statements that survived (its largest seq), after checking that its rows are exactly the
+     * state after its first {@code k} statements, so that nothing is torn, reordered or missing in
+     * the middle. Rows of other writers are not looked at (see {@link #assertOnlyOwnRows}).
      */
     int[] survivingPrefixes(Map<Integer, Map<Long, List<Long>>> rows) {
-        for (Integer owner : rows.keySet()) {
-            assertTrue(owner >= 0 && owner < writers.size(), "rows of an unknown writer " + owner);
-        }
         int[] k = new int[writers.size()];
         for (Writer w : writers) {
             Map<Long, List<Long>> actual = rows.getOrDefault(w.index, Map.of());
@@ -103,7 +120,7 @@ final class WriteLoad {
                 fail(w.describe(survived) + ": rows are not the state after its first " + survived
                         + " statements; id: expected {v, seq} / actual {v, seq}: " + diff(expected, actual));
             }
-            k[w.index] = survived;
+            k[w.index - firstIndex] = survived;
         }
         return k;
     }
