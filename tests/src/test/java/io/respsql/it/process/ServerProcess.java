@@ -258,7 +258,7 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new AssertionError("interrupted", e);
         }
-        closeClients();
+        // Clients stay open: threads still using them see the broken connection themselves.
         return process.exitValue();
     }
 
