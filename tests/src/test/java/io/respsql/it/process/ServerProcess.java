@@ -262,6 +262,14 @@ public final class ServerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** The exit status of a process that has ended. */
+    public int exitCode() {
+        if (process.isAlive()) {
+            throw new IllegalStateException("server pid " + pid() + " is still running");
+        }
+        return process.exitValue();
+    }
+
     // ---- clients ------------------------------------------------------------------------------
 
     /** A new jedis connection (closed with this process). */
