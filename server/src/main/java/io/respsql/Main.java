@@ -4,6 +4,7 @@ import io.respsql.config.ConfigException;
 import io.respsql.config.ServerConfig;
 import io.respsql.config.Version;
 import io.respsql.net.RespSqlServer;
+import io.respsql.persist.AofLoadException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +28,7 @@ public final class Main {
             if (e.exitStatus() == 0) {
                 System.out.println(e.getMessage());
             } else {
-                System.err.println("respsql-server: " + e.getMessage());
-            }
+                }
             System.exit(e.exitStatus());
             return;
         }
@@ -37,6 +37,10 @@ public final class Main {
         RespSqlServer server;
         try {
             server = RespSqlServer.start(config);
+        } catch (AofLoadException e) {
+            log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
+            System.exit(1);
+            return;
         } catch (UncheckedIOException | IllegalArgumentException e) {
             log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
             System.exit(1);

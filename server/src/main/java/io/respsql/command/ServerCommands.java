@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** DBSIZE, FLUSHALL, FLUSHDB, TIME, INFO. */
+/** DBSIZE, FLUSHALL, FLUSHDB, TIME, INFO, BGREWRITEAOF. */
 final class ServerCommands {
     private final ServerContext ctx;
 
@@ -26,6 +26,8 @@ final class ServerCommands {
                 .summary("Drops every table of the current database (there is only database 0).").handler(c::flush).build(),
             CommandSpec.builder("time", 1).flags(CommandFlags.FAST | CommandFlags.LOADING | CommandFlags.STALE)
                 .group("server").summary("Returns the server time.").handler(ServerCommands::time).build(),
+            CommandSpec.builder("bgrewriteaof", 1).flags(CommandFlags.ADMIN | CommandFlags.NOSCRIPT).group("server")
+                .summary("Asynchronously rewrites the append-only file to disk.").handler(c::bgrewriteaof).build(),
             CommandSpec.builder("info", -1).flags(CommandFlags.LOADING | CommandFlags.STALE).group("server")
                 .summary("Returns information and statistics about the server.").handler(c::info).build());
     }
@@ -40,8 +42,22 @@ final class ServerCommands {
             Replies.syntaxError(out);
             return;
         }
+        String refusal = ctx.sql().writeRefusal();
+        if (refusal != null) {
+            out.error(refusal);
+            return;
+        }
         ctx.sql().flushAll();
         out.ok();
+    }
+
+    private void bgrewriteaof(Session s, CommandArgs a, RespWriter out) {
+        String refusal = ctx.appendOnlyFile().rewriteInBackground();
+        if (refusal != null) {
+            out.error(refusal);
+        } else {
+            out.simple("Background append only file rewriting started");
+        }
     }
 
     private static void time(Session s, CommandArgs a, RespWriter out) {

@@ -4,6 +4,7 @@ import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.AppendOnlyFile;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -16,6 +17,7 @@ public final class ServerContext {
     private final SqlEngine sql;
     private final InfoReport info;
     private CommandTable commands;
+    private AppendOnlyFile aof;
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info) {
@@ -49,6 +51,15 @@ public final class ServerContext {
 
     public InfoReport info() {
         return info;
+    }
+
+    /** The append-only file (BGREWRITEAOF). */
+    public AppendOnlyFile appendOnlyFile() {
+        return aof;
+    }
+
+    public void appendOnlyFile(AppendOnlyFile aof) {
+        this.aof = aof;
     }
 
     /** The full command table (set once it is built, for COMMAND's introspection). */

@@ -32,6 +32,12 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private String dir = ".";
+    private boolean appendOnly;
+    private String appendFilename = "appendonly.aof";
+    private FsyncPolicy appendFsync = FsyncPolicy.EVERYSEC;
+    /** Applies a live change of {@code appendonly} (opens or closes the log); null before the server runs. */
+    private AppendOnlySwitch appendOnlySwitch;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -65,7 +71,32 @@ public final class ServerConfig {
         add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
-        add(ConfigOption.fixed("appendonly", "no", "append-only log (persistence is not available)"));
+        add(ConfigOption.ofString("dir", "<path>", "directory of the persistence files", false,
+                () -> dir, v -> {
+                    if (v.isBlank()) {
+                        throw new ConfigException("dir needs a directory");
+                    }
+                    dir = v;
+                }));
+        add(ConfigOption.ofString("appendonly", "<yes|no>",
+                "log every write to the append-only file and load it at startup", true,
+                () -> appendOnly ? "yes" : "no", v -> {
+                    boolean on = parseYesNo(v);
+                    if (appendOnlySwitch != null && on != appendOnly) {
+                        appendOnlySwitch.apply(on); // throws when the log cannot be opened: value unchanged
+                    }
+                    appendOnly = on;
+                }));
+        add(ConfigOption.ofString("appendfilename", "<name>", "name of the append-only file inside dir", false,
+                () -> appendFilename, v -> {
+                    if (v.isBlank() || v.contains("/")) {
+                        throw new ConfigException("appendfilename must be a file name without '/'");
+                    }
+                    appendFilename = v;
+                }));
+        add(ConfigOption.ofString("appendfsync", "<always|everysec|no>",
+                "when the append-only file is fsynced: before each reply, once a second, or when the OS decides", true,
+                () -> appendFsync.configName(), v -> appendFsync = FsyncPolicy.parse(v)));
     }
 
     private static boolean parseYesNo(String v) throws ConfigException {
@@ -166,6 +197,59 @@ public final class ServerConfig {
     /** The configuration file the values were read from, or {@code null}. */
     public Path configFile() {
         return configFile;
+    }
+
+    /** Directory of the persistence files. */
+    public Path dir() {
+        return Path.of(dir);
+    }
+
+    public ServerConfig dir(Path dir) {
+        this.dir = dir.toString();
+        return this;
+    }
+
+    public boolean appendOnly() {
+        return appendOnly;
+    }
+
+    public ServerConfig appendOnly(boolean on) {
+        this.appendOnly = on;
+        return this;
+    }
+
+    public String appendFilename() {
+        return appendFilename;
+    }
+
+    public ServerConfig appendFilename(String name) {
+        this.appendFilename = name;
+        return this;
+    }
+
+    /** The append-only file: {@code dir/appendfilename}. */
+    public Path appendOnlyPath() {
+        return dir().resolve(appendFilename);
+    }
+
+    public FsyncPolicy appendFsync() {
+        return appendFsync;
+    }
+
+    public ServerConfig appendFsync(FsyncPolicy policy) {
+        this.appendFsync = policy;
+        return this;
+    }
+
+    /** Installed by the server: what {@code CONFIG SET appendonly} does besides storing the value. */
+    public void appendOnlySwitch(AppendOnlySwitch s) {
+        this.appendOnlySwitch = s;
+    }
+
+    /** Opens or closes the append-only file when {@code appendonly} changes at runtime. */
+    @FunctionalInterface
+    public interface AppendOnlySwitch {
+        void apply(boolean on) throws ConfigException;
     }
 
     // ---- generic access --------------------------------------------------------------------

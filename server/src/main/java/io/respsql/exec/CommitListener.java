@@ -26,4 +26,21 @@ public interface CommitListener {
 
     /** Every table was dropped (FLUSHALL/FLUSHDB). */
     void flushedAll();
+
+    /** Tells {@code first}, then {@code second}, of every commit (persistence has several listeners). */
+    static CommitListener both(CommitListener first, CommitListener second) {
+        return new CommitListener() {
+            @Override
+            public void committed(String sql, long changes) {
+                first.committed(sql, changes);
+                second.committed(sql, changes);
+            }
+
+            @Override
+            public void flushedAll() {
+                first.flushedAll();
+                second.flushedAll();
+            }
+        };
+    }
 }

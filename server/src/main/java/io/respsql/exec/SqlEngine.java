@@ -30,6 +30,7 @@ public final class SqlEngine {
     /** Row slots matched by the current statement, reused across statements. */
     private IntArrayList rows = new IntArrayList();
     private CommitListener listener = CommitListener.NONE;
+    private WriteGuard writeGuard;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -38,6 +39,29 @@ public final class SqlEngine {
     /** Who is told of each write that took effect (persistence); {@link CommitListener#NONE} by default. */
     public void commitListener(CommitListener listener) {
         this.listener = listener == null ? CommitListener.NONE : listener;
+    }
+
+    /** Adds a listener, told after those already installed (the log, a save rule's change counter, ...). */
+    public void addCommitListener(CommitListener l) {
+        this.listener = listener == CommitListener.NONE ? l : CommitListener.both(listener, l);
+    }
+
+    /** The listener told of writes now (so a loader can switch it off while replaying). */
+    public CommitListener commitListener() {
+        return listener;
+    }
+
+    /**
+     * Asked before every write statement; a non-null answer refuses the write with that error
+     * (persistence that can no longer record writes). Null: writes are never refused.
+     */
+    public void writeGuard(WriteGuard guard) {
+        this.writeGuard = guard;
+    }
+
+    /** Why writes are refused now (the error reply without its leading '-'), or null. */
+    public String writeRefusal() {
+        return writeGuard == null ? null : writeGuard.refusal();
     }
 
     /** Drops every table (FLUSHALL) and tells the commit listener. */
@@ -54,7 +78,15 @@ public final class SqlEngine {
     public void execute(String sql, RespWriter out) {
         int mark = out.target().writerIndex();
         try {
-            long changes = run(Parser.parse(sql), sql, out);
+            Statement st = Parser.parse(sql);
+            if (writeGuard != null && isWrite(st)) {
+                String refusal = writeGuard.refusal();
+                if (refusal != null) {
+                    out.error(refusal);
+                    return;
+                }
+            }
+            long changes = run(st, sql, out);
             if (changes >= 0) {
                 listener.committed(sql, changes);
             }
@@ -70,6 +102,12 @@ public final class SqlEngine {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    private static boolean isWrite(Statement st) {
+        return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
+                || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
+                || st instanceof Statement.DropTable || st instanceof Statement.DropIndex;
     }
 
     /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Renders {@code INFO}: {@code # Section} headers followed by {@code field:value} lines, separated
@@ -23,10 +24,11 @@ import java.util.Locale;
  */
 public final class InfoReport {
     /** Sections in output order. */
-    public static final List<String> SECTIONS = List.of("server", "clients", "memory", "stats", "tables",
-            "commandstats", "latencystats");
+    public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+            "tables", "commandstats", "latencystats");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
-    public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "stats", "tables");
+    public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
+            "tables");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -36,6 +38,8 @@ public final class InfoReport {
     private final String javaGc;
     private int port;
     private String transport = "";
+    /** Fills the persistence section (the append-only file's fields); none until persistence is wired. */
+    private Consumer<StringBuilder> persistence = sb -> sb.append("aof_enabled:0\r\n");
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
@@ -55,6 +59,11 @@ public final class InfoReport {
     public void listening(int port, String transport) {
         this.port = port;
         this.transport = transport;
+    }
+
+    /** Who writes the fields of {@code # Persistence}. */
+    public void persistence(Consumer<StringBuilder> fields) {
+        this.persistence = fields;
     }
 
     public String runId() {
@@ -102,6 +111,10 @@ public final class InfoReport {
                 case "server" -> server(sb);
                 case "clients" -> clients(sb);
                 case "memory" -> memory(sb);
+                case "persistence" -> {
+                    sb.append("# Persistence\r\n");
+                    persistence.accept(sb);
+                }
                 case "stats" -> stats(sb);
                 case "tables" -> tables(sb);
                 case "commandstats" -> commandStats(sb, commands);

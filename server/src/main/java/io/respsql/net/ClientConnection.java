@@ -42,6 +42,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     /** Shared by all connections of the event loop (single thread). */
     private final RespWriter writer;
     private final RequestAssembler assembler;
+    /** Holds replies back until the AOF records of the same iteration are written; null without persistence. */
+    private final GroupCommit commit;
 
     private Session session;
     /** Replies of the current read batch, written and flushed on read-complete. */
@@ -50,6 +52,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
+        this(config, stats, clients, dispatcher, writer, maxArgs, null);
+    }
+
+    ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
+                     RespWriter writer, int maxArgs, GroupCommit commit) {
+        this.commit = commit;
         this.config = config;
         this.stats = stats;
         this.clients = clients;
@@ -135,7 +143,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
         if (flushPending) {
             flushPending = false;
-            ctx.flush();
+            if (commit != null && commit.holdsReplies()) {
+                commit.flushAfterCommit(ctx);
+            } else {
+                ctx.flush();
+            }
         }
     }
 
@@ -198,6 +210,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void writeThenClose(ChannelHandlerContext ctx) {
+        if (commit != null) {
+            commit.commitNow(); // this flush does not wait for the group commit
+        }
         writeOut(ctx);
         flushPending = false;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

@@ -24,6 +24,9 @@ import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
+import io.respsql.persist.AofLoadException;
+import io.respsql.persist.AppendOnlyFile;
+import io.respsql.persist.BackgroundJobs;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -53,9 +56,12 @@ public final class RespSqlServer implements AutoCloseable {
     private final ScheduledFuture<?> cron;
     private final InetSocketAddress address;
     private final String transport;
+    private final AppendOnlyFile aof;
     private volatile boolean closed;
 
-    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport) {
+    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport,
+                          AppendOnlyFile aof) {
+        this.aof = aof;
         this.loop = loop;
         this.serverChannel = serverChannel;
         this.cron = cron;
@@ -68,14 +74,24 @@ public final class RespSqlServer implements AutoCloseable {
      * is then written back into {@code config}.
      *
      * @throws UncheckedIOException if the address cannot be bound
+     * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
      */
     public static RespSqlServer start(ServerConfig config) {
         ServerStats stats = new ServerStats(config);
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
+        // Load before serving: replies to clients must see the data the file holds.
+        AppendOnlyFile aof = new AppendOnlyFile(config, sql, new BackgroundJobs());
+        aof.start();
+        sql.addCommitListener(aof);
+        sql.writeGuard(aof);
+        info.persistence(aof::info);
+        config.appendOnlySwitch(aof::switchTo);
+        GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
+        context.appendOnlyFile(aof);
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
         RespWriter writer = new RespWriter();
@@ -84,6 +100,7 @@ public final class RespSqlServer implements AutoCloseable {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
                 NioIoHandler.newFactory());
         String transport = "nio";
+        aof.eventLoop(loop.next());
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
             .channel(NioServerSocketChannel.class)
@@ -98,7 +115,7 @@ public final class RespSqlServer implements AutoCloseable {
                     ChannelPipeline p = ch.pipeline();
                     p.addLast("bytes-in", inputCounter);
                     p.addLast("resp-decoder", new RedisDecoder(true));
-                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS));
+                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit));
                 }
             });
 
@@ -108,6 +125,7 @@ public final class RespSqlServer implements AutoCloseable {
         ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            aof.close();
             Throwable cause = bound.cause();
             String where = config.bind() + ":" + config.port();
             IOException io = cause instanceof IOException e ? e : new IOException(cause);
@@ -120,8 +138,11 @@ public final class RespSqlServer implements AutoCloseable {
         config.port(port);
         info.listening(port, transport);
         ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
-                () -> stats.tick(System.currentTimeMillis()), CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        return new RespSqlServer(loop, serverChannel, cron, transport);
+                () -> {
+                    stats.tick(System.currentTimeMillis());
+                    aof.cron();
+                }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
+        return new RespSqlServer(loop, serverChannel, cron, transport, aof);
     }
 
     /** The port actually bound (useful when the configured port was 0). */
@@ -131,6 +152,11 @@ public final class RespSqlServer implements AutoCloseable {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** The append-only file (open only with {@code appendonly yes}). */
+    public AppendOnlyFile appendOnlyFile() {
+        return aof;
     }
 
     /** {@code nio} (or a native transport's name). */
@@ -151,6 +177,8 @@ public final class RespSqlServer implements AutoCloseable {
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        // The loop has stopped: nothing else touches the file, and every record reaches the disk.
+        aof.close();
     }
 
     /** Blocks until {@link #close()} has completed (from any thread). */

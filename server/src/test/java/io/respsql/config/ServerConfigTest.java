@@ -49,7 +49,7 @@ class ServerConfigTest {
         ConfigException range = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "70000"));
         assertEquals("Bad value '70000' for --port: argument must be between 0 and 65535 inclusive", range.getMessage());
         assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "x")).exitStatus());
-        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--appendonly", "yes")).exitStatus());
+        assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--appendfsync", "sometimes")).exitStatus());
         assertEquals(2, assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--port", "1", "stray")).exitStatus());
     }
 

@@ -45,4 +45,25 @@ class CommitListenerTest {
                 "1 CREATE INDEX t:fk:index ON t (fk)",
                 "flush"), seen);
     }
+
+    @Test
+    void addedListenersAreToldInOrderAfterTheFirst() {
+        List<String> second = new ArrayList<>();
+        h.engine.addCommitListener(new CommitListener() {
+            @Override
+            public void committed(String sql, long changes) {
+                second.add(seen.size() + ":" + sql);
+            }
+
+            @Override
+            public void flushedAll() {
+                second.add(seen.size() + ":flush");
+            }
+        });
+        h.run("CREATE TABLE t (id INT PRIMARY KEY)");
+        h.engine.flushAll();
+        assertEquals(List.of("1 CREATE TABLE t (id INT PRIMARY KEY)", "flush"), seen);
+        // Each call reached the second listener after the first had seen it.
+        assertEquals(List.of("1:CREATE TABLE t (id INT PRIMARY KEY)", "2:flush"), second);
+    }
 }

@@ -42,6 +42,11 @@ public final class RespConnection implements AutoCloseable {
         return this;
     }
 
+    /** Reply bytes that have arrived and were not read yet (0 when nothing has arrived). */
+    public int available() throws IOException {
+        return in.available();
+    }
+
     /** Writes one command as a RESP array of bulk strings. */
     public RespConnection sendCommand(String... args) throws IOException {
         return send(encode(args));

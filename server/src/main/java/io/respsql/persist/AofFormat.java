@@ -1,0 +1,53 @@
+package io.respsql.persist;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The append-only file's records: RESP multibulks, as in Redis's AOF, so the file stays readable
+ * and RESP tools understand it. A write statement is {@code *2 $3 SQL $<n> <statement>}, FLUSHALL
+ * is {@code *1 $8 FLUSHALL}. A file may start with a snapshot preamble (magic {@code RSQLSNAP})
+ * written by a rewrite.
+ */
+public final class AofFormat {
+    /** First bytes of a snapshot; an AOF starting with them has a snapshot preamble. */
+    public static final byte[] SNAPSHOT_MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
+
+    private static final byte[] SQL_HEAD = "*2\r\n$3\r\nSQL\r\n$".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FLUSHALL = "*1\r\n$8\r\nFLUSHALL\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final short CRLF = ('\r' << 8) | '\n';
+
+    private AofFormat() {
+    }
+
+    /** Appends the record of one write statement; allocates nothing. */
+    public static void writeSql(ByteBuf out, CharSequence sql) {
+        int n = ByteBufUtil.utf8Bytes(sql);
+        out.ensureWritable(SQL_HEAD.length + 12 + n);
+        out.writeBytes(SQL_HEAD);
+        writeDecimal(out, n);
+        out.writeShort(CRLF);
+        ByteBufUtil.writeUtf8(out, sql);
+        out.writeShort(CRLF);
+    }
+
+    /** Appends the record of FLUSHALL. */
+    public static void writeFlushAll(ByteBuf out) {
+        out.writeBytes(FLUSHALL);
+    }
+
+    private static void writeDecimal(ByteBuf out, int v) {
+        int digits = 1;
+        for (int t = v; t >= 10; t /= 10) {
+            digits++;
+        }
+        int at = out.writerIndex();
+        out.writerIndex(at + digits);
+        for (int i = at + digits - 1; i >= at; i--) {
+            out.setByte(i, '0' + v % 10);
+            v /= 10;
+        }
+    }
+}

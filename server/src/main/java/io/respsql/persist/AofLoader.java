@@ -1,0 +1,96 @@
+package io.respsql.persist;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.respsql.exec.CommitListener;
+import io.respsql.exec.SqlEngine;
+import io.respsql.protocol.RespWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Replays an append-only file into the engine at startup. A record cut short at the end of the
+ * file (a crash in the middle of a write) is dropped and the file truncated before it, so appends
+ * continue from a clean end (Redis's {@code aof-load-truncated yes}); any other damage, or a
+ * statement that fails on replay, stops the load with an {@link AofLoadException} naming the file
+ * and the offset.
+ */
+final class AofLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(AofLoader.class);
+
+    /** What a load found. */
+    record Result(long records, long size, long droppedBytes) {
+    }
+
+    private AofLoader() {
+    }
+
+    static Result load(Path file, SqlEngine engine) {
+        CommitListener listener = engine.commitListener();
+        engine.commitListener(CommitListener.NONE); // replaying must not log the records again
+        ByteBuf scratch = Unpooled.buffer(256);
+        RespWriter replies = new RespWriter().target(scratch);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long start = 0;
+            if (AofReader.startsWithSnapshot(ch)) {
+                start = Preamble.load(ch, engine.catalog(), file);
+            }
+            AofReader reader = new AofReader(ch, start, ch.size());
+            long records = 0;
+            while (true) {
+                switch (reader.next()) {
+                    case END:
+                        return new Result(records, reader.size(), 0);
+                    case SQL:
+                        scratch.clear();
+                        engine.execute(reader.sql(), replies);
+                        if (scratch.getByte(0) == '-') {
+                            String err = scratch.toString(1, scratch.readableBytes() - 3, StandardCharsets.UTF_8);
+                            throw new AofLoadException(badRecord(file, reader.recordStart(),
+                                    "replaying it failed: " + err, false));
+                        }
+                        records++;
+                        break;
+                    case FLUSHALL:
+                        engine.flushAll();
+                        records++;
+                        break;
+                    case TRUNCATED: {
+                        long good = reader.recordStart();
+                        long dropped = ch.size() - good;
+                        ch.truncate(good);
+                        ch.force(true);
+                        LOG.warn("AOF {} ends with a truncated record at offset {}: loaded {} records, "
+                                + "dropped the last {} bytes and truncated the file to {} bytes",
+                                file, good, records, dropped, good);
+                        return new Result(records, good, dropped);
+                    }
+                    case CORRUPT:
+                    default:
+                        throw new AofLoadException(badRecord(file, reader.recordStart(), reader.problem(), true));
+                }
+            }
+        } catch (IOException e) {
+            throw new AofLoadException("Cannot read AOF " + file + ": " + e.getMessage(), e);
+        } finally {
+            scratch.release();
+            engine.commitListener(listener);
+        }
+    }
+
+    /** The message of a load that stops at a bad record. */
+    static String badRecord(Path file, long offset, String problem, boolean fixable) {
+        String msg = "Bad AOF record at offset " + offset + " in " + file + ": " + problem + ".";
+        if (fixable) {
+            return msg + " Run scripts/respsql-check-aof --fix " + file + " to truncate it there.";
+        }
+        return msg + " Truncate the file at that offset (truncate -s " + offset + " " + file
+                + ") to drop it and everything after it.";
+    }
+}

@@ -1,0 +1,81 @@
+package io.respsql.persist;
+
+import io.respsql.storage.Catalog;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * {@code respsql-check-aof [--fix] <file>}: checks the framing of every record of an append-only
+ * file (statements are not run). Exit status 0 when valid; 1 when damaged (or fixed), 2 on a usage
+ * error. {@code --fix} truncates the file to the end of the last good record.
+ */
+public final class CheckAof {
+    private CheckAof() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        boolean fix = false;
+        Path file = null;
+        for (String a : args) {
+            if (a.equals("--fix")) {
+                fix = true;
+            } else if (a.startsWith("-") || file != null) {
+                err.println("Usage: respsql-check-aof [--fix] <file.aof>");
+                return 2;
+            } else {
+                file = Path.of(a);
+            }
+        }
+        if (file == null) {
+            err.println("Usage: respsql-check-aof [--fix] <file.aof>");
+            return 2;
+        }
+        if (!Files.isRegularFile(file)) {
+            err.println("Cannot open " + file + ": no such file");
+            return 2;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ,
+                fix ? StandardOpenOption.WRITE : StandardOpenOption.READ)) {
+            long start = 0;
+            if (AofReader.startsWithSnapshot(ch)) {
+                start = Preamble.load(ch, new Catalog(), file);
+            }
+            AofReader reader = new AofReader(ch, start, ch.size());
+            long records = 0;
+            while (true) {
+                AofReader.Kind kind = reader.next();
+                if (kind == AofReader.Kind.SQL || kind == AofReader.Kind.FLUSHALL) {
+                    records++;
+                    continue;
+                }
+                if (kind == AofReader.Kind.END) {
+                    out.println("AOF is valid: " + records + " records, " + ch.size() + " bytes");
+                    return 0;
+                }
+                long good = reader.recordStart();
+                long dropped = ch.size() - good;
+                String why = kind == AofReader.Kind.TRUNCATED ? "the last record is cut short" : reader.problem();
+                out.println("AOF is damaged at offset " + good + " (" + why + "): " + dropped
+                        + " bytes after the last good record (" + records + " good records)");
+                if (fix) {
+                    ch.truncate(good);
+                    ch.force(true);
+                    out.println("Fixed: truncated " + file + " to " + good + " bytes (" + dropped + " bytes removed)");
+                }
+                return 1;
+            }
+        } catch (IOException | AofLoadException e) {
+            err.println("Cannot check " + file + ": " + e.getMessage());
+            return 2;
+        }
+    }
+}
