@@ -28,7 +28,8 @@ public final class Main {
             if (e.exitStatus() == 0) {
                 System.out.println(e.getMessage());
             } else {
-                }
+                System.err.println("respsql-server: " + e.getMessage());
+            }
             System.exit(e.exitStatus());
             return;
         }

@@ -50,7 +50,7 @@ class ServerProcessTest {
         ServerProcess p = ServerProcess.launchWith(dir, List.of("--no-such-flag", "1"));
         try (p) {
             assertEquals(2, p.awaitExit(Duration.ofSeconds(30))); // usage error, as documented by ConfigException
-            assertTrue(p.outputText().contains("Unknown option --no-such-flag"), p::outputText);
+            assertEquals(List.of("respsql-server: Unknown option --no-such-flag (try --help)"), p.output());
         }
     }
 }
