@@ -230,11 +230,12 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * SIGKILL: {@link Process#destroyForcibly()} sends SIGKILL on Linux; the exit status 137
-     * (128 + 9) is checked so that a graceful exit can never pass for a kill.
+     * SIGKILL: {@link ProcessHandle#destroyForcibly()} sends SIGKILL on Linux; the exit status 137
+     * (128 + 9) is checked so that a graceful exit can never pass for a kill. (Through the handle,
+     * not {@link Process#destroyForcibly()}, which would also close our end of the output pipe.)
      */
     public void kill9() {
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         int status = awaitExit(Duration.ofSeconds(30));
         if (status != SIGKILL_STATUS) {
             throw new AssertionError("expected exit status " + SIGKILL_STATUS + " after SIGKILL, got " + status
@@ -242,9 +243,12 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM ({@link Process#destroy()} on Linux); does not wait. */
+    /**
+     * SIGTERM ({@link ProcessHandle#destroy()} on Linux); does not wait. The output written while
+     * the server shuts down is still read.
+     */
     public void sigterm() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /** Waits for the process to end and for its output to be read; returns the exit status. */

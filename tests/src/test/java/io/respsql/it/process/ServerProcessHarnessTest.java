@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** The harness itself: a real server process, its port from the ready line, SIGKILL and SIGTERM. */
-class ServerProcessTest {
+class ServerProcessHarnessTest {
     @TempDir
     Path dir;
 
