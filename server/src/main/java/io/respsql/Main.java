@@ -9,6 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 
 /** {@code respsql-server [config-file] [--name value ...]}: starts the server until SIGTERM/SIGINT. */
 public final class Main {
@@ -48,9 +52,18 @@ public final class Main {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "respsql-shutdown"));
-        log.info("RespSQL {} ready on {}:{} (pid {}, max heap {} MB, transport {})",
+        // One line with what an operator needs to know about this process, and nothing per request.
+        List<String> gcs = new ArrayList<>();
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcs.add(gc.getName());
+        }
+        log.info("RespSQL {} ready on {}:{} (pid {}, config file {}, transport {}, Java {} {}, GC {}, max heap {} MB, "
+                        + "maxmemory {} bytes, effective {} bytes, JVM arguments {})",
                 Version.VERSION, config.bind(), server.port(), ProcessHandle.current().pid(),
-                Runtime.getRuntime().maxMemory() >> 20, server.transport());
+                config.configFile() == null ? "none" : config.configFile(), server.transport(),
+                System.getProperty("java.version"), System.getProperty("java.vm.name"), String.join(",", gcs),
+                Runtime.getRuntime().maxMemory() >> 20, config.maxMemory(), config.effectiveMaxMemory(),
+                ManagementFactory.getRuntimeMXBean().getInputArguments());
         server.awaitTermination();
     }
 }

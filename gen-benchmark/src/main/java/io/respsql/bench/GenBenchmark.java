@@ -14,7 +14,7 @@ import java.util.List;
  * gen-benchmark: sends one request shape, with substituted keys, over many connections and
  * reports throughput and latency in the layout of the 2010 Redisql client, followed by
  * microsecond percentiles. {@code gen-benchmark compare DIR} puts a large-update run beside the
- * 2010 figures.
+ * 2010 figures; {@code gen-benchmark soak ...} runs a checked mixed load ({@link io.respsql.bench.soak.Soak}).
  */
 public final class GenBenchmark {
 
@@ -31,6 +31,9 @@ public final class GenBenchmark {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length > 0 && args[0].equals("compare")) {
             return Compare.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (args.length > 0 && args[0].equals("soak")) {
+            return io.respsql.bench.soak.Soak.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
         Options o;
         try {

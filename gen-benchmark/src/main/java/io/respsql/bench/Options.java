@@ -208,6 +208,7 @@ public final class Options {
                                  [-l --loops K | -l --seconds S] [long options]
                                  -A OK|INT|LINE|MULTI|ANY -Q word word ...
                    gen-benchmark compare RESULT_DIR [--reference FILE] [--out DIR]
+                   gen-benchmark soak [--connections N] [--duration S] ... (soak --help)
 
               -h host       server host (default 127.0.0.1)
               -p port       server port (default 6379)

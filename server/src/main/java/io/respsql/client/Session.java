@@ -30,6 +30,8 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** Bytes of the unfinished request being received, as last reported by the connection. */
+    private long queryBufferBytes;
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -122,6 +124,21 @@ public final class Session {
         return laddr;
     }
 
+    public long queryBufferBytes() {
+        return queryBufferBytes;
+    }
+
+    public void queryBufferBytes(long bytes) {
+        this.queryBufferBytes = bytes;
+    }
+
+    /** Closes the connection now, without waiting for anything (CLIENT KILL). */
+    public void kill() {
+        closing = true;
+        channel.config().setAutoRead(false);
+        channel.close();
+    }
+
     /** Bytes waiting in the outbound buffer (sent to the socket but not yet written out). */
     public long pendingOutputBytes() {
         ChannelOutboundBuffer ob = channel.unsafe().outboundBuffer();
@@ -140,6 +157,7 @@ public final class Session {
           .append(" flags=N")
           .append(" db=").append(db)
           .append(" sub=0 psub=0 ssub=0 multi=-1")
+          .append(" qbuf=").append(queryBufferBytes)
           .append(" omem=").append(pendingOutputBytes())
           .append(" events=r")
           .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand)

@@ -29,6 +29,8 @@ final class ClientCommands {
                 .summary("Returns the unique client ID of the connection.").handler((s, a, out) -> out.integer(s.id())).build())
             .subcommand(CommandSpec.builder("list", -2).flags(flags | CommandFlags.ADMIN).group("connection")
                 .summary("Lists open connections.").handler(c::list).build())
+            .subcommand(CommandSpec.builder("kill", -3).flags(flags | CommandFlags.ADMIN).group("connection")
+                .summary("Terminates open connections.").handler(c::kill).build())
             .subcommand(CommandSpec.builder("info", 2).flags(flags).group("connection")
                 .summary("Returns information about the connection.").handler(c::info).build())
             .subcommand(CommandSpec.builder("help", 2).flags(flags).group("connection")
@@ -122,6 +124,95 @@ final class ClientCommands {
         out.bulk(sb.toString());
     }
 
+    /**
+     * {@code CLIENT KILL <ip:port>} (+OK or an error) or {@code CLIENT KILL <filter> <value> ...}
+     * with filters ID, ADDR, LADDR, USER, SKIPME (the number killed). A client that kills itself
+     * gets its reply, then is closed.
+     */
+    private void kill(Session s, CommandArgs a, RespWriter out) {
+        if (a.count() == 3) {
+            String addr = a.string(2);
+            for (Session c : ctx.clients().all()) {
+                if (c.addr().equals(addr)) {
+                    killOne(s, c);
+                    out.ok();
+                    return;
+                }
+            }
+            out.error("ERR No such client");
+            return;
+        }
+        long id = 0;
+        String addr = null;
+        String laddr = null;
+        boolean skipMe = true;
+        for (int i = 2; i < a.count(); i += 2) {
+            if (i + 1 >= a.count()) {
+                Replies.syntaxError(out);
+                return;
+            }
+            String value = a.string(i + 1);
+            if (a.is(i, "id")) {
+                if (!a.isLong(i + 1) || a.longValue(i + 1) <= 0) {
+                    out.error("ERR client-id should be greater than 0");
+                    return;
+                }
+                id = a.longValue(i + 1);
+            } else if (a.is(i, "addr")) {
+                addr = value;
+            } else if (a.is(i, "laddr")) {
+                laddr = value;
+            } else if (a.is(i, "user")) {
+                if (!value.equals("default")) {
+                    out.error("ERR No such user '" + value + "'");
+                    return;
+                }
+            } else if (a.is(i, "skipme")) {
+                if (a.is(i + 1, "yes")) {
+                    skipMe = true;
+                } else if (a.is(i + 1, "no")) {
+                    skipMe = false;
+                } else {
+                    Replies.syntaxError(out);
+                    return;
+                }
+            } else if (a.is(i, "type")) {
+                if (!a.is(i + 1, "normal")) {
+                    if (!(a.is(i + 1, "master") || a.is(i + 1, "replica") || a.is(i + 1, "slave") || a.is(i + 1, "pubsub"))) {
+                        out.error("ERR Unknown client type '" + value + "'");
+                        return;
+                    }
+                    out.integer(0); // no client of that type exists here
+                    return;
+                }
+            } else {
+                Replies.syntaxError(out);
+                return;
+            }
+        }
+        List<Session> victims = new java.util.ArrayList<>();
+        for (Session c : ctx.clients().all()) {
+            if ((id != 0 && c.id() != id) || (addr != null && !c.addr().equals(addr))
+                    || (laddr != null && !c.laddr().equals(laddr)) || (skipMe && c == s)) {
+                continue;
+            }
+            victims.add(c);
+        }
+        for (Session c : victims) {
+            killOne(s, c);
+        }
+        out.integer(victims.size());
+    }
+
+    private void killOne(Session caller, Session victim) {
+        if (victim == caller) {
+            caller.closeAfterReply();
+        } else {
+            ctx.clients().close(victim); // gone from CLIENT LIST at once, not when the close completes
+            victim.kill();
+        }
+    }
+
     private void info(Session s, CommandArgs a, RespWriter out) {
         StringBuilder sb = new StringBuilder(256);
         s.appendInfoLine(sb, ctx.stats().clockMillis());
@@ -137,6 +228,22 @@ final class ClientCommands {
             "    Return the ID of the current connection.",
             "INFO",
             "    Return information about the current client connection.",
+            "KILL <ip:port>",
+            "    Kill connection made from <ip:port>.",
+            "KILL <option> <value> [<option> <value> [...]]",
+            "    Kill connections. Options are:",
+            "    * ADDR (<ip:port>|<unixsocket>:0)",
+            "      Kill connections made from the specified address",
+            "    * LADDR (<ip:port>|<unixsocket>:0)",
+            "      Kill connections made to specified local address",
+            "    * TYPE normal",
+            "      Kill connections by type.",
+            "    * USER default",
+            "      Kill connections authenticated by the default user.",
+            "    * ID <client-id>",
+            "      Kill connections by client id.",
+            "    * SKIPME (YES|NO)",
+            "      Skip killing current connection (default: yes).",
             "LIST [TYPE normal] [ID <id> [<id> ...]]",
             "    Return information about client connections.",
             "SETINFO <option> <value>",

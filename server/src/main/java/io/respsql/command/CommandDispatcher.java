@@ -1,6 +1,8 @@
 package io.respsql.command;
 
-import io.netty.buffer.ByteBuf;
+import io.respsql.exec.SqlEngine;
+import io.respsql.protocol.ReplyAbortedException;
+import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.client.Session;
 import io.respsql.config.ServerConfig;
@@ -24,6 +26,8 @@ public final class CommandDispatcher {
     private final CommandTable table;
     private final ServerStats stats;
     private final ServerConfig config;
+    /** Null: no maxmemory check (unit tests of the dispatcher). */
+    private MemoryAccounting memory;
 
     public CommandDispatcher(CommandTable table, ServerStats stats) {
         this(table, stats, new ServerConfig());
@@ -35,14 +39,19 @@ public final class CommandDispatcher {
         this.config = config;
     }
 
+    /** Refuses DENYOOM commands with {@code -OOM} while {@code memory} is over the limit. */
+    public CommandDispatcher memory(MemoryAccounting memory) {
+        this.memory = memory;
+        return this;
+    }
+
     public CommandTable table() {
         return table;
     }
 
     /** Executes {@code args} for {@code session}; the reply is appended to {@code out}'s target. */
     public void dispatch(Session session, CommandArgs args, RespWriter out) {
-        ByteBuf buf = out.target();
-        int start = buf.writerIndex();
+        long start = out.mark();
         CommandSpec spec = table.lookup(args.get(0));
         if (spec == null) {
             Replies.unknownCommand(out, args);
@@ -65,35 +74,50 @@ public final class CommandDispatcher {
                         && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.NO_AUTH)) {
                     // As Redis: unknown commands and wrong arity are reported first, then the lock.
                     out.error("NOAUTH Authentication required.");
+                } else if (memory != null && spec.hasFlag(CommandFlags.DENYOOM) && memory.overLimit()) {
+                    spec.rejectedCalls++;
+                    out.error(SqlEngine.OOM_REPLY);
                 } else {
-                    execute(spec, session, args, out, buf, start);
+                    execute(spec, session, args, out, start);
                 }
             }
         }
-        if (buf.writerIndex() == start) {
+        if (out.broken()) {
+            return; // part of the reply left and the rest cannot follow: the connection closes
+        }
+        if (out.nothingSince(start)) {
             log.warn("command {} wrote no reply", spec);
             out.error("ERR internal error: no reply");
         }
-        if (buf.getByte(start) == '-') {
-            stats.totalErrorReplies++;
+        if (out.errorSince(start)) {
+            stats.countError(out.target(), (int) start);
         }
     }
 
-    private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, ByteBuf buf, int start) {
+    private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, long start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
         long began = System.nanoTime();
         try {
             spec.handler().execute(session, args, out);
+        } catch (ReplyAbortedException e) {
+            out.breakReply();
         } catch (Throwable t) {
-            // Drop whatever part of a reply was written, then answer with one error.
-            buf.writerIndex(start);
-            String msg = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
-            log.warn("command {} failed for client {}", spec.fullName(), session.id(), t);
-            out.error("ERR internal error: " + msg);
+            // Drop whatever part of a reply was written, then answer with one error (if none of
+            // it left yet; otherwise the connection closes).
+            if (out.discardReply(start)) {
+                if (t instanceof OutOfMemoryError) {
+                    log.warn("command {} ran out of memory for client {}", spec.fullName(), session.id());
+                    out.error(SqlEngine.OOM_REPLY);
+                } else {
+                    String msg = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+                    log.warn("command {} failed for client {}", spec.fullName(), session.id(), t);
+                    out.error("ERR internal error: " + msg);
+                }
+            }
         }
         long elapsed = System.nanoTime() - began;
-        spec.recordCall(elapsed, buf.writerIndex() > start && buf.getByte(start) == '-');
+        spec.recordCall(elapsed, out.broken() || out.errorSince(start));
         long micros = elapsed / 1000;
         if (stats.slowLog.isSlow(micros) && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());

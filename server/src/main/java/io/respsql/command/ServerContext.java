@@ -3,6 +3,7 @@ package io.respsql.command;
 import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
+import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.client.ClientRegistry;
@@ -17,6 +18,7 @@ public final class ServerContext {
     private final SqlEngine sql;
     private final InfoReport info;
     private CommandTable commands;
+    private MemoryAccounting memory;
     private AppendOnlyFile aof;
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
@@ -51,6 +53,16 @@ public final class ServerContext {
 
     public InfoReport info() {
         return info;
+    }
+
+    /** What maxmemory is checked against; null when not checked. */
+    public MemoryAccounting memory() {
+        return memory;
+    }
+
+    public ServerContext memory(MemoryAccounting memory) {
+        this.memory = memory;
+        return this;
     }
 
     /** The append-only file (BGREWRITEAOF). */

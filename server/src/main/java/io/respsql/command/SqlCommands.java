@@ -2,6 +2,7 @@ package io.respsql.command;
 
 import io.netty.buffer.ByteBuf;
 import io.respsql.client.Session;
+import io.respsql.exec.SqlEngine;
 import io.respsql.protocol.RespWriter;
 
 import java.nio.charset.StandardCharsets;
@@ -16,11 +17,15 @@ import java.util.List;
  * <p>One exception: {@code SELECT <integer>} with nothing else is Redis's database SELECT.
  */
 final class SqlCommands {
-    private static final String[][] WRITE_VERBS = {
+    /** Verbs that may grow memory: refused with -OOM above maxmemory (DENYOOM). */
+    private static final String[][] GROWING_VERBS = {
         {"create", "Creates a table or an index."},
-        {"drop", "Drops a table or an index."},
         {"insert", "Inserts a row."},
         {"update", "Updates rows; replies the number of rows changed."},
+    };
+    /** Writes that free memory: allowed above maxmemory, so a full server can be emptied. */
+    private static final String[][] FREEING_VERBS = {
+        {"drop", "Drops a table or an index."},
         {"delete", "Deletes rows; replies the number of rows deleted."},
     };
     private static final String[][] READ_VERBS = {
@@ -43,8 +48,12 @@ final class SqlCommands {
     static List<CommandSpec> specs(ServerContext ctx) {
         SqlCommands c = new SqlCommands(ctx);
         List<CommandSpec> specs = new ArrayList<>();
-        for (String[] v : WRITE_VERBS) {
+        for (String[] v : GROWING_VERBS) {
             specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.WRITE | CommandFlags.DENYOOM).group("sql")
+                .summary(v[1]).handler(c::statement).build());
+        }
+        for (String[] v : FREEING_VERBS) {
+            specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.WRITE).group("sql")
                 .summary(v[1]).handler(c::statement).build());
         }
         for (String[] v : READ_VERBS) {
@@ -73,7 +82,33 @@ final class SqlCommands {
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
-        ctx.sql().execute(join(a, 1), out);
+        String statement = join(a, 1);
+        // SQL carries any verb, so it is not DENYOOM as a command: the verb decides.
+        if (growsMemory(statement) && ctx.memory() != null && ctx.memory().overLimit()) {
+            out.error(SqlEngine.OOM_REPLY);
+            return;
+        }
+        ctx.sql().execute(statement, out);
+    }
+
+    /** Whether the statement's first word is a verb that may grow memory (see {@link #GROWING_VERBS}). */
+    static boolean growsMemory(String statement) {
+        int i = 0;
+        int n = statement.length();
+        while (i < n && Character.isWhitespace(statement.charAt(i))) {
+            i++;
+        }
+        int start = i;
+        while (i < n && Character.isLetter(statement.charAt(i))) {
+            i++;
+        }
+        String verb = statement.substring(start, i);
+        for (String[] v : GROWING_VERBS) {
+            if (verb.equalsIgnoreCase(v[0])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String join(CommandArgs a, int from) {

@@ -56,6 +56,51 @@ public final class ConfigOption {
         });
     }
 
+    /**
+     * A size in bytes written as Redis does: a plain number, or with a unit {@code k kb m mb g gb}
+     * (case-insensitive; {@code k} is 1000, {@code kb} 1024, and so on). CONFIG GET shows bytes.
+     */
+    static ConfigOption ofBytes(String name, String description, boolean mutable, long min, long max,
+                                LongSupplier getter, LongConsumer setter) {
+        return new ConfigOption(name, "<bytes>", description, mutable, () -> Long.toString(getter.getAsLong()), v -> {
+            long parsed = parseBytes(v);
+            if (parsed < min || parsed > max) {
+                throw new ConfigException("argument must be between " + min + " and " + max + " inclusive");
+            }
+            setter.accept(parsed);
+        });
+    }
+
+    /** Parses {@code 1024}, {@code 64mb}, {@code 1g}, ... into bytes (Redis's memtoll units). */
+    public static long parseBytes(String value) throws ConfigException {
+        String v = value.trim().toLowerCase(Locale.ROOT);
+        int end = v.length();
+        while (end > 0 && Character.isLetter(v.charAt(end - 1))) {
+            end--;
+        }
+        long unit;
+        switch (v.substring(end)) {
+            case "", "b" -> unit = 1;
+            case "k" -> unit = 1000L;
+            case "kb" -> unit = 1024L;
+            case "m" -> unit = 1000L * 1000;
+            case "mb" -> unit = 1024L * 1024;
+            case "g" -> unit = 1000L * 1000 * 1000;
+            case "gb" -> unit = 1024L * 1024 * 1024;
+            default -> throw new ConfigException("argument must be a memory value");
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.substring(0, end));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("argument must be a memory value");
+        }
+        if (n < 0 || n > Long.MAX_VALUE / unit) {
+            throw new ConfigException("argument must be a memory value");
+        }
+        return n * unit;
+    }
+
     static ConfigOption ofString(String name, String valueHint, String description, boolean mutable,
                                  Supplier<String> getter, Setter setter) {
         return new ConfigOption(name, valueHint, description, mutable, getter, setter);

@@ -22,6 +22,17 @@ public final class ServerConfig {
     public static final int DEFAULT_PORT = 6379;
     public static final String DEFAULT_BIND = "127.0.0.1";
     public static final int DEFAULT_MAXCLIENTS = 10000;
+    /**
+     * One argument at most 32 MB: a statement is held as bytes, then as text, then parsed into
+     * syntax trees and value arrays several times its size, so one maximal statement stays in the
+     * low hundreds of MB of a 2 GB heap. (Redis allows 512 MB.)
+     */
+    public static final long DEFAULT_PROTO_MAX_BULK_LEN = 32L << 20;
+    /** Twice the largest argument, so a maximal argument and its command name fit. (Redis: 1 GB.) */
+    public static final long DEFAULT_CLIENT_QUERY_BUFFER_LIMIT = 64L << 20;
+    /** The largest bulk netty's RESP decoder accepts. */
+    public static final long MAX_PROTO_MAX_BULK_LEN = 512L << 20;
+    private static final String[] OUTPUT_CLASSES = {"normal", "replica", "pubsub"};
 
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
@@ -32,6 +43,15 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
+    private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
+    /** {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds. */
+    private final long[][] outputBufferLimits = {
+        {256L << 20, 64L << 20, 60},
+        {256L << 20, 64L << 20, 60},
+        {32L << 20, 8L << 20, 60},
+    };
+    private long maxMemory;
     private String dir = ".";
     private boolean appendOnly;
     private String appendFilename = "appendonly.aof";
@@ -68,7 +88,18 @@ public final class ServerConfig {
         add(ConfigOption.ofString("protected-mode", "<yes|no>",
                 "with no requirepass and a non-loopback bind, refuse clients that are not on loopback", true,
                 () -> protectedMode ? "yes" : "no", v -> protectedMode = parseYesNo(v)));
-        add(ConfigOption.fixed("maxmemory", "0", "memory limit (no limit: the JVM heap, -Xmx, bounds it)"));
+        add(ConfigOption.ofBytes("proto-max-bulk-len", "largest argument a request may carry", true,
+                1024, MAX_PROTO_MAX_BULK_LEN, () -> protoMaxBulkLen, v -> protoMaxBulkLen = v));
+        add(ConfigOption.ofBytes("client-query-buffer-limit",
+                "most bytes of one unfinished request a client may have buffered before it is disconnected", true,
+                1024, Long.MAX_VALUE, () -> clientQueryBufferLimit, v -> clientQueryBufferLimit = v));
+        add(ConfigOption.ofString("client-output-buffer-limit", "<class hard soft seconds>",
+                "disconnect a client whose unsent replies exceed hard, or soft for longer than seconds "
+                        + "(only the normal class applies)", true, this::outputBufferLimitText, this::parseOutputBufferLimit));
+        add(ConfigOption.ofBytes("maxmemory",
+                "refuse writes (-OOM) above this many bytes of table data, indexes and client buffers "
+                        + "(0: 70% of the JVM max heap)", true, 0, Long.MAX_VALUE, () -> maxMemory, v -> maxMemory = v));
+        add(ConfigOption.fixed("maxmemory-policy", "noeviction", "what happens at maxmemory (writes are refused)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
         add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
         add(ConfigOption.ofString("dir", "<path>", "directory of the persistence files", false,
@@ -97,6 +128,52 @@ public final class ServerConfig {
         add(ConfigOption.ofString("appendfsync", "<always|everysec|no>",
                 "when the append-only file is fsynced: before each reply, once a second, or when the OS decides", true,
                 () -> appendFsync.configName(), v -> appendFsync = FsyncPolicy.parse(v)));
+    }
+
+    private String outputBufferLimitText() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < OUTPUT_CLASSES.length; i++) {
+            long[] l = outputBufferLimits[i];
+            sb.append(i == 0 ? "" : " ").append(OUTPUT_CLASSES[i]).append(' ')
+              .append(l[0]).append(' ').append(l[1]).append(' ').append(l[2]);
+        }
+        return sb.toString();
+    }
+
+    /** {@code <class> <hard> <soft> <seconds>} repeated; classes normal, replica (slave), pubsub. */
+    private void parseOutputBufferLimit(String value) throws ConfigException {
+        String[] w = value.trim().split("\\s+");
+        if (w.length == 0 || w.length % 4 != 0) {
+            throw new ConfigException("wrong number of arguments: expected <class> <hard> <soft> <seconds> groups");
+        }
+        long[][] parsed = new long[OUTPUT_CLASSES.length][];
+        for (int g = 0; g < w.length; g += 4) {
+            String cls = w[g].toLowerCase(java.util.Locale.ROOT);
+            int index = switch (cls) {
+                case "normal" -> 0;
+                case "replica", "slave" -> 1;
+                case "pubsub" -> 2;
+                default -> throw new ConfigException("invalid client class '" + w[g] + "'");
+            };
+            long hard = ConfigOption.parseBytes(w[g + 1]);
+            long soft = ConfigOption.parseBytes(w[g + 2]);
+            long seconds;
+            try {
+                seconds = Long.parseLong(w[g + 3]);
+            } catch (NumberFormatException e) {
+                throw new ConfigException("invalid soft limit seconds '" + w[g + 3] + "'");
+            }
+            if (seconds < 0) {
+                throw new ConfigException("invalid soft limit seconds '" + w[g + 3] + "'");
+            }
+            parsed[index] = new long[] {hard, soft, seconds};
+        }
+        // Applied only once every group parsed: a bad value changes nothing.
+        for (int i = 0; i < parsed.length; i++) {
+            if (parsed[i] != null) {
+                outputBufferLimits[i] = parsed[i];
+            }
+        }
     }
 
     private static boolean parseYesNo(String v) throws ConfigException {
@@ -154,6 +231,50 @@ public final class ServerConfig {
     /** How many SLOWLOG entries are kept. */
     public int slowlogMaxLen() {
         return slowlogMaxLen;
+    }
+
+    /** Largest bulk string (argument) a request may carry, in bytes. */
+    public long protoMaxBulkLen() {
+        return protoMaxBulkLen;
+    }
+
+    /** Most bytes one client's unfinished request may hold before the client is disconnected. */
+    public long clientQueryBufferLimit() {
+        return clientQueryBufferLimit;
+    }
+
+    /** Hard output limit of normal clients in bytes; 0 for none. */
+    public long outputHardLimit() {
+        return outputBufferLimits[0][0];
+    }
+
+    /** Soft output limit of normal clients in bytes; 0 for none. */
+    public long outputSoftLimit() {
+        return outputBufferLimits[0][1];
+    }
+
+    /** Seconds a normal client may stay above the soft limit. */
+    public long outputSoftSeconds() {
+        return outputBufferLimits[0][2];
+    }
+
+    /** The configured {@code maxmemory} in bytes; 0 when not set (see {@link #effectiveMaxMemory()}). */
+    public long maxMemory() {
+        return maxMemory;
+    }
+
+    public ServerConfig maxMemory(long bytes) {
+        this.maxMemory = bytes;
+        return this;
+    }
+
+    /**
+     * The limit writes are checked against: {@code maxmemory}, or when it is 0, 70% of the JVM's
+     * max heap. The rest of the heap is for what the accounting does not see: statements in
+     * flight, their replies, garbage not yet collected.
+     */
+    public long effectiveMaxMemory() {
+        return maxMemory > 0 ? maxMemory : Runtime.getRuntime().maxMemory() / 10 * 7;
     }
 
     /** The password of the default user; empty when none is required. */

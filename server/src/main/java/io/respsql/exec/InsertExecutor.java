@@ -29,7 +29,7 @@ final class InsertExecutor {
     }
 
     /** Returns the number of rows inserted. */
-    static long run(Catalog catalog, Statement.Insert s, String sql, RespWriter out) {
+    static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         int[] target = targetColumns(t, s.columns());
         int nRows = s.rows().size();
@@ -71,26 +71,29 @@ final class InsertExecutor {
             }
         }
         checkKeys(t, nRows, nCols, longs, doubles, texts);
-        for (int r = 0; r < nRows; r++) {
-            int row = t.allocateRow();
-            for (int c = 0; c < nCols; c++) {
-                Column col = t.column(c);
-                int slot = r * nCols + c;
-                switch (col.type()) {
-                    case INT:
-                        ((IntColumn) col).set(row, (int) longs[slot]);
-                        break;
-                    case BIGINT:
-                        ((LongColumn) col).set(row, longs[slot]);
-                        break;
-                    case FLOAT:
-                        ((DoubleColumn) col).set(row, doubles[slot]);
-                        break;
-                    default:
-                        ((TextColumn) col).set(row, texts[slot]);
-                }
+        headroom.ensure(writeBytes(t, nRows, nCols, texts));
+        int[] written = new int[nRows];
+        int done = 0;
+        int next = -1;
+        boolean allocated = false;
+        try {
+            for (int r = 0; r < nRows; r++) {
+                next = t.peekRow(0);
+                allocated = false;
+                int row = t.allocateRow();
+                allocated = true;
+                writeRow(t, row, r * nCols, longs, doubles, texts);
+                t.indexRow(row);
+                written[done++] = row;
             }
-            t.indexRow(row);
+        } catch (OutOfMemoryError e) {
+            // The heap ran out mid-statement: take back every row written, so the INSERT changes
+            // nothing, then let the engine reply -OOM.
+            t.abandonRow(next, allocated);
+            for (int i = done - 1; i >= 0; i--) {
+                t.deleteRow(written[i]);
+            }
+            throw e;
         }
         if (s.returnSize()) {
             out.integer(t.dataBytes() + t.indexBytes());
@@ -98,6 +101,37 @@ final class InsertExecutor {
             out.ok();
         }
         return nRows;
+    }
+
+    /** What writing the rows may allocate: column slots, text bytes, one entry per index. */
+    private static long writeBytes(Table t, int nRows, int nCols, byte[][] texts) {
+        long need = (long) nRows * (nCols * 8L + Headroom.INDEX_BYTES_PER_ENTRY * t.indexes().size());
+        for (byte[] text : texts) {
+            if (text != null) {
+                need += text.length + 4;
+            }
+        }
+        return need;
+    }
+
+    private static void writeRow(Table t, int row, int base, long[] longs, double[] doubles, byte[][] texts) {
+        for (int c = 0; c < t.columnCount(); c++) {
+            Column col = t.column(c);
+            int slot = base + c;
+            switch (col.type()) {
+                case INT:
+                    ((IntColumn) col).set(row, (int) longs[slot]);
+                    break;
+                case BIGINT:
+                    ((LongColumn) col).set(row, longs[slot]);
+                    break;
+                case FLOAT:
+                    ((DoubleColumn) col).set(row, doubles[slot]);
+                    break;
+                default:
+                    ((TextColumn) col).set(row, texts[slot]);
+            }
+        }
     }
 
     private static int[] targetColumns(Table t, List<String> names) {

@@ -4,6 +4,7 @@ import io.respsql.plan.AccessPath;
 import io.respsql.plan.JoinStep;
 import io.respsql.plan.SelectPlan;
 import io.respsql.plan.SelectPlanner;
+import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
@@ -25,11 +26,14 @@ public final class SqlEngine {
     private static final Logger LOG = LoggerFactory.getLogger(SqlEngine.class);
     /** Above this many row slots the reusable buffer is released after the statement. */
     private static final int KEEP_BUFFER = 1 << 20;
+    /** Redis's reply when a write is refused for memory; also the reply when the heap ran out. */
+    public static final String OOM_REPLY = "OOM command not allowed when used memory > 'maxmemory'.";
 
     private final Catalog catalog;
     /** Row slots matched by the current statement, reused across statements. */
     private IntArrayList rows = new IntArrayList();
     private CommitListener listener = CommitListener.NONE;
+    private final Headroom headroom = new Headroom();
     private WriteGuard writeGuard;
 
     public SqlEngine(Catalog catalog) {
@@ -74,9 +78,13 @@ public final class SqlEngine {
         return catalog;
     }
 
-    /** Executes one statement and writes exactly one reply (a result or an {@code -ERR}). */
+    /**
+     * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
+     * failure comes after part of a streamed reply already left, no error can be appended: the
+     * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
+     */
     public void execute(String sql, RespWriter out) {
-        int mark = out.target().writerIndex();
+        long mark = out.mark();
         try {
             Statement st = Parser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
@@ -91,17 +99,33 @@ public final class SqlEngine {
                 listener.committed(sql, changes);
             }
         } catch (SqlException e) {
-            out.target().writerIndex(mark); // drop any partial reply
-            out.error("ERR " + e.getMessage());
+            fail(out, mark, "ERR " + e.getMessage());
+        } catch (ReplyAbortedException e) {
+            out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
+        } catch (OutOfMemoryError e) {
+            rows = new IntArrayList(); // let the row buffer go before replying
+            LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
+                    abbreviate(sql));
+            fail(out, mark, OOM_REPLY);
         } catch (RuntimeException e) {
-            LOG.error("statement failed: {}", sql, e);
-            out.target().writerIndex(mark);
-            out.error("ERR internal error: " + e);
+            LOG.error("statement failed: {}", abbreviate(sql), e);
+            fail(out, mark, "ERR internal error: " + e);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    /** Replaces the partial reply with {@code error}, unless part of it already left. */
+    private static void fail(RespWriter out, long mark, String error) {
+        if (out.discardReply(mark)) {
+            out.error(error);
+        }
+    }
+
+    private static String abbreviate(String sql) {
+        return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
     }
 
     private static boolean isWrite(Statement st) {
@@ -115,9 +139,9 @@ public final class SqlEngine {
         if (st instanceof Statement.Select s) {
             SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, out);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, out);
+            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, out);
         } else if (st instanceof Statement.Delete s) {
             return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.CreateTable s) {

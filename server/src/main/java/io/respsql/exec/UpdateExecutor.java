@@ -83,7 +83,7 @@ final class UpdateExecutor {
     }
 
     /** Returns the number of rows matched (and written). */
-    static long run(Plan p, IntArrayList rows, RespWriter out) {
+    static long run(Plan p, IntArrayList rows, Headroom headroom, RespWriter out) {
         Table t = p.table();
         int[] tuple = new int[1];
         rows.clear();
@@ -111,6 +111,7 @@ final class UpdateExecutor {
         if (pk != null && n > 0) {
             checkPrimaryKeys(t, pk, r, n, tuple);
         }
+        headroom.ensure(writeBytes(t, as, r, n, tuple));
         for (int i = 0; i < n; i++) {
             int row = r[i];
             tuple[0] = row;
@@ -133,6 +134,28 @@ final class UpdateExecutor {
         }
         out.integer(n);
         return n;
+    }
+
+    /**
+     * Writes happen in place and cannot be undone, so before the first one the heap must have room
+     * for what they may allocate (new text bytes, index entries); see {@link Headroom}. Numeric
+     * columns without an index allocate nothing and skip this.
+     */
+    private static long writeBytes(Table t, Assigner[] as, int[] rows, int n, int[] tuple) {
+        long need = 0;
+        for (Assigner a : as) {
+            if (t.isIndexed(a.column)) {
+                need += Headroom.INDEX_BYTES_PER_ENTRY * n;
+            }
+            if (a.column.type() == ColumnType.TEXT) {
+                for (int i = 0; i < n; i++) {
+                    tuple[0] = rows[i];
+                    a.compute(tuple);
+                    need += a.pendingText().length + 16;
+                }
+            }
+        }
+        return need;
     }
 
     /**

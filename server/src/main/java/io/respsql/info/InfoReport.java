@@ -25,14 +25,15 @@ import java.util.function.Consumer;
 public final class InfoReport {
     /** Sections in output order. */
     public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "commandstats", "latencystats");
+            "tables", "commandstats", "errorstats", "latencystats");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
     public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables");
+            "tables", "errorstats");
 
     private final ServerConfig config;
     private final ServerStats stats;
     private final Catalog catalog;
+    private final MemoryAccounting memory;
     private final long startMillis = System.currentTimeMillis();
     private final String runId;
     private final String javaGc;
@@ -45,6 +46,7 @@ public final class InfoReport {
         this.config = config;
         this.stats = stats;
         this.catalog = catalog;
+        this.memory = new MemoryAccounting(config, stats, catalog);
         byte[] id = new byte[20];
         new SecureRandom().nextBytes(id);
         this.runId = HexFormat.of().formatHex(id);
@@ -119,6 +121,7 @@ public final class InfoReport {
                 case "tables" -> tables(sb);
                 case "commandstats" -> commandStats(sb, commands);
                 case "latencystats" -> latencyStats(sb, commands);
+                case "errorstats" -> errorStats(sb);
                 default -> throw new IllegalStateException(section);
             }
         }
@@ -147,33 +150,47 @@ public final class InfoReport {
         field(sb, "java_version", System.getProperty("java.version"));
         field(sb, "java_vm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
         field(sb, "java_gc", javaGc);
+        field(sb, "executable", ProcessHandle.current().info().command().orElse(""));
     }
 
     private void clients(StringBuilder sb) {
         sb.append("# Clients\r\n");
         field(sb, "connected_clients", stats.connectedClients);
         field(sb, "maxclients", config.maxClients());
+        field(sb, "client_recent_max_input_buffer", stats.clientRecentMaxInputBuffer);
+        field(sb, "client_recent_max_output_buffer", stats.clientRecentMaxOutputBuffer);
+        field(sb, "blocked_clients", 0);
     }
 
+    /**
+     * {@code used_memory} is what {@code maxmemory} is checked against (see {@link MemoryAccounting}):
+     * table data and indexes plus client buffers. The JVM's own view is in the {@code jvm_heap_} fields.
+     */
     private void memory(StringBuilder sb) {
         Runtime rt = Runtime.getRuntime();
-        long used = stats.usedMemory();
-        long peak = stats.usedMemoryPeak();
-        long tableBytes = 0;
-        for (Table t : catalog.tables()) {
-            tableBytes += t.dataBytes() + t.indexBytes();
-        }
+        long tableBytes = memory.tableBytes();
+        long used = tableBytes + stats.clientBufferBytes;
+        long peak = stats.notePeak(used);
+        long heapUsed = rt.totalMemory() - rt.freeMemory();
+        long max = config.maxMemory();
+        long effective = config.effectiveMaxMemory();
         sb.append("# Memory\r\n");
         field(sb, "used_memory", used);
         field(sb, "used_memory_human", human(used));
         field(sb, "used_memory_peak", peak);
         field(sb, "used_memory_peak_human", human(peak));
+        field(sb, "used_memory_clients", stats.clientBufferBytes);
+        field(sb, "jvm_heap_used", heapUsed);
+        field(sb, "jvm_heap_used_human", human(heapUsed));
         field(sb, "jvm_heap_committed", rt.totalMemory());
         field(sb, "jvm_heap_committed_human", human(rt.totalMemory()));
         field(sb, "jvm_heap_max", rt.maxMemory());
         field(sb, "jvm_heap_max_human", human(rt.maxMemory()));
-        field(sb, "maxmemory", 0);
-        field(sb, "maxmemory_human", "0B");
+        field(sb, "maxmemory", max);
+        field(sb, "maxmemory_human", human(max));
+        field(sb, "maxmemory_effective", effective);
+        field(sb, "maxmemory_effective_human", human(effective));
+        field(sb, "maxmemory_policy", "noeviction");
         field(sb, "table_bytes", tableBytes);
         field(sb, "table_bytes_human", human(tableBytes));
     }
@@ -187,6 +204,16 @@ public final class InfoReport {
         field(sb, "total_net_output_bytes", stats.totalNetOutputBytes);
         field(sb, "rejected_connections", stats.rejectedConnections);
         field(sb, "total_error_replies", stats.totalErrorReplies);
+        field(sb, "client_query_buffer_limit_disconnections", stats.clientQueryBufferLimitDisconnections);
+        field(sb, "client_output_buffer_limit_disconnections", stats.clientOutputBufferLimitDisconnections);
+    }
+
+    /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */
+    private void errorStats(StringBuilder sb) {
+        sb.append("# Errorstats\r\n");
+        for (java.util.Map.Entry<String, long[]> e : stats.errorsByType().entrySet()) {
+            sb.append("errorstat_").append(e.getKey()).append(":count=").append(e.getValue()[0]).append("\r\n");
+        }
     }
 
     private void tables(StringBuilder sb) {

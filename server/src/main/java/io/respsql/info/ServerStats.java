@@ -1,6 +1,11 @@
 package io.respsql.info;
 
+import io.netty.buffer.ByteBuf;
 import io.respsql.config.ServerConfig;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Counters for {@code INFO}. Written and read on the event-loop thread only, so plain fields: no
@@ -28,6 +33,17 @@ public final class ServerStats {
     public long totalErrorReplies;
     public long totalNetInputBytes;
     public long totalNetOutputBytes;
+    public long clientQueryBufferLimitDisconnections;
+    public long clientOutputBufferLimitDisconnections;
+    /** Error replies by their first word (ERR, OOM, NOAUTH, ...), for {@code INFO errorstats}. */
+    private final Map<String, long[]> errorsByType = new TreeMap<>();
+
+    // ---- client buffers, sampled by the server's cron ---------------------------------------------
+    /** Bytes held for clients: unsent replies plus unfinished requests, summed over clients. */
+    public long clientBufferBytes;
+    /** Largest unfinished request and largest unsent output of any one client at the last sample. */
+    public long clientRecentMaxInputBuffer;
+    public long clientRecentMaxOutputBuffer;
 
     // ---- gauges ---------------------------------------------------------------------------------
     public int connectedClients;
@@ -53,7 +69,6 @@ public final class ServerStats {
         }
         lastSampleMillis = nowMillis;
         lastSampleCommands = totalCommandsProcessed;
-        usedMemory();
     }
 
     public long clockMillis() {
@@ -68,19 +83,45 @@ public final class ServerStats {
         return sum / OPS_SAMPLES;
     }
 
-    /** Heap in use now; also updates the peak. */
-    public long usedMemory() {
-        Runtime rt = Runtime.getRuntime();
-        long used = rt.totalMemory() - rt.freeMemory();
+    /** Records {@code used} (the accounted memory) for the peak; returns the peak. */
+    public long notePeak(long used) {
         if (used > usedMemoryPeak) {
             usedMemoryPeak = used;
         }
-        return used;
+        return usedMemoryPeak;
     }
 
-    /** The highest heap use seen by {@link #usedMemory()} (sampled every 100 ms and on INFO). */
+    /** The highest accounted memory seen (sampled on INFO and every 100 ms). */
     public long usedMemoryPeak() {
         return usedMemoryPeak;
+    }
+
+    /**
+     * Counts one error reply, the one starting at {@code start} of {@code buf} ({@code -CODE message}):
+     * {@code total_error_replies} and its code's {@code errorstat_}.
+     */
+    public void countError(ByteBuf buf, int start) {
+        totalErrorReplies++;
+        int end = buf.writerIndex();
+        int i = start + 1;
+        while (i < end && i - start <= 32) {
+            byte b = buf.getByte(i);
+            if (b == ' ' || b == '\r') {
+                break;
+            }
+            i++;
+        }
+        countError(buf.toString(start + 1, i - start - 1, StandardCharsets.US_ASCII));
+    }
+
+    /** Counts an error reply whose code is {@code code} (e.g. {@code ERR}). */
+    public void countError(String code) {
+        errorsByType.computeIfAbsent(code, k -> new long[1])[0]++;
+    }
+
+    /** Error replies per code since the last reset, sorted by code. */
+    public Map<String, long[]> errorsByType() {
+        return errorsByType;
     }
 
     /** {@code CONFIG RESETSTAT}: zeroes the counters (not the gauges). */
@@ -89,11 +130,13 @@ public final class ServerStats {
         totalCommandsProcessed = 0;
         rejectedConnections = 0;
         totalErrorReplies = 0;
+        clientQueryBufferLimitDisconnections = 0;
+        clientOutputBufferLimitDisconnections = 0;
+        errorsByType.clear();
         totalNetInputBytes = 0;
         totalNetOutputBytes = 0;
         lastSampleCommands = 0;
         java.util.Arrays.fill(opsSamples, 0);
         usedMemoryPeak = 0;
-        usedMemory();
     }
 }

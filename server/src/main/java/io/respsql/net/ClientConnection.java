@@ -9,11 +9,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.util.ByteProcessor;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.config.ServerConfig;
 import io.respsql.info.ServerStats;
+import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +27,21 @@ import java.nio.charset.StandardCharsets;
  * Last handler of a client pipeline: assembles decoded requests ({@link RequestAssembler}), dispatches
  * them, and collects the replies of one read batch in one output buffer, which is written
  * and flushed once on read-complete. Pipelined requests are therefore answered in order, with as
- * few writes as possible.
+ * few writes as possible. A reply larger than {@link RespWriter#CHUNK_BYTES} is sent in chunks
+ * while it is produced ({@link RespWriter.Sink}).
+ *
+ * <p>Limits enforced here, each closing only the offending client: {@code proto-max-bulk-len} and
+ * the argument count (protocol errors), {@code client-query-buffer-limit} (an unfinished request,
+ * or a header line, larger than the limit) and {@code client-output-buffer-limit} (unsent replies,
+ * checked as each chunk or batch is handed to the channel).
  */
-final class ClientConnection extends ChannelInboundHandlerAdapter {
+final class ClientConnection extends ChannelInboundHandlerAdapter implements RespWriter.Sink {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
 
     /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
     private static final int EARLY_WRITE_BYTES = 64 * 1024;
+    /** netty's RedisDecoder's longest inline command. */
+    private static final int INLINE_MAX = 64 * 1024;
     private static final byte[] DENIED = ProtectedMode.DENIED.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -46,9 +56,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     private final GroupCommit commit;
 
     private Session session;
+    private ChannelHandlerContext ctx;
     /** Replies of the current read batch, written and flushed on read-complete. */
     private ByteBuf out;
     private boolean flushPending;
+    /** Input bytes since the last LF: a header line the decoder is still looking for the end of. */
+    private long bytesSinceNewline;
+    /** When the pending output first went over the soft limit (System.nanoTime), or 0. */
+    private long softLimitSince;
+    /** Set when a chunk found the output limit exceeded: the broken reply is the limit's doing. */
+    private boolean outputLimitHit;
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
@@ -63,7 +80,36 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         this.clients = clients;
         this.dispatcher = dispatcher;
         this.writer = writer;
-        this.assembler = new RequestAssembler(maxArgs);
+        this.assembler = new RequestAssembler(maxArgs, config);
+    }
+
+    /**
+     * A handler to place before the RESP decoder: netty's decoder buffers a {@code *}/{@code $}
+     * header line without bound until its LF arrives, so input without a LF for longer than the
+     * query buffer limit closes the connection. It finds the last LF of each read scanning from
+     * the end, which for well-formed traffic stops within a few bytes.
+     */
+    ChannelInboundHandlerAdapter inputGuard() {
+        return new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext guardCtx, Object msg) {
+                if (msg instanceof ByteBuf b && b.isReadable()) {
+                    int lf = b.forEachByteDesc(ByteProcessor.FIND_LF);
+                    bytesSinceNewline = lf < 0 ? bytesSinceNewline + b.readableBytes() : b.writerIndex() - lf - 1;
+                    if (bytesSinceNewline > config.clientQueryBufferLimit() && session != null && !session.isClosing()) {
+                        b.release();
+                        queryBufferLimitClose(bytesSinceNewline);
+                        return;
+                    }
+                }
+                guardCtx.fireChannelRead(msg);
+            }
+        };
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
     }
 
     @Override
@@ -115,15 +161,24 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             }
             CommandArgs args = assembler.args();
             if (!assembler.complete() || args.count() == 0) {
+                long buffered = assembler.bufferedBytes();
+                session.queryBufferBytes(buffered);
+                if (buffered > config.clientQueryBufferLimit()) {
+                    queryBufferLimitClose(buffered);
+                }
                 return;
             }
+            session.queryBufferBytes(0);
             try {
                 if (out == null) {
                     out = ctx.alloc().ioBuffer(512);
                 }
-                writer.target(out);
+                writer.target(out, this);
                 dispatcher.dispatch(session, args, writer);
-                if (session.isClosing()) {
+                out = writer.target(); // a streamed reply leaves the writer on a newer buffer
+                if (writer.takeBroken()) {
+                    brokenReplyClose();
+                } else if (session.isClosing()) {
                     writeThenClose(ctx);
                 } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
                     writeOut(ctx);
@@ -167,7 +222,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             ctx.close();
         } else if (cause instanceof CodecException) {
             if (session != null && !session.isClosing()) {
-                protocolError(ctx, describe(cause));
+                protocolError(ctx, describe(cause, assembler.inArray()));
             } else {
                 ctx.close();
             }
@@ -180,6 +235,85 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** {@link RespWriter.Sink}: sends a full chunk of a reply now and checks the output limit. */
+    @Override
+    public void handOver(RespWriter w) {
+        ByteBuf chunk = w.target();
+        out = ctx.alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024);
+        w.continueIn(out);
+        stats.totalNetOutputBytes += chunk.readableBytes();
+        if (commit != null) {
+            // The chunk, or replies queued before it, may answer writes: their records go first.
+            commit.commitNow();
+        }
+        ctx.writeAndFlush(chunk, ctx.voidPromise());
+        if (overOutputLimit()) {
+            // Only reads produce chunked replies, so stopping here leaves no data half-changed.
+            outputLimitHit = true;
+            throw new ReplyAbortedException("output buffer limit reached");
+        }
+    }
+
+    /** Whether the unsent output is over the hard limit, or over the soft limit for too long. */
+    private boolean overOutputLimit() {
+        if (session == null) {
+            return false;
+        }
+        long pending = session.pendingOutputBytes() + (out == null ? 0 : out.readableBytes());
+        long hard = config.outputHardLimit();
+        long soft = config.outputSoftLimit();
+        if (hard > 0 && pending > hard) {
+            return true;
+        }
+        if (soft > 0 && pending > soft) {
+            long now = System.nanoTime();
+            if (softLimitSince == 0) {
+                softLimitSince = now;
+                return false;
+            }
+            return now - softLimitSince > config.outputSoftSeconds() * 1_000_000_000L;
+        }
+        softLimitSince = 0;
+        return false;
+    }
+
+    /** A reply could not be completed: output limit reached, or a failure after part of it left. */
+    private void brokenReplyClose() {
+        if (outputLimitHit) {
+            stats.clientOutputBufferLimitDisconnections++;
+            log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
+        } else {
+            log.warn("Client {} closed: its reply failed after part of it was sent", describeClient());
+        }
+        closeNow();
+    }
+
+    private void queryBufferLimitClose(long bytes) {
+        stats.clientQueryBufferLimitDisconnections++;
+        log.warn("Closing client that reached max query buffer length: {} (qbuf initial bytes: {})",
+                describeClient(), bytes);
+        assembler.discard();
+        closeNow();
+    }
+
+    /** Closes without sending what is still queued: the client is over a limit. */
+    private void closeNow() {
+        session.closeAfterReply();
+        ctx.channel().config().setAutoRead(false);
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+        flushPending = false;
+        ctx.close();
+    }
+
+    private String describeClient() {
+        StringBuilder sb = new StringBuilder(200);
+        session.appendInfoLine(sb, stats.clockMillis());
+        return sb.toString();
+    }
+
     /** Replies {@code -ERR Protocol error: ...} after any pending replies, then closes, as Redis does. */
     private void protocolError(ChannelHandlerContext ctx, String what) {
         if (out == null) {
@@ -188,6 +322,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         writer.target(out);
         writer.error("ERR Protocol error: " + what);
         stats.totalErrorReplies++;
+        stats.countError("ERR");
+        log.info("Protocol error from client {}: {}", describeClient(), what);
         session.closeAfterReply();
         ctx.channel().config().setAutoRead(false);
         writeThenClose(ctx);
@@ -204,6 +340,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
             stats.totalNetOutputBytes += batch.readableBytes();
             ctx.write(batch, ctx.voidPromise());
             flushPending = true;
+            if (session != null && !session.isClosing() && overOutputLimit()) {
+                stats.clientOutputBufferLimitDisconnections++;
+                log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
+                closeNow();
+            }
         } else {
             batch.release();
         }
@@ -218,12 +359,26 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
-    private static String describe(Throwable t) {
+    /**
+     * The decoder's complaint, in Redis's words where netty's differ: a bad number in a header is
+     * an invalid bulk length inside a request's array ({@code inArray}), else an invalid multibulk length.
+     */
+    static String describe(Throwable t, boolean inArray) {
         Throwable inner = t;
         while (inner.getCause() != null && inner.getCause() != inner) {
             inner = inner.getCause();
         }
         String msg = inner.getMessage();
-        return msg != null ? msg : inner.getClass().getSimpleName();
+        if (msg == null) {
+            return inner.getClass().getSimpleName();
+        }
+        if (msg.startsWith("length: ") && msg.endsWith("(expected: <= " + INLINE_MAX + ")")) {
+            return "too big inline request";
+        }
+        if (msg.startsWith("length: ") || msg.startsWith("too many characters to be a valid RESP Integer")
+                || msg.startsWith("bad byte in number") || msg.startsWith("no number to parse")) {
+            return inArray ? "invalid bulk length" : "invalid multibulk length";
+        }
+        return msg;
     }
 }

@@ -14,6 +14,7 @@ import io.netty.handler.codec.redis.IntegerRedisMessage;
 import io.netty.handler.codec.redis.LastBulkStringRedisContent;
 import io.netty.handler.codec.redis.SimpleStringRedisMessage;
 import io.respsql.command.CommandArgs;
+import io.respsql.config.ServerConfig;
 import io.respsql.config.SplitArgs;
 
 import java.nio.charset.StandardCharsets;
@@ -32,14 +33,23 @@ import java.util.List;
 final class RequestAssembler {
     private final CommandArgs args = new CommandArgs();
     private final int maxArgs;
+    private final ServerConfig config;
+    /** Bytes of the request being assembled: arguments complete and gathered so far. */
+    private long bufferedBytes;
     /** Arguments still expected for the request being assembled; 0 between requests. */
     private int pending;
     /** Content of a bulk string that arrives in several pieces. */
     private CompositeByteBuf partial;
     private ByteBuf firstPiece;
 
-    RequestAssembler(int maxArgs) {
+    RequestAssembler(int maxArgs, ServerConfig config) {
         this.maxArgs = maxArgs;
+        this.config = config;
+    }
+
+    /** Bytes held for the request not yet complete (its query buffer, in Redis's terms). */
+    long bufferedBytes() {
+        return bufferedBytes;
     }
 
     /** The arguments of the request just completed by {@link #accept}. */
@@ -65,8 +75,12 @@ final class RequestAssembler {
             pending = n > 0 ? (int) n : 0; // *0 and *-1 are ignored, as Redis does
             return null;
         }
-        if (msg instanceof BulkStringHeaderRedisMessage) {
-            return pending > 0 ? null : "expected '*', got '$'";
+        if (msg instanceof BulkStringHeaderRedisMessage header) {
+            if (pending == 0) {
+                return "expected '*', got '$'";
+            }
+            // Refused at the header, before any of the content is buffered.
+            return header.bulkStringLength() > config.protoMaxBulkLen() ? "invalid bulk length" : null;
         }
         if (msg instanceof BulkStringRedisContent piece) {
             if (pending == 0) {
@@ -74,13 +88,16 @@ final class RequestAssembler {
             }
             boolean last = msg instanceof LastBulkStringRedisContent;
             if (msg instanceof FullBulkStringRedisMessage full) {
-                if (full.isNull()) {
+                if (full.isNull() || full.content().readableBytes() > config.protoMaxBulkLen()) {
                     return "invalid bulk length";
                 }
+                bufferedBytes += full.content().readableBytes();
                 addArgument(full.content().retain());
             } else if (last && firstPiece == null && partial == null) {
+                bufferedBytes += piece.content().readableBytes();
                 addArgument(piece.content().retain());
             } else {
+                bufferedBytes += piece.content().readableBytes();
                 gather(piece.content(), alloc);
                 if (last) {
                     addArgument(takeGathered());
@@ -104,6 +121,11 @@ final class RequestAssembler {
         return "expected '*', got '" + typeChar(msg) + "'";
     }
 
+    /** Whether a request's array header was read and its arguments are still coming. */
+    boolean inArray() {
+        return pending > 0;
+    }
+
     /** True when {@link #args()} holds a whole request (possibly empty: an empty inline line). */
     boolean complete() {
         return pending == 0 && firstPiece == null;
@@ -111,6 +133,7 @@ final class RequestAssembler {
 
     /** Releases the arguments of the request just served. */
     void reset() {
+        bufferedBytes = 0;
         for (int i = 0; i < args.count(); i++) {
             args.get(i).release();
         }

@@ -1,6 +1,7 @@
 package io.respsql.net;
 
 import io.respsql.client.ClientRegistry;
+import io.respsql.client.Session;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -23,12 +24,15 @@ import io.respsql.command.ServerContext;
 import io.respsql.config.ServerConfig;
 import io.respsql.exec.SqlEngine;
 import io.respsql.info.InfoReport;
+import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AofLoadException;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.BackgroundJobs;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
+
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -90,10 +94,11 @@ public final class RespSqlServer implements AutoCloseable {
         config.appendOnlySwitch(aof::switchTo);
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
-        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info);
+        MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info).memory(memory);
         context.appendOnlyFile(aof);
         CommandTable table = Commands.standard(context);
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config);
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
@@ -113,9 +118,11 @@ public final class RespSqlServer implements AutoCloseable {
                 @Override
                 protected void initChannel(SocketChannel ch) {
                     ChannelPipeline p = ch.pipeline();
+                    ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit);
                     p.addLast("bytes-in", inputCounter);
+                    p.addLast("input-guard", client.inputGuard());
                     p.addLast("resp-decoder", new RedisDecoder(true));
-                    p.addLast("client", new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit));
+                    p.addLast("client", client);
                 }
             });
 
@@ -139,10 +146,34 @@ public final class RespSqlServer implements AutoCloseable {
         info.listening(port, transport);
         ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
                 () -> {
-                    stats.tick(System.currentTimeMillis());
+                    // A task that throws is never run again: keep the cron alive whatever happens.
+                    try {
+                        stats.tick(System.currentTimeMillis());
+                        sampleClientBuffers(clients, stats);
+                        stats.notePeak(memory.refresh());
+                    } catch (RuntimeException e) {
+                        LoggerFactory.getLogger(RespSqlServer.class).warn("periodic task failed", e);
+                    }
                     aof.cron();
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
         return new RespSqlServer(loop, serverChannel, cron, transport, aof);
+    }
+
+    /** Client buffer totals and maxima for maxmemory and INFO clients (on the event loop). */
+    private static void sampleClientBuffers(ClientRegistry clients, ServerStats stats) {
+        long total = 0;
+        long maxIn = 0;
+        long maxOut = 0;
+        for (Session s : clients.all()) {
+            long in = s.queryBufferBytes();
+            long outBytes = s.pendingOutputBytes();
+            total += in + outBytes;
+            maxIn = Math.max(maxIn, in);
+            maxOut = Math.max(maxOut, outBytes);
+        }
+        stats.clientBufferBytes = total;
+        stats.clientRecentMaxInputBuffer = maxIn;
+        stats.clientRecentMaxOutputBuffer = maxOut;
     }
 
     /** The port actually bound (useful when the configured port was 0). */

@@ -12,10 +12,28 @@ import java.nio.charset.StandardCharsets;
  * Instead rows are assembled in a reusable scratch array ({@link #beginRow()} ... {@link #endRow()})
  * and copied once into the output buffer with their length prefix.
  *
- * <p>One instance belongs to the event-loop thread; {@link #target(ByteBuf)} points it at the
+ * <p>One instance belongs to the event-loop thread; {@link #target(ByteBuf, Sink)} points it at the
  * buffer of the connection being served.
+ *
+ * <p>Large replies are streamed: once the buffer holds {@link #CHUNK_BYTES} at the end of a row or
+ * bulk string, it is handed to the {@link Sink}, which sends it and gives a fresh buffer, so a
+ * million-row SELECT never exists as one buffer. Once a chunk has left, a reply can no longer be
+ * taken back: {@link #discardReply} then marks the reply broken and the connection must close.
  */
 public final class RespWriter {
+    /** A reply is handed over in pieces of about this size. */
+    public static final int CHUNK_BYTES = 64 * 1024;
+
+    /** Where full chunks go: the connection being served. */
+    public interface Sink {
+        /**
+         * Sends {@code w.target()} and points {@code w} at a new buffer.
+         *
+         * @throws ReplyAbortedException when the client may not be sent more (output limit)
+         */
+        void handOver(RespWriter w);
+    }
+
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -24,6 +42,10 @@ public final class RespWriter {
     private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
     private ByteBuf out;
+    private Sink sink;
+    /** Chunks handed over since this writer was made; a reply that spans a change cannot be undone. */
+    private long chunks;
+    private boolean broken;
     /** Row under construction: column values joined by commas. */
     private byte[] row = new byte[256];
     private int rowLen;
@@ -32,9 +54,83 @@ public final class RespWriter {
     /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
     private final byte[] valueDigits = new byte[20];
 
+    /** Writes into {@code out}, never handing it over (tests, and replies known to be small). */
     public RespWriter target(ByteBuf out) {
+        return target(out, null);
+    }
+
+    /** Writes into {@code out}; full chunks go to {@code sink} (null: never). Keeps the chunk count. */
+    public RespWriter target(ByteBuf out, Sink sink) {
         this.out = out;
+        this.sink = sink;
         return this;
+    }
+
+    /** Points at a fresh buffer after a chunk was handed over (called by the {@link Sink}). */
+    public void continueIn(ByteBuf next) {
+        this.out = next;
+    }
+
+    /** Number of chunks handed over so far: compare before and after a reply to see whether it left. */
+    public long chunks() {
+        return chunks;
+    }
+
+    /** Where the next reply starts: capture before a command, give to {@link #discardReply}. */
+    public long mark() {
+        return (chunks << 32) | out.writerIndex();
+    }
+
+    /**
+     * Drops the reply written since {@code mark}. Returns false when part of it has already been
+     * handed over: then nothing more may be written and the connection must be closed
+     * ({@link #takeBroken()}).
+     */
+    public boolean discardReply(long mark) {
+        if (broken || (mark >>> 32) != chunks) {
+            broken = true;
+            return false;
+        }
+        out.writerIndex((int) mark);
+        return true;
+    }
+
+    /** Whether the reply written since {@code mark} is empty (nothing written, nothing handed over). */
+    public boolean nothingSince(long mark) {
+        return (mark >>> 32) == chunks && out.writerIndex() == (int) mark;
+    }
+
+    /** Whether the reply written since {@code mark} starts with an error; only while it is all still here. */
+    public boolean errorSince(long mark) {
+        return (mark >>> 32) == chunks && out.writerIndex() > (int) mark && out.getByte((int) mark) == '-';
+    }
+
+    /** Whether the last reply could not be completed; clears the flag. */
+    public boolean takeBroken() {
+        boolean b = broken;
+        broken = false;
+        return b;
+    }
+
+    public boolean broken() {
+        return broken;
+    }
+
+    /** Marks the reply broken (its sending was aborted). */
+    public void breakReply() {
+        broken = true;
+    }
+
+    private void maybeHandOver() {
+        if (sink != null && out.writerIndex() >= CHUNK_BYTES && !broken) {
+            chunks++;
+            try {
+                sink.handOver(this);
+            } catch (ReplyAbortedException e) {
+                broken = true;
+                throw e;
+            }
+        }
     }
 
     public ByteBuf target() {
@@ -80,6 +176,7 @@ public final class RespWriter {
         out.writeBytes(CRLF);
         out.writeBytes(b, off, len);
         out.writeBytes(CRLF);
+        maybeHandOver();
     }
 
     /** A bulk string with the readable bytes of {@code src} (indexes of {@code src} unchanged). */
@@ -90,6 +187,7 @@ public final class RespWriter {
         out.writeBytes(CRLF);
         out.writeBytes(src, src.readerIndex(), len);
         out.writeBytes(CRLF);
+        maybeHandOver();
     }
 
     public void bulk(String s) {

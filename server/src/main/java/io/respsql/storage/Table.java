@@ -120,6 +120,22 @@ public final class Table {
         }
     }
 
+    /**
+     * Takes back a row of an INSERT that failed while writing it (out of memory): removes it from
+     * whichever indexes it reached and frees its slot. {@code allocated} says whether
+     * {@link #allocateRow} returned it (its column storage exists); if not, only the slot is freed.
+     */
+    public void abandonRow(int row, boolean allocated) {
+        if (allocated) {
+            for (TableIndex ix : indexes) {
+                ix.tree().remove(ix.column().indexKey(row), row);
+            }
+        }
+        if (rows.isLive(row)) {
+            rows.release(row);
+        }
+    }
+
     public void deleteRow(int row) {
         for (TableIndex ix : indexes) {
             ix.tree().remove(ix.column().indexKey(row), row);

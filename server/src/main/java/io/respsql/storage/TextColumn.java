@@ -137,7 +137,9 @@ public final class TextColumn extends Column {
             }
             // Arena chunks double from 4 KiB to 1 MiB, so small tables stay small.
             int size = arenaCount == 0 ? 4096 : Math.min(ARENA_CHUNK, arena[arenaCount - 1].length * 2);
-            arena[arenaCount++] = new byte[Math.max(size, need)];
+            // Allocate before counting: if the heap runs out here the column must stay consistent.
+            byte[] fresh = new byte[Math.max(size, need)];
+            arena[arenaCount++] = fresh;
             arenaPos = 0;
         }
         byte[] a = arena[arenaCount - 1];

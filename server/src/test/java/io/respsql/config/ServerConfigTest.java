@@ -24,6 +24,41 @@ class ServerConfigTest {
     }
 
     @Test
+    void sizesTakeRedisUnits() throws Exception {
+        assertEquals(1024, ConfigOption.parseBytes("1024"));
+        assertEquals(1000, ConfigOption.parseBytes("1k"));
+        assertEquals(1024, ConfigOption.parseBytes("1KB"));
+        assertEquals(64L << 20, ConfigOption.parseBytes("64mb"));
+        assertEquals(2_000_000_000L, ConfigOption.parseBytes("2g"));
+        assertEquals(1L << 30, ConfigOption.parseBytes(" 1gb "));
+        for (String bad : new String[] {"", "mb", "-1", "1.5mb", "1tb", "12zz", "99999999999999gb"}) {
+            assertThrows(ConfigException.class, () -> ConfigOption.parseBytes(bad), bad);
+        }
+        ServerConfig c = ServerConfig.fromArgs("--maxmemory", "100mb", "--proto-max-bulk-len", "1mb");
+        assertEquals(100L << 20, c.maxMemory());
+        assertEquals(100L << 20, c.effectiveMaxMemory());
+        assertEquals("1048576", c.option("proto-max-bulk-len").get());
+        assertEquals(Runtime.getRuntime().maxMemory() / 10 * 7, new ServerConfig().effectiveMaxMemory());
+        assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--proto-max-bulk-len", "1gb"));
+    }
+
+    @Test
+    void outputBufferLimitClasses() throws Exception {
+        ServerConfig c = new ServerConfig();
+        assertEquals("normal 268435456 67108864 60 replica 268435456 67108864 60 pubsub 33554432 8388608 60",
+                c.option("client-output-buffer-limit").get());
+        c.option("client-output-buffer-limit").set("normal 1mb 512kb 5 pubsub 0 0 0");
+        assertEquals(1L << 20, c.outputHardLimit());
+        assertEquals(512L << 10, c.outputSoftLimit());
+        assertEquals(5, c.outputSoftSeconds());
+        // A bad group changes nothing, not even the good groups before it.
+        for (String bad : new String[] {"normal 1mb 1mb", "normal 2mb 1mb 1 other 1 1 1", "normal x 1 1", "normal 1 1 -1"}) {
+            assertThrows(ConfigException.class, () -> c.option("client-output-buffer-limit").set(bad), bad);
+        }
+        assertEquals(1L << 20, c.outputHardLimit());
+    }
+
+    @Test
     void flags() throws Exception {
         ServerConfig c = ServerConfig.fromArgs("--port", "7000", "--bind", "0.0.0.0", "--maxclients=12");
         assertEquals(7000, c.port());

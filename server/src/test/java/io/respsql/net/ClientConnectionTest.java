@@ -32,6 +32,19 @@ class ClientConnectionTest {
                 out.bulk("half a reply");
                 throw new IllegalStateException("boom");
             }).build(),
+            CommandSpec.builder("stream", 1).handler((s, a, out) -> {
+                out.arrayHeader(10_000);
+                for (int i = 0; i < 5_000; i++) {
+                    out.bulk("row number " + i);
+                }
+                throw new IllegalStateException("failed after 5000 rows");
+            }).build(),
+            CommandSpec.builder("bigreply", 1).handler((s, a, out) -> {
+                out.arrayHeader(10_000);
+                for (int i = 0; i < 10_000; i++) {
+                    out.bulk("row number " + i);
+                }
+            }).build(),
             CommandSpec.builder("silent", 1).handler((s, a, out) -> { }).build(),
             CommandSpec.builder("echo", 2).handler((s, a, out) -> out.bulk(a.bytes(1))).build(),
             CommandSpec.builder("quit", -1).handler((s, a, out) -> {
@@ -64,6 +77,42 @@ class ClientConnectionTest {
         assertEquals(1, clients.size());
         ch.finishAndReleaseAll();
         assertEquals(0, clients.size());
+    }
+
+    @Test
+    void largeReplyIsHandedOverInChunksAndArrivesWhole() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.copiedBuffer("BIGREPLY\r\nPING\r\n", StandardCharsets.UTF_8));
+        int buffers = 0;
+        StringBuilder sb = new StringBuilder();
+        ByteBuf b;
+        while ((b = ch.readOutbound()) != null) {
+            buffers++;
+            assertTrue(b.readableBytes() < 2 * RespWriter.CHUNK_BYTES, "one buffer of " + b.readableBytes());
+            sb.append(b.toString(StandardCharsets.UTF_8));
+            b.release();
+        }
+        assertTrue(buffers > 2, "buffers: " + buffers);
+        StringBuilder expected = new StringBuilder("*10000\r\n");
+        for (int i = 0; i < 10_000; i++) {
+            String row = "row number " + i;
+            expected.append('$').append(row.length()).append("\r\n").append(row).append("\r\n");
+        }
+        expected.append("+PONG\r\n");
+        assertEquals(expected.toString(), sb.toString());
+        assertTrue(ch.isActive());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void failureAfterChunksLeftClosesInsteadOfCorruptingTheStream() {
+        EmbeddedChannel ch = channel();
+        String sent = exchange(ch, "STREAM\r\nPING\r\n");
+        assertTrue(sent.startsWith("*10000\r\n$12\r\nrow number 0\r\n"), sent.substring(0, 40));
+        assertFalse(sent.contains("-ERR"), "an error inside a partial reply");
+        assertFalse(sent.contains("+PONG"), "requests after the broken reply are not served");
+        assertFalse(ch.isOpen());
+        ch.finishAndReleaseAll();
     }
 
     @Test

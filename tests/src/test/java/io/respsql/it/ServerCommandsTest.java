@@ -57,7 +57,8 @@ class ServerCommandsTest extends ServerTestBase {
         assertEquals("0", all.get("maxmemory"));
         assertTrue(all.containsKey("maxclients"));
         assertEquals(Map.of("save", "", "appendonly", "no"), server.lettuce().configGet("save", "APPENDONLY"));
-        assertEquals(Map.of("maxclients", all.get("maxclients"), "maxmemory", "0"), server.lettuce().configGet("max*"));
+        assertEquals(Map.of("maxclients", all.get("maxclients"), "maxmemory", "0", "maxmemory-policy", "noeviction"),
+                server.lettuce().configGet("max*"));
         assertTrue(server.lettuce().configGet("nosuch*").isEmpty());
     }
 
