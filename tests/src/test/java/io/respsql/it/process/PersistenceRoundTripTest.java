@@ -1,6 +1,7 @@
 package io.respsql.it.process;
 
 import io.respsql.it.RespConnection;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ class PersistenceRoundTripTest {
     @TempDir
     Path dir;
 
+    @Disabled("needs snapshot: not on main yet")
     @Test
     void shutdownSaveThenRestart() throws IOException {
         String[] options = {"--save", "", "--appendonly", "no"};
@@ -43,6 +45,7 @@ class PersistenceRoundTripTest {
         }
     }
 
+    @Disabled("needs snapshot: not on main yet")
     @Test
     void bgsaveThenKill9ThenRestart() throws InterruptedException {
         String[] options = {"--save", "", "--appendonly", "no"};
