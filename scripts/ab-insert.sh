@@ -10,7 +10,8 @@ pin_server=() pin_client=()
 if (( $(nproc) >= 2 )); then pin_server=(taskset -c 0); pin_client=(taskset -c 1); fi
 
 run_one() { # label jar
-  "${pin_server[@]}" java -Xmx2g -jar "$2" --port "$PORT" >/dev/null 2>&1 &
+  # save "" keeps snapshots off (builds without snapshots accept exactly that value too)
+  "${pin_server[@]}" java -Xmx2g -jar "$2" --port "$PORT" --save "" >/dev/null 2>&1 &
   local pid=$!
   for _ in $(seq 100); do redis-cli -p "$PORT" PING >/dev/null 2>&1 && break; sleep 0.1; done
   redis-cli -p "$PORT" CREATE TABLE message_list "(id int primary key, fk int, count INT)" >/dev/null

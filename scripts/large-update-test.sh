@@ -23,6 +23,7 @@
 #   RESULT_DIR=             write there instead
 #   RESPSQL_HEAP            passed on to scripts/respsql-server (sets -Xmx)
 #   SERVER_CMD=scripts/respsql-server   server launcher; called as SERVER_CMD --port P --bind HOST
+#                           --save "" --dir TMP (no snapshots; nothing read or written in the repository)
 #   SERVER_WAIT=180         seconds to wait for the started server to answer PING
 #   ROW_SAMPLES=300         rows checked per MOD (plus first, last and edge ids)
 #   FK_SAMPLES=40           fk values whose COUNT(*) is checked per MOD (plus edge values)
@@ -100,6 +101,7 @@ listening_pid() {
 }
 
 SERVER_PID=""
+SERVER_DIR=""
 STARTED_SERVER=0
 stop_server() {
   if [[ "$STARTED_SERVER" == 1 ]]; then
@@ -113,6 +115,7 @@ stop_server() {
       sleep 0.2
     done
     STARTED_SERVER=0
+    [[ -n "$SERVER_DIR" ]] && rm -rf "$SERVER_DIR"
   fi
 }
 trap stop_server EXIT
@@ -128,8 +131,10 @@ else
     die "port $PORT is taken by something that does not answer PING"
   fi
   [[ -x "$SERVER_CMD" ]] || die "server launcher $SERVER_CMD not found"
-  echo "large-update-test: starting $SERVER_CMD --port $PORT --bind $HOST (${PINNING%%,*})"
-  "${SERVER_PIN[@]}" "$SERVER_CMD" --port "$PORT" --bind "$HOST" > "$DIR/server-output.txt" 2>&1 &
+  SERVER_DIR="$(mktemp -d)"
+  echo "large-update-test: starting $SERVER_CMD --port $PORT --bind $HOST --save '' --dir $SERVER_DIR (${PINNING%%,*})"
+  "${SERVER_PIN[@]}" "$SERVER_CMD" --port "$PORT" --bind "$HOST" --save "" --dir "$SERVER_DIR" \
+    > "$DIR/server-output.txt" 2>&1 &
   SERVER_PID=$!
   STARTED_SERVER=1
   waited=0

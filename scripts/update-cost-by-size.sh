@@ -8,9 +8,11 @@ SMALL="${SMALL:-1000}" LARGE="${LARGE:-10000000}" N="${N:-100000}" PORT="${PORT:
 GEN=("$ROOT/scripts/gen-benchmark" --no-progress)
 pin_server=() pin_client=()
 if (( $(nproc) >= 2 )); then pin_server=(taskset -c 0); pin_client=(taskset -c 1); fi
-"${pin_server[@]}" "$ROOT/scripts/respsql-server" --port "$PORT" >/dev/null 2>&1 &
+# No snapshots, and a scratch dir so nothing is loaded from or written to the working directory.
+data="$(mktemp -d)"
+"${pin_server[@]}" "$ROOT/scripts/respsql-server" --port "$PORT" --save "" --dir "$data" >/dev/null 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true; rm -rf "$data"' EXIT
 for _ in $(seq 300); do redis-cli -p "$PORT" PING >/dev/null 2>&1 && break; sleep 0.2; done
 
 echo "# $(date -u +%FT%TZ) $(nproc) cores, commit $(git -C "$ROOT" rev-parse --short HEAD)"

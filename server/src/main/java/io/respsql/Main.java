@@ -51,7 +51,8 @@ public final class Main {
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "respsql-shutdown"));
+        // SIGTERM/SIGINT: save as SHUTDOWN would, on the event loop, before the JVM exits.
+        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "respsql-signal"));
         // One line with what an operator needs to know about this process, and nothing per request.
         List<String> gcs = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -65,5 +66,6 @@ public final class Main {
                 Runtime.getRuntime().maxMemory() >> 20, config.maxMemory(), config.effectiveMaxMemory(),
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
         server.awaitTermination();
+        log.info("RespSQL is now ready to exit, bye bye...");
     }
 }

@@ -86,6 +86,9 @@ public final class CommandDispatcher {
             return; // part of the reply left and the rest cannot follow: the connection closes
         }
         if (out.nothingSince(start)) {
+            if (spec != null && spec.hasFlag(CommandFlags.NO_REPLY)) {
+                return;
+            }
             log.warn("command {} wrote no reply", spec);
             out.error("ERR internal error: no reply");
         }

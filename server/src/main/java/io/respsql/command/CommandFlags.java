@@ -16,6 +16,11 @@ public final class CommandFlags {
     public static final int NO_AUTH = 1 << 8;
     /** Never written to the SLOWLOG. */
     public static final int SKIP_SLOWLOG = 1 << 9;
+    /**
+     * May succeed without a reply (SHUTDOWN: the connection closes as the server stops). Internal:
+     * not a Redis flag, so {@link #names} does not list it.
+     */
+    public static final int NO_REPLY = 1 << 30;
 
     private static final String[] NAMES = {
         "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"

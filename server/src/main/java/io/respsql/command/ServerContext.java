@@ -6,6 +6,7 @@ import io.respsql.info.InfoReport;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
+import io.respsql.persist.Persistence;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -17,18 +18,35 @@ public final class ServerContext {
     private final Catalog catalog;
     private final SqlEngine sql;
     private final InfoReport info;
+    private final Persistence persistence;
     private CommandTable commands;
     private MemoryAccounting memory;
     private AppendOnlyFile aof;
+    private Runnable stopServer = () -> { };
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
-                         SqlEngine sql, InfoReport info) {
+                         SqlEngine sql, InfoReport info, Persistence persistence) {
         this.config = config;
         this.stats = stats;
         this.clients = clients;
         this.catalog = catalog;
         this.sql = sql;
         this.info = info;
+        this.persistence = persistence;
+    }
+
+    /** Snapshots: SAVE, BGSAVE, LASTSAVE and what SHUTDOWN saves. */
+    public Persistence persistence() {
+        return persistence;
+    }
+
+    /** Stops the server once the current command has replied (SHUTDOWN); set by the server. */
+    public void stopServer(Runnable stop) {
+        this.stopServer = stop;
+    }
+
+    Runnable stopServer() {
+        return stopServer;
     }
 
     public ServerConfig config() {

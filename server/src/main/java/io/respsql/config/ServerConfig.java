@@ -33,6 +33,9 @@ public final class ServerConfig {
     /** The largest bulk netty's RESP decoder accepts. */
     public static final long MAX_PROTO_MAX_BULK_LEN = 512L << 20;
     private static final String[] OUTPUT_CLASSES = {"normal", "replica", "pubsub"};
+    public static final String DEFAULT_DBFILENAME = "dump.rsql";
+    /** Redis's default schedule: after 1 hour and 1 change, 5 minutes and 100, 1 minute and 10000. */
+    public static final String DEFAULT_SAVE = "3600 1 300 100 60 10000";
 
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
@@ -52,12 +55,14 @@ public final class ServerConfig {
         {32L << 20, 8L << 20, 60},
     };
     private long maxMemory;
-    private String dir = ".";
     private boolean appendOnly;
     private String appendFilename = "appendonly.aof";
     private FsyncPolicy appendFsync = FsyncPolicy.EVERYSEC;
     /** Applies a live change of {@code appendonly} (opens or closes the log); null before the server runs. */
     private AppendOnlySwitch appendOnlySwitch;
+    private String dir = ".";
+    private String dbFilename = DEFAULT_DBFILENAME;
+    private SaveRules saveRules = SaveRules.of(DEFAULT_SAVE);
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -101,14 +106,13 @@ public final class ServerConfig {
                         + "(0: 70% of the JVM max heap)", true, 0, Long.MAX_VALUE, () -> maxMemory, v -> maxMemory = v));
         add(ConfigOption.fixed("maxmemory-policy", "noeviction", "what happens at maxmemory (writes are refused)"));
         add(ConfigOption.fixed("databases", "1", "number of databases (only database 0 exists)"));
-        add(ConfigOption.fixed("save", "", "snapshot schedule (persistence is not available)"));
-        add(ConfigOption.ofString("dir", "<path>", "directory of the persistence files", false,
-                () -> dir, v -> {
-                    if (v.isBlank()) {
-                        throw new ConfigException("dir needs a directory");
-                    }
-                    dir = v;
-                }));
+        add(ConfigOption.ofString("dir", "<path>", "directory of the snapshot and append-only files (must exist and be writable)", true,
+                () -> dir, v -> dir = checkDirectory(v)));
+        add(ConfigOption.ofString("dbfilename", "<name>", "snapshot file name inside dir", true,
+                () -> dbFilename, v -> dbFilename = checkFileName(v)));
+        add(ConfigOption.ofString("save", "<seconds changes ...>",
+                "take a background snapshot after <seconds> if at least <changes> rows changed (\"\" disables)", true,
+                () -> saveRules.toString(), v -> saveRules = SaveRules.parse(v)));
         add(ConfigOption.ofString("appendonly", "<yes|no>",
                 "log every write to the append-only file and load it at startup", true,
                 () -> appendOnly ? "yes" : "no", v -> {
@@ -174,6 +178,33 @@ public final class ServerConfig {
                 outputBufferLimits[i] = parsed[i];
             }
         }
+    }
+
+    private static String checkDirectory(String v) throws ConfigException {
+        if (v.isEmpty()) {
+            throw new ConfigException("dir needs a directory");
+        }
+        Path p;
+        try {
+            p = Path.of(v);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("invalid path '" + v + "'");
+        }
+        if (!Files.isDirectory(p)) {
+            throw new ConfigException("no such directory '" + v + "'");
+        }
+        if (!Files.isWritable(p)) {
+            throw new ConfigException("directory '" + v + "' is not writable");
+        }
+        return v;
+    }
+
+    private static String checkFileName(String v) throws ConfigException {
+        if (v.isEmpty() || v.equals(".") || v.equals("..") || v.indexOf('/') >= 0 || v.indexOf('\\') >= 0
+                || v.indexOf('\0') >= 0) {
+            throw new ConfigException("dbfilename must be a file name without path separators");
+        }
+        return v;
     }
 
     private static boolean parseYesNo(String v) throws ConfigException {
@@ -371,6 +402,36 @@ public final class ServerConfig {
     @FunctionalInterface
     public interface AppendOnlySwitch {
         void apply(boolean on) throws ConfigException;
+    }
+
+    /** Snapshot file name inside {@link #dir()}. */
+    public String dbFilename() {
+        return dbFilename;
+    }
+
+    public ServerConfig dbFilename(String name) {
+        try {
+            this.dbFilename = checkFileName(name);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        return this;
+    }
+
+    /** The snapshot file, {@code dir/dbfilename}. */
+    public Path snapshotPath() {
+        return dir().resolve(dbFilename);
+    }
+
+    /** When background snapshots are taken ({@code save}); empty when they are not. */
+    public SaveRules saveRules() {
+        return saveRules;
+    }
+
+    /** Sets {@code save} as written in the configuration file, e.g. {@code "60 1000"} or {@code ""}. */
+    public ServerConfig save(String rules) {
+        this.saveRules = SaveRules.of(rules);
+        return this;
     }
 
     // ---- generic access --------------------------------------------------------------------

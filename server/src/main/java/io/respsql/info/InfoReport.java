@@ -39,8 +39,8 @@ public final class InfoReport {
     private final String javaGc;
     private int port;
     private String transport = "";
-    /** Fills the persistence section (the append-only file's fields); none until persistence is wired. */
-    private Consumer<StringBuilder> persistence = sb -> sb.append("aof_enabled:0\r\n");
+    /** Fills the persistence section; none until persistence is wired. */
+    private Consumer<StringBuilder> persistence = sb -> { };
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;

@@ -11,11 +11,14 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandTable;
@@ -29,15 +32,21 @@ import io.respsql.info.ServerStats;
 import io.respsql.persist.AofLoadException;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.BackgroundJobs;
+import io.respsql.persist.Persistence;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The server: one Netty event-loop thread accepts connections, decodes RESP, runs commands and
@@ -51,6 +60,7 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  */
 public final class RespSqlServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RespSqlServer.class);
     /** Most arguments one request may carry (Redis allows 1024*1024). */
     private static final int MAX_ARGS = 1024 * 1024;
     private static final long CRON_MILLIS = 100;
@@ -61,12 +71,19 @@ public final class RespSqlServer implements AutoCloseable {
     private final InetSocketAddress address;
     private final String transport;
     private final AppendOnlyFile aof;
+    private final EventExecutor executor;
+    private final Persistence persistence;
+    /** Every open client connection, so close() can close them before the loop stops. */
+    private final ChannelGroup clientChannels;
     private volatile boolean closed;
 
-    private RespSqlServer(EventLoopGroup loop, Channel serverChannel, ScheduledFuture<?> cron, String transport,
-                          AppendOnlyFile aof) {
+    private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
+                          String transport, Persistence persistence, AppendOnlyFile aof, ChannelGroup clientChannels) {
         this.aof = aof;
         this.loop = loop;
+        this.clientChannels = clientChannels;
+        this.executor = executor;
+        this.persistence = persistence;
         this.serverChannel = serverChannel;
         this.cron = cron;
         this.address = (InetSocketAddress) serverChannel.localAddress();
@@ -77,7 +94,11 @@ public final class RespSqlServer implements AutoCloseable {
      * Binds {@code config.bind():config.port()} and starts serving. Port 0 picks a free port, which
      * is then written back into {@code config}.
      *
-     * @throws UncheckedIOException if the address cannot be bound
+     * <p>Before listening it loads the data: the append-only file when {@code appendonly yes} and
+     * it exists, else the snapshot file {@code dir/dbfilename} if there is one (as Redis 7).
+     *
+     * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
+     *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
      * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
      */
     public static RespSqlServer start(ServerConfig config) {
@@ -85,27 +106,53 @@ public final class RespSqlServer implements AutoCloseable {
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
-        // Load before serving: replies to clients must see the data the file holds.
-        AppendOnlyFile aof = new AppendOnlyFile(config, sql, new BackgroundJobs());
-        aof.start();
-        sql.addCommitListener(aof);
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
+                NioIoHandler.newFactory());
+        EventExecutor executor = loop.next();
+        // One capture at a time: a background save and a log rewrite exclude each other.
+        BackgroundJobs jobs = new BackgroundJobs();
+        Persistence persistence = new Persistence(config, catalog, executor, jobs);
+        AppendOnlyFile aof = new AppendOnlyFile(config, sql, jobs);
+        aof.eventLoop(executor);
+        // The engine's one listener: the change counter of the save rules, then the log.
+        sql.commitListener(persistence);
+        persistence.appendLog(aof, aof::info);
         sql.writeGuard(aof);
-        info.persistence(aof::info);
+        info.persistence(persistence::info);
         config.appendOnlySwitch(aof::switchTo);
+        try {
+            // Before listening: no client may see the server without its data.
+            if (!config.appendOnly() || !Files.exists(config.appendOnlyPath())) {
+                persistence.loadAtStartup();
+            }
+            // Loads the log, or (when it does not exist yet) creates it from the data just loaded.
+            aof.start();
+        } catch (IOException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            throw new UncheckedIOException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            throw e;
+        }
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
-        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info).memory(memory);
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory);
         context.appendOnlyFile(aof);
+        AtomicReference<RespSqlServer> self = new AtomicReference<>();
+        // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
+        context.stopServer(() -> {
+            // Stop accepting at once; the rest of close() waits for the loop, so it runs elsewhere.
+            self.get().serverChannel.close();
+            new Thread(() -> self.get().close(), "respsql-shutdown").start();
+        });
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
-        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
-                NioIoHandler.newFactory());
         String transport = "nio";
-        aof.eventLoop(loop.next());
+        ChannelGroup clientChannels = new DefaultChannelGroup("clients", executor);
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
             .channel(NioServerSocketChannel.class)
@@ -117,6 +164,7 @@ public final class RespSqlServer implements AutoCloseable {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
+                    clientChannels.add(ch);
                     ChannelPipeline p = ch.pipeline();
                     ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit);
                     p.addLast("bytes-in", inputCounter);
@@ -144,19 +192,24 @@ public final class RespSqlServer implements AutoCloseable {
         // CONFIG GET port and INFO agree with what clients connect to.
         config.port(port);
         info.listening(port, transport);
-        ScheduledFuture<?> cron = loop.next().scheduleAtFixedRate(
+        ScheduledFuture<?> cron = executor.scheduleAtFixedRate(
                 () -> {
                     // A task that throws is never run again: keep the cron alive whatever happens.
+                    long now = System.currentTimeMillis();
                     try {
-                        stats.tick(System.currentTimeMillis());
+                        stats.tick(now);
                         sampleClientBuffers(clients, stats);
                         stats.notePeak(memory.refresh());
+                        persistence.cron(now);
                     } catch (RuntimeException e) {
                         LoggerFactory.getLogger(RespSqlServer.class).warn("periodic task failed", e);
                     }
                     aof.cron();
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        return new RespSqlServer(loop, serverChannel, cron, transport, aof);
+        RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
+                clientChannels);
+        self.set(server);
+        return server;
     }
 
     /** Client buffer totals and maxima for maxmemory and INFO clients (on the event loop). */
@@ -196,20 +249,51 @@ public final class RespSqlServer implements AutoCloseable {
     }
 
     /**
+     * What SIGTERM does: on the event loop, saves as SHUTDOWN without arguments would (when save
+     * rules are configured), then closes the server. A failed save is logged; the server stops
+     * anyway, since the JVM is exiting. Call from any thread but the event loop.
+     */
+    public void shutdown() {
+        if (closed) {
+            return;
+        }
+        try {
+            String refusal = executor.submit(() -> persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT)).get();
+            if (refusal != null) {
+                LOG.error("Stopping without a final snapshot: {}", refusal);
+            }
+        } catch (ExecutionException e) {
+            LOG.error("Stopping without a final snapshot", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the loop is already stopping: close() below waits for it
+        }
+        close();
+    }
+
+    /**
      * Stops accepting, closes every client connection, stops the event loop and waits for all of
      * it: when this returns the port is free. Idempotent.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
+        // Close clients explicitly: a client must see its connection end when the server stops.
+        clientChannels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
         // The loop has stopped: nothing else touches the file, and every record reaches the disk.
         aof.close();
+    }
+
+    /** Waits up to {@code timeout} for the server to stop (after SHUTDOWN); true if it did. */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return loop.terminationFuture().await(timeout, unit);
     }
 
     /** Blocks until {@link #close()} has completed (from any thread). */

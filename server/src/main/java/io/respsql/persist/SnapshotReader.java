@@ -55,11 +55,65 @@ public final class SnapshotReader {
         buf.limit(0);
     }
 
-    /** Loads the snapshot file {@code file} into {@code target}. */
+    /**
+     * Loads the snapshot file {@code file} into {@code target}. When a damaged byte makes the
+     * structure unreadable before the checksum is reached (a length pointing past the end, say),
+     * the whole file's checksum is checked so the error says what happened: a checksum mismatch
+     * for a damaged file, truncation for a short one.
+     */
     public static Result load(Path file, Catalog target) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return load(ch, 0, file.toString(), target);
+            try {
+                return load(ch, 0, file.toString(), target);
+            } catch (SnapshotException e) {
+                if (!e.damaged()) {
+                    throw e;
+                }
+                SnapshotException mismatch = checksumMismatch(ch, file.toString());
+                throw mismatch != null ? mismatch : e;
+            }
         }
+    }
+
+    /**
+     * If the file ends like a whole snapshot (checksum then end marker) but the checksum does not
+     * match the bytes before it, the error naming both checksums; else null.
+     */
+    private static SnapshotException checksumMismatch(FileChannel ch, String name) throws IOException {
+        long size = ch.size();
+        int trailer = 4 + SnapshotFormat.END.length;
+        if (size < SnapshotFormat.MAGIC.length + trailer) {
+            return null;
+        }
+        ByteBuffer tail = ByteBuffer.allocate(trailer).order(ByteOrder.LITTLE_ENDIAN);
+        while (tail.hasRemaining()) {
+            if (ch.read(tail, size - trailer + tail.position()) < 0) {
+                return null;
+            }
+        }
+        if (!Arrays.equals(tail.array(), 4, trailer, SnapshotFormat.END, 0, SnapshotFormat.END.length)) {
+            return null;
+        }
+        int expected = tail.getInt(0);
+        CRC32C crc = new CRC32C();
+        ByteBuffer b = ByteBuffer.allocate(SnapshotFormat.BUFFER);
+        for (long pos = 0; pos < size - trailer; ) {
+            b.clear();
+            b.limit((int) Math.min(b.capacity(), size - trailer - pos));
+            int n = ch.read(b, pos);
+            if (n < 0) {
+                return null;
+            }
+            crc.update(b.array(), 0, n);
+            pos += n;
+        }
+        int found = (int) crc.getValue();
+        return expected == found ? null : checksumError(name, expected, found);
+    }
+
+    private static SnapshotException checksumError(String name, int expected, int found) {
+        return new SnapshotException(String.format(Locale.ROOT,
+                "Bad snapshot checksum in %s: expected %08x, found %08x", name, expected, found));
     }
 
     /**
@@ -73,6 +127,14 @@ public final class SnapshotReader {
         Result result = r.read(target);
         ch.position(result.endOffset());
         return result;
+    }
+
+    /**
+     * {@link #load(FileChannel, long, String, Catalog)} for a snapshot preamble: returns the offset
+     * just past the snapshot, where the records that follow it start.
+     */
+    public static long load(FileChannel ch, long offset, Catalog target) throws IOException {
+        return load(ch, offset, "at offset " + offset, target).endOffset();
     }
 
     /** Loads a snapshot from a stream of unknown length; trailing bytes after it may be read ahead. */
@@ -105,12 +167,12 @@ public final class SnapshotReader {
         need(magic.length);
         buf.get(magic);
         if (!Arrays.equals(magic, SnapshotFormat.MAGIC)) {
-            throw new SnapshotException(name + " is not a RespSQL snapshot (bad magic at offset " + start + ")");
+            throw new SnapshotException(name + " is not a RespSQL snapshot (bad magic at offset " + start + ")", false);
         }
         int version = i32();
         if (version != SnapshotFormat.VERSION) {
             throw new SnapshotException("Snapshot " + name + " has format version " + version
-                    + "; this server reads version " + SnapshotFormat.VERSION);
+                    + "; this server reads version " + SnapshotFormat.VERSION, false);
         }
         i64(); // creation time
         int tableCount = i32();
@@ -136,8 +198,7 @@ public final class SnapshotReader {
         int expected = i32();
         int found = (int) crc.getValue();
         if (expected != found) {
-            throw new SnapshotException(String.format(Locale.ROOT,
-                    "Bad snapshot checksum in %s: expected %08x, found %08x", name, expected, found));
+            throw checksumError(name, expected, found);
         }
         byte[] end = new byte[SnapshotFormat.END.length];
         need(end.length);

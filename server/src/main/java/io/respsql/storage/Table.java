@@ -198,12 +198,18 @@ public final class Table {
         long[] keys = new long[n];
         long[] slots = new long[n];
         int i = 0;
+        boolean sorted = true;
         for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
             keys[i] = c.indexKey(row);
             slots[i] = row;
+            sorted &= i == 0 || keys[i] >= keys[i - 1];
             i++;
         }
-        LongArrays.radixSort(keys, slots);
+        // Rows come in slot order, so keys already in order (a primary key inserted ascending, as
+        // after most loads) are already sorted (key, row) pairs: skip the sort.
+        if (!sorted) {
+            LongArrays.radixSort(keys, slots);
+        }
         int[] rowIds = new int[n];
         for (int j = 0; j < n; j++) {
             rowIds[j] = (int) slots[j];

@@ -19,7 +19,9 @@ class ServerConfigTest {
         assertEquals("127.0.0.1", c.bind());
         assertEquals(10000, c.maxClients());
         assertNull(c.configFile());
-        assertEquals("", c.option("save").get());
+        assertEquals("3600 1 300 100 60 10000", c.option("save").get());
+        assertEquals(".", c.option("dir").get());
+        assertEquals("dump.rsql", c.option("dbfilename").get());
         assertEquals("no", c.option("APPENDONLY").get());
     }
 
@@ -160,5 +162,41 @@ class ServerConfigTest {
         Files.writeString(file, "rename-command FLUSHALL\n");
         ConfigException e = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs(file.toString()));
         assertEquals(file + ":1: rename-command needs a command and a new name", e.getMessage());
+    }
+
+    @Test
+    void snapshotKeys(@TempDir Path dir) throws Exception {
+        ServerConfig c = ServerConfig.fromArgs("--dir", dir.toString(), "--dbfilename", "x.rsql", "--save", "60  5 10 1");
+        assertEquals(dir.resolve("x.rsql"), c.snapshotPath());
+        assertEquals("60 5 10 1", c.option("save").get());
+        assertEquals(2, c.saveRules().rules().size());
+        assertEquals(new SaveRules.Rule(10, 1), c.saveRules().due(1, 10_001));
+        assertNull(c.saveRules().due(0, 100_000), "no change, no save");
+        c.option("save").set("");
+        assertTrue(c.saveRules().isEmpty());
+        assertEquals("", c.option("save").get());
+
+        assertEquals("save needs <seconds> <changes> pairs, got 1 number(s)",
+                assertThrows(ConfigException.class, () -> c.option("save").set("60")).getMessage());
+        assertEquals("save: changes must be a positive integer, got 'x'",
+                assertThrows(ConfigException.class, () -> c.option("save").set("60 x")).getMessage());
+        assertEquals("dbfilename must be a file name without path separators",
+                assertThrows(ConfigException.class, () -> c.option("dbfilename").set("../dump.rsql")).getMessage());
+        Path missing = dir.resolve("missing");
+        assertEquals("no such directory '" + missing + "'",
+                assertThrows(ConfigException.class, () -> c.option("dir").set(missing.toString())).getMessage());
+        Files.writeString(missing, "a file");
+        assertThrows(ConfigException.class, () -> c.option("dir").set(missing.toString()));
+        assertEquals(dir.toString(), c.option("dir").get(), "refused values leave the key unchanged");
+    }
+
+    @Test
+    void theShippedExampleConfigLoads() throws Exception {
+        Path example = Path.of("..", "respsql.conf");
+        assertTrue(Files.exists(example), "respsql.conf at the repository root");
+        ServerConfig c = ServerConfig.fromArgs(example.toString());
+        assertEquals(6379, c.port());
+        assertEquals("3600 1 300 100 60 10000", c.option("save").get());
+        assertEquals("dump.rsql", c.dbFilename());
     }
 }

@@ -241,4 +241,27 @@ class TableTest {
             assertEquals(big + 9 + i, s.getString(t.findByPrimaryKey(i)));
         }
     }
+
+    @Test
+    void indexesBuiltOverSortedAndUnsortedColumnsAreOrderedByKeyThenRow() {
+        for (int i = 0; i < 3000; i++) {
+            insert(i, 3000 - i / 2, "x"); // id ascending by slot, fk descending with duplicates
+        }
+        t.deleteRow(10);
+        for (TableIndex ix : List.of(t.createIndex("t:id2", id), t.createIndex("t:fk2", fk))) {
+            LongIntBTree.Cursor c = ix.tree().cursor();
+            long lastKey = Long.MIN_VALUE;
+            int lastRow = -1;
+            int n = 0;
+            for (boolean ok = c.first(); ok; ok = c.next()) {
+                assertTrue(c.key() > lastKey || (c.key() == lastKey && c.row() > lastRow), ix.name());
+                assertEquals(ix.column().indexKey(c.row()), c.key());
+                lastKey = c.key();
+                lastRow = c.row();
+                n++;
+            }
+            assertEquals(2999, n);
+        }
+        assertEquals(List.of(8, 9), rowsAt(t.indexOn(fk), 2996));
+    }
 }

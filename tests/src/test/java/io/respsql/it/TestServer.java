@@ -20,6 +20,8 @@ import redis.clients.jedis.Jedis;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,8 @@ public final class TestServer implements AutoCloseable {
     private RedisClient lettuceClient;
     private StatefulRedisConnection<String, String> connection;
     private Jedis jedis;
+    /** The directory made for this server (deleted on close if the test left it empty). */
+    private Path tempDir;
 
     private TestServer(RespSqlServer server) {
         this.server = server;
@@ -62,11 +66,23 @@ public final class TestServer implements AutoCloseable {
         return start(config -> { });
     }
 
-    /** Starts a server on a free port after {@code configure} adjusted the configuration. */
+    /**
+     * Starts a server on a free port after {@code configure} adjusted the configuration. Snapshots
+     * are off ({@code save ""}) and {@code dir} is a fresh temporary directory unless
+     * {@code configure} says otherwise, so no test reads or writes files in the working directory.
+     */
     public static TestServer start(Consumer<ServerConfig> configure) {
-        ServerConfig config = new ServerConfig().bind(HOST).port(0);
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("respsql-test-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ServerConfig config = new ServerConfig().bind(HOST).port(0).save("").dir(dir);
         configure.accept(config);
-        return new TestServer(RespSqlServer.start(config));
+        TestServer s = new TestServer(RespSqlServer.start(config));
+        s.tempDir = dir;
+        return s;
     }
 
     public RespSqlServer server() {
@@ -224,6 +240,11 @@ public final class TestServer implements AutoCloseable {
             lettuceClient.shutdown(Duration.ZERO, TIMEOUT);
         }
         server.close();
+        try {
+            Files.deleteIfExists(tempDir);
+        } catch (IOException notEmpty) {
+            // a test that saved into it chose its own directory; this one is left to the OS
+        }
     }
 
     private static synchronized ClientResources resources() {
