@@ -1,6 +1,5 @@
 package io.respsql.it.process;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * before BGSAVE was sent, and at most those acknowledged by the time its reply arrived plus the
  * one in flight (replies on different connections are not ordered, so that is the exact bound).
  */
-@Disabled("needs snapshot: not on main yet")
 class BgsaveUnderLoadTest {
     private static final int WRITERS = 50;
     private static final int ROWS_PER_STATEMENT = 3;

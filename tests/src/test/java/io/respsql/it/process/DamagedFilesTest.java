@@ -1,7 +1,6 @@
 package io.respsql.it.process;
 
 import io.respsql.config.Version;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -130,7 +129,6 @@ class DamagedFilesTest {
         }
     }
 
-    @Disabled("needs snapshot: not on main yet")
     @Test
     void snapshotWithADamagedByteStopsTheStartWithStatusOne() throws IOException {
         String[] options = {"--save", "", "--appendonly", "no"};

@@ -1,7 +1,6 @@
 package io.respsql.it.process;
 
 import io.respsql.it.RespConnection;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +24,6 @@ class PersistenceRoundTripTest {
     @TempDir
     Path dir;
 
-    @Disabled("needs snapshot: not on main yet")
     @Test
     void shutdownSaveThenRestart() throws IOException {
         String[] options = {"--save", "", "--appendonly", "no"};
@@ -45,7 +43,6 @@ class PersistenceRoundTripTest {
         }
     }
 
-    @Disabled("needs snapshot: not on main yet")
     @Test
     void bgsaveThenKill9ThenRestart() throws InterruptedException {
         String[] options = {"--save", "", "--appendonly", "no"};

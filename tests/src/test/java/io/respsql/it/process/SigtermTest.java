@@ -1,6 +1,5 @@
 package io.respsql.it.process;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +28,6 @@ class SigtermTest {
         return new Stopped(before, server.awaitExit(Duration.ofSeconds(30)));
     }
 
-    @Disabled("needs snapshot: not on main yet")
     @Test
     void withSaveRulesTheSnapshotIsWrittenOnSigterm() {
         // A rule that never fires by itself within the test: only the shutdown can have saved.
