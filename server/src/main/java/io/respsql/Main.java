@@ -32,7 +32,8 @@ public final class Main {
             if (e.exitStatus() == 0) {
                 System.out.println(e.getMessage());
             } else {
-                }
+                System.err.println("respsql-server: " + e.getMessage());
+            }
             System.exit(e.exitStatus());
             return;
         }
@@ -50,8 +51,18 @@ public final class Main {
             System.exit(1);
             return;
         }
-        // SIGTERM/SIGINT: save as SHUTDOWN would, on the event loop, before the JVM exits.
-        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "respsql-signal"));
+        // SIGTERM/SIGINT: save as SHUTDOWN would, on the event loop, then exit 0 as Redis does (1
+        // when the final save failed). Handled as signals, not in a shutdown hook, because a JVM
+        // ended through its hooks exits 143/130 whatever they did. The hook stays for other exits.
+        for (String signal : new String[] {"TERM", "INT"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(signal),
+                        s -> new Thread(server::shutdown, "respsql-signal").start());
+            } catch (IllegalArgumentException e) {
+                log.warn("Cannot handle SIG{} ({}); it ends the JVM through its shutdown hook", signal, e.getMessage());
+            }
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "respsql-exit"));
         // One line with what an operator needs to know about this process, and nothing per request.
         List<String> gcs = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -66,5 +77,6 @@ public final class Main {
                 ManagementFactory.getRuntimeMXBean().getInputArguments());
         server.awaitTermination();
         log.info("RespSQL is now ready to exit, bye bye...");
+        System.exit(server.finalSaveFailed() ? 1 : 0);
     }
 }

@@ -76,6 +76,7 @@ public final class RespSqlServer implements AutoCloseable {
     /** Every open client connection, so close() can close them before the loop stops. */
     private final ChannelGroup clientChannels;
     private volatile boolean closed;
+    private volatile boolean finalSaveFailed;
 
     private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
                           String transport, Persistence persistence, AppendOnlyFile aof, ChannelGroup clientChannels) {
@@ -248,6 +249,11 @@ public final class RespSqlServer implements AutoCloseable {
         return transport;
     }
 
+    /** Whether {@link #shutdown()} stopped the server without the final snapshot it was to write. */
+    public boolean finalSaveFailed() {
+        return finalSaveFailed;
+    }
+
     /**
      * What SIGTERM does: on the event loop, saves as SHUTDOWN without arguments would (when save
      * rules are configured), then closes the server. A failed save is logged; the server stops
@@ -260,9 +266,11 @@ public final class RespSqlServer implements AutoCloseable {
         try {
             String refusal = executor.submit(() -> persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT)).get();
             if (refusal != null) {
+                finalSaveFailed = true;
                 LOG.error("Stopping without a final snapshot: {}", refusal);
             }
         } catch (ExecutionException e) {
+            finalSaveFailed = true;
             LOG.error("Stopping without a final snapshot", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

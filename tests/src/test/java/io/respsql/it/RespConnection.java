@@ -21,7 +21,8 @@ public final class RespConnection implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
 
-    RespConnection(String host, int port) throws IOException {
+    /** Connects to {@code host:port} (any server, in this JVM or another process). */
+    public RespConnection(String host, int port) throws IOException {
         socket = new Socket();
         socket.setTcpNoDelay(true);
         socket.setSoTimeout(30_000);
