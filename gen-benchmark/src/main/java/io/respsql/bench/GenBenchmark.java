@@ -32,6 +32,9 @@ public final class GenBenchmark {
         if (args.length > 0 && args[0].equals("compare")) {
             return Compare.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
+        if (args.length > 0 && args[0].equals("write-bench")) {
+            return io.respsql.bench.write.WriteBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         if (args.length > 0 && args[0].equals("soak")) {
             return io.respsql.bench.soak.Soak.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
