@@ -1,10 +1,12 @@
 package io.respsql.it;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -22,11 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SmallHeapTest {
     private static final Pattern READY = Pattern.compile("ready on [^ ]+:(\\d+) ");
 
+    @TempDir
+    Path dir;
+
     @Test
     void runningOutOfHeapRepliesOomAndChangesNothing() throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
+        // No snapshots, and a scratch dir: the stop at the end must not leave a file a later run loads.
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx96m", "-cp", System.getProperty("java.class.path"),
-                "io.respsql.Main", "--port", "0", "--maxmemory", "10gb");
+                "io.respsql.Main", "--port", "0", "--maxmemory", "10gb", "--save", "", "--dir", dir.toString());
         pb.redirectErrorStream(true);
         Process p = pb.start();
         List<String> lines = new CopyOnWriteArrayList<>();
