@@ -474,7 +474,8 @@ public final class Soak {
     private final class Conn extends ChannelInboundHandlerAdapter {
         private final SoakModel model;
         private final SplittableRandom random;
-        Channel channel;
+        /** Set by the starting thread and again by channelActive (which may run first), both the same channel. */
+        volatile Channel channel;
         private ByteBuf pending;
         private SoakModel.Kind kind;
         private long sentAt;
@@ -487,6 +488,9 @@ public final class Soak {
 
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
+            // Set here, on the connection's own loop, before the first send: channelActive can run
+            // before connect() has even returned to the thread that started it.
+            channel = ctx.channel();
             pending = ctx.alloc().buffer(256);
             if (model.seeding()) {
                 send(model.nextSeed());
