@@ -1,5 +1,7 @@
 package io.respsql.command;
 
+import io.respsql.info.SlowLog;
+
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +12,7 @@ import java.util.Arrays;
  * buffers. One instance is reused by the event loop for every request: handlers must not keep it
  * or its buffers after they return.
  */
-public final class CommandArgs {
+public final class CommandArgs implements SlowLog.Args {
     private ByteBuf[] args = new ByteBuf[16];
     private int count;
 

@@ -72,6 +72,8 @@ final class ServerCommands {
         for (int i = 1; i < a.count(); i++) {
             sections.add(a.string(i));
         }
-        out.bulk(ctx.info().render(sections, ctx.commands()));
+        CommandTable table = ctx.commands();
+        out.bulk(ctx.info().render(sections,
+                table == null ? null : (section, sb) -> CommandStatsReport.write(section, sb, table)));
     }
 }

@@ -1,7 +1,5 @@
 package io.respsql.info;
 
-import io.respsql.command.CommandSpec;
-import io.respsql.command.CommandTable;
 import io.respsql.config.Version;
 import io.respsql.config.ServerConfig;
 import io.respsql.storage.Catalog;
@@ -72,7 +70,17 @@ public final class InfoReport {
         return runId;
     }
 
-    /** {@link #render(List, CommandTable)} without per-command sections. */
+    /**
+     * Writes a per-command section ({@code commandstats}, {@code latencystats}), heading included.
+     * The command layer provides it: the statistics live on its command table, which this
+     * package does not know.
+     */
+    @FunctionalInterface
+    public interface CommandSections {
+        void write(String section, StringBuilder sb);
+    }
+
+    /** {@link #render(List, CommandSections)} without per-command sections. */
     public String render(List<String> requested) {
         return render(requested, null);
     }
@@ -82,7 +90,7 @@ public final class InfoReport {
      * {@code all} or {@code everything} every section (including {@code commandstats} and
      * {@code latencystats}); unknown names are ignored, as Redis does.
      */
-    public String render(List<String> requested, CommandTable commands) {
+    public String render(List<String> requested, CommandSections commands) {
         boolean all = false;
         List<String> wanted = new ArrayList<>();
         if (requested.isEmpty()) {
@@ -119,8 +127,7 @@ public final class InfoReport {
                 }
                 case "stats" -> stats(sb);
                 case "tables" -> tables(sb);
-                case "commandstats" -> commandStats(sb, commands);
-                case "latencystats" -> latencyStats(sb, commands);
+                case "commandstats", "latencystats" -> commands.write(section, sb);
                 case "errorstats" -> errorStats(sb);
                 default -> throw new IllegalStateException(section);
             }
@@ -230,54 +237,6 @@ public final class InfoReport {
               .append(",data_bytes=").append(data)
               .append(",index_bytes=").append(index)
               .append(",bytes_per_row=").append(String.format(Locale.ROOT, "%.2f", perRow))
-              .append("\r\n");
-        }
-    }
-
-    /** Every command and subcommand called (or rejected) since the last reset, sorted by full name. */
-    private static List<CommandSpec> used(CommandTable commands) {
-        List<CommandSpec> used = new ArrayList<>();
-        for (CommandSpec spec : commands.all()) {
-            if (spec.calls() > 0 || spec.rejectedCalls() > 0) {
-                used.add(spec);
-            }
-            if (spec.subcommands() != null) {
-                for (CommandSpec sub : spec.subcommands().all()) {
-                    if (sub.calls() > 0 || sub.rejectedCalls() > 0) {
-                        used.add(sub);
-                    }
-                }
-            }
-        }
-        used.sort(Comparator.comparing(CommandSpec::fullName));
-        return used;
-    }
-
-    private static void commandStats(StringBuilder sb, CommandTable commands) {
-        sb.append("# Commandstats\r\n");
-        for (CommandSpec spec : used(commands)) {
-            long calls = spec.calls();
-            double perCall = calls == 0 ? 0 : (double) spec.usec() / calls;
-            sb.append("cmdstat_").append(spec.fullName())
-              .append(":calls=").append(calls)
-              .append(",usec=").append(spec.usec())
-              .append(",usec_per_call=").append(String.format(Locale.ROOT, "%.2f", perCall))
-              .append(",rejected_calls=").append(spec.rejectedCalls())
-              .append(",failed_calls=").append(spec.failedCalls())
-              .append("\r\n");
-        }
-    }
-
-    private static void latencyStats(StringBuilder sb, CommandTable commands) {
-        sb.append("# Latencystats\r\n");
-        for (CommandSpec spec : used(commands)) {
-            if (spec.calls() == 0) {
-                continue;
-            }
-            sb.append("latency_percentiles_usec_").append(spec.fullName())
-              .append(":p50=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(50)))
-              .append(",p99=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(99)))
-              .append(",p99.9=").append(String.format(Locale.ROOT, "%.3f", spec.latencyPercentileMicros(99.9)))
               .append("\r\n");
         }
     }

@@ -1,7 +1,6 @@
 package io.respsql.info;
 
 import io.netty.buffer.ByteBuf;
-import io.respsql.command.CommandArgs;
 import io.respsql.config.ServerConfig;
 
 import java.nio.charset.StandardCharsets;
@@ -14,6 +13,21 @@ import java.util.List;
  * thread only. Arguments are copied (and capped as Redis caps them) only when an entry is logged.
  */
 public final class SlowLog {
+    /**
+     * The arguments of the command being logged (the command layer's request arguments). Defined
+     * here so this package need not know the command layer.
+     */
+    public interface Args {
+        int count();
+
+        ByteBuf get(int i);
+
+        byte[] bytes(int i);
+
+        /** Whether argument {@code i} is {@code word}, ignoring ASCII case. */
+        boolean is(int i, String word);
+    }
+
     /** At most this many arguments are kept; the last kept slot then says how many were left out. */
     public static final int MAX_ARGC = 32;
     /** Longer arguments keep this many bytes followed by {@code "... (N more bytes)"}. */
@@ -41,7 +55,7 @@ public final class SlowLog {
     }
 
     /** Logs a command; call only when {@link #isSlow(long)} said so. */
-    public void add(CommandArgs args, long durationMicros, String addr, String clientName) {
+    public void add(Args args, long durationMicros, String addr, String clientName) {
         int maxLen = config.slowlogMaxLen();
         if (maxLen <= 0) {
             clear();
@@ -97,7 +111,7 @@ public final class SlowLog {
         }
     }
 
-    private static byte[][] copy(CommandArgs args) {
+    private static byte[][] copy(Args args) {
         int argc = args.count();
         int kept = Math.min(argc, MAX_ARGC);
         byte[][] out = new byte[kept][];
@@ -125,7 +139,7 @@ public final class SlowLog {
     private static final byte[] REDACTED = "(redacted)".getBytes(StandardCharsets.US_ASCII);
 
     /** {@code CONFIG SET requirepass <pw>}: the log keeps the command, never the password (as Redis does). */
-    private static void redactSecrets(CommandArgs args, byte[][] out) {
+    private static void redactSecrets(Args args, byte[][] out) {
         if (args.count() < 4 || !args.is(0, "config") || !args.is(1, "set")) {
             return;
         }
