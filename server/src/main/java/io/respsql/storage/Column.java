@@ -10,6 +10,11 @@ public abstract class Column {
     private final int position;
     /** Chunks copied because a capture shared them (INFO's copy-on-write count). */
     long copiedChunks;
+    /**
+     * Per chunk: shared with an outstanding capture, so copied before its next write. The copy
+     * itself is typed, so each column does it ({@code thaw}); the flags are kept here.
+     */
+    boolean[] frozen = new boolean[0];
 
     protected Column(String name, ColumnType type, int position) {
         this.name = name;
@@ -53,7 +58,14 @@ public abstract class Column {
     abstract ColumnImage capture();
 
     /** Ends the capture: writes stop copying chunks. Event loop only. */
-    abstract void releaseCapture();
+    final void releaseCapture() {
+        java.util.Arrays.fill(frozen, false);
+    }
+
+    /** Marks every chunk shared with a capture being taken now. */
+    final void freezeAll() {
+        java.util.Arrays.fill(frozen, true);
+    }
 
     static Column create(String name, ColumnType type, int position) {
         switch (type) {

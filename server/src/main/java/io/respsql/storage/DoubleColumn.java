@@ -7,8 +7,6 @@ import java.util.Arrays;
 /** Double-precision floats (FLOAT), 8 bytes per row. */
 public final class DoubleColumn extends Column {
     private double[][] chunks = new double[0][];
-    /** Per chunk: shared with an outstanding capture, so copied before its next write. */
-    private boolean[] frozen = new boolean[0];
 
     DoubleColumn(String name, int position) {
         super(name, ColumnType.FLOAT, position);
@@ -44,13 +42,8 @@ public final class DoubleColumn extends Column {
 
     @Override
     ColumnImage capture() {
-        Arrays.fill(frozen, true);
+        freezeAll();
         return ColumnImage.ofDoubles(name(), chunks.clone());
-    }
-
-    @Override
-    void releaseCapture() {
-        Arrays.fill(frozen, false);
     }
 
     @Override

@@ -5,8 +5,6 @@ import java.util.Arrays;
 /** 32-bit integers, 4 bytes per row. */
 public final class IntColumn extends Column {
     private int[][] chunks = new int[0][];
-    /** Per chunk: shared with an outstanding capture, so copied before its next write. */
-    private boolean[] frozen = new boolean[0];
 
     IntColumn(String name, int position) {
         super(name, ColumnType.INT, position);
@@ -42,13 +40,8 @@ public final class IntColumn extends Column {
 
     @Override
     ColumnImage capture() {
-        Arrays.fill(frozen, true);
+        freezeAll();
         return ColumnImage.ofInts(name(), chunks.clone());
-    }
-
-    @Override
-    void releaseCapture() {
-        Arrays.fill(frozen, false);
     }
 
     @Override

@@ -5,8 +5,6 @@ import java.util.Arrays;
 /** 64-bit integers (BIGINT), 8 bytes per row. */
 public final class LongColumn extends Column {
     private long[][] chunks = new long[0][];
-    /** Per chunk: shared with an outstanding capture, so copied before its next write. */
-    private boolean[] frozen = new boolean[0];
 
     LongColumn(String name, int position) {
         super(name, ColumnType.BIGINT, position);
@@ -42,13 +40,8 @@ public final class LongColumn extends Column {
 
     @Override
     ColumnImage capture() {
-        Arrays.fill(frozen, true);
+        freezeAll();
         return ColumnImage.ofLongs(name(), chunks.clone());
-    }
-
-    @Override
-    void releaseCapture() {
-        Arrays.fill(frozen, false);
     }
 
     @Override

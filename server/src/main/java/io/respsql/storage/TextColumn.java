@@ -22,8 +22,6 @@ public final class TextColumn extends Column {
     static final long EMPTY = -1L;
 
     private long[][] refs = new long[0][];
-    /** Per reference chunk: shared with an outstanding capture, so copied before its next write. */
-    private boolean[] frozen = new boolean[0];
     private byte[][] arena = new byte[0][];
     private int arenaCount;
     /** Write position in the last arena chunk. */
@@ -66,13 +64,8 @@ public final class TextColumn extends Column {
 
     @Override
     ColumnImage capture() {
-        Arrays.fill(frozen, true);
+        freezeAll();
         return ColumnImage.ofText(name(), refs.clone(), Arrays.copyOf(arena, arenaCount));
-    }
-
-    @Override
-    void releaseCapture() {
-        Arrays.fill(frozen, false);
     }
 
     /** The length prefix stored at {@code o} in an arena chunk. */
