@@ -360,18 +360,9 @@ class AofTest {
         try (TestServer s = start(FsyncPolicy.ALWAYS); RespConnection c = s.raw()) {
             workload(s);
             AppendOnlyFile aof = s.server().appendOnlyFile();
-            CountDownLatch snapshotWritten = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            aof.rewriteHook(() -> {
-                snapshotWritten.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            RewriteGate gate = new RewriteGate(aof);
             assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
-            assertTrue(snapshotWritten.await(30, TimeUnit.SECONDS));
+            assertTrue(gate.awaitHeld());
             assertEquals("-ERR Background append only file rewriting already in progress\r\n", c.call("BGREWRITEAOF"));
             assertTrue(c.call("INFO", "persistence").contains("aof_rewrite_in_progress:1\r\n"));
             // Writes to rows the capture holds (copy-on-write), new rows, schema changes.
@@ -381,7 +372,7 @@ class AofTest {
             assertEquals(":2\r\n", c.call("SQL", "DROP TABLE k"));
             assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE late (id BIGINT PRIMARY KEY)"));
             assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO late VALUES (1)"));
-            release.countDown();
+            gate.release();
             assertTrue(aof.rewriteDone().get(30, TimeUnit.SECONDS));
             aof.rewriteHook(null);
             assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO late VALUES (2)"));
@@ -402,21 +393,12 @@ class AofTest {
         try (TestServer s = start(FsyncPolicy.EVERYSEC); RespConnection c = s.raw()) {
             workload(s);
             AppendOnlyFile aof = s.server().appendOnlyFile();
-            CountDownLatch snapshotWritten = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            aof.rewriteHook(() -> {
-                snapshotWritten.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            RewriteGate gate = new RewriteGate(aof);
             assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
-            assertTrue(snapshotWritten.await(30, TimeUnit.SECONDS));
+            assertTrue(gate.awaitHeld());
             assertTrue(Files.exists(tmp));
             assertEquals("+OK\r\n", c.call("CONFIG", "SET", "appendonly", "no"));
-            release.countDown();
+            gate.release();
             assertFalse(aof.rewriteDone().get(30, TimeUnit.SECONDS), "the rewrite was cancelled");
             aof.rewriteHook(null);
             assertFalse(Files.exists(tmp));

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,24 +34,15 @@ class SnapshotAndLogTest {
              RespConnection c = s.raw()) {
             fill(c);
             AppendOnlyFile aof = s.server().appendOnlyFile();
-            CountDownLatch writing = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            aof.rewriteHook(() -> {
-                writing.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            RewriteGate gate = new RewriteGate(aof);
             try {
                 assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
-                assertTrue(writing.await(30, TimeUnit.SECONDS));
+                assertTrue(gate.awaitHeld());
                 assertEquals("-ERR Background append only file rewriting already in progress\r\n", c.call("BGSAVE"));
                 assertEquals("-ERR Background append only file rewriting already in progress\r\n", c.call("SAVE"));
                 assertTrue(c.call("INFO", "persistence").contains("rdb_bgsave_in_progress:0\r\n"));
             } finally {
-                release.countDown();
+                gate.release();
             }
             assertTrue(aof.rewriteDone().get(30, TimeUnit.SECONDS));
             aof.rewriteHook(null);
