@@ -42,17 +42,26 @@ if [[ ${#apt_missing[@]} -gt 0 ]]; then
   export DEBIAN_FRONTEND=noninteractive
   { apt-get update -qq && apt-get install -y -qq "${apt_missing[@]}" >/dev/null; } || die "apt-get install ${apt_missing[*]} failed"
 fi
+# quietly DIR CMD...: runs CMD in DIR, its output shown only when it fails.
+quietly() {
+  local dir="$1" out status
+  shift
+  out="$(cd "$dir" && "$@" 2>&1)"
+  status=$?
+  [[ "$status" == 0 ]] || printf '%s\n' "$out" >&2
+  return "$status"
+}
 for dir in node-redis-6 node-redis-4 ioredis; do
   if wants "$dir"; then
-    (cd "$HERE/$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci in $dir failed"
+    quietly "$HERE/$dir" npm ci --no-audit --no-fund --loglevel=error || die "npm ci in $dir failed"
   fi
 done
 if wants lettuce || wants jedis; then
-  (cd "$HERE/java" && mvn -q -B -Dstyle.color=never compile dependency:build-classpath \
-      -Dmdep.outputFile=target/classpath.txt >/dev/null) || die "the Java clients do not build (tests/clients/java)"
+  quietly "$HERE/java" mvn -q -B -Dstyle.color=never compile dependency:build-classpath \
+      -Dmdep.outputFile=target/classpath.txt || die "the Java clients do not build (tests/clients/java)"
   JAVA_CP="$HERE/java/target/classes:$(cat "$HERE/java/target/classpath.txt")"
 fi
-"$ROOT/scripts/respsql-server" --version >/dev/null || die "the server jar does not build"
+quietly "$ROOT" scripts/respsql-server --version || die "the server jar does not build"
 
 # --- one server per client --------------------------------------------------------------------------
 SERVER_PID=""
@@ -72,6 +81,7 @@ trap 'exit 130' INT TERM
 # Starts a server on a free port (--port 0) and sets PORT from its ready line.
 start_server() {
   SERVER_DIR="$(mktemp -d -t respsql-clients.XXXXXX)"
+  : >"$SERVER_DIR/server.log"
   "$ROOT/scripts/respsql-server" --port 0 --bind 127.0.0.1 --dir "$SERVER_DIR" --save "" \
       >"$SERVER_DIR/server.log" 2>&1 &
   SERVER_PID=$!

@@ -15,6 +15,8 @@ await runSession(NAME, [
   ['connect', async () => {
     await redis.connect();
     eq(await redis.ping(), 'PONG', 'PING');
+  }],
+  ['protocol', async () => {
     eq(clientField(await redis.call('CLIENT', 'INFO'), 'resp'), '2', 'protocol (CLIENT INFO resp=)');
   }],
   ['create table', async () => {

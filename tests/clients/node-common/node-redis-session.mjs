@@ -15,6 +15,8 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
     ['connect', async () => {
       await client.connect();
       eq(await client.ping(), 'PONG', 'PING');
+    }],
+    ['protocol', async () => {
       eq(clientField(await client.sendCommand(['CLIENT', 'INFO']), 'resp'), resp, 'protocol (CLIENT INFO resp=)');
     }],
     ['create table', async () => {

@@ -65,6 +65,9 @@ def count():
 
 def step_connect():
     eq(r.ping(), True, "PING")
+
+
+def step_protocol():
     # Raw CLIENT INFO: redis-py's client_info() parser wants every field of Redis's own line.
     fields = dict(kv.split("=", 1) for kv in r.execute_command("CLIENT", "INFO").decode().split())
     eq(fields.get("resp"), "2", "protocol (CLIENT INFO resp=)")
@@ -148,6 +151,7 @@ def step_tx_rollback():
 
 STEPS = [
     ("connect", step_connect),
+    ("protocol", step_protocol),
     ("create table", step_create),
     ("insert 1000 rows in one pipeline", step_insert),
     ("SELECT pitfall, and SQL \"...\" instead", step_select_pitfall),
