@@ -107,7 +107,7 @@ client_command() {
     redis-py)        CMD=("$PY" "$HERE/python/session.py");             VERSION="$("$PY" -c 'import redis; print(redis.__version__)') (python3-redis, RESP2)" ;;
     node-redis-6)    CMD=(node "$HERE/node-redis-6/session.mjs");       VERSION="$(npm_version node-redis-6 redis) (RESP3 default)" ;;
     node-redis-4)    CMD=(node "$HERE/node-redis-4/session.mjs");       VERSION="$(npm_version node-redis-4 redis) (RESP2)" ;;
-    ioredis)         CMD=(node "$HERE/ioredis/session.mjs");            VERSION="$(npm_version ioredis ioredis) (RESP2)" ;;
+    ioredis)         CMD=(node "$HERE/ioredis/session.mjs");            VERSION="$(npm_version ioredis ioredis) (RESP3 first)" ;;
     lettuce)         CMD=(java -cp "$JAVA_CP" clients.LettuceSession);  VERSION="$(jar_version lettuce-core) (RESP3 first)" ;;
     jedis-resp2)     CMD=(java -cp "$JAVA_CP" clients.JedisSession 2);  VERSION="$(jar_version jedis) (RESP2)" ;;
     jedis-resp3)     CMD=(java -cp "$JAVA_CP" clients.JedisSession 3);  VERSION="$(jar_version jedis) (RESP3)" ;;

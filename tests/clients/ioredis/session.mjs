@@ -1,4 +1,5 @@
-// ioredis with its defaults (RESP2; it checks INFO's loading field before it reports ready).
+// ioredis 6 with its defaults: RESP3 first (HELLO 3, RESP2 if the server refuses it); ready once
+// INFO says the server is not loading.
 import { Redis, ReplyError } from 'ioredis';
 import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, allRows, check, eq, eqRows, parseInfo, clientField, runSession }
   from '../node-common/session.mjs';
@@ -17,7 +18,7 @@ await runSession(NAME, [
     eq(await redis.ping(), 'PONG', 'PING');
   }],
   ['protocol', async () => {
-    eq(clientField(await redis.call('CLIENT', 'INFO'), 'resp'), '2', 'protocol (CLIENT INFO resp=)');
+    eq(clientField(await redis.call('CLIENT', 'INFO'), 'resp'), '3', 'protocol (CLIENT INFO resp=)');
   }],
   ['create table', async () => {
     eq(await redis.call('CREATE', 'TABLE', 'people', COLUMNS), 'OK', 'CREATE TABLE');

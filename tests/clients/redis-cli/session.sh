@@ -53,7 +53,8 @@ step_quoting() {
   # The ways that work: the values in double quotes, or the whole statement as one argument of SQL.
   eq "$(cli <<<"INSERT INTO quoting VALUES \"(1,'Smith, John')\"")" OK 'VALUES "(...)"' || return 1
   eq "$(cli <<<"SQL \"INSERT INTO quoting VALUES (2, 'Smith, John')\"")" OK 'SQL "INSERT ..."' || return 1
-  eq "$(cli SQL "SELECT * FROM quoting ORDER BY id")" $'1,Smith, John\n2,Smith, John' "the rows of quoting"
+  eq "$(cli SQL "SELECT * FROM quoting ORDER BY id")" $'1,Smith, John\n2,Smith, John' "the rows of quoting" || return 1
+  eq "$(cli DROP TABLE quoting)" 1 "DROP TABLE quoting" # the session's one table is people
 }
 
 step_insert() {
