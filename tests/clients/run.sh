@@ -69,6 +69,11 @@ SERVER_DIR=""
 stop_server() {
   if [[ -n "$SERVER_PID" ]]; then
     kill "$SERVER_PID" 2>/dev/null
+    for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$SERVER_PID" 2>/dev/null; then
+      echo "clients: the server did not stop within 10 s of SIGTERM; killed" >&2
+      kill -9 "$SERVER_PID" 2>/dev/null
+    fi
     wait "$SERVER_PID" 2>/dev/null
   fi
   [[ -n "$SERVER_DIR" ]] && rm -rf "$SERVER_DIR"
