@@ -150,6 +150,24 @@ class Resp3Test extends ServerTestBase {
     }
 
     @Test
+    void slowlogEntriesStayArraysAsInRedis() throws Exception {
+        try (RespConnection c = server.raw()) {
+            c.call("HELLO", "3", "SETNAME", "slow3");
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "slowlog-log-slower-than", "0"));
+            try {
+                c.call("SLOWLOG", "RESET");
+                c.call("ECHO", "abc");
+                String entry = c.call("SLOWLOG", "GET", "1");
+                String addr = c.call("CLIENT", "INFO").split(" ")[1].substring("addr=".length());
+                assertTrue(entry.matches("\\*1\r\n\\*6\r\n:\\d+\r\n:\\d+\r\n:\\d+\r\n\\*2\r\n\\$4\r\nECHO\r\n\\$3\r\nabc\r\n"
+                        + "\\$" + addr.length() + "\r\n" + java.util.regex.Pattern.quote(addr) + "\r\n\\$5\r\nslow3\r\n"), entry);
+            } finally {
+                c.call("CONFIG", "SET", "slowlog-log-slower-than", "10000");
+            }
+        }
+    }
+
+    @Test
     void protocolBelongsToOneConnection() throws Exception {
         try (RespConnection three = server.raw(); RespConnection two = server.raw()) {
             three.call("HELLO", "3");
