@@ -71,7 +71,7 @@ public final class Session {
         this.libVer = libVer;
     }
 
-    /** RESP protocol version in use (always 2 for now). */
+    /** RESP protocol version in use: 2 (the default) or 3 after {@code HELLO 3}. */
     public int protocol() {
         return protocol;
     }

@@ -84,7 +84,7 @@ final class ClientCommands {
             if (a.is(i, "type") && i + 1 < a.count()) {
                 if (!a.is(i + 1, "normal")) {
                     if (a.is(i + 1, "master") || a.is(i + 1, "replica") || a.is(i + 1, "slave") || a.is(i + 1, "pubsub")) {
-                        out.bulk("");
+                        out.verbatim("");
                     } else {
                         out.error("ERR Unknown client type '" + a.string(i + 1) + "'");
                     }
@@ -121,7 +121,7 @@ final class ClientCommands {
                 }
             }
         }
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString());
     }
 
     /**
@@ -217,7 +217,7 @@ final class ClientCommands {
         StringBuilder sb = new StringBuilder(256);
         s.appendInfoLine(sb, ctx.stats().clockMillis());
         sb.append('\n');
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString());
     }
 
     private static void help(Session s, CommandArgs a, RespWriter out) {

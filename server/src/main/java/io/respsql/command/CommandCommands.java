@@ -113,7 +113,7 @@ final class CommandCommands {
                 }
             }
         }
-        out.arrayHeader(selected.size() * 2L);
+        out.mapHeader(selected.size());
         for (CommandSpec spec : selected) {
             out.bulk(spec.fullName());
             writeDocs(out, spec);
@@ -133,13 +133,16 @@ final class CommandCommands {
         return container.subcommands().lookup(name.substring(bar + 1));
     }
 
-    /** Redis 7's ten-element command description. */
+    /**
+     * Redis 7's ten-element command description. Flags, ACL categories, tips and key specs are
+     * sets, and so is an absent subcommand list; present subcommands are an array (as Redis 7.0).
+     */
     private static void writeInfo(RespWriter out, CommandSpec spec) {
         out.arrayHeader(10);
         out.bulk(spec.fullName());
         out.integer(spec.arity());
         List<String> flags = CommandFlags.names(spec.flags());
-        out.arrayHeader(flags.size());
+        out.setHeader(flags.size());
         for (String f : flags) {
             out.simple(f);
         }
@@ -147,14 +150,14 @@ final class CommandCommands {
         out.integer(0);
         out.integer(0);
         List<String> cats = spec.aclCategories();
-        out.arrayHeader(cats.size());
+        out.setHeader(cats.size());
         for (String c : cats) {
             out.simple(c);
         }
-        out.arrayHeader(0);
-        out.arrayHeader(0);
+        out.setHeader(0); // tips
+        out.setHeader(0); // key specs
         if (spec.subcommands() == null) {
-            out.arrayHeader(0);
+            out.setHeader(0);
         } else {
             out.arrayHeader(spec.subcommands().size());
             for (CommandSpec sub : spec.subcommands().all()) {
@@ -163,10 +166,10 @@ final class CommandCommands {
         }
     }
 
-    /** The {@code COMMAND DOCS} map (flattened, as RESP2 has no maps). */
+    /** The {@code COMMAND DOCS} map of one command (flattened under RESP2); subcommands a map too. */
     private static void writeDocs(RespWriter out, CommandSpec spec) {
         boolean subs = spec.subcommands() != null;
-        out.arrayHeader(subs ? 8 : 6);
+        out.mapHeader(subs ? 4 : 3);
         out.bulk("summary");
         out.bulk(spec.summary());
         out.bulk("since");
@@ -175,7 +178,7 @@ final class CommandCommands {
         out.bulk(spec.group());
         if (subs) {
             out.bulk("subcommands");
-            out.arrayHeader(spec.subcommands().size() * 2L);
+            out.mapHeader(spec.subcommands().size());
             for (CommandSpec sub : spec.subcommands().all()) {
                 out.bulk(sub.fullName());
                 writeDocs(out, sub);

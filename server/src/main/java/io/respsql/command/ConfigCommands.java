@@ -36,7 +36,7 @@ final class ConfigCommands {
             .build());
     }
 
-    /** {@code CONFIG GET pattern [pattern ...]}: a flat name/value array, each key once. */
+    /** {@code CONFIG GET pattern [pattern ...]}: a name/value map (RESP2: a flat array), each key once. */
     private void get(Session s, CommandArgs a, RespWriter out) {
         Set<ConfigOption> matched = new LinkedHashSet<>();
         for (int i = 2; i < a.count(); i++) {
@@ -47,7 +47,7 @@ final class ConfigCommands {
                 }
             }
         }
-        out.arrayHeader(matched.size() * 2L);
+        out.mapHeader(matched.size());
         for (ConfigOption o : matched) {
             out.bulk(o.name());
             out.bulk(o.get());

@@ -29,7 +29,7 @@ final class ConnectionCommands {
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
             CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
-                .summary("Handshakes with the server (RESP2 only).").handler((s, a, out) -> hello(ctx, s, a, out)).build());
+                .summary("Handshakes with the Redis server.").handler((s, a, out) -> hello(ctx, s, a, out)).build());
     }
 
     /** Redis accepts client names and library attributes made of printable ASCII without spaces. */
@@ -113,26 +113,25 @@ final class ConnectionCommands {
     }
 
     /**
-     * {@code HELLO [protover [AUTH user pass] [SETNAME name]]}. Only RESP2 is spoken: {@code HELLO 3}
-     * gets {@code -NOPROTO}, which RESP3-first clients take as the cue to fall back to RESP2.
+     * {@code HELLO [protover [AUTH user pass] [SETNAME name]]}: switches the connection to RESP2 or
+     * RESP3 and replies with the server's description, a map (a flat array under RESP2) with
+     * Redis's keys in Redis's order. Without a version the protocol stays as it is.
      */
     static void hello(ServerContext ctx, Session s, CommandArgs a, RespWriter out) {
         int next = 1;
+        int ver = s.protocol();
         if (a.count() >= 2) {
             if (!a.isLong(1)) {
                 out.error("ERR Protocol version is not an integer or out of range");
                 return;
             }
-            long ver = a.longValue(1);
+            long v = a.longValue(1);
             next = 2;
-            if (ver < 2 || ver > 3) {
+            if (v < 2 || v > 3) {
                 out.error("NOPROTO unsupported protocol version");
                 return;
             }
-            if (ver == 3) {
-                out.error("NOPROTO sorry, this protocol version is not supported");
-                return;
-            }
+            ver = (int) v;
         }
         String user = null;
         byte[] password = null;
@@ -173,14 +172,16 @@ final class ConnectionCommands {
             }
             s.name(setName);
         }
-        s.protocol(2);
-        out.arrayHeader(14);
+        // As Redis: the reply itself is already in the new protocol.
+        s.protocol(ver);
+        out.protocol(ver);
+        out.mapHeader(7);
         out.bulk("server");
         out.bulk("respsql");
         out.bulk("version");
         out.bulk(Version.REDIS_COMPAT_VERSION);
         out.bulk("proto");
-        out.integer(2);
+        out.integer(ver);
         out.bulk("id");
         out.integer(s.id());
         out.bulk("mode");
@@ -188,6 +189,6 @@ final class ConnectionCommands {
         out.bulk("role");
         out.bulk("master");
         out.bulk("modules");
-        out.arrayHeader(0);
+        out.arrayHeader(0); // an array in RESP3 too, as in Redis
     }
 }

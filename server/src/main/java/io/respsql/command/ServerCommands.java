@@ -73,7 +73,7 @@ final class ServerCommands {
             sections.add(a.string(i));
         }
         CommandTable table = ctx.commands();
-        out.bulk(ctx.info().render(sections,
+        out.verbatim(ctx.info().render(sections,
                 table == null ? null : (section, sb) -> CommandStatsReport.write(section, sb, table)));
     }
 }

@@ -173,7 +173,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
                 if (out == null) {
                     out = ctx.alloc().ioBuffer(512);
                 }
-                writer.target(out, this);
+                writer.target(out, this).protocol(session.protocol());
                 dispatcher.dispatch(session, args, writer);
                 out = writer.target(); // a streamed reply leaves the writer on a newer buffer
                 if (writer.takeBroken()) {
