@@ -120,13 +120,17 @@ final class CommandCommands {
         }
     }
 
-    /** A command by name, or a subcommand as {@code container|sub}. */
     private CommandSpec find(String name) {
+        return find(ctx.commands(), name);
+    }
+
+    /** A command by name, or a subcommand as {@code container|sub}. */
+    static CommandSpec find(CommandTable commands, String name) {
         int bar = name.indexOf('|');
         if (bar < 0) {
-            return ctx.commands().lookup(name);
+            return commands.lookup(name);
         }
-        CommandSpec container = ctx.commands().lookup(name.substring(0, bar));
+        CommandSpec container = commands.lookup(name.substring(0, bar));
         if (container == null || container.subcommands() == null) {
             return null;
         }
@@ -166,19 +170,61 @@ final class CommandCommands {
     /** The {@code COMMAND DOCS} map (flattened, as RESP2 has no maps). */
     private static void writeDocs(RespWriter out, CommandSpec spec) {
         boolean subs = spec.subcommands() != null;
-        out.arrayHeader(subs ? 8 : 6);
+        boolean args = !spec.arguments().isEmpty();
+        out.arrayHeader(6 + (args ? 2 : 0) + (subs ? 2 : 0));
         out.bulk("summary");
         out.bulk(spec.summary());
         out.bulk("since");
         out.bulk(spec.since());
         out.bulk("group");
         out.bulk(spec.group());
+        if (args) {
+            out.bulk("arguments");
+            writeArgs(out, spec.arguments());
+        }
         if (subs) {
             out.bulk("subcommands");
             out.arrayHeader(spec.subcommands().size() * 2L);
             for (CommandSpec sub : spec.subcommands().all()) {
                 out.bulk(sub.fullName());
                 writeDocs(out, sub);
+            }
+        }
+    }
+
+    /** Each argument as Redis 7 shapes it: name, type, then token, since, flags, nested arguments if any. */
+    private static void writeArgs(RespWriter out, List<CommandArg> args) {
+        out.arrayHeader(args.size());
+        for (CommandArg arg : args) {
+            boolean flags = arg.isOptional() || arg.isMultiple();
+            boolean nested = !arg.arguments().isEmpty();
+            out.arrayHeader(4 + (arg.token() != null ? 2 : 0) + (arg.since() != null ? 2 : 0)
+                    + (flags ? 2 : 0) + (nested ? 2 : 0));
+            out.bulk("name");
+            out.bulk(arg.name());
+            out.bulk("type");
+            out.bulk(arg.type());
+            if (arg.token() != null) {
+                out.bulk("token");
+                out.bulk(arg.token());
+            }
+            if (arg.since() != null) {
+                out.bulk("since");
+                out.bulk(arg.since());
+            }
+            if (flags) {
+                out.bulk("flags");
+                out.arrayHeader((arg.isOptional() ? 1 : 0) + (arg.isMultiple() ? 1 : 0));
+                if (arg.isOptional()) {
+                    out.simple("optional");
+                }
+                if (arg.isMultiple()) {
+                    out.simple("multiple");
+                }
+            }
+            if (nested) {
+                out.bulk("arguments");
+                writeArgs(out, arg.arguments());
             }
         }
     }
