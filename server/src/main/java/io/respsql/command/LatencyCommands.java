@@ -1,6 +1,7 @@
 package io.respsql.command;
 
 import io.respsql.client.Session;
+import io.respsql.info.LatencyMonitor;
 import io.respsql.protocol.RespWriter;
 
 import java.util.ArrayList;
@@ -10,10 +11,10 @@ import java.util.Locale;
 
 /**
  * {@code LATENCY HISTOGRAM | LATEST | HISTORY | RESET | DOCTOR | GRAPH | HELP}. The histograms are
- * the per-command latency statistics the dispatcher keeps (those of {@code INFO latencystats}).
- * Redis's latency monitor (events such as {@code command} or {@code aof-fsync-always} above
- * {@code latency-monitor-threshold}) is not kept: {@code LATEST} and {@code HISTORY} answer what
- * Redis answers while that monitor is off, an empty array, so monitoring tools find nothing to report.
+ * the per-command latency statistics the dispatcher keeps (those of {@code INFO latencystats});
+ * {@code LATEST}, {@code HISTORY}, {@code RESET} and {@code GRAPH} read the latency monitor
+ * ({@link io.respsql.info.LatencyMonitor}: the {@code command} and {@code fast-command} events
+ * at or above {@code latency-monitor-threshold} ms; off by default, as in Redis).
  */
 final class LatencyCommands {
     private final ServerContext ctx;
@@ -34,16 +35,16 @@ final class LatencyCommands {
                 .args(CommandArg.string("command").optional().multiple())
                 .handler(c::histogram).build())
             .subcommand(CommandSpec.builder("latest", 2).flags(flags).group("server").since("2.8.13")
-                .summary("Returns the latest latency samples for all events.").handler(LatencyCommands::empty).build())
+                .summary("Returns the latest latency samples for all events.").handler(c::latest).build())
             .subcommand(CommandSpec.builder("history", 3).flags(flags).group("server").since("2.8.13")
                 .summary("Returns timestamp-latency samples for an event.").args(event)
-                .handler(LatencyCommands::empty).build())
+                .handler(c::history).build())
             .subcommand(CommandSpec.builder("reset", -2).flags(flags).group("server").since("2.8.13")
                 .summary("Resets the latency data for one or more events.").args(event.optional().multiple())
-                .handler((s, a, out) -> out.integer(0)).build())
+                .handler(c::reset).build())
             .subcommand(CommandSpec.builder("graph", 3).flags(flags).group("server").since("2.8.13")
                 .summary("Returns a latency graph for an event.").args(event)
-                .handler((s, a, out) -> out.error("ERR No samples available for event '" + a.string(2) + "'")).build())
+                .handler(c::graph).build())
             .subcommand(CommandSpec.builder("doctor", 2).flags(flags).group("server").since("2.8.13")
                 .summary("Returns a human-readable latency analysis report.").handler(c::doctor).build())
             .subcommand(CommandSpec.builder("help", 2).flags(CommandFlags.LOADING | CommandFlags.STALE).group("server")
@@ -51,9 +52,62 @@ final class LatencyCommands {
             .build());
     }
 
-    /** No latency monitor events are kept (see the class comment). */
-    private static void empty(Session s, CommandArgs a, RespWriter out) {
-        out.arrayHeader(0);
+    /** Per event: name, Unix time of the latest sample, its latency and the event's maximum (ms). */
+    private void latest(Session s, CommandArgs a, RespWriter out) {
+        List<LatencyMonitor.Latest> latest = ctx.stats().latency.latest();
+        out.arrayHeader(latest.size());
+        for (LatencyMonitor.Latest l : latest) {
+            out.arrayHeader(4);
+            out.bulk(l.event());
+            out.integer(l.time());
+            out.integer(l.latencyMs());
+            out.integer(l.maxMs());
+        }
+    }
+
+    /** The event's samples, oldest first, each {@code [time, latency ms]}; empty for an unknown event. */
+    private void history(Session s, CommandArgs a, RespWriter out) {
+        List<LatencyMonitor.Sample> samples = ctx.stats().latency.history(a.string(2));
+        out.arrayHeader(samples.size());
+        for (LatencyMonitor.Sample sample : samples) {
+            out.arrayHeader(2);
+            out.integer(sample.time());
+            out.integer(sample.latencyMs());
+        }
+    }
+
+    private void reset(Session s, CommandArgs a, RespWriter out) {
+        List<String> names = new ArrayList<>();
+        for (int i = 2; i < a.count(); i++) {
+            names.add(a.string(i));
+        }
+        out.integer(ctx.stats().latency.reset(names));
+    }
+
+    /** A plain-text graph: one line per sample with its time, latency and a bar scaled to the maximum. */
+    private void graph(Session s, CommandArgs a, RespWriter out) {
+        String event = a.string(2);
+        List<LatencyMonitor.Sample> samples = ctx.stats().latency.history(event);
+        if (samples.isEmpty()) {
+            out.error("ERR No samples available for event '" + event + "'");
+            return;
+        }
+        long max = 1;
+        long min = Long.MAX_VALUE;
+        for (LatencyMonitor.Sample sample : samples) {
+            max = Math.max(max, sample.latencyMs());
+            min = Math.min(min, sample.latencyMs());
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(event).append(" - high ").append(max).append(" ms, low ").append(min).append(" ms\n");
+        java.time.format.DateTimeFormatter hms = java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                .withZone(java.time.ZoneOffset.UTC);
+        for (LatencyMonitor.Sample sample : samples) {
+            int bar = (int) Math.max(1, sample.latencyMs() * 40 / max);
+            sb.append(hms.format(java.time.Instant.ofEpochSecond(sample.time()))).append(' ')
+              .append(String.format(Locale.ROOT, "%8d ms ", sample.latencyMs())).append("#".repeat(bar)).append('\n');
+        }
+        out.bulk(sb.toString());
     }
 
     /**
@@ -112,7 +166,7 @@ final class LatencyCommands {
         }
     }
 
-    /** What is known about latency here: the slowest commands by p99, and where to look further. */
+    /** What is known about latency here: the monitor's events, the slowest commands by p99, where to look further. */
     private void doctor(Session s, CommandArgs a, RespWriter out) {
         List<CommandSpec> called = new ArrayList<>();
         for (CommandSpec spec : ctx.commands().all()) {
@@ -120,8 +174,23 @@ final class LatencyCommands {
         }
         called.sort(Comparator.comparingDouble((CommandSpec c) -> c.latencyPercentileMicros(99)).reversed());
         StringBuilder sb = new StringBuilder();
-        sb.append("RespSQL keeps no latency monitor events (Redis's latency-monitor-threshold is off), ")
-          .append("so LATENCY LATEST and LATENCY HISTORY are empty.\n");
+        long threshold = ctx.config().latencyMonitorThreshold();
+        List<LatencyMonitor.Latest> events = ctx.stats().latency.latest();
+        if (threshold == 0) {
+            sb.append("The latency monitor is off: CONFIG SET latency-monitor-threshold <milliseconds> turns it on.\n");
+        } else {
+            sb.append("Latency monitor threshold: ").append(threshold).append(" ms. ");
+            sb.append(events.isEmpty() ? "No event reached it.\n" : "Events that reached it:\n");
+        }
+        for (LatencyMonitor.Latest e : events) {
+            List<LatencyMonitor.Sample> h = ctx.stats().latency.history(e.event());
+            long sum = 0;
+            for (LatencyMonitor.Sample sample : h) {
+                sum += sample.latencyMs();
+            }
+            sb.append(String.format(Locale.ROOT, "- %s: %d samples, latest %d ms, average %d ms, all-time max %d ms%n",
+                    e.event(), h.size(), e.latencyMs(), sum / h.size(), e.maxMs()));
+        }
         if (called.isEmpty()) {
             sb.append("No command has been called since the last CONFIG RESETSTAT.\n");
         } else {
@@ -132,7 +201,7 @@ final class LatencyCommands {
                         c.latencyPercentileMicros(99.9)));
             }
         }
-        sb.append("More: LATENCY HISTOGRAM [command ...], INFO latencystats, INFO commandstats, SLOWLOG GET.\n");
+        sb.append("More: LATENCY HISTOGRAM [command ...], LATENCY LATEST, INFO latencystats, SLOWLOG GET.\n");
         out.bulk(sb.toString());
     }
 
@@ -141,13 +210,14 @@ final class LatencyCommands {
             "DOCTOR",
             "    Return a human readable latency analysis report.",
             "GRAPH <event>",
-            "    Return an ASCII latency graph for the <event> class (no events are kept: an error).",
+            "    Return an ASCII latency graph for the <event> class.",
             "HISTORY <event>",
-            "    Return time-latency samples for the <event> class (none are kept: empty).",
+            "    Return time-latency samples for the <event> class.",
             "LATEST",
-            "    Return the latest latency samples for all events (none are kept: empty).",
+            "    Return the latest latency samples for all events.",
             "RESET [<event> ...]",
-            "    Reset latency data of one or more <event> classes (none are kept: 0).",
+            "    Reset latency data of one or more <event> classes.",
+            "    (default: reset all data for all event classes)",
             "HISTOGRAM [COMMAND ...]",
             "    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.",
             "    If no commands are specified then all histograms are replied."));
