@@ -30,6 +30,9 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** The socket's file descriptor for CLIENT LIST; {@link #FD_UNKNOWN} until looked up (see {@link SocketFds}). */
+    private int fd = FD_UNKNOWN;
+    private static final int FD_UNKNOWN = Integer.MIN_VALUE;
     /** Bytes of the unfinished request being received, as last reported by the connection. */
     private long queryBufferBytes;
 
@@ -145,12 +148,36 @@ public final class Session {
         return ob == null ? 0 : ob.totalPendingWriteBytes();
     }
 
+    boolean fdUnknown() {
+        return fd == FD_UNKNOWN;
+    }
+
+    void fd(int fd) {
+        this.fd = fd;
+    }
+
+    SocketAddress localAddress() {
+        return channel.localAddress();
+    }
+
+    SocketAddress remoteAddress() {
+        return channel.remoteAddress();
+    }
+
+    /**
+     * Looks up the socket descriptors of {@code sessions} not looked up yet, so that their
+     * {@code CLIENT LIST} lines show a real {@code fd} ({@code -1} where it cannot be found).
+     */
+    public static void resolveFds(java.util.Collection<Session> sessions) {
+        SocketFds.resolve(sessions);
+    }
+
     /** Appends this client's {@code CLIENT LIST} line (without the trailing newline). */
     public void appendInfoLine(StringBuilder sb, long nowMillis) {
         sb.append("id=").append(id)
           .append(" addr=").append(addr)
           .append(" laddr=").append(laddr)
-          .append(" fd=-1")
+          .append(" fd=").append(fd == FD_UNKNOWN ? -1 : fd)
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))

@@ -106,6 +106,7 @@ final class ClientCommands {
             }
         }
         long now = ctx.stats().clockMillis();
+        Session.resolveFds(ctx.clients().all());
         StringBuilder sb = new StringBuilder(256);
         if (ids == null) {
             for (Session c : ctx.clients().all()) {
@@ -214,6 +215,7 @@ final class ClientCommands {
     }
 
     private void info(Session s, CommandArgs a, RespWriter out) {
+        Session.resolveFds(List.of(s));
         StringBuilder sb = new StringBuilder(256);
         s.appendInfoLine(sb, ctx.stats().clockMillis());
         sb.append('\n');

@@ -122,6 +122,9 @@ public final class CommandDispatcher {
         long elapsed = System.nanoTime() - began;
         spec.recordCall(elapsed, out.broken() || out.errorSince(start));
         long micros = elapsed / 1000;
+        // As Redis: the latency monitor's "command" and "fast-command" events, in milliseconds.
+        stats.latency.addIfNeeded(spec.hasFlag(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000,
+                stats.clockMillis());
         if (stats.slowLog.isSlow(micros) && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }

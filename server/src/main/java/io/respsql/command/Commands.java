@@ -42,6 +42,8 @@ public final class Commands {
         specs.addAll(ConfigCommands.specs(ctx));
         specs.addAll(ServerCommands.specs(ctx));
         specs.addAll(SlowlogCommands.specs(ctx));
+        specs.addAll(LatencyCommands.specs(ctx));
+        specs.addAll(KeyspaceCommands.specs(ctx));
         specs.addAll(PersistenceCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));

@@ -46,6 +46,7 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private long latencyMonitorThreshold;
     private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
     private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
     /** {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds. */
@@ -87,6 +88,9 @@ public final class ServerConfig {
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
+        add(ConfigOption.ofLong("latency-monitor-threshold",
+                "latency monitor threshold in milliseconds: events at least this long are recorded (0: off)", true,
+                0, Long.MAX_VALUE, () -> latencyMonitorThreshold, v -> latencyMonitorThreshold = v));
         add(ConfigOption.ofString("requirepass", "<password>",
                 "password clients must give with AUTH before other commands (empty: none)", true,
                 () -> requirePass, v -> requirePass = v));
@@ -257,6 +261,11 @@ public final class ServerConfig {
     /** SLOWLOG threshold in microseconds; 0 logs everything, negative logs nothing. */
     public long slowlogLogSlowerThan() {
         return slowlogLogSlowerThan;
+    }
+
+    /** Latency monitor threshold in milliseconds; 0 turns the monitor off. */
+    public long latencyMonitorThreshold() {
+        return latencyMonitorThreshold;
     }
 
     /** How many SLOWLOG entries are kept. */

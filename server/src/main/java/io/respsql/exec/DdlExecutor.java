@@ -153,6 +153,27 @@ final class DdlExecutor {
     }
 
     /**
+     * {@code SHOW INDEXES [FROM t]}: one bulk string per index, as SHOW TABLES gives one per table:
+     * {@code <index> ON <table> (<column>)}, the primary key's marked {@code PRIMARY KEY}; tables in
+     * SHOW TABLES order, each table's primary key first, then its indexes in creation order.
+     */
+    static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
+        List<Table> tables = s.table() == null ? new ArrayList<>(catalog.tables())
+                : List.of(Scope.requireTable(catalog, s.table()));
+        List<String> lines = new ArrayList<>();
+        for (Table t : tables) {
+            for (TableIndex ix : t.indexes()) {
+                lines.add(ix.name() + " ON " + t.name() + " (" + ix.column().name() + ")"
+                        + (ix.isPrimary() ? " PRIMARY KEY" : ""));
+            }
+        }
+        out.arrayHeader(lines.size());
+        for (String l : lines) {
+            out.bulk(l);
+        }
+    }
+
+    /**
      * The table as statements that recreate it exactly: CREATE TABLE, CREATE INDEX, then one
      * INSERT per row in primary-key order. Text is quoted and floats use a round-trip form.
      */

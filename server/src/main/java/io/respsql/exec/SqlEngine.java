@@ -162,6 +162,8 @@ public final class SqlEngine {
             DdlExecutor.dump(catalog, s, out);
         } else if (st instanceof Statement.ShowTables) {
             DdlExecutor.showTables(catalog, out);
+        } else if (st instanceof Statement.ShowIndexes s) {
+            DdlExecutor.showIndexes(catalog, s, out);
         } else if (st instanceof Statement.Explain s) {
             List<String> lines = explain(s.statement(), sql);
             out.arrayHeader(lines.size());

@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 public final class InfoReport {
     /** Sections in output order. */
     public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "commandstats", "errorstats", "latencystats");
+            "cpu", "tables", "commandstats", "errorstats", "latencystats", "keyspace");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
     public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "errorstats");
+            "cpu", "tables", "errorstats", "keyspace");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -126,7 +126,9 @@ public final class InfoReport {
                     persistence.accept(sb);
                 }
                 case "stats" -> stats(sb);
+                case "cpu" -> ProcessCpu.write(sb);
                 case "tables" -> tables(sb);
+                case "keyspace" -> keyspace(sb);
                 case "commandstats", "latencystats" -> commands.write(section, sb);
                 case "errorstats" -> errorStats(sb);
                 default -> throw new IllegalStateException(section);
@@ -223,6 +225,11 @@ public final class InfoReport {
         }
     }
 
+    /**
+     * One line per table, keyed {@code table_<name>} so that every INFO parser (they keep one value
+     * per key) sees every table. Names may hold characters INFO parsers split on ({@code :}) or
+     * that are not ASCII, so the key escapes them: see {@link #tableKey}.
+     */
     private void tables(StringBuilder sb) {
         sb.append("# Tables\r\n");
         List<Table> tables = new ArrayList<>(catalog.tables());
@@ -232,12 +239,45 @@ public final class InfoReport {
             long data = t.dataBytes();
             long index = t.indexBytes();
             double perRow = rows == 0 ? 0 : (double) (data + index) / rows;
-            sb.append("table:").append(t.name())
-              .append("=rows=").append(rows)
+            appendTableKey(sb, t.name());
+            sb.append(":rows=").append(rows)
               .append(",data_bytes=").append(data)
               .append(",index_bytes=").append(index)
               .append(",bytes_per_row=").append(String.format(Locale.ROOT, "%.2f", perRow))
+              .append(",indexes=").append(t.indexes().size())
               .append("\r\n");
+        }
+    }
+
+    /** {@code table_} and the name with every byte outside {@code [A-Za-z0-9_]} as {@code %XX} (UTF-8). */
+    public static String tableKey(String name) {
+        StringBuilder sb = new StringBuilder(name.length() + 8);
+        appendTableKey(sb, name);
+        return sb.toString();
+    }
+
+    private static void appendTableKey(StringBuilder sb, String name) {
+        sb.append("table_");
+        for (byte b : name.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                  .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+            }
+        }
+    }
+
+    /**
+     * As Redis: {@code db0} (the only database) with the number of keys, here tables, so that
+     * {@code redis-cli --stat} and exporters count them; no line while there are none. Nothing expires.
+     */
+    private void keyspace(StringBuilder sb) {
+        sb.append("# Keyspace\r\n");
+        int n = catalog.tables().size();
+        if (n > 0) {
+            sb.append("db0:keys=").append(n).append(",expires=0,avg_ttl=0\r\n");
         }
     }
 

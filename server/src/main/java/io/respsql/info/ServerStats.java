@@ -16,6 +16,8 @@ public final class ServerStats {
 
     /** The SLOWLOG; its threshold and length are read from the configuration on each use. */
     public final SlowLog slowLog;
+    /** The latency monitor (LATENCY LATEST / HISTORY); on when latency-monitor-threshold is above 0. */
+    public final LatencyMonitor latency;
 
     /** Stats whose SLOWLOG uses the default configuration. */
     public ServerStats() {
@@ -24,6 +26,7 @@ public final class ServerStats {
 
     public ServerStats(ServerConfig config) {
         this.slowLog = new SlowLog(config);
+        this.latency = new LatencyMonitor(config);
     }
 
     // ---- counters reset by CONFIG RESETSTAT --------------------------------------------------

@@ -84,8 +84,14 @@ public final class Parser {
                 return new Statement.Dump(name("table name"));
             case "SHOW":
                 pos++;
-                expectKeyword("TABLES");
-                return new Statement.ShowTables();
+                if (acceptKeyword("TABLES")) {
+                    return new Statement.ShowTables();
+                }
+                if (acceptKeyword("INDEXES") || acceptKeyword("INDEX")) {
+                    String from = acceptKeyword("FROM") || acceptKeyword("IN") ? name("table name") : null;
+                    return new Statement.ShowIndexes(from);
+                }
+                throw error("TABLES or INDEXES after SHOW");
             case "INSERT":
                 pos++;
                 return insert();

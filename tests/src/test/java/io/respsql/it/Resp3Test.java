@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -127,6 +128,16 @@ class Resp3Test extends ServerTestBase {
             String info = c.call("COMMAND", "INFO", "config");
             assertTrue(info.startsWith("*1\r\n*10\r\n$6\r\nconfig\r\n:-2\r\n~0\r\n"), info);
             assertTrue(info.contains("~0\r\n~0\r\n*4\r\n*10\r\n$10\r\nconfig|get\r\n"), info);
+            // Arguments are maps and their flags sets, as Redis 7 sends them (e.g. COMMAND DOCS GETEX).
+            String select = c.call("COMMAND", "DOCS", "select");
+            assertTrue(select.startsWith("%1\r\n$6\r\nselect\r\n%4\r\n"), select);
+            assertTrue(select.contains("$9\r\narguments\r\n*"), select);
+            assertTrue(select.contains("$5\r\nflags\r\n~1\r\n+optional\r\n"), select);
+            assertFalse(select.contains("\r\n*4\r\n$4\r\nname\r\n"), select);
+            // LATENCY HISTOGRAM: command -> {calls, histogram_usec: {bucket: cumulative}}.
+            c.call("PING");
+            String hist = c.call("LATENCY", "HISTOGRAM", "ping");
+            assertTrue(hist.startsWith("%1\r\n$4\r\nping\r\n%2\r\n$5\r\ncalls\r\n:1\r\n$14\r\nhistogram_usec\r\n%"), hist);
         }
     }
 
