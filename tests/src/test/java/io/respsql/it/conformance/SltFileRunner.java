@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -94,7 +93,7 @@ final class SltFileRunner {
     private static void send(List<SltScript.Record> records, OutputStream out) {
         try {
             for (SltScript.Record r : records) {
-                out.write(encode("SQL", r.sql()));
+                out.write(WireClient.encode("SQL", r.sql()));
             }
             out.flush();
         } catch (IOException closed) {
@@ -171,17 +170,5 @@ final class SltFileRunner {
 
     private static String oneLine(String s) {
         return s.replace('\n', ' ').replace('\t', ' ').replace('\r', ' ');
-    }
-
-    private static byte[] encode(String... args) {
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (String a : args) {
-            byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
-            b.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            b.writeBytes(bytes);
-            b.writeBytes(new byte[] {'\r', '\n'});
-        }
-        return b.toByteArray();
     }
 }
