@@ -315,7 +315,7 @@ class Seed004Test {
         private void start() throws IOException {
             Path dir = Files.createTempDirectory(work, "respsql-");
             process = ServerProcess.start(dir, "--save", "");
-            client = new WireClient(ServerProcess.HOST, process.port(), REPLY_TIMEOUT_MS);
+            client = new WireClient(ServerProcess.HOST, process.port(), REPLY_TIMEOUT_MS).greet();
             for (String st : ddl) {
                 expectOk(st, client.sql(st));
             }

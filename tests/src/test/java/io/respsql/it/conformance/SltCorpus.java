@@ -155,6 +155,22 @@ final class SltCorpus {
             }
         }
         Files.writeString(OUT.resolve("failures.tsv"), failures, StandardCharsets.UTF_8);
+        StringBuilder errors = new StringBuilder("count\terror (every file, positions blanked)\n");
+        for (Map.Entry<String, Integer> e : errorCounts(results)) {
+            errors.append(e.getValue()).append('\t').append(e.getKey().replace('\n', ' ')).append('\n');
+        }
+        Files.writeString(OUT.resolve("errors.tsv"), errors, StandardCharsets.UTF_8);
+    }
+
+    /** Error texts over all files, most frequent first. */
+    static List<Map.Entry<String, Integer>> errorCounts(List<SltFileRunner.FileResult> results) {
+        Map<String, Integer> all = new HashMap<>();
+        for (SltFileRunner.FileResult r : results) {
+            r.errors.forEach((k, v) -> all.merge(k, v, Integer::sum));
+        }
+        List<Map.Entry<String, Integer>> sorted = new ArrayList<>(all.entrySet());
+        sorted.sort(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        return sorted;
     }
 
     static SltFileRunner.FileResult total(List<SltFileRunner.FileResult> results) {

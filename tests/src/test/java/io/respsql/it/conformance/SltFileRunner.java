@@ -1,13 +1,10 @@
 package io.respsql.it.conformance;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +33,8 @@ final class SltFileRunner {
         String aborted;
         long millis;
         final List<String> failures = new ArrayList<>();
+        /** Every error reply's text, positions blanked, with how often it came (for finding what to build first). */
+        final java.util.Map<String, Integer> errors = new java.util.HashMap<>();
 
         FileResult(String name) {
             this.name = name;
@@ -43,6 +42,10 @@ final class SltFileRunner {
 
         int queries() {
             return queriesCorrect + queriesWrong + queriesError;
+        }
+
+        void countError(String text) {
+            errors.merge(text.replaceAll("at position \\d+", "at position N"), 1, Integer::sum);
         }
 
         void fail(SltScript.Record r, String kind, String detail) {
@@ -64,12 +67,9 @@ final class SltFileRunner {
         FileResult result = new FileResult(name);
         result.skipped = script.skipped;
         long t0 = System.nanoTime();
-        try (Socket socket = new Socket()) {
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(host, port), 10_000);
-            socket.setSoTimeout(replyTimeoutMillis);
-            InputStream in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
-            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 1 << 16);
+        try (WireClient client = new WireClient(host, port, replyTimeoutMillis).greet()) {
+            InputStream in = client.in();
+            OutputStream out = new BufferedOutputStream(client.out(), 1 << 16);
             Thread writer = new Thread(() -> send(script.records, out), "slt-writer-" + name);
             writer.setDaemon(true);
             writer.start();
@@ -125,6 +125,9 @@ final class SltFileRunner {
                 result.statementsOk++;
             } else {
                 result.statementsFailed++;
+                if (error) {
+                    result.countError(((Reply.Error) reply).text());
+                }
                 result.fail(s, s.expectError() ? "statement succeeded, error expected" : "statement failed",
                         error ? ((Reply.Error) reply).text() : String.valueOf(reply));
             }
@@ -134,6 +137,7 @@ final class SltFileRunner {
         ResultDecoder.Decoded d = decoder.decode(reply, q.types().length());
         if (d.failed()) {
             result.queriesError++;
+            result.countError(d.error());
             result.fail(q, "query error", d.error());
             return;
         }

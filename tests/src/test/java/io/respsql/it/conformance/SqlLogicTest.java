@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>{@code -Dslt.files=select1,index/} runs only the files whose path contains one of the
  *       words (the baseline is checked for those).</li>
  *   <li>{@code -Dslt.dir=...} another corpus; {@code -Dslt.parallel=2} files at a time;
- *       {@code -Dslt.replyForm=rows2010|typed}; {@code -Dslt.timeoutMs=60000} per reply.</li>
+ *       {@code -Dslt.replyForm=rows2010|typed}; {@code -Dslt.timeoutMs=60000} per reply;
+ *       {@code -Dconformance.handshake="HELLO 3"} a command sent first on each connection.</li>
  * </ul>
  * Without a corpus the test is skipped, unless {@code RESPSQL_REQUIRE_CONFORMANCE=1} (CI).
  * Counts go to {@code target/sqllogictest/summary.tsv}, the first failures of each file to
@@ -61,6 +62,9 @@ class SqlLogicTest {
         System.out.print(SltCorpus.table(results, wall));
         System.out.println("correct: " + total.queriesCorrect + " of " + total.queries() + " queries ("
                 + SltCorpus.percent(total.queriesCorrect, total.queries()) + "%); details in " + SltCorpus.OUT.toAbsolutePath());
+        System.out.println("most frequent errors (all in errors.tsv):");
+        SltCorpus.errorCounts(results).stream().limit(10)
+                .forEach(e -> System.out.printf("  %6d  %s%n", e.getValue(), e.getKey().length() > 150 ? e.getKey().substring(0, 150) + "..." : e.getKey()));
 
         long queries = total.queries() + total.listedSkips;
         assertTrue(total.listedSkips * 100L <= queries,

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** One RESP connection sending {@code SQL <statement>} and reading each reply with {@link Reply#read}. */
 final class WireClient implements AutoCloseable {
@@ -20,6 +21,37 @@ final class WireClient implements AutoCloseable {
         socket.setSoTimeout(replyTimeoutMillis);
         in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
         out = socket.getOutputStream();
+    }
+
+    /**
+     * Words of a command sent first on every connection (e.g. {@code HELLO 3}, or the command
+     * that asks for typed replies), from {@code -Dconformance.handshake="HELLO 3"}; none by default.
+     */
+    static List<String> handshake() {
+        String h = System.getProperty("conformance.handshake", "").strip();
+        return h.isEmpty() ? List.of() : List.of(h.split("\\s+"));
+    }
+
+    /** Sends {@link #handshake()} if there is one; an error reply fails. */
+    WireClient greet() throws IOException {
+        List<String> words = handshake();
+        if (!words.isEmpty()) {
+            out.write(encode(words.toArray(new String[0])));
+            out.flush();
+            Object reply = Reply.read(in);
+            if (reply instanceof Reply.Error e) {
+                throw new IOException("handshake " + words + " refused: " + e.text());
+            }
+        }
+        return this;
+    }
+
+    InputStream in() {
+        return in;
+    }
+
+    OutputStream out() {
+        return out;
     }
 
     /** Sends {@code statement} as the one argument of SQL and returns the reply; a timeout is a SocketTimeoutException. */
