@@ -112,6 +112,39 @@ class SltRunnerTest {
         }
     }
 
+    @Test
+    void aServerThatStopsAnsweringCountsTheRestAsFailed() throws Exception {
+        SltScript script = SltScript.parse(Path.of("gone.test"), List.of(
+                "statement ok", "CREATE TABLE t (a INT)", "",
+                "query I nosort", "SELECT a FROM t", "", "statement ok", "DROP TABLE t", "",
+                "query I nosort", "SELECT 1", "----", "1"));
+        // answers the first command, then closes; a second one answers nothing until the timeout
+        for (boolean close : new boolean[] {true, false}) {
+            try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                Thread fake = new Thread(() -> {
+                    try (java.net.Socket s = listener.accept()) {
+                        s.getInputStream().read(new byte[64]);
+                        s.getOutputStream().write("+OK\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                        if (!close) {
+                            Thread.sleep(5_000);
+                        }
+                    } catch (Exception ignored) {
+                        // the test is over
+                    }
+                });
+                fake.setDaemon(true);
+                fake.start();
+                SltFileRunner.FileResult r = new SltFileRunner(new CommaRowsDecoder(), 500)
+                        .run(script, "gone.test", "127.0.0.1", listener.getLocalPort());
+                assertEquals(1, r.statementsOk);
+                assertEquals(1, r.statementsFailed);
+                assertEquals(2, r.queriesError);
+                assertTrue(r.aborted.contains(close ? "connection closed" : "no reply within 500 ms"), r.aborted);
+                assertTrue(r.aborted.contains("line 4, 3 records not run"), r.aborted);
+            }
+        }
+    }
+
     private static List<Object> row(Object... values) {
         return Arrays.asList(values);
     }
