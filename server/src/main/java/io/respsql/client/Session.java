@@ -115,6 +115,11 @@ public final class Session {
         return closing;
     }
 
+    /** The connection (replication takes a replica's connection over for the stream it sends). */
+    public Channel channel() {
+        return channel;
+    }
+
     /** Remote address as {@code ip:port} ({@code [ip]:port} for IPv6). */
     public String addr() {
         return addr;

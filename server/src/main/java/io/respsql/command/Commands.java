@@ -43,6 +43,7 @@ public final class Commands {
         specs.addAll(ServerCommands.specs(ctx));
         specs.addAll(SlowlogCommands.specs(ctx));
         specs.addAll(PersistenceCommands.specs(ctx));
+        specs.addAll(ReplicationCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);

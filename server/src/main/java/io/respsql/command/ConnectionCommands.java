@@ -186,7 +186,7 @@ final class ConnectionCommands {
         out.bulk("mode");
         out.bulk("standalone");
         out.bulk("role");
-        out.bulk("master");
+        out.bulk(ctx.replication() != null && ctx.replication().isReplica() ? "replica" : "master");
         out.bulk("modules");
         out.arrayHeader(0);
     }
