@@ -31,6 +31,8 @@ final class ReplicaPeer {
     long ackOffset;
     long lastAckMillis;
     ByteBuf syncBuffer;
+    /** Bytes of the snapshot file still queued on the connection (not counted against the output limit). */
+    long snapshotBytesPending;
 
     ReplicaPeer(Session session, String ip, long nowMillis) {
         this.session = session;

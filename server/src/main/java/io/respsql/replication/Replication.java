@@ -280,7 +280,7 @@ public final class Replication implements CommitListener, WriteGuard {
             p.sent = end;
             if (p.state == ReplicaPeer.State.ONLINE) {
                 p.channel.writeAndFlush(shared.retainedDuplicate(), p.channel.voidPromise());
-                if (overLimit(p.session.pendingOutputBytes())) {
+                if (overLimit(p.session.pendingOutputBytes() - p.snapshotBytesPending)) {
                     (drop == null ? drop = new ArrayList<>() : drop).add(p);
                 }
             } else {
@@ -460,7 +460,10 @@ public final class Replication implements CommitListener, WriteGuard {
                     FileChannel fc = FileChannel.open(tmp, StandardOpenOption.READ);
                     long len = fc.size();
                     p.channel.write(Unpooled.copiedBuffer("$" + len + "\r\n", StandardCharsets.US_ASCII), p.channel.voidPromise());
-                    p.channel.write(new DefaultFileRegion(fc, 0, len), p.channel.voidPromise());
+                    // The snapshot in flight is not output the replica is slow to read: the limit
+                    // counts only the stream queued behind it.
+                    p.snapshotBytesPending = len;
+                    p.channel.write(new DefaultFileRegion(fc, 0, len)).addListener(f -> p.snapshotBytesPending = 0);
                     p.channel.write(p.syncBuffer, p.channel.voidPromise());
                     p.syncBuffer = null;
                     p.state = ReplicaPeer.State.ONLINE;
