@@ -72,6 +72,8 @@ public final class ServerConfig {
     private int minReplicasToWrite;
     private int minReplicasMaxLag = 10;
     private int replicaPriority = 100;
+    private int replTimeout = 60;
+    private int replPingReplicaPeriod = 10;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -157,6 +159,10 @@ public final class ServerConfig {
                 true, 0, Integer.MAX_VALUE, () -> minReplicasToWrite, v -> minReplicasToWrite = v));
         add(ConfigOption.ofInt("min-replicas-max-lag", "seconds since its last acknowledgement a replica counts as good",
                 true, 0, Integer.MAX_VALUE, () -> minReplicasMaxLag, v -> minReplicasMaxLag = v));
+        add(ConfigOption.ofInt("repl-timeout", "seconds without data from the master before a replica drops the link",
+                true, 1, Integer.MAX_VALUE, () -> replTimeout, v -> replTimeout = v));
+        add(ConfigOption.ofInt("repl-ping-replica-period", "seconds between the PINGs a master sends its replicas",
+                true, 1, Integer.MAX_VALUE, () -> replPingReplicaPeriod, v -> replPingReplicaPeriod = v));
         add(ConfigOption.ofInt("replica-priority", "Sentinel promotes replicas with a lower priority first (0: never)",
                 true, 0, Integer.MAX_VALUE, () -> replicaPriority, v -> replicaPriority = v));
     }
@@ -220,6 +226,14 @@ public final class ServerConfig {
 
     public int minReplicasMaxLag() {
         return minReplicasMaxLag;
+    }
+
+    public int replTimeout() {
+        return replTimeout;
+    }
+
+    public int replPingReplicaPeriod() {
+        return replPingReplicaPeriod;
     }
 
     public int replicaPriority() {

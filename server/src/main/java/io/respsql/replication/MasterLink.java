@@ -191,6 +191,10 @@ final class MasterLink {
         if (state == State.CONNECT && now >= nextAttemptMillis) {
             LOG.info("Connecting to MASTER {}:{}", host, port);
             connect();
+        } else if (state != State.CONNECT && state != State.CONNECTING && state != State.LOADING
+                && now - lastIoMillis > config.replTimeout() * 1000L) {
+            LOG.warn("MASTER timeout: no data nor PING received for {} seconds", config.replTimeout());
+            channel.close(); // the link is retried as after any loss
         } else if (state == State.CONNECTED && now - lastAckMillis >= 1000) {
             sendAck();
         }

@@ -540,9 +540,12 @@ public final class Replication implements CommitListener, WriteGuard {
             if (!active || n >= w.replicas || (w.deadlineMillis != 0 && now >= w.deadlineMillis)) {
                 waiters.remove(i);
                 if (active) {
-                    w.session.channel().writeAndFlush(Unpooled.copiedBuffer(":" + n + "\r\n", StandardCharsets.US_ASCII),
-                            w.session.channel().voidPromise());
-                    w.session.channel().config().setAutoRead(true);
+                    io.netty.channel.Channel ch = w.session.channel();
+                    ch.write(Unpooled.copiedBuffer(":" + n + "\r\n", StandardCharsets.US_ASCII), ch.voidPromise());
+                    // Flushed in a task: after a group commit already queued, so no earlier reply
+                    // of this client leaves before its log record is written.
+                    loop.execute(ch::flush);
+                    ch.config().setAutoRead(true);
                 }
             }
         }
@@ -702,8 +705,22 @@ public final class Replication implements CommitListener, WriteGuard {
 
     // ---- cron, ROLE, INFO ----------------------------------------------------------------------
 
-    /** Every 100 ms on the loop: reconnects and acknowledges as a replica, starts waiting syncs, resizes the backlog. */
+    private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+    private long lastPingMillis = System.currentTimeMillis();
+
+    /**
+     * Every 100 ms on the loop: reconnects and acknowledges as a replica, pings replicas every
+     * {@code repl-ping-replica-period} seconds (in the stream, as Redis, so they can tell a silent
+     * master from a dead one), starts waiting syncs, resizes the backlog.
+     */
     public void cron(long now) {
+        if (link == null && backlog != null && !peers.isEmpty()
+                && now - lastPingMillis >= config.replPingReplicaPeriod() * 1000L) {
+            lastPingMillis = now;
+            record.clear();
+            record.writeBytes(PING);
+            append(record);
+        }
         if (link != null) {
             link.cron(now);
         }

@@ -39,6 +39,16 @@ class ReplicationTest {
         return Files.createDirectories(dir.resolve(name));
     }
 
+    /** Masters ping their replicas every 10 s by default, which moves the offset: not in these tests. */
+    private static final String[] QUIET = {"--save", "", "--repl-ping-replica-period", "3600"};
+
+    private static String[] opts(String... more) {
+        String[] all = new String[QUIET.length + more.length];
+        System.arraycopy(QUIET, 0, all, 0, QUIET.length);
+        System.arraycopy(more, 0, all, QUIET.length, more.length);
+        return all;
+    }
+
     private static String replicaOf(ServerProcess master) {
         return ServerProcess.HOST + " " + master.port();
     }
@@ -102,7 +112,7 @@ class ReplicationTest {
 
     @Test
     void twoReplicasAreByteIdenticalAfterWait() throws Exception {
-        try (ServerProcess master = ServerProcess.start(sub("master"), "--save", "");
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts());
              ServerProcess r1 = ServerProcess.start(sub("r1"), "--save", "", "--replicaof", replicaOf(master))) {
             awaitReplication(r1, "master_link_status", "up");
             RespConnection m = master.raw();
@@ -149,7 +159,7 @@ class ReplicationTest {
 
     @Test
     void replicaKilledAndRestartedResyncsPartially() throws Exception {
-        try (ServerProcess master = ServerProcess.start(sub("master"), "--save", "", "--repl-backlog-size", "64mb")) {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts("--repl-backlog-size", "64mb"))) {
             RespConnection m = master.raw();
             fkSchema(m);
             insertRows(m, 0, 20_000);
@@ -185,7 +195,7 @@ class ReplicationTest {
 
     @Test
     void shortDropResyncsPartiallyLongAbsenceFully() throws Exception {
-        try (ServerProcess master = ServerProcess.start(sub("master"), "--save", "", "--repl-backlog-size", "16kb")) {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts("--repl-backlog-size", "16kb"))) {
             RespConnection m = master.raw();
             fkSchema(m);
             insertRows(m, 0, 2_000);
@@ -243,7 +253,7 @@ class ReplicationTest {
 
     @Test
     void readonlyNoreplicasRoleWaitAndMasterDown() throws Exception {
-        ServerProcess master = ServerProcess.start(sub("master"), "--save", "");
+        ServerProcess master = ServerProcess.start(sub("master"), opts());
         try (master; ServerProcess replica = ServerProcess.start(sub("replica"), "--save", "",
                 "--replicaof", replicaOf(master))) {
             awaitReplication(replica, "master_link_status", "up");
@@ -310,8 +320,8 @@ class ReplicationTest {
 
     @Test
     void promotedReplicaLetsTheOtherContinue() throws Exception {
-        try (ServerProcess master = ServerProcess.start(sub("master"), "--save", "");
-             ServerProcess a = ServerProcess.start(sub("a"), "--save", "", "--replicaof", replicaOf(master));
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts());
+             ServerProcess a = ServerProcess.start(sub("a"), opts("--replicaof", replicaOf(master)));
              ServerProcess b = ServerProcess.start(sub("b"), "--save", "", "--replicaof", replicaOf(master))) {
             awaitReplication(a, "master_link_status", "up");
             awaitReplication(b, "master_link_status", "up");
@@ -333,6 +343,55 @@ class ReplicationTest {
             List<String> lines = new ArrayList<>(b.output());
             assertTrue(lines.stream().anyMatch(l -> l.contains("Successful partial resynchronization")), b.outputText());
             assertEquals(Fixture.info(a, "replication", "master_replid"), Fixture.info(b, "replication", "master_replid"));
+        }
+    }
+
+    @Test
+    void pingsKeepAnIdleLinkUpAndASilentMasterTimesOut() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"), "--save", "", "--repl-ping-replica-period", "1");
+             ServerProcess replica = ServerProcess.start(sub("replica"), "--save", "", "--repl-timeout", "3",
+                     "--replicaof", replicaOf(master))) {
+            awaitReplication(replica, "master_link_status", "up");
+            long before = Long.parseLong(Fixture.info(replica, "replication", "slave_repl_offset"));
+            // No writes: the offset moves by the master's PINGs (14 bytes each) alone.
+            long deadline = System.nanoTime() + LINK.toNanos();
+            long now;
+            while ((now = Long.parseLong(Fixture.info(replica, "replication", "slave_repl_offset"))) < before + 28) {
+                assertTrue(System.nanoTime() < deadline, "no PING reached the replica");
+                Thread.sleep(50);
+            }
+            assertEquals(0, (now - before) % 14, "offset moved by something else than PINGs: " + (now - before));
+            assertEquals("up", Fixture.info(replica, "replication", "master_link_status"));
+            assertTrue(Long.parseLong(Fixture.info(replica, "replication", "master_last_io_seconds_ago")) <= 2);
+            // A master that stops answering (SIGSTOP) without closing its connections: the replica
+            // gives up the link after repl-timeout and says so.
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(master.pid())).start().waitFor());
+            try {
+                awaitReplication(replica, "master_link_status", "down");
+                assertTrue(replica.outputText().contains("MASTER timeout"), replica.outputText());
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(master.pid())).start().waitFor();
+            }
+            awaitReplication(replica, "master_link_status", "up");
+        }
+    }
+
+    @Test
+    void replicaAuthenticatesWithMasterauth() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts("--requirepass", "s3cret"));
+             ServerProcess good = ServerProcess.start(sub("good"), "--save", "", "--masterauth", "s3cret",
+                     "--replicaof", replicaOf(master));
+             ServerProcess bad = ServerProcess.start(sub("bad"), "--save", "", "--masterauth", "wrong",
+                     "--replicaof", replicaOf(master))) {
+            awaitReplication(good, "master_link_status", "up");
+            bad.awaitLine(Pattern.compile("Unable to AUTH to MASTER: WRONGPASS"), LINK);
+            assertEquals("down", Fixture.info(bad, "replication", "master_link_status"));
+            RespConnection m = master.raw();
+            assertEquals("+OK\r\n", call(m, "AUTH", "s3cret"));
+            assertEquals("+OK\r\n", call(m, "SQL", "CREATE TABLE t (id INT PRIMARY KEY)"));
+            assertEquals(":1\r\n", call(m, "WAIT", "1", "5000"));
+            assertTrue(call(good.raw(), "DUMP", "t").contains("CREATE TABLE t"));
+            assertEquals("1", Fixture.info(m, "replication", "connected_slaves"));
         }
     }
 }
