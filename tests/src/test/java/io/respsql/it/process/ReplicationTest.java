@@ -394,4 +394,44 @@ class ReplicationTest {
             assertEquals("1", Fixture.info(m, "replication", "connected_slaves"));
         }
     }
+
+    @Test
+    void aReplicaThatDoesNotReadIsDisconnectedNotWaitedFor() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"),
+                opts("--client-output-buffer-limit", "replica 1mb 0 0"))) {
+            RespConnection m = master.raw();
+            fkSchema(m);
+            // A replica that asks for the stream and then never reads it.
+            RespConnection stuck = master.raw();
+            stuck.sendCommand("PSYNC", "?", "-1");
+            awaitField(master, "replication", "connected_slaves", "1");
+            StringBuilder sb = new StringBuilder();
+            long slowest = 0;
+            for (int i = 0; i < 300; i++) {
+                sb.setLength(0);
+                sb.append("INSERT INTO fk VALUES ");
+                for (int k = 0; k < 500; k++) {
+                    int id = i * 500 + k;
+                    sb.append(k == 0 ? "" : ",").append('(').append(id).append(",1,2,'").append("x".repeat(150)).append("')");
+                }
+                long t0 = System.nanoTime();
+                assertEquals("+OK\r\n", call(m, "SQL", sb.toString()));
+                slowest = Math.max(slowest, System.nanoTime() - t0);
+            }
+            awaitField(master, "replication", "connected_slaves", "0");
+            assertTrue(stat(master, "client_output_buffer_limit_disconnections") >= 1);
+            assertTrue(master.outputText().contains("(replica) scheduled to be closed ASAP"), master.outputText());
+            assertTrue(slowest < 5_000_000_000L, "an INSERT waited " + slowest / 1_000_000 + " ms");
+        }
+    }
+
+    private static void awaitField(ServerProcess server, String section, String field, String value) throws InterruptedException {
+        long deadline = System.nanoTime() + LINK.toNanos();
+        RespConnection c = server.raw();
+        String now;
+        while (!value.equals(now = Fixture.info(c, section, field))) {
+            assertTrue(System.nanoTime() < deadline, "INFO " + section + " " + field + " is " + now + ", not " + value);
+            Thread.sleep(10);
+        }
+    }
 }
