@@ -201,6 +201,9 @@ final class MasterLink {
     }
 
     private void sendAck() {
+        // What is acknowledged is in our own log first (when there is one), so a replica killed
+        // after its ACK still has it on restart, as with Redis's write before the next iteration.
+        repl.writeLog();
         long off = repl.offset();
         lastAckMillis = System.currentTimeMillis();
         lastAckOffset = off;

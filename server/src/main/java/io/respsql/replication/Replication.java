@@ -683,6 +683,13 @@ public final class Replication implements CommitListener, WriteGuard {
         }
     }
 
+    /** Writes the append-only records of what was applied (before the replica acknowledges it). */
+    void writeLog() {
+        if (aof != null && aof.hasPending()) {
+            aof.writePending();
+        }
+    }
+
     private void switchLog(boolean on) {
         try {
             aof.switchTo(on);

@@ -227,6 +227,10 @@ class ReplicationTest {
                 String info = call(m, "INFO", "replication");
                 assertTrue(info.contains("repl_backlog_size:16384\r\n"), info);
                 assertTrue(info.contains("repl_backlog_histlen:16384\r\n"), info);
+                // Resized live, keeping what fits.
+                assertEquals("+OK\r\n", call(m, "CONFIG", "SET", "repl-backlog-size", "32kb"));
+                awaitField(master, "replication", "repl_backlog_size", "32768");
+                assertEquals("16384", Fixture.info(master, "replication", "repl_backlog_histlen"));
             } finally {
                 replica.close();
                 if (restarted != null) {
@@ -432,6 +436,34 @@ class ReplicationTest {
         while (!value.equals(now = Fixture.info(c, section, field))) {
             assertTrue(System.nanoTime() < deadline, "INFO " + section + " " + field + " is " + now + ", not " + value);
             Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void aReplicaWithAnAppendOnlyFileLogsTheSyncedData() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts())) {
+            RespConnection m = master.raw();
+            Fixture.run(master, Fixture.first());
+            Path replicaDir = sub("replica");
+            Map<String, String> expected;
+            try (ServerProcess replica = ServerProcess.start(replicaDir, "--save", "", "--appendonly", "yes",
+                    "--replicaof", replicaOf(master))) {
+                awaitReplication(replica, "master_link_status", "up");
+                Fixture.run(master, Fixture.second());
+                fkSchema(m);
+                insertRows(m, 0, 3_000);
+                churn(m, 0);
+                assertEquals(":1\r\n", call(m, "WAIT", "1", "5000"));
+                Fixture.awaitInfo(replica, "aof_rewrite_in_progress", "0", LINK);
+                expected = Fixture.dumps(master);
+                assertEquals(expected, Fixture.dumps(replica));
+                replica.kill9();
+            }
+            // Alone on its directory, the replica's own log holds the snapshot it received and the stream after it.
+            try (ServerProcess alone = ServerProcess.start(replicaDir, "--save", "", "--appendonly", "yes")) {
+                assertEquals(expected, Fixture.dumps(alone));
+                assertEquals("master", Fixture.info(alone, "replication", "role"));
+            }
         }
     }
 }
