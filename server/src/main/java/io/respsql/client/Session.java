@@ -30,6 +30,11 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** A blocking command (WAIT) holds the client: its further requests wait, in order. */
+    private boolean blocked;
+    private Runnable onUnblock = () -> { };
+    /** The replication stream's offset after this client's last write command (Redis's {@code woff}, for WAIT). */
+    private long replicationOffset;
     /** Bytes of the unfinished request being received, as last reported by the connection. */
     private long queryBufferBytes;
 
@@ -127,6 +132,36 @@ public final class Session {
 
     public String laddr() {
         return laddr;
+    }
+
+    /** Holds the client after the current command: no further request of it runs until {@link #unblock()}. */
+    public void block() {
+        blocked = true;
+    }
+
+    public boolean isBlocked() {
+        return blocked;
+    }
+
+    /** Lets the client's held requests run again (after the blocking command's reply was written). */
+    public void unblock() {
+        if (blocked) {
+            blocked = false;
+            onUnblock.run();
+        }
+    }
+
+    /** Set by the connection: resumes reading once the client is unblocked. */
+    public void onUnblock(Runnable r) {
+        this.onUnblock = r;
+    }
+
+    public long replicationOffset() {
+        return replicationOffset;
+    }
+
+    public void replicationOffset(long offset) {
+        this.replicationOffset = offset;
     }
 
     public long queryBufferBytes() {

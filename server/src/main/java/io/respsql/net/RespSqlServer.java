@@ -162,7 +162,8 @@ public final class RespSqlServer implements AutoCloseable {
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
         CommandTable table = Commands.standard(context);
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory);
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
+                .afterWrite(s -> s.replicationOffset(replication.offset()));
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 

@@ -119,7 +119,8 @@ public final class Replication implements CommitListener, WriteGuard {
 
     // ---- offsets -------------------------------------------------------------------------------
 
-    long offset() {
+    /** The offset of the last byte of the stream (Redis's {@code master_repl_offset}). */
+    public long offset() {
         return backlog == null ? idleOffset : backlog.endOffset();
     }
 
@@ -505,15 +506,15 @@ public final class Replication implements CommitListener, WriteGuard {
 
     /**
      * {@code WAIT numreplicas timeout}: replies at once when enough replicas acknowledged the
-     * stream up to now (which covers this client's writes), else blocks only this client (it is not
-     * read from) and returns false; the reply comes with the acknowledgements or at the timeout.
+     * stream up to this client's last write, else blocks only this client (it is not read from)
+     * and returns false; the reply comes with the acknowledgements or at the timeout.
      */
     public boolean waitFor(Session s, int replicas, long timeoutMillis, RespWriter out) {
         if (link != null) {
             out.error("ERR WAIT cannot be used with replica instances. Please also note that writes to replicas are just local and are not propagated.");
             return true;
         }
-        long target = offset();
+        long target = s.replicationOffset();
         int n = acked(target);
         if (n >= replicas) {
             out.integer(n);
@@ -521,7 +522,7 @@ public final class Replication implements CommitListener, WriteGuard {
         }
         long deadline = timeoutMillis == 0 ? 0 : System.currentTimeMillis() + timeoutMillis;
         waiters.add(new Waiter(s, target, replicas, deadline));
-        s.channel().config().setAutoRead(false);
+        s.block();
         if (timeoutMillis > 0) {
             loop.schedule(this::checkWaiters, timeoutMillis, TimeUnit.MILLISECONDS);
         }
@@ -545,7 +546,7 @@ public final class Replication implements CommitListener, WriteGuard {
                     // Flushed in a task: after a group commit already queued, so no earlier reply
                     // of this client leaves before its log record is written.
                     loop.execute(ch::flush);
-                    ch.config().setAutoRead(true);
+                    w.session.unblock();
                 }
             }
         }
@@ -600,9 +601,9 @@ public final class Replication implements CommitListener, WriteGuard {
         ensureBacklog();
         // Blocked WAITs can no longer be satisfied by this server's replicas.
         for (Waiter w : waiters) {
-            w.session.channel().config().setAutoRead(true);
             w.session.channel().writeAndFlush(Unpooled.copiedBuffer(":" + acked(w.offset) + "\r\n",
                     StandardCharsets.US_ASCII), w.session.channel().voidPromise());
+            w.session.unblock();
         }
         waiters.clear();
         link = new MasterLink(this, config, engine, loop, host, port);

@@ -466,4 +466,37 @@ class ReplicationTest {
             }
         }
     }
+
+    @Test
+    void waitCountsAcknowledgementsOfTheClientsOwnLastWrite() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts());
+             ServerProcess replica = ServerProcess.start(sub("replica"), "--save", "", "--replicaof", replicaOf(master))) {
+            awaitReplication(replica, "master_link_status", "up");
+            RespConnection a = master.raw();
+            RespConnection b = master.raw();
+            assertEquals("+OK\r\n", call(a, "SQL", "CREATE TABLE t (id INT PRIMARY KEY)"));
+            assertEquals(":1\r\n", call(a, "WAIT", "1", "5000"));
+            // The replica stops acknowledging; another client writes after a's last write.
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(replica.pid())).start().waitFor());
+            try {
+                assertEquals("+OK\r\n", call(b, "INSERT", "INTO", "t", "VALUES", "(1)"));
+                // a's own write was acknowledged: WAIT does not wait for b's.
+                long t0 = System.nanoTime();
+                assertEquals(":1\r\n", call(a, "WAIT", "1", "2000"));
+                assertTrue(System.nanoTime() - t0 < 1_500_000_000L, "WAIT waited for another client's write");
+                // b's write is not acknowledged: b waits out its timeout and gets 0.
+                t0 = System.nanoTime();
+                assertEquals(":0\r\n", call(b, "WAIT", "1", "300"));
+                assertTrue(System.nanoTime() - t0 >= 290_000_000L, "WAIT returned before its timeout");
+                // A blocked client is not served meanwhile; it is afterwards.
+                b.sendCommand("WAIT", "1", "0");
+                b.sendCommand("PING");
+                assertEquals("+PONG\r\n", call(a, "PING"));
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(replica.pid())).start().waitFor();
+            }
+            assertEquals(":1\r\n", b.readReply());
+            assertEquals("+PONG\r\n", b.readReply());
+        }
+    }
 }
