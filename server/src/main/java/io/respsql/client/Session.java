@@ -30,6 +30,8 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** Whether this connection is a replica's (after PSYNC): CLIENT LIST flag S. */
+    private boolean replica;
     /** A blocking command (WAIT) holds the client: its further requests wait, in order. */
     private boolean blocked;
     private Runnable onUnblock = () -> { };
@@ -134,6 +136,15 @@ public final class Session {
         return laddr;
     }
 
+    public boolean isReplica() {
+        return replica;
+    }
+
+    /** The connection carries the replication stream to a replica from now on. */
+    public void markReplica() {
+        this.replica = true;
+    }
+
     /** Holds the client after the current command: no further request of it runs until {@link #unblock()}. */
     public void block() {
         blocked = true;
@@ -194,7 +205,7 @@ public final class Session {
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(" flags=N")
+          .append(replica ? " flags=S" : blocked ? " flags=b" : " flags=N")
           .append(" db=").append(db)
           .append(" sub=0 psub=0 ssub=0 multi=-1")
           .append(" qbuf=").append(queryBufferBytes)

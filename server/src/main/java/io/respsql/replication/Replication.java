@@ -367,6 +367,7 @@ public final class Replication implements CommitListener, WriteGuard {
             out.error("ERR PSYNC already received on this connection");
             return true;
         }
+        s.markReplica();
         boolean known = id.equalsIgnoreCase(replid) || (id.equalsIgnoreCase(replid2) && wanted <= secondOffset);
         if (known && backlog != null && backlog.holdsFrom(wanted)) {
             p.state = ReplicaPeer.State.ONLINE;

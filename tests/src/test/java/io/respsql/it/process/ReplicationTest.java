@@ -276,6 +276,9 @@ class ReplicationTest {
             assertEquals("*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:" + master.port() + "\r\n$9\r\nconnected\r\n:"
                     + offset + "\r\n", call(r, "ROLE"));
 
+            String clients = call(m, "CLIENT", "LIST");
+            assertTrue(Pattern.compile("flags=S [^\n]*cmd=(replconf|psync)").matcher(clients).find(), clients);
+
             // A read-only replica refuses writes of every form, and serves reads.
             String readonly = "-READONLY You can't write against a read only replica.\r\n";
             assertEquals(readonly, call(r, "INSERT", "INTO", "t", "VALUES", "(3,'three')"));
