@@ -140,65 +140,34 @@ public final class Replication implements CommitListener, WriteGuard {
 
     // ---- startup: the stream position a snapshot stands for -------------------------------------
 
-    private Path stateFile() {
-        return config.dir().resolve(config.dbFilename() + ".repl");
-    }
-
     /**
      * After the data was loaded from the snapshot file: if the position saved with that snapshot
-     * matches it (same capture time), a replica continues from it (PSYNC with that id and offset,
+     * matches it ({@link PositionFile}), a replica continues from it (PSYNC with that id and offset,
      * so a restarted replica resyncs partially), and a master keeps it as its second id, so its
      * replicas can continue (Redis does both from the RDB's aux fields).
      */
     public void restoreFromSnapshot() {
-        Path state = stateFile();
-        Path snap = config.snapshotPath();
-        try {
-            if (!Files.exists(state) || !Files.exists(snap)) {
-                return;
-            }
-            String[] w = Files.readString(state, StandardCharsets.US_ASCII).trim().split("\\s+");
-            if (w.length != 3 || w[0].length() != 40) {
-                LOG.warn("ignoring malformed replication state file {}", state);
-                return;
-            }
-            long off = Long.parseLong(w[1]);
-            long created = Long.parseLong(w[2]);
-            if (SnapshotReader.createdMillis(snap) != created) {
-                LOG.info("replication state {} belongs to another snapshot: a replica of this server will full-sync", state);
-                return;
-            }
-            idleOffset = off;
-            if (config.masterHost() != null) {
-                replid = w[0];
-                history = true;
-            } else {
-                replid2 = w[0];
-                secondOffset = off + 1;
-            }
-            ensureBacklog();
-            LOG.info("replication position from the snapshot: id {} offset {}", w[0], off);
-        } catch (IOException | NumberFormatException e) {
-            LOG.warn("cannot read replication state {}: {}", state, e.toString());
+        PositionFile.Position p = PositionFile.read(config);
+        if (p == null) {
+            return;
         }
+        idleOffset = p.offset();
+        if (config.masterHost() != null) {
+            replid = p.replid();
+            history = true;
+        } else {
+            replid2 = p.replid();
+            secondOffset = p.offset() + 1;
+        }
+        ensureBacklog();
+        LOG.info("replication position from the snapshot: id {} offset {}", p.replid(), p.offset());
     }
 
     /** Persistence's snapshot observer: remembers the stream position at the capture, saves it with the snapshot. */
     public Runnable snapshotCaptured(long createdMillis) {
         String id = replid;
         long off = offset();
-        return () -> writeState(id, off, createdMillis);
-    }
-
-    private void writeState(String id, long off, long createdMillis) {
-        Path state = stateFile();
-        Path tmp = state.resolveSibling(state.getFileName() + ".tmp");
-        try {
-            Files.writeString(tmp, id + " " + off + " " + createdMillis + "\n", StandardCharsets.US_ASCII);
-            Files.move(tmp, state, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            LOG.warn("cannot write replication state {}: {}", state, e.toString());
-        }
+        return () -> PositionFile.write(config, id, off, createdMillis);
     }
 
     /** Starts replicating when the configuration names a master ({@code replicaof}). */
@@ -678,7 +647,7 @@ public final class Replication implements CommitListener, WriteGuard {
         try {
             long created = SnapshotReader.createdMillis(received);
             Files.move(received, config.snapshotPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            writeState(masterId, masterOffset, created);
+            PositionFile.write(config, masterId, masterOffset, created);
         } catch (IOException e) {
             LOG.warn("cannot keep the received snapshot as {}: {}", config.snapshotPath(), e.toString());
             deleteQuietly(received);
