@@ -33,6 +33,13 @@ public final class Session {
     /** The socket's file descriptor for CLIENT LIST; {@link #FD_UNKNOWN} until looked up (see {@link SocketFds}). */
     private int fd = FD_UNKNOWN;
     private static final int FD_UNKNOWN = Integer.MIN_VALUE;
+    /** Whether this connection is a replica's (after PSYNC): CLIENT LIST flag S. */
+    private boolean replica;
+    /** A blocking command (WAIT) holds the client: its further requests wait, in order. */
+    private boolean blocked;
+    private Runnable onUnblock = () -> { };
+    /** The replication stream's offset after this client's last write command (Redis's {@code woff}, for WAIT). */
+    private long replicationOffset;
     /** Bytes of the unfinished request being received, as last reported by the connection. */
     private long queryBufferBytes;
 
@@ -118,6 +125,11 @@ public final class Session {
         return closing;
     }
 
+    /** The connection (replication takes a replica's connection over for the stream it sends). */
+    public Channel channel() {
+        return channel;
+    }
+
     /** Remote address as {@code ip:port} ({@code [ip]:port} for IPv6). */
     public String addr() {
         return addr;
@@ -125,6 +137,45 @@ public final class Session {
 
     public String laddr() {
         return laddr;
+    }
+
+    public boolean isReplica() {
+        return replica;
+    }
+
+    /** The connection carries the replication stream to a replica from now on. */
+    public void markReplica() {
+        this.replica = true;
+    }
+
+    /** Holds the client after the current command: no further request of it runs until {@link #unblock()}. */
+    public void block() {
+        blocked = true;
+    }
+
+    public boolean isBlocked() {
+        return blocked;
+    }
+
+    /** Lets the client's held requests run again (after the blocking command's reply was written). */
+    public void unblock() {
+        if (blocked) {
+            blocked = false;
+            onUnblock.run();
+        }
+    }
+
+    /** Set by the connection: resumes reading once the client is unblocked. */
+    public void onUnblock(Runnable r) {
+        this.onUnblock = r;
+    }
+
+    public long replicationOffset() {
+        return replicationOffset;
+    }
+
+    public void replicationOffset(long offset) {
+        this.replicationOffset = offset;
     }
 
     public long queryBufferBytes() {
@@ -181,7 +232,7 @@ public final class Session {
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(" flags=N")
+          .append(replica ? " flags=S" : blocked ? " flags=b" : " flags=N")
           .append(" db=").append(db)
           .append(" sub=0 psub=0 ssub=0 multi=-1")
           .append(" qbuf=").append(queryBufferBytes)

@@ -39,6 +39,14 @@ public final class CommandDispatcher {
         this.config = config;
     }
 
+    /** Told after each command flagged {@code write} ran (replication notes the client's stream offset for WAIT). */
+    private java.util.function.Consumer<Session> afterWrite = s -> { };
+
+    public CommandDispatcher afterWrite(java.util.function.Consumer<Session> hook) {
+        this.afterWrite = hook == null ? s -> { } : hook;
+        return this;
+    }
+
     /** Refuses DENYOOM commands with {@code -OOM} while {@code memory} is over the limit. */
     public CommandDispatcher memory(MemoryAccounting memory) {
         this.memory = memory;
@@ -103,6 +111,9 @@ public final class CommandDispatcher {
         long began = System.nanoTime();
         try {
             spec.handler().execute(session, args, out);
+            if (spec.hasFlag(CommandFlags.WRITE)) {
+                afterWrite.accept(session);
+            }
         } catch (ReplyAbortedException e) {
             out.breakReply();
         } catch (Throwable t) {

@@ -45,6 +45,7 @@ public final class Commands {
         specs.addAll(LatencyCommands.specs(ctx));
         specs.addAll(KeyspaceCommands.specs(ctx));
         specs.addAll(PersistenceCommands.specs(ctx));
+        specs.addAll(ReplicationCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);

@@ -187,7 +187,7 @@ final class ConnectionCommands {
         out.bulk("mode");
         out.bulk("standalone");
         out.bulk("role");
-        out.bulk("master");
+        out.bulk(ctx.replication() != null && ctx.replication().isReplica() ? "replica" : "master");
         out.bulk("modules");
         out.arrayHeader(0); // an array in RESP3 too, as in Redis
     }

@@ -7,6 +7,7 @@ import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.Persistence;
+import io.respsql.replication.Replication;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -22,6 +23,7 @@ public final class ServerContext {
     private CommandTable commands;
     private MemoryAccounting memory;
     private AppendOnlyFile aof;
+    private Replication replication;
     private Runnable stopServer = () -> { };
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
@@ -90,6 +92,15 @@ public final class ServerContext {
 
     public void appendOnlyFile(AppendOnlyFile aof) {
         this.aof = aof;
+    }
+
+    /** Master/replica replication (REPLICAOF, PSYNC, ROLE, WAIT). */
+    public Replication replication() {
+        return replication;
+    }
+
+    public void replication(Replication replication) {
+        this.replication = replication;
     }
 
     /** The full command table (set once it is built, for COMMAND's introspection). */

@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 public final class InfoReport {
     /** Sections in output order. */
     public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "cpu", "tables", "commandstats", "errorstats", "latencystats", "keyspace");
+            "replication", "cpu", "tables", "commandstats", "errorstats", "latencystats", "keyspace");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
     public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "cpu", "tables", "errorstats", "keyspace");
+            "replication", "cpu", "tables", "errorstats", "keyspace");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -39,6 +39,11 @@ public final class InfoReport {
     private String transport = "";
     /** Fills the persistence section; none until persistence is wired. */
     private Consumer<StringBuilder> persistence = sb -> { };
+    /** Fills the replication section; a lone master's fields until replication is wired. */
+    private Consumer<StringBuilder> replication = sb -> {
+        field(sb, "role", "master");
+        field(sb, "connected_slaves", 0);
+    };
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
@@ -64,6 +69,11 @@ public final class InfoReport {
     /** Who writes the fields of {@code # Persistence}. */
     public void persistence(Consumer<StringBuilder> fields) {
         this.persistence = fields;
+    }
+
+    /** Who writes the fields of {@code # Replication}. */
+    public void replication(Consumer<StringBuilder> fields) {
+        this.replication = fields;
     }
 
     public String runId() {
@@ -127,6 +137,10 @@ public final class InfoReport {
                 }
                 case "stats" -> stats(sb);
                 case "cpu" -> ProcessCpu.write(sb);
+                case "replication" -> {
+                    sb.append("# Replication\r\n");
+                    replication.accept(sb);
+                }
                 case "tables" -> tables(sb);
                 case "keyspace" -> keyspace(sb);
                 case "commandstats", "latencystats" -> commands.write(section, sb);
@@ -215,6 +229,9 @@ public final class InfoReport {
         field(sb, "total_error_replies", stats.totalErrorReplies);
         field(sb, "client_query_buffer_limit_disconnections", stats.clientQueryBufferLimitDisconnections);
         field(sb, "client_output_buffer_limit_disconnections", stats.clientOutputBufferLimitDisconnections);
+        field(sb, "sync_full", stats.syncFull);
+        field(sb, "sync_partial_ok", stats.syncPartialOk);
+        field(sb, "sync_partial_err", stats.syncPartialErr);
     }
 
     /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */

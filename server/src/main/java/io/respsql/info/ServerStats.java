@@ -38,6 +38,10 @@ public final class ServerStats {
     public long totalNetOutputBytes;
     public long clientQueryBufferLimitDisconnections;
     public long clientOutputBufferLimitDisconnections;
+    /** Replication, as Redis's {@code sync_full}, {@code sync_partial_ok}, {@code sync_partial_err}. */
+    public long syncFull;
+    public long syncPartialOk;
+    public long syncPartialErr;
     /** Error replies by their first word (ERR, OOM, NOAUTH, ...), for {@code INFO errorstats}. */
     private final Map<String, long[]> errorsByType = new TreeMap<>();
 
@@ -135,6 +139,9 @@ public final class ServerStats {
         totalErrorReplies = 0;
         clientQueryBufferLimitDisconnections = 0;
         clientOutputBufferLimitDisconnections = 0;
+        syncFull = 0;
+        syncPartialOk = 0;
+        syncPartialErr = 0;
         errorsByType.clear();
         totalNetInputBytes = 0;
         totalNetOutputBytes = 0;

@@ -66,6 +66,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private long softLimitSince;
     /** Set when a chunk found the output limit exceeded: the broken reply is the limit's doing. */
     private boolean outputLimitHit;
+    /** Requests that arrived while a blocking command (WAIT) holds the client, run when it is released. */
+    private final java.util.ArrayDeque<Object> held = new java.util.ArrayDeque<>();
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
@@ -129,12 +131,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         session = clients.open(ctx.channel(), stats.clockMillis());
         // As Redis: a client is let in without AUTH while no password is set when it connects.
         session.authenticated(!config.passwordRequired());
+        session.onUnblock(() -> ctx.executor().execute(this::resume));
         stats.connectedClients++;
         stats.totalConnectionsReceived++;
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        while (!held.isEmpty()) {
+            ReferenceCountUtil.release(held.poll());
+        }
         assembler.discard();
         if (session != null) {
             clients.close(session);
@@ -149,6 +155,32 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (session != null && !session.isClosing() && (session.isBlocked() || !held.isEmpty())) {
+            held.add(msg); // answered after the blocking command's reply, in order
+            return;
+        }
+        process(ctx, msg);
+        if (session != null && session.isBlocked()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** The client was unblocked (its reply is written): runs what it sent meanwhile, reads again. */
+    private void resume() {
+        if (session == null || session.isClosing()) {
+            return;
+        }
+        while (!held.isEmpty() && !session.isBlocked() && session != null && !session.isClosing()) {
+            process(ctx, held.poll());
+        }
+        if (session == null || session.isBlocked()) {
+            return;
+        }
+        channelReadComplete(ctx);
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+    }
+
+    private void process(ChannelHandlerContext ctx, Object msg) {
         try {
             if (session == null || session.isClosing()) {
                 return;
@@ -210,7 +242,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         // Stop reading requests while the client does not read its replies.
         if (session != null && !session.isClosing()) {
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable() && !session.isBlocked());
         }
         ctx.fireChannelWritabilityChanged();
     }
