@@ -120,6 +120,9 @@ final class TransactionCommands {
                 }
                 long mark = out.mark();
                 dispatcher.dispatch(s, args, out);
+                if (out.nothingSince(mark)) {
+                    out.ok(); // SHUTDOWN replies nothing on its own; the array needs an element
+                }
                 CommandSpec spec = ctx.commands().lookup(args.get(0));
                 if (spec != null && SqlCommands.isStatement(spec, args)) {
                     String error = out.errorText(mark);
