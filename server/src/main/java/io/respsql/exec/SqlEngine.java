@@ -10,8 +10,10 @@ import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
 import io.respsql.storage.Catalog;
+import io.respsql.storage.Table;
 import io.respsql.storage.UndoLog;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +42,7 @@ public final class SqlEngine {
     private UndoLog undo;
     /** The block's writes, told to the listener as one group when the block commits. */
     private final List<String> blockWrites = new ArrayList<>();
-    private final it.unimi.dsi.fastutil.longs.LongArrayList blockChanges = new it.unimi.dsi.fastutil.longs.LongArrayList();
+    private final LongArrayList blockChanges = new LongArrayList();
     /** Tables the block changed, marked changed (for WATCH) when it commits. */
     private final List<String> blockTouched = new ArrayList<>();
     private final TableVersions versions = new TableVersions();
@@ -80,7 +82,7 @@ public final class SqlEngine {
     /** Drops every table (FLUSHALL) and tells the commit listener. */
     public void flushAll() {
         List<String> dropped = new ArrayList<>();
-        for (io.respsql.storage.Table t : catalog.tables()) {
+        for (Table t : catalog.tables()) {
             dropped.add(t.name());
         }
         if (undo != null) {
@@ -175,6 +177,8 @@ public final class SqlEngine {
      * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
      * failure comes after part of a streamed reply already left, no error can be appended: the
      * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
+     * Returns whether the statement succeeded. Inside a block ({@link #beginBlock}) its changes
+     * are recorded for a rollback and told to the commit listener only when the block commits.
      */
     public boolean execute(String sql, RespWriter out) {
         long mark = out.mark();
@@ -256,7 +260,7 @@ public final class SqlEngine {
         } else if (st instanceof Statement.DropTable s) {
             return s.table();
         } else if (st instanceof Statement.DropIndex s) {
-            io.respsql.storage.Table owner = catalog.indexOwner(s.index());
+            Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
         }
         return null;
