@@ -146,6 +146,19 @@ final class TransactionCommands {
         }
     }
 
+    /**
+     * Refuses a command that would take a snapshot of the data (SAVE, BGSAVE, BGREWRITEAOF,
+     * SHUTDOWN, CONFIG SET appendonly) while a block runs: the image would hold part of a block
+     * that may still be taken back. Returns true (and has replied the error) when refused.
+     */
+    static boolean refusedInsideBlock(ServerContext ctx, String command, RespWriter out) {
+        if (!ctx.sql().inBlock()) {
+            return false;
+        }
+        out.error("ERR " + command + " is not allowed inside MULTI: a snapshot would hold part of the transaction");
+        return true;
+    }
+
     /** The reply of a block whose statement {@code n} of {@code total} failed with {@code error}. */
     static String abortMessage(int n, int total, String error) {
         String cause = error.startsWith("ERR ") ? error.substring(4) : error;

@@ -234,6 +234,22 @@ class TransactionTest extends SqlTestBase {
         assertEquals("*2\r\n" + integer(8101) + all, s.send("EXEC"));
     }
 
+    @Test
+    void snapshotsAreRefusedInsideABlockAndTheRestOfItRuns() {
+        assertEquals(OK, s.send("MULTI"));
+        assertEquals(QUEUED, queue("INSERT INTO t VALUES (500, 5000, x)"));
+        for (String[] c : new String[][] {{"SAVE"}, {"BGSAVE"}, {"BGREWRITEAOF"}, {"CONFIG", "SET", "appendonly", "yes"},
+                {"SHUTDOWN", "NOSAVE"}}) {
+            assertEquals(QUEUED, s.send(c));
+        }
+        String refused = " is not allowed inside MULTI: a snapshot would hold part of the transaction";
+        assertEquals("*6\r\n" + OK + error("ERR SAVE" + refused) + error("ERR BGSAVE" + refused)
+                + error("ERR BGREWRITEAOF" + refused) + error("ERR CONFIG SET appendonly" + refused)
+                + error("ERR SHUTDOWN" + refused), s.send("EXEC"));
+        s.expectSql("SELECT * FROM t WHERE id = 500", rows("500,5000,x"));
+        assertEquals(rows("appendonly", "no"), s.send("CONFIG", "GET", "appendonly"));
+    }
+
     // ---- WATCH ---------------------------------------------------------------------------------
 
     @Test
