@@ -42,6 +42,10 @@ public final class Session {
     private long replicationOffset;
     /** Bytes of the unfinished request being received, as last reported by the connection. */
     private long queryBufferBytes;
+    /** Non-null between MULTI and EXEC/DISCARD. */
+    private Transaction transaction;
+    /** Non-null while the client WATCHes tables. */
+    private Transaction.Watches watches;
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -114,6 +118,41 @@ public final class Session {
 
     public void authenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /** The open MULTI block, or null when the client is not in MULTI. */
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    /** MULTI: commands are queued from now on. */
+    public void beginTransaction() {
+        transaction = new Transaction();
+    }
+
+    /** Leaves MULTI (EXEC, DISCARD), returning the block. */
+    public Transaction endTransaction() {
+        Transaction t = transaction;
+        transaction = null;
+        return t;
+    }
+
+    /** The tables this client WATCHes, or null. */
+    public Transaction.Watches watches() {
+        return watches;
+    }
+
+    /** The client's watches, created on first use (WATCH). */
+    public Transaction.Watches watchesForUpdate() {
+        if (watches == null) {
+            watches = new Transaction.Watches();
+        }
+        return watches;
+    }
+
+    /** Forgets every watched table (UNWATCH, EXEC, DISCARD). */
+    public void unwatch() {
+        watches = null;
     }
 
     /** Asks the connection to close once the replies written so far are sent (QUIT). */

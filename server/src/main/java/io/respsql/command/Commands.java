@@ -47,6 +47,7 @@ public final class Commands {
         specs.addAll(PersistenceCommands.specs(ctx));
         specs.addAll(ReplicationCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
+        specs.addAll(TransactionCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);
         return table;

@@ -76,6 +76,9 @@ final class ConfigCommands {
                         + "') - can't set immutable config");
                 return;
             }
+            if (o.name().equals("appendonly") && TransactionCommands.refusedInsideBlock(ctx, "CONFIG SET appendonly", out)) {
+                return;
+            }
             options.add(o);
         }
         List<String> previous = new ArrayList<>();

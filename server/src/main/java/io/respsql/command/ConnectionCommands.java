@@ -24,7 +24,7 @@ final class ConnectionCommands {
                 .summary("Returns the server's liveliness response.").handler(ConnectionCommands::ping).build(),
             CommandSpec.builder("echo", 2).flags(CommandFlags.FAST).group("connection")
                 .summary("Returns the given string.").handler((s, a, out) -> out.bulk(a.get(1))).build(),
-            CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING
+            CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING | CommandFlags.NOT_QUEUED
                     | CommandFlags.STALE).group("connection")
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
             CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.LOADING

@@ -52,6 +52,9 @@ final class ServerCommands {
     }
 
     private void bgrewriteaof(Session s, CommandArgs a, RespWriter out) {
+        if (TransactionCommands.refusedInsideBlock(ctx, "BGREWRITEAOF", out)) {
+            return;
+        }
         String refusal = ctx.appendOnlyFile().rewriteInBackground();
         if (refusal != null) {
             out.error(refusal);

@@ -21,6 +21,7 @@ public final class ServerContext {
     private final InfoReport info;
     private final Persistence persistence;
     private CommandTable commands;
+    private CommandDispatcher dispatcher;
     private MemoryAccounting memory;
     private AppendOnlyFile aof;
     private Replication replication;
@@ -106,6 +107,15 @@ public final class ServerContext {
     /** The full command table (set once it is built, for COMMAND's introspection). */
     public CommandTable commands() {
         return commands;
+    }
+
+    /** Runs the commands of a MULTI block (EXEC); set by the server once it is built. */
+    public void dispatcher(CommandDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    CommandDispatcher dispatcher() {
+        return dispatcher;
     }
 
     void commands(CommandTable commands) {

@@ -128,6 +128,30 @@ final class SqlCommands {
         ctx.sql().execute(statement, out);
     }
 
+    /**
+     * The statement a SQL command carries (to check it when queued in MULTI), or null when the
+     * command is not a statement ({@code SELECT <db>}). Allocates: not on the execution path.
+     */
+    static String statementText(CommandSpec top, CommandArgs a) {
+        if (!isStatement(top, a)) {
+            return null;
+        }
+        String name = top.fullName();
+        StringBuilder sb = new StringBuilder();
+        for (int i = name.equals("sql") ? 1 : 0; i < a.count(); i++) {
+            if (sb.length() > 0) {
+                sb.append(' ');
+            }
+            sb.append(a.string(i));
+        }
+        return sb.toString();
+    }
+
+    /** Whether the SQL-group command {@code top} carries a statement (not {@code SELECT <db>}). */
+    static boolean isStatement(CommandSpec top, CommandArgs a) {
+        return "sql".equals(top.group()) && !(top.fullName().equals("select") && a.count() == 2 && a.isLong(1));
+    }
+
     /** Whether the statement's first word is a verb that may grow memory (see {@link #GROWING_VERBS}). */
     static boolean growsMemory(String statement) {
         int i = 0;

@@ -108,6 +108,16 @@ public final class Persistence implements CommitListener {
         appendLog.flushedAll();
     }
 
+    @Override
+    public void blockBegun() {
+        appendLog.blockBegun();
+    }
+
+    @Override
+    public void blockEnded() {
+        appendLog.blockEnded();
+    }
+
     // ---- startup -------------------------------------------------------------------------------
 
     /**

@@ -102,6 +102,35 @@ public final class RespWriter {
         return resp3 ? 3 : 2;
     }
 
+    /**
+     * Stops handing chunks over until {@link #resumeStreaming}: the reply stays whole in the
+     * buffer, so it can still be replaced (EXEC, whose reply must be all or nothing). Returns the
+     * sink to give back to {@link #resumeStreaming}.
+     */
+    public Sink suspendStreaming() {
+        Sink s = sink;
+        sink = null;
+        return s;
+    }
+
+    public void resumeStreaming(Sink s) {
+        sink = s;
+    }
+
+    /**
+     * The error written at {@code mark} (without its '-' and CRLF), when the reply written since
+     * {@code mark} is an error still in the buffer; null otherwise.
+     */
+    public String errorText(long mark) {
+        if (!errorSince(mark)) {
+            return null;
+        }
+        int from = (int) mark + 1;
+        int end = out.writerIndex();
+        int cr = out.indexOf(from, end, (byte) '\r');
+        return out.toString(from, (cr < 0 ? end : cr) - from, StandardCharsets.UTF_8);
+    }
+
     /** Points at a fresh buffer after a chunk was handed over (called by the {@link Sink}). */
     public void continueIn(ByteBuf next) {
         this.out = next;

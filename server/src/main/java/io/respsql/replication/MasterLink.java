@@ -476,7 +476,16 @@ final class MasterLink {
                 return;
             }
             int at = in.readerIndex();
-            if (!apply(ctx)) {
+            if (parser.args() == 1 && parser.argIs(in, 0, "MULTI")) {
+                int group = applyGroup(ctx, at, n);
+                if (group == 0) {
+                    break; // the block has not fully arrived: wait, so the offset stays on its start
+                }
+                if (group < 0) {
+                    return;
+                }
+                n = group;
+            } else if (!apply(ctx)) {
                 return;
             }
             repl.fed(in, at, n);
@@ -484,6 +493,66 @@ final class MasterLink {
         }
         if (in.readerIndex() > 0 && (in.readerIndex() > 1 << 20 || !in.isReadable())) {
             in.discardReadBytes();
+        }
+    }
+
+    /**
+     * A MULTI ... EXEC group starting at {@code at} (its MULTI record {@code multiLen} bytes long):
+     * applied only once all of it has arrived, inside one engine block, so the replica never shows
+     * or keeps part of a transaction and its offset only ever stands on a group's boundary. Returns
+     * the group's length in bytes, 0 when it has not fully arrived, -1 when the link failed.
+     */
+    private int applyGroup(ChannelHandlerContext ctx, int at, int multiLen) {
+        int p = at + multiLen;
+        int end;
+        try {
+            while (true) {
+                in.readerIndex(p);
+                int m = parser.next(in);
+                if (m == 0) {
+                    return 0;
+                }
+                if (m < 0) {
+                    fail(ctx, "bad record in the replication stream: " + parser.problem());
+                    return -1;
+                }
+                if (parser.args() == 1 && parser.argIs(in, 0, "MULTI")) {
+                    fail(ctx, "bad record in the replication stream: MULTI inside a MULTI block");
+                    return -1;
+                }
+                p += m;
+                if (parser.args() == 1 && parser.argIs(in, 0, "EXEC")) {
+                    end = p;
+                    break;
+                }
+            }
+            engine.beginBlock();
+            boolean kept = false;
+            try {
+                p = at + multiLen;
+                while (true) {
+                    in.readerIndex(p);
+                    int m = parser.next(in);
+                    if (parser.args() == 1 && parser.argIs(in, 0, "EXEC")) {
+                        break;
+                    }
+                    if (!apply(ctx)) {
+                        return -1;
+                    }
+                    p += m;
+                }
+                engine.commitBlock(); // our own append-only file logs it as one group too
+                kept = true;
+            } finally {
+                if (!kept) {
+                    engine.rollbackBlock();
+                }
+            }
+            return end - at;
+        } finally {
+            if (in.refCnt() > 0) {
+                in.readerIndex(at);
+            }
         }
     }
 

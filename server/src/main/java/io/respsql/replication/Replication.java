@@ -199,6 +199,27 @@ public final class Replication implements CommitListener, WriteGuard {
         append(record);
     }
 
+    /** A MULTI/EXEC block goes to replicas as one group, as to the append-only file. */
+    @Override
+    public void blockBegun() {
+        if (link != null || backlog == null) {
+            return;
+        }
+        record.clear();
+        AofFormat.writeMulti(record);
+        append(record);
+    }
+
+    @Override
+    public void blockEnded() {
+        if (link != null || backlog == null) {
+            return;
+        }
+        record.clear();
+        AofFormat.writeExec(record);
+        append(record);
+    }
+
     private void append(ByteBuf bytes) {
         backlog.append(bytes, bytes.readerIndex(), bytes.readableBytes());
         scheduleFlush();

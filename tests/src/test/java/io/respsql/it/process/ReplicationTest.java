@@ -502,4 +502,102 @@ class ReplicationTest {
             assertEquals("+PONG\r\n", b.readReply());
         }
     }
+
+    /**
+     * MULTI/EXEC blocks reach replicas whole: a committed block is applied as on the master and
+     * counts for WAIT only once replicated; a block taken back on the master never reaches them.
+     */
+    @Test
+    void transactionsReachReplicasAsOneUnit() throws Exception {
+        try (ServerProcess master = ServerProcess.start(sub("master"), opts());
+             ServerProcess replica = ServerProcess.start(sub("replica"), "--save", "", "--replicaof", replicaOf(master))) {
+            awaitReplication(replica, "master_link_status", "up");
+            RespConnection a = master.raw();
+            assertEquals("+OK\r\n", call(a, "SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
+            assertEquals(":1\r\n", call(a, "WAIT", "1", "5000"));
+            // With the replica stopped, WAIT after EXEC must wait for the block itself.
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(replica.pid())).start().waitFor());
+            try {
+                assertEquals("+OK\r\n", call(a, "MULTI"));
+                assertEquals("+QUEUED\r\n", call(a, "SQL", "INSERT INTO t VALUES (1,10),(2,20),(3,30)"));
+                assertEquals("+QUEUED\r\n", call(a, "SQL", "UPDATE t SET v = v + 1 WHERE id >= 2"));
+                assertEquals("*2\r\n+OK\r\n:2\r\n", call(a, "EXEC"));
+                assertEquals(":0\r\n", call(a, "WAIT", "1", "300"));
+            } finally {
+                new ProcessBuilder("kill", "-CONT", Long.toString(replica.pid())).start().waitFor();
+            }
+            assertEquals(":1\r\n", call(a, "WAIT", "1", "5000"));
+            // A block that fails on the master is taken back there and sent nowhere.
+            assertEquals("+OK\r\n", call(a, "MULTI"));
+            assertEquals("+QUEUED\r\n", call(a, "SQL", "INSERT INTO t VALUES (4,40)"));
+            assertEquals("+QUEUED\r\n", call(a, "SQL", "INSERT INTO t VALUES (1,99)"));
+            assertTrue(call(a, "EXEC").startsWith("-ERR EXEC aborted: statement 2 of 2 failed"));
+            assertEquals("+OK\r\n", call(a, "SQL", "INSERT INTO t VALUES (5,50)"));
+            assertEquals(":1\r\n", call(a, "WAIT", "1", "5000"));
+            assertEquals(Fixture.dumps(master), Fixture.dumps(replica));
+            assertEquals("*4\r\n$4\r\n1,10\r\n$4\r\n2,21\r\n$4\r\n3,31\r\n$4\r\n5,50\r\n",
+                    call(replica.raw(), "SQL", "SELECT * FROM t ORDER BY id"));
+        }
+    }
+
+    /**
+     * A replica applies a MULTI group only when all of it has arrived: against a scripted master
+     * that sends the block's first half and stops, the replica shows none of it (and its offset
+     * stays at the group's start); the rest arrives, and all of it shows.
+     */
+    @Test
+    void aHalfArrivedBlockIsNotApplied() throws Exception {
+        // A real snapshot holding table t, for the scripted master's full sync.
+        Path seedDir = sub("seed");
+        byte[] snapshot;
+        try (ServerProcess seed = ServerProcess.start(seedDir, "--save", "")) {
+            assertEquals("+OK\r\n", call(seed.raw(), "SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
+            assertEquals("+OK\r\n", call(seed.raw(), "SAVE"));
+            snapshot = Files.readAllBytes(seedDir.resolve("dump.rsql"));
+        }
+        try (java.net.ServerSocket fake = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(ServerProcess.HOST));
+             ServerProcess replica = ServerProcess.start(sub("replica"), "--save", "",
+                     "--replicaof", ServerProcess.HOST + " " + fake.getLocalPort())) {
+            fake.setSoTimeout((int) LINK.toMillis());
+            try (java.net.Socket link = fake.accept()) {
+                java.io.InputStream in = link.getInputStream();
+                java.io.OutputStream out = link.getOutputStream();
+                // The replica pipelines REPLCONF listening-port, REPLCONF capa and PSYNC ? -1.
+                StringBuilder got = new StringBuilder();
+                while (!got.toString().matches("(?s).*PSYNC\\r\\n\\$\\d+\\r\\n[^\\r]+\\r\\n\\$\\d+\\r\\n-?\\d+\\r\\n")) {
+                    int b = in.read();
+                    assertTrue(b >= 0, "the replica closed the link during the handshake: " + got);
+                    got.append((char) b);
+                }
+                out.write("+OK\r\n+OK\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(("+FULLRESYNC " + "0123456789abcdef0123456789abcdef01234567" + " 0\r\n$" + snapshot.length
+                        + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                out.write(snapshot);
+                byte[] multi = "*1\r\n$5\r\nMULTI\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] ins = record("INSERT INTO t VALUES (1,10)");
+                byte[] upd = record("UPDATE t SET v = 11 WHERE id = 1");
+                byte[] exec = "*1\r\n$4\r\nEXEC\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] lone = record("INSERT INTO t VALUES (7,70)");
+                out.write(lone);
+                out.write(multi);
+                out.write(ins);
+                out.flush();
+                awaitReplication(replica, "slave_repl_offset", Integer.toString(lone.length));
+                RespConnection r = replica.raw();
+                // The lone record before the block is applied; the half block is not.
+                assertEquals("*1\r\n$4\r\n7,70\r\n", call(r, "SQL", "SELECT * FROM t ORDER BY id"));
+                out.write(upd);
+                out.write(exec);
+                out.flush();
+                awaitReplication(replica, "slave_repl_offset",
+                        Integer.toString(lone.length + multi.length + ins.length + upd.length + exec.length));
+                assertEquals("*2\r\n$4\r\n1,11\r\n$4\r\n7,70\r\n", call(r, "SQL", "SELECT * FROM t ORDER BY id"));
+            }
+        }
+    }
+
+    private static byte[] record(String sql) {
+        byte[] b = sql.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return ("*2\r\n$3\r\nSQL\r\n$" + b.length + "\r\n" + sql + "\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 }
