@@ -21,6 +21,11 @@ public final class CommandFlags {
      * not a Redis flag, so {@link #names} does not list it.
      */
     public static final int NO_REPLY = 1 << 30;
+    /**
+     * May run while a RESP2 client is subscribed (the (un)subscribe family, PING, QUIT, RESET).
+     * Internal, like {@link #NO_REPLY}.
+     */
+    public static final int PUBSUB_CONTEXT = 1 << 29;
 
     private static final String[] NAMES = {
         "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"

@@ -44,6 +44,7 @@ public final class Commands {
         specs.addAll(SlowlogCommands.specs(ctx));
         specs.addAll(PersistenceCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
+        specs.addAll(PubSubCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);
         return table;

@@ -7,6 +7,7 @@ import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.Persistence;
+import io.respsql.pubsub.PubSub;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -23,6 +24,7 @@ public final class ServerContext {
     private MemoryAccounting memory;
     private AppendOnlyFile aof;
     private Runnable stopServer = () -> { };
+    private PubSub pubsub = new PubSub();
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info, Persistence persistence) {
@@ -90,6 +92,16 @@ public final class ServerContext {
 
     public void appendOnlyFile(AppendOnlyFile aof) {
         this.aof = aof;
+    }
+
+    /** Channels, patterns and their subscribers. */
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    public ServerContext pubsub(PubSub pubsub) {
+        this.pubsub = pubsub;
+        return this;
     }
 
     /** The full command table (set once it is built, for COMMAND's introspection). */
