@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 public final class InfoReport {
     /** Sections in output order. */
     public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "commandstats", "errorstats", "latencystats");
+            "replication", "tables", "commandstats", "errorstats", "latencystats");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
     public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "errorstats");
+            "replication", "tables", "errorstats");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -39,6 +39,11 @@ public final class InfoReport {
     private String transport = "";
     /** Fills the persistence section; none until persistence is wired. */
     private Consumer<StringBuilder> persistence = sb -> { };
+    /**
+     * Fills the replication section. Until replication exists, what a standalone master says:
+     * Sentinel needs {@code role:master} here to monitor a server (it reads roles only from INFO).
+     */
+    private Consumer<StringBuilder> replication = this::standaloneMaster;
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
@@ -64,6 +69,26 @@ public final class InfoReport {
     /** Who writes the fields of {@code # Persistence}. */
     public void persistence(Consumer<StringBuilder> fields) {
         this.persistence = fields;
+    }
+
+    /** Who writes the fields of {@code # Replication} (after the heading). */
+    public void replication(Consumer<StringBuilder> fields) {
+        this.replication = fields;
+    }
+
+    /** Redis 7's fields for a master without replicas. */
+    private void standaloneMaster(StringBuilder sb) {
+        field(sb, "role", "master");
+        field(sb, "connected_slaves", 0);
+        field(sb, "master_failover_state", "no-failover");
+        field(sb, "master_replid", runId);
+        field(sb, "master_replid2", "0000000000000000000000000000000000000000");
+        field(sb, "master_repl_offset", 0);
+        field(sb, "second_repl_offset", -1);
+        field(sb, "repl_backlog_active", 0);
+        field(sb, "repl_backlog_size", 1048576);
+        field(sb, "repl_backlog_first_byte_offset", 0);
+        field(sb, "repl_backlog_histlen", 0);
     }
 
     public String runId() {
@@ -126,6 +151,10 @@ public final class InfoReport {
                     persistence.accept(sb);
                 }
                 case "stats" -> stats(sb);
+                case "replication" -> {
+                    sb.append("# Replication\r\n");
+                    replication.accept(sb);
+                }
                 case "tables" -> tables(sb);
                 case "commandstats", "latencystats" -> commands.write(section, sb);
                 case "errorstats" -> errorStats(sb);

@@ -269,6 +269,30 @@ class PubSubTest extends ServerTestBase {
         return Long.parseLong(info.replaceAll("(?s).*" + field + ":(\\d+).*", "$1"));
     }
 
+    /** What Sentinel's failover sends: CLIENT KILL TYPE normal, then TYPE pubsub; subscribers are their own class. */
+    @Test
+    void clientListAndKillByType() throws Exception {
+        try (TestServer own = TestServer.start(); RespConnection admin = own.raw(); RespConnection normal = own.raw();
+             RespConnection sub = own.raw()) {
+            long subId = Long.parseLong(sub.call("CLIENT", "ID").substring(1).trim());
+            long normalId = Long.parseLong(normal.call("CLIENT", "ID").substring(1).trim());
+            assertEquals(confirm("subscribe", "x", 1), sub.call("SUBSCRIBE", "x"));
+            String pubsubList = admin.call("CLIENT", "LIST", "TYPE", "pubsub");
+            assertTrue(pubsubList.contains("id=" + subId + " ") && !pubsubList.contains("id=" + normalId + " "), pubsubList);
+            assertTrue(!admin.call("CLIENT", "LIST", "TYPE", "normal").contains("id=" + subId + " "));
+            assertEquals("$0\r\n\r\n", admin.call("CLIENT", "LIST", "TYPE", "replica"));
+            assertEquals("-ERR Unknown client type 'bogus'\r\n", admin.call("CLIENT", "KILL", "TYPE", "bogus"));
+            assertEquals(":0\r\n", admin.call("CLIENT", "KILL", "TYPE", "master"));
+            // The caller is spared (SKIPME yes), the subscriber is not of type normal.
+            assertEquals(":1\r\n", admin.call("CLIENT", "KILL", "TYPE", "normal"));
+            assertTrue(normal.awaitClosedByServer(10_000));
+            assertEquals(List.of(), drain(sub));
+            assertEquals(":1\r\n", admin.call("CLIENT", "KILL", "TYPE", "pubsub"));
+            assertTrue(sub.awaitClosedByServer(10_000));
+            assertEquals(":0\r\n", admin.call("PUBLISH", "x", "nobody"));
+        }
+    }
+
     /** lettuce's Pub/Sub connection (RESP3 handshake refused, so RESP2 arrays) receives both kinds of message. */
     @Test
     void lettucePubSub() throws Exception {
