@@ -177,21 +177,23 @@ public final class PubSub {
         int receivers = 0;
         Set<Subscriber> direct = channels.get(key);
         if (direct != null) {
-            receivers += deliver(direct, encode(null, channel, message));
+            receivers += deliver(direct, null, channel, message);
         }
         if (!patterns.isEmpty()) {
             for (Map.Entry<String, Set<Subscriber>> e : patterns.entrySet()) {
                 if (Glob.matches(e.getKey(), key, false)) {
-                    receivers += deliver(e.getValue(),
-                            encode(e.getKey().getBytes(StandardCharsets.ISO_8859_1), channel, message));
+                    receivers += deliver(e.getValue(), e.getKey().getBytes(StandardCharsets.ISO_8859_1), channel, message);
                 }
             }
         }
         return receivers;
     }
 
-    /** Gives each of {@code receivers} a view of {@code frame}, then drops this method's reference. */
-    private int deliver(Set<Subscriber> receivers, ByteBuf frame) {
+    /**
+     * Gives each of {@code receivers} a view of one frame, encoded once per protocol in use among
+     * them (RESP2 arrays, RESP3 pushes: see {@link PushHeader}), then drops this method's references.
+     */
+    private int deliver(Set<Subscriber> receivers, byte[] pattern, byte[] channel, ByteBuf message) {
         int n = 0;
         if (scratch.length < receivers.size()) {
             scratch = new Subscriber[Integer.highestOneBit(receivers.size()) << 1];
@@ -199,28 +201,41 @@ public final class PubSub {
         for (Subscriber s : receivers) {
             scratch[n++] = s;
         }
+        ByteBuf resp2 = null;
+        ByteBuf resp3 = null;
         try {
             for (int i = 0; i < n; i++) {
-                scratch[i].session.deliver(frame.retainedDuplicate());
+                Session to = scratch[i].session;
                 scratch[i] = null;
+                ByteBuf frame;
+                if (to.protocol() == 3) {
+                    frame = resp3 != null ? resp3 : (resp3 = encode(3, pattern, channel, message));
+                } else {
+                    frame = resp2 != null ? resp2 : (resp2 = encode(2, pattern, channel, message));
+                }
+                to.deliver(frame.retainedDuplicate());
             }
         } finally {
-            frame.release();
+            if (resp2 != null) {
+                resp2.release();
+            }
+            if (resp3 != null) {
+                resp3.release();
+            }
         }
         return n;
     }
 
     /** {@code message <channel> <payload>}, or {@code pmessage <pattern> <channel> <payload>}. */
-    private ByteBuf encode(byte[] pattern, byte[] channel, ByteBuf message) {
+    private ByteBuf encode(int protocol, byte[] pattern, byte[] channel, ByteBuf message) {
         int size = 64 + channel.length + message.readableBytes() + (pattern == null ? 0 : pattern.length);
         ByteBuf frame = ByteBufAllocator.DEFAULT.ioBuffer(size);
         RespWriter w = frameWriter.target(frame);
-        // Subscribers of one channel share this frame: RESP2 arrays for all (see PushHeader).
         if (pattern == null) {
-            PushHeader.write(w, 2, 3);
+            PushHeader.write(w, protocol, 3);
             w.bulk(MESSAGE);
         } else {
-            PushHeader.write(w, 2, 4);
+            PushHeader.write(w, protocol, 4);
             w.bulk(PMESSAGE);
             w.bulk(pattern);
         }
