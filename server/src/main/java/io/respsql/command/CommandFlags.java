@@ -23,9 +23,9 @@ public final class CommandFlags {
     public static final int NO_REPLY = 1 << 30;
     /**
      * May run while a RESP2 client is subscribed (the (un)subscribe family, PING, QUIT, RESET).
-     * Internal, like {@link #NO_REPLY}.
+     * Internal, like {@link #NO_REPLY}. (Bit 29 is taken by branch multi's NOT_QUEUED.)
      */
-    public static final int PUBSUB_CONTEXT = 1 << 29;
+    public static final int PUBSUB_CONTEXT = 1 << 28;
 
     private static final String[] NAMES = {
         "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"
