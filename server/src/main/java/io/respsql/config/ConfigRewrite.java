@@ -35,6 +35,7 @@ public final class ConfigRewrite {
      * 127.0.0.1 6379}, not {@code replicaof "127.0.0.1 6379"}); the loader joins the words again.
      */
     private static final Set<String> WORD_LISTS = Set.of("save", "client-output-buffer-limit", "replicaof", "slaveof");
+    private static final Set<String> REPLICA_OF = Set.of("replicaof", "slaveof");
 
     private ConfigRewrite() {
     }
@@ -62,7 +63,9 @@ public final class ConfigRewrite {
             if (option == null) {
                 out.add(raw); // comments, blank lines, rename-command: kept as the user wrote them
             } else if (written.add(option.name())) {
-                out.add(line(option));
+                if (!(REPLICA_OF.contains(option.name()) && option.get().isEmpty())) {
+                    out.add(line(option));
+                } // a master has no replicaof line: Redis removes it (REPLICAOF NO ONE)
             }
             // else: a later duplicate of a key already written; Redis drops it too
         }
