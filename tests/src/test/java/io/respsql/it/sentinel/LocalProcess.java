@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 final class LocalProcess implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final java.util.Random RANDOM = new java.util.Random();
 
     private final String name;
     private final Path dir;
@@ -47,15 +48,22 @@ final class LocalProcess implements AutoCloseable {
         return false;
     }
 
-    /** A free loopback port (free when asked; the process binds it a moment later). */
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(HOST, 0));
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A free loopback port, picked below the kernel's ephemeral range (32768 and up) so that no
+     * outgoing connection takes it between this check and the process binding it; the
+     * processes here need fixed ports (a restart must come back on the same address).
+     */
+    static synchronized int freePort() {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = 20000 + RANDOM.nextInt(12000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(HOST, port));
+                return port;
+            } catch (IOException taken) {
+                // in use: try another
+            }
         }
+        throw new IllegalStateException("no free port between 20000 and 32000");
     }
 
     /** A RespSQL server with {@code respsql.conf} = port, bind, dir, no save rules, then {@code extra} lines. */
