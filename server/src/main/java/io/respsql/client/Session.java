@@ -1,5 +1,6 @@
 package io.respsql.client;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 
@@ -46,6 +47,20 @@ public final class Session {
     private Transaction transaction;
     /** Non-null while the client WATCHes tables. */
     private Transaction.Watches watches;
+    /** Pub/Sub channels and patterns subscribed to (kept by io.respsql.pubsub). */
+    private int channelSubscriptions;
+    private int patternSubscriptions;
+    /** Where messages that are not replies to this client's own commands go (set by the connection). */
+    private Outlet outlet;
+
+    /**
+     * Writes out-of-band frames (Pub/Sub messages) to the client, after the replies already queued
+     * for it and without blocking: implemented by the network layer, which owns the connection.
+     */
+    public interface Outlet {
+        /** Queues {@code frame} (ownership passes) and schedules its flush. */
+        void deliver(ByteBuf frame);
+    }
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -153,6 +168,42 @@ public final class Session {
     /** Forgets every watched table (UNWATCH, EXEC, DISCARD). */
     public void unwatch() {
         watches = null;
+    }
+
+    public void outlet(Outlet outlet) {
+        this.outlet = outlet;
+    }
+
+    /** Sends a Pub/Sub message frame (released when there is no connection any more). */
+    public void deliver(ByteBuf frame) {
+        if (outlet == null || closing) {
+            frame.release();
+        } else {
+            outlet.deliver(frame);
+        }
+    }
+
+    /** Records the number of channel and pattern subscriptions (Pub/Sub). */
+    public void subscriptions(int channels, int patterns) {
+        this.channelSubscriptions = channels;
+        this.patternSubscriptions = patterns;
+    }
+
+    public int channelSubscriptions() {
+        return channelSubscriptions;
+    }
+
+    public int patternSubscriptions() {
+        return patternSubscriptions;
+    }
+
+    /**
+     * Whether the client is in Pub/Sub mode (at least one subscription): a RESP2 client then may
+     * only (un)subscribe, PING, QUIT and RESET, and its output is bounded by the pubsub class of
+     * {@code client-output-buffer-limit}.
+     */
+    public boolean inPubSub() {
+        return channelSubscriptions + patternSubscriptions > 0;
     }
 
     /** Asks the connection to close once the replies written so far are sent (QUIT). */
@@ -271,9 +322,11 @@ public final class Session {
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(replica ? " flags=S" : blocked ? " flags=b" : " flags=N")
+          .append(replica ? " flags=S" : blocked ? " flags=b" : inPubSub() ? " flags=P" : " flags=N")
           .append(" db=").append(db)
-          .append(" sub=0 psub=0 ssub=0 multi=-1")
+          .append(" sub=").append(channelSubscriptions)
+          .append(" psub=").append(patternSubscriptions)
+          .append(" ssub=0 multi=-1")
           .append(" qbuf=").append(queryBufferBytes)
           .append(" omem=").append(pendingOutputBytes())
           .append(" events=r")

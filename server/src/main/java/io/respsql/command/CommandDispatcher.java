@@ -97,6 +97,12 @@ public final class CommandDispatcher {
                     // As Redis: unknown commands and wrong arity are reported first, then the lock.
                     out.error("NOAUTH Authentication required.");
                     failQueueing(tx);
+                } else if (session.inPubSub() && session.protocol() == 2
+                        && !top.hasFlag(CommandFlags.PUBSUB_CONTEXT)) {
+                    // A RESP2 subscriber's stream carries messages: replies of other commands would mix with them.
+                    spec.rejectedCalls++;
+                    out.error("ERR Can't execute '" + spec.fullName() + "': only (P|S)SUBSCRIBE / "
+                            + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
                 } else if (memory != null && spec.hasFlag(CommandFlags.DENYOOM) && memory.overLimit()) {
                     spec.rejectedCalls++;
                     out.error(SqlEngine.OOM_REPLY);

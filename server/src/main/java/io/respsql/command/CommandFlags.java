@@ -27,6 +27,12 @@ public final class CommandFlags {
      */
     public static final int NOT_QUEUED = 1 << 29;
 
+    /**
+     * May run while a RESP2 client is subscribed (the (un)subscribe family, PING, QUIT, RESET).
+     * Internal, like {@link #NO_REPLY}.
+     */
+    public static final int PUBSUB_CONTEXT = 1 << 28;
+
     private static final String[] NAMES = {
         "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"
     };

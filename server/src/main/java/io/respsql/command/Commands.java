@@ -48,6 +48,7 @@ public final class Commands {
         specs.addAll(ReplicationCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
         specs.addAll(TransactionCommands.specs(ctx));
+        specs.addAll(PubSubCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);
         return table;

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 
-/** PING, ECHO, QUIT, AUTH, HELLO, and the database form of SELECT. */
+/** PING, ECHO, QUIT, RESET, AUTH, HELLO, and the database form of SELECT. */
 final class ConnectionCommands {
     private ConnectionCommands() {
     }
@@ -20,13 +20,16 @@ final class ConnectionCommands {
             CommandSpec.builder("auth", -2).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.NOSCRIPT
                     | CommandFlags.LOADING | CommandFlags.STALE).group("connection")
                 .summary("Authenticates the connection.").handler((s, a, out) -> auth(ctx, s, a, out)).build(),
-            CommandSpec.builder("ping", -1).flags(CommandFlags.FAST).group("connection")
+            CommandSpec.builder("ping", -1).flags(CommandFlags.FAST | CommandFlags.PUBSUB_CONTEXT).group("connection")
                 .summary("Returns the server's liveliness response.").handler(ConnectionCommands::ping).build(),
             CommandSpec.builder("echo", 2).flags(CommandFlags.FAST).group("connection")
                 .summary("Returns the given string.").handler((s, a, out) -> out.bulk(a.get(1))).build(),
             CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING | CommandFlags.NOT_QUEUED
-                    | CommandFlags.STALE).group("connection")
+                    | CommandFlags.STALE | CommandFlags.PUBSUB_CONTEXT).group("connection")
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
+            CommandSpec.builder("reset", 1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.NOSCRIPT
+                    | CommandFlags.LOADING | CommandFlags.STALE | CommandFlags.PUBSUB_CONTEXT | CommandFlags.NOT_QUEUED)
+                .group("connection").summary("Resets the connection.").handler((s, a, out) -> reset(ctx, s, out)).build(),
             CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
                 .summary("Handshakes with the Redis server.").handler((s, a, out) -> hello(ctx, s, a, out)).build());
@@ -89,6 +92,15 @@ final class ConnectionCommands {
     static void ping(Session s, CommandArgs a, RespWriter out) {
         if (a.count() > 2) {
             out.error("ERR wrong number of arguments for 'ping' command");
+        } else if (s.inPubSub() && s.protocol() == 2) {
+            // As Redis: a subscriber's PING answer is shaped like a message, so it fits the stream.
+            out.arrayHeader(2);
+            out.bulk("pong");
+            if (a.count() == 2) {
+                out.bulk(a.get(1));
+            } else {
+                out.bulk("");
+            }
         } else if (a.count() == 2) {
             out.bulk(a.get(1));
         } else {
@@ -99,6 +111,21 @@ final class ConnectionCommands {
     static void quit(Session s, CommandArgs a, RespWriter out) {
         out.ok();
         s.closeAfterReply();
+    }
+
+    /**
+     * {@code RESET}: the connection's state back to a fresh one's, as Redis 7: every subscription
+     * dropped, no name, RESP2, database 0, and unauthenticated when a password is required.
+     * (With MULTI/EXEC, a transaction in progress is discarded too.)
+     */
+    static void reset(ServerContext ctx, Session s, RespWriter out) {
+        s.endTransaction(); // as Redis: RESET runs at once inside MULTI and discards the block
+        s.unwatch();
+        ctx.pubsub().unsubscribeAll(s);
+        s.name("");
+        s.protocol(2);
+        s.authenticated(!ctx.config().passwordRequired());
+        out.simple("RESET");
     }
 
     /** {@code SELECT <db>}: only database 0 exists. */

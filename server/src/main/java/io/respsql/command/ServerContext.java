@@ -8,6 +8,7 @@ import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.Persistence;
 import io.respsql.replication.Replication;
+import io.respsql.pubsub.PubSub;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -26,6 +27,7 @@ public final class ServerContext {
     private AppendOnlyFile aof;
     private Replication replication;
     private Runnable stopServer = () -> { };
+    private PubSub pubsub = new PubSub();
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info, Persistence persistence) {
@@ -102,6 +104,17 @@ public final class ServerContext {
 
     public void replication(Replication replication) {
         this.replication = replication;
+
+    }
+
+    /** Channels, patterns and their subscribers. */
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    public ServerContext pubsub(PubSub pubsub) {
+        this.pubsub = pubsub;
+        return this;
     }
 
     /** The full command table (set once it is built, for COMMAND's introspection). */

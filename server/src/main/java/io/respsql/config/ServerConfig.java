@@ -115,7 +115,7 @@ public final class ServerConfig {
                 1024, Long.MAX_VALUE, () -> clientQueryBufferLimit, v -> clientQueryBufferLimit = v));
         add(ConfigOption.ofString("client-output-buffer-limit", "<class hard soft seconds>",
                 "disconnect a client whose unsent replies exceed hard, or soft for longer than seconds "
-                        + "(only the normal class applies)", true, this::outputBufferLimitText, this::parseOutputBufferLimit));
+                        + "(the normal and pubsub classes apply)", true, this::outputBufferLimitText, this::parseOutputBufferLimit));
         add(ConfigOption.ofBytes("maxmemory",
                 "refuse writes (-OOM) above this many bytes of table data, indexes and client buffers "
                         + "(0: 70% of the JVM max heap)", true, 0, Long.MAX_VALUE, () -> maxMemory, v -> maxMemory = v));
@@ -407,6 +407,21 @@ public final class ServerConfig {
     /** Seconds a normal client may stay above the soft limit. */
     public long outputSoftSeconds() {
         return outputBufferLimits[0][2];
+    }
+
+    /** Hard output limit of clients in Pub/Sub mode in bytes; 0 for none. */
+    public long pubsubOutputHardLimit() {
+        return outputBufferLimits[2][0];
+    }
+
+    /** Soft output limit of clients in Pub/Sub mode in bytes; 0 for none. */
+    public long pubsubOutputSoftLimit() {
+        return outputBufferLimits[2][1];
+    }
+
+    /** Seconds a client in Pub/Sub mode may stay above its soft limit. */
+    public long pubsubOutputSoftSeconds() {
+        return outputBufferLimits[2][2];
     }
 
     /** The configured {@code maxmemory} in bytes; 0 when not set (see {@link #effectiveMaxMemory()}). */

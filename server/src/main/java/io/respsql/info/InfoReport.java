@@ -39,11 +39,11 @@ public final class InfoReport {
     private String transport = "";
     /** Fills the persistence section; none until persistence is wired. */
     private Consumer<StringBuilder> persistence = sb -> { };
-    /** Fills the replication section; a lone master's fields until replication is wired. */
-    private Consumer<StringBuilder> replication = sb -> {
-        field(sb, "role", "master");
-        field(sb, "connected_slaves", 0);
-    };
+    /**
+     * Fills the replication section. Until replication exists, what a standalone master says:
+     * Sentinel needs {@code role:master} here to monitor a server (it reads roles only from INFO).
+     */
+    private Consumer<StringBuilder> replication = this::standaloneMaster;
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
@@ -71,9 +71,24 @@ public final class InfoReport {
         this.persistence = fields;
     }
 
-    /** Who writes the fields of {@code # Replication}. */
+    /** Who writes the fields of {@code # Replication} (after the heading). */
     public void replication(Consumer<StringBuilder> fields) {
         this.replication = fields;
+    }
+
+    /** Redis 7's fields for a master without replicas. */
+    private void standaloneMaster(StringBuilder sb) {
+        field(sb, "role", "master");
+        field(sb, "connected_slaves", 0);
+        field(sb, "master_failover_state", "no-failover");
+        field(sb, "master_replid", runId);
+        field(sb, "master_replid2", "0000000000000000000000000000000000000000");
+        field(sb, "master_repl_offset", 0);
+        field(sb, "second_repl_offset", -1);
+        field(sb, "repl_backlog_active", 0);
+        field(sb, "repl_backlog_size", 1048576);
+        field(sb, "repl_backlog_first_byte_offset", 0);
+        field(sb, "repl_backlog_histlen", 0);
     }
 
     public String runId() {

@@ -35,6 +35,7 @@ import io.respsql.persist.BackgroundJobs;
 import io.respsql.persist.Persistence;
 import io.respsql.protocol.RespWriter;
 import io.respsql.replication.Replication;
+import io.respsql.pubsub.PubSub;
 import io.respsql.storage.Catalog;
 
 import org.slf4j.LoggerFactory;
@@ -151,7 +152,10 @@ public final class RespSqlServer implements AutoCloseable {
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
-        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory);
+        PubSub pubsub = new PubSub();
+        clients.onClose(pubsub::unsubscribeAll);
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory)
+                .pubsub(pubsub);
         context.appendOnlyFile(aof);
         context.replication(replication);
         AtomicReference<RespSqlServer> self = new AtomicReference<>();

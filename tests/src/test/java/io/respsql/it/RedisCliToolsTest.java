@@ -92,17 +92,18 @@ class RedisCliToolsTest extends ServerTestBase {
 
     /** Runs redis-cli in a tmux terminal, types {@code typed} and returns the first screen line. */
     private static String hintAfterTyping(String typed) throws Exception {
+        // A tmux server of its own (-L): another tmux user on the machine cannot take it down.
         String session = "respsql-hint-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        run("tmux", "new-session", "-d", "-s", session, "-x", "220", "-y", "10",
+        run("tmux", "-L", session, "new-session", "-d", "-s", session, "-x", "220", "-y", "10",
                 RedisCli.PATH + " -h " + server.host() + " -p " + server.port());
         try {
             String prompt = server.host() + ":" + server.port() + ">";
             awaitScreen(session, prompt, 0);
-            run("tmux", "send-keys", "-t", session, "-l", typed);
+            run("tmux", "-L", session, "send-keys", "-t", session, "-l", typed);
             // The hint follows what was typed on the same line.
             return awaitScreen(session, prompt + " " + typed.trim(), 2);
         } finally {
-            run("tmux", "kill-session", "-t", session);
+            run("tmux", "-L", session, "kill-server"); // its own server: no other tmux user can end it
         }
     }
 
@@ -111,7 +112,7 @@ class RedisCliToolsTest extends ServerTestBase {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String line = "";
         while (System.nanoTime() < deadline) {
-            line = run("tmux", "capture-pane", "-p", "-t", session).split("\n", 2)[0].stripTrailing();
+            line = run("tmux", "-L", session, "capture-pane", "-p", "-t", session).split("\n", 2)[0].stripTrailing();
             if (line.startsWith(prefix) && line.length() >= prefix.length() + more) {
                 return line;
             }

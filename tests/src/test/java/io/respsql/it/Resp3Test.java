@@ -123,11 +123,11 @@ class Resp3Test extends ServerTestBase {
                     + "$5\r\nsince\r\n$5\r\n0.1.0\r\n$5\r\ngroup\r\n$10\r\nconnection\r\n", c.call("COMMAND", "DOCS", "ping"));
             String config = c.call("COMMAND", "DOCS", "config");
             assertTrue(config.startsWith("%1\r\n$6\r\nconfig\r\n%4\r\n"), config);
-            assertTrue(config.contains("$11\r\nsubcommands\r\n%4\r\n$10\r\nconfig|get\r\n%3\r\n"), config);
+            assertTrue(config.contains("$11\r\nsubcommands\r\n%5\r\n$10\r\nconfig|get\r\n%3\r\n"), config);
             // A command with subcommands lists them as an array, one without as an empty set.
             String info = c.call("COMMAND", "INFO", "config");
             assertTrue(info.startsWith("*1\r\n*10\r\n$6\r\nconfig\r\n:-2\r\n~0\r\n"), info);
-            assertTrue(info.contains("~0\r\n~0\r\n*4\r\n*10\r\n$10\r\nconfig|get\r\n"), info);
+            assertTrue(info.contains("~0\r\n~0\r\n*5\r\n*10\r\n$10\r\nconfig|get\r\n"), info);
             // Arguments are maps and their flags sets, as Redis 7 sends them (e.g. COMMAND DOCS GETEX).
             String select = c.call("COMMAND", "DOCS", "select");
             assertTrue(select.startsWith("%1\r\n$6\r\nselect\r\n%4\r\n"), select);

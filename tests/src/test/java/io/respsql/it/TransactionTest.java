@@ -269,6 +269,25 @@ class TransactionTest extends SqlTestBase {
     }
 
     @Test
+    void resetRunsAtOnceAndDiscardsTheBlockAndTheWatches() throws IOException {
+        try (RespConnection other = server.raw()) {
+            Map<String, List<String>> before = s.snapshot();
+            assertEquals(OK, s.send("MULTI"));
+            assertEquals(QUEUED, queue("DELETE FROM t"));
+            assertEquals("+RESET\r\n", s.send("RESET"));
+            assertEquals(error("ERR EXEC without MULTI"), s.send("EXEC"));
+            assertEquals(before, s.snapshot());
+            // a watch forgotten by RESET no longer aborts
+            assertEquals(OK, s.send("WATCH", "t"));
+            assertEquals("+RESET\r\n", s.send("RESET"));
+            assertEquals(integer(1), other.call("SQL", "UPDATE t SET v = 0 WHERE id = 1"));
+            assertEquals(OK, s.send("MULTI"));
+            assertEquals(QUEUED, queue("DELETE FROM t WHERE id = 2"));
+            assertEquals("*1\r\n" + integer(1), s.send("EXEC"));
+        }
+    }
+
+    @Test
     void watchDoesNotAbortWithoutAChangeOfAWatchedTable() throws IOException {
         try (RespConnection other = server.raw()) {
             assertEquals(OK, s.send("WATCH", "t", "nosuch"));
