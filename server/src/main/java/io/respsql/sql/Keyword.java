@@ -15,7 +15,7 @@ import java.util.Locale;
  * <p>Matching is ASCII case-insensitive, as in PostgreSQL and SQLite: {@code sElEcT} is
  * SELECT, while a non-ASCII look-alike such as {@code ınsert} (dotless i) is an identifier.
  */
-public enum Keyword {
+public enum Keyword implements Token.Code {
     // statements and DDL
     CREATE, DROP, TABLE, INDEX, VIEW, IF, EXISTS, DESC, DESCRIBE, DUMP, SHOW, TABLES, INDEXES,
     INSERT, INTO, VALUES, RETURN, SIZE, SELECT, SCANSELECT, UPDATE, SET, DELETE, EXPLAIN,

@@ -47,10 +47,10 @@ public final class Parser {
 
     private Statement statement() {
         Token t = peek();
-        if (t.keyword == null) {
+        if (t.keyword() == null) {
             throw error("a statement (CREATE, DROP, DESC, DUMP, INSERT, SELECT, UPDATE, DELETE, EXPLAIN, SHOW)");
         }
-        switch (t.keyword) {
+        switch (t.keyword()) {
             case CREATE:
                 pos++;
                 if (acceptKeyword(Keyword.TABLE)) {
@@ -403,7 +403,7 @@ public final class Parser {
         }
         Token t = peek();
         if (t.type == Token.Type.SYMBOL) {
-            CompareOp op = compareOp(t.symbol);
+            CompareOp op = compareOp(t.symbol());
             if (op != null) {
                 pos++;
                 Expr right = additive();
@@ -426,7 +426,7 @@ public final class Parser {
                     return false;
                 }
             } else if (depth == 1 && (t.is(Keyword.AND) || t.is(Keyword.OR) || t.is(Keyword.BETWEEN) || t.is(Keyword.IN)
-                    || t.is(Keyword.NOT) || compareOp(t.symbol) != null)) {
+                    || t.is(Keyword.NOT) || compareOp(t.symbol()) != null)) {
                 return true;
             } else if (t.type == Token.Type.END) {
                 return false;
@@ -439,7 +439,7 @@ public final class Parser {
         int entered = depth;
         Expr left = multiplicative();
         while (peek().is(Symbol.PLUS) || peek().is(Symbol.MINUS)) {
-            char op = next().symbol == Symbol.PLUS ? '+' : '-';
+            char op = next().symbol() == Symbol.PLUS ? '+' : '-';
             deeper(); // a chain a+b+c+... is a left-deep tree as deep as it is long
             Expr right = multiplicative();
             left = new Expr.Arith(op, left, right, left.start(), right.end());
@@ -452,7 +452,7 @@ public final class Parser {
         int entered = depth;
         Expr left = unary();
         while (peek().is(Symbol.STAR) || peek().is(Symbol.SLASH) || peek().is(Symbol.PERCENT)) {
-            Symbol sym = next().symbol;
+            Symbol sym = next().symbol();
             char op = sym == Symbol.STAR ? '*' : sym == Symbol.SLASH ? '/' : '%';
             deeper();
             Expr right = unary();
@@ -515,7 +515,7 @@ public final class Parser {
                 return new Expr.Ident(null, t.text, t.start, t.end);
             }
             case SYMBOL:
-                if (t.symbol == Symbol.LPAREN) {
+                if (t.symbol() == Symbol.LPAREN) {
                     deeper();
                     Expr e = additive();
                     depth--;
@@ -531,10 +531,10 @@ public final class Parser {
     }
 
     private static Expr.AggregateFn aggregate(Token t) {
-        if (t.keyword == null) {
+        if (t.keyword() == null) {
             return null;
         }
-        switch (t.keyword) {
+        switch (t.keyword()) {
             case COUNT:
                 return Expr.AggregateFn.COUNT;
             case SUM:

@@ -1,7 +1,7 @@
 package io.respsql.sql;
 
 /** Punctuation and operators as codes; {@link #text} is how an error message quotes them. */
-public enum Symbol {
+public enum Symbol implements Token.Code {
     LPAREN("("), RPAREN(")"), COMMA(","), DOT("."), SEMICOLON(";"),
     PLUS("+"), MINUS("-"), STAR("*"), SLASH("/"), PERCENT("%"),
     EQ("="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">=");

@@ -16,30 +16,44 @@ public final class Token {
     public final String text;
     public final int start;
     public final int end;
-    /** The keyword this word spells, or null (always null unless {@code type == IDENT}). */
-    public final Keyword keyword;
-    /** The symbol, or null (always null unless {@code type == SYMBOL}). */
-    public final Symbol symbol;
+    /**
+     * A {@link Keyword} for a word that spells one, the {@link Symbol} of a symbol, else null.
+     * One field for both keeps a token at 32 bytes, as before codes (the lexer makes one per word).
+     */
+    private final Code code;
 
-    Token(Type type, String text, int start, int end) {
-        this(type, text, start, end, null, null);
+    /** What a token's code can be. */
+    public sealed interface Code permits Keyword, Symbol {
     }
 
-    Token(Type type, String text, int start, int end, Keyword keyword, Symbol symbol) {
+    Token(Type type, String text, int start, int end) {
+        this(type, text, start, end, null);
+    }
+
+    Token(Type type, String text, int start, int end, Code code) {
         this.type = type;
         this.text = text;
         this.start = start;
         this.end = end;
-        this.keyword = keyword;
-        this.symbol = symbol;
+        this.code = code;
     }
 
     public boolean is(Keyword k) {
-        return keyword == k;
+        return code == k;
     }
 
     public boolean is(Symbol s) {
-        return symbol == s;
+        return code == s;
+    }
+
+    /** The keyword this word spells, or null (always null unless {@code type == IDENT}). */
+    public Keyword keyword() {
+        return code instanceof Keyword k ? k : null;
+    }
+
+    /** The symbol, or null (always null unless {@code type == SYMBOL}). */
+    public Symbol symbol() {
+        return code instanceof Symbol s ? s : null;
     }
 
     /** By text, for tests and diagnostics; the parser uses {@link #is(Keyword)}. */

@@ -88,7 +88,7 @@ class KeywordTest {
         assertNull(Keyword.lookup(word), word);
         Token t = single(word);
         assertEquals(Token.Type.IDENT, t.type);
-        assertNull(t.keyword);
+        assertNull(t.keyword());
         assertEquals(word, t.text);
     }
 
@@ -101,21 +101,21 @@ class KeywordTest {
     @Test
     void theLexerCodesWordsAndSymbolsOnce() {
         List<Token> t = Lexer.tokenize("Select a, count FROM t WHERE x <> 'AND' And y<=2");
-        assertSame(Keyword.SELECT, t.get(0).keyword);
-        assertNull(t.get(1).keyword);
-        assertSame(Symbol.COMMA, t.get(2).symbol);
-        assertSame(Keyword.COUNT, t.get(3).keyword, "coded even where it will be read as a column name");
-        assertSame(Keyword.FROM, t.get(4).keyword);
-        assertSame(Keyword.WHERE, t.get(6).keyword);
-        assertSame(Symbol.NE, t.get(8).symbol);
+        assertSame(Keyword.SELECT, t.get(0).keyword());
+        assertNull(t.get(1).keyword());
+        assertSame(Symbol.COMMA, t.get(2).symbol());
+        assertSame(Keyword.COUNT, t.get(3).keyword(), "coded even where it will be read as a column name");
+        assertSame(Keyword.FROM, t.get(4).keyword());
+        assertSame(Keyword.WHERE, t.get(6).keyword());
+        assertSame(Symbol.NE, t.get(8).symbol());
         assertEquals("!=", t.get(8).text, "<> reads as != (as before)");
         assertEquals(Token.Type.STRING, t.get(9).type);
-        assertNull(t.get(9).keyword, "a quoted word is never a keyword");
-        assertSame(Keyword.AND, t.get(10).keyword);
+        assertNull(t.get(9).keyword(), "a quoted word is never a keyword");
+        assertSame(Keyword.AND, t.get(10).keyword());
         assertEquals("And", t.get(10).text);
-        assertSame(Symbol.LE, t.get(12).symbol);
-        assertNull(t.get(14).keyword);
-        assertNull(t.get(14).symbol);
+        assertSame(Symbol.LE, t.get(12).symbol());
+        assertNull(t.get(14).keyword());
+        assertNull(t.get(14).symbol());
         assertEquals(Token.Type.END, t.get(14).type);
     }
 
@@ -129,7 +129,7 @@ class KeywordTest {
         assertEquals("sElEcT", mixed.text);
         assertSame(upper.text, single("SELECT").text, "no substring per keyword written in upper case");
         assertSame(lower.text, single("select").text, "no substring per keyword written in lower case");
-        assertSame(Keyword.SELECT, mixed.keyword);
+        assertSame(Keyword.SELECT, mixed.keyword());
     }
 
     /** The same word as a keyword where the grammar asks for one and a name or value elsewhere. */
