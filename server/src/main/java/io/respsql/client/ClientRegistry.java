@@ -11,6 +11,13 @@ import java.util.Map;
 public final class ClientRegistry {
     private final Map<Long, Session> sessions = new LinkedHashMap<>();
     private long nextId = 1;
+    /** Told once about each session that leaves (Pub/Sub drops its subscriptions). */
+    private final java.util.List<java.util.function.Consumer<Session>> closeListeners = new java.util.ArrayList<>();
+
+    /** Calls {@code listener} once for every session closed from now on. */
+    public void onClose(java.util.function.Consumer<Session> listener) {
+        closeListeners.add(listener);
+    }
 
     public Session open(Channel channel, long nowMillis) {
         Session s = new Session(nextId++, channel, nowMillis);
@@ -18,8 +25,13 @@ public final class ClientRegistry {
         return s;
     }
 
+    /** Removes {@code session}; idempotent (CLIENT KILL removes it before its channel closes). */
     public void close(Session session) {
-        sessions.remove(session.id());
+        if (sessions.remove(session.id()) != null) {
+            for (java.util.function.Consumer<Session> l : closeListeners) {
+                l.accept(session);
+            }
+        }
     }
 
     public int size() {

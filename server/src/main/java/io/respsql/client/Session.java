@@ -1,5 +1,6 @@
 package io.respsql.client;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
 
@@ -30,8 +31,36 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** The socket's file descriptor for CLIENT LIST; {@link #FD_UNKNOWN} until looked up (see {@link SocketFds}). */
+    private int fd = FD_UNKNOWN;
+    private static final int FD_UNKNOWN = Integer.MIN_VALUE;
+    /** Whether this connection is a replica's (after PSYNC): CLIENT LIST flag S. */
+    private boolean replica;
+    /** A blocking command (WAIT) holds the client: its further requests wait, in order. */
+    private boolean blocked;
+    private Runnable onUnblock = () -> { };
+    /** The replication stream's offset after this client's last write command (Redis's {@code woff}, for WAIT). */
+    private long replicationOffset;
     /** Bytes of the unfinished request being received, as last reported by the connection. */
     private long queryBufferBytes;
+    /** Non-null between MULTI and EXEC/DISCARD. */
+    private Transaction transaction;
+    /** Non-null while the client WATCHes tables. */
+    private Transaction.Watches watches;
+    /** Pub/Sub channels and patterns subscribed to (kept by io.respsql.pubsub). */
+    private int channelSubscriptions;
+    private int patternSubscriptions;
+    /** Where messages that are not replies to this client's own commands go (set by the connection). */
+    private Outlet outlet;
+
+    /**
+     * Writes out-of-band frames (Pub/Sub messages) to the client, after the replies already queued
+     * for it and without blocking: implemented by the network layer, which owns the connection.
+     */
+    public interface Outlet {
+        /** Queues {@code frame} (ownership passes) and schedules its flush. */
+        void deliver(ByteBuf frame);
+    }
 
     Session(long id, Channel channel, long nowMillis) {
         this.id = id;
@@ -71,7 +100,7 @@ public final class Session {
         this.libVer = libVer;
     }
 
-    /** RESP protocol version in use (always 2 for now). */
+    /** RESP protocol version in use: 2 (the default) or 3 after {@code HELLO 3}. */
     public int protocol() {
         return protocol;
     }
@@ -106,6 +135,77 @@ public final class Session {
         this.authenticated = authenticated;
     }
 
+    /** The open MULTI block, or null when the client is not in MULTI. */
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    /** MULTI: commands are queued from now on. */
+    public void beginTransaction() {
+        transaction = new Transaction();
+    }
+
+    /** Leaves MULTI (EXEC, DISCARD), returning the block. */
+    public Transaction endTransaction() {
+        Transaction t = transaction;
+        transaction = null;
+        return t;
+    }
+
+    /** The tables this client WATCHes, or null. */
+    public Transaction.Watches watches() {
+        return watches;
+    }
+
+    /** The client's watches, created on first use (WATCH). */
+    public Transaction.Watches watchesForUpdate() {
+        if (watches == null) {
+            watches = new Transaction.Watches();
+        }
+        return watches;
+    }
+
+    /** Forgets every watched table (UNWATCH, EXEC, DISCARD). */
+    public void unwatch() {
+        watches = null;
+    }
+
+    public void outlet(Outlet outlet) {
+        this.outlet = outlet;
+    }
+
+    /** Sends a Pub/Sub message frame (released when there is no connection any more). */
+    public void deliver(ByteBuf frame) {
+        if (outlet == null || closing) {
+            frame.release();
+        } else {
+            outlet.deliver(frame);
+        }
+    }
+
+    /** Records the number of channel and pattern subscriptions (Pub/Sub). */
+    public void subscriptions(int channels, int patterns) {
+        this.channelSubscriptions = channels;
+        this.patternSubscriptions = patterns;
+    }
+
+    public int channelSubscriptions() {
+        return channelSubscriptions;
+    }
+
+    public int patternSubscriptions() {
+        return patternSubscriptions;
+    }
+
+    /**
+     * Whether the client is in Pub/Sub mode (at least one subscription): a RESP2 client then may
+     * only (un)subscribe, PING, QUIT and RESET, and its output is bounded by the pubsub class of
+     * {@code client-output-buffer-limit}.
+     */
+    public boolean inPubSub() {
+        return channelSubscriptions + patternSubscriptions > 0;
+    }
+
     /** Asks the connection to close once the replies written so far are sent (QUIT). */
     public void closeAfterReply() {
         closing = true;
@@ -115,6 +215,11 @@ public final class Session {
         return closing;
     }
 
+    /** The connection (replication takes a replica's connection over for the stream it sends). */
+    public Channel channel() {
+        return channel;
+    }
+
     /** Remote address as {@code ip:port} ({@code [ip]:port} for IPv6). */
     public String addr() {
         return addr;
@@ -122,6 +227,45 @@ public final class Session {
 
     public String laddr() {
         return laddr;
+    }
+
+    public boolean isReplica() {
+        return replica;
+    }
+
+    /** The connection carries the replication stream to a replica from now on. */
+    public void markReplica() {
+        this.replica = true;
+    }
+
+    /** Holds the client after the current command: no further request of it runs until {@link #unblock()}. */
+    public void block() {
+        blocked = true;
+    }
+
+    public boolean isBlocked() {
+        return blocked;
+    }
+
+    /** Lets the client's held requests run again (after the blocking command's reply was written). */
+    public void unblock() {
+        if (blocked) {
+            blocked = false;
+            onUnblock.run();
+        }
+    }
+
+    /** Set by the connection: resumes reading once the client is unblocked. */
+    public void onUnblock(Runnable r) {
+        this.onUnblock = r;
+    }
+
+    public long replicationOffset() {
+        return replicationOffset;
+    }
+
+    public void replicationOffset(long offset) {
+        this.replicationOffset = offset;
     }
 
     public long queryBufferBytes() {
@@ -145,18 +289,44 @@ public final class Session {
         return ob == null ? 0 : ob.totalPendingWriteBytes();
     }
 
+    boolean fdUnknown() {
+        return fd == FD_UNKNOWN;
+    }
+
+    void fd(int fd) {
+        this.fd = fd;
+    }
+
+    SocketAddress localAddress() {
+        return channel.localAddress();
+    }
+
+    SocketAddress remoteAddress() {
+        return channel.remoteAddress();
+    }
+
+    /**
+     * Looks up the socket descriptors of {@code sessions} not looked up yet, so that their
+     * {@code CLIENT LIST} lines show a real {@code fd} ({@code -1} where it cannot be found).
+     */
+    public static void resolveFds(java.util.Collection<Session> sessions) {
+        SocketFds.resolve(sessions);
+    }
+
     /** Appends this client's {@code CLIENT LIST} line (without the trailing newline). */
     public void appendInfoLine(StringBuilder sb, long nowMillis) {
         sb.append("id=").append(id)
           .append(" addr=").append(addr)
           .append(" laddr=").append(laddr)
-          .append(" fd=-1")
+          .append(" fd=").append(fd == FD_UNKNOWN ? -1 : fd)
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(" flags=N")
+          .append(replica ? " flags=S" : blocked ? " flags=b" : inPubSub() ? " flags=P" : " flags=N")
           .append(" db=").append(db)
-          .append(" sub=0 psub=0 ssub=0 multi=-1")
+          .append(" sub=").append(channelSubscriptions)
+          .append(" psub=").append(patternSubscriptions)
+          .append(" ssub=0 multi=-1")
           .append(" qbuf=").append(queryBufferBytes)
           .append(" omem=").append(pendingOutputBytes())
           .append(" events=r")

@@ -79,15 +79,13 @@ final class ClientCommands {
     /** {@code CLIENT LIST [TYPE normal] [ID id ...]}: one line per client. */
     private void list(Session s, CommandArgs a, RespWriter out) {
         List<Long> ids = null;
+        String type = null;
         int i = 2;
         while (i < a.count()) {
             if (a.is(i, "type") && i + 1 < a.count()) {
-                if (!a.is(i + 1, "normal")) {
-                    if (a.is(i + 1, "master") || a.is(i + 1, "replica") || a.is(i + 1, "slave") || a.is(i + 1, "pubsub")) {
-                        out.bulk("");
-                    } else {
-                        out.error("ERR Unknown client type '" + a.string(i + 1) + "'");
-                    }
+                type = clientType(a, i + 1);
+                if (type == null) {
+                    out.error("ERR Unknown client type '" + a.string(i + 1) + "'");
                     return;
                 }
                 i += 2;
@@ -106,22 +104,26 @@ final class ClientCommands {
             }
         }
         long now = ctx.stats().clockMillis();
+        Session.resolveFds(ctx.clients().all());
         StringBuilder sb = new StringBuilder(256);
         if (ids == null) {
             for (Session c : ctx.clients().all()) {
+                if (type != null && !type.equals(typeOf(c))) {
+                    continue;
+                }
                 c.appendInfoLine(sb, now);
                 sb.append('\n');
             }
         } else {
             for (long id : ids) {
                 Session c = ctx.clients().byId(id);
-                if (c != null) {
+                if (c != null && (type == null || type.equals(typeOf(c)))) {
                     c.appendInfoLine(sb, now);
                     sb.append('\n');
                 }
             }
         }
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString());
     }
 
     /**
@@ -146,6 +148,7 @@ final class ClientCommands {
         String addr = null;
         String laddr = null;
         boolean skipMe = true;
+        String type = null;
         for (int i = 2; i < a.count(); i += 2) {
             if (i + 1 >= a.count()) {
                 Replies.syntaxError(out);
@@ -177,12 +180,9 @@ final class ClientCommands {
                     return;
                 }
             } else if (a.is(i, "type")) {
-                if (!a.is(i + 1, "normal")) {
-                    if (!(a.is(i + 1, "master") || a.is(i + 1, "replica") || a.is(i + 1, "slave") || a.is(i + 1, "pubsub"))) {
-                        out.error("ERR Unknown client type '" + value + "'");
-                        return;
-                    }
-                    out.integer(0); // no client of that type exists here
+                type = clientType(a, i + 1);
+                if (type == null) {
+                    out.error("ERR Unknown client type '" + value + "'");
                     return;
                 }
             } else {
@@ -193,7 +193,8 @@ final class ClientCommands {
         List<Session> victims = new java.util.ArrayList<>();
         for (Session c : ctx.clients().all()) {
             if ((id != 0 && c.id() != id) || (addr != null && !c.addr().equals(addr))
-                    || (laddr != null && !c.laddr().equals(laddr)) || (skipMe && c == s)) {
+                    || (laddr != null && !c.laddr().equals(laddr)) || (skipMe && c == s)
+                    || (type != null && !type.equals(typeOf(c)))) {
                 continue;
             }
             victims.add(c);
@@ -202,6 +203,28 @@ final class ClientCommands {
             killOne(s, c);
         }
         out.integer(victims.size());
+    }
+
+    /**
+     * The class named by argument {@code i} of a TYPE filter ({@code normal}, {@code pubsub},
+     * {@code master}, {@code replica}; {@code slave} is {@code replica}), or null for an unknown one.
+     */
+    private static String clientType(CommandArgs a, int i) {
+        for (String t : new String[] {"normal", "pubsub", "master", "replica"}) {
+            if (a.is(i, t)) {
+                return t;
+            }
+        }
+        return a.is(i, "slave") ? "replica" : null;
+    }
+
+    /**
+     * A client's class as Redis counts it: {@code replica} for a replica's link (after PSYNC),
+     * {@code pubsub} while subscribed, else {@code normal}. Sentinel's failover kills normal and
+     * pubsub clients: never the replicas' links.
+     */
+    private static String typeOf(Session c) {
+        return c.isReplica() ? "replica" : c.inPubSub() ? "pubsub" : "normal";
     }
 
     private void killOne(Session caller, Session victim) {
@@ -214,10 +237,11 @@ final class ClientCommands {
     }
 
     private void info(Session s, CommandArgs a, RespWriter out) {
+        Session.resolveFds(List.of(s));
         StringBuilder sb = new StringBuilder(256);
         s.appendInfoLine(sb, ctx.stats().clockMillis());
         sb.append('\n');
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString());
     }
 
     private static void help(Session s, CommandArgs a, RespWriter out) {
@@ -236,7 +260,7 @@ final class ClientCommands {
             "      Kill connections made from the specified address",
             "    * LADDR (<ip:port>|<unixsocket>:0)",
             "      Kill connections made to specified local address",
-            "    * TYPE normal",
+            "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
             "      Kill connections by type.",
             "    * USER default",
             "      Kill connections authenticated by the default user.",
@@ -244,7 +268,7 @@ final class ClientCommands {
             "      Kill connections by client id.",
             "    * SKIPME (YES|NO)",
             "      Skip killing current connection (default: yes).",
-            "LIST [TYPE normal] [ID <id> [<id> ...]]",
+            "LIST [TYPE (NORMAL|MASTER|REPLICA|PUBSUB)] [ID <id> [<id> ...]]",
             "    Return information about client connections.",
             "SETINFO <option> <value>",
             "    Set client meta attr. Options are:",

@@ -113,33 +113,40 @@ final class CommandCommands {
                 }
             }
         }
-        out.arrayHeader(selected.size() * 2L);
+        out.mapHeader(selected.size());
         for (CommandSpec spec : selected) {
             out.bulk(spec.fullName());
             writeDocs(out, spec);
         }
     }
 
-    /** A command by name, or a subcommand as {@code container|sub}. */
     private CommandSpec find(String name) {
+        return find(ctx.commands(), name);
+    }
+
+    /** A command by name, or a subcommand as {@code container|sub}. */
+    static CommandSpec find(CommandTable commands, String name) {
         int bar = name.indexOf('|');
         if (bar < 0) {
-            return ctx.commands().lookup(name);
+            return commands.lookup(name);
         }
-        CommandSpec container = ctx.commands().lookup(name.substring(0, bar));
+        CommandSpec container = commands.lookup(name.substring(0, bar));
         if (container == null || container.subcommands() == null) {
             return null;
         }
         return container.subcommands().lookup(name.substring(bar + 1));
     }
 
-    /** Redis 7's ten-element command description. */
+    /**
+     * Redis 7's ten-element command description. Flags, ACL categories, tips and key specs are
+     * sets, and so is an absent subcommand list; present subcommands are an array (as Redis 7.0).
+     */
     private static void writeInfo(RespWriter out, CommandSpec spec) {
         out.arrayHeader(10);
         out.bulk(spec.fullName());
         out.integer(spec.arity());
         List<String> flags = CommandFlags.names(spec.flags());
-        out.arrayHeader(flags.size());
+        out.setHeader(flags.size());
         for (String f : flags) {
             out.simple(f);
         }
@@ -147,14 +154,14 @@ final class CommandCommands {
         out.integer(0);
         out.integer(0);
         List<String> cats = spec.aclCategories();
-        out.arrayHeader(cats.size());
+        out.setHeader(cats.size());
         for (String c : cats) {
             out.simple(c);
         }
-        out.arrayHeader(0);
-        out.arrayHeader(0);
+        out.setHeader(0); // tips
+        out.setHeader(0); // key specs
         if (spec.subcommands() == null) {
-            out.arrayHeader(0);
+            out.setHeader(0);
         } else {
             out.arrayHeader(spec.subcommands().size());
             for (CommandSpec sub : spec.subcommands().all()) {
@@ -163,22 +170,64 @@ final class CommandCommands {
         }
     }
 
-    /** The {@code COMMAND DOCS} map (flattened, as RESP2 has no maps). */
+    /** The {@code COMMAND DOCS} map of one command (flattened under RESP2); subcommands a map too. */
     private static void writeDocs(RespWriter out, CommandSpec spec) {
         boolean subs = spec.subcommands() != null;
-        out.arrayHeader(subs ? 8 : 6);
+        boolean args = !spec.arguments().isEmpty();
+        out.mapHeader(3 + (args ? 1 : 0) + (subs ? 1 : 0));
         out.bulk("summary");
         out.bulk(spec.summary());
         out.bulk("since");
         out.bulk(spec.since());
         out.bulk("group");
         out.bulk(spec.group());
+        if (args) {
+            out.bulk("arguments");
+            writeArgs(out, spec.arguments());
+        }
         if (subs) {
             out.bulk("subcommands");
-            out.arrayHeader(spec.subcommands().size() * 2L);
+            out.mapHeader(spec.subcommands().size());
             for (CommandSpec sub : spec.subcommands().all()) {
                 out.bulk(sub.fullName());
                 writeDocs(out, sub);
+            }
+        }
+    }
+
+    /** Each argument as Redis 7 shapes it: name, type, then token, since, flags, nested arguments if any. */
+    private static void writeArgs(RespWriter out, List<CommandArg> args) {
+        out.arrayHeader(args.size());
+        for (CommandArg arg : args) {
+            boolean flags = arg.isOptional() || arg.isMultiple();
+            boolean nested = !arg.arguments().isEmpty();
+            out.mapHeader(2 + (arg.token() != null ? 1 : 0) + (arg.since() != null ? 1 : 0)
+                    + (flags ? 1 : 0) + (nested ? 1 : 0));
+            out.bulk("name");
+            out.bulk(arg.name());
+            out.bulk("type");
+            out.bulk(arg.type());
+            if (arg.token() != null) {
+                out.bulk("token");
+                out.bulk(arg.token());
+            }
+            if (arg.since() != null) {
+                out.bulk("since");
+                out.bulk(arg.since());
+            }
+            if (flags) {
+                out.bulk("flags");
+                out.setHeader((arg.isOptional() ? 1 : 0) + (arg.isMultiple() ? 1 : 0));
+                if (arg.isOptional()) {
+                    out.simple("optional");
+                }
+                if (arg.isMultiple()) {
+                    out.simple("multiple");
+                }
+            }
+            if (nested) {
+                out.bulk("arguments");
+                writeArgs(out, arg.arguments());
             }
         }
     }

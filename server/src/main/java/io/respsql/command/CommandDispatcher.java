@@ -5,6 +5,7 @@ import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.client.Session;
+import io.respsql.client.Transaction;
 import io.respsql.config.ServerConfig;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
@@ -39,6 +40,22 @@ public final class CommandDispatcher {
         this.config = config;
     }
 
+    /** Told after each command flagged {@code write} ran (replication notes the client's stream offset for WAIT). */
+    private java.util.function.Consumer<Session> afterWrite = s -> { };
+
+    public CommandDispatcher afterWrite(java.util.function.Consumer<Session> hook) {
+        this.afterWrite = hook == null ? s -> { } : hook;
+        return this;
+    }
+
+    /**
+     * Tells the write hook that {@code session} just wrote outside the per-command path: EXEC,
+     * whose block reaches the replication stream only when it commits, after its queued commands ran.
+     */
+    public void noteWrite(Session session) {
+        afterWrite.accept(session);
+    }
+
     /** Refuses DENYOOM commands with {@code -OOM} while {@code memory} is over the limit. */
     public CommandDispatcher memory(MemoryAccounting memory) {
         this.memory = memory;
@@ -53,30 +70,45 @@ public final class CommandDispatcher {
     public void dispatch(Session session, CommandArgs args, RespWriter out) {
         long start = out.mark();
         CommandSpec spec = table.lookup(args.get(0));
+        Transaction tx = session.transaction();
         if (spec == null) {
             Replies.unknownCommand(out, args);
+            failQueueing(tx);
         } else {
             if (spec.subcommands() != null && args.count() >= 2) {
                 CommandSpec sub = spec.subcommands().lookup(args.get(1));
                 if (sub == null) {
                     spec.rejectedCalls++;
                     Replies.unknownSubcommand(out, spec, args);
+                    failQueueing(tx);
                     spec = null;
                 } else {
                     spec = sub;
                 }
             }
             if (spec != null) {
+                CommandSpec top = spec.parent() != null ? spec.parent() : spec;
                 if (!spec.arityAccepts(args.count())) {
                     spec.rejectedCalls++;
                     Replies.wrongArity(out, spec);
+                    failQueueing(tx);
                 } else if (!session.authenticated() && config.passwordRequired()
-                        && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.NO_AUTH)) {
+                        && !top.hasFlag(CommandFlags.NO_AUTH)) {
                     // As Redis: unknown commands and wrong arity are reported first, then the lock.
                     out.error("NOAUTH Authentication required.");
+                    failQueueing(tx);
+                } else if (session.inPubSub() && session.protocol() == 2
+                        && !top.hasFlag(CommandFlags.PUBSUB_CONTEXT)) {
+                    // A RESP2 subscriber's stream carries messages: replies of other commands would mix with them.
+                    spec.rejectedCalls++;
+                    out.error("ERR Can't execute '" + spec.fullName() + "': only (P|S)SUBSCRIBE / "
+                            + "(P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context");
                 } else if (memory != null && spec.hasFlag(CommandFlags.DENYOOM) && memory.overLimit()) {
                     spec.rejectedCalls++;
                     out.error(SqlEngine.OOM_REPLY);
+                    failQueueing(tx);
+                } else if (tx != null && !top.hasFlag(CommandFlags.NOT_QUEUED)) {
+                    queue(tx, spec, top, args, out);
                 } else {
                     execute(spec, session, args, out, start);
                 }
@@ -97,12 +129,44 @@ public final class CommandDispatcher {
         }
     }
 
+    /** A command refused while the client is in MULTI makes its EXEC fail (Redis's flagTransaction). */
+    private static void failQueueing(Transaction tx) {
+        if (tx != null) {
+            tx.fail();
+        }
+    }
+
+    /**
+     * Between MULTI and EXEC: keeps a copy of the command for EXEC and replies {@code +QUEUED}. A SQL
+     * statement must parse now; one that does not is refused here and fails the transaction.
+     */
+    private static void queue(Transaction tx, CommandSpec spec, CommandSpec top, CommandArgs args, RespWriter out) {
+        if ("sql".equals(top.group())) {
+            String text = SqlCommands.statementText(top, args);
+            String error = text == null ? null : SqlEngine.checkQueued(text);
+            if (error != null) {
+                out.error(error);
+                tx.fail();
+                return;
+            }
+        }
+        byte[][] copy = new byte[args.count()][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = args.bytes(i);
+        }
+        tx.add(copy, spec.flags() | top.flags());
+        out.simple("QUEUED");
+    }
+
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, long start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
         long began = System.nanoTime();
         try {
             spec.handler().execute(session, args, out);
+            if (spec.hasFlag(CommandFlags.WRITE)) {
+                afterWrite.accept(session);
+            }
         } catch (ReplyAbortedException e) {
             out.breakReply();
         } catch (Throwable t) {
@@ -122,6 +186,9 @@ public final class CommandDispatcher {
         long elapsed = System.nanoTime() - began;
         spec.recordCall(elapsed, out.broken() || out.errorSince(start));
         long micros = elapsed / 1000;
+        // As Redis: the latency monitor's "command" and "fast-command" events, in milliseconds.
+        stats.latency.addIfNeeded(spec.hasFlag(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000,
+                stats.clockMillis());
         if (stats.slowLog.isSlow(micros) && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }

@@ -21,6 +21,17 @@ public final class CommandFlags {
      * not a Redis flag, so {@link #names} does not list it.
      */
     public static final int NO_REPLY = 1 << 30;
+    /**
+     * Runs at once even between MULTI and EXEC instead of being queued (MULTI, EXEC, DISCARD,
+     * WATCH, QUIT, as in Redis). Internal: not listed by {@link #names}.
+     */
+    public static final int NOT_QUEUED = 1 << 29;
+
+    /**
+     * May run while a RESP2 client is subscribed (the (un)subscribe family, PING, QUIT, RESET).
+     * Internal, like {@link #NO_REPLY}.
+     */
+    public static final int PUBSUB_CONTEXT = 1 << 28;
 
     private static final String[] NAMES = {
         "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"

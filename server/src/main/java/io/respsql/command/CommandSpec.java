@@ -25,6 +25,7 @@ public final class CommandSpec {
     private final String group;
     private final String summary;
     private final String since;
+    private final List<CommandArg> arguments;
     private final CommandHandler handler;
     private final CommandTable subcommands;
     private CommandSpec parent;
@@ -46,6 +47,7 @@ public final class CommandSpec {
         this.group = b.group;
         this.summary = b.summary;
         this.since = b.since;
+        this.arguments = List.copyOf(b.arguments);
         this.handler = b.handler;
         this.subcommands = b.subcommands.isEmpty() ? null : new CommandTable(b.subcommands);
         if (subcommands != null) {
@@ -65,6 +67,7 @@ public final class CommandSpec {
         this.group = original.group;
         this.summary = original.summary;
         this.since = original.since;
+        this.arguments = original.arguments;
         this.handler = original.handler;
         this.subcommands = original.subcommands;
     }
@@ -119,6 +122,11 @@ public final class CommandSpec {
         return since;
     }
 
+    /** The arguments after the name (and subcommand), for {@code COMMAND DOCS}; empty if none. */
+    public List<CommandArg> arguments() {
+        return arguments;
+    }
+
     public CommandHandler handler() {
         return handler;
     }
@@ -162,6 +170,25 @@ public final class CommandSpec {
     /** Calls refused before running: wrong arity, or an unknown subcommand (counted on the container). */
     public long rejectedCalls() {
         return rejectedCalls;
+    }
+
+    /**
+     * The latency distribution as Redis's {@code LATENCY HISTOGRAM} reports it: buckets growing by
+     * powers of two from 1024 ns, each given as its upper bound in microseconds and the cumulative
+     * number of calls up to it; only buckets that add calls are passed to {@code bucket}.
+     */
+    public void latencyBuckets(java.util.function.LongBinaryOperator bucket) {
+        if (latency == null || latency.getTotalCount() == 0) {
+            return;
+        }
+        long previous = 0;
+        for (org.HdrHistogram.HistogramIterationValue v : latency.logarithmicBucketValues(1024, 2)) {
+            long cumulative = v.getTotalCountToThisValue();
+            if (cumulative > previous) {
+                bucket.applyAsLong(v.getValueIteratedTo() / 1000, cumulative);
+            }
+            previous = cumulative;
+        }
     }
 
     /** Latency percentile in microseconds, or 0 before the first call. */
@@ -233,6 +260,7 @@ public final class CommandSpec {
         private String group = "server";
         private String summary = "";
         private String since = "0.1.0";
+        private final List<CommandArg> arguments = new ArrayList<>();
         private CommandHandler handler;
         private final List<CommandSpec> subcommands = new ArrayList<>();
 
@@ -258,6 +286,12 @@ public final class CommandSpec {
 
         public Builder since(String since) {
             this.since = since;
+            return this;
+        }
+
+        /** The arguments {@code COMMAND DOCS} lists, in order. */
+        public Builder args(CommandArg... args) {
+            arguments.addAll(List.of(args));
             return this;
         }
 

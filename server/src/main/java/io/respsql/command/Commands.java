@@ -42,8 +42,13 @@ public final class Commands {
         specs.addAll(ConfigCommands.specs(ctx));
         specs.addAll(ServerCommands.specs(ctx));
         specs.addAll(SlowlogCommands.specs(ctx));
+        specs.addAll(LatencyCommands.specs(ctx));
+        specs.addAll(KeyspaceCommands.specs(ctx));
         specs.addAll(PersistenceCommands.specs(ctx));
+        specs.addAll(ReplicationCommands.specs(ctx));
         specs.addAll(SqlCommands.specs(ctx));
+        specs.addAll(TransactionCommands.specs(ctx));
+        specs.addAll(PubSubCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);
         return table;

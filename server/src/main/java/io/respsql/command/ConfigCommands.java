@@ -2,6 +2,7 @@ package io.respsql.command;
 
 import io.respsql.config.ConfigException;
 import io.respsql.config.ConfigOption;
+import io.respsql.config.ConfigRewrite;
 import io.respsql.config.Glob;
 import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
@@ -11,7 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** CONFIG GET / SET / RESETSTAT / HELP over the keys of {@link io.respsql.config.ServerConfig}. */
+/** CONFIG GET / SET / REWRITE / RESETSTAT / HELP over the keys of {@link io.respsql.config.ServerConfig}. */
 final class ConfigCommands {
     private final ServerContext ctx;
 
@@ -29,6 +30,8 @@ final class ConfigCommands {
                 .summary("Returns the effective values of configuration parameters.").handler(c::get).build())
             .subcommand(CommandSpec.builder("set", -4).flags(flags).group("server")
                 .summary("Sets configuration parameters in-flight.").handler(c::set).build())
+            .subcommand(CommandSpec.builder("rewrite", 2).flags(flags).group("server")
+                .summary("Persists the effective configuration to file.").handler(c::rewrite).build())
             .subcommand(CommandSpec.builder("resetstat", 2).flags(flags).group("server")
                 .summary("Resets the server's statistics.").handler(c::resetStat).build())
             .subcommand(CommandSpec.builder("help", 2).flags(CommandFlags.LOADING | CommandFlags.STALE).group("server")
@@ -36,7 +39,7 @@ final class ConfigCommands {
             .build());
     }
 
-    /** {@code CONFIG GET pattern [pattern ...]}: a flat name/value array, each key once. */
+    /** {@code CONFIG GET pattern [pattern ...]}: a name/value map (RESP2: a flat array), each key once. */
     private void get(Session s, CommandArgs a, RespWriter out) {
         Set<ConfigOption> matched = new LinkedHashSet<>();
         for (int i = 2; i < a.count(); i++) {
@@ -47,7 +50,7 @@ final class ConfigCommands {
                 }
             }
         }
-        out.arrayHeader(matched.size() * 2L);
+        out.mapHeader(matched.size());
         for (ConfigOption o : matched) {
             out.bulk(o.name());
             out.bulk(o.get());
@@ -76,6 +79,9 @@ final class ConfigCommands {
                         + "') - can't set immutable config");
                 return;
             }
+            if (o.name().equals("appendonly") && TransactionCommands.refusedInsideBlock(ctx, "CONFIG SET appendonly", out)) {
+                return;
+            }
             options.add(o);
         }
         List<String> previous = new ArrayList<>();
@@ -100,6 +106,21 @@ final class ConfigCommands {
         out.ok();
     }
 
+    /** {@code CONFIG REWRITE}: the running configuration back into the file the server was started with. */
+    private void rewrite(Session s, CommandArgs a, RespWriter out) {
+        if (ctx.config().configFile() == null) {
+            out.error("ERR The server is running without a config file");
+            return;
+        }
+        try {
+            ConfigRewrite.rewrite(ctx.config());
+            out.ok();
+        } catch (java.io.IOException e) {
+            org.slf4j.LoggerFactory.getLogger(ConfigCommands.class).warn("CONFIG REWRITE failed: {}", e.toString());
+            out.error("ERR Rewriting config file: " + e.getMessage());
+        }
+    }
+
     private void resetStat(Session s, CommandArgs a, RespWriter out) {
         ctx.stats().reset();
         for (CommandSpec spec : ctx.commands().all()) {
@@ -120,6 +141,8 @@ final class ConfigCommands {
             "SET <directive> <value> [<directive> <value> ...]",
             "    Set the configuration <directive> to <value>.",
             "RESETSTAT",
-            "    Reset statistics reported by the INFO command."));
+            "    Reset statistics reported by the INFO command.",
+            "REWRITE",
+            "    Rewrite the configuration file."));
     }
 }

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 
-/** PING, ECHO, QUIT, AUTH, HELLO, and the database form of SELECT. */
+/** PING, ECHO, QUIT, RESET, AUTH, HELLO, and the database form of SELECT. */
 final class ConnectionCommands {
     private ConnectionCommands() {
     }
@@ -20,16 +20,19 @@ final class ConnectionCommands {
             CommandSpec.builder("auth", -2).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.NOSCRIPT
                     | CommandFlags.LOADING | CommandFlags.STALE).group("connection")
                 .summary("Authenticates the connection.").handler((s, a, out) -> auth(ctx, s, a, out)).build(),
-            CommandSpec.builder("ping", -1).flags(CommandFlags.FAST).group("connection")
+            CommandSpec.builder("ping", -1).flags(CommandFlags.FAST | CommandFlags.PUBSUB_CONTEXT).group("connection")
                 .summary("Returns the server's liveliness response.").handler(ConnectionCommands::ping).build(),
             CommandSpec.builder("echo", 2).flags(CommandFlags.FAST).group("connection")
                 .summary("Returns the given string.").handler((s, a, out) -> out.bulk(a.get(1))).build(),
-            CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING
-                    | CommandFlags.STALE).group("connection")
+            CommandSpec.builder("quit", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.LOADING | CommandFlags.NOT_QUEUED
+                    | CommandFlags.STALE | CommandFlags.PUBSUB_CONTEXT).group("connection")
                 .summary("Closes the connection.").handler(ConnectionCommands::quit).build(),
+            CommandSpec.builder("reset", 1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.NOSCRIPT
+                    | CommandFlags.LOADING | CommandFlags.STALE | CommandFlags.PUBSUB_CONTEXT | CommandFlags.NOT_QUEUED)
+                .group("connection").summary("Resets the connection.").handler((s, a, out) -> reset(ctx, s, out)).build(),
             CommandSpec.builder("hello", -1).flags(CommandFlags.FAST | CommandFlags.NO_AUTH | CommandFlags.SKIP_SLOWLOG | CommandFlags.LOADING
                     | CommandFlags.STALE).group("connection")
-                .summary("Handshakes with the server (RESP2 only).").handler((s, a, out) -> hello(ctx, s, a, out)).build());
+                .summary("Handshakes with the Redis server.").handler((s, a, out) -> hello(ctx, s, a, out)).build());
     }
 
     /** Redis accepts client names and library attributes made of printable ASCII without spaces. */
@@ -89,6 +92,15 @@ final class ConnectionCommands {
     static void ping(Session s, CommandArgs a, RespWriter out) {
         if (a.count() > 2) {
             out.error("ERR wrong number of arguments for 'ping' command");
+        } else if (s.inPubSub() && s.protocol() == 2) {
+            // As Redis: a subscriber's PING answer is shaped like a message, so it fits the stream.
+            out.arrayHeader(2);
+            out.bulk("pong");
+            if (a.count() == 2) {
+                out.bulk(a.get(1));
+            } else {
+                out.bulk("");
+            }
         } else if (a.count() == 2) {
             out.bulk(a.get(1));
         } else {
@@ -99,6 +111,21 @@ final class ConnectionCommands {
     static void quit(Session s, CommandArgs a, RespWriter out) {
         out.ok();
         s.closeAfterReply();
+    }
+
+    /**
+     * {@code RESET}: the connection's state back to a fresh one's, as Redis 7: every subscription
+     * dropped, no name, RESP2, database 0, and unauthenticated when a password is required.
+     * (With MULTI/EXEC, a transaction in progress is discarded too.)
+     */
+    static void reset(ServerContext ctx, Session s, RespWriter out) {
+        s.endTransaction(); // as Redis: RESET runs at once inside MULTI and discards the block
+        s.unwatch();
+        ctx.pubsub().unsubscribeAll(s);
+        s.name("");
+        s.protocol(2);
+        s.authenticated(!ctx.config().passwordRequired());
+        out.simple("RESET");
     }
 
     /** {@code SELECT <db>}: only database 0 exists. */
@@ -113,26 +140,25 @@ final class ConnectionCommands {
     }
 
     /**
-     * {@code HELLO [protover [AUTH user pass] [SETNAME name]]}. Only RESP2 is spoken: {@code HELLO 3}
-     * gets {@code -NOPROTO}, which RESP3-first clients take as the cue to fall back to RESP2.
+     * {@code HELLO [protover [AUTH user pass] [SETNAME name]]}: switches the connection to RESP2 or
+     * RESP3 and replies with the server's description, a map (a flat array under RESP2) with
+     * Redis's keys in Redis's order. Without a version the protocol stays as it is.
      */
     static void hello(ServerContext ctx, Session s, CommandArgs a, RespWriter out) {
         int next = 1;
+        int ver = s.protocol();
         if (a.count() >= 2) {
             if (!a.isLong(1)) {
                 out.error("ERR Protocol version is not an integer or out of range");
                 return;
             }
-            long ver = a.longValue(1);
+            long v = a.longValue(1);
             next = 2;
-            if (ver < 2 || ver > 3) {
+            if (v < 2 || v > 3) {
                 out.error("NOPROTO unsupported protocol version");
                 return;
             }
-            if (ver == 3) {
-                out.error("NOPROTO sorry, this protocol version is not supported");
-                return;
-            }
+            ver = (int) v;
         }
         String user = null;
         byte[] password = null;
@@ -173,21 +199,23 @@ final class ConnectionCommands {
             }
             s.name(setName);
         }
-        s.protocol(2);
-        out.arrayHeader(14);
+        // As Redis: the reply itself is already in the new protocol.
+        s.protocol(ver);
+        out.protocol(ver);
+        out.mapHeader(7);
         out.bulk("server");
         out.bulk("respsql");
         out.bulk("version");
         out.bulk(Version.REDIS_COMPAT_VERSION);
         out.bulk("proto");
-        out.integer(2);
+        out.integer(ver);
         out.bulk("id");
         out.integer(s.id());
         out.bulk("mode");
         out.bulk("standalone");
         out.bulk("role");
-        out.bulk("master");
+        out.bulk(ctx.replication() != null && ctx.replication().isReplica() ? "replica" : "master");
         out.bulk("modules");
-        out.arrayHeader(0);
+        out.arrayHeader(0); // an array in RESP3 too, as in Redis
     }
 }

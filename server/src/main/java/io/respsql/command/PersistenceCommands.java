@@ -35,6 +35,9 @@ final class PersistenceCommands {
     }
 
     private void save(Session s, CommandArgs a, RespWriter out) {
+        if (TransactionCommands.refusedInsideBlock(ctx, "SAVE", out)) {
+            return;
+        }
         Persistence p = ctx.persistence();
         if (p.backgroundSaveInProgress()) {
             out.error(IN_PROGRESS);
@@ -52,6 +55,9 @@ final class PersistenceCommands {
 
     /** {@code BGSAVE [SCHEDULE]}. */
     private void bgsave(Session s, CommandArgs a, RespWriter out) {
+        if (TransactionCommands.refusedInsideBlock(ctx, "BGSAVE", out)) {
+            return;
+        }
         boolean schedule = false;
         if (a.count() == 2 && a.is(1, "schedule")) {
             schedule = true;
@@ -89,6 +95,9 @@ final class PersistenceCommands {
      * compatibility (there are no replicas to wait for).
      */
     private void shutdown(Session s, CommandArgs a, RespWriter out) {
+        if (TransactionCommands.refusedInsideBlock(ctx, "SHUTDOWN", out)) {
+            return;
+        }
         Persistence.ShutdownSave mode = Persistence.ShutdownSave.DEFAULT;
         boolean force = false;
         for (int i = 1; i < a.count(); i++) {

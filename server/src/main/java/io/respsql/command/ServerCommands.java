@@ -52,6 +52,9 @@ final class ServerCommands {
     }
 
     private void bgrewriteaof(Session s, CommandArgs a, RespWriter out) {
+        if (TransactionCommands.refusedInsideBlock(ctx, "BGREWRITEAOF", out)) {
+            return;
+        }
         String refusal = ctx.appendOnlyFile().rewriteInBackground();
         if (refusal != null) {
             out.error(refusal);
@@ -73,7 +76,7 @@ final class ServerCommands {
             sections.add(a.string(i));
         }
         CommandTable table = ctx.commands();
-        out.bulk(ctx.info().render(sections,
+        out.verbatim(ctx.info().render(sections,
                 table == null ? null : (section, sb) -> CommandStatsReport.write(section, sb, table)));
     }
 }

@@ -7,6 +7,8 @@ import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.Persistence;
+import io.respsql.replication.Replication;
+import io.respsql.pubsub.PubSub;
 import io.respsql.client.ClientRegistry;
 import io.respsql.storage.Catalog;
 
@@ -20,9 +22,12 @@ public final class ServerContext {
     private final InfoReport info;
     private final Persistence persistence;
     private CommandTable commands;
+    private CommandDispatcher dispatcher;
     private MemoryAccounting memory;
     private AppendOnlyFile aof;
+    private Replication replication;
     private Runnable stopServer = () -> { };
+    private PubSub pubsub = new PubSub();
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info, Persistence persistence) {
@@ -92,9 +97,38 @@ public final class ServerContext {
         this.aof = aof;
     }
 
+    /** Master/replica replication (REPLICAOF, PSYNC, ROLE, WAIT). */
+    public Replication replication() {
+        return replication;
+    }
+
+    public void replication(Replication replication) {
+        this.replication = replication;
+
+    }
+
+    /** Channels, patterns and their subscribers. */
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    public ServerContext pubsub(PubSub pubsub) {
+        this.pubsub = pubsub;
+        return this;
+    }
+
     /** The full command table (set once it is built, for COMMAND's introspection). */
     public CommandTable commands() {
         return commands;
+    }
+
+    /** Runs the commands of a MULTI block (EXEC); set by the server once it is built. */
+    public void dispatcher(CommandDispatcher dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    CommandDispatcher dispatcher() {
+        return dispatcher;
     }
 
     void commands(CommandTable commands) {

@@ -50,21 +50,58 @@ final class SqlCommands {
         List<CommandSpec> specs = new ArrayList<>();
         for (String[] v : GROWING_VERBS) {
             specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.WRITE | CommandFlags.DENYOOM).group("sql")
-                .summary(v[1]).handler(c::statement).build());
+                .summary(v[1]).args(arguments(v[0])).handler(c::statement).build());
         }
         for (String[] v : FREEING_VERBS) {
             specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.WRITE).group("sql")
-                .summary(v[1]).handler(c::statement).build());
+                .summary(v[1]).args(arguments(v[0])).handler(c::statement).build());
         }
         for (String[] v : READ_VERBS) {
             specs.add(CommandSpec.builder(v[0], -2).flags(CommandFlags.READONLY).group("sql")
-                .summary(v[1]).handler(c::statement).build());
+                .summary(v[1]).args(arguments(v[0])).handler(c::statement).build());
         }
         specs.add(CommandSpec.builder("select", -2).flags(CommandFlags.READONLY).group("sql")
-            .summary("Selects rows; SELECT <db> selects the database (only 0 exists).").handler(c::select).build());
+            .summary("Selects rows; SELECT <db> selects the database (only 0 exists).").args(arguments("select"))
+            .handler(c::select).build());
         specs.add(CommandSpec.builder("sql", -2).flags(CommandFlags.WRITE).group("sql")
-            .summary("Runs the SQL statement formed by the arguments.").handler(c::sql).build());
+            .summary("Runs the SQL statement formed by the arguments.").args(arguments("sql")).handler(c::sql).build());
         return specs;
+    }
+
+    /**
+     * Each verb's syntax as {@code COMMAND DOCS} arguments, from which redis-cli builds the hint
+     * it shows while a statement is typed. A condition, a column list or a row list is one
+     * {@code string}: the server joins the arguments, so a client may split them anywhere.
+     */
+    static CommandArg[] arguments(String verb) {
+        CommandArg table = CommandArg.string("table");
+        CommandArg where = CommandArg.string("condition").token("WHERE").optional();
+        CommandArg[] select = {
+            CommandArg.string("columns"), table.token("FROM"), where,
+            CommandArg.string("order").token("ORDER BY").optional(),
+            CommandArg.block("limit", CommandArg.integer("count"), CommandArg.integer("offset").token("OFFSET").optional())
+                .token("LIMIT").optional()};
+        return switch (verb) {
+            case "create" -> new CommandArg[] {CommandArg.oneof("object",
+                CommandArg.block("table", CommandArg.pureToken("if-not-exists", "IF NOT EXISTS").optional(),
+                    CommandArg.string("table"), CommandArg.string("(column TYPE [PRIMARY KEY], ...)")).token("TABLE"),
+                CommandArg.block("index", CommandArg.string("index"), table.token("ON"), CommandArg.string("(column)"))
+                    .token("INDEX"))};
+            case "insert" -> new CommandArg[] {table.token("INTO"), CommandArg.string("(columns)").optional(),
+                CommandArg.string("(values), ...").token("VALUES"), CommandArg.pureToken("return-size", "RETURN SIZE").optional()};
+            case "update" -> new CommandArg[] {table, CommandArg.string("assignments").token("SET"), where};
+            case "delete" -> new CommandArg[] {table.token("FROM"), where};
+            case "drop" -> new CommandArg[] {CommandArg.oneof("object",
+                CommandArg.block("table", CommandArg.pureToken("if-exists", "IF EXISTS").optional(), table).token("TABLE"),
+                CommandArg.string("index").token("INDEX"))};
+            case "desc", "describe", "dump" -> new CommandArg[] {table};
+            case "select", "scanselect" -> select;
+            case "explain" -> new CommandArg[] {CommandArg.string("statement")};
+            case "show" -> new CommandArg[] {CommandArg.oneof("what", CommandArg.pureToken("tables", "TABLES"),
+                CommandArg.block("indexes", CommandArg.string("table").token("FROM").optional()).token("INDEXES"))};
+            case "sql" -> new CommandArg[] {CommandArg.string("statement")};
+            default -> throw new IllegalArgumentException(verb);
+        };
     }
 
     /** The verb is part of the statement: join every argument. */
@@ -89,6 +126,30 @@ final class SqlCommands {
             return;
         }
         ctx.sql().execute(statement, out);
+    }
+
+    /**
+     * The statement a SQL command carries (to check it when queued in MULTI), or null when the
+     * command is not a statement ({@code SELECT <db>}). Allocates: not on the execution path.
+     */
+    static String statementText(CommandSpec top, CommandArgs a) {
+        if (!isStatement(top, a)) {
+            return null;
+        }
+        String name = top.fullName();
+        StringBuilder sb = new StringBuilder();
+        for (int i = name.equals("sql") ? 1 : 0; i < a.count(); i++) {
+            if (sb.length() > 0) {
+                sb.append(' ');
+            }
+            sb.append(a.string(i));
+        }
+        return sb.toString();
+    }
+
+    /** Whether the SQL-group command {@code top} carries a statement (not {@code SELECT <db>}). */
+    static boolean isStatement(CommandSpec top, CommandArgs a) {
+        return "sql".equals(top.group()) && !(top.fullName().equals("select") && a.count() == 2 && a.isLong(1));
     }
 
     /** Whether the statement's first word is a verb that may grow memory (see {@link #GROWING_VERBS}). */

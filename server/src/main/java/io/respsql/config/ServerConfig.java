@@ -46,6 +46,7 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private long latencyMonitorThreshold;
     private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
     private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
     /** {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds. */
@@ -63,6 +64,17 @@ public final class ServerConfig {
     private String dir = ".";
     private String dbFilename = DEFAULT_DBFILENAME;
     private SaveRules saveRules = SaveRules.of(DEFAULT_SAVE);
+    /** {@code replicaof}: the master's host and port, or null when this server is a master. */
+    private String masterHost;
+    private int masterPort;
+    private String masterAuth = "";
+    private boolean replicaReadOnly = true;
+    private long replBacklogSize = 1L << 20;
+    private int minReplicasToWrite;
+    private int minReplicasMaxLag = 10;
+    private int replicaPriority = 100;
+    private int replTimeout = 60;
+    private int replPingReplicaPeriod = 10;
 
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
@@ -87,6 +99,9 @@ public final class ServerConfig {
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
+        add(ConfigOption.ofLong("latency-monitor-threshold",
+                "latency monitor threshold in milliseconds: events at least this long are recorded (0: off)", true,
+                0, Long.MAX_VALUE, () -> latencyMonitorThreshold, v -> latencyMonitorThreshold = v));
         add(ConfigOption.ofString("requirepass", "<password>",
                 "password clients must give with AUTH before other commands (empty: none)", true,
                 () -> requirePass, v -> requirePass = v));
@@ -100,7 +115,7 @@ public final class ServerConfig {
                 1024, Long.MAX_VALUE, () -> clientQueryBufferLimit, v -> clientQueryBufferLimit = v));
         add(ConfigOption.ofString("client-output-buffer-limit", "<class hard soft seconds>",
                 "disconnect a client whose unsent replies exceed hard, or soft for longer than seconds "
-                        + "(only the normal class applies)", true, this::outputBufferLimitText, this::parseOutputBufferLimit));
+                        + "(the normal and pubsub classes apply)", true, this::outputBufferLimitText, this::parseOutputBufferLimit));
         add(ConfigOption.ofBytes("maxmemory",
                 "refuse writes (-OOM) above this many bytes of table data, indexes and client buffers "
                         + "(0: 70% of the JVM max heap)", true, 0, Long.MAX_VALUE, () -> maxMemory, v -> maxMemory = v));
@@ -132,6 +147,106 @@ public final class ServerConfig {
         add(ConfigOption.ofString("appendfsync", "<always|everysec|no>",
                 "when the append-only file is fsynced: before each reply, once a second, or when the OS decides", true,
                 () -> appendFsync.configName(), v -> appendFsync = FsyncPolicy.parse(v)));
+        add(ConfigOption.ofString("replicaof", "<host port>",
+                "replicate the master at <host> <port> (\"\" or \"no one\": be a master; live through REPLICAOF)", false,
+                () -> masterHost == null ? "" : masterHost + " " + masterPort, this::parseReplicaOf));
+        add(ConfigOption.ofString("masterauth", "<password>", "password a replica sends its master with AUTH", true,
+                () -> masterAuth, v -> masterAuth = v));
+        add(ConfigOption.ofString("replica-read-only", "<yes|no>",
+                "a replica refuses writes from its clients (-READONLY)", true,
+                () -> replicaReadOnly ? "yes" : "no", v -> replicaReadOnly = parseYesNo(v)));
+        add(ConfigOption.ofBytes("repl-backlog-size",
+                "bytes of the replication stream kept for replicas that reconnect (partial resync)", true,
+                16 * 1024, 1L << 30, () -> replBacklogSize, v -> replBacklogSize = v));
+        add(ConfigOption.ofInt("min-replicas-to-write",
+                "refuse writes (-NOREPLICAS) unless this many replicas acknowledged within min-replicas-max-lag (0: off)",
+                true, 0, Integer.MAX_VALUE, () -> minReplicasToWrite, v -> minReplicasToWrite = v));
+        add(ConfigOption.ofInt("min-replicas-max-lag", "seconds since its last acknowledgement a replica counts as good",
+                true, 0, Integer.MAX_VALUE, () -> minReplicasMaxLag, v -> minReplicasMaxLag = v));
+        add(ConfigOption.ofInt("repl-timeout", "seconds without data from the master before a replica drops the link",
+                true, 1, Integer.MAX_VALUE, () -> replTimeout, v -> replTimeout = v));
+        add(ConfigOption.ofInt("repl-ping-replica-period", "seconds between the PINGs a master sends its replicas",
+                true, 1, Integer.MAX_VALUE, () -> replPingReplicaPeriod, v -> replPingReplicaPeriod = v));
+        add(ConfigOption.ofInt("replica-priority", "Sentinel promotes replicas with a lower priority first (0: never)",
+                true, 0, Integer.MAX_VALUE, () -> replicaPriority, v -> replicaPriority = v));
+    }
+
+    /** {@code replicaof <host> <port>}, or {@code ""} / {@code no one} for a master. */
+    private void parseReplicaOf(String v) throws ConfigException {
+        String[] w = v.trim().split("\\s+");
+        if (v.isBlank() || (w.length == 2 && w[0].equalsIgnoreCase("no") && w[1].equalsIgnoreCase("one"))) {
+            masterHost = null;
+            masterPort = 0;
+            return;
+        }
+        if (w.length != 2) {
+            throw new ConfigException("replicaof needs <host> <port>");
+        }
+        int p;
+        try {
+            p = Integer.parseInt(w[1]);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("Invalid master port");
+        }
+        if (p < 1 || p > 65535) {
+            throw new ConfigException("Invalid master port");
+        }
+        masterHost = w[0];
+        masterPort = p;
+    }
+
+    // ---- replication ---------------------------------------------------------------------
+
+    /** The master to replicate ({@code replicaof}), or null when this server is a master. */
+    public String masterHost() {
+        return masterHost;
+    }
+
+    public int masterPort() {
+        return masterPort;
+    }
+
+    /** Records the master this server replicates (REPLICAOF); null host: a master. */
+    public void replicaOf(String host, int port) {
+        this.masterHost = host;
+        this.masterPort = host == null ? 0 : port;
+    }
+
+    public String masterAuth() {
+        return masterAuth;
+    }
+
+    public boolean replicaReadOnly() {
+        return replicaReadOnly;
+    }
+
+    public long replBacklogSize() {
+        return replBacklogSize;
+    }
+
+    public int minReplicasToWrite() {
+        return minReplicasToWrite;
+    }
+
+    public int minReplicasMaxLag() {
+        return minReplicasMaxLag;
+    }
+
+    public int replTimeout() {
+        return replTimeout;
+    }
+
+    public int replPingReplicaPeriod() {
+        return replPingReplicaPeriod;
+    }
+
+    public int replicaPriority() {
+        return replicaPriority;
+    }
+
+    /** Hard output limit of replica connections in bytes; 0 for none. */
+    public long replicaOutputHardLimit() {
+        return outputBufferLimits[1][0];
     }
 
     private String outputBufferLimitText() {
@@ -259,6 +374,11 @@ public final class ServerConfig {
         return slowlogLogSlowerThan;
     }
 
+    /** Latency monitor threshold in milliseconds; 0 turns the monitor off. */
+    public long latencyMonitorThreshold() {
+        return latencyMonitorThreshold;
+    }
+
     /** How many SLOWLOG entries are kept. */
     public int slowlogMaxLen() {
         return slowlogMaxLen;
@@ -287,6 +407,21 @@ public final class ServerConfig {
     /** Seconds a normal client may stay above the soft limit. */
     public long outputSoftSeconds() {
         return outputBufferLimits[0][2];
+    }
+
+    /** Hard output limit of clients in Pub/Sub mode in bytes; 0 for none. */
+    public long pubsubOutputHardLimit() {
+        return outputBufferLimits[2][0];
+    }
+
+    /** Soft output limit of clients in Pub/Sub mode in bytes; 0 for none. */
+    public long pubsubOutputSoftLimit() {
+        return outputBufferLimits[2][1];
+    }
+
+    /** Seconds a client in Pub/Sub mode may stay above its soft limit. */
+    public long pubsubOutputSoftSeconds() {
+        return outputBufferLimits[2][2];
     }
 
     /** The configured {@code maxmemory} in bytes; 0 when not set (see {@link #effectiveMaxMemory()}). */

@@ -27,6 +27,17 @@ public interface CommitListener {
     /** Every table was dropped (FLUSHALL/FLUSHDB). */
     void flushedAll();
 
+    /**
+     * The writes told next, up to {@link #blockEnded()}, are one MULTI/EXEC block: they took
+     * effect together and must be kept (logged, replicated) as one unit.
+     */
+    default void blockBegun() {
+    }
+
+    /** The block begun by {@link #blockBegun()} is complete. */
+    default void blockEnded() {
+    }
+
     /** Tells {@code first}, then {@code second}, of every commit (persistence has several listeners). */
     static CommitListener both(CommitListener first, CommitListener second) {
         return new CommitListener() {
@@ -40,6 +51,18 @@ public interface CommitListener {
             public void flushedAll() {
                 first.flushedAll();
                 second.flushedAll();
+            }
+
+            @Override
+            public void blockBegun() {
+                first.blockBegun();
+                second.blockBegun();
+            }
+
+            @Override
+            public void blockEnded() {
+                first.blockEnded();
+                second.blockEnded();
             }
         };
     }

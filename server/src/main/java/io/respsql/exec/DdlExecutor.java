@@ -11,6 +11,7 @@ import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 import io.respsql.storage.TextColumn;
+import io.respsql.storage.UndoLog;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,7 +24,7 @@ final class DdlExecutor {
     private DdlExecutor() {
     }
 
-    static void createTable(Catalog catalog, Statement.CreateTable s, RespWriter out) {
+    static void createTable(Catalog catalog, Statement.CreateTable s, UndoLog undo, RespWriter out) {
         if (catalog.table(s.table()) != null) {
             if (s.ifNotExists()) {
                 out.ok();
@@ -66,6 +67,9 @@ final class DdlExecutor {
         if (names.isEmpty()) {
             throw new SqlException("table '" + s.table() + "' needs at least one column");
         }
+        if (undo != null) {
+            undo.catalogChanging();
+        }
         catalog.add(new Table(s.table(), names, types, Math.max(pk, 0)));
         out.ok();
     }
@@ -79,7 +83,7 @@ final class DdlExecutor {
         return -1;
     }
 
-    static void dropTable(Catalog catalog, Statement.DropTable s, RespWriter out) {
+    static void dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
         Table t = catalog.table(s.table());
         if (t == null) {
             if (s.ifExists()) {
@@ -88,10 +92,13 @@ final class DdlExecutor {
             }
             throw new SqlException("table '" + s.table() + "' does not exist");
         }
+        if (undo != null) {
+            undo.catalogChanging();
+        }
         out.integer(catalog.drop(t));
     }
 
-    static void createIndex(Catalog catalog, Statement.CreateIndex s, RespWriter out) {
+    static void createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         if (catalog.indexOwner(s.index()) != null) {
             throw new SqlException("index '" + s.index() + "' already exists");
@@ -100,18 +107,28 @@ final class DdlExecutor {
         if (c == null) {
             throw new SqlException("column '" + s.column() + "' does not exist in table '" + t.name() + "'");
         }
+        if (undo != null) {
+            undo.catalogChanging();
+        }
         t.createIndex(s.index(), c);
+        if (undo != null) {
+            undo.indexCreated(t, s.index());
+        }
         catalog.registerIndex(s.index(), t);
         out.ok();
     }
 
-    static void dropIndex(Catalog catalog, Statement.DropIndex s, RespWriter out) {
+    static void dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo, RespWriter out) {
         Table t = catalog.indexOwner(s.index());
         if (t == null) {
             throw new SqlException("index '" + s.index() + "' does not exist");
         }
         if (t.primaryIndex().name().equalsIgnoreCase(s.index())) {
             throw new SqlException("index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+            undo.indexDropping(t, s.index());
         }
         t.dropIndex(s.index());
         catalog.unregisterIndex(s.index());
@@ -149,6 +166,27 @@ final class DdlExecutor {
         out.arrayHeader(catalog.tables().size());
         for (Table t : catalog.tables()) {
             out.bulk(t.name());
+        }
+    }
+
+    /**
+     * {@code SHOW INDEXES [FROM t]}: one bulk string per index, as SHOW TABLES gives one per table:
+     * {@code <index> ON <table> (<column>)}, the primary key's marked {@code PRIMARY KEY}; tables in
+     * SHOW TABLES order, each table's primary key first, then its indexes in creation order.
+     */
+    static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
+        List<Table> tables = s.table() == null ? new ArrayList<>(catalog.tables())
+                : List.of(Scope.requireTable(catalog, s.table()));
+        List<String> lines = new ArrayList<>();
+        for (Table t : tables) {
+            for (TableIndex ix : t.indexes()) {
+                lines.add(ix.name() + " ON " + t.name() + " (" + ix.column().name() + ")"
+                        + (ix.isPrimary() ? " PRIMARY KEY" : ""));
+            }
+        }
+        out.arrayHeader(lines.size());
+        for (String l : lines) {
+            out.bulk(l);
         }
     }
 

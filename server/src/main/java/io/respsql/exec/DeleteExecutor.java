@@ -8,6 +8,7 @@ import io.respsql.protocol.RespWriter;
 import io.respsql.sql.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.List;
@@ -23,12 +24,15 @@ final class DeleteExecutor {
     }
 
     /** Returns the number of rows deleted. */
-    static long run(AccessPath path, IntArrayList rows, RespWriter out) {
+    static long run(AccessPath path, IntArrayList rows, UndoLog undo, RespWriter out) {
         Table t = path.table;
         rows.clear();
         RowSource.collect(path, new int[1], 0, rows, Long.MAX_VALUE);
         int n = rows.size();
         int[] r = rows.elements();
+        if (undo != null && n > 0) {
+            undo.deletingRows(t, r, n);
+        }
         for (int i = 0; i < n; i++) {
             t.deleteRow(r[i]);
         }

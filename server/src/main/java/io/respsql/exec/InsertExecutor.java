@@ -14,6 +14,7 @@ import io.respsql.storage.IntColumn;
 import io.respsql.storage.LongColumn;
 import io.respsql.storage.Table;
 import io.respsql.storage.TextColumn;
+import io.respsql.storage.UndoLog;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.util.HashSet;
@@ -29,7 +30,7 @@ final class InsertExecutor {
     }
 
     /** Returns the number of rows inserted. */
-    static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, RespWriter out) {
+    static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         int[] target = targetColumns(t, s.columns());
         int nRows = s.rows().size();
@@ -73,6 +74,7 @@ final class InsertExecutor {
         checkKeys(t, nRows, nCols, longs, doubles, texts);
         headroom.ensure(writeBytes(t, nRows, nCols, texts));
         int[] written = new int[nRows];
+        int fromFree = Math.min(nRows, t.rows().freeCount());
         int done = 0;
         int next = -1;
         boolean allocated = false;
@@ -94,6 +96,9 @@ final class InsertExecutor {
                 t.deleteRow(written[i]);
             }
             throw e;
+        }
+        if (undo != null) {
+            undo.insertedRows(t, written, done, fromFree);
         }
         if (s.returnSize()) {
             out.integer(t.dataBytes() + t.indexBytes());

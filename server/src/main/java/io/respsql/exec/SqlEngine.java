@@ -10,7 +10,10 @@ import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
 import io.respsql.storage.Catalog;
+import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +38,14 @@ public final class SqlEngine {
     private CommitListener listener = CommitListener.NONE;
     private final Headroom headroom = new Headroom();
     private WriteGuard writeGuard;
+    /** Non-null while a block (MULTI/EXEC) runs: what to take back if one of its statements fails. */
+    private UndoLog undo;
+    /** The block's writes, told to the listener as one group when the block commits. */
+    private final List<String> blockWrites = new ArrayList<>();
+    private final LongArrayList blockChanges = new LongArrayList();
+    /** Tables the block changed, marked changed (for WATCH) when it commits. */
+    private final List<String> blockTouched = new ArrayList<>();
+    private final TableVersions versions = new TableVersions();
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -70,8 +81,92 @@ public final class SqlEngine {
 
     /** Drops every table (FLUSHALL) and tells the commit listener. */
     public void flushAll() {
+        List<String> dropped = new ArrayList<>();
+        for (Table t : catalog.tables()) {
+            dropped.add(t.name());
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+            blockWrites.add(null); // null: FLUSHALL
+            blockChanges.add(0);
+            blockTouched.addAll(dropped);
+        } else {
+            for (String name : dropped) {
+                versions.changed(name);
+            }
+        }
         catalog.clear();
-        listener.flushedAll();
+        if (undo == null) {
+            listener.flushedAll();
+        }
+    }
+
+    // ---- blocks (MULTI/EXEC) ---------------------------------------------------------------------
+
+    /**
+     * Starts a block: until {@link #commitBlock()} or {@link #rollbackBlock()}, every change is
+     * recorded in an undo log, and the commit listener hears nothing (the block is logged as one
+     * group when it commits).
+     */
+    public void beginBlock() {
+        if (undo != null) {
+            throw new IllegalStateException("a block is already running");
+        }
+        undo = new UndoLog(catalog);
+    }
+
+    public boolean inBlock() {
+        return undo != null;
+    }
+
+    /** Keeps the block's changes: tells the listener of its writes as one group, and marks its tables changed. */
+    public void commitBlock() {
+        undo = null;
+        try {
+            if (!blockWrites.isEmpty()) {
+                listener.blockBegun();
+                for (int i = 0; i < blockWrites.size(); i++) {
+                    String sql = blockWrites.get(i);
+                    if (sql == null) {
+                        listener.flushedAll();
+                    } else {
+                        listener.committed(sql, blockChanges.getLong(i));
+                    }
+                }
+                listener.blockEnded();
+            }
+            for (String name : blockTouched) {
+                versions.changed(name);
+            }
+        } finally {
+            clearBlock();
+        }
+    }
+
+    /** Takes back every change of the block; nothing of it is logged or marked changed. */
+    public void rollbackBlock() {
+        UndoLog log = undo;
+        undo = null;
+        clearBlock();
+        if (log != null) {
+            log.rollback();
+        }
+    }
+
+    private void clearBlock() {
+        blockWrites.clear();
+        blockChanges.clear();
+        blockTouched.clear();
+    }
+
+    /** A point in the history of changes, for {@link #changedSince} (WATCH). */
+    public long changeCounter() {
+        return versions.now();
+    }
+
+    /** Whether table {@code name} (it need not exist) changed after {@code point}: a write, DROP, FLUSHALL. */
+    public boolean changedSince(String name, long point) {
+        return versions.changedSince(name, point);
     }
 
     public Catalog catalog() {
@@ -82,8 +177,10 @@ public final class SqlEngine {
      * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
      * failure comes after part of a streamed reply already left, no error can be appended: the
      * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
+     * Returns whether the statement succeeded. Inside a block ({@link #beginBlock}) its changes
+     * are recorded for a rollback and told to the commit listener only when the block commits.
      */
-    public void execute(String sql, RespWriter out) {
+    public boolean execute(String sql, RespWriter out) {
         long mark = out.mark();
         try {
             Statement st = Parser.parse(sql);
@@ -91,13 +188,27 @@ public final class SqlEngine {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return;
+                    return false;
                 }
             }
+            String touched = touchedTable(st);
             long changes = run(st, sql, out);
             if (changes >= 0) {
-                listener.committed(sql, changes);
+                boolean changedData = changes > 0 || !(st instanceof Statement.Update || st instanceof Statement.Delete);
+                if (undo != null) {
+                    blockWrites.add(sql);
+                    blockChanges.add(changes);
+                    if (changedData) {
+                        blockTouched.add(touched);
+                    }
+                } else {
+                    listener.committed(sql, changes);
+                    if (changedData) {
+                        versions.changed(touched);
+                    }
+                }
             }
+            return true;
         } catch (SqlException e) {
             fail(out, mark, "ERR " + e.getMessage());
         } catch (ReplyAbortedException e) {
@@ -115,6 +226,44 @@ public final class SqlEngine {
                 rows = new IntArrayList();
             }
         }
+        return false;
+    }
+
+    /**
+     * Checks a statement sent inside MULTI before it is queued: it must parse. Names are not
+     * bound here, because an earlier statement of the same block may create the table.
+     * Returns the error reply (without '-') or null.
+     */
+    public static String checkQueued(String sql) {
+        try {
+            Parser.parse(sql);
+            return null;
+        } catch (SqlException e) {
+            return "ERR " + e.getMessage();
+        } catch (RuntimeException e) {
+            return "ERR " + e;
+        }
+    }
+
+    /** The table a write statement changes (its name as written), for WATCH; null for reads. */
+    private String touchedTable(Statement st) {
+        if (st instanceof Statement.Insert s) {
+            return s.table();
+        } else if (st instanceof Statement.Update s) {
+            return s.table();
+        } else if (st instanceof Statement.Delete s) {
+            return s.table();
+        } else if (st instanceof Statement.CreateTable s) {
+            return s.table();
+        } else if (st instanceof Statement.CreateIndex s) {
+            return s.table();
+        } else if (st instanceof Statement.DropTable s) {
+            return s.table();
+        } else if (st instanceof Statement.DropIndex s) {
+            Table owner = catalog.indexOwner(s.index());
+            return owner == null ? null : owner.name();
+        }
+        return null;
     }
 
     /** Replaces the partial reply with {@code error}, unless part of it already left. */
@@ -139,22 +288,22 @@ public final class SqlEngine {
         if (st instanceof Statement.Select s) {
             SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, out);
+            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
         } else if (st instanceof Statement.CreateTable s) {
-            DdlExecutor.createTable(catalog, s, out);
+            DdlExecutor.createTable(catalog, s, undo, out);
             return 1;
         } else if (st instanceof Statement.CreateIndex s) {
-            DdlExecutor.createIndex(catalog, s, out);
+            DdlExecutor.createIndex(catalog, s, undo, out);
             return 1;
         } else if (st instanceof Statement.DropTable s) {
-            DdlExecutor.dropTable(catalog, s, out);
+            DdlExecutor.dropTable(catalog, s, undo, out);
             return 1;
         } else if (st instanceof Statement.DropIndex s) {
-            DdlExecutor.dropIndex(catalog, s, out);
+            DdlExecutor.dropIndex(catalog, s, undo, out);
             return 1;
         } else if (st instanceof Statement.Describe s) {
             DdlExecutor.describe(catalog, s, out);
@@ -162,6 +311,8 @@ public final class SqlEngine {
             DdlExecutor.dump(catalog, s, out);
         } else if (st instanceof Statement.ShowTables) {
             DdlExecutor.showTables(catalog, out);
+        } else if (st instanceof Statement.ShowIndexes s) {
+            DdlExecutor.showIndexes(catalog, s, out);
         } else if (st instanceof Statement.Explain s) {
             List<String> lines = explain(s.statement(), sql);
             out.arrayHeader(lines.size());

@@ -14,6 +14,7 @@ import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
@@ -83,7 +84,7 @@ final class UpdateExecutor {
     }
 
     /** Returns the number of rows matched (and written). */
-    static long run(Plan p, IntArrayList rows, Headroom headroom, RespWriter out) {
+    static long run(Plan p, IntArrayList rows, Headroom headroom, UndoLog undo, RespWriter out) {
         Table t = p.table();
         int[] tuple = new int[1];
         rows.clear();
@@ -112,6 +113,13 @@ final class UpdateExecutor {
             checkPrimaryKeys(t, pk, r, n, tuple);
         }
         headroom.ensure(writeBytes(t, as, r, n, tuple));
+        if (undo != null && n > 0) {
+            Column[] assigned = new Column[as.length];
+            for (int i = 0; i < as.length; i++) {
+                assigned[i] = as[i].column;
+            }
+            undo.changingCells(t, assigned, r, n);
+        }
         for (int i = 0; i < n; i++) {
             int row = r[i];
             tuple[0] = row;

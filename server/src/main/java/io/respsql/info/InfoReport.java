@@ -23,10 +23,10 @@ import java.util.function.Consumer;
 public final class InfoReport {
     /** Sections in output order. */
     public static final List<String> SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "commandstats", "errorstats", "latencystats");
+            "replication", "cpu", "tables", "commandstats", "errorstats", "latencystats", "keyspace");
     /** What {@code INFO} and {@code INFO default} print: all but the per-command sections, as in Redis. */
     public static final List<String> DEFAULT_SECTIONS = List.of("server", "clients", "memory", "persistence", "stats",
-            "tables", "errorstats");
+            "replication", "cpu", "tables", "errorstats", "keyspace");
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -39,6 +39,11 @@ public final class InfoReport {
     private String transport = "";
     /** Fills the persistence section; none until persistence is wired. */
     private Consumer<StringBuilder> persistence = sb -> { };
+    /**
+     * Fills the replication section. Until replication exists, what a standalone master says:
+     * Sentinel needs {@code role:master} here to monitor a server (it reads roles only from INFO).
+     */
+    private Consumer<StringBuilder> replication = this::standaloneMaster;
 
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
@@ -64,6 +69,26 @@ public final class InfoReport {
     /** Who writes the fields of {@code # Persistence}. */
     public void persistence(Consumer<StringBuilder> fields) {
         this.persistence = fields;
+    }
+
+    /** Who writes the fields of {@code # Replication} (after the heading). */
+    public void replication(Consumer<StringBuilder> fields) {
+        this.replication = fields;
+    }
+
+    /** Redis 7's fields for a master without replicas. */
+    private void standaloneMaster(StringBuilder sb) {
+        field(sb, "role", "master");
+        field(sb, "connected_slaves", 0);
+        field(sb, "master_failover_state", "no-failover");
+        field(sb, "master_replid", runId);
+        field(sb, "master_replid2", "0000000000000000000000000000000000000000");
+        field(sb, "master_repl_offset", 0);
+        field(sb, "second_repl_offset", -1);
+        field(sb, "repl_backlog_active", 0);
+        field(sb, "repl_backlog_size", 1048576);
+        field(sb, "repl_backlog_first_byte_offset", 0);
+        field(sb, "repl_backlog_histlen", 0);
     }
 
     public String runId() {
@@ -126,7 +151,13 @@ public final class InfoReport {
                     persistence.accept(sb);
                 }
                 case "stats" -> stats(sb);
+                case "cpu" -> ProcessCpu.write(sb);
+                case "replication" -> {
+                    sb.append("# Replication\r\n");
+                    replication.accept(sb);
+                }
                 case "tables" -> tables(sb);
+                case "keyspace" -> keyspace(sb);
                 case "commandstats", "latencystats" -> commands.write(section, sb);
                 case "errorstats" -> errorStats(sb);
                 default -> throw new IllegalStateException(section);
@@ -213,6 +244,9 @@ public final class InfoReport {
         field(sb, "total_error_replies", stats.totalErrorReplies);
         field(sb, "client_query_buffer_limit_disconnections", stats.clientQueryBufferLimitDisconnections);
         field(sb, "client_output_buffer_limit_disconnections", stats.clientOutputBufferLimitDisconnections);
+        field(sb, "sync_full", stats.syncFull);
+        field(sb, "sync_partial_ok", stats.syncPartialOk);
+        field(sb, "sync_partial_err", stats.syncPartialErr);
     }
 
     /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */
@@ -223,6 +257,11 @@ public final class InfoReport {
         }
     }
 
+    /**
+     * One line per table, keyed {@code table_<name>} so that every INFO parser (they keep one value
+     * per key) sees every table. Names may hold characters INFO parsers split on ({@code :}) or
+     * that are not ASCII, so the key escapes them: see {@link #tableKey}.
+     */
     private void tables(StringBuilder sb) {
         sb.append("# Tables\r\n");
         List<Table> tables = new ArrayList<>(catalog.tables());
@@ -232,12 +271,45 @@ public final class InfoReport {
             long data = t.dataBytes();
             long index = t.indexBytes();
             double perRow = rows == 0 ? 0 : (double) (data + index) / rows;
-            sb.append("table:").append(t.name())
-              .append("=rows=").append(rows)
+            appendTableKey(sb, t.name());
+            sb.append(":rows=").append(rows)
               .append(",data_bytes=").append(data)
               .append(",index_bytes=").append(index)
               .append(",bytes_per_row=").append(String.format(Locale.ROOT, "%.2f", perRow))
+              .append(",indexes=").append(t.indexes().size())
               .append("\r\n");
+        }
+    }
+
+    /** {@code table_} and the name with every byte outside {@code [A-Za-z0-9_]} as {@code %XX} (UTF-8). */
+    public static String tableKey(String name) {
+        StringBuilder sb = new StringBuilder(name.length() + 8);
+        appendTableKey(sb, name);
+        return sb.toString();
+    }
+
+    private static void appendTableKey(StringBuilder sb, String name) {
+        sb.append("table_");
+        for (byte b : name.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                  .append(Character.toUpperCase(Character.forDigit(c & 15, 16)));
+            }
+        }
+    }
+
+    /**
+     * As Redis: {@code db0} (the only database) with the number of keys, here tables, so that
+     * {@code redis-cli --stat} and exporters count them; no line while there are none. Nothing expires.
+     */
+    private void keyspace(StringBuilder sb) {
+        sb.append("# Keyspace\r\n");
+        int n = catalog.tables().size();
+        if (n > 0) {
+            sb.append("db0:keys=").append(n).append(",expires=0,avg_ttl=0\r\n");
         }
     }
 

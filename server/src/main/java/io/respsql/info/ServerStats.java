@@ -16,6 +16,8 @@ public final class ServerStats {
 
     /** The SLOWLOG; its threshold and length are read from the configuration on each use. */
     public final SlowLog slowLog;
+    /** The latency monitor (LATENCY LATEST / HISTORY); on when latency-monitor-threshold is above 0. */
+    public final LatencyMonitor latency;
 
     /** Stats whose SLOWLOG uses the default configuration. */
     public ServerStats() {
@@ -24,6 +26,7 @@ public final class ServerStats {
 
     public ServerStats(ServerConfig config) {
         this.slowLog = new SlowLog(config);
+        this.latency = new LatencyMonitor(config);
     }
 
     // ---- counters reset by CONFIG RESETSTAT --------------------------------------------------
@@ -35,6 +38,10 @@ public final class ServerStats {
     public long totalNetOutputBytes;
     public long clientQueryBufferLimitDisconnections;
     public long clientOutputBufferLimitDisconnections;
+    /** Replication, as Redis's {@code sync_full}, {@code sync_partial_ok}, {@code sync_partial_err}. */
+    public long syncFull;
+    public long syncPartialOk;
+    public long syncPartialErr;
     /** Error replies by their first word (ERR, OOM, NOAUTH, ...), for {@code INFO errorstats}. */
     private final Map<String, long[]> errorsByType = new TreeMap<>();
 
@@ -132,6 +139,9 @@ public final class ServerStats {
         totalErrorReplies = 0;
         clientQueryBufferLimitDisconnections = 0;
         clientOutputBufferLimitDisconnections = 0;
+        syncFull = 0;
+        syncPartialOk = 0;
+        syncPartialErr = 0;
         errorsByType.clear();
         totalNetInputBytes = 0;
         totalNetOutputBytes = 0;

@@ -35,7 +35,7 @@ import java.nio.charset.StandardCharsets;
  * or a header line, larger than the limit) and {@code client-output-buffer-limit} (unsent replies,
  * checked as each chunk or batch is handed to the channel).
  */
-final class ClientConnection extends ChannelInboundHandlerAdapter implements RespWriter.Sink {
+final class ClientConnection extends ChannelInboundHandlerAdapter implements RespWriter.Sink, Session.Outlet {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
 
     /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
@@ -66,6 +66,12 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private long softLimitSince;
     /** Set when a chunk found the output limit exceeded: the broken reply is the limit's doing. */
     private boolean outputLimitHit;
+    /** Requests that arrived while a blocking command (WAIT) holds the client, run when it is released. */
+    private final java.util.ArrayDeque<Object> held = new java.util.ArrayDeque<>();
+    /** While this connection's own requests are being run: a delivery then joins {@link #out}. */
+    private boolean dispatching;
+    /** A flush of delivered Pub/Sub messages is scheduled for the end of this loop iteration. */
+    private boolean deliveryFlushScheduled;
 
     ClientConnection(ServerConfig config, ServerStats stats, ClientRegistry clients, CommandDispatcher dispatcher,
                      RespWriter writer, int maxArgs) {
@@ -127,14 +133,19 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             return;
         }
         session = clients.open(ctx.channel(), stats.clockMillis());
+        session.outlet(this);
         // As Redis: a client is let in without AUTH while no password is set when it connects.
         session.authenticated(!config.passwordRequired());
+        session.onUnblock(() -> ctx.executor().execute(this::resume));
         stats.connectedClients++;
         stats.totalConnectionsReceived++;
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        while (!held.isEmpty()) {
+            ReferenceCountUtil.release(held.poll());
+        }
         assembler.discard();
         if (session != null) {
             clients.close(session);
@@ -149,6 +160,32 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (session != null && !session.isClosing() && (session.isBlocked() || !held.isEmpty())) {
+            held.add(msg); // answered after the blocking command's reply, in order
+            return;
+        }
+        process(ctx, msg);
+        if (session != null && session.isBlocked()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** The client was unblocked (its reply is written): runs what it sent meanwhile, reads again. */
+    private void resume() {
+        if (session == null || session.isClosing()) {
+            return;
+        }
+        while (!held.isEmpty() && !session.isBlocked() && session != null && !session.isClosing()) {
+            process(ctx, held.poll());
+        }
+        if (session == null || session.isBlocked()) {
+            return;
+        }
+        channelReadComplete(ctx);
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+    }
+
+    private void process(ChannelHandlerContext ctx, Object msg) {
         try {
             if (session == null || session.isClosing()) {
                 return;
@@ -173,8 +210,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
                 if (out == null) {
                     out = ctx.alloc().ioBuffer(512);
                 }
-                writer.target(out, this);
-                dispatcher.dispatch(session, args, writer);
+                writer.target(out, this).protocol(session.protocol());
+                dispatching = true;
+                try {
+                    dispatcher.dispatch(session, args, writer);
+                } finally {
+                    dispatching = false;
+                }
                 out = writer.target(); // a streamed reply leaves the writer on a newer buffer
                 if (writer.takeBroken()) {
                     brokenReplyClose();
@@ -210,7 +252,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         // Stop reading requests while the client does not read its replies.
         if (session != null && !session.isClosing()) {
-            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable() && !session.isBlocked());
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -254,14 +296,62 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
     }
 
-    /** Whether the unsent output is over the hard limit, or over the soft limit for too long. */
+    /**
+     * {@link Session.Outlet}: a Pub/Sub message for this client. Queued behind the replies already
+     * written (or, while this client's own command runs, appended to its replies, keeping their
+     * order), flushed once at the end of the loop iteration, never waited for: a client that does
+     * not read is disconnected by the pubsub output limit instead.
+     */
+    @Override
+    public void deliver(ByteBuf frame) {
+        if (session == null || session.isClosing()) {
+            frame.release();
+            return;
+        }
+        if (dispatching && out != null) {
+            out.writeBytes(frame);
+            frame.release();
+            return;
+        }
+        stats.totalNetOutputBytes += frame.readableBytes();
+        ctx.write(frame, ctx.voidPromise());
+        if (overOutputLimit()) {
+            stats.clientOutputBufferLimitDisconnections++;
+            log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
+            closeNow();
+            return;
+        }
+        if (!deliveryFlushScheduled) {
+            deliveryFlushScheduled = true;
+            ctx.channel().eventLoop().execute(this::flushDeliveries);
+        }
+    }
+
+    private void flushDeliveries() {
+        deliveryFlushScheduled = false;
+        if (session == null || session.isClosing()) {
+            return;
+        }
+        // Replies to writes queued before the messages still wait for their log records.
+        if (commit != null && commit.holdsReplies()) {
+            commit.flushAfterCommit(ctx);
+        } else {
+            ctx.flush();
+        }
+    }
+
+    /**
+     * Whether the unsent output is over the hard limit, or over the soft limit for too long; the
+     * limits of the pubsub class while the client is subscribed, else of the normal class.
+     */
     private boolean overOutputLimit() {
         if (session == null) {
             return false;
         }
         long pending = session.pendingOutputBytes() + (out == null ? 0 : out.readableBytes());
-        long hard = config.outputHardLimit();
-        long soft = config.outputSoftLimit();
+        boolean pubsub = session.inPubSub();
+        long hard = pubsub ? config.pubsubOutputHardLimit() : config.outputHardLimit();
+        long soft = pubsub ? config.pubsubOutputSoftLimit() : config.outputSoftLimit();
         if (hard > 0 && pending > hard) {
             return true;
         }
@@ -271,7 +361,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
                 softLimitSince = now;
                 return false;
             }
-            return now - softLimitSince > config.outputSoftSeconds() * 1_000_000_000L;
+            long seconds = pubsub ? config.pubsubOutputSoftSeconds() : config.outputSoftSeconds();
+            return now - softLimitSince > seconds * 1_000_000_000L;
         }
         softLimitSince = 0;
         return false;

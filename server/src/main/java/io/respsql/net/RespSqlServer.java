@@ -34,6 +34,8 @@ import io.respsql.persist.AppendOnlyFile;
 import io.respsql.persist.BackgroundJobs;
 import io.respsql.persist.Persistence;
 import io.respsql.protocol.RespWriter;
+import io.respsql.replication.Replication;
+import io.respsql.pubsub.PubSub;
 import io.respsql.storage.Catalog;
 
 import org.slf4j.LoggerFactory;
@@ -118,13 +120,25 @@ public final class RespSqlServer implements AutoCloseable {
         // The engine's one listener: the change counter of the save rules, then the log.
         sql.commitListener(persistence);
         persistence.appendLog(aof, aof::info);
-        sql.writeGuard(aof);
+        // Replication hears of every write after the log, and refuses writes on a read-only replica
+        // or a master short of replicas (after the log's own refusal).
+        Replication replication = new Replication(config, stats, sql, jobs, (io.netty.channel.EventLoop) executor);
+        replication.appendOnlyFile(aof);
+        sql.addCommitListener(replication);
+        sql.writeGuard(() -> {
+            String refusal = aof.refusal();
+            return refusal != null ? refusal : replication.refusal();
+        });
+        persistence.snapshotObserver(replication::snapshotCaptured);
         info.persistence(persistence::info);
+        info.replication(replication::info);
         config.appendOnlySwitch(aof::switchTo);
         try {
             // Before listening: no client may see the server without its data.
             if (!config.appendOnly() || !Files.exists(config.appendOnlyPath())) {
                 persistence.loadAtStartup();
+                // The data is the snapshot's: so is the stream position saved with it.
+                replication.restoreFromSnapshot();
             }
             // Loads the log, or (when it does not exist yet) creates it from the data just loaded.
             aof.start();
@@ -138,8 +152,12 @@ public final class RespSqlServer implements AutoCloseable {
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
-        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory);
+        PubSub pubsub = new PubSub();
+        clients.onClose(pubsub::unsubscribeAll);
+        ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory)
+                .pubsub(pubsub);
         context.appendOnlyFile(aof);
+        context.replication(replication);
         AtomicReference<RespSqlServer> self = new AtomicReference<>();
         // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
         context.stopServer(() -> {
@@ -148,7 +166,9 @@ public final class RespSqlServer implements AutoCloseable {
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
         CommandTable table = Commands.standard(context);
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory);
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
+                .afterWrite(s -> s.replicationOffset(replication.offset()));
+        context.dispatcher(dispatcher);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
@@ -202,11 +222,14 @@ public final class RespSqlServer implements AutoCloseable {
                         sampleClientBuffers(clients, stats);
                         stats.notePeak(memory.refresh());
                         persistence.cron(now);
+                        replication.cron(now);
                     } catch (RuntimeException e) {
                         LoggerFactory.getLogger(RespSqlServer.class).warn("periodic task failed", e);
                     }
                     aof.cron();
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
+        // Only now is the port known, which the replica announces to its master.
+        executor.execute(replication::start);
         RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
                 clientChannels);
         self.set(server);

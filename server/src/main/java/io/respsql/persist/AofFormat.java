@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The append-only file's records: RESP multibulks, as in Redis's AOF, so the file stays readable
  * and RESP tools understand it. A write statement is {@code *2 $3 SQL $<n> <statement>}, FLUSHALL
- * is {@code *1 $8 FLUSHALL}. A file may start with a snapshot preamble (magic {@code RSQLSNAP})
+ * is {@code *1 $8 FLUSHALL}. The records of a MULTI/EXEC block stand between {@code *1 $5 MULTI}
+ * and {@code *1 $4 EXEC}, as in Redis's AOF; a load applies them only if the EXEC is there. A file may start with a snapshot preamble (magic {@code RSQLSNAP})
  * written by a rewrite.
  */
 public final class AofFormat {
@@ -17,6 +18,8 @@ public final class AofFormat {
 
     private static final byte[] SQL_HEAD = "*2\r\n$3\r\nSQL\r\n$".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] FLUSHALL = "*1\r\n$8\r\nFLUSHALL\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MULTI = "*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] EXEC = "*1\r\n$4\r\nEXEC\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final short CRLF = ('\r' << 8) | '\n';
 
     private AofFormat() {
@@ -36,6 +39,16 @@ public final class AofFormat {
     /** Appends the record of FLUSHALL. */
     public static void writeFlushAll(ByteBuf out) {
         out.writeBytes(FLUSHALL);
+    }
+
+    /** Appends the record that opens a block. */
+    public static void writeMulti(ByteBuf out) {
+        out.writeBytes(MULTI);
+    }
+
+    /** Appends the record that closes a block. */
+    public static void writeExec(ByteBuf out) {
+        out.writeBytes(EXEC);
     }
 
     private static void writeDecimal(ByteBuf out, int v) {

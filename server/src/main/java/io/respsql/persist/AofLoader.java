@@ -13,6 +13,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Replays an append-only file into the engine at startup. A record cut short at the end of the
@@ -43,34 +45,61 @@ final class AofLoader {
             }
             AofReader reader = new AofReader(ch, start, ch.size());
             long records = 0;
+            // The records of an open MULTI group (null: FLUSHALL), applied when its EXEC is read.
+            List<String> group = null;
+            long groupStart = -1;
             while (true) {
-                switch (reader.next()) {
+                AofReader.Kind kind = reader.next();
+                switch (kind) {
                     case END:
+                        if (group != null) {
+                            // Complete records, but the block's EXEC never reached the file.
+                            return dropTail(ch, file, groupStart, records, "a MULTI block without its EXEC");
+                        }
                         return new Result(records, reader.size(), 0);
                     case SQL:
-                        scratch.clear();
-                        engine.execute(reader.sql(), replies);
-                        if (scratch.getByte(0) == '-') {
-                            String err = scratch.toString(1, scratch.readableBytes() - 3, StandardCharsets.UTF_8);
-                            throw new AofLoadException(badRecord(file, reader.recordStart(),
-                                    "replaying it failed: " + err, false));
+                        if (group != null) {
+                            group.add(reader.sql());
+                        } else {
+                            apply(engine, reader.sql(), replies, scratch, file, reader.recordStart());
                         }
                         records++;
                         break;
                     case FLUSHALL:
-                        engine.flushAll();
+                        if (group != null) {
+                            group.add(null);
+                        } else {
+                            engine.flushAll();
+                        }
                         records++;
                         break;
-                    case TRUNCATED: {
-                        long good = reader.recordStart();
-                        long dropped = ch.size() - good;
-                        ch.truncate(good);
-                        ch.force(true);
-                        LOG.warn("AOF {} ends with a truncated record at offset {}: loaded {} records, "
-                                + "dropped the last {} bytes and truncated the file to {} bytes",
-                                file, good, records, dropped, good);
-                        return new Result(records, good, dropped);
-                    }
+                    case MULTI:
+                        if (group != null) {
+                            throw new AofLoadException(badRecord(file, reader.recordStart(),
+                                    "MULTI inside the MULTI block opened at offset " + groupStart, true));
+                        }
+                        group = new ArrayList<>();
+                        groupStart = reader.recordStart();
+                        break;
+                    case EXEC:
+                        if (group == null) {
+                            throw new AofLoadException(badRecord(file, reader.recordStart(), "EXEC without MULTI", true));
+                        }
+                        for (String sql : group) {
+                            if (sql == null) {
+                                engine.flushAll();
+                            } else {
+                                apply(engine, sql, replies, scratch, file, groupStart);
+                            }
+                        }
+                        group = null;
+                        break;
+                    case TRUNCATED:
+                        if (group != null) {
+                            // A block is loaded whole or not at all: drop all of it.
+                            return dropTail(ch, file, groupStart, records - group.size(), "a truncated MULTI block");
+                        }
+                        return dropTail(ch, file, reader.recordStart(), records, "a truncated record");
                     case CORRUPT:
                     default:
                         throw new AofLoadException(badRecord(file, reader.recordStart(), reader.problem(), true));
@@ -82,6 +111,26 @@ final class AofLoader {
             scratch.release();
             engine.commitListener(listener);
         }
+    }
+
+    private static void apply(SqlEngine engine, String sql, RespWriter replies, ByteBuf scratch, Path file, long offset) {
+        scratch.clear();
+        engine.execute(sql, replies);
+        if (scratch.getByte(0) == '-') {
+            String err = scratch.toString(1, scratch.readableBytes() - 3, StandardCharsets.UTF_8);
+            throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + err, false));
+        }
+    }
+
+    /** Cuts the file at {@code good} (the start of what cannot be loaded), with a WARN. */
+    private static Result dropTail(FileChannel ch, Path file, long good, long records, String what) throws IOException {
+        long dropped = ch.size() - good;
+        ch.truncate(good);
+        ch.force(true);
+        LOG.warn("AOF {} ends with {} at offset {}: loaded {} records, "
+                + "dropped the last {} bytes and truncated the file to {} bytes",
+                file, what, good, records, dropped, good);
+        return new Result(records, good, dropped);
     }
 
     /** The message of a load that stops at a bad record. */

@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * Not thread-safe; used at startup and by {@link CheckAof}.
  */
 final class AofReader {
-    enum Kind { SQL, FLUSHALL, END, TRUNCATED, CORRUPT }
+    enum Kind { SQL, FLUSHALL, MULTI, EXEC, END, TRUNCATED, CORRUPT }
 
     /** Arguments longer than this are refused as corrupt rather than allocated. */
     private static final int MAX_ARG_BYTES = 512 << 20;
@@ -116,6 +116,12 @@ final class AofReader {
         }
         if (count == 1 && name.equalsIgnoreCase("FLUSHALL")) {
             return Kind.FLUSHALL;
+        }
+        if (count == 1 && name.equalsIgnoreCase("MULTI")) {
+            return Kind.MULTI;
+        }
+        if (count == 1 && name.equalsIgnoreCase("EXEC")) {
+            return Kind.EXEC;
         }
         return corrupt("unknown record '" + (name.length() > 32 ? name.substring(0, 32) + "..." : name)
                 + "' with " + count + " argument(s)");

@@ -381,6 +381,27 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         }
     }
 
+    /** A MULTI/EXEC block's records follow, between MULTI and EXEC records: loaded only if complete. */
+    @Override
+    public void blockBegun() {
+        if (open) {
+            AofFormat.writeMulti(buf);
+        }
+        if (rewriteBuf != null) {
+            AofFormat.writeMulti(rewriteBuf);
+        }
+    }
+
+    @Override
+    public void blockEnded() {
+        if (open) {
+            AofFormat.writeExec(buf);
+        }
+        if (rewriteBuf != null) {
+            AofFormat.writeExec(rewriteBuf);
+        }
+    }
+
     /** Whether records wait to be written: replies must not be flushed before {@link #writePending()}. */
     public boolean hasPending() {
         return buf.isReadable();

@@ -51,19 +51,43 @@ public final class CheckAof {
             }
             AofReader reader = new AofReader(ch, start, ch.size());
             long records = 0;
+            long groupStart = -1;
+            long groupRecords = 0;
             while (true) {
                 AofReader.Kind kind = reader.next();
                 if (kind == AofReader.Kind.SQL || kind == AofReader.Kind.FLUSHALL) {
                     records++;
+                    groupRecords++;
                     continue;
                 }
-                if (kind == AofReader.Kind.END) {
+                if (kind == AofReader.Kind.MULTI && groupStart < 0) {
+                    groupStart = reader.recordStart();
+                    groupRecords = 0;
+                    continue;
+                }
+                if (kind == AofReader.Kind.EXEC && groupStart >= 0) {
+                    groupStart = -1;
+                    continue;
+                }
+                if (kind == AofReader.Kind.END && groupStart < 0) {
                     out.println("AOF is valid: " + records + " records, " + ch.size() + " bytes");
                     return 0;
                 }
                 long good = reader.recordStart();
+                String why;
+                if (kind == AofReader.Kind.MULTI) {
+                    why = "MULTI inside the MULTI block opened at offset " + groupStart;
+                } else if (kind == AofReader.Kind.EXEC) {
+                    why = "EXEC without MULTI";
+                } else if (groupStart >= 0 && (kind == AofReader.Kind.END || kind == AofReader.Kind.TRUNCATED)) {
+                    // A block is loaded whole or not at all: the good part ends where it begins.
+                    why = kind == AofReader.Kind.END ? "the last MULTI block has no EXEC" : "the last MULTI block is cut short";
+                    good = groupStart;
+                    records -= groupRecords;
+                } else {
+                    why = kind == AofReader.Kind.TRUNCATED ? "the last record is cut short" : reader.problem();
+                }
                 long dropped = ch.size() - good;
-                String why = kind == AofReader.Kind.TRUNCATED ? "the last record is cut short" : reader.problem();
                 out.println("AOF is damaged at offset " + good + " (" + why + "): " + dropped
                         + " bytes after the last good record (" + records + " good records)");
                 if (fix) {

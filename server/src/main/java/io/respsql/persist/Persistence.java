@@ -43,6 +43,15 @@ public final class Persistence implements CommitListener {
     private final Catalog catalog;
     private final Executor loop;
     private final BackgroundJobs jobs;
+    /**
+     * Told of every snapshot capture (event loop); what it returns runs once that snapshot is safely
+     * on disk. Replication records the stream position the snapshot stands for this way.
+     */
+    public interface SnapshotObserver {
+        Runnable captured(long createdMillis);
+    }
+
+    private SnapshotObserver snapshotObserver = created -> () -> { };
     private CommitListener appendLog = CommitListener.NONE;
     private Consumer<StringBuilder> appendLogInfo = sb -> { };
 
@@ -81,6 +90,10 @@ public final class Persistence implements CommitListener {
         this.appendLogInfo = info == null ? sb -> { } : info;
     }
 
+    public void snapshotObserver(SnapshotObserver o) {
+        this.snapshotObserver = o == null ? created -> () -> { } : o;
+    }
+
     // ---- commit listener ---------------------------------------------------------------------
 
     @Override
@@ -93,6 +106,16 @@ public final class Persistence implements CommitListener {
     public void flushedAll() {
         dirty++;
         appendLog.flushedAll();
+    }
+
+    @Override
+    public void blockBegun() {
+        appendLog.blockBegun();
+    }
+
+    @Override
+    public void blockEnded() {
+        appendLog.blockEnded();
     }
 
     // ---- startup -------------------------------------------------------------------------------
@@ -146,9 +169,11 @@ public final class Persistence implements CommitListener {
         long dirtyBefore = dirty;
         long t0 = System.nanoTime();
         CatalogImage image = capture();
+        Runnable onSaved = snapshotObserver.captured(image.createdMillis());
         try {
             long bytes = SnapshotFile.save(image, config.dir(), config.dbFilename());
             saved(dirtyBefore);
+            onSaved.run();
             LOG.info("DB saved on disk: {} bytes, {} rows in {} ms", bytes, image.rowCount(),
                     (System.nanoTime() - t0) / 1_000_000);
         } finally {
@@ -171,7 +196,9 @@ public final class Persistence implements CommitListener {
         }
         bgsaveScheduled = false;
         lastBgsaveTryMillis = System.currentTimeMillis();
-        current = new BackgroundSave(dirty, capture(), config.dir(), config.dbFilename());
+        CatalogImage image = capture();
+        current = new BackgroundSave(dirty, image, config.dir(), config.dbFilename());
+        current.onSaved = snapshotObserver.captured(image.createdMillis());
         LOG.info("Background saving started");
         // Thread.start is the happens-before edge that hands the image to the writing thread.
         current.thread.start();
@@ -201,6 +228,7 @@ public final class Persistence implements CommitListener {
         final CatalogImage image;
         final long startMillis = System.currentTimeMillis();
         final Thread thread;
+        Runnable onSaved = () -> { };
         /** Written by the save thread before it posts completion; read on the loop after join or the post. */
         volatile boolean done;
         volatile IOException failure;
@@ -242,6 +270,7 @@ public final class Persistence implements CommitListener {
         if (bg.failure == null) {
             lastBgsaveOk = true;
             saved(bg.dirtyAtCapture);
+            bg.onSaved.run();
             LOG.info("Background saving terminated with success: {} bytes, {} rows in {} ms, capture {} µs, "
                     + "{} chunks copied on write", bg.bytes, bg.image.rowCount(), millis, lastCaptureMicros, lastCowChunks);
         } else {

@@ -142,6 +142,22 @@ public final class SnapshotReader {
         return new SnapshotReader(ch, name, 0, -1).read(target);
     }
 
+    /** The capture time recorded in the header of the snapshot file {@code file}, or -1 when it has none. */
+    public static long createdMillis(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(SnapshotFormat.MAGIC.length + 12).order(ByteOrder.LITTLE_ENDIAN);
+            while (b.hasRemaining()) {
+                if (ch.read(b, b.position()) < 0) {
+                    return -1;
+                }
+            }
+            if (!Arrays.equals(b.array(), 0, SnapshotFormat.MAGIC.length, SnapshotFormat.MAGIC, 0, SnapshotFormat.MAGIC.length)) {
+                return -1;
+            }
+            return b.getLong(SnapshotFormat.MAGIC.length + 4);
+        }
+    }
+
     /** Whether the file starts with the snapshot magic (false when it is shorter). */
     public static boolean startsWithMagic(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {

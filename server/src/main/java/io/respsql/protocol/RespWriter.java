@@ -5,7 +5,15 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes RESP2 replies straight into a Netty {@link ByteBuf}.
+ * Encodes replies straight into a Netty {@link ByteBuf}, in RESP2 or RESP3.
+ *
+ * <p>The wire form is chosen here and nowhere else, as in Redis's networking.c: commands call
+ * {@link #mapHeader}, {@link #setHeader}, {@link #doubleValue}, {@link #bool}, {@link #verbatim},
+ * {@link #nullBulk}, {@link #nullArray}, {@link #pushHeader}, and the writer emits the RESP3 type
+ * when the connection being served said {@code HELLO 3} ({@link #protocol(int)}), else the RESP2
+ * form Redis falls back to (a map becomes a flat array of 2n elements, a set an array, a double a
+ * bulk string, a boolean the integer 1 or 0, a verbatim string a bulk string, a null {@code $-1}
+ * or {@code *-1}).
  *
  * <p>Why not netty-codec-redis' message objects: a SELECT reply has one bulk string per row, and
  * building a message object (plus a String) per row would allocate on the hottest reply path.
@@ -39,10 +47,21 @@ public final class RespWriter {
     private static final byte[] NULL_ARRAY = "*-1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] OK = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] EMPTY_ARRAY = "*0\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_RESP3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRUE_RESP3 = "#t\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE_RESP3 = "#f\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ONE = ":1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ZERO = ":0\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TXT = "txt:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INF = "inf".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NEG_INF = "-inf".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NAN = "nan".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
     private ByteBuf out;
     private Sink sink;
+    /** Whether the connection being served speaks RESP3 (HELLO 3); RESP2 otherwise. */
+    private boolean resp3;
     /** Chunks handed over since this writer was made; a reply that spans a change cannot be undone. */
     private long chunks;
     private boolean broken;
@@ -59,11 +78,57 @@ public final class RespWriter {
         return target(out, null);
     }
 
-    /** Writes into {@code out}; full chunks go to {@code sink} (null: never). Keeps the chunk count. */
+    /**
+     * Writes into {@code out}; full chunks go to {@code sink} (null: never). Keeps the chunk count.
+     * Resets the protocol to RESP2: whoever points the writer at a connection's buffer says which
+     * protocol that connection speaks ({@link #protocol(int)}), so one client's RESP3 never leaks
+     * into another's reply.
+     */
     public RespWriter target(ByteBuf out, Sink sink) {
         this.out = out;
         this.sink = sink;
+        this.resp3 = false;
         return this;
+    }
+
+    /** Sets the protocol of the replies that follow: 3 for RESP3, anything else RESP2. */
+    public RespWriter protocol(int version) {
+        this.resp3 = version == 3;
+        return this;
+    }
+
+    /** The protocol the writer is encoding for: 2 or 3. */
+    public int protocol() {
+        return resp3 ? 3 : 2;
+    }
+
+    /**
+     * Stops handing chunks over until {@link #resumeStreaming}: the reply stays whole in the
+     * buffer, so it can still be replaced (EXEC, whose reply must be all or nothing). Returns the
+     * sink to give back to {@link #resumeStreaming}.
+     */
+    public Sink suspendStreaming() {
+        Sink s = sink;
+        sink = null;
+        return s;
+    }
+
+    public void resumeStreaming(Sink s) {
+        sink = s;
+    }
+
+    /**
+     * The error written at {@code mark} (without its '-' and CRLF), when the reply written since
+     * {@code mark} is an error still in the buffer; null otherwise.
+     */
+    public String errorText(long mark) {
+        if (!errorSince(mark)) {
+            return null;
+        }
+        int from = (int) mark + 1;
+        int end = out.writerIndex();
+        int cr = out.indexOf(from, end, (byte) '\r');
+        return out.toString(from, (cr < 0 ? end : cr) - from, StandardCharsets.UTF_8);
     }
 
     /** Points at a fresh buffer after a chunk was handed over (called by the {@link Sink}). */
@@ -199,8 +264,9 @@ public final class RespWriter {
         bulk(valueDigits, valueDigits.length - n, n);
     }
 
+    /** A null where Redis sends a null bulk string ({@code addReplyNull}): {@code $-1}, RESP3 {@code _}. */
     public void nullBulk() {
-        out.writeBytes(NULL_BULK);
+        out.writeBytes(resp3 ? NULL_RESP3 : NULL_BULK);
     }
 
     public void arrayHeader(long n) {
@@ -213,8 +279,112 @@ public final class RespWriter {
         out.writeBytes(CRLF);
     }
 
+    /** A null where Redis sends a null array ({@code addReplyNullArray}): {@code *-1}, RESP3 {@code _}. */
     public void nullArray() {
-        out.writeBytes(NULL_ARRAY);
+        out.writeBytes(resp3 ? NULL_RESP3 : NULL_ARRAY);
+    }
+
+    /** A map of {@code n} key/value pairs follows: RESP3 {@code %n}, RESP2 an array of 2n elements. */
+    public void mapHeader(long n) {
+        if (resp3) {
+            aggregateHeader('%', n);
+        } else {
+            arrayHeader(2 * n);
+        }
+    }
+
+    /** A set of {@code n} elements follows: RESP3 {@code ~n}, RESP2 an array. */
+    public void setHeader(long n) {
+        if (resp3) {
+            aggregateHeader('~', n);
+        } else {
+            arrayHeader(n);
+        }
+    }
+
+    /**
+     * An out-of-band push message of {@code n} elements follows (pub/sub messages, invalidations):
+     * RESP3 {@code >n}, RESP2 an array, as Redis's {@code addReplyPushLen}.
+     */
+    public void pushHeader(long n) {
+        if (resp3) {
+            aggregateHeader('>', n);
+        } else {
+            arrayHeader(n);
+        }
+    }
+
+    private void aggregateHeader(char type, long n) {
+        out.writeByte(type);
+        writeLongAscii(n);
+        out.writeBytes(CRLF);
+    }
+
+    /** A boolean: RESP3 {@code #t}/{@code #f}, RESP2 the integer 1 or 0 (Redis's {@code addReplyBool}). */
+    public void bool(boolean v) {
+        if (resp3) {
+            out.writeBytes(v ? TRUE_RESP3 : FALSE_RESP3);
+        } else {
+            out.writeBytes(v ? ONE : ZERO);
+        }
+    }
+
+    /**
+     * A double: RESP3 {@code ,<v>}, RESP2 a bulk string of the same text (Redis's
+     * {@code addReplyDouble}). The text is {@link #doubleText}; infinities are {@code inf} and
+     * {@code -inf}, NaN {@code nan}, as Redis writes them.
+     */
+    public void doubleValue(double v) {
+        byte[] b;
+        int off;
+        int len;
+        if (Double.isNaN(v)) {
+            b = NAN;
+            off = 0;
+            len = b.length;
+        } else if (Double.isInfinite(v)) {
+            b = v > 0 ? INF : NEG_INF;
+            off = 0;
+            len = b.length;
+        } else if (isPlainIntegral(v)) {
+            len = formatLong((long) v, valueDigits);
+            b = valueDigits;
+            off = valueDigits.length - len;
+        } else {
+            b = Double.toString(v).getBytes(StandardCharsets.US_ASCII);
+            off = 0;
+            len = b.length;
+        }
+        if (resp3) {
+            out.writeByte(',');
+            out.writeBytes(b, off, len);
+            out.writeBytes(CRLF);
+        } else {
+            bulk(b, off, len);
+        }
+    }
+
+    /**
+     * Plain text meant for people (INFO, CLIENT LIST): RESP3 a verbatim string of format
+     * {@code txt}, RESP2 a bulk string (Redis's {@code addReplyVerbatim}).
+     */
+    public void verbatim(byte[] b, int off, int len) {
+        if (!resp3) {
+            bulk(b, off, len);
+            return;
+        }
+        out.writeByte('=');
+        writeLongAscii(len + TXT.length);
+        out.writeBytes(CRLF);
+        out.writeBytes(TXT);
+        out.writeBytes(b, off, len);
+        out.writeBytes(CRLF);
+        maybeHandOver();
+    }
+
+    public void verbatim(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        verbatim(b, 0, b.length);
     }
 
     // ---- one SELECT row as a bulk string of comma-separated values -------------------------

@@ -9,7 +9,6 @@ import io.respsql.sql.Statement.TableRef;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Recursive-descent parser for the 2010 Redisql dialect plus the standard SQL it implies.
@@ -35,7 +34,7 @@ public final class Parser {
     public static Statement parse(String sql) {
         Parser p = new Parser(sql);
         Statement s = p.statement();
-        if (p.peek().isSymbol(";")) {
+        if (p.peek().is(Symbol.SEMICOLON)) {
             p.pos++;
         }
         if (p.peek().type != Token.Type.END) {
@@ -48,60 +47,66 @@ public final class Parser {
 
     private Statement statement() {
         Token t = peek();
-        if (t.type != Token.Type.IDENT) {
+        if (t.keyword() == null) {
             throw error("a statement (CREATE, DROP, DESC, DUMP, INSERT, SELECT, UPDATE, DELETE, EXPLAIN, SHOW)");
         }
-        switch (t.text.toUpperCase(Locale.ROOT)) {
-            case "CREATE":
+        switch (t.keyword()) {
+            case CREATE:
                 pos++;
-                if (acceptKeyword("TABLE")) {
+                if (acceptKeyword(Keyword.TABLE)) {
                     return createTable();
                 }
-                if (acceptKeyword("INDEX")) {
+                if (acceptKeyword(Keyword.INDEX)) {
                     return createIndex();
                 }
                 throw error("TABLE or INDEX after CREATE");
-            case "DROP":
+            case DROP:
                 pos++;
-                if (acceptKeyword("TABLE")) {
+                if (acceptKeyword(Keyword.TABLE)) {
                     boolean ifExists = false;
-                    if (acceptKeyword("IF")) {
-                        expectKeyword("EXISTS");
+                    if (acceptKeyword(Keyword.IF)) {
+                        expectKeyword(Keyword.EXISTS);
                         ifExists = true;
                     }
                     return new Statement.DropTable(name("table name"), ifExists);
                 }
-                if (acceptKeyword("INDEX")) {
+                if (acceptKeyword(Keyword.INDEX)) {
                     return new Statement.DropIndex(name("index name"));
                 }
                 throw error("TABLE or INDEX after DROP");
-            case "DESC":
-            case "DESCRIBE":
+            case DESC:
+            case DESCRIBE:
                 pos++;
                 return new Statement.Describe(name("table name"));
-            case "DUMP":
+            case DUMP:
                 pos++;
                 return new Statement.Dump(name("table name"));
-            case "SHOW":
+            case SHOW:
                 pos++;
-                expectKeyword("TABLES");
-                return new Statement.ShowTables();
-            case "INSERT":
+                if (acceptKeyword(Keyword.TABLES)) {
+                    return new Statement.ShowTables();
+                }
+                if (acceptKeyword(Keyword.INDEXES) || acceptKeyword(Keyword.INDEX)) {
+                    String from = acceptKeyword(Keyword.FROM) || acceptKeyword(Keyword.IN) ? name("table name") : null;
+                    return new Statement.ShowIndexes(from);
+                }
+                throw error("TABLES or INDEXES after SHOW");
+            case INSERT:
                 pos++;
                 return insert();
-            case "SELECT":
-            case "SCANSELECT":
+            case SELECT:
+            case SCANSELECT:
                 pos++;
                 return select();
-            case "UPDATE":
+            case UPDATE:
                 pos++;
                 return update();
-            case "DELETE":
+            case DELETE:
                 pos++;
-                expectKeyword("FROM");
+                expectKeyword(Keyword.FROM);
                 String table = name("table name");
                 return new Statement.Delete(table, optionalWhere());
-            case "EXPLAIN":
+            case EXPLAIN:
                 pos++;
                 return new Statement.Explain(statement());
             default:
@@ -111,21 +116,21 @@ public final class Parser {
 
     private Statement createTable() {
         boolean ifNotExists = false;
-        if (acceptKeyword("IF")) {
-            expectKeyword("NOT");
-            expectKeyword("EXISTS");
+        if (acceptKeyword(Keyword.IF)) {
+            expectKeyword(Keyword.NOT);
+            expectKeyword(Keyword.EXISTS);
             ifNotExists = true;
         }
         String table = name("table name");
-        expectSymbol("(");
+        expectSymbol(Symbol.LPAREN);
         List<ColumnDef> cols = new ArrayList<>();
         String pk = null;
         do {
-            if (peek().isKeyword("PRIMARY") && peek(1).isKeyword("KEY")) {
+            if (peek().is(Keyword.PRIMARY) && peek(1).is(Keyword.KEY)) {
                 pos += 2;
-                expectSymbol("(");
+                expectSymbol(Symbol.LPAREN);
                 pk = name("primary key column");
-                expectSymbol(")");
+                expectSymbol(Symbol.RPAREN);
                 continue;
             }
             String col = name("column name");
@@ -134,62 +139,62 @@ public final class Parser {
                 throw error("a column type (INT, BIGINT, FLOAT, TEXT) for column '" + col + "'");
             }
             pos++;
-            if (acceptSymbol("(")) { // VARCHAR(32): the size is accepted and ignored
+            if (acceptSymbol(Symbol.LPAREN)) { // VARCHAR(32): the size is accepted and ignored
                 expect(Token.Type.NUMBER, "a size");
-                expectSymbol(")");
+                expectSymbol(Symbol.RPAREN);
             }
             boolean primary = false;
             while (true) {
-                if (acceptKeyword("PRIMARY")) {
-                    expectKeyword("KEY");
+                if (acceptKeyword(Keyword.PRIMARY)) {
+                    expectKeyword(Keyword.KEY);
                     primary = true;
-                } else if (acceptKeyword("NOT")) {
-                    expectKeyword("NULL");
+                } else if (acceptKeyword(Keyword.NOT)) {
+                    expectKeyword(Keyword.NULL);
                 } else {
                     break;
                 }
             }
             cols.add(new ColumnDef(col, type.text, primary));
-        } while (acceptSymbol(","));
-        expectSymbol(")");
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
         return new Statement.CreateTable(table, cols, pk, ifNotExists);
     }
 
     private Statement createIndex() {
         String index = name("index name");
-        expectKeyword("ON");
+        expectKeyword(Keyword.ON);
         String table = name("table name");
-        expectSymbol("(");
+        expectSymbol(Symbol.LPAREN);
         String column = name("column name");
-        expectSymbol(")");
+        expectSymbol(Symbol.RPAREN);
         return new Statement.CreateIndex(index, table, column);
     }
 
     private Statement insert() {
-        expectKeyword("INTO");
+        expectKeyword(Keyword.INTO);
         String table = name("table name");
         List<String> columns = null;
-        if (acceptSymbol("(")) {
+        if (acceptSymbol(Symbol.LPAREN)) {
             columns = new ArrayList<>();
             do {
                 columns.add(name("column name"));
-            } while (acceptSymbol(","));
-            expectSymbol(")");
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
         }
-        expectKeyword("VALUES");
+        expectKeyword(Keyword.VALUES);
         List<List<Expr>> rows = new ArrayList<>();
         do {
-            expectSymbol("(");
+            expectSymbol(Symbol.LPAREN);
             List<Expr> values = new ArrayList<>();
             do {
                 values.add(listValue());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
             rows.add(values);
-        } while (acceptSymbol(","));
+        } while (acceptSymbol(Symbol.COMMA));
         boolean returnSize = false;
-        if (acceptKeyword("RETURN")) {
-            expectKeyword("SIZE");
+        if (acceptKeyword(Keyword.RETURN)) {
+            expectKeyword(Keyword.SIZE);
             returnSize = true;
         }
         return new Statement.Insert(table, columns, rows, returnSize);
@@ -204,7 +209,7 @@ public final class Parser {
         int save = pos;
         try {
             Expr e = additive();
-            if (peek().isSymbol(",") || peek().isSymbol(")")) {
+            if (peek().is(Symbol.COMMA) || peek().is(Symbol.RPAREN)) {
                 return e;
             }
         } catch (SqlException notAnExpression) {
@@ -218,12 +223,12 @@ public final class Parser {
             if (t.type == Token.Type.END) {
                 throw error("')' to close the value list");
             }
-            if (depth == 0 && (t.isSymbol(",") || t.isSymbol(")"))) {
+            if (depth == 0 && (t.is(Symbol.COMMA) || t.is(Symbol.RPAREN))) {
                 break;
             }
-            if (t.isSymbol("(")) {
+            if (t.is(Symbol.LPAREN)) {
                 depth++;
-            } else if (t.isSymbol(")")) {
+            } else if (t.is(Symbol.RPAREN)) {
                 depth--;
             }
             pos++;
@@ -238,40 +243,40 @@ public final class Parser {
     private Statement select() {
         List<SelectItem> items = new ArrayList<>();
         do {
-            if (acceptSymbol("*")) {
+            if (acceptSymbol(Symbol.STAR)) {
                 items.add(new SelectItem(null));
             } else {
                 items.add(new SelectItem(additive()));
             }
-        } while (acceptSymbol(","));
-        expectKeyword("FROM");
+        } while (acceptSymbol(Symbol.COMMA));
+        expectKeyword(Keyword.FROM);
         List<TableRef> from = new ArrayList<>();
         do {
             from.add(new TableRef(name("table name")));
-        } while (acceptSymbol(","));
+        } while (acceptSymbol(Symbol.COMMA));
         Expr where = optionalWhere();
         List<OrderBy> order = new ArrayList<>();
-        if (acceptKeyword("ORDER")) {
-            expectKeyword("BY");
+        if (acceptKeyword(Keyword.ORDER)) {
+            expectKeyword(Keyword.BY);
             do {
                 Expr e = additive();
                 boolean desc = false;
-                if (acceptKeyword("DESC")) {
+                if (acceptKeyword(Keyword.DESC)) {
                     desc = true;
                 } else {
-                    acceptKeyword("ASC");
+                    acceptKeyword(Keyword.ASC);
                 }
                 order.add(new OrderBy(e, desc));
-            } while (acceptSymbol(","));
+            } while (acceptSymbol(Symbol.COMMA));
         }
         long limit = -1;
         long offset = 0;
-        if (acceptKeyword("LIMIT")) {
+        if (acceptKeyword(Keyword.LIMIT)) {
             limit = nonNegative("LIMIT");
-            if (acceptKeyword("OFFSET")) {
+            if (acceptKeyword(Keyword.OFFSET)) {
                 offset = nonNegative("OFFSET");
             }
-        } else if (acceptKeyword("OFFSET")) {
+        } else if (acceptKeyword(Keyword.OFFSET)) {
             offset = nonNegative("OFFSET");
         }
         return new Statement.Select(items, from, where, order, limit, offset);
@@ -279,7 +284,7 @@ public final class Parser {
 
     private long nonNegative(String clause) {
         Token t = peek();
-        if (t.type != Token.Type.NUMBER || t.text.contains(".") || t.text.toLowerCase(Locale.ROOT).contains("e")) {
+        if (t.type != Token.Type.NUMBER || !isIntegral(t.text)) {
             throw error("a whole number after " + clause);
         }
         pos++;
@@ -292,13 +297,13 @@ public final class Parser {
 
     private Statement update() {
         String table = name("table name");
-        expectKeyword("SET");
+        expectKeyword(Keyword.SET);
         List<Assignment> sets = new ArrayList<>();
         do {
             String col = name("column name");
-            expectSymbol("=");
+            expectSymbol(Symbol.EQ);
             sets.add(new Assignment(col, setValue()));
-        } while (acceptSymbol(","));
+        } while (acceptSymbol(Symbol.COMMA));
         return new Statement.Update(table, sets, optionalWhere());
     }
 
@@ -307,7 +312,7 @@ public final class Parser {
         int save = pos;
         try {
             Expr e = additive();
-            if (peek().isSymbol(",") || peek().isKeyword("WHERE") || peek().type == Token.Type.END || peek().isSymbol(";")) {
+            if (peek().is(Symbol.COMMA) || peek().is(Keyword.WHERE) || peek().type == Token.Type.END || peek().is(Symbol.SEMICOLON)) {
                 return e;
             }
         } catch (SqlException notAnExpression) {
@@ -315,7 +320,7 @@ public final class Parser {
         }
         pos = save;
         Token first = peek();
-        while (!(peek().isSymbol(",") || peek().isKeyword("WHERE") || peek().type == Token.Type.END)) {
+        while (!(peek().is(Symbol.COMMA) || peek().is(Keyword.WHERE) || peek().type == Token.Type.END)) {
             pos++;
         }
         if (pos == save) {
@@ -326,7 +331,7 @@ public final class Parser {
     }
 
     private Expr optionalWhere() {
-        return acceptKeyword("WHERE") ? or() : null;
+        return acceptKeyword(Keyword.WHERE) ? or() : null;
     }
 
     // ---- expressions (lowest precedence first) ----------------------------------------------
@@ -334,7 +339,7 @@ public final class Parser {
     private Expr or() {
         int entered = depth;
         Expr left = and();
-        while (acceptKeyword("OR")) {
+        while (acceptKeyword(Keyword.OR)) {
             deeper();
             Expr right = and();
             left = new Expr.Or(left, right, left.start(), right.end());
@@ -346,7 +351,7 @@ public final class Parser {
     private Expr and() {
         int entered = depth;
         Expr left = not();
-        while (acceptKeyword("AND")) {
+        while (acceptKeyword(Keyword.AND)) {
             deeper();
             Expr right = not();
             left = new Expr.And(left, right, left.start(), right.end());
@@ -357,7 +362,7 @@ public final class Parser {
 
     private Expr not() {
         Token t = peek();
-        if (acceptKeyword("NOT")) {
+        if (acceptKeyword(Keyword.NOT)) {
             deeper();
             Expr e = not();
             depth--;
@@ -367,38 +372,38 @@ public final class Parser {
     }
 
     private Expr predicate() {
-        if (peek().isSymbol("(") && startsBooleanGroup()) {
+        if (peek().is(Symbol.LPAREN) && startsBooleanGroup()) {
             pos++;
             deeper();
             Expr e = or();
             depth--;
-            expectSymbol(")");
+            expectSymbol(Symbol.RPAREN);
             return e;
         }
         Expr left = additive();
         boolean negated = false;
-        if (peek().isKeyword("NOT") && (peek(1).isKeyword("BETWEEN") || peek(1).isKeyword("IN"))) {
+        if (peek().is(Keyword.NOT) && (peek(1).is(Keyword.BETWEEN) || peek(1).is(Keyword.IN))) {
             pos++;
             negated = true;
         }
-        if (acceptKeyword("BETWEEN")) {
+        if (acceptKeyword(Keyword.BETWEEN)) {
             Expr lo = additive();
-            expectKeyword("AND");
+            expectKeyword(Keyword.AND);
             Expr hi = additive();
             return new Expr.Between(left, lo, hi, negated, left.start(), hi.end());
         }
-        if (acceptKeyword("IN")) {
-            expectSymbol("(");
+        if (acceptKeyword(Keyword.IN)) {
+            expectSymbol(Symbol.LPAREN);
             List<Expr> values = new ArrayList<>();
             do {
                 values.add(listValue());
-            } while (acceptSymbol(","));
-            Token close = expectSymbol(")");
+            } while (acceptSymbol(Symbol.COMMA));
+            Token close = expectSymbol(Symbol.RPAREN);
             return new Expr.In(left, values, negated, left.start(), close.end);
         }
         Token t = peek();
         if (t.type == Token.Type.SYMBOL) {
-            CompareOp op = CompareOp.of(t.text);
+            CompareOp op = compareOp(t.symbol());
             if (op != null) {
                 pos++;
                 Expr right = additive();
@@ -413,16 +418,15 @@ public final class Parser {
         int depth = 0;
         for (int i = pos; i < tokens.size(); i++) {
             Token t = tokens.get(i);
-            if (t.isSymbol("(")) {
+            if (t.is(Symbol.LPAREN)) {
                 depth++;
-            } else if (t.isSymbol(")")) {
+            } else if (t.is(Symbol.RPAREN)) {
                 depth--;
                 if (depth == 0) {
                     return false;
                 }
-            } else if (depth == 1 && (t.type == Token.Type.IDENT
-                    && (t.isKeyword("AND") || t.isKeyword("OR") || t.isKeyword("BETWEEN") || t.isKeyword("IN") || t.isKeyword("NOT"))
-                    || t.type == Token.Type.SYMBOL && CompareOp.of(t.text) != null)) {
+            } else if (depth == 1 && (t.is(Keyword.AND) || t.is(Keyword.OR) || t.is(Keyword.BETWEEN) || t.is(Keyword.IN)
+                    || t.is(Keyword.NOT) || compareOp(t.symbol()) != null)) {
                 return true;
             } else if (t.type == Token.Type.END) {
                 return false;
@@ -434,8 +438,8 @@ public final class Parser {
     private Expr additive() {
         int entered = depth;
         Expr left = multiplicative();
-        while (peek().isSymbol("+") || peek().isSymbol("-")) {
-            char op = next().text.charAt(0);
+        while (peek().is(Symbol.PLUS) || peek().is(Symbol.MINUS)) {
+            char op = next().symbol() == Symbol.PLUS ? '+' : '-';
             deeper(); // a chain a+b+c+... is a left-deep tree as deep as it is long
             Expr right = multiplicative();
             left = new Expr.Arith(op, left, right, left.start(), right.end());
@@ -447,8 +451,9 @@ public final class Parser {
     private Expr multiplicative() {
         int entered = depth;
         Expr left = unary();
-        while (peek().isSymbol("*") || peek().isSymbol("/") || peek().isSymbol("%")) {
-            char op = next().text.charAt(0);
+        while (peek().is(Symbol.STAR) || peek().is(Symbol.SLASH) || peek().is(Symbol.PERCENT)) {
+            Symbol sym = next().symbol();
+            char op = sym == Symbol.STAR ? '*' : sym == Symbol.SLASH ? '/' : '%';
             deeper();
             Expr right = unary();
             left = new Expr.Arith(op, left, right, left.start(), right.end());
@@ -459,13 +464,13 @@ public final class Parser {
 
     private Expr unary() {
         Token t = peek();
-        if (acceptSymbol("-")) {
+        if (acceptSymbol(Symbol.MINUS)) {
             deeper();
             Expr e = unary();
             depth--;
             return new Expr.Neg(e, t.start, e.end());
         }
-        if (acceptSymbol("+")) {
+        if (acceptSymbol(Symbol.PLUS)) {
             deeper();
             Expr e = unary();
             depth--;
@@ -487,36 +492,34 @@ public final class Parser {
         Token t = next();
         switch (t.type) {
             case NUMBER: {
-                String lower = t.text.toLowerCase(Locale.ROOT);
-                boolean integral = lower.indexOf('.') < 0 && lower.indexOf('e') < 0;
-                return new Expr.Num(t.text, integral, t.start, t.end);
+                return new Expr.Num(t.text, isIntegral(t.text), t.start, t.end);
             }
             case STRING:
                 return new Expr.Str(t.text, t.start, t.end);
             case IDENT: {
                 Expr.AggregateFn fn = aggregate(t);
-                if (fn != null && acceptSymbol("(")) {
+                if (fn != null && acceptSymbol(Symbol.LPAREN)) {
                     Expr arg = null;
-                    if (!acceptSymbol("*")) {
+                    if (!acceptSymbol(Symbol.STAR)) {
                         arg = additive();
                     } else if (fn != Expr.AggregateFn.COUNT) {
                         throw new SqlException("syntax error: " + fn + "(*) is not allowed, name a column");
                     }
-                    Token close = expectSymbol(")");
+                    Token close = expectSymbol(Symbol.RPAREN);
                     return new Expr.Aggregate(fn, arg, t.start, close.end);
                 }
-                if (acceptSymbol(".")) {
+                if (acceptSymbol(Symbol.DOT)) {
                     Token col = expect(Token.Type.IDENT, "a column name after '" + t.text + ".'");
                     return new Expr.Ident(t.text, col.text, t.start, col.end);
                 }
                 return new Expr.Ident(null, t.text, t.start, t.end);
             }
             case SYMBOL:
-                if (t.text.equals("(")) {
+                if (t.symbol() == Symbol.LPAREN) {
                     deeper();
                     Expr e = additive();
                     depth--;
-                    expectSymbol(")");
+                    expectSymbol(Symbol.RPAREN);
                     return e;
                 }
                 pos--;
@@ -528,12 +531,56 @@ public final class Parser {
     }
 
     private static Expr.AggregateFn aggregate(Token t) {
-        for (Expr.AggregateFn fn : Expr.AggregateFn.values()) {
-            if (t.text.equalsIgnoreCase(fn.name())) {
-                return fn;
+        if (t.keyword() == null) {
+            return null;
+        }
+        switch (t.keyword()) {
+            case COUNT:
+                return Expr.AggregateFn.COUNT;
+            case SUM:
+                return Expr.AggregateFn.SUM;
+            case MIN:
+                return Expr.AggregateFn.MIN;
+            case MAX:
+                return Expr.AggregateFn.MAX;
+            case AVG:
+                return Expr.AggregateFn.AVG;
+            default:
+                return null;
+        }
+    }
+
+    private static CompareOp compareOp(Symbol s) {
+        if (s == null) {
+            return null;
+        }
+        switch (s) {
+            case EQ:
+                return CompareOp.EQ;
+            case NE:
+                return CompareOp.NE;
+            case LT:
+                return CompareOp.LT;
+            case LE:
+                return CompareOp.LE;
+            case GT:
+                return CompareOp.GT;
+            case GE:
+                return CompareOp.GE;
+            default:
+                return null;
+        }
+    }
+
+    /** A number written without a fraction or an exponent. */
+    private static boolean isIntegral(String number) {
+        for (int i = 0; i < number.length(); i++) {
+            char c = number.charAt(i);
+            if (c == '.' || c == 'e' || c == 'E') {
+                return false;
             }
         }
-        return null;
+        return true;
     }
 
     // ---- token helpers ------------------------------------------------------------------------
@@ -554,32 +601,32 @@ public final class Parser {
         return t;
     }
 
-    private boolean acceptKeyword(String kw) {
-        if (peek().isKeyword(kw)) {
+    private boolean acceptKeyword(Keyword kw) {
+        if (peek().is(kw)) {
             pos++;
             return true;
         }
         return false;
     }
 
-    private void expectKeyword(String kw) {
+    private void expectKeyword(Keyword kw) {
         if (!acceptKeyword(kw)) {
-            throw error(kw);
+            throw error(kw.name());
         }
     }
 
-    private boolean acceptSymbol(String s) {
-        if (peek().isSymbol(s)) {
+    private boolean acceptSymbol(Symbol s) {
+        if (peek().is(s)) {
             pos++;
             return true;
         }
         return false;
     }
 
-    private Token expectSymbol(String s) {
+    private Token expectSymbol(Symbol s) {
         Token t = peek();
-        if (!t.isSymbol(s)) {
-            throw error("'" + s + "'");
+        if (!t.is(s)) {
+            throw error("'" + s.text + "'");
         }
         pos++;
         return t;

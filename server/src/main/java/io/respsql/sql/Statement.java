@@ -29,6 +29,10 @@ public sealed interface Statement {
     record ShowTables() implements Statement {
     }
 
+    /** {@code SHOW INDEXES [FROM t]}; {@code table} is null for every table's indexes. */
+    record ShowIndexes(String table) implements Statement {
+    }
+
     /** {@code columns} is null when the statement lists none (all columns in table order). */
     record Insert(String table, List<String> columns, List<List<Expr>> rows, boolean returnSize) implements Statement {
     }

@@ -63,6 +63,21 @@ public final class Catalog {
         return new CatalogImage(images, System.currentTimeMillis());
     }
 
+    /** Copies of the name maps, which {@link #restoreNames} puts back (a transaction's rollback of DDL). */
+    record Names(Map<String, Table> tables, Map<String, Table> indexOwners) {
+    }
+
+    Names saveNames() {
+        return new Names(new LinkedHashMap<>(tables), new LinkedHashMap<>(indexOwners));
+    }
+
+    void restoreNames(Names saved) {
+        tables.clear();
+        tables.putAll(saved.tables());
+        indexOwners.clear();
+        indexOwners.putAll(saved.indexOwners());
+    }
+
     /** Drops every table (FLUSHALL). */
     public void clear() {
         tables.clear();

@@ -82,6 +82,51 @@ public final class RowAllocator {
         free.add(row);
     }
 
+    /** Slots on the free list: the next that many allocations reuse a slot instead of growing. */
+    public int freeCount() {
+        return free.size();
+    }
+
+    /**
+     * Takes back an {@link #allocate()} exactly (a transaction's rollback): a slot that came from
+     * the high-water mark ({@code fresh}) lowers it again, any other goes back on the free list,
+     * so the slot layout is as before the allocation.
+     */
+    void unallocate(int row, boolean fresh) {
+        if (fresh && row == highWater - 1) {
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c);
+            }
+            live[c][(row & Chunks.MASK) >>> 6] &= ~(1L << row);
+            liveCount--;
+            highWater--;
+        } else {
+            release(row);
+        }
+    }
+
+    /**
+     * Takes back a {@link #release(int)} exactly (a transaction's rollback): {@code row} leaves the
+     * free list (it is its last entry when releases are undone in reverse order) and is live again.
+     */
+    void reclaim(int row) {
+        int at = free.size() - 1;
+        if (at < 0 || free.getInt(at) != row) {
+            at = free.lastIndexOf(row);
+            if (at < 0) {
+                throw new IllegalStateException("slot " + row + " is not free");
+            }
+        }
+        free.removeInt(at);
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            thaw(c);
+        }
+        live[c][(row & Chunks.MASK) >>> 6] |= 1L << row;
+        liveCount++;
+    }
+
     /** The first live row at or after {@code from}, or -1. */
     public int nextLive(int from) {
         if (from >= highWater || from < 0) {

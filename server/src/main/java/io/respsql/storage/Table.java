@@ -146,6 +146,26 @@ public final class Table {
         rows.release(row);
     }
 
+    /**
+     * Takes back a row an INSERT wrote (a transaction's rollback): out of every index, values
+     * cleared, and the slot returned exactly as {@link #allocateRow} took it ({@code fresh}: from
+     * the high-water mark rather than the free list).
+     */
+    void undoInsert(int row, boolean fresh) {
+        for (TableIndex ix : indexes) {
+            ix.tree().remove(ix.column().indexKey(row), row);
+        }
+        for (Column c : columns) {
+            c.clear(row);
+        }
+        rows.unallocate(row, fresh);
+    }
+
+    /** Makes a deleted slot live again (a transaction's rollback); its values are set next, then {@link #indexRow}. */
+    void undoDelete(int row) {
+        rows.reclaim(row);
+    }
+
     /** True when some index covers column {@code c} (its writes must maintain the index). */
     public boolean isIndexed(Column c) {
         for (TableIndex ix : indexes) {
@@ -215,6 +235,21 @@ public final class Table {
             rowIds[j] = (int) slots[j];
         }
         return LongIntBTree.bulkLoad(keys, rowIds, n);
+    }
+
+    /** Position of the index called {@code indexName} in {@link #indexes()}, or -1. */
+    public int indexPosition(String indexName) {
+        for (int i = 0; i < indexes.size(); i++) {
+            if (indexes.get(i).name().equalsIgnoreCase(indexName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Builds a dropped index again at its old place in {@link #indexes()} (a transaction's rollback). */
+    void restoreIndex(String indexName, Column c, int position) {
+        indexes.add(Math.min(position, indexes.size()), new TableIndex(indexName, c, false, bulkLoad(c)));
     }
 
     public boolean dropIndex(String indexName) {

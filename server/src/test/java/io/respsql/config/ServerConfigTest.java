@@ -199,4 +199,29 @@ class ServerConfigTest {
         assertEquals("3600 1 300 100 60 10000", c.option("save").get());
         assertEquals("dump.rsql", c.dbFilename());
     }
+
+    @Test
+    void replicationKeys() throws Exception {
+        ServerConfig c = ServerConfig.fromArgs();
+        assertNull(c.masterHost());
+        assertEquals("", c.option("replicaof").get());
+        assertEquals("yes", c.option("replica-read-only").get());
+        assertEquals("1048576", c.option("repl-backlog-size").get());
+        assertEquals("0", c.option("min-replicas-to-write").get());
+        assertEquals("10", c.option("min-replicas-max-lag").get());
+        ServerConfig r = ServerConfig.fromArgs("--replicaof", "10.0.0.1 6380", "--repl-backlog-size", "64mb",
+                "--masterauth", "pw", "--replica-read-only", "no");
+        assertEquals("10.0.0.1", r.masterHost());
+        assertEquals(6380, r.masterPort());
+        assertEquals("10.0.0.1 6380", r.option("replicaof").get());
+        assertEquals(64L << 20, r.replBacklogSize());
+        assertEquals("pw", r.masterAuth());
+        assertEquals(false, r.replicaReadOnly());
+        r.option("replicaof").set("no one");
+        assertNull(r.masterHost());
+        assertThrows(ConfigException.class, () -> r.option("replicaof").set("host 70000"));
+        assertThrows(ConfigException.class, () -> r.option("replicaof").set("host"));
+        assertThrows(ConfigException.class, () -> r.option("repl-backlog-size").set("1k"));
+        assertEquals(false, r.option("replicaof").mutable());
+    }
 }

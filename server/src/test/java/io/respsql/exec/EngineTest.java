@@ -1167,7 +1167,7 @@ class EngineTest {
             "DUMP nope                                            | table 'nope' does not exist",
             "EXPLAIN DROP TABLE employee                          | EXPLAIN supports SELECT, UPDATE, DELETE and INSERT",
             "EXPLAIN SELECT * FROM nope                           | table 'nope' does not exist",
-            "SHOW EVERYTHING                                      | syntax error: expected TABLES, found 'EVERYTHING' at position 6",
+            "SHOW EVERYTHING                                      | syntax error: expected TABLES or INDEXES after SHOW, found 'EVERYTHING' at position 6",
         })
         void errorNamesTheFaultAndChangesNothing(String sql, String message) {
             String employees = snapshot("employee");

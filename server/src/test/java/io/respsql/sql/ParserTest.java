@@ -133,6 +133,9 @@ class ParserTest {
             assertEquals(new Statement.Describe("t"), Parser.parse("describe t"));
             assertEquals(new Statement.Dump("t"), Parser.parse("DUMP t"));
             assertEquals(new Statement.ShowTables(), Parser.parse("SHOW TABLES"));
+            assertEquals(new Statement.ShowIndexes(null), Parser.parse("SHOW INDEXES"));
+            assertEquals(new Statement.ShowIndexes("t"), Parser.parse("show indexes from t"));
+            assertEquals(new Statement.ShowIndexes("t"), Parser.parse("SHOW INDEX IN t"));
         }
 
         @Test
@@ -420,7 +423,7 @@ class ParserTest {
             "CREATE TABLE t (id INT PRIMARY)          | syntax error: expected KEY, found ')' at position 31",
             "CREATE TABLE t (id INT                   | syntax error: expected ')', found end of statement",
             "CREATE INDEX i ON t fk                   | syntax error: expected '(', found 'fk' at position 21",
-            "SHOW TABLE                               | syntax error: expected TABLES, found 'TABLE' at position 6",
+            "SHOW TABLE                               | syntax error: expected TABLES or INDEXES after SHOW, found 'TABLE' at position 6",
             "INSERT t VALUES (1)                      | syntax error: expected INTO, found 't' at position 8",
             "INSERT INTO t VALUES 1                   | syntax error: expected '(', found '1' at position 22",
             "INSERT INTO t VALUES (1, 2               | syntax error: expected ')' to close the value list, found end of statement",

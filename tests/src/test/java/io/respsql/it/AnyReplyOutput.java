@@ -10,9 +10,10 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * A lettuce output that keeps any RESP2 reply's shape: status and bulk strings become
- * {@link String} (a null bulk {@code null}), integers {@link Long}, arrays {@code List<Object>}
- * (nested as on the wire). Error replies make lettuce throw {@code RedisCommandExecutionException}.
+ * A lettuce output that keeps any reply's shape: status, bulk and verbatim strings become
+ * {@link String} (a null {@code null}), integers {@link Long}, RESP3 doubles {@link Double} and
+ * booleans {@link Boolean}, arrays and sets {@code List<Object>} (nested as on the wire), RESP3
+ * maps a flat {@code List<Object>} of keys and values. Error replies make lettuce throw {@code RedisCommandExecutionException}.
  */
 final class AnyReplyOutput extends CommandOutput<String, String, Object> {
     private static final class Frame {
@@ -45,6 +46,16 @@ final class AnyReplyOutput extends CommandOutput<String, String, Object> {
     @Override
     public void set(long integer) {
         add(integer);
+    }
+
+    @Override
+    public void set(double number) {
+        add(number);
+    }
+
+    @Override
+    public void set(boolean value) {
+        add(value);
     }
 
     @Override

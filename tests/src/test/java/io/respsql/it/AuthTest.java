@@ -128,7 +128,7 @@ class AuthTest {
             String reply = c.call("HELLO", "2");
             assertTrue(reply.startsWith("-NOAUTH HELLO must be called with the client already authenticated"), reply);
             // The protocol version is checked before the credentials, as in Redis.
-            assertTrue(c.call("HELLO", "3", "AUTH", "default", PASSWORD).startsWith("-NOPROTO"));
+            assertTrue(c.call("HELLO", "4", "AUTH", "default", PASSWORD).startsWith("-NOPROTO"));
             assertEquals(NOAUTH, c.call("PING"));
             assertEquals("+OK\r\n", c.call("AUTH", PASSWORD));
             assertTrue(c.call("HELLO", "2").startsWith("*14\r\n"));

@@ -65,10 +65,11 @@ class ConnectionCommandsTest extends ServerTestBase {
     }
 
     @Test
-    void helloThreeIsRefusedSoClientsFallBack() throws Exception {
+    void helloRefusesUnknownVersionsAndOptions() throws Exception {
         try (RespConnection c = server.raw()) {
-            assertEquals("-NOPROTO sorry, this protocol version is not supported\r\n", c.call("HELLO", "3"));
             assertEquals("-NOPROTO unsupported protocol version\r\n", c.call("HELLO", "4"));
+            assertEquals("-NOPROTO unsupported protocol version\r\n", c.call("HELLO", "1"));
+            assertEquals("-NOPROTO unsupported protocol version\r\n", c.call("HELLO", "-3"));
             assertEquals("-ERR Protocol version is not an integer or out of range\r\n", c.call("HELLO", "x"));
             assertEquals("-ERR Syntax error in HELLO option 'bogus'\r\n", c.call("HELLO", "2", "bogus"));
             assertEquals("-WRONGPASS invalid username-password pair or user is disabled.\r\n",
@@ -78,11 +79,11 @@ class ConnectionCommandsTest extends ServerTestBase {
     }
 
     @Test
-    void lettuceWithDefaultOptionsConnectsOverResp2() {
+    void lettuceWithDefaultOptionsConnectsOverResp3() {
         StatefulRedisConnection<String, String> c = server.newLettuceConnection();
         assertEquals("PONG", c.sync().ping());
         String info = c.sync().clientInfo();
-        assertTrue(info.contains(" resp=2 "), info);
+        assertTrue(info.contains(" resp=3 "), info);
         // lettuce announces itself with CLIENT SETINFO after the handshake
         assertTrue(info.contains("lib-name=Lettuce"), info);
     }

@@ -81,6 +81,7 @@ final class FuzzInputs {
     private static final String[] CONNECTION_COMMANDS = {
         "PING", "ECHO", "HELLO", "SELECT", "INFO", "COMMAND", "DBSIZE", "TIME", "AUTH", "SLOWLOG",
         "FLUSHALL", "FLUSHDB", "CONFIG", "CLIENT", "SHUTDOWN", "DEBUG", "SAVE", "BGSAVE", "MONITOR",
+        "MULTI", "EXEC", "DISCARD", "WATCH", "UNWATCH",
     };
 
     private final SplittableRandom r;

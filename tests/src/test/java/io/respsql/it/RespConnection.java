@@ -11,7 +11,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A raw RESP2 connection for asserting replies byte for byte: {@link #call(String...)} sends a
+ * A raw RESP2/RESP3 connection for asserting replies byte for byte: {@link #call(String...)} sends a
  * command and returns the reply exactly as it came over the wire, e.g.
  * {@code "*2\r\n$5\r\n1,1,7\r\n$5\r\n2,1,7\r\n"}. {@link #send(String)} writes arbitrary bytes
  * (inline commands, malformed frames, pipelines).
@@ -58,7 +58,7 @@ public final class RespConnection implements AutoCloseable {
         return readReply();
     }
 
-    /** Reads exactly one RESP2 reply and returns its wire text (CRLFs included). */
+    /** Reads exactly one RESP2 or RESP3 reply and returns its wire text (CRLFs included). */
     public String readReply() throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         readReply(buf);
@@ -69,17 +69,17 @@ public final class RespConnection implements AutoCloseable {
         String line = readLine(buf);
         char type = line.charAt(0);
         switch (type) {
-            case '+', '-', ':' -> {
+            case '+', '-', ':', ',', '_', '#', '(' -> {
             }
-            case '$' -> {
+            case '$', '=', '!' -> {
                 int len = Integer.parseInt(line.substring(1));
                 if (len >= 0) {
                     buf.write(in.readNBytes(len + 2));
                 }
             }
-            case '*' -> {
+            case '*', '~', '>', '%' -> {
                 int n = Integer.parseInt(line.substring(1));
-                for (int i = 0; i < n; i++) {
+                for (int i = 0; i < (type == '%' ? 2L * n : n); i++) {
                     readReply(buf);
                 }
             }

@@ -76,7 +76,7 @@ class SmallHeapTest {
                 assertEquals(":1\r\n", c.call("DELETE", "FROM", "h", "WHERE", "id = 0"));
                 // Storage stayed consistent: its accounting walks every text arena.
                 assertTrue(c.call("INFO", "memory").contains("table_bytes:"));
-                assertTrue(c.call("INFO", "tables").contains("table:h=rows=" + (acknowledged - 1) + ","));
+                assertTrue(c.call("INFO", "tables").contains("table_h:rows=" + (acknowledged - 1) + ","));
                 try (RespConnection fresh = new RespConnection(TestServer.HOST, port)) {
                     assertEquals("+PONG\r\n", fresh.call("PING"));
                     assertTrue(fresh.call("INFO", "errorstats").contains("errorstat_OOM:count=1"));

@@ -103,7 +103,7 @@ public final class TestServer implements AutoCloseable {
 
     // ---- lettuce -------------------------------------------------------------------------------
 
-    /** A lettuce client with default options for this server (RESP3 handshake, falls back to RESP2). */
+    /** A lettuce client with default options for this server (it says HELLO 3 and speaks RESP3). */
     public synchronized RedisClient lettuceClient() {
         if (lettuceClient == null) {
             lettuceClient = RedisClient.create(resources(), uri());

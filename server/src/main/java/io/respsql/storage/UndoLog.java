@@ -1,0 +1,176 @@
+package io.respsql.storage;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a transaction (a MULTI/EXEC block) changed, kept so that {@link #rollback()} can take all
+ * of it back when a later statement of the block fails. Statements record before they change
+ * anything (or, for an INSERT, once its rows are in): the rows an INSERT wrote, the values an
+ * UPDATE overwrites, the rows a DELETE frees, and the catalog's names around DDL and FLUSHALL.
+ *
+ * <p>One entry per statement, holding primitive arrays; only statements inside a block record,
+ * so statements outside one pay nothing. Rollback undoes the entries newest first, so each one
+ * finds the data exactly as its statement left it: slots return to the free list or high-water
+ * mark they came from, and every index ends with the same (key, row) pairs as before the block.
+ * Event loop only.
+ */
+public final class UndoLog {
+    private interface Entry {
+        void undo();
+    }
+
+    private final Catalog catalog;
+    private final List<Entry> entries = new ArrayList<>();
+
+    public UndoLog(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
+    /**
+     * An INSERT wrote {@code rows[0..n)} in this order, the first {@code fromFree} of them on
+     * slots taken from the free list, the others above the high-water mark.
+     */
+    public void insertedRows(Table t, int[] rows, int n, int fromFree) {
+        int[] written = Arrays.copyOf(rows, n);
+        entries.add(() -> {
+            for (int i = n - 1; i >= 0; i--) {
+                t.undoInsert(written[i], i >= fromFree);
+            }
+        });
+    }
+
+    /** A DELETE is about to free {@code rows[0..n)}, in this order. */
+    public void deletingRows(Table t, int[] rows, int n) {
+        int[] freed = Arrays.copyOf(rows, n);
+        Cells[] values = new Cells[t.columnCount()];
+        for (int c = 0; c < values.length; c++) {
+            values[c] = new Cells(t.column(c), freed, n);
+        }
+        entries.add(() -> {
+            for (int i = n - 1; i >= 0; i--) {
+                int row = freed[i];
+                t.undoDelete(row);
+                for (Cells v : values) {
+                    v.restore(t, i, row, false);
+                }
+                t.indexRow(row);
+            }
+        });
+    }
+
+    /** An UPDATE is about to overwrite {@code columns} of {@code rows[0..n)}. */
+    public void changingCells(Table t, Column[] columns, int[] rows, int n) {
+        int[] changed = Arrays.copyOf(rows, n);
+        Cells[] values = new Cells[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            values[c] = new Cells(columns[c], changed, n);
+        }
+        entries.add(() -> {
+            for (Cells v : values) {
+                boolean indexed = t.isIndexed(v.column);
+                for (int i = n - 1; i >= 0; i--) {
+                    v.restore(t, i, changed[i], indexed);
+                }
+            }
+            t.maybeCompactText();
+        });
+    }
+
+    /** A statement is about to add or remove tables or index names (DDL, FLUSHALL). */
+    public void catalogChanging() {
+        Catalog.Names saved = catalog.saveNames();
+        entries.add(() -> catalog.restoreNames(saved));
+    }
+
+    /** {@code CREATE INDEX} added {@code indexName} to {@code t}. */
+    public void indexCreated(Table t, String indexName) {
+        entries.add(() -> t.dropIndex(indexName));
+    }
+
+    /** {@code DROP INDEX} is about to remove {@code indexName} from {@code t}: rollback builds it again. */
+    public void indexDropping(Table t, String indexName) {
+        int position = t.indexPosition(indexName);
+        Column c = t.indexes().get(position).column();
+        entries.add(() -> t.restoreIndex(indexName, c, position));
+    }
+
+    /** Takes back every recorded change, newest first, and empties the log. */
+    public void rollback() {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            entries.get(i).undo();
+        }
+        entries.clear();
+    }
+
+    /** One column's values at some rows, copied before they change. */
+    private static final class Cells {
+        static final byte[] NO_BYTES = new byte[0];
+        final Column column;
+        final long[] longs;
+        final double[] doubles;
+        final byte[][] texts;
+
+        Cells(Column c, int[] rows, int n) {
+            this.column = c;
+            long[] l = null;
+            double[] d = null;
+            byte[][] x = null;
+            switch (c.type()) {
+                case INT:
+                case BIGINT:
+                    l = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        l[i] = c.getLong(rows[i]);
+                    }
+                    break;
+                case FLOAT:
+                    d = new double[n];
+                    DoubleColumn dc = (DoubleColumn) c;
+                    for (int i = 0; i < n; i++) {
+                        d[i] = dc.get(rows[i]);
+                    }
+                    break;
+                default:
+                    x = new byte[n][];
+                    TextColumn tc = (TextColumn) c;
+                    for (int i = 0; i < n; i++) {
+                        int row = rows[i];
+                        int len = tc.length(row);
+                        x[i] = len == 0 ? NO_BYTES : Arrays.copyOfRange(tc.bytes(row), tc.offset(row), tc.offset(row) + len);
+                    }
+            }
+            this.longs = l;
+            this.doubles = d;
+            this.texts = x;
+        }
+
+        /** Puts value {@code i} back into {@code row}, moving the row in the column's indexes if asked. */
+        void restore(Table t, int i, int row, boolean maintainIndexes) {
+            if (maintainIndexes) {
+                t.beforeIndexedChange(column, row);
+            }
+            switch (column.type()) {
+                case INT:
+                    ((IntColumn) column).set(row, (int) longs[i]);
+                    break;
+                case BIGINT:
+                    ((LongColumn) column).set(row, longs[i]);
+                    break;
+                case FLOAT:
+                    ((DoubleColumn) column).set(row, doubles[i]);
+                    break;
+                default:
+                    ((TextColumn) column).set(row, texts[i]);
+            }
+            if (maintainIndexes) {
+                t.afterIndexedChange(column, row);
+            }
+        }
+    }
+}
