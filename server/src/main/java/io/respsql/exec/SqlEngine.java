@@ -6,6 +6,8 @@ import io.respsql.plan.SelectPlan;
 import io.respsql.plan.SelectPlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
+import io.respsql.protocol.Rows2010;
+import io.respsql.result.ResultSink;
 import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
@@ -35,6 +37,8 @@ public final class SqlEngine {
     private CommitListener listener = CommitListener.NONE;
     private final Headroom headroom = new Headroom();
     private WriteGuard writeGuard;
+    /** Result rows in the 2010 form, for callers that do not choose a form. */
+    private final Rows2010 rows2010 = new Rows2010();
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -84,6 +88,15 @@ public final class SqlEngine {
      * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
      */
     public void execute(String sql, RespWriter out) {
+        execute(sql, out, rows2010.on(out));
+    }
+
+    /**
+     * {@link #execute(String, RespWriter)} with the result rows of a SELECT going to
+     * {@code results}, a sink encoding into {@code out} (the 2010 rows or the typed form).
+     * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
+     */
+    public void execute(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         try {
             Statement st = Parser.parse(sql);
@@ -94,7 +107,7 @@ public final class SqlEngine {
                     return;
                 }
             }
-            long changes = run(st, sql, out);
+            long changes = run(st, sql, out, results);
             if (changes >= 0) {
                 listener.committed(sql, changes);
             }
@@ -135,9 +148,9 @@ public final class SqlEngine {
     }
 
     /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
-    private long run(Statement st, String sql, RespWriter out) {
+    private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.Select s) {
-            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
+            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, results);
         } else if (st instanceof Statement.Insert s) {
             return InsertExecutor.run(catalog, s, sql, headroom, out);
         } else if (st instanceof Statement.Update s) {

@@ -1,6 +1,5 @@
 package io.respsql.expr;
 
-import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Column;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
@@ -56,10 +55,6 @@ public abstract class ColumnValue extends BoundExpr {
             return col.get(rows[tableIndex]);
         }
 
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(col.get(rows[tableIndex]));
-        }
     }
 
     public static final class BigintValue extends ColumnValue {
@@ -80,10 +75,6 @@ public abstract class ColumnValue extends BoundExpr {
             return col.get(rows[tableIndex]);
         }
 
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(col.get(rows[tableIndex]));
-        }
     }
 
     public static final class FloatValue extends ColumnValue {
@@ -104,10 +95,6 @@ public abstract class ColumnValue extends BoundExpr {
             return col.get(rows[tableIndex]);
         }
 
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowDouble(col.get(rows[tableIndex]));
-        }
     }
 
     public static final class TextValue extends ColumnValue {
@@ -124,14 +111,19 @@ public abstract class ColumnValue extends BoundExpr {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            int row = rows[tableIndex];
-            int len = col.length(row);
-            if (len == 0) {
-                out.rowBytes(EMPTY, 0, 0);
-            } else {
-                out.rowBytes(col.bytes(row), col.offset(row), len);
-            }
+        public byte[] textBytes(int[] rows) {
+            byte[] b = col.bytes(rows[tableIndex]);
+            return b == null ? EMPTY : b;
+        }
+
+        @Override
+        public int textOffset(int[] rows) {
+            return col.offset(rows[tableIndex]);
+        }
+
+        @Override
+        public int textLength(int[] rows) {
+            return col.length(rows[tableIndex]);
         }
 
         private static final byte[] EMPTY = new byte[0];

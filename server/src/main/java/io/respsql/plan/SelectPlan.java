@@ -1,6 +1,7 @@
 package io.respsql.plan;
 
 import io.respsql.expr.BoundExpr;
+import io.respsql.result.ResultColumns;
 import io.respsql.sql.Expr.AggregateFn;
 
 import java.util.List;
@@ -21,9 +22,12 @@ public final class SelectPlan {
     public final boolean presorted;
     public final long limit;
     public final long offset;
+    /** Names and types of the outputs, for reply forms that send them. */
+    public final ResultColumns columns;
 
     public SelectPlan(Scope scope, AccessPath path, List<JoinStep> join, List<BoundExpr> outputs, List<AggregateFn> aggregates,
-                      List<BoundExpr> orderBy, boolean[] descending, boolean presorted, long limit, long offset) {
+                      List<BoundExpr> orderBy, boolean[] descending, boolean presorted, long limit, long offset,
+                      ResultColumns columns) {
         this.scope = scope;
         this.path = path;
         this.join = join;
@@ -34,6 +38,7 @@ public final class SelectPlan {
         this.presorted = presorted;
         this.limit = limit;
         this.offset = offset;
+        this.columns = columns;
     }
 
     /** A lone COUNT(*) keeps the 2010 integer reply. */

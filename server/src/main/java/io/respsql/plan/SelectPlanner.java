@@ -4,6 +4,7 @@ import io.respsql.expr.BoundExpr;
 import io.respsql.expr.ColumnValue;
 import io.respsql.expr.Predicate;
 import io.respsql.expr.ValueType;
+import io.respsql.result.ResultColumns;
 import io.respsql.sql.Expr;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
@@ -22,15 +23,17 @@ public final class SelectPlanner {
     }
 
     public static SelectPlan plan(Catalog catalog, Statement.Select s, String sql) {
-        List<String> names = new ArrayList<>();
+        List<String> tables = new ArrayList<>();
         for (Statement.TableRef r : s.from()) {
-            names.add(r.table());
+            tables.add(r.table());
         }
-        Scope scope = Scope.of(catalog, names);
+        Scope scope = Scope.of(catalog, tables);
         Binder binder = new Binder(scope, sql);
 
         List<BoundExpr> outputs = new ArrayList<>();
         List<Expr.AggregateFn> aggregates = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
         boolean plain = false;
         for (Statement.SelectItem item : s.items()) {
             if (item.expr() == null) {
@@ -40,12 +43,16 @@ public final class SelectPlanner {
                     for (int c = 0; c < table.columnCount(); c++) {
                         Column col = table.column(c);
                         outputs.add(ColumnValue.of(col, t, col.name()));
+                        names.add(col.name());
+                        types.add(col.type().name());
                     }
                 }
             } else if (item.expr() instanceof Expr.Aggregate a) {
                 aggregates.add(a.fn());
+                names.add(sql.substring(a.start(), a.end()));
                 if (a.argument() == null) {
                     outputs.add(null);
+                    types.add("BIGINT");
                 } else {
                     BoundExpr arg = binder.value(a.argument());
                     if (a.fn() != Expr.AggregateFn.COUNT && a.fn() != Expr.AggregateFn.MIN && a.fn() != Expr.AggregateFn.MAX
@@ -53,10 +60,19 @@ public final class SelectPlanner {
                         throw new SqlException(a.fn() + " needs a numeric argument, " + arg.describe() + " is TEXT");
                     }
                     outputs.add(arg);
+                    types.add(aggregateType(a.fn(), arg));
                 }
             } else {
                 plain = true;
-                outputs.add(binder.value(item.expr()));
+                BoundExpr e = binder.value(item.expr());
+                outputs.add(e);
+                if (e instanceof ColumnValue cv) {
+                    names.add(cv.column().name());
+                    types.add(cv.column().type().name());
+                } else {
+                    names.add(sql.substring(item.expr().start(), item.expr().end()));
+                    types.add(typeName(e.type()));
+                }
             }
         }
         if (plain && !aggregates.isEmpty()) {
@@ -89,7 +105,25 @@ public final class SelectPlanner {
             presorted = orderBy.isEmpty() || (join.get(0).tableIndex == orderTable && join.get(0).path.ordered);
         }
         return new SelectPlan(scope, path, join, outputs, aggregates.isEmpty() ? null : aggregates, orderBy, desc, presorted,
-                s.limit(), s.offset());
+                s.limit(), s.offset(), new ResultColumns(names, types));
+    }
+
+    /** The SQL type of an expression's values: integer arithmetic is 64-bit. */
+    private static String typeName(ValueType t) {
+        return switch (t) {
+            case LONG -> "BIGINT";
+            case DOUBLE -> "FLOAT";
+            case TEXT -> "TEXT";
+        };
+    }
+
+    private static String aggregateType(Expr.AggregateFn fn, BoundExpr arg) {
+        return switch (fn) {
+            case COUNT -> "BIGINT";
+            case AVG -> "FLOAT";
+            case MIN, MAX -> arg instanceof ColumnValue cv ? cv.column().type().name() : typeName(arg.type());
+            default -> typeName(arg.type()); // SUM: exact BIGINT or FLOAT
+        };
     }
 
     /**

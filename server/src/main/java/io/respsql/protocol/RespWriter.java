@@ -169,6 +169,14 @@ public final class RespWriter {
         }
     }
 
+    /**
+     * The end of one element of a larger reply (a typed row): hands the buffer over if it is
+     * full, as the end of a bulk string does, so a reply of integers only streams as well.
+     */
+    public void endOfValue() {
+        maybeHandOver();
+    }
+
     public ByteBuf target() {
         return out;
     }
@@ -302,7 +310,8 @@ public final class RespWriter {
 
     /**
      * A double: RESP3 {@code ,<v>}, RESP2 a bulk string of the same text (Redis's
-     * {@code addReplyDouble}). The text is {@link #doubleText}; infinities are {@code inf} and
+     * {@code addReplyDouble}). The text is {@link #doubleText}'s layout with the shortest
+     * round-trip digits ({@link ShortestDouble}); infinities are {@code inf} and
      * {@code -inf}, NaN {@code nan}, as Redis writes them.
      */
     public void doubleValue(double v) {
@@ -322,7 +331,7 @@ public final class RespWriter {
             b = valueDigits;
             off = valueDigits.length - len;
         } else {
-            b = Double.toString(v).getBytes(StandardCharsets.US_ASCII);
+            b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
             off = 0;
             len = b.length;
         }
