@@ -34,7 +34,7 @@ final class SelectExecutor {
         buf.clear();
         if (p.isCountStar() && p.path != null && p.path.kind == AccessPath.Kind.FULL_SCAN
                 && p.path.residual == io.respsql.expr.Predicate.TRUE) {
-            out.countStar(p.columns, p.path.table.rowCount()); // O(1), whatever was deleted
+            out.countStar(p, p.path.table.rowCount()); // O(1), whatever was deleted
             return;
         }
         long wanted = p.presorted && p.aggregates == null && p.limit >= 0 ? p.offset + p.limit : Long.MAX_VALUE;
@@ -55,7 +55,7 @@ final class SelectExecutor {
         }
         long from = Math.min(p.offset, count);
         long to = p.limit < 0 ? count : Math.min(count, from + p.limit);
-        out.columns(p.columns, to - from);
+        out.columns(p, to - from);
         int[] tuple = new int[width];
         int[] rows = buf.elements();
         List<BoundExpr> outputs = p.outputs;
@@ -188,13 +188,13 @@ final class SelectExecutor {
 
     private static void aggregate(SelectPlan p, IntArrayList buf, int count, int width, ResultSink out) {
         if (p.isCountStar()) {
-            out.countStar(p.columns, count);
+            out.countStar(p, count);
             return;
         }
         int[] rows = buf.elements();
         int[] tuple = new int[width];
         int[] best = new int[width];
-        out.columns(p.columns, 1);
+        out.columns(p, 1);
         out.beginRow();
         for (int a = 0; a < p.aggregates.size(); a++) {
             AggregateFn fn = p.aggregates.get(a);

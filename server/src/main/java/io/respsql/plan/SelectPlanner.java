@@ -4,7 +4,6 @@ import io.respsql.expr.BoundExpr;
 import io.respsql.expr.ColumnValue;
 import io.respsql.expr.Predicate;
 import io.respsql.expr.ValueType;
-import io.respsql.result.ResultColumns;
 import io.respsql.sql.Expr;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
@@ -23,17 +22,15 @@ public final class SelectPlanner {
     }
 
     public static SelectPlan plan(Catalog catalog, Statement.Select s, String sql) {
-        List<String> tables = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (Statement.TableRef r : s.from()) {
-            tables.add(r.table());
+            names.add(r.table());
         }
-        Scope scope = Scope.of(catalog, tables);
+        Scope scope = Scope.of(catalog, names);
         Binder binder = new Binder(scope, sql);
 
         List<BoundExpr> outputs = new ArrayList<>();
         List<Expr.AggregateFn> aggregates = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        List<String> types = new ArrayList<>();
         boolean plain = false;
         for (Statement.SelectItem item : s.items()) {
             if (item.expr() == null) {
@@ -43,16 +40,12 @@ public final class SelectPlanner {
                     for (int c = 0; c < table.columnCount(); c++) {
                         Column col = table.column(c);
                         outputs.add(ColumnValue.of(col, t, col.name()));
-                        names.add(col.name());
-                        types.add(col.type().name());
                     }
                 }
             } else if (item.expr() instanceof Expr.Aggregate a) {
                 aggregates.add(a.fn());
-                names.add(sql.substring(a.start(), a.end()));
                 if (a.argument() == null) {
                     outputs.add(null);
-                    types.add("BIGINT");
                 } else {
                     BoundExpr arg = binder.value(a.argument());
                     if (a.fn() != Expr.AggregateFn.COUNT && a.fn() != Expr.AggregateFn.MIN && a.fn() != Expr.AggregateFn.MAX
@@ -60,19 +53,10 @@ public final class SelectPlanner {
                         throw new SqlException(a.fn() + " needs a numeric argument, " + arg.describe() + " is TEXT");
                     }
                     outputs.add(arg);
-                    types.add(aggregateType(a.fn(), arg));
                 }
             } else {
                 plain = true;
-                BoundExpr e = binder.value(item.expr());
-                outputs.add(e);
-                if (e instanceof ColumnValue cv) {
-                    names.add(cv.column().name());
-                    types.add(cv.column().type().name());
-                } else {
-                    names.add(sql.substring(item.expr().start(), item.expr().end()));
-                    types.add(typeName(e.type()));
-                }
+                outputs.add(binder.value(item.expr()));
             }
         }
         if (plain && !aggregates.isEmpty()) {
@@ -105,25 +89,7 @@ public final class SelectPlanner {
             presorted = orderBy.isEmpty() || (join.get(0).tableIndex == orderTable && join.get(0).path.ordered);
         }
         return new SelectPlan(scope, path, join, outputs, aggregates.isEmpty() ? null : aggregates, orderBy, desc, presorted,
-                s.limit(), s.offset(), new ResultColumns(names, types));
-    }
-
-    /** The SQL type of an expression's values: integer arithmetic is 64-bit. */
-    private static String typeName(ValueType t) {
-        return switch (t) {
-            case LONG -> "BIGINT";
-            case DOUBLE -> "FLOAT";
-            case TEXT -> "TEXT";
-        };
-    }
-
-    private static String aggregateType(Expr.AggregateFn fn, BoundExpr arg) {
-        return switch (fn) {
-            case COUNT -> "BIGINT";
-            case AVG -> "FLOAT";
-            case MIN, MAX -> arg instanceof ColumnValue cv ? cv.column().type().name() : typeName(arg.type());
-            default -> typeName(arg.type()); // SUM: exact BIGINT or FLOAT
-        };
+                s.limit(), s.offset(), s.items(), sql);
     }
 
     /**

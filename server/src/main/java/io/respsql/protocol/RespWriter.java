@@ -72,6 +72,8 @@ public final class RespWriter {
     private final byte[] digits = new byte[20];
     /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
     private final byte[] valueDigits = new byte[20];
+    /** Text of a double ({@link ShortestDouble#plain}). */
+    private final byte[] doubleDigits = new byte[32];
 
     /** Writes into {@code out}, never handing it over (tests, and replies known to be small). */
     public RespWriter target(ByteBuf out) {
@@ -331,9 +333,14 @@ public final class RespWriter {
             b = valueDigits;
             off = valueDigits.length - len;
         } else {
-            b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
+            len = ShortestDouble.plain(v, doubleDigits);
+            if (len > 0) {
+                b = doubleDigits; // the common case, without allocating
+            } else {
+                b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
+                len = b.length;
+            }
             off = 0;
-            len = b.length;
         }
         if (resp3) {
             out.writeByte(',');

@@ -3,32 +3,40 @@ package io.respsql.result;
 import java.util.List;
 
 /**
- * The columns of a result: a name and a SQL type name per column, in select-list order. Made
- * once per statement by the planner; the 2010 reply form ignores it, the typed form sends it.
+ * The columns of a result: a name and a SQL type name per column, in select-list order. The
+ * 2010 reply form never asks for them, so an implementation may work them out on first use.
  */
-public final class ResultColumns {
-    private final String[] names;
-    private final String[] types;
+public interface ResultColumns {
+    int size();
 
-    public ResultColumns(List<String> names, List<String> types) {
+    /** The column's name: the column's own for a column reference, else the expression as written. */
+    String name(int i);
+
+    /** {@code INT}, {@code BIGINT}, {@code FLOAT} or {@code TEXT}. */
+    String type(int i);
+
+    /** Fixed names and types. */
+    static ResultColumns of(List<String> names, List<String> types) {
         if (names.size() != types.size()) {
             throw new IllegalArgumentException(names.size() + " names, " + types.size() + " types");
         }
-        this.names = names.toArray(new String[0]);
-        this.types = types.toArray(new String[0]);
-    }
+        String[] n = names.toArray(new String[0]);
+        String[] t = types.toArray(new String[0]);
+        return new ResultColumns() {
+            @Override
+            public int size() {
+                return n.length;
+            }
 
-    public int size() {
-        return names.length;
-    }
+            @Override
+            public String name(int i) {
+                return n[i];
+            }
 
-    /** The column's name: the column's own for a column reference, else the expression as written. */
-    public String name(int i) {
-        return names[i];
-    }
-
-    /** {@code INT}, {@code BIGINT}, {@code FLOAT} or {@code TEXT}. */
-    public String type(int i) {
-        return types[i];
+            @Override
+            public String type(int i) {
+                return t[i];
+            }
+        };
     }
 }

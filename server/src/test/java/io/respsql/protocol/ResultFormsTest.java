@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The two encoders of a result, byte for byte in RESP2 and RESP3, and the typed form streaming. */
 class ResultFormsTest {
-    private static final ResultColumns COLS = new ResultColumns(List.of("id", "v", "name"), List.of("INT", "FLOAT", "TEXT"));
+    private static final ResultColumns COLS = ResultColumns.of(List.of("id", "v", "name"), List.of("INT", "FLOAT", "TEXT"));
 
     private static void rows(ResultSink s) {
         s.columns(COLS, 2);
@@ -61,7 +61,7 @@ class ResultFormsTest {
         assertEquals("*4\r\n*3\r\n$2\r\nid\r\n$1\r\nv\r\n$4\r\nname\r\n*3\r\n$3\r\nINT\r\n$5\r\nFLOAT\r\n$4\r\nTEXT\r\n"
                 + "*3\r\n:-9223372036854775808\r\n,-0.0\r\n$9\r\na,\"b\"\r\né\r\n"
                 + "*3\r\n:7\r\n,0.1\r\n_\r\n", encode(3, true, ResultFormsTest::rows));
-        ResultColumns count = new ResultColumns(List.of("COUNT(*)"), List.of("BIGINT"));
+        ResultColumns count = ResultColumns.of(List.of("COUNT(*)"), List.of("BIGINT"));
         assertEquals("*3\r\n*1\r\n$8\r\nCOUNT(*)\r\n*1\r\n$6\r\nBIGINT\r\n*1\r\n:5\r\n", encode(3, true, s -> s.countStar(count, 5)));
     }
 
@@ -74,7 +74,7 @@ class ResultFormsTest {
             x.continueIn(Unpooled.buffer());
         }).protocol(3);
         ResultSink s = new TypedRows().on(w);
-        ResultColumns one = new ResultColumns(List.of("n"), List.of("BIGINT"));
+        ResultColumns one = ResultColumns.of(List.of("n"), List.of("BIGINT"));
         int n = 100_000;
         s.columns(one, n);
         for (int i = 0; i < n; i++) {

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The typed form's FLOAT text is the shortest decimal that parses back to the same double. Java
@@ -67,5 +68,51 @@ class ShortestDoubleTest {
                 }
             }
         }
+    }
+
+    /** The allocation-free path gives exactly Schubfach's text wherever it answers, and answers for most table values. */
+    @Test
+    void plainPathAgreesWithSchubfach() {
+        SplittableRandom r = new SplittableRandom(7);
+        byte[] buf = new byte[32];
+        int decimalsAnswered = 0;
+        int decimals = 0;
+        for (int i = 0; i < 1_000_000; i++) {
+            double v;
+            boolean decimal = false;
+            switch (i % 4) {
+                case 0 -> v = Double.longBitsToDouble(r.nextLong());
+                case 1 -> v = Math.pow(10, r.nextDouble(-3.5, 7.5)) * (r.nextBoolean() ? 1 : -1);
+                case 2 -> {
+                    // what people store: a decimal with a few digits
+                    v = r.nextLong(-100_000_000_000L, 100_000_000_000L) / Math.pow(10, r.nextInt(1, 12));
+                    decimal = Math.abs(v) >= 1e-3 && Math.abs(v) < 1e7 && v != Math.rint(v);
+                }
+                default -> {
+                    // binade edges, where the rounding interval is lopsided
+                    double p = Math.scalb(1.0, r.nextInt(-10, 24));
+                    v = switch (r.nextInt(3)) {
+                        case 0 -> p;
+                        case 1 -> Math.nextUp(p);
+                        default -> Math.nextDown(p);
+                    };
+                }
+            }
+            int n = ShortestDouble.plain(v, buf);
+            if (decimal) {
+                decimals++;
+                decimalsAnswered += n > 0 ? 1 : 0;
+            }
+            if (n > 0) {
+                assertEquals(ShortestDouble.text(v), new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII),
+                        "bits " + Long.toHexString(Double.doubleToRawLongBits(v)));
+            }
+        }
+        assertTrue(decimalsAnswered > decimals * 0.95, decimalsAnswered + " of " + decimals);
+        assertEquals(-1, ShortestDouble.plain(5.0, buf), "whole values are written as integers elsewhere");
+        assertEquals(-1, ShortestDouble.plain(1e21, buf));
+        assertEquals(-1, ShortestDouble.plain(Double.NaN, buf));
+        int n = ShortestDouble.plain(-0.001, buf);
+        assertEquals("-0.001", new String(buf, 0, n, java.nio.charset.StandardCharsets.US_ASCII));
     }
 }
