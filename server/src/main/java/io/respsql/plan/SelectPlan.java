@@ -8,6 +8,7 @@ import io.respsql.sql.Expr;
 import io.respsql.sql.Expr.AggregateFn;
 import io.respsql.sql.Statement;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -33,8 +34,8 @@ public final class SelectPlan implements ResultColumns {
     /** The select list as written and the statement's text, for the output columns' names. */
     private final List<Statement.SelectItem> items;
     private final String sql;
-    private String[] names;
-    private String[] types;
+    /** The output columns once worked out (three fields, not four: a plan is made per statement). */
+    private ResultColumns described;
 
     public SelectPlan(Scope scope, AccessPath path, List<JoinStep> join, List<BoundExpr> outputs, List<AggregateFn> aggregates,
                       List<BoundExpr> orderBy, boolean[] descending, boolean presorted, long limit, long offset,
@@ -60,20 +61,18 @@ public final class SelectPlan implements ResultColumns {
 
     @Override
     public String name(int i) {
-        describeColumns();
-        return names[i];
+        return described().name(i);
     }
 
     @Override
     public String type(int i) {
-        describeColumns();
-        return types[i];
+        return described().type(i);
     }
 
     /** Walks the select list beside the outputs it was bound to ({@code *} stands for several). */
-    private void describeColumns() {
-        if (names != null) {
-            return;
+    private ResultColumns described() {
+        if (described != null) {
+            return described;
         }
         String[] n = new String[outputs.size()];
         String[] t = new String[outputs.size()];
@@ -101,8 +100,8 @@ public final class SelectPlan implements ResultColumns {
             }
             o++;
         }
-        names = n;
-        types = t;
+        described = ResultColumns.of(Arrays.asList(n), Arrays.asList(t));
+        return described;
     }
 
     private int starWidth() {

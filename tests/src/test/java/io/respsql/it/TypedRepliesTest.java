@@ -118,6 +118,23 @@ class TypedRepliesTest extends ServerTestBase {
     }
 
     @Test
+    void joinColumnsAreNamedPerTable() throws Exception {
+        try (RespConnection c = server.raw()) {
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE qdept (id bigint primary key, title text)"));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO qdept VALUES (7, 'ops, west')"));
+            // * over two tables: every column of each, in FROM order, names as declared.
+            assertEquals("*3\r\n*6\r\n$2\r\nid\r\n$1\r\nf\r\n$1\r\nt\r\n$1\r\ni\r\n$2\r\nid\r\n$5\r\ntitle\r\n"
+                    + "*6\r\n$6\r\nBIGINT\r\n$5\r\nFLOAT\r\n$4\r\nTEXT\r\n$3\r\nINT\r\n$6\r\nBIGINT\r\n$4\r\nTEXT\r\n"
+                    + "*6\r\n:9223372036854775807\r\n$8\r\n4.9E-324\r\n$3\r\na,b\r\n:7\r\n:7\r\n$9\r\nops, west\r\n",
+                    c.call("QUERY", "SELECT * FROM typed, qdept WHERE typed.i = qdept.id"));
+            // A qualified column is named by the column alone, as PostgreSQL does.
+            assertEquals("*3\r\n*2\r\n$1\r\nt\r\n$5\r\ntitle\r\n*2\r\n$4\r\nTEXT\r\n$4\r\nTEXT\r\n*2\r\n$3\r\na,b\r\n$9\r\nops, west\r\n",
+                    c.call("QUERY", "SELECT typed.t, qdept.title FROM typed, qdept WHERE typed.i = qdept.id"));
+            c.call("DROP", "TABLE", "qdept");
+        }
+    }
+
+    @Test
     void otherStatementsAndErrorsKeepTheirReplies() throws Exception {
         try (RespConnection c = server.raw()) {
             assertEquals("+OK\r\n", c.call("QUERY", "CREATE TABLE qother (id int primary key, v int)"));
