@@ -54,7 +54,6 @@ public abstract class ColumnValue extends BoundExpr {
         public long evalLong(int[] rows) {
             return col.get(rows[tableIndex]);
         }
-
     }
 
     public static final class BigintValue extends ColumnValue {
@@ -74,7 +73,6 @@ public abstract class ColumnValue extends BoundExpr {
         public long evalLong(int[] rows) {
             return col.get(rows[tableIndex]);
         }
-
     }
 
     public static final class FloatValue extends ColumnValue {
@@ -94,7 +92,6 @@ public abstract class ColumnValue extends BoundExpr {
         public double evalDouble(int[] rows) {
             return col.get(rows[tableIndex]);
         }
-
     }
 
     public static final class TextValue extends ColumnValue {
