@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.respsql.client.Session;
 import io.respsql.exec.SqlEngine;
 import io.respsql.protocol.RespWriter;
+import io.respsql.protocol.TypedRows;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,6 +16,11 @@ import java.util.List;
  * text handed to the SQL engine; this class never looks inside it.
  *
  * <p>One exception: {@code SELECT <integer>} with nothing else is Redis's database SELECT.
+ *
+ * <p>{@code QUERY <statement>} runs a statement as {@code SQL} does, but a SELECT replies in the
+ * typed form ({@link TypedRows}: column names, column types, one array per row), in RESP2 and
+ * RESP3 alike. The SQL verbs keep the 2010 reply under both protocols: clients such as lettuce
+ * switch to RESP3 on their own, and a 2010 script must not see its replies change shape.
  */
 final class SqlCommands {
     /** Verbs that may grow memory: refused with -OOM above maxmemory (DENYOOM). */
@@ -40,6 +46,8 @@ final class SqlCommands {
     private final ServerContext ctx;
     /** Reused join buffer; the event loop is the only caller. */
     private byte[] scratch = new byte[1024];
+    /** The typed result encoder, re-pointed at the writer of each QUERY. */
+    private final TypedRows typed = new TypedRows();
 
     private SqlCommands(ServerContext ctx) {
         this.ctx = ctx;
@@ -65,6 +73,9 @@ final class SqlCommands {
             .handler(c::select).build());
         specs.add(CommandSpec.builder("sql", -2).flags(CommandFlags.WRITE).group("sql")
             .summary("Runs the SQL statement formed by the arguments.").args(arguments("sql")).handler(c::sql).build());
+        specs.add(CommandSpec.builder("query", -2).flags(CommandFlags.WRITE).group("sql")
+            .summary("Runs the SQL statement formed by the arguments; a SELECT replies column names, types and typed rows.")
+            .args(arguments("query")).handler(c::query).build());
         return specs;
     }
 
@@ -99,7 +110,7 @@ final class SqlCommands {
             case "explain" -> new CommandArg[] {CommandArg.string("statement")};
             case "show" -> new CommandArg[] {CommandArg.oneof("what", CommandArg.pureToken("tables", "TABLES"),
                 CommandArg.block("indexes", CommandArg.string("table").token("FROM").optional()).token("INDEXES"))};
-            case "sql" -> new CommandArg[] {CommandArg.string("statement")};
+            case "sql", "query" -> new CommandArg[] {CommandArg.string("statement")};
             default -> throw new IllegalArgumentException(verb);
         };
     }
@@ -120,12 +131,26 @@ final class SqlCommands {
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
         String statement = join(a, 1);
-        // SQL carries any verb, so it is not DENYOOM as a command: the verb decides.
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().execute(statement, out);
+        }
+    }
+
+    /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
+    private void query(Session s, CommandArgs a, RespWriter out) {
+        String statement = join(a, 1);
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().execute(statement, out, typed.on(out));
+        }
+    }
+
+    /** SQL and QUERY carry any verb, so they are not DENYOOM as commands: the verb decides. */
+    private boolean refusedForMemory(String statement, RespWriter out) {
         if (growsMemory(statement) && ctx.memory() != null && ctx.memory().overLimit()) {
             out.error(SqlEngine.OOM_REPLY);
-            return;
+            return true;
         }
-        ctx.sql().execute(statement, out);
+        return false;
     }
 
     /**
@@ -138,7 +163,8 @@ final class SqlCommands {
         }
         String name = top.fullName();
         StringBuilder sb = new StringBuilder();
-        for (int i = name.equals("sql") ? 1 : 0; i < a.count(); i++) {
+        // SQL and QUERY carry the statement after their name; the other verbs are its first word.
+        for (int i = name.equals("sql") || name.equals("query") ? 1 : 0; i < a.count(); i++) {
             if (sb.length() > 0) {
                 sb.append(' ');
             }

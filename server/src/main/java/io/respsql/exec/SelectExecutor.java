@@ -8,7 +8,7 @@ import io.respsql.index.LongIntBTree;
 import io.respsql.plan.AccessPath;
 import io.respsql.plan.JoinStep;
 import io.respsql.plan.SelectPlan;
-import io.respsql.protocol.RespWriter;
+import io.respsql.result.ResultSink;
 import io.respsql.sql.Expr.AggregateFn;
 import io.respsql.sql.SqlException;
 import io.respsql.storage.ColumnType;
@@ -22,18 +22,19 @@ import java.util.List;
 /**
  * Runs a {@link SelectPlan}. Matching rows are gathered as row slots (one int per table per
  * result row), sorted if the access path did not already deliver ORDER BY order, cut by
- * OFFSET/LIMIT, then each row is written as one bulk string of comma-separated values.
+ * OFFSET/LIMIT, then each row's values go to the {@link ResultSink}, which encodes them (the
+ * 2010 comma-joined rows or the typed form): this class produces values, never reply bytes.
  */
 final class SelectExecutor {
     private SelectExecutor() {
     }
 
-    static void run(SelectPlan p, IntArrayList buf, RespWriter out) {
+    static void run(SelectPlan p, IntArrayList buf, ResultSink out) {
         int width = p.scope.size();
         buf.clear();
         if (p.isCountStar() && p.path != null && p.path.kind == AccessPath.Kind.FULL_SCAN
                 && p.path.residual == io.respsql.expr.Predicate.TRUE) {
-            out.integer(p.path.table.rowCount()); // O(1), whatever was deleted
+            out.countStar(p, p.path.table.rowCount()); // O(1), whatever was deleted
             return;
         }
         long wanted = p.presorted && p.aggregates == null && p.limit >= 0 ? p.offset + p.limit : Long.MAX_VALUE;
@@ -54,7 +55,7 @@ final class SelectExecutor {
         }
         long from = Math.min(p.offset, count);
         long to = p.limit < 0 ? count : Math.min(count, from + p.limit);
-        out.arrayHeader(to - from);
+        out.columns(p, to - from);
         int[] tuple = new int[width];
         int[] rows = buf.elements();
         List<BoundExpr> outputs = p.outputs;
@@ -64,9 +65,24 @@ final class SelectExecutor {
             System.arraycopy(rows, r * width, tuple, 0, width);
             out.beginRow();
             for (int c = 0; c < nOut; c++) {
-                outputs.get(c).writeTo(out, tuple);
+                emit(outputs.get(c), tuple, out);
             }
             out.endRow();
+        }
+        out.end();
+    }
+
+    /** Evaluates one output expression on the tuple and hands its value to the sink. */
+    private static void emit(BoundExpr e, int[] tuple, ResultSink out) {
+        switch (e.type()) {
+            case LONG:
+                out.longValue(e.evalLong(tuple));
+                break;
+            case DOUBLE:
+                out.doubleValue(e.evalDouble(tuple));
+                break;
+            default:
+                out.textValue(e.textBytes(tuple), e.textOffset(tuple), e.textLength(tuple));
         }
     }
 
@@ -170,25 +186,25 @@ final class SelectExecutor {
         }
     }
 
-    private static void aggregate(SelectPlan p, IntArrayList buf, int count, int width, RespWriter out) {
+    private static void aggregate(SelectPlan p, IntArrayList buf, int count, int width, ResultSink out) {
         if (p.isCountStar()) {
-            out.integer(count);
+            out.countStar(p, count);
             return;
         }
         int[] rows = buf.elements();
         int[] tuple = new int[width];
         int[] best = new int[width];
-        out.arrayHeader(1);
+        out.columns(p, 1);
         out.beginRow();
         for (int a = 0; a < p.aggregates.size(); a++) {
             AggregateFn fn = p.aggregates.get(a);
             BoundExpr arg = p.outputs.get(a);
             if (fn == AggregateFn.COUNT) {
-                out.rowLong(count);
+                out.longValue(count);
                 continue;
             }
             if (count == 0) {
-                out.rowBytes(new byte[0], 0, 0); // no rows: no value (there is no NULL)
+                out.nullValue(); // no rows: no value
                 continue;
             }
             if (fn == AggregateFn.MIN || fn == AggregateFn.MAX) {
@@ -203,7 +219,7 @@ final class SelectExecutor {
                     }
                 }
                 System.arraycopy(rows, bestIndex * width, tuple, 0, width);
-                arg.writeTo(out, tuple);
+                emit(arg, tuple, out);
                 continue;
             }
             if (arg.type() == ValueType.LONG) {
@@ -225,9 +241,9 @@ final class SelectExecutor {
                     if (overflow) {
                         throw new SqlException("integer overflow in SUM(" + arg.describe() + ")");
                     }
-                    out.rowLong(sum);
+                    out.longValue(sum);
                 } else {
-                    out.rowDouble(overflow ? wide / count : (double) sum / count);
+                    out.doubleValue(overflow ? wide / count : (double) sum / count);
                 }
             } else {
                 double sum = 0;
@@ -235,9 +251,10 @@ final class SelectExecutor {
                     System.arraycopy(rows, i * width, tuple, 0, width);
                     sum += arg.evalDouble(tuple);
                 }
-                out.rowDouble(fn == AggregateFn.SUM ? sum : sum / count);
+                out.doubleValue(fn == AggregateFn.SUM ? sum : sum / count);
             }
         }
         out.endRow();
+        out.end();
     }
 }

@@ -6,6 +6,8 @@ import io.respsql.plan.SelectPlan;
 import io.respsql.plan.SelectPlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
+import io.respsql.protocol.Rows2010;
+import io.respsql.result.ResultSink;
 import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.Statement;
@@ -46,6 +48,8 @@ public final class SqlEngine {
     /** Tables the block changed, marked changed (for WATCH) when it commits. */
     private final List<String> blockTouched = new ArrayList<>();
     private final TableVersions versions = new TableVersions();
+    /** Result rows in the 2010 form, for callers that do not choose a form. */
+    private final Rows2010 rows2010 = new Rows2010();
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -181,6 +185,15 @@ public final class SqlEngine {
      * are recorded for a rollback and told to the commit listener only when the block commits.
      */
     public boolean execute(String sql, RespWriter out) {
+        return execute(sql, out, rows2010.on(out));
+    }
+
+    /**
+     * {@link #execute(String, RespWriter)} with the result rows of a SELECT going to
+     * {@code results}, a sink encoding into {@code out} (the 2010 rows or the typed form).
+     * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
+     */
+    public boolean execute(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         try {
             Statement st = Parser.parse(sql);
@@ -192,7 +205,7 @@ public final class SqlEngine {
                 }
             }
             String touched = touchedTable(st);
-            long changes = run(st, sql, out);
+            long changes = run(st, sql, out, results);
             if (changes >= 0) {
                 boolean changedData = changes > 0 || !(st instanceof Statement.Update || st instanceof Statement.Delete);
                 if (undo != null) {
@@ -284,9 +297,9 @@ public final class SqlEngine {
     }
 
     /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
-    private long run(Statement st, String sql, RespWriter out) {
+    private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.Select s) {
-            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, out);
+            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, results);
         } else if (st instanceof Statement.Insert s) {
             return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {

@@ -1,6 +1,5 @@
 package io.respsql.expr;
 
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 
 /**
@@ -39,11 +38,6 @@ public final class Arithmetic {
         @Override
         public boolean isConstant() {
             return operand.isConstant();
-        }
-
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowDouble(evalDouble(rows));
         }
 
         @Override
@@ -133,11 +127,6 @@ public final class Arithmetic {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(evalLong(rows));
-        }
-
-        @Override
         public String describe() {
             return "(" + l.describe() + " " + op + " " + r.describe() + ")";
         }
@@ -163,11 +152,6 @@ public final class Arithmetic {
         @Override
         public boolean isConstant() {
             return l.isConstant() && r.isConstant();
-        }
-
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowDouble(evalDouble(rows));
         }
 
         @Override

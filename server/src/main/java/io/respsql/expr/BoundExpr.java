@@ -1,7 +1,5 @@
 package io.respsql.expr;
 
-import io.respsql.protocol.RespWriter;
-
 /**
  * An expression with its names resolved to columns. It is evaluated against a row tuple:
  * {@code rows[i]} is the current row slot of the i-th table in the statement's FROM list
@@ -33,8 +31,22 @@ public abstract class BoundExpr {
         return false;
     }
 
-    /** Appends the value as one comma-separated field of a SELECT row. */
-    public abstract void writeTo(RespWriter out, int[] rows);
+    /**
+     * For TEXT expressions: the array holding the value's UTF-8 bytes, from {@link #textOffset}
+     * for {@link #textLength} bytes. Three calls rather than a value object, so reading text
+     * allocates nothing; how the value is encoded is the result sink's business.
+     */
+    public byte[] textBytes(int[] rows) {
+        throw new IllegalStateException(getClass().getSimpleName() + " is not TEXT");
+    }
+
+    public int textOffset(int[] rows) {
+        throw new IllegalStateException(getClass().getSimpleName() + " is not TEXT");
+    }
+
+    public int textLength(int[] rows) {
+        throw new IllegalStateException(getClass().getSimpleName() + " is not TEXT");
+    }
 
     /** Source-like rendering for EXPLAIN. */
     public abstract String describe();

@@ -1,6 +1,5 @@
 package io.respsql.expr;
 
-import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Column;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
@@ -55,11 +54,6 @@ public abstract class ColumnValue extends BoundExpr {
         public long evalLong(int[] rows) {
             return col.get(rows[tableIndex]);
         }
-
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(col.get(rows[tableIndex]));
-        }
     }
 
     public static final class BigintValue extends ColumnValue {
@@ -78,11 +72,6 @@ public abstract class ColumnValue extends BoundExpr {
         @Override
         public long evalLong(int[] rows) {
             return col.get(rows[tableIndex]);
-        }
-
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(col.get(rows[tableIndex]));
         }
     }
 
@@ -103,11 +92,6 @@ public abstract class ColumnValue extends BoundExpr {
         public double evalDouble(int[] rows) {
             return col.get(rows[tableIndex]);
         }
-
-        @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowDouble(col.get(rows[tableIndex]));
-        }
     }
 
     public static final class TextValue extends ColumnValue {
@@ -124,14 +108,19 @@ public abstract class ColumnValue extends BoundExpr {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            int row = rows[tableIndex];
-            int len = col.length(row);
-            if (len == 0) {
-                out.rowBytes(EMPTY, 0, 0);
-            } else {
-                out.rowBytes(col.bytes(row), col.offset(row), len);
-            }
+        public byte[] textBytes(int[] rows) {
+            byte[] b = col.bytes(rows[tableIndex]);
+            return b == null ? EMPTY : b;
+        }
+
+        @Override
+        public int textOffset(int[] rows) {
+            return col.offset(rows[tableIndex]);
+        }
+
+        @Override
+        public int textLength(int[] rows) {
+            return col.length(rows[tableIndex]);
         }
 
         private static final byte[] EMPTY = new byte[0];

@@ -28,11 +28,6 @@ public final class Constant {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowLong(value);
-        }
-
-        @Override
         public String describe() {
             return Long.toString(value);
         }
@@ -57,11 +52,6 @@ public final class Constant {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowDouble(value);
-        }
-
-        @Override
         public String describe() {
             return RespWriter.doubleText(value);
         }
@@ -83,8 +73,18 @@ public final class Constant {
         }
 
         @Override
-        public void writeTo(RespWriter out, int[] rows) {
-            out.rowBytes(bytes, 0, bytes.length);
+        public byte[] textBytes(int[] rows) {
+            return bytes;
+        }
+
+        @Override
+        public int textOffset(int[] rows) {
+            return 0;
+        }
+
+        @Override
+        public int textLength(int[] rows) {
+            return bytes.length;
         }
 
         @Override

@@ -89,7 +89,7 @@ public final class SelectPlanner {
             presorted = orderBy.isEmpty() || (join.get(0).tableIndex == orderTable && join.get(0).path.ordered);
         }
         return new SelectPlan(scope, path, join, outputs, aggregates.isEmpty() ? null : aggregates, orderBy, desc, presorted,
-                s.limit(), s.offset());
+                s.limit(), s.offset(), s.items(), sql);
     }
 
     /**

@@ -72,6 +72,8 @@ public final class RespWriter {
     private final byte[] digits = new byte[20];
     /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
     private final byte[] valueDigits = new byte[20];
+    /** Text of a double ({@link ShortestDouble#plain}). */
+    private final byte[] doubleDigits = new byte[32];
 
     /** Writes into {@code out}, never handing it over (tests, and replies known to be small). */
     public RespWriter target(ByteBuf out) {
@@ -196,6 +198,14 @@ public final class RespWriter {
                 throw e;
             }
         }
+    }
+
+    /**
+     * The end of one element of a larger reply (a typed row): hands the buffer over if it is
+     * full, as the end of a bulk string does, so a reply of integers only streams as well.
+     */
+    public void endOfValue() {
+        maybeHandOver();
     }
 
     public ByteBuf target() {
@@ -331,7 +341,8 @@ public final class RespWriter {
 
     /**
      * A double: RESP3 {@code ,<v>}, RESP2 a bulk string of the same text (Redis's
-     * {@code addReplyDouble}). The text is {@link #doubleText}; infinities are {@code inf} and
+     * {@code addReplyDouble}). The text is {@link #doubleText}'s layout with the shortest
+     * round-trip digits ({@link ShortestDouble}); infinities are {@code inf} and
      * {@code -inf}, NaN {@code nan}, as Redis writes them.
      */
     public void doubleValue(double v) {
@@ -351,9 +362,14 @@ public final class RespWriter {
             b = valueDigits;
             off = valueDigits.length - len;
         } else {
-            b = Double.toString(v).getBytes(StandardCharsets.US_ASCII);
+            len = ShortestDouble.plain(v, doubleDigits);
+            if (len > 0) {
+                b = doubleDigits; // the common case, without allocating
+            } else {
+                b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
+                len = b.length;
+            }
             off = 0;
-            len = b.length;
         }
         if (resp3) {
             out.writeByte(',');

@@ -269,6 +269,21 @@ class TransactionTest extends SqlTestBase {
     }
 
     @Test
+    void queryIsQueuedAndRepliesTypedRowsInsideTheBlock() {
+        assertEquals(OK, s.send("MULTI"));
+        assertEquals(QUEUED, s.send("QUERY", "SELECT id, name FROM t WHERE id = 7"));
+        assertEquals(QUEUED, s.send("QUERY", "UPDATE t SET v = 1 WHERE id = 7"));
+        assertEquals("*2\r\n*3\r\n*2\r\n$2\r\nid\r\n$4\r\nname\r\n*2\r\n$3\r\nINT\r\n$4\r\nTEXT\r\n"
+                + "*2\r\n:7\r\n$2\r\nn7\r\n" + integer(1), s.send("EXEC"));
+        // and a QUERY that fails takes the block back like any statement
+        assertEquals(OK, s.send("MULTI"));
+        assertEquals(QUEUED, s.send("QUERY", "UPDATE t SET v = 2 WHERE id = 7"));
+        assertEquals(QUEUED, s.send("QUERY", "INSERT INTO t VALUES (7, 0, dup)"));
+        assertTrue(s.send("EXEC").startsWith("-ERR EXEC aborted: statement 2 of 2 failed"));
+        s.expectSql("SELECT v FROM t WHERE id = 7", rows("1"));
+    }
+
+    @Test
     void resetRunsAtOnceAndDiscardsTheBlockAndTheWatches() throws IOException {
         try (RespConnection other = server.raw()) {
             Map<String, List<String>> before = s.snapshot();
