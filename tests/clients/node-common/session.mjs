@@ -1,0 +1,87 @@
+// The session every Node client of the matrix runs (tests/clients/run.sh starts a server for it and
+// passes RESPSQL_HOST / RESPSQL_PORT): the statements sent, the replies they must get, and a step
+// runner that prints one line per step, "<client>: ok <step>" or "<client>: FAIL <step>: <why>".
+// The Java (java/) and Python (python/) programs and redis-cli (redis-cli/) run the same session.
+
+export const host = process.env.RESPSQL_HOST ?? '127.0.0.1';
+export const port = Number(process.env.RESPSQL_PORT ?? 6379);
+
+export const ROWS = 1000;
+export const COLUMNS = '(id INT PRIMARY KEY, grp INT, score FLOAT, name TEXT)';
+
+/** Row i as inserted: the text has a comma and a space, so it must travel quoted. */
+export const insert = (i) => `INSERT INTO people VALUES (${i}, ${i % 10}, ${i}.25, 'Smith, John ${i}')`;
+
+/** Row i as SELECT * returns it: values joined by commas. */
+export const row = (i, score = `${i}.25`, name = `Smith, John ${i}`) => `${i},${i % 10},${score},${name}`;
+
+export const allRows = () => Array.from({ length: ROWS }, (_, k) => row(k + 1));
+
+// The transaction that must leave nothing behind: its last statement fails (id 1 exists).
+export const FAILING_BLOCK = [
+  "INSERT INTO people VALUES (1002, 2, 1002.25, 'rolled back')",
+  'UPDATE people SET score = 0 WHERE grp = 1',
+  "INSERT INTO people VALUES (1, 1, 1.25, 'duplicate key')",
+];
+
+export class StepError extends Error {}
+
+export function check(condition, what) {
+  if (!condition) throw new StepError(what);
+}
+
+export function eq(actual, expected, what) {
+  const a = JSON.stringify(actual);
+  const e = JSON.stringify(expected);
+  if (a !== e) throw new StepError(`${what}: expected ${e}, got ${a}`);
+}
+
+/** Row lists are compared one by one, so a mismatch names the first wrong row, not 1,000 of them. */
+export function eqRows(actual, expected, what) {
+  check(Array.isArray(actual), `${what}: expected an array of rows, got ${JSON.stringify(actual)}`);
+  for (let k = 0; k < Math.max(actual.length, expected.length); k++) {
+    if (actual[k] !== expected[k]) {
+      throw new StepError(`${what}: row ${k + 1} of ${expected.length} expected ${JSON.stringify(expected[k])}, `
+        + `got ${JSON.stringify(actual[k])} (${actual.length} rows in all)`);
+    }
+  }
+}
+
+/** "key:value" lines of an INFO reply (for clients without an INFO parser of their own). */
+export function parseInfo(text) {
+  const fields = {};
+  for (const line of String(text).split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && !line.startsWith('#')) fields[line.slice(0, colon)] = line.slice(colon + 1);
+  }
+  return fields;
+}
+
+/** One field of a CLIENT INFO line ("id=7 addr=... resp=3 ..."). */
+export function clientField(line, key) {
+  return String(line).trim().split(' ').find((kv) => kv.startsWith(`${key}=`))?.slice(key.length + 1);
+}
+
+/** Runs the steps in order; a failed connect stops the session, any other failure is reported and the
+ * session goes on, so one run shows every step that fails. Sets the exit code. */
+export async function runSession(client, steps, close) {
+  let failed = 0;
+  for (const [name, fn] of steps) {
+    try {
+      await fn();
+      console.log(`${client}: ok   ${name}`);
+    } catch (e) {
+      failed++;
+      const why = e instanceof StepError ? e.message : `${e?.constructor?.name}: ${e?.message}`;
+      console.log(`${client}: FAIL ${name}: ${why}`);
+      if (name === 'connect') break;
+    }
+  }
+  try {
+    await close();
+  } catch (e) {
+    // a client that never connected may refuse to close; the steps already said why
+  }
+  console.log(`${client}: ${failed === 0 ? 'all steps passed' : `${failed} step(s) failed`}`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
