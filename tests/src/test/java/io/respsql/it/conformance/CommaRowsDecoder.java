@@ -5,12 +5,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Today's (2010) SELECT reply: an array of bulk strings, one per row, the values joined by
+ * The 2010 SELECT reply (of {@code SQL}): an array of bulk strings, one per row, the values joined by
  * commas; a lone {@code COUNT(*)} is an integer. It cannot carry a NULL, nor a comma inside a
  * text value: such a row splits into more values than the query has columns and is reported as
  * wrong.
  */
 final class CommaRowsDecoder implements ResultDecoder {
+    @Override
+    public String command() {
+        return "SQL";
+    }
+
     @Override
     public Decoded decode(Object reply, int columns) {
         if (reply instanceof Reply.Error e) {

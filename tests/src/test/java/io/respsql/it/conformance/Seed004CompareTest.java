@@ -37,6 +37,23 @@ class Seed004CompareTest {
     }
 
     @Test
+    void typedValuesCompareByTheirType() {
+        assertTrue(Seed004Test.same("100.00", 100L, true), "an integer equals PostgreSQL's numeric of its value");
+        assertFalse(Seed004Test.same("100.50", 100L, true));
+        assertFalse(Seed004Test.same("gold", 0L, true));
+        assertTrue(Seed004Test.same("0.30000000000000004", 0.3, true));
+        assertFalse(Seed004Test.same("0.31", 0.3, true));
+        assertFalse(Seed004Test.same("100", "100.0", true), "typed text is not a number");
+        assertTrue(Seed004Test.same("100", "100.0", false), "2010 text may be one");
+        assertTrue(Seed004Test.same("2024-06-01 10:00:00", "2024-06-01 10:00:00.000", true));
+        assertTrue(Seed004Test.same(null, null, true));
+        assertFalse(Seed004Test.same(null, "", true));
+        List<List<String>> pg = List.of(List.of("2", "12.50"), List.of("1", "3.00"));
+        assertNull(Seed004Test.compare(pg, List.of(row(1L, 3L), row(2L, 12.5)), false, true));
+        assertNotNull(Seed004Test.compare(pg, List.of(row(1L, 3L), row(2L, 12L)), false, true));
+    }
+
+    @Test
     void rowCountsAndWidthsMustAgree() {
         List<List<String>> pg = List.of(List.of("1", "a"), List.of("2", "b"));
         assertEquals("1 rows, PostgreSQL has 2", Seed004Test.compare(pg, List.of(row(1L, "a")), true));

@@ -113,44 +113,45 @@ class Seed004Test {
 
     /** One query on RespSQL, compared with PostgreSQL's rows. */
     private static Outcome run(Respsql server, String name, String sql, List<List<String>> expected) throws Exception {
+        ResultDecoder decoder = ResultDecoder.fromProperty("seed004.replyForm");
         Object reply;
         try {
-            reply = server.client.sql(sql);
+            reply = server.client.send(decoder.command(), sql);
         } catch (SocketTimeoutException e) {
             server.restart(); // the event loop may still be busy with it
             return new Outcome(name, "error", "no reply within " + REPLY_TIMEOUT_MS + " ms");
         }
         int columns = expected.get(0).size();
-        ResultDecoder.Decoded d = ResultDecoder.named(System.getProperty("seed004.replyForm", "rows2010")).decode(reply, columns);
+        ResultDecoder.Decoded d = decoder.decode(reply, columns);
         if (d.failed()) {
             return new Outcome(name, "error", d.error());
         }
-        String diff = compare(expected, d.rows(), ordered(sql));
+        String diff = compare(expected, d.rows(), ordered(sql), d.typed());
         return diff == null ? new Outcome(name, "match", expected.size() + " rows") : new Outcome(name, "mismatch", diff);
     }
 
-    /** Null when the rows agree, else the first difference. */
+    /** {@link #compare(List, List, boolean, boolean)} of untyped (2010) rows. */
     static String compare(List<List<String>> expected, List<List<Object>> actual, boolean ordered) {
+        return compare(expected, actual, ordered, false);
+    }
+
+    /**
+     * Null when the rows agree, else the first difference. PostgreSQL's values come as text;
+     * with {@code typed} rows, RespSQL's are typed ({@link #same(String, Object, boolean)}).
+     */
+    static String compare(List<List<String>> expected, List<List<Object>> actual, boolean ordered, boolean typed) {
         List<List<String>> e = new ArrayList<>(expected);
-        List<List<String>> a = new ArrayList<>();
-        for (List<Object> row : actual) {
-            List<String> r = new ArrayList<>();
-            for (Object v : row) {
-                r.add(v == null ? null : v.toString());
-            }
-            a.add(r);
-        }
+        List<List<Object>> a = new ArrayList<>(actual);
         if (!ordered) {
-            Comparator<List<String>> byCanonical = Comparator.comparing(Seed004Test::canonical);
-            e.sort(byCanonical);
-            a.sort(byCanonical);
+            e.sort(Comparator.comparing(Seed004Test::canonical));
+            a.sort(Comparator.comparing(Seed004Test::canonical));
         }
         for (int i = 0; i < Math.min(e.size(), a.size()); i++) {
             if (e.get(i).size() != a.get(i).size()) {
                 return "row " + (i + 1) + " has " + a.get(i).size() + " values, PostgreSQL's " + e.get(i).size() + ": " + a.get(i);
             }
             for (int c = 0; c < e.get(i).size(); c++) {
-                if (!same(e.get(i).get(c), a.get(i).get(c))) {
+                if (!same(e.get(i).get(c), a.get(i).get(c), typed)) {
                     return "row " + (i + 1) + (ordered ? "" : " (sorted)") + " is " + a.get(i) + ", PostgreSQL's " + e.get(i);
                 }
             }
@@ -164,20 +165,42 @@ class Seed004Test {
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd[ ]['T']HH:mm:ss[.SSSSSS][.SSS]");
 
+    /** {@link #same(String, Object, boolean)} of an untyped (2010) value. */
     static boolean same(String expected, String actual) {
+        return same(expected, actual, false);
+    }
+
+    /**
+     * Whether RespSQL's value {@code actual} is PostgreSQL's {@code expected} (its text). An
+     * integer ({@link Long}) equals a PostgreSQL number of the same value exactly ({@code 100}
+     * and numeric {@code 100.00}); a FLOAT ({@link Double}) equals a number within a relative
+     * 1e-9; neither equals a non-number. Text is compared as text, or as a timestamp (RespSQL's
+     * stand-in for TIMESTAMP is TEXT); only untyped (2010) text, which cannot say whether it was
+     * a number, is also compared as a number.
+     */
+    static boolean same(String expected, Object actual, boolean typed) {
         if (expected == null || actual == null) {
             return expected == null && actual == null;
         }
-        if (expected.equals(actual)) {
+        if (actual instanceof Long n) {
+            return NUMBER.matcher(expected).matches() && new BigDecimal(expected).compareTo(BigDecimal.valueOf(n)) == 0;
+        }
+        if (actual instanceof Double d) {
+            return NUMBER.matcher(expected).matches() && close(Double.parseDouble(expected), d);
+        }
+        String text = actual.toString();
+        if (expected.equals(text)) {
             return true;
         }
-        if (NUMBER.matcher(expected).matches() && NUMBER.matcher(actual).matches()) {
-            double x = Double.parseDouble(expected);
-            double y = Double.parseDouble(actual);
-            return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y)));
+        if (!typed && NUMBER.matcher(expected).matches() && NUMBER.matcher(text).matches()) {
+            return close(Double.parseDouble(expected), Double.parseDouble(text));
         }
         LocalDateTime tx = timestamp(expected);
-        return tx != null && tx.equals(timestamp(actual));
+        return tx != null && tx.equals(timestamp(text));
+    }
+
+    private static boolean close(double x, double y) {
+        return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.max(Math.abs(x), Math.abs(y)));
     }
 
     private static LocalDateTime timestamp(String s) {
@@ -189,9 +212,10 @@ class Seed004Test {
     }
 
     /** A row as a sort key in which numbers and timestamps that compare equal are spelled alike. */
-    private static String canonical(List<String> row) {
+    private static String canonical(List<?> row) {
         StringBuilder sb = new StringBuilder();
-        for (String v : row) {
+        for (Object value : row) {
+            String v = value == null ? null : value.toString();
             if (v == null) {
                 sb.append("\u0000NULL");
             } else if (NUMBER.matcher(v).matches()) {

@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs one parsed file over one RESP connection. Every record is sent as {@code SQL <text>} and
+ * Runs one parsed file over one RESP connection. Every statement is sent as {@code SQL <text>},
+ * every query with the command of the reply form decoded ({@code QUERY} for the typed form), and
  * the whole file is pipelined (a writer thread sends while this thread reads): the server runs
  * one connection's commands in order, so the results are those of running them one by one.
  */
@@ -70,7 +71,8 @@ final class SltFileRunner {
         try (WireClient client = new WireClient(host, port, replyTimeoutMillis).greet()) {
             InputStream in = client.in();
             OutputStream out = new BufferedOutputStream(client.out(), 1 << 16);
-            Thread writer = new Thread(() -> send(script.records, out), "slt-writer-" + name);
+            String command = decoder.command();
+            Thread writer = new Thread(() -> send(script.records, command, out), "slt-writer-" + name);
             writer.setDaemon(true);
             writer.start();
             int i = 0;
@@ -90,10 +92,11 @@ final class SltFileRunner {
         return result;
     }
 
-    private static void send(List<SltScript.Record> records, OutputStream out) {
+    /** Queries go as {@code command} (the one of the reply form decoded), statements as {@code SQL}. */
+    private static void send(List<SltScript.Record> records, String command, OutputStream out) {
         try {
             for (SltScript.Record r : records) {
-                out.write(WireClient.encode("SQL", r.sql()));
+                out.write(WireClient.encode(r instanceof SltScript.Query ? command : "SQL", r.sql()));
             }
             out.flush();
         } catch (IOException closed) {

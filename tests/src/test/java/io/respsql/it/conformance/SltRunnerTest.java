@@ -81,8 +81,24 @@ class SltRunnerTest {
         assertEquals(List.of(List.of(5L)), new CommaRowsDecoder().decode(5L, 1).rows());
         assertEquals("ERR boom", new CommaRowsDecoder().decode(new Reply.Error("ERR boom"), 1).error());
         assertTrue(new CommaRowsDecoder().decode("OK", 1).failed());
-        List<Object> typedRow = Arrays.asList(1L, null, "t");
-        assertEquals(List.of(typedRow), new TypedRowsDecoder().decode(List.of(typedRow), 3).rows());
+        assertEquals("SQL", new CommaRowsDecoder().command());
+
+        // QUERY: names, types, then rows; a FLOAT bulk string (RESP2) becomes a Double, a RESP3 double stays one
+        TypedRowsDecoder typed = new TypedRowsDecoder();
+        assertEquals("QUERY", typed.command());
+        ResultDecoder.Decoded d = typed.decode(List.of(List.of("i", "f", "s"), List.of("INT", "FLOAT", "TEXT"),
+                Arrays.asList(1L, "2.5", "a,b"), Arrays.asList(null, 3.0, null)), 3);
+        assertEquals(List.of(row(1L, 2.5, "a,b"), row(null, 3.0, null)), d.rows());
+        assertEquals(List.of("INT", "FLOAT", "TEXT"), d.types());
+        assertTrue(d.typed());
+        assertEquals(List.of(), typed.decode(List.of(List.of("i"), List.of("INT")), 1).rows());
+        assertEquals("ERR boom", typed.decode(new Reply.Error("ERR boom"), 1).error());
+        assertTrue(typed.decode(5L, 1).failed(), "an integer is not a typed result set");
+        assertTrue(typed.decode(List.of(row(1L)), 1).failed(), "rows without the two header arrays");
+        assertTrue(typed.decode(List.of(List.of("i"), List.of("INT"), row(1L, 2L)), 1).failed(), "a row wider than its header");
+        assertTrue(typed.decode(List.of(List.of("f"), List.of("FLOAT"), row("x")), 1).failed(), "a FLOAT that is no number");
+        assertTrue(ResultDecoder.named("2010") instanceof CommaRowsDecoder);
+        assertTrue(ResultDecoder.named("typed") instanceof TypedRowsDecoder);
     }
 
     @Test
@@ -99,16 +115,38 @@ class SltRunnerTest {
                 "query I nosort", "SELECT v FROM t WHERE id = 2", "----", "21", "",      // wrong
                 "query II nosort", "SELECT v FROM t WHERE id = 2", "----", "20", "20", "", // wrong: one column
                 "query I nosort", "SELECT nope FROM t", "----", "1", ""));              // error
-        try (TestServer server = TestServer.start()) {
-            SltFileRunner.FileResult r = new SltFileRunner(new CommaRowsDecoder(), 30_000)
-                    .run(script, "wire.test", TestServer.HOST, server.port());
-            assertNull(r.aborted);
-            assertEquals(3, r.statementsOk, () -> String.join("\n", r.failures));
-            assertEquals(2, r.statementsFailed);
-            assertEquals(3, r.queriesCorrect, () -> String.join("\n", r.failures));
-            assertEquals(2, r.queriesWrong);
-            assertEquals(1, r.queriesError);
-            assertEquals(3, r.failures.stream().filter(f -> f.contains("\twrong\t") || f.contains("\tquery error\t")).count());
+        for (ResultDecoder form : List.of(new TypedRowsDecoder(), new CommaRowsDecoder())) {
+            try (TestServer server = TestServer.start()) {
+                SltFileRunner.FileResult r = new SltFileRunner(form, 30_000)
+                        .run(script, "wire.test", TestServer.HOST, server.port());
+                String why = form.command() + ":\n" + String.join("\n", r.failures);
+                assertNull(r.aborted, why);
+                assertEquals(3, r.statementsOk, why);
+                assertEquals(2, r.statementsFailed, why);
+                assertEquals(3, r.queriesCorrect, why);
+                assertEquals(2, r.queriesWrong, why);
+                assertEquals(1, r.queriesError, why);
+                assertEquals(3, r.failures.stream().filter(f -> f.contains("\twrong\t") || f.contains("\tquery error\t")).count(), why);
+            }
+        }
+    }
+
+    @Test
+    void onlyTheTypedFormCarriesACommaInTextAndANull() throws Exception {
+        SltScript script = SltScript.parse(Path.of("typed.test"), List.of(
+                "statement ok", "CREATE TABLE t (id INT PRIMARY KEY, v INT, s TEXT)", "",
+                "statement ok", "INSERT INTO t VALUES (1, 10, 'a,b')", "",
+                "query IIT nosort", "SELECT id, v, s FROM t", "----", "1", "10", "a,b", "",
+                "query I nosort", "SELECT MAX(v) FROM t WHERE id = 99", "----", "NULL", "",
+                "query T nosort", "SELECT s FROM t", "----", "a,b", ""));
+        for (ResultDecoder form : List.of(new TypedRowsDecoder(), new CommaRowsDecoder())) {
+            try (TestServer server = TestServer.start()) {
+                SltFileRunner.FileResult r = new SltFileRunner(form, 30_000)
+                        .run(script, "typed.test", TestServer.HOST, server.port());
+                String why = form.command() + ":\n" + String.join("\n", r.failures);
+                assertEquals(2, r.statementsOk, why);
+                assertEquals(form instanceof TypedRowsDecoder ? 3 : 0, r.queriesCorrect, why);
+            }
         }
     }
 

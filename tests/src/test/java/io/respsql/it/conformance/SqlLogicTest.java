@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>{@code -Dslt.files=select1,index/} runs only the files whose path contains one of the
  *       words (the baseline is checked for those).</li>
  *   <li>{@code -Dslt.dir=...} another corpus; {@code -Dslt.parallel=2} files at a time;
- *       {@code -Dslt.replyForm=rows2010|typed}; {@code -Dslt.timeoutMs=60000} per reply;
+ *       {@code -Dslt.replyForm=typed|2010} (typed: queries sent
+ *       as QUERY, the default; 2010: as SQL, one comma-joined string per row, for comparison); {@code -Dslt.timeoutMs=60000} per reply;
  *       {@code -Dconformance.handshake="HELLO 3"} a command sent first on each connection.</li>
  * </ul>
  * Without a corpus the test is skipped, unless {@code RESPSQL_REQUIRE_CONFORMANCE=1} (CI).
@@ -53,7 +54,7 @@ class SqlLogicTest {
         long t0 = System.nanoTime();
         List<SltFileRunner.FileResult> results = SltCorpus.run(root, names,
                 Integer.getInteger("slt.parallel", 2),
-                ResultDecoder.named(System.getProperty("slt.replyForm", "rows2010")),
+                ResultDecoder.fromProperty("slt.replyForm"),
                 skips, Integer.getInteger("slt.timeoutMs", 60_000));
         long wall = (System.nanoTime() - t0) / 1_000_000;
         SltFileRunner.FileResult total = SltCorpus.total(results);

@@ -9,7 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** One RESP connection sending {@code SQL <statement>} and reading each reply with {@link Reply#read}. */
+/** One RESP connection sending {@code SQL <statement>} (or QUERY) and reading each reply with {@link Reply#read}. */
 final class WireClient implements AutoCloseable {
     private final Socket socket = new Socket();
     private final InputStream in;
@@ -56,7 +56,12 @@ final class WireClient implements AutoCloseable {
 
     /** Sends {@code statement} as the one argument of SQL and returns the reply; a timeout is a SocketTimeoutException. */
     Object sql(String statement) throws IOException {
-        out.write(encode("SQL", statement));
+        return send("SQL", statement);
+    }
+
+    /** Sends {@code statement} as the one argument of {@code command} (SQL, QUERY) and returns the reply. */
+    Object send(String command, String statement) throws IOException {
+        out.write(encode(command, statement));
         out.flush();
         return Reply.read(in);
     }
