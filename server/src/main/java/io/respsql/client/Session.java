@@ -326,15 +326,30 @@ public final class Session {
           .append(" db=").append(db)
           .append(" sub=").append(channelSubscriptions)
           .append(" psub=").append(patternSubscriptions)
-          .append(" ssub=0 multi=-1")
+          .append(" ssub=0 multi=").append(transaction == null ? -1 : transaction.queued().size())
           .append(" qbuf=").append(queryBufferBytes)
+          // Redis 7's remaining fields, so clients that parse every one (redis-py's client_info())
+          // find them; buffers this server does not keep separately read 0.
+          .append(" qbuf-free=0 argv-mem=0 multi-mem=").append(transaction == null ? 0 : queuedBytes(transaction))
+          .append(" rbs=0 rbp=0 obl=0 oll=0")
           .append(" omem=").append(pendingOutputBytes())
+          .append(" tot-mem=").append(queryBufferBytes + pendingOutputBytes())
           .append(" events=r")
           .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand)
           .append(" user=default redir=-1")
           .append(" resp=").append(protocol)
           .append(" lib-name=").append(libName)
           .append(" lib-ver=").append(libVer);
+    }
+
+    private static long queuedBytes(Transaction t) {
+        long n = 0;
+        for (byte[][] command : t.queued()) {
+            for (byte[] arg : command) {
+                n += arg.length;
+            }
+        }
+        return n;
     }
 
     private static String format(SocketAddress address) {

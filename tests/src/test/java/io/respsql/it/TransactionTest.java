@@ -283,6 +283,34 @@ class TransactionTest extends SqlTestBase {
         s.expectSql("SELECT v FROM t WHERE id = 7", rows("1"));
     }
 
+    /** CLIENT LIST during MULTI: {@code multi=} counts the queued commands; the fields are Redis 7.2's, in its order. */
+    @Test
+    void clientListShowsTheQueuedCommandsWithRedisFields() throws IOException {
+        try (RespConnection other = server.raw()) {
+            assertEquals(OK, s.send("MULTI"));
+            assertEquals(QUEUED, queue("DELETE FROM t WHERE id = 1"));
+            assertEquals(QUEUED, s.send("PING"));
+            String list = other.call("CLIENT", "LIST");
+            String mine = null;
+            for (String line : list.split("\n")) {
+                if (line.contains(" multi=2 ")) {
+                    mine = line;
+                }
+            }
+            assertTrue(mine != null, list);
+            assertTrue(mine.contains(" multi-mem=" + ("DELETE FROM t WHERE id = 1".length() + 3 + 4) + " "), mine);
+            List<String> names = new ArrayList<>();
+            for (String kv : mine.trim().split(" ")) {
+                names.add(kv.substring(0, kv.indexOf('=')));
+            }
+            assertEquals(List.of("id", "addr", "laddr", "fd", "name", "age", "idle", "flags", "db", "sub", "psub", "ssub",
+                    "multi", "qbuf", "qbuf-free", "argv-mem", "multi-mem", "rbs", "rbp", "obl", "oll", "omem", "tot-mem",
+                    "events", "cmd", "user", "redir", "resp", "lib-name", "lib-ver"), names);
+            assertEquals(OK, s.send("DISCARD"));
+            assertTrue(other.call("CLIENT", "LIST").contains(" multi=-1 "));
+        }
+    }
+
     @Test
     void resetRunsAtOnceAndDiscardsTheBlockAndTheWatches() throws IOException {
         try (RespConnection other = server.raw()) {
