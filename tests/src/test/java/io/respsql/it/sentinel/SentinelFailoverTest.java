@@ -50,7 +50,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * It prints the time from the kill to the first write accepted by the new master. It needs
  * replication (REPLICAOF, ROLE, WAIT, INFO replication) and MULTI/EXEC (Sentinel's failover runs
  * {@code MULTI; SLAVEOF NO ONE; CONFIG REWRITE; CLIENT KILL TYPE normal; CLIENT KILL TYPE pubsub;
- * EXEC}): until the server answers ROLE and MULTI it is skipped (a JUnit assumption), not failed.
+ * EXEC}).
  */
 class SentinelFailoverTest {
     private static final int DOWN_AFTER_MS = 2000;
@@ -61,20 +61,13 @@ class SentinelFailoverTest {
     @TempDir
     Path tmp;
 
-    /** Whether {@code command} is a command the server knows (any reply but "unknown command"). */
-    private static boolean answers(LocalProcess p, String... command) throws IOException {
-        try (RespConnection c = p.raw()) {
-            return !c.call(command).startsWith("-ERR unknown command");
-        }
-    }
-
     @Test
     void sentinelPromotesAReplicaAndNoWaitAcknowledgedRowIsLost() throws Exception {
-        assumeTrue(LocalProcess.redisServerInstalled(), "redis-server (Debian package redis-server) is not installed");
+        // Skipped on a machine without Redis; under CI (which installs it) a missing one fails.
+        assumeTrue(LocalProcess.redisServerInstalled() || System.getenv("CI") != null,
+                "redis-server (Debian package redis-server) is not installed");
         int mp = LocalProcess.freePort();
         try (LocalProcess master = LocalProcess.respsql(tmp, "master", mp).start()) {
-            assumeTrue(answers(master, "ROLE"), "replication is not built yet (no ROLE)");
-            assumeTrue(answers(master, "MULTI") && answers(master, "DISCARD"), "MULTI/EXEC is not built yet");
             try (LocalProcess r1 = LocalProcess.respsql(tmp, "replica1", LocalProcess.freePort(), "replicaof 127.0.0.1 " + mp).start();
                  LocalProcess r2 = LocalProcess.respsql(tmp, "replica2", LocalProcess.freePort(), "replicaof 127.0.0.1 " + mp).start();
                  LocalProcess s1 = sentinel("s1", mp);

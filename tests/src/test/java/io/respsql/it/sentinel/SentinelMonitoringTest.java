@@ -35,7 +35,9 @@ class SentinelMonitoringTest {
 
     @Test
     void sentinelsMonitorARespSqlMasterAndClientsFindItThroughThem() throws Exception {
-        assumeTrue(LocalProcess.redisServerInstalled(), "redis-server (Debian package redis-server) is not installed");
+        // Skipped on a machine without Redis; under CI (which installs it) a missing one fails.
+        assumeTrue(LocalProcess.redisServerInstalled() || System.getenv("CI") != null,
+                "redis-server (Debian package redis-server) is not installed");
         int mp = LocalProcess.freePort();
         try (LocalProcess master = LocalProcess.respsql(tmp, "master", mp).start();
              LocalProcess s1 = LocalProcess.sentinel(tmp, "s1", LocalProcess.freePort(), mp, 2, 1000, 5000).start();
