@@ -103,6 +103,7 @@ final class ReplicationCommands {
             out.error("ERR timeout is negative");
             return;
         }
-        repl().waitFor(s, (int) a.longValue(1), a.longValue(2), out);
+        // Inside EXEC the reply is an element of the block's array: it cannot come later.
+        repl().waitFor(s, (int) a.longValue(1), a.longValue(2), !ctx.sql().inBlock(), out);
     }
 }

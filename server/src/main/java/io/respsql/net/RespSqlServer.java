@@ -167,7 +167,7 @@ public final class RespSqlServer implements AutoCloseable {
         });
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
-                .afterWrite(s -> s.replicationOffset(replication.offset()));
+                .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);

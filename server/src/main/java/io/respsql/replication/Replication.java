@@ -499,15 +499,18 @@ public final class Replication implements CommitListener, WriteGuard {
      * {@code WAIT numreplicas timeout}: replies at once when enough replicas acknowledged the
      * stream up to this client's last write, else blocks only this client (it is not read from)
      * and returns false; the reply comes with the acknowledgements or at the timeout.
+     * With {@code mayBlock} false (WAIT inside EXEC, whose reply is one element of the block's
+     * array) it replies the count of acknowledging replicas at once, as Redis does for a client
+     * that may not block.
      */
-    public boolean waitFor(Session s, int replicas, long timeoutMillis, RespWriter out) {
+    public boolean waitFor(Session s, int replicas, long timeoutMillis, boolean mayBlock, RespWriter out) {
         if (link != null) {
             out.error("ERR WAIT cannot be used with replica instances. Please also note that writes to replicas are just local and are not propagated.");
             return true;
         }
         long target = s.replicationOffset();
         int n = acked(target);
-        if (n >= replicas) {
+        if (n >= replicas || !mayBlock) {
             out.integer(n);
             return true;
         }
