@@ -322,11 +322,28 @@ public final class Session {
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(replica ? " flags=S" : blocked ? " flags=b" : inPubSub() ? " flags=P" : " flags=N")
-          .append(" db=").append(db)
+          .append(" flags=");
+        // Redis's letters, in its order: S replica, P subscriber, x in MULTI, b blocked; N for none.
+        int flagsAt = sb.length();
+        if (replica) {
+            sb.append('S');
+        }
+        if (inPubSub()) {
+            sb.append('P');
+        }
+        if (transaction != null) {
+            sb.append('x');
+        }
+        if (blocked) {
+            sb.append('b');
+        }
+        if (sb.length() == flagsAt) {
+            sb.append('N');
+        }
+        sb.append(" db=").append(db)
           .append(" sub=").append(channelSubscriptions)
           .append(" psub=").append(patternSubscriptions)
-          .append(" ssub=0 multi=-1")
+          .append(" ssub=0 multi=").append(transaction == null ? -1 : transaction.queued().size())
           .append(" qbuf=").append(queryBufferBytes)
           .append(" omem=").append(pendingOutputBytes())
           .append(" events=r")

@@ -1,0 +1,53 @@
+package io.respsql.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Where two features meet on one server (MULTI, Pub/Sub, RESP3, CLIENT), with Redis 7's replies
+ * (checked against redis-server 7.0).
+ */
+class FeatureInteractionTest {
+    private static final String OK = "+OK\r\n";
+    private static final String QUEUED = "+QUEUED\r\n";
+
+    /** The {@code CLIENT LIST} line of client {@code id}. */
+    private static String line(RespConnection c, long id) throws Exception {
+        String list = c.call("CLIENT", "LIST");
+        Matcher m = Pattern.compile("(?m)^id=" + id + " .*$").matcher(list);
+        assertTrue(m.find(), "client " + id + " in " + list);
+        return m.group();
+    }
+
+    private static long id(RespConnection c) throws Exception {
+        String reply = c.call("CLIENT", "ID");
+        return Long.parseLong(reply.substring(1, reply.length() - 2));
+    }
+
+    @Test
+    void clientListShowsATransactionAndItsQueuedCount() throws Exception {
+        try (TestServer s = TestServer.start()) {
+            RespConnection a = s.raw();
+            RespConnection b = s.raw();
+            long id = id(a);
+            assertTrue(line(b, id).contains(" flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 "), line(b, id));
+            assertEquals(OK, a.call("MULTI"));
+            assertEquals(QUEUED, a.call("PING"));
+            assertEquals(QUEUED, a.call("SQL", "SHOW TABLES"));
+            // as Redis: flag x, and multi= the number of queued commands
+            assertTrue(line(b, id).contains(" flags=x db=0 sub=0 psub=0 ssub=0 multi=2 "), line(b, id));
+            assertEquals("*2\r\n+PONG\r\n*0\r\n", a.call("EXEC"));
+            assertTrue(line(b, id).contains(" flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 "), line(b, id));
+            // a RESP3 subscriber inside MULTI carries both letters
+            assertTrue(a.call("HELLO", "3").startsWith("%"));
+            assertTrue(a.call("SUBSCRIBE", "ch").startsWith(">3\r\n"));
+            assertEquals(OK, a.call("MULTI"));
+            assertTrue(line(b, id).contains(" flags=Px db=0 sub=1 psub=0 ssub=0 multi=0 "), line(b, id));
+        }
+    }
+}
