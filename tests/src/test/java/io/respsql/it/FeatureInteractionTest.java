@@ -50,4 +50,23 @@ class FeatureInteractionTest {
             assertTrue(line(b, id).contains(" flags=Px db=0 sub=1 psub=0 ssub=0 multi=0 "), line(b, id));
         }
     }
+
+    @Test
+    void latencyReportsForPeopleAreVerbatimInResp3() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = s.raw()) {
+            assertEquals(OK, c.call("CONFIG", "SET", "latency-monitor-threshold", "1"));
+            assertEquals(OK, c.call("SQL", "CREATE TABLE big (id INT PRIMARY KEY, v INT)"));
+            // one statement long enough (well over 1 ms) to leave a "command" latency sample
+            assertEquals(OK, c.call("SQL", SqlText.insert("big", 1, 200_000, n -> n + "," + n)));
+            String doctor2 = c.call("LATENCY", "DOCTOR");
+            String graph2 = c.call("LATENCY", "GRAPH", "command");
+            assertTrue(doctor2.startsWith("$"), doctor2);
+            assertTrue(graph2.startsWith("$") && graph2.contains("command - high "), graph2);
+            assertTrue(c.call("HELLO", "3").startsWith("%"));
+            String doctor3 = c.call("LATENCY", "DOCTOR");
+            String graph3 = c.call("LATENCY", "GRAPH", "command");
+            assertTrue(doctor3.startsWith("=") && doctor3.contains("\r\ntxt:"), doctor3);
+            assertTrue(graph3.startsWith("=") && graph3.contains("\r\ntxt:command - high "), graph3);
+        }
+    }
 }
