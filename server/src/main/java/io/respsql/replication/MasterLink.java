@@ -184,6 +184,19 @@ final class MasterLink {
         state = State.CONNECT;
     }
 
+    /**
+     * CLIENT KILL TYPE master: drops the connection, which is retried as after any loss (and
+     * resumes by partial resync). Returns whether there was a connection past its handshake.
+     */
+    boolean drop() {
+        if (closed || channel == null || !channel.isActive() || state == State.CONNECT || state == State.CONNECTING) {
+            return false;
+        }
+        LOG.info("Connection with master killed by CLIENT KILL");
+        channel.close();
+        return true;
+    }
+
     void cron(long now) {
         if (closed) {
             return;

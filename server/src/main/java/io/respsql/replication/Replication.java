@@ -606,6 +606,11 @@ public final class Replication implements CommitListener, WriteGuard {
     }
 
     /** {@code REPLICAOF NO ONE}: keeps the data, starts a new history (the old id stays usable as replid2). */
+    /** CLIENT KILL TYPE master: drops the link to the master (it reconnects); whether there was one. */
+    public boolean killMasterLink() {
+        return link != null && link.drop();
+    }
+
     public void promote() {
         if (link == null) {
             return;

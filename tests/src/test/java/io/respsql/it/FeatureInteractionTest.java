@@ -69,4 +69,31 @@ class FeatureInteractionTest {
             assertTrue(graph3.startsWith("=") && graph3.contains("\r\ntxt:command - high "), graph3);
         }
     }
+
+    @Test
+    void clientKillTypeMasterDropsTheLinkWhichResumes() throws Exception {
+        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start()) {
+            RespConnection m = master.raw();
+            assertEquals(OK, m.call("SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
+            ReplicatedTransactionTest.replicate(master, replica);
+            RespConnection r = replica.raw();
+            assertEquals(":0\r\n", m.call("CLIENT", "KILL", "TYPE", "master")); // a master has no master link
+            // Sentinel's failover kills normal and pubsub clients (here: the connection replicate() used), never the link
+            assertEquals(":1\r\n", r.call("CLIENT", "KILL", "TYPE", "normal"));
+            assertEquals(":0\r\n", r.call("CLIENT", "KILL", "TYPE", "pubsub"));
+            assertEquals("up", ReplicatedTransactionTest.info(r, "replication", "master_link_status"));
+            String partial = ReplicatedTransactionTest.info(m, "stats", "sync_partial_ok");
+            assertEquals(":1\r\n", r.call("CLIENT", "KILL", "TYPE", "master"));
+            // it reconnects by itself and resumes where it was: a partial resync on the master
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (ReplicatedTransactionTest.info(m, "stats", "sync_partial_ok").equals(partial)
+                    || !"up".equals(ReplicatedTransactionTest.info(r, "replication", "master_link_status"))) {
+                assertTrue(System.nanoTime() < deadline, "the link did not come back by partial resync");
+                Thread.sleep(10);
+            }
+            assertEquals(OK, m.call("SQL", "INSERT INTO t VALUES (1, 1)"));
+            assertEquals(":1\r\n", m.call("WAIT", "1", "10000"));
+            assertEquals(":1\r\n", r.call("SQL", "SELECT COUNT(*) FROM t"));
+        }
+    }
 }
