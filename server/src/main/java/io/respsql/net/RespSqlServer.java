@@ -154,6 +154,7 @@ public final class RespSqlServer implements AutoCloseable {
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
         PubSub pubsub = new PubSub();
         clients.onClose(pubsub::unsubscribeAll);
+        replication.publisher(pubsub::publish);
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory)
                 .pubsub(pubsub);
         context.appendOnlyFile(aof);

@@ -585,6 +585,8 @@ final class MasterLink {
                 }
             } else if (parser.args() == 1 && parser.argIs(in, 0, "FLUSHALL")) {
                 engine.flushAll();
+            } else if (parser.args() == 3 && parser.argIs(in, 0, "PUBLISH")) {
+                repl.deliverPublished(parser.argBytes(in, 1), parser.argSlice(in, 2));
             } else if (!parser.argIs(in, 0, "PING")) {
                 LOG.warn("ignoring an unknown record in the replication stream: {}", parser.arg(in, 0));
             }

@@ -199,6 +199,42 @@ public final class Replication implements CommitListener, WriteGuard {
         append(record);
     }
 
+    /**
+     * PUBLISH on a master goes to its replicas (not to the append-only file), whose subscribers get
+     * it too, as in Redis. {@code message}'s indexes are left unchanged.
+     */
+    public void published(byte[] channel, ByteBuf message) {
+        if (link != null || backlog == null) {
+            return;
+        }
+        int len = message.readableBytes();
+        record.clear();
+        record.writeBytes(PUBLISH_HEAD);
+        record.writeCharSequence(Integer.toString(channel.length), StandardCharsets.US_ASCII);
+        record.writeBytes(CRLF);
+        record.writeBytes(channel);
+        record.writeBytes(CRLF).writeByte('$');
+        record.writeCharSequence(Integer.toString(len), StandardCharsets.US_ASCII);
+        record.writeBytes(CRLF);
+        record.writeBytes(message, message.readerIndex(), len);
+        record.writeBytes(CRLF);
+        append(record);
+    }
+
+    private static final byte[] PUBLISH_HEAD = "*3\r\n$7\r\nPUBLISH\r\n$".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    /** Where a replica delivers the PUBLISH records of its master's stream (its Pub/Sub hub). */
+    private java.util.function.BiConsumer<byte[], ByteBuf> publisher = (channel, message) -> { };
+
+    public void publisher(java.util.function.BiConsumer<byte[], ByteBuf> publisher) {
+        this.publisher = publisher;
+    }
+
+    void deliverPublished(byte[] channel, ByteBuf message) {
+        publisher.accept(channel, message);
+    }
+
     /** A MULTI/EXEC block goes to replicas as one group, as to the append-only file. */
     @Override
     public void blockBegun() {

@@ -96,4 +96,25 @@ class FeatureInteractionTest {
             assertEquals(":1\r\n", r.call("SQL", "SELECT COUNT(*) FROM t"));
         }
     }
+
+    @Test
+    void publishOnAMasterReachesSubscribersOnItsReplicas() throws Exception {
+        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start()) {
+            ReplicatedTransactionTest.replicate(master, replica);
+            RespConnection sub2 = replica.raw();
+            RespConnection sub3 = replica.raw();
+            assertEquals("*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n", sub2.call("SUBSCRIBE", "news"));
+            assertTrue(sub3.call("HELLO", "3").startsWith("%"));
+            assertEquals(">3\r\n$10\r\npsubscribe\r\n$2\r\nn*\r\n:1\r\n", sub3.call("PSUBSCRIBE", "n*"));
+            RespConnection m = master.raw();
+            // the reply counts the master's own subscribers only (none), as Redis
+            assertEquals(":0\r\n", m.call("PUBLISH", "news", "hello\r\nworld"));
+            assertEquals("*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$12\r\nhello\r\nworld\r\n", sub2.readReply());
+            assertEquals(">4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$12\r\nhello\r\nworld\r\n", sub3.readReply());
+            // the stream stays in step: data written after it still arrives
+            assertEquals(OK, m.call("SQL", "CREATE TABLE t (id INT PRIMARY KEY)"));
+            assertEquals(":1\r\n", m.call("WAIT", "1", "10000"));
+            assertEquals(":0\r\n", replica.raw().call("SQL", "SELECT COUNT(*) FROM t"));
+        }
+    }
 }
