@@ -174,10 +174,35 @@ public final class Session {
         this.outlet = outlet;
     }
 
+    /** Messages to this client held back while EXEC runs its block (see {@link #holdDeliveries}). */
+    private java.util.ArrayDeque<ByteBuf> heldFrames;
+    private boolean holdingFrames;
+
+    /**
+     * EXEC: messages published to this client (by its own block) wait until the block's reply is
+     * written, so none lands inside EXEC's array, nor is dropped with it when a statement fails.
+     */
+    public void holdDeliveries() {
+        holdingFrames = true;
+    }
+
+    /** Sends the messages held since {@link #holdDeliveries}, after the reply written so far. */
+    public void releaseDeliveries() {
+        holdingFrames = false;
+        if (heldFrames != null) {
+            ByteBuf f;
+            while ((f = heldFrames.poll()) != null) {
+                deliver(f);
+            }
+        }
+    }
+
     /** Sends a Pub/Sub message frame (released when there is no connection any more). */
     public void deliver(ByteBuf frame) {
         if (outlet == null || closing) {
             frame.release();
+        } else if (holdingFrames) {
+            (heldFrames == null ? heldFrames = new java.util.ArrayDeque<>() : heldFrames).add(frame);
         } else {
             outlet.deliver(frame);
         }

@@ -115,6 +115,7 @@ final class TransactionCommands {
         long start = out.mark();
         CommandArgs args = new CommandArgs();
         boolean done = false;
+        s.holdDeliveries();
         sql.beginBlock();
         try {
             out.arrayHeader(queued.size());
@@ -150,6 +151,7 @@ final class TransactionCommands {
             }
             args.clear();
             out.resumeStreaming(sink);
+            s.releaseDeliveries();
         }
     }
 

@@ -117,4 +117,36 @@ class FeatureInteractionTest {
             assertEquals(":0\r\n", replica.raw().call("SQL", "SELECT COUNT(*) FROM t"));
         }
     }
+
+    @Test
+    void aResp3SubscriberPublishingInItsOwnBlockGetsTheMessageAfterTheReply() throws Exception {
+        try (TestServer s = TestServer.start()) {
+            RespConnection c = s.raw();
+            RespConnection other = s.raw();
+            assertTrue(c.call("HELLO", "3").startsWith("%"));
+            assertEquals(">3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n", c.call("SUBSCRIBE", "ch"));
+            assertEquals("*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n", other.call("SUBSCRIBE", "ch"));
+            assertEquals(OK, c.call("SQL", "CREATE TABLE pk (id INT PRIMARY KEY)"));
+            assertEquals(OK, c.call("SQL", "INSERT INTO pk VALUES (1)"));
+            String push = ">3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$1\r\nx\r\n";
+
+            // a block that succeeds: the array holds the replies only, the message follows it
+            assertEquals(OK, c.call("MULTI"));
+            assertEquals(QUEUED, c.call("PUBLISH", "ch", "x"));
+            assertEquals(QUEUED, c.call("PING"));
+            assertEquals("*2\r\n:2\r\n+PONG\r\n", c.call("EXEC"));
+            assertEquals(push, c.readReply());
+            assertEquals("*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$1\r\nx\r\n", other.readReply());
+
+            // a block whose statement fails: the message was published (the other subscriber has it),
+            // so the publisher gets it too, after the error, not dropped with the discarded array
+            assertEquals(OK, c.call("MULTI"));
+            assertEquals(QUEUED, c.call("PUBLISH", "ch", "x"));
+            assertEquals(QUEUED, c.call("SQL", "INSERT INTO pk VALUES (1)"));
+            assertTrue(c.call("EXEC").startsWith("-ERR EXEC aborted: statement 2 of 2 failed: "));
+            assertEquals(push, c.readReply());
+            assertEquals("*3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$1\r\nx\r\n", other.readReply());
+            assertEquals("+PONG\r\n", c.call("PING"));
+        }
+    }
 }
