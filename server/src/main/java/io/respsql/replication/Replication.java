@@ -394,6 +394,7 @@ public final class Replication implements CommitListener, WriteGuard {
             return true;
         }
         s.markReplica();
+        stats.replicaClients++; // the connection closes as a replica: ClientConnection counts it down
         boolean known = id.equalsIgnoreCase(replid) || (id.equalsIgnoreCase(replid2) && wanted <= secondOffset);
         if (known && backlog != null && backlog.holdsFrom(wanted)) {
             p.state = ReplicaPeer.State.ONLINE;
@@ -552,6 +553,7 @@ public final class Replication implements CommitListener, WriteGuard {
         }
         long deadline = timeoutMillis == 0 ? 0 : System.currentTimeMillis() + timeoutMillis;
         waiters.add(new Waiter(s, target, replicas, deadline));
+        stats.blockedClients = waiters.size();
         s.block();
         if (timeoutMillis > 0) {
             loop.schedule(this::checkWaiters, timeoutMillis, TimeUnit.MILLISECONDS);
@@ -570,6 +572,7 @@ public final class Replication implements CommitListener, WriteGuard {
             boolean active = w.session.channel().isActive();
             if (!active || n >= w.replicas || (w.deadlineMillis != 0 && now >= w.deadlineMillis)) {
                 waiters.remove(i);
+                stats.blockedClients = waiters.size();
                 if (active) {
                     io.netty.channel.Channel ch = w.session.channel();
                     ch.write(Unpooled.copiedBuffer(":" + n + "\r\n", StandardCharsets.US_ASCII), ch.voidPromise());
@@ -636,6 +639,7 @@ public final class Replication implements CommitListener, WriteGuard {
             w.session.unblock();
         }
         waiters.clear();
+        stats.blockedClients = 0;
         link = new MasterLink(this, config, engine, loop, host, port);
         LOG.info("Connecting to MASTER {}:{}", host, port);
         link.connect();

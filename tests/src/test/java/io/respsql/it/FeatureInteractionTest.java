@@ -149,4 +149,30 @@ class FeatureInteractionTest {
             assertEquals("+PONG\r\n", c.call("PING"));
         }
     }
+
+    @Test
+    void infoClientsLeavesReplicaLinksOutAndCountsClientsBlockedInWait() throws Exception {
+        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start()) {
+            ReplicatedTransactionTest.replicate(master, replica);
+            RespConnection m = master.raw();
+            assertEquals("1", ReplicatedTransactionTest.info(m, "replication", "connected_slaves"));
+            // as Redis: connected_clients counts the clients, not the replicas' links
+            assertEquals("1", ReplicatedTransactionTest.info(m, "clients", "connected_clients"));
+            assertEquals("0", ReplicatedTransactionTest.info(m, "clients", "blocked_clients"));
+            RespConnection waiter = master.raw();
+            waiter.sendCommand("WAIT", "2", "3000"); // one replica: blocks until the timeout
+            awaitInfo(m, "blocked_clients", "1");
+            assertEquals("2", ReplicatedTransactionTest.info(m, "clients", "connected_clients"));
+            assertEquals(":1\r\n", waiter.readReply());
+            assertEquals("0", ReplicatedTransactionTest.info(m, "clients", "blocked_clients"));
+        }
+    }
+
+    private static void awaitInfo(RespConnection c, String field, String value) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!value.equals(ReplicatedTransactionTest.info(c, "clients", field))) {
+            assertTrue(System.nanoTime() < deadline, field + " never became " + value);
+            Thread.sleep(10);
+        }
+    }
 }
