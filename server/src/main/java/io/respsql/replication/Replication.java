@@ -64,6 +64,8 @@ public final class Replication implements CommitListener, WriteGuard {
     public static final String JOB = "replica sync";
     public static final String READONLY = "READONLY You can't write against a read only replica.";
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    private static final String UNBLOCKED =
+            "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)\r\n";
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -632,10 +634,13 @@ public final class Replication implements CommitListener, WriteGuard {
         }
         config.replicaOf(host, port);
         ensureBacklog();
-        // Blocked WAITs can no longer be satisfied by this server's replicas.
+        // Blocked WAITs can no longer be satisfied by this server's replicas. As Redis
+        // (disconnectAllBlockedClients): an -UNBLOCKED error, then the connection closes, so
+        // nothing the client sent meanwhile runs against what is now a replica.
         for (Waiter w : waiters) {
-            w.session.channel().writeAndFlush(Unpooled.copiedBuffer(":" + acked(w.offset) + "\r\n",
-                    StandardCharsets.US_ASCII), w.session.channel().voidPromise());
+            w.session.closeAfterReply();
+            w.session.channel().writeAndFlush(Unpooled.copiedBuffer(UNBLOCKED, StandardCharsets.US_ASCII))
+                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
             w.session.unblock();
         }
         waiters.clear();

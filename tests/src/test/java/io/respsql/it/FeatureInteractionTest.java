@@ -175,4 +175,22 @@ class FeatureInteractionTest {
             Thread.sleep(10);
         }
     }
+
+    @Test
+    void replicaofReleasesBlockedWaitsWithUnblockedAndClosesThem() throws Exception {
+        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start();
+             TestServer other = TestServer.start()) {
+            ReplicatedTransactionTest.replicate(master, replica);
+            RespConnection m = master.raw();
+            RespConnection waiter = master.raw();
+            waiter.sendCommand("WAIT", "2", "0"); // one replica: blocks until released
+            awaitInfo(m, "blocked_clients", "1");
+            // as Redis (redis-server 7.0.15): -UNBLOCKED, then the connection closes
+            assertEquals(OK, m.call("REPLICAOF", TestServer.HOST, Integer.toString(other.port())));
+            assertEquals("-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)\r\n",
+                    waiter.readReply());
+            assertTrue(waiter.awaitClosedByServer(10_000));
+            assertEquals("0", ReplicatedTransactionTest.info(m, "clients", "blocked_clients"));
+        }
+    }
 }
