@@ -120,11 +120,7 @@ final class TransactionCommands {
         try {
             out.arrayHeader(queued.size());
             for (int i = 0; i < queued.size(); i++) {
-                byte[][] q = queued.get(i);
-                args.clear();
-                for (byte[] arg : q) {
-                    args.add(Unpooled.wrappedBuffer(arg));
-                }
+                fill(args, queued.get(i));
                 long mark = out.mark();
                 dispatcher.dispatch(s, args, out);
                 if (out.nothingSince(mark)) {
@@ -155,15 +151,20 @@ final class TransactionCommands {
         }
     }
 
+    /** {@code args} become the queued command {@code q} (views of its bytes). */
+    private static void fill(CommandArgs args, byte[][] q) {
+        args.clear();
+        for (byte[] arg : q) {
+            args.add(Unpooled.wrappedBuffer(arg));
+        }
+    }
+
     /** Whether one of the queued commands writes: a write command, or a SQL statement that writes. */
     private boolean writes(List<byte[][]> queued) {
         CommandArgs args = new CommandArgs();
         try {
             for (byte[][] q : queued) {
-                args.clear();
-                for (byte[] arg : q) {
-                    args.add(Unpooled.wrappedBuffer(arg));
-                }
+                fill(args, q);
                 CommandSpec top = ctx.commands().lookup(args.get(0));
                 if (top == null) {
                     continue;
