@@ -120,6 +120,10 @@ public final class CommandDispatcher {
                     spec.rejectedCalls++;
                     out.error(SqlEngine.OOM_REPLY);
                     failQueueing(tx);
+                } else if (tx != null && top.hasFlag(CommandFlags.NO_MULTI)) {
+                    spec.rejectedCalls++;
+                    out.error("ERR Command not allowed inside a transaction");
+                    failQueueing(tx);
                 } else if (tx != null && !top.hasFlag(CommandFlags.NOT_QUEUED)) {
                     queue(tx, spec, top, args, out);
                 } else {

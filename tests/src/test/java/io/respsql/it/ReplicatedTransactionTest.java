@@ -110,4 +110,18 @@ class ReplicatedTransactionTest {
             assertEquals(":1\r\n", m.call("WAIT", "1", "10000")); // outside a block WAIT still waits for the ack
         }
     }
+
+    @Test
+    void psyncInsideMultiIsRefusedAndFailsTheTransaction() throws Exception {
+        try (TestServer master = TestServer.start()) {
+            RespConnection c = master.raw();
+            assertEquals(OK, c.call("MULTI"));
+            // as Redis (no_multi): the connection must not turn into a replica's link inside EXEC
+            assertEquals("-ERR Command not allowed inside a transaction\r\n", c.call("PSYNC", "?", "-1"));
+            assertEquals(EXECABORT, c.call("EXEC"));
+            assertEquals("+PONG\r\n", c.call("PING"));
+            assertEquals("0", info(c, "replication", "connected_slaves"));
+            assertTrue(c.call("COMMAND", "INFO", "psync").contains("+no_multi\r\n"));
+        }
+    }
 }
