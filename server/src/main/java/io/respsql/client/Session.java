@@ -174,10 +174,35 @@ public final class Session {
         this.outlet = outlet;
     }
 
+    /** Messages to this client held back while EXEC runs its block (see {@link #holdDeliveries}). */
+    private java.util.ArrayDeque<ByteBuf> heldFrames;
+    private boolean holdingFrames;
+
+    /**
+     * EXEC: messages published to this client (by its own block) wait until the block's reply is
+     * written, so none lands inside EXEC's array, nor is dropped with it when a statement fails.
+     */
+    public void holdDeliveries() {
+        holdingFrames = true;
+    }
+
+    /** Sends the messages held since {@link #holdDeliveries}, after the reply written so far. */
+    public void releaseDeliveries() {
+        holdingFrames = false;
+        if (heldFrames != null) {
+            ByteBuf f;
+            while ((f = heldFrames.poll()) != null) {
+                deliver(f);
+            }
+        }
+    }
+
     /** Sends a Pub/Sub message frame (released when there is no connection any more). */
     public void deliver(ByteBuf frame) {
         if (outlet == null || closing) {
             frame.release();
+        } else if (holdingFrames) {
+            (heldFrames == null ? heldFrames = new java.util.ArrayDeque<>() : heldFrames).add(frame);
         } else {
             outlet.deliver(frame);
         }
@@ -322,8 +347,25 @@ public final class Session {
           .append(" name=").append(name)
           .append(" age=").append(Math.max(0, (nowMillis - connectedAtMillis) / 1000))
           .append(" idle=").append(Math.max(0, (nowMillis - lastInteractionMillis) / 1000))
-          .append(replica ? " flags=S" : blocked ? " flags=b" : inPubSub() ? " flags=P" : " flags=N")
-          .append(" db=").append(db)
+          .append(" flags=");
+        // Redis's letters, in its order: S replica, P subscriber, x in MULTI, b blocked; N for none.
+        int flagsAt = sb.length();
+        if (replica) {
+            sb.append('S');
+        }
+        if (inPubSub()) {
+            sb.append('P');
+        }
+        if (transaction != null) {
+            sb.append('x');
+        }
+        if (blocked) {
+            sb.append('b');
+        }
+        if (sb.length() == flagsAt) {
+            sb.append('N');
+        }
+        sb.append(" db=").append(db)
           .append(" sub=").append(channelSubscriptions)
           .append(" psub=").append(patternSubscriptions)
           .append(" ssub=0 multi=").append(transaction == null ? -1 : transaction.queued().size())

@@ -202,7 +202,11 @@ final class ClientCommands {
         for (Session c : victims) {
             killOne(s, c);
         }
-        out.integer(victims.size());
+        // The link to our master is no client session; as Redis, only TYPE master (with no
+        // filter that names another connection) reaches it, so Sentinel's TYPE normal never does.
+        boolean master = "master".equals(type) && id == 0 && addr == null && laddr == null
+                && ctx.replication() != null && ctx.replication().killMasterLink();
+        out.integer(victims.size() + (master ? 1 : 0));
     }
 
     /**

@@ -56,6 +56,19 @@ public final class CommandDispatcher {
         afterWrite.accept(session);
     }
 
+    /** Why writes are refused now (-READONLY, -NOREPLICAS, -MISCONF), or null; asked while queueing in MULTI. */
+    private java.util.function.Supplier<String> writeRefusal = () -> null;
+
+    public CommandDispatcher writeRefusal(java.util.function.Supplier<String> refusal) {
+        this.writeRefusal = refusal == null ? () -> null : refusal;
+        return this;
+    }
+
+    /** Why a block whose queued commands include writes cannot run now, or null (asked by EXEC). */
+    String writeRefusal() {
+        return writeRefusal.get();
+    }
+
     /** Refuses DENYOOM commands with {@code -OOM} while {@code memory} is over the limit. */
     public CommandDispatcher memory(MemoryAccounting memory) {
         this.memory = memory;
@@ -107,6 +120,10 @@ public final class CommandDispatcher {
                     spec.rejectedCalls++;
                     out.error(SqlEngine.OOM_REPLY);
                     failQueueing(tx);
+                } else if (tx != null && top.hasFlag(CommandFlags.NO_MULTI)) {
+                    spec.rejectedCalls++;
+                    out.error("ERR Command not allowed inside a transaction");
+                    failQueueing(tx);
                 } else if (tx != null && !top.hasFlag(CommandFlags.NOT_QUEUED)) {
                     queue(tx, spec, top, args, out);
                 } else {
@@ -140,15 +157,20 @@ public final class CommandDispatcher {
      * Between MULTI and EXEC: keeps a copy of the command for EXEC and replies {@code +QUEUED}. A SQL
      * statement must parse now; one that does not is refused here and fails the transaction.
      */
-    private static void queue(Transaction tx, CommandSpec spec, CommandSpec top, CommandArgs args, RespWriter out) {
+    private void queue(Transaction tx, CommandSpec spec, CommandSpec top, CommandArgs args, RespWriter out) {
+        String error = null;
         if ("sql".equals(top.group())) {
             String text = SqlCommands.statementText(top, args);
-            String error = text == null ? null : SqlEngine.checkQueued(text);
-            if (error != null) {
-                out.error(error);
-                tx.fail();
-                return;
+            if (text != null) {
+                error = SqlEngine.checkQueued(text, writeRefusal.get());
             }
+        } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {
+            error = writeRefusal.get(); // as Redis: FLUSHALL in MULTI on a read-only replica is refused now
+        }
+        if (error != null) {
+            out.error(error);
+            tx.fail();
+            return;
         }
         byte[][] copy = new byte[args.count()][];
         for (int i = 0; i < copy.length; i++) {

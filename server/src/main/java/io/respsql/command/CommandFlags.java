@@ -16,6 +16,8 @@ public final class CommandFlags {
     public static final int NO_AUTH = 1 << 8;
     /** Never written to the SLOWLOG. */
     public static final int SKIP_SLOWLOG = 1 << 9;
+    /** Refused between MULTI and EXEC, failing the transaction (PSYNC: it hands the connection over). */
+    public static final int NO_MULTI = 1 << 10;
     /**
      * May succeed without a reply (SHUTDOWN: the connection closes as the server stops). Internal:
      * not a Redis flag, so {@link #names} does not list it.
@@ -34,7 +36,8 @@ public final class CommandFlags {
     public static final int PUBSUB_CONTEXT = 1 << 28;
 
     private static final String[] NAMES = {
-        "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog"
+        "write", "readonly", "denyoom", "admin", "noscript", "loading", "stale", "fast", "no_auth", "skip_slowlog",
+        "no_multi"
     };
 
     private CommandFlags() {

@@ -107,7 +107,7 @@ final class LatencyCommands {
             sb.append(hms.format(java.time.Instant.ofEpochSecond(sample.time()))).append(' ')
               .append(String.format(Locale.ROOT, "%8d ms ", sample.latencyMs())).append("#".repeat(bar)).append('\n');
         }
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString()); // text for people: a RESP3 verbatim string, as Redis
     }
 
     /**
@@ -202,7 +202,7 @@ final class LatencyCommands {
             }
         }
         sb.append("More: LATENCY HISTOGRAM [command ...], LATENCY LATEST, INFO latencystats, SLOWLOG GET.\n");
-        out.bulk(sb.toString());
+        out.verbatim(sb.toString()); // text for people: a RESP3 verbatim string, as Redis
     }
 
     private static void help(Session s, CommandArgs a, RespWriter out) {

@@ -10,13 +10,15 @@ import java.util.List;
 /** SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE, PUBLISH, PUBSUB CHANNELS / NUMSUB / NUMPAT / HELP. */
 final class PubSubCommands {
     private final PubSub hub;
+    private final ServerContext ctx;
 
-    private PubSubCommands(PubSub hub) {
-        this.hub = hub;
+    private PubSubCommands(ServerContext ctx) {
+        this.hub = ctx.pubsub();
+        this.ctx = ctx;
     }
 
     static List<CommandSpec> specs(ServerContext ctx) {
-        PubSubCommands c = new PubSubCommands(ctx.pubsub());
+        PubSubCommands c = new PubSubCommands(ctx);
         // Allowed while subscribed: the (un)subscribe family itself.
         int sub = CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE | CommandFlags.PUBSUB_CONTEXT;
         int info = CommandFlags.LOADING | CommandFlags.STALE;
@@ -35,7 +37,7 @@ final class PubSubCommands {
                 .handler((s, a, out) -> c.hub.punsubscribe(s, names(a, 1), out)).build(),
             CommandSpec.builder("publish", 3).flags(info | CommandFlags.FAST).group("pubsub")
                 .summary("Posts a message to a channel.")
-                .handler((s, a, out) -> out.integer(c.hub.publish(a.bytes(1), a.get(2)))).build(),
+                .handler(c::publish).build(),
             CommandSpec.builder("pubsub", -2).group("pubsub")
                 .summary("A container for Pub/Sub commands.")
                 .handler((s, a, out) -> out.error("ERR wrong number of arguments for 'pubsub' command"))
@@ -49,6 +51,15 @@ final class PubSubCommands {
                 .subcommand(CommandSpec.builder("help", 2).flags(info).group("pubsub")
                     .summary("Returns helpful text about the different subcommands.").handler(PubSubCommands::help).build())
                 .build());
+    }
+
+    /** As Redis: a master's PUBLISH also reaches the subscribers on its replicas, through the stream. */
+    private void publish(Session s, CommandArgs a, RespWriter out) {
+        byte[] channel = a.bytes(1);
+        out.integer(hub.publish(channel, a.get(2)));
+        if (ctx.replication() != null) {
+            ctx.replication().published(channel, a.get(2));
+        }
     }
 
     private static List<byte[]> names(CommandArgs a, int from) {

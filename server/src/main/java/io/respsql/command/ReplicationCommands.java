@@ -25,7 +25,7 @@ final class ReplicationCommands {
                 .handler(c::replicaof).build(),
             CommandSpec.builder("replconf", -1).flags(admin | CommandFlags.LOADING | CommandFlags.NO_REPLY).group("server")
                 .summary("An internal command for configuring the replication stream.").handler(c::replconf).build(),
-            CommandSpec.builder("psync", -3).flags(admin | CommandFlags.NO_REPLY).group("server")
+            CommandSpec.builder("psync", -3).flags(admin | CommandFlags.NO_REPLY | CommandFlags.NO_MULTI).group("server")
                 .summary("An internal command used in replication.").handler(c::psync).build(),
             CommandSpec.builder("role", 1).flags(CommandFlags.NOSCRIPT | CommandFlags.LOADING | CommandFlags.STALE
                     | CommandFlags.FAST).group("server")
@@ -103,6 +103,7 @@ final class ReplicationCommands {
             out.error("ERR timeout is negative");
             return;
         }
-        repl().waitFor(s, (int) a.longValue(1), a.longValue(2), out);
+        // Inside EXEC the reply is an element of the block's array: it cannot come later.
+        repl().waitFor(s, (int) a.longValue(1), a.longValue(2), !ctx.sql().inBlock(), out);
     }
 }

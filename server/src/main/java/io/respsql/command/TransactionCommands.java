@@ -103,21 +103,24 @@ final class TransactionCommands {
         CommandDispatcher dispatcher = ctx.dispatcher();
         SqlEngine sql = ctx.sql();
         List<byte[][]> queued = tx.queued();
+        String refusal = (tx.flags() & CommandFlags.WRITE) != 0 ? dispatcher.writeRefusal() : null;
+        if (refusal != null && writes(queued)) {
+            // As Redis: writes became impossible since they were queued (REPLICAOF, min-replicas-to-write).
+            out.error("EXECABORT Transaction discarded because of: " + refusal);
+            return;
+        }
         // The reply stays in the buffer until the block is done: if a statement fails, it is
         // replaced by one error, and no part of it may have left.
         RespWriter.Sink sink = out.suspendStreaming();
         long start = out.mark();
         CommandArgs args = new CommandArgs();
         boolean done = false;
+        s.holdDeliveries();
         sql.beginBlock();
         try {
             out.arrayHeader(queued.size());
             for (int i = 0; i < queued.size(); i++) {
-                byte[][] q = queued.get(i);
-                args.clear();
-                for (byte[] arg : q) {
-                    args.add(Unpooled.wrappedBuffer(arg));
-                }
+                fill(args, queued.get(i));
                 long mark = out.mark();
                 dispatcher.dispatch(s, args, out);
                 if (out.nothingSince(mark)) {
@@ -144,6 +147,36 @@ final class TransactionCommands {
             }
             args.clear();
             out.resumeStreaming(sink);
+            s.releaseDeliveries();
+        }
+    }
+
+    /** {@code args} become the queued command {@code q} (views of its bytes). */
+    private static void fill(CommandArgs args, byte[][] q) {
+        args.clear();
+        for (byte[] arg : q) {
+            args.add(Unpooled.wrappedBuffer(arg));
+        }
+    }
+
+    /** Whether one of the queued commands writes: a write command, or a SQL statement that writes. */
+    private boolean writes(List<byte[][]> queued) {
+        CommandArgs args = new CommandArgs();
+        try {
+            for (byte[][] q : queued) {
+                fill(args, q);
+                CommandSpec top = ctx.commands().lookup(args.get(0));
+                if (top == null) {
+                    continue;
+                }
+                String text = SqlCommands.statementText(top, args);
+                if (text != null ? SqlEngine.writes(text) : top.hasFlag(CommandFlags.WRITE)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            args.clear();
         }
     }
 

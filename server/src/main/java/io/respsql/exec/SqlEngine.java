@@ -248,13 +248,31 @@ public final class SqlEngine {
      * Returns the error reply (without '-') or null.
      */
     public static String checkQueued(String sql) {
+        return checkQueued(sql, null);
+    }
+
+    /**
+     * As {@link #checkQueued(String)}, and a statement that writes is refused with
+     * {@code writeRefusal} when that is not null: as Redis, a write that could not run now
+     * (-READONLY on a replica, -NOREPLICAS) is refused at queue time, not at EXEC.
+     */
+    public static String checkQueued(String sql, String writeRefusal) {
         try {
-            Parser.parse(sql);
-            return null;
+            Statement st = Parser.parse(sql);
+            return writeRefusal != null && isWrite(st) ? writeRefusal : null;
         } catch (SqlException e) {
             return "ERR " + e.getMessage();
         } catch (RuntimeException e) {
             return "ERR " + e;
+        }
+    }
+
+    /** Whether {@code sql} parses to a statement that writes (false when it does not parse). */
+    public static boolean writes(String sql) {
+        try {
+            return isWrite(Parser.parse(sql));
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

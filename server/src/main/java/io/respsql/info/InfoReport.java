@@ -193,11 +193,11 @@ public final class InfoReport {
 
     private void clients(StringBuilder sb) {
         sb.append("# Clients\r\n");
-        field(sb, "connected_clients", stats.connectedClients);
+        field(sb, "connected_clients", stats.connectedClients - stats.replicaClients);
         field(sb, "maxclients", config.maxClients());
         field(sb, "client_recent_max_input_buffer", stats.clientRecentMaxInputBuffer);
         field(sb, "client_recent_max_output_buffer", stats.clientRecentMaxOutputBuffer);
-        field(sb, "blocked_clients", 0);
+        field(sb, "blocked_clients", stats.blockedClients);
     }
 
     /**

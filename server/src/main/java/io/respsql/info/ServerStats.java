@@ -54,6 +54,10 @@ public final class ServerStats {
 
     // ---- gauges ---------------------------------------------------------------------------------
     public int connectedClients;
+    /** Of {@link #connectedClients}, the replicas' links: Redis's connected_clients leaves them out. */
+    public int replicaClients;
+    /** Clients held by a blocking command (WAIT). */
+    public int blockedClients;
     private long usedMemoryPeak;
 
     // ---- instantaneous ops/sec: a moving average of per-interval rates, as Redis computes it ---

@@ -150,6 +150,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         if (session != null) {
             clients.close(session);
             stats.connectedClients--;
+            if (session.isReplica()) {
+                stats.replicaClients--;
+            }
             if (out != null) {
                 out.release();
                 out = null;

@@ -154,6 +154,7 @@ public final class RespSqlServer implements AutoCloseable {
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
         PubSub pubsub = new PubSub();
         clients.onClose(pubsub::unsubscribeAll);
+        replication.publisher(pubsub::publish);
         ServerContext context = new ServerContext(config, stats, clients, catalog, sql, info, persistence).memory(memory)
                 .pubsub(pubsub);
         context.appendOnlyFile(aof);
@@ -167,7 +168,7 @@ public final class RespSqlServer implements AutoCloseable {
         });
         CommandTable table = Commands.standard(context);
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
-                .afterWrite(s -> s.replicationOffset(replication.offset()));
+                .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);

@@ -184,6 +184,19 @@ final class MasterLink {
         state = State.CONNECT;
     }
 
+    /**
+     * CLIENT KILL TYPE master: drops the connection, which is retried as after any loss (and
+     * resumes by partial resync). Returns whether there was a connection past its handshake.
+     */
+    boolean drop() {
+        if (closed || channel == null || !channel.isActive() || state == State.CONNECT || state == State.CONNECTING) {
+            return false;
+        }
+        LOG.info("Connection with master killed by CLIENT KILL");
+        channel.close();
+        return true;
+    }
+
     void cron(long now) {
         if (closed) {
             return;
@@ -572,6 +585,8 @@ final class MasterLink {
                 }
             } else if (parser.args() == 1 && parser.argIs(in, 0, "FLUSHALL")) {
                 engine.flushAll();
+            } else if (parser.args() == 3 && parser.argIs(in, 0, "PUBLISH")) {
+                repl.deliverPublished(parser.argBytes(in, 1), parser.argSlice(in, 2));
             } else if (!parser.argIs(in, 0, "PING")) {
                 LOG.warn("ignoring an unknown record in the replication stream: {}", parser.arg(in, 0));
             }

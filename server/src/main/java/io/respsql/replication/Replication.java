@@ -64,6 +64,8 @@ public final class Replication implements CommitListener, WriteGuard {
     public static final String JOB = "replica sync";
     public static final String READONLY = "READONLY You can't write against a read only replica.";
     public static final String NOREPLICAS = "NOREPLICAS Not enough good replicas to write.";
+    private static final String UNBLOCKED =
+            "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)\r\n";
 
     private final ServerConfig config;
     private final ServerStats stats;
@@ -197,6 +199,42 @@ public final class Replication implements CommitListener, WriteGuard {
         record.clear();
         AofFormat.writeFlushAll(record);
         append(record);
+    }
+
+    /**
+     * PUBLISH on a master goes to its replicas (not to the append-only file), whose subscribers get
+     * it too, as in Redis. {@code message}'s indexes are left unchanged.
+     */
+    public void published(byte[] channel, ByteBuf message) {
+        if (link != null || backlog == null) {
+            return;
+        }
+        int len = message.readableBytes();
+        record.clear();
+        record.writeBytes(PUBLISH_HEAD);
+        record.writeCharSequence(Integer.toString(channel.length), StandardCharsets.US_ASCII);
+        record.writeBytes(CRLF);
+        record.writeBytes(channel);
+        record.writeBytes(CRLF).writeByte('$');
+        record.writeCharSequence(Integer.toString(len), StandardCharsets.US_ASCII);
+        record.writeBytes(CRLF);
+        record.writeBytes(message, message.readerIndex(), len);
+        record.writeBytes(CRLF);
+        append(record);
+    }
+
+    private static final byte[] PUBLISH_HEAD = "*3\r\n$7\r\nPUBLISH\r\n$".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    /** Where a replica delivers the PUBLISH records of its master's stream (its Pub/Sub hub). */
+    private java.util.function.BiConsumer<byte[], ByteBuf> publisher = (channel, message) -> { };
+
+    public void publisher(java.util.function.BiConsumer<byte[], ByteBuf> publisher) {
+        this.publisher = publisher;
+    }
+
+    void deliverPublished(byte[] channel, ByteBuf message) {
+        publisher.accept(channel, message);
     }
 
     /** A MULTI/EXEC block goes to replicas as one group, as to the append-only file. */
@@ -358,6 +396,7 @@ public final class Replication implements CommitListener, WriteGuard {
             return true;
         }
         s.markReplica();
+        stats.replicaClients++; // the connection closes as a replica: ClientConnection counts it down
         boolean known = id.equalsIgnoreCase(replid) || (id.equalsIgnoreCase(replid2) && wanted <= secondOffset);
         if (known && backlog != null && backlog.holdsFrom(wanted)) {
             p.state = ReplicaPeer.State.ONLINE;
@@ -499,20 +538,24 @@ public final class Replication implements CommitListener, WriteGuard {
      * {@code WAIT numreplicas timeout}: replies at once when enough replicas acknowledged the
      * stream up to this client's last write, else blocks only this client (it is not read from)
      * and returns false; the reply comes with the acknowledgements or at the timeout.
+     * With {@code mayBlock} false (WAIT inside EXEC, whose reply is one element of the block's
+     * array) it replies the count of acknowledging replicas at once, as Redis does for a client
+     * that may not block.
      */
-    public boolean waitFor(Session s, int replicas, long timeoutMillis, RespWriter out) {
+    public boolean waitFor(Session s, int replicas, long timeoutMillis, boolean mayBlock, RespWriter out) {
         if (link != null) {
             out.error("ERR WAIT cannot be used with replica instances. Please also note that writes to replicas are just local and are not propagated.");
             return true;
         }
         long target = s.replicationOffset();
         int n = acked(target);
-        if (n >= replicas) {
+        if (n >= replicas || !mayBlock) {
             out.integer(n);
             return true;
         }
         long deadline = timeoutMillis == 0 ? 0 : System.currentTimeMillis() + timeoutMillis;
         waiters.add(new Waiter(s, target, replicas, deadline));
+        stats.blockedClients = waiters.size();
         s.block();
         if (timeoutMillis > 0) {
             loop.schedule(this::checkWaiters, timeoutMillis, TimeUnit.MILLISECONDS);
@@ -531,6 +574,7 @@ public final class Replication implements CommitListener, WriteGuard {
             boolean active = w.session.channel().isActive();
             if (!active || n >= w.replicas || (w.deadlineMillis != 0 && now >= w.deadlineMillis)) {
                 waiters.remove(i);
+                stats.blockedClients = waiters.size();
                 if (active) {
                     io.netty.channel.Channel ch = w.session.channel();
                     ch.write(Unpooled.copiedBuffer(":" + n + "\r\n", StandardCharsets.US_ASCII), ch.voidPromise());
@@ -590,19 +634,28 @@ public final class Replication implements CommitListener, WriteGuard {
         }
         config.replicaOf(host, port);
         ensureBacklog();
-        // Blocked WAITs can no longer be satisfied by this server's replicas.
+        // Blocked WAITs can no longer be satisfied by this server's replicas. As Redis
+        // (disconnectAllBlockedClients): an -UNBLOCKED error, then the connection closes, so
+        // nothing the client sent meanwhile runs against what is now a replica.
         for (Waiter w : waiters) {
-            w.session.channel().writeAndFlush(Unpooled.copiedBuffer(":" + acked(w.offset) + "\r\n",
-                    StandardCharsets.US_ASCII), w.session.channel().voidPromise());
+            w.session.closeAfterReply();
+            w.session.channel().writeAndFlush(Unpooled.copiedBuffer(UNBLOCKED, StandardCharsets.US_ASCII))
+                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
             w.session.unblock();
         }
         waiters.clear();
+        stats.blockedClients = 0;
         link = new MasterLink(this, config, engine, loop, host, port);
         LOG.info("Connecting to MASTER {}:{}", host, port);
         link.connect();
     }
 
     /** {@code REPLICAOF NO ONE}: keeps the data, starts a new history (the old id stays usable as replid2). */
+    /** CLIENT KILL TYPE master: drops the link to the master (it reconnects); whether there was one. */
+    public boolean killMasterLink() {
+        return link != null && link.drop();
+    }
+
     public void promote() {
         if (link == null) {
             return;

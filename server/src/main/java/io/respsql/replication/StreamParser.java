@@ -130,6 +130,17 @@ final class StreamParser {
         return in.toString(argStart[i], argLen[i], StandardCharsets.UTF_8);
     }
 
+    byte[] argBytes(ByteBuf in, int i) {
+        byte[] b = new byte[argLen[i]];
+        in.getBytes(argStart[i], b);
+        return b;
+    }
+
+    /** Argument {@code i} of the last record as a view of {@code in} (valid until {@code in} changes). */
+    ByteBuf argSlice(ByteBuf in, int i) {
+        return in.slice(argStart[i], argLen[i]);
+    }
+
     String problem() {
         return problem;
     }
