@@ -23,6 +23,8 @@
 #   ONLY=                  e.g. q01,q13: only these queries
 #   RESULT_DIR=            where results go (default bench/results/<UTC date-time>-analytics)
 #   RESPSQL_HEAP=6g        server heap;  BENCH_HEAP=4g  driver heap (holds DuckDB's JVM side and the data set)
+#   PROFILE_SERVER=0       1: record the RespSQL server with Java Flight Recorder and write
+#                          server-profile.txt (CPU samples by component: where the load's time goes)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -54,6 +56,7 @@ DUCKDB_THREADS="${DUCKDB_THREADS:-$(nproc)}"
 BATCH="${BATCH:-1000}"
 WINDOW="${WINDOW:-32}"
 STRICT="${STRICT:-0}"
+PROFILE_SERVER="${PROFILE_SERVER:-0}"
 ONLY="${ONLY:-}"
 export RESPSQL_HEAP="${RESPSQL_HEAP:-6g}"
 BENCH_HEAP="${BENCH_HEAP:-4g}"
@@ -105,6 +108,9 @@ PORT=7740
 while ss -ltnH "sport = :$PORT" 2>/dev/null | grep -q .; do PORT=$((PORT + 1)); done
 SERVER_DATA="$(mktemp -d "${TMPDIR:-/tmp}/analytics-bench-data.XXXXXX")"
 SERVER_FLAGS=(--port "$PORT" --bind 127.0.0.1 --appendonly no --save "" --dir "$SERVER_DATA")
+if [[ "$PROFILE_SERVER" == 1 ]]; then
+  export RESPSQL_JAVA_OPTS="${RESPSQL_JAVA_OPTS:-} -XX:StartFlightRecording=filename=$SERVER_DATA/server.jfr,settings=profile,dumponexit=true"
+fi
 "$ROOT/scripts/respsql-server" "${SERVER_FLAGS[@]}" > "$DIR/server-output.txt" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 600); do
@@ -133,5 +139,45 @@ GEN_BENCHMARK_JAVA_OPTS="-XX:+UseParallelGC -Xmx$BENCH_HEAP" "$ROOT/scripts/gen-
 rc=${PIPESTATUS[0]}
 set -e
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$DIR/machine.txt"
+if [[ "$PROFILE_SERVER" == 1 ]]; then
+  # stop the server first: the recording is written when its JVM exits
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=""
+  if [[ -f "$SERVER_DATA/server.jfr" ]]; then
+    jfr print --events jdk.ExecutionSample --stack-depth 12 "$SERVER_DATA/server.jfr" > "$SERVER_DATA/samples.txt"
+    python3 - "$SERVER_DATA/samples.txt" > "$DIR/server-profile.txt" <<'PY'
+import collections, re, sys
+# Each CPU sample of the server's threads, put in the first component found walking up its stack.
+parts = [("SQL lexer", "io.respsql.sql.Lexer"), ("SQL parser", "io.respsql.sql.Parser"),
+         ("index build (CREATE INDEX)", "io.respsql.storage.Table.bulkLoad"), ("B+tree insert", "io.respsql.index."),
+         ("INSERT executor and column storage", ("io.respsql.exec.", "io.respsql.storage.")),
+         ("RESP decoding, Netty", ("io.netty.", "io.respsql.protocol.", "io.respsql.net.")),
+         ("command dispatch", "io.respsql.command.")]
+comp, top, n = collections.Counter(), collections.Counter(), 0
+for ev in open(sys.argv[1]).read().split("jdk.ExecutionSample")[1:]:
+    frames = re.findall(r"^\s+([\w.$]+\.[\w$<>]+)\(", ev, re.M)
+    if not frames:
+        continue
+    n += 1
+    own = [f for f in frames if f.startswith("io.respsql")]
+    top[own[0] if own else frames[0]] += 1
+    for name, prefix in parts:
+        if any(f.startswith(prefix) for f in frames):
+            comp[name] += 1
+            break
+    else:
+        comp["other (JDK, GC-free JIT code outside the server's packages)"] += 1
+print(f"RespSQL server CPU samples (Java Flight Recorder, profile settings): {n}, whole server lifetime (load, index builds, queries)")
+print("\nby component (first match walking up the stack):")
+for k, v in comp.most_common():
+    print(f"{v:7d} {100 * v / n:5.1f}%  {k}")
+print("\nby innermost server method:")
+for k, v in top.most_common(25):
+    print(f"{v:7d} {100 * v / n:5.1f}%  {k}")
+PY
+    echo "analytics-bench: server profile in $DIR/server-profile.txt"
+  fi
+fi
 echo "analytics-bench: exit $rc; results in $DIR"
 exit "$rc"
