@@ -68,12 +68,17 @@ public final class AnalyticsBench {
             return 2;
         }
         try {
-            return new Run(o, out).execute();
+            return new Run(o, out, null).execute();
         } catch (Exception e) {
             err.println("analytics-bench: FAILED: " + e);
             e.printStackTrace(err);
             return 1;
         }
+    }
+
+    /** Runs with the given engines, the first the reference (for tests); the options as on the command line. */
+    static int runWith(List<Engine> engines, Map<String, String> options, PrintStream log) throws Exception {
+        return new Run(options, log, engines).execute();
     }
 
     /** One execution of one query on one system. */
@@ -138,7 +143,11 @@ public final class AnalyticsBench {
         final List<Engine.Step> steps = new ArrayList<>();
         final StringBuilder env = new StringBuilder();
 
-        Run(Map<String, String> o, PrintStream log) {
+        /** Engines given instead of the ones the options name (tests); the first is the reference. */
+        final List<Engine> given;
+
+        Run(Map<String, String> o, PrintStream log, List<Engine> given) {
+            this.given = given;
             this.o = o;
             this.log = log;
             this.dir = Path.of(o.get("out"));
@@ -179,6 +188,16 @@ public final class AnalyticsBench {
                 Files.writeString(dir.resolve("queries").resolve(q.getKey() + ".sql"), q.getValue() + "\n", StandardCharsets.UTF_8);
             }
 
+            if (given != null) {
+                engines.addAll(given);
+            } else {
+                addEngines();
+            }
+            runAll(g, queries, runs, cap, dataLine);
+            return verdict();
+        }
+
+        private void addEngines() throws Exception {
             engines.add(new PgEngine(o.get("pg-url"), get("pg-user", "postgres")));
             int threads = Integer.parseInt(get("duckdb-threads", Integer.toString(Runtime.getRuntime().availableProcessors())));
             if (threads > 0) {
@@ -188,6 +207,9 @@ public final class AnalyticsBench {
                 engines.add(new RespEngine(get("host", "127.0.0.1"), Integer.parseInt(o.get("port")),
                         Integer.parseInt(get("batch", "1000")), Integer.parseInt(get("window", "32")), log));
             }
+        }
+
+        private void runAll(EcomGen g, Map<String, String> queries, int runs, long cap, String dataLine) throws Exception {
             try {
                 for (Engine e : engines) {
                     log.println("analytics-bench: loading " + e.name());
@@ -220,6 +242,9 @@ public final class AnalyticsBench {
             String summary = Summary.render(this.cells, engines, steps, env.toString(), machine(), queries.keySet(), runs, cap, dataLine);
             Files.writeString(dir.resolve("summary.md"), summary, StandardCharsets.UTF_8);
             log.print(summary);
+        }
+
+        private int verdict() {
             int mismatches = 0;
             int failures = 0;
             for (Map<String, Cell> m : cells.values()) {
@@ -250,7 +275,7 @@ public final class AnalyticsBench {
             for (Engine e : engines) {
                 Cell cell = new Cell();
                 cells.get(e.name()).put(name, cell);
-                boolean isRef = e instanceof PgEngine;
+                boolean isRef = e == engines.get(0);
                 for (int r = 0; r < runs; r++) {
                     Engine.Answer a = e.run(sql, cap);
                     String status;
