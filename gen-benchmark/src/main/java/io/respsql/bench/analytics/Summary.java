@@ -122,6 +122,9 @@ final class Summary {
         if (c == null) {
             return "";
         }
+        if (c.status.equals("unchecked")) {
+            return ms(c.warmMs(false)) + " (unchecked)";
+        }
         return c.answered() ? ms(c.warmMs(false)) : c.status;
     }
 

@@ -27,7 +27,7 @@ class AnalyticsBenchTest {
     Path dir;
 
     /** A stand-in system: answers each query with {@code answer.apply(sql)}, an error when it returns null. */
-    static final class Fake implements Engine {
+    static class Fake implements Engine {
         final String name;
         final Function<String, List<List<String>>> answer;
         int calls;
@@ -131,6 +131,40 @@ class AnalyticsBenchTest {
         String summary = Files.readString(dir.resolve("summary.md"));
         assertTrue(summary.contains("| Errors | 0 | 30 |"), summary);
         assertEquals(1, run(List.of(new Fake("PostgreSQL", AnalyticsBenchTest::truth), new Fake("RespSQL", sql -> null)), true));
+    }
+
+    @Test
+    void aQueryStoppedAtTheCapRunsOnceAndFailsOnlyWhenStrict() throws Exception {
+        Fake slow = new Fake("DuckDB", AnalyticsBenchTest::truth) {
+            @Override
+            public Answer run(String sql, long capMillis) {
+                if (!sql.contains("b.product_id")) {
+                    return super.run(sql, capMillis);
+                }
+                calls++;
+                return Answer.error("cancelled", true, capMillis * 1_000_000);
+            }
+        };
+        assertEquals(0, run(List.of(new Fake("PostgreSQL", AnalyticsBenchTest::truth), slow), false));
+        assertEquals(30 * 5 + 1, slow.calls, "Q11 capped once, not run again");
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertTrue(summary.contains("| Killed at the cap | 0 | 1 |"), summary);
+        assertEquals(1, run(List.of(new Fake("PostgreSQL", AnalyticsBenchTest::truth), slow), true));
+    }
+
+    @Test
+    void withoutAReferenceAnAnswerIsUncheckedNotPassed() throws Exception {
+        Fake pg = new Fake("PostgreSQL", sql -> null) {
+            @Override
+            public Answer run(String sql, long capMillis) {
+                calls++;
+                return Answer.error("canceling statement due to statement timeout", true, capMillis * 1_000_000);
+            }
+        };
+        assertEquals(0, run(List.of(pg, new Fake("DuckDB", AnalyticsBenchTest::truth)), false));
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertTrue(summary.contains("(unchecked)"), summary);
+        assertTrue(summary.contains("| Answered (matching PostgreSQL) | 0 of 31 | 0 of 31 |"), summary);
     }
 
     @Test
