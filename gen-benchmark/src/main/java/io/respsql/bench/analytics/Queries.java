@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,9 +118,5 @@ public final class Queries {
             }
         }
         return false;
-    }
-
-    static List<String> names() {
-        return Arrays.asList(NAMES.toArray(new String[0]));
     }
 }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -388,14 +387,5 @@ final class RespEngine implements Engine {
                 sb.append((char) c);
             }
         }
-    }
-
-    /** CPU seconds this JVM has used (all threads), for where the load's time goes. */
-    static double clientCpuSeconds() {
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            return sun.getProcessCpuTime() / 1e9;
-        }
-        return -1;
     }
 }
