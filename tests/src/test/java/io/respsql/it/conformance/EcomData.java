@@ -1,29 +1,26 @@
 package io.respsql.it.conformance;
 
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import io.respsql.bench.analytics.EcomGen;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 /**
- * A small e-commerce data set of seed 004's shape, the same for a given seed on every run:
- * customers, products, orders, order_items with every column the seed's queries use. Foreign
- * keys are consistent (PostgreSQL checks them); customers whose id is a multiple of 9 have no
- * orders; order timestamps spread over 2021-2025 with {@code order_ym} (yyyymm) materialised;
- * {@code order_items.customer_id} is denormalised from its order; an order's total is the sum
- * of its lines. Text values hold no comma (today's SELECT reply cannot carry one).
+ * A small e-commerce data set of seed 004's shape, the same for a given seed on every run, as
+ * rows of Java values: the rows of {@link EcomGen} (gen-benchmark's generator, which
+ * {@code scripts/analytics-bench.sh} loads at any scale factor), so the test and the bench use
+ * one data set. Foreign keys are consistent (PostgreSQL checks them); customers whose id is a
+ * multiple of 9 have no orders; order timestamps spread over 2021-2025 with {@code order_ym}
+ * (yyyymm) materialised; {@code order_items.customer_id} is denormalised from its order; an
+ * order's total is the sum of its lines. Text values hold no comma (today's SELECT reply cannot
+ * carry one).
  */
 final class EcomData {
-    static final String[] COUNTRIES = {"US", "IN", "GB", "DE", "FR", "BR", "JP", "CA", "AU", "MX"};
-    static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
-    static final String[] CATEGORIES = {"books", "electronics", "garden", "grocery", "home", "kitchen",
-            "music", "office", "outdoor", "sports", "toys", "beauty"};
-    static final String[] STATUSES = {"pending", "paid", "shipped", "delivered", "returned", "cancelled"};
-    static final int[] STATUS_WEIGHTS = {5, 15, 15, 50, 8, 7};
-    static final String[] CHANNELS = {"web", "app", "store", "phone"};
-    static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    static final String[] COUNTRIES = EcomGen.COUNTRIES;
+    static final String[] TIERS = EcomGen.TIERS;
+    static final String[] CATEGORIES = EcomGen.CATEGORIES;
+    static final String[] STATUSES = EcomGen.STATUSES;
+    static final String[] CHANNELS = EcomGen.CHANNELS;
 
     /** One table: its name, columns with standard SQL types, and rows (Integer/Long/String values). */
     record Table(String name, List<String> columns, List<String> types, String references, List<Object[]> rows) {
@@ -32,49 +29,29 @@ final class EcomData {
     final List<Table> tables = new ArrayList<>();
 
     EcomData(long seed, int customers, int products, int orders) {
-        Random rnd = new Random(seed);
-        List<Object[]> c = new ArrayList<>();
-        for (int id = 1; id <= customers; id++) {
-            c.add(new Object[] {id, "user" + id + "@mail" + (id % 20) + ".example", COUNTRIES[rnd.nextInt(COUNTRIES.length)],
-                    TIERS[skewed(rnd, TIERS.length)], (long) rnd.nextInt(5_000_000)});
+        EcomGen g = new EcomGen(seed, customers, products, orders);
+        List<Object[]> c = new ArrayList<>(customers);
+        for (int i = 0; i < customers; i++) {
+            c.add(new Object[] {i + 1, EcomGen.email(i + 1), COUNTRIES[g.cCountry[i]], TIERS[g.cTier[i]], (long) g.cLtv[i]});
         }
         tables.add(new Table("customers", List.of("customer_id", "email", "country", "tier", "lifetime_value_cents"),
                 List.of("INT", "TEXT", "TEXT", "TEXT", "BIGINT"), "", c));
 
-        List<Object[]> p = new ArrayList<>();
-        int[] price = new int[products + 1];
-        for (int id = 1; id <= products; id++) {
-            price[id] = 199 + rnd.nextInt(20_000);
-            p.add(new Object[] {id, "Product " + id + " " + CATEGORIES[id % CATEGORIES.length], CATEGORIES[rnd.nextInt(CATEGORIES.length)], price[id]});
+        List<Object[]> p = new ArrayList<>(products);
+        for (int i = 0; i < products; i++) {
+            p.add(new Object[] {i + 1, EcomGen.productName(i + 1), CATEGORIES[g.pCategory[i]], g.pPrice[i]});
         }
         tables.add(new Table("products", List.of("product_id", "name", "category", "price_cents"),
                 List.of("INT", "TEXT", "TEXT", "INT"), "", p));
 
-        List<Integer> buyers = new ArrayList<>();
-        for (int id = 1; id <= customers; id++) {
-            if (id % 9 != 0) {
-                buyers.add(id);
-            }
+        List<Object[]> o = new ArrayList<>(orders);
+        for (int i = 0; i < orders; i++) {
+            o.add(new Object[] {i + 1, g.oCustomer[i], EcomGen.timestamp(g.oTs[i]), g.oYm[i],
+                    STATUSES[g.oStatus[i]], CHANNELS[g.oChannel[i]], g.oTotal[i]});
         }
-        long from = LocalDateTime.of(2021, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
-        long to = LocalDateTime.of(2026, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
-        List<Object[]> o = new ArrayList<>();
-        List<Object[]> items = new ArrayList<>();
-        int itemId = 0;
-        for (int id = 1; id <= orders; id++) {
-            int customer = buyers.get(rnd.nextInt(buyers.size()));
-            LocalDateTime ts = LocalDateTime.ofEpochSecond(from + (long) (rnd.nextDouble() * (to - from)), 0, ZoneOffset.UTC);
-            int lines = 1 + rnd.nextInt(4);
-            long total = 0;
-            for (int l = 0; l < lines; l++) {
-                int product = 1 + rnd.nextInt(products);
-                int quantity = 1 + rnd.nextInt(5);
-                long lineTotal = (long) quantity * price[product];
-                total += lineTotal;
-                items.add(new Object[] {++itemId, id, customer, product, quantity, lineTotal});
-            }
-            o.add(new Object[] {id, customer, ts.format(TS), ts.getYear() * 100 + ts.getMonthValue(),
-                    STATUSES[weighted(rnd, STATUS_WEIGHTS)], CHANNELS[rnd.nextInt(CHANNELS.length)], total});
+        List<Object[]> items = new ArrayList<>(g.items);
+        for (int i = 0; i < g.items; i++) {
+            items.add(new Object[] {i + 1, g.iOrder[i], g.itemCustomer(i), g.iProduct[i], (int) g.iQty[i], g.itemLineTotal(i)});
         }
         tables.add(new Table("orders", List.of("order_id", "customer_id", "order_ts", "order_ym", "status", "channel", "total_cents"),
                 List.of("INT", "INT", "TIMESTAMP", "INT", "TEXT", "TEXT", "BIGINT"),
@@ -85,13 +62,7 @@ final class EcomData {
     }
 
     /** Secondary indexes of the seed's workload (the first column of each table is its primary key). */
-    static final List<String[]> INDEXES = List.of(
-            new String[] {"orders_customer_id", "orders", "customer_id"},
-            new String[] {"orders_order_ym", "orders", "order_ym"},
-            new String[] {"orders_order_ts", "orders", "order_ts"},
-            new String[] {"order_items_order_id", "order_items", "order_id"},
-            new String[] {"order_items_customer_id", "order_items", "customer_id"},
-            new String[] {"order_items_product_id", "order_items", "product_id"});
+    static final List<String[]> INDEXES = EcomGen.INDEXES;
 
     /**
      * CREATE TABLE and CREATE INDEX statements; {@code typeMap} maps a standard type to the
@@ -151,25 +122,5 @@ final class EcomData {
 
     int rows(String table) {
         return tables.stream().filter(t -> t.name().equals(table)).findFirst().orElseThrow().rows().size();
-    }
-
-    /** Mostly the lower tiers. */
-    private static int skewed(Random rnd, int n) {
-        return Math.min(n - 1, (int) Math.floor(-Math.log(1 - rnd.nextDouble()) * 1.2));
-    }
-
-    private static int weighted(Random rnd, int[] weights) {
-        int sum = 0;
-        for (int w : weights) {
-            sum += w;
-        }
-        int x = rnd.nextInt(sum);
-        for (int i = 0; i < weights.length; i++) {
-            x -= weights[i];
-            if (x < 0) {
-                return i;
-            }
-        }
-        return weights.length - 1;
     }
 }
