@@ -16,7 +16,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -169,9 +168,7 @@ public final class RespSqlServer implements AutoCloseable {
                     ChannelPipeline p = ch.pipeline();
                     ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit);
                     p.addLast("bytes-in", inputCounter);
-                    p.addLast("input-guard", client.inputGuard());
-                    p.addLast("resp-decoder", new RedisDecoder(true));
-                    p.addLast("client", client);
+                    p.addLast("client", client); // parses RESP itself (RequestParser)
                 }
             });
 

@@ -4,7 +4,6 @@ import io.respsql.client.ClientRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.redis.RedisDecoder;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandSpec;
 import io.respsql.command.CommandTable;
@@ -52,7 +51,7 @@ class ClientConnectionTest {
                 s.closeAfterReply();
             }).build()));
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
-        return new EmbeddedChannel(new RedisDecoder(true), new ClientConnection(new ServerConfig(), stats, clients,
+        return new EmbeddedChannel(new ClientConnection(new ServerConfig(), stats, clients,
                 dispatcher, new RespWriter(), 1024));
     }
 
