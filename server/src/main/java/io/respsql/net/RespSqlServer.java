@@ -3,6 +3,7 @@ package io.respsql.net;
 import io.respsql.client.ClientRegistry;
 import io.respsql.client.Session;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -159,6 +160,9 @@ public final class RespSqlServer implements AutoCloseable {
             .option(ChannelOption.SO_BACKLOG, 511)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            // Pooled buffers keep their NIO views: netty 4.2's default adaptive allocator makes a new
+            // ByteBuffer object for every socket read, garbage per request at one request per read.
+            .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
             .childHandler(new ChannelInitializer<SocketChannel>() {

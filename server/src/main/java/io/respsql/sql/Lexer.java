@@ -9,11 +9,21 @@ import java.util.List;
  * {@code 000000000001} is 1); strings are single- or double-quoted with the quote doubled to escape.
  */
 public final class Lexer {
+    /** One-character symbols as constants, so lexing a statement makes no String per symbol. */
+    private static final String[] SYMBOLS = new String[128];
+
+    static {
+        for (char c : "(),.=<>+-*/%;".toCharArray()) {
+            SYMBOLS[c] = String.valueOf(c);
+        }
+    }
+
     private Lexer() {
     }
 
     public static List<Token> tokenize(String s) {
-        List<Token> out = new ArrayList<>();
+        // About one token per 4 characters: sized so that a short statement never regrows the list.
+        List<Token> out = new ArrayList<>(8 + s.length() / 3);
         int i = 0;
         int n = s.length();
         while (i < n) {
@@ -86,16 +96,19 @@ public final class Lexer {
                 int start = i;
                 String sym;
                 char next = i + 1 < n ? s.charAt(i + 1) : 0;
-                if ((c == '!' && next == '=') || (c == '<' && (next == '=' || next == '>')) || (c == '>' && next == '=')) {
-                    sym = s.substring(i, i + 2);
+                if ((c == '!' && next == '=') || (c == '<' && next == '>')) {
+                    sym = "!=";
                     i += 2;
-                } else if ("(),.=<>+-*/%;".indexOf(c) >= 0) {
-                    sym = String.valueOf(c);
+                } else if ((c == '<' || c == '>') && next == '=') {
+                    sym = c == '<' ? "<=" : ">=";
+                    i += 2;
+                } else if (c < 128 && SYMBOLS[c] != null) {
+                    sym = SYMBOLS[c];
                     i++;
                 } else {
                     throw new SqlException("syntax error: unexpected character '" + c + "' at position " + (i + 1));
                 }
-                out.add(new Token(Token.Type.SYMBOL, sym.equals("<>") ? "!=" : sym, start, i));
+                out.add(new Token(Token.Type.SYMBOL, sym, start, i));
             }
         }
         out.add(new Token(Token.Type.END, "", n, n));

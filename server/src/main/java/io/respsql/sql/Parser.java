@@ -528,7 +528,7 @@ public final class Parser {
     }
 
     private static Expr.AggregateFn aggregate(Token t) {
-        for (Expr.AggregateFn fn : Expr.AggregateFn.values()) {
+        for (Expr.AggregateFn fn : Expr.AggregateFn.ALL) {
             if (t.text.equalsIgnoreCase(fn.name())) {
                 return fn;
             }
