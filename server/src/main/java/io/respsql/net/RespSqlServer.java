@@ -10,12 +10,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -112,12 +107,8 @@ public final class RespSqlServer implements AutoCloseable {
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
-        // The native epoll transport where it loads (Linux): read and write straight from JNI, fewer
-        // system calls and objects per request than NIO. -Drespsql.transport=nio forces NIO.
-        boolean epoll = !"nio".equals(System.getProperty("respsql.transport")) && Epoll.isAvailable();
-        IoHandlerFactory ioHandler = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> serverChannelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"), ioHandler);
+        EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
+                NioIoHandler.newFactory());
         EventExecutor executor = loop.next();
         // One capture at a time: a background save and a log rewrite exclude each other.
         BackgroundJobs jobs = new BackgroundJobs();
@@ -161,11 +152,11 @@ public final class RespSqlServer implements AutoCloseable {
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
-        String transport = epoll ? "epoll" : "nio";
+        String transport = "nio";
         ChannelGroup clientChannels = new DefaultChannelGroup("clients", executor);
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
-            .channel(serverChannelType)
+            .channel(NioServerSocketChannel.class)
             .option(ChannelOption.SO_BACKLOG, 511)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
