@@ -15,7 +15,9 @@
 #              50 clients, -r KEYS
 # after a warm-up of the same workloads that is not counted (the JIT compiles RespSQL's path).
 # It prints every redis-benchmark result, then per workload and jar the ratio jar/Redis of each
-# round and their median. Raw output and the summary go to OUT/<stamp>/.
+# round and their median, for requests per second and for the server's CPU time per request
+# (utime+stime from /proc, which the machine's other load disturbs less than the rate does).
+# Raw output and the summary go to OUT/<stamp>/.
 #
 # Env: ROUNDS (3), N_PING (400000), N_PIPE (3000000), N_READ (400000), KEYS (100000),
 #      OUT (bench/wire-path), RESPSQL_HEAP (1g).
@@ -114,7 +116,21 @@ stop_server() {
   SERVER_PID=""
 }
 
-# Runs one workload against the server on $PORT; prints requests/s.
+server_cpu_ticks() { awk '{print $14 + $15}' "/proc/$SERVER_PID/stat"; }
+# CPU of the thread that serves requests (Redis's main thread, RespSQL's event loop): without
+# RespSQL's JIT compiler and GC threads, which share core 0 with it.
+loop_cpu_ticks() {
+  local t
+  for t in /proc/"$SERVER_PID"/task/*; do
+    if [[ "$t" == */"$SERVER_PID" && -z "${JAR[$1]:-}" ]] || grep -q '^respsql-loop' "$t/comm" 2>/dev/null; then
+      awk '{print $14 + $15}' "$t/stat"; return
+    fi
+  done
+  echo 0
+}
+TICKS_PER_S="$(getconf CLK_TCK)"
+
+# Runs one workload against the server on $PORT; prints requests/s and the server's CPU microseconds per request.
 bench() {
   local name="$1" workload="$2" n="$3" args=()
   case "$workload" in
@@ -124,15 +140,19 @@ bench() {
       if [[ "$name" == redis ]]; then args=(-c 50 -n "$n" -r "$KEYS" GET key:__rand_int__)
       else args=(-c 50 -n "$n" -r "$KEYS" SELECT v FROM kv WHERE id = __rand_int__); fi ;;
   esac
-  local out
+  local out c0 c1 l0 l1
+  c0="$(server_cpu_ticks)"; l0="$(loop_cpu_ticks "$name")"
   out="$(taskset -c 1 redis-benchmark -p "$PORT" --csv "${args[@]}" 2>&1)"
-  echo "### $name $workload: redis-benchmark ${args[*]}" >>"$RAW"
+  c1="$(server_cpu_ticks)"; l1="$(loop_cpu_ticks "$name")"
+  echo "### $name $workload: redis-benchmark ${args[*]} (CPU ticks at $TICKS_PER_S/s: process $c0 -> $c1, serving thread $l0 -> $l1)" >>"$RAW"
   echo "$out" >>"$RAW"
-  echo "$out" | tail -1 | cut -d, -f2 | tr -d '"'
+  printf '%s\t%s\t%s\n' "$(echo "$out" | tail -1 | cut -d, -f2 | tr -d '"')" \
+    "$(python3 -c "print(f'{($c1 - $c0) * 1e6 / $TICKS_PER_S / $n:.3f}')")" \
+    "$(python3 -c "print(f'{($l1 - $l0) * 1e6 / $TICKS_PER_S / $n:.3f}')")"
 }
 
 WORKLOADS=(ping ping-p16 point-read)
-printf 'round\tserver\tworkload\trps\n' >"$RESULTS"
+printf 'round\tserver\tworkload\trps\tcpu_us\tloop_cpu_us\n' >"$RESULTS"
 for ((round = 1; round <= ROUNDS; round++)); do
   # Rotate the order so that drift in the machine's load hits every server alike.
   order=()
@@ -144,8 +164,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
     bench "$name" ping-p16 $((N_PIPE / 4)) >/dev/null
     bench "$name" point-read $((N_READ / 4)) >/dev/null
     for w in "${WORKLOADS[@]}"; do
-      rps="$(bench "$name" "$w" "$(case $w in ping) echo "$N_PING";; ping-p16) echo "$N_PIPE";; *) echo "$N_READ";; esac)")"
-      printf '%s\t%s\t%s\t%s\n' "$round" "$name" "$w" "$rps" | tee -a "$RESULTS"
+      result="$(bench "$name" "$w" "$(case $w in ping) echo "$N_PING";; ping-p16) echo "$N_PIPE";; *) echo "$N_READ";; esac)")"
+      printf '%s\t%s\t%s\t%s\n' "$round" "$name" "$w" "$result" | tee -a "$RESULTS"
     done
     stop_server
   done
@@ -156,18 +176,30 @@ import csv, sys, statistics
 path, names = sys.argv[1], sys.argv[2:]
 rows = list(csv.DictReader(open(path), delimiter='\t'))
 rps = {(r['round'], r['server'], r['workload']): float(r['rps']) for r in rows}
+cpu = {(r['round'], r['server'], r['workload']): float(r['cpu_us']) for r in rows}
+loop = {(r['round'], r['server'], r['workload']): float(r['loop_cpu_us']) for r in rows}
 rounds = sorted({r['round'] for r in rows}, key=int)
+
+def ratios(table, a, b, w):
+    return [table[(r, a, w)] / table[(r, b, w)] if table[(r, b, w)] else float('nan') for r in rounds]
+
 for w in ['ping', 'ping-p16', 'point-read']:
     print(f"{w}: requests/s per round " + "; ".join(
         f"{n} " + " ".join(f"{rps[(r, n, w)]:.0f}" for r in rounds) for n in names))
-    for n in names[1:]:
-        ratios = [rps[(r, n, w)] / rps[(r, 'redis', w)] for r in rounds]
-        print(f"  {n}/redis per round: " + " ".join(f"{x:.3f}" for x in ratios)
-              + f"  median {statistics.median(ratios):.3f}")
-    if len(names) > 2:
-        for n in names[2:]:
-            ratios = [rps[(r, n, w)] / rps[(r, names[1], w)] for r in rounds]
-            print(f"  {n}/{names[1]} per round: " + " ".join(f"{x:.3f}" for x in ratios)
-                  + f"  median {statistics.median(ratios):.3f}")
+    print(f"{w}: server CPU us/request per round " + "; ".join(
+        f"{n} " + " ".join(f"{cpu[(r, n, w)]:.3f}" for r in rounds) for n in names))
+    print(f"{w}: serving thread CPU us/request per round " + "; ".join(
+        f"{n} " + " ".join(f"{loop[(r, n, w)]:.3f}" for r in rounds) for n in names))
+    pairs = [(n, 'redis') for n in names[1:]] + [(n, names[1]) for n in names[2:]]
+    for a, b in pairs:
+        x = ratios(rps, a, b, w)
+        y = ratios(cpu, a, b, w)
+        z = ratios(loop, a, b, w)
+        print(f"  {a}/{b} rate per round: " + " ".join(f"{v:.3f}" for v in x)
+              + f"  median {statistics.median(x):.3f}"
+              + f" | process CPU per request: " + " ".join(f"{v:.3f}" for v in y)
+              + f"  median {statistics.median(y):.3f}"
+              + f" | serving thread CPU per request: " + " ".join(f"{v:.3f}" for v in z)
+              + f"  median {statistics.median(z):.3f}")
 EOF
 echo "raw output: $DIR"
