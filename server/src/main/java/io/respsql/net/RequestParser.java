@@ -28,8 +28,13 @@ import java.util.List;
 final class RequestParser {
     /** Redis's PROTO_INLINE_MAX_SIZE: longest inline command, and longest header line. */
     static final int INLINE_MAX = 64 * 1024;
-    /** An argument buffer that grew past this is dropped after its request, not kept for the next. */
-    private static final int KEEP_ARG_BYTES = 64 * 1024;
+    /**
+     * Argument buffers kept for the next request: the first {@code KEEP_ARGS} positions, each up to
+     * {@code KEEP_ARG_BYTES}. Larger ones are dropped after their request, so what a connection holds
+     * between requests stays under 256 KB whatever it once sent.
+     */
+    private static final int KEEP_ARGS = 64;
+    private static final int KEEP_ARG_BYTES = 4 * 1024;
 
     private final CommandArgs args = new CommandArgs();
     private final int maxArgs;
@@ -179,9 +184,12 @@ final class RequestParser {
     /** Forgets the request just served (its argument buffers stay for the next one). */
     void reset() {
         for (int i = 0; i < args.count(); i++) {
-            if (slots[i].capacity() > KEEP_ARG_BYTES) {
+            if (i >= KEEP_ARGS || slots[i].capacity() > KEEP_ARG_BYTES) {
                 slots[i] = null;
             }
+        }
+        if (slots.length > KEEP_ARGS) {
+            slots = java.util.Arrays.copyOf(slots, KEEP_ARGS);
         }
         args.clear();
         argBytes = 0;
