@@ -7,9 +7,6 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.CodecException;
-import io.netty.handler.codec.PrematureChannelClosureException;
-import io.netty.util.ByteProcessor;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
@@ -24,9 +21,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Last handler of a client pipeline: assembles decoded requests ({@link RequestAssembler}), dispatches
+ * Last handler of a client pipeline: parses the requests of each read ({@link RequestParser}), dispatches
  * them, and collects the replies of one read batch in one output buffer, which is written
- * and flushed once on read-complete. Pipelined requests are therefore answered in order, with as
+ * and flushed once on read-complete (as Redis writes replies before it sleeps again). The output
+ * buffer is reused once the channel has sent it, so a steady stream of requests allocates nothing. Pipelined requests are therefore answered in order, with as
  * few writes as possible. A reply larger than {@link RespWriter#CHUNK_BYTES} is sent in chunks
  * while it is produced ({@link RespWriter.Sink}).
  *
@@ -40,8 +38,8 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     /** A reply larger than this is handed to the channel at once instead of waiting for read-complete. */
     private static final int EARLY_WRITE_BYTES = 64 * 1024;
-    /** netty's RedisDecoder's longest inline command. */
-    private static final int INLINE_MAX = 64 * 1024;
+    /** An output buffer that grew past this is not kept for reuse. */
+    private static final int REUSE_OUT_BYTES = 64 * 1024;
     private static final byte[] DENIED = ProtectedMode.DENIED.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] MAX_CLIENTS = "-ERR max number of clients reached\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -51,7 +49,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private final CommandDispatcher dispatcher;
     /** Shared by all connections of the event loop (single thread). */
     private final RespWriter writer;
-    private final RequestAssembler assembler;
+    private final RequestParser parser;
     /** Holds replies back until the AOF records of the same iteration are written; null without persistence. */
     private final GroupCommit commit;
 
@@ -59,15 +57,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private ChannelHandlerContext ctx;
     /** Replies of the current read batch, written and flushed on read-complete. */
     private ByteBuf out;
+    /**
+     * The last batch handed to the channel, with a reference of ours: once the channel has sent it
+     * (ours is the only reference left) it becomes {@link #out} again instead of a new buffer.
+     */
+    private ByteBuf spare;
     private boolean flushPending;
-    /** Input bytes since the last LF: a header line the decoder is still looking for the end of. */
-    private long bytesSinceNewline;
     /** When the pending output first went over the soft limit (System.nanoTime), or 0. */
     private long softLimitSince;
     /** Set when a chunk found the output limit exceeded: the broken reply is the limit's doing. */
     private boolean outputLimitHit;
-    /** Requests that arrived while a blocking command (WAIT) holds the client, run when it is released. */
-    private final java.util.ArrayDeque<Object> held = new java.util.ArrayDeque<>();
     /** While this connection's own requests are being run: a delivery then joins {@link #out}. */
     private boolean dispatching;
     /** A flush of delivered Pub/Sub messages is scheduled for the end of this loop iteration. */
@@ -86,31 +85,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         this.clients = clients;
         this.dispatcher = dispatcher;
         this.writer = writer;
-        this.assembler = new RequestAssembler(maxArgs, config);
-    }
-
-    /**
-     * A handler to place before the RESP decoder: netty's decoder buffers a {@code *}/{@code $}
-     * header line without bound until its LF arrives, so input without a LF for longer than the
-     * query buffer limit closes the connection. It finds the last LF of each read scanning from
-     * the end, which for well-formed traffic stops within a few bytes.
-     */
-    ChannelInboundHandlerAdapter inputGuard() {
-        return new ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelRead(ChannelHandlerContext guardCtx, Object msg) {
-                if (msg instanceof ByteBuf b && b.isReadable()) {
-                    int lf = b.forEachByteDesc(ByteProcessor.FIND_LF);
-                    bytesSinceNewline = lf < 0 ? bytesSinceNewline + b.readableBytes() : b.writerIndex() - lf - 1;
-                    if (bytesSinceNewline > config.clientQueryBufferLimit() && session != null && !session.isClosing()) {
-                        b.release();
-                        queryBufferLimitClose(bytesSinceNewline);
-                        return;
-                    }
-                }
-                guardCtx.fireChannelRead(msg);
-            }
-        };
+        this.parser = new RequestParser(maxArgs, config);
     }
 
     @Override
@@ -143,19 +118,20 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        while (!held.isEmpty()) {
-            ReferenceCountUtil.release(held.poll());
+        parser.discard();
+        if (spare != null) {
+            spare.release();
+            spare = null;
         }
-        assembler.discard();
+        if (out != null) {
+            out.release();
+            out = null;
+        }
         if (session != null) {
             clients.close(session);
             stats.connectedClients--;
             if (session.isReplica()) {
                 stats.replicaClients--;
-            }
-            if (out != null) {
-                out.release();
-                out = null;
             }
             session = null;
         }
@@ -163,11 +139,16 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (session != null && !session.isClosing() && (session.isBlocked() || !held.isEmpty())) {
-            held.add(msg); // answered after the blocking command's reply, in order
+        if (!(msg instanceof ByteBuf read) || session == null || session.isClosing()) {
+            ReferenceCountUtil.release(msg);
             return;
         }
-        process(ctx, msg);
+        parser.begin(read, ctx.alloc());
+        if (session.isBlocked()) {
+            parser.end(); // kept unparsed until the blocking command (WAIT) has answered, in order
+            return;
+        }
+        serveParsed(ctx);
         if (session != null && session.isBlocked()) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -178,62 +159,76 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         if (session == null || session.isClosing()) {
             return;
         }
-        while (!held.isEmpty() && !session.isBlocked() && session != null && !session.isClosing()) {
-            process(ctx, held.poll());
-        }
-        if (session == null || session.isBlocked()) {
+        parser.begin(Unpooled.EMPTY_BUFFER, ctx.alloc());
+        serveParsed(ctx);
+        if (session == null || session.isClosing() || session.isBlocked()) {
             return;
         }
         channelReadComplete(ctx);
         ctx.channel().config().setAutoRead(ctx.channel().isWritable());
     }
 
-    private void process(ChannelHandlerContext ctx, Object msg) {
+    /**
+     * Serves the complete requests the parser holds, between {@link RequestParser#begin} and its
+     * end; stops early when a command blocks the client, leaving the rest for {@link #resume}.
+     */
+    private void serveParsed(ChannelHandlerContext ctx) {
         try {
-            if (session == null || session.isClosing()) {
-                return;
+            while (!session.isBlocked() && parser.next()) {
+                serve(ctx, parser.args());
+                parser.reset();
+                if (session == null || session.isClosing()) {
+                    parser.discard(); // what follows a QUIT or a kill is not run
+                    return;
+                }
             }
-            String problem = assembler.accept(msg, ctx.alloc());
+            String problem = parser.error();
             if (problem != null) {
-                assembler.discard();
+                parser.discard();
                 protocolError(ctx, problem);
                 return;
             }
-            CommandArgs args = assembler.args();
-            if (!assembler.complete() || args.count() == 0) {
-                long buffered = assembler.bufferedBytes();
-                session.queryBufferBytes(buffered);
-                if (buffered > config.clientQueryBufferLimit()) {
-                    queryBufferLimitClose(buffered);
-                }
-                return;
-            }
-            session.queryBufferBytes(0);
-            try {
-                if (out == null) {
-                    out = ctx.alloc().ioBuffer(512);
-                }
-                writer.target(out, this).protocol(session.protocol());
-                dispatching = true;
-                try {
-                    dispatcher.dispatch(session, args, writer);
-                } finally {
-                    dispatching = false;
-                }
-                out = writer.target(); // a streamed reply leaves the writer on a newer buffer
-                if (writer.takeBroken()) {
-                    brokenReplyClose();
-                } else if (session.isClosing()) {
-                    writeThenClose(ctx);
-                } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
-                    writeOut(ctx);
-                }
-            } finally {
-                assembler.reset();
-            }
         } finally {
-            ReferenceCountUtil.release(msg);
+            parser.end();
         }
+        long buffered = parser.bufferedBytes();
+        session.queryBufferBytes(buffered);
+        if (buffered > config.clientQueryBufferLimit()) {
+            queryBufferLimitClose(buffered);
+        }
+    }
+
+    /** Runs one complete request and collects its reply. */
+    private void serve(ChannelHandlerContext ctx, CommandArgs args) {
+        writer.target(outBuffer(ctx), this).protocol(session.protocol());
+        dispatching = true;
+        try {
+            dispatcher.dispatch(session, args, writer);
+        } finally {
+            dispatching = false;
+        }
+        out = writer.target(); // a streamed reply leaves the writer on a newer buffer
+        if (writer.takeBroken()) {
+            brokenReplyClose();
+        } else if (session.isClosing()) {
+            writeThenClose(ctx);
+        } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
+            writeOut(ctx);
+        }
+    }
+
+    /** The buffer replies go to: the current batch's, the spare one if the channel is done with it, or a new one. */
+    private ByteBuf outBuffer(ChannelHandlerContext ctx) {
+        if (out == null) {
+            ByteBuf s = spare;
+            if (s != null && s.refCnt() == 1) {
+                spare = null;
+                out = s.clear();
+            } else {
+                out = ctx.alloc().ioBuffer(512);
+            }
+        }
+        return out;
     }
 
     @Override
@@ -262,15 +257,9 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof PrematureChannelClosureException || !ctx.channel().isActive()) {
+        if (!ctx.channel().isActive()) {
             // The client left in the middle of a request: nobody to answer.
             ctx.close();
-        } else if (cause instanceof CodecException) {
-            if (session != null && !session.isClosing()) {
-                protocolError(ctx, describe(cause, assembler.inArray()));
-            } else {
-                ctx.close();
-            }
         } else if (cause instanceof IOException) {
             // The peer went away (reset, broken pipe): nothing to answer.
             ctx.close();
@@ -386,7 +375,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         stats.clientQueryBufferLimitDisconnections++;
         log.warn("Closing client that reached max query buffer length: {} (qbuf initial bytes: {})",
                 describeClient(), bytes);
-        assembler.discard();
+        parser.discard();
         closeNow();
     }
 
@@ -410,10 +399,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
 
     /** Replies {@code -ERR Protocol error: ...} after any pending replies, then closes, as Redis does. */
     private void protocolError(ChannelHandlerContext ctx, String what) {
-        if (out == null) {
-            out = ctx.alloc().ioBuffer(128);
-        }
-        writer.target(out);
+        writer.target(outBuffer(ctx));
         writer.error("ERR Protocol error: " + what);
         stats.totalErrorReplies++;
         stats.countError("ERR");
@@ -426,21 +412,20 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     /** Hands the collected replies to the channel (flushed on read-complete). */
     private void writeOut(ChannelHandlerContext ctx) {
         ByteBuf batch = out;
-        if (batch == null) {
-            return;
+        if (batch == null || !batch.isReadable()) {
+            return; // an empty buffer stays the current one
         }
         out = null;
-        if (batch.isReadable()) {
-            stats.totalNetOutputBytes += batch.readableBytes();
-            ctx.write(batch, ctx.voidPromise());
-            flushPending = true;
-            if (session != null && !session.isClosing() && overOutputLimit()) {
-                stats.clientOutputBufferLimitDisconnections++;
-                log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
-                closeNow();
-            }
-        } else {
-            batch.release();
+        if (spare == null && batch.capacity() <= REUSE_OUT_BYTES) {
+            spare = batch.retain();
+        }
+        stats.totalNetOutputBytes += batch.readableBytes();
+        ctx.write(batch, ctx.voidPromise());
+        flushPending = true;
+        if (session != null && !session.isClosing() && overOutputLimit()) {
+            stats.clientOutputBufferLimitDisconnections++;
+            log.warn("Client {} scheduled to be closed ASAP for overcoming of output buffer limits.", describeClient());
+            closeNow();
         }
     }
 
@@ -451,28 +436,5 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         writeOut(ctx);
         flushPending = false;
         ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    /**
-     * The decoder's complaint, in Redis's words where netty's differ: a bad number in a header is
-     * an invalid bulk length inside a request's array ({@code inArray}), else an invalid multibulk length.
-     */
-    static String describe(Throwable t, boolean inArray) {
-        Throwable inner = t;
-        while (inner.getCause() != null && inner.getCause() != inner) {
-            inner = inner.getCause();
-        }
-        String msg = inner.getMessage();
-        if (msg == null) {
-            return inner.getClass().getSimpleName();
-        }
-        if (msg.startsWith("length: ") && msg.endsWith("(expected: <= " + INLINE_MAX + ")")) {
-            return "too big inline request";
-        }
-        if (msg.startsWith("length: ") || msg.startsWith("too many characters to be a valid RESP Integer")
-                || msg.startsWith("bad byte in number") || msg.startsWith("no number to parse")) {
-            return inArray ? "invalid bulk length" : "invalid multibulk length";
-        }
-        return msg;
     }
 }

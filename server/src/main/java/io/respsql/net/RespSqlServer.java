@@ -3,6 +3,7 @@ package io.respsql.net;
 import io.respsql.client.ClientRegistry;
 import io.respsql.client.Session;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -16,7 +17,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.redis.RedisDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -181,6 +181,9 @@ public final class RespSqlServer implements AutoCloseable {
             .option(ChannelOption.SO_BACKLOG, 511)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
+            // Pooled buffers keep their NIO views: netty 4.2's default adaptive allocator makes a new
+            // ByteBuffer object for every socket read, garbage per request at one request per read.
+            .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
             .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -190,9 +193,7 @@ public final class RespSqlServer implements AutoCloseable {
                     ChannelPipeline p = ch.pipeline();
                     ClientConnection client = new ClientConnection(config, stats, clients, dispatcher, writer, MAX_ARGS, commit);
                     p.addLast("bytes-in", inputCounter);
-                    p.addLast("input-guard", client.inputGuard());
-                    p.addLast("resp-decoder", new RedisDecoder(true));
-                    p.addLast("client", client);
+                    p.addLast("client", client); // parses RESP itself (RequestParser)
                 }
             });
 

@@ -80,8 +80,11 @@ public sealed interface Expr {
             }
         }
 
+        /** values() copies its array on every call. */
+        private static final CompareOp[] ALL = values();
+
         public static CompareOp of(String symbol) {
-            for (CompareOp op : values()) {
+            for (CompareOp op : ALL) {
                 if (op.symbol.equals(symbol)) {
                     return op;
                 }
@@ -90,5 +93,10 @@ public sealed interface Expr {
         }
     }
 
-    enum AggregateFn { COUNT, SUM, MIN, MAX, AVG }
+    enum AggregateFn {
+        COUNT, SUM, MIN, MAX, AVG;
+
+        /** values() copies its array on every call. */
+        static final AggregateFn[] ALL = values();
+    }
 }

@@ -4,7 +4,6 @@ import io.respsql.client.ClientRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.redis.RedisDecoder;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.command.CommandSpec;
 import io.respsql.command.CommandTable;
@@ -52,7 +51,7 @@ class ClientConnectionTest {
                 s.closeAfterReply();
             }).build()));
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats);
-        return new EmbeddedChannel(new RedisDecoder(true), new ClientConnection(new ServerConfig(), stats, clients,
+        return new EmbeddedChannel(new ClientConnection(new ServerConfig(), stats, clients,
                 dispatcher, new RespWriter(), 1024));
     }
 
@@ -181,6 +180,58 @@ class ClientConnectionTest {
     void emptyArraysAreIgnored() {
         EmbeddedChannel ch = channel();
         assertEquals("+PONG\r\n", exchange(ch, "*0\r\n*-1\r\n*1\r\n$4\r\nPING\r\n"));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void pipelineSplitAtEveryByteGivesTheSameReplies() {
+        String requests = "*1\r\n$4\r\nPING\r\n*2\r\n$4\r\nECHO\r\n$0\r\n\r\nPING\r\n"
+                + "*2\r\n$4\r\necho\r\n$4\r\na\r\nb\r\n*1\r\n$4\r\nping\r\n";
+        String expected = "+PONG\r\n$0\r\n\r\n+PONG\r\n$4\r\na\r\nb\r\n+PONG\r\n";
+        for (int cut = 1; cut < requests.length(); cut++) {
+            EmbeddedChannel ch = channel();
+            String replies = exchange(ch, requests.substring(0, cut)) + exchange(ch, requests.substring(cut));
+            assertEquals(expected, replies, "split at " + cut);
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void argumentBuffersAreReusedWithoutLeakingEarlierBytes() {
+        EmbeddedChannel ch = channel();
+        assertEquals("$6\r\nlonger\r\n", exchange(ch, "*2\r\n$4\r\nECHO\r\n$6\r\nlonger\r\n"));
+        assertEquals("$1\r\nx\r\n", exchange(ch, "*2\r\n$4\r\nECHO\r\n$1\r\nx\r\n"));
+        assertEquals("$2\r\nyz\r\n", exchange(ch, "ECHO yz\r\n"));
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void malformedFramesAreProtocolErrorsNamingTheProblem() {
+        String[][] cases = {
+            {"*1\r\n$-1\r\n", "invalid bulk length"},
+            {"*1\r\n$4x\r\nPING\r\n", "invalid bulk length"},
+            {"*-5\r\n", "invalid multibulk length"},
+            {"*1x\r\n", "invalid multibulk length"},
+            {"*1025\r\n", "invalid multibulk length"}, // the channel's limit is 1024 arguments
+            {"*1\r\n$4\r\nPINGxx", "expected CRLF after a bulk string of 4 bytes"},
+            {"*2\r\n$4\r\nECHO\r\n:1\r\n", "expected '$', got ':'"},
+            {"ECHO \"open\r\n", "unbalanced quotes in request"},
+        };
+        for (String[] c : cases) {
+            EmbeddedChannel ch = channel();
+            assertEquals("-ERR Protocol error: " + c[1] + "\r\n", exchange(ch, c[0]), c[0]);
+            assertFalse(ch.isActive(), c[0]);
+            ch.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    void inlineLineWithoutEndIsRefusedPastTheInlineLimit() {
+        EmbeddedChannel ch = channel();
+        assertEquals("", exchange(ch, "a".repeat(RequestParser.INLINE_MAX)));
+        assertTrue(ch.isActive());
+        assertEquals("-ERR Protocol error: too big inline request\r\n", exchange(ch, "aa"));
+        assertFalse(ch.isActive());
         ch.finishAndReleaseAll();
     }
 }
