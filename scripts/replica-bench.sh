@@ -79,6 +79,16 @@ done
 for m in $MODES; do [[ "$m" =~ ^(none|replica)$ ]] || die "MODES are none and replica; got '$m'"; done
 [[ -n "$MODES" ]] || die "MODES is empty"
 ((MOD >= 2)) || die "MOD must be at least 2"
+if ! command -v python3 >/dev/null || ! command -v redis-cli >/dev/null; then
+  # A fresh Debian machine (CI): install what is missing where we can.
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    pkgs=()
+    command -v python3 >/dev/null || pkgs+=(python3-minimal)
+    command -v redis-cli >/dev/null || pkgs+=(redis-tools)
+    echo "replica-bench: installing ${pkgs[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${pkgs[@]}" >/dev/null
+  fi
+fi
 for c in java redis-cli python3; do command -v "$c" >/dev/null || die "$c is needed"; done
 
 if [[ "$(nproc)" -ge 2 ]] && command -v taskset >/dev/null; then
@@ -412,18 +422,12 @@ run() {
     "$identical" "${sync_full:-}" "$la0" "$la1" >> "$RUNS_TSV"
 }
 
-for round in $(seq 1 "$ROUNDS"); do
-  order="$MODES"
-  ((round % 2 == 0)) && order="$(printf '%s\n' $MODES | tac | tr '\n' ' ')"
-  for mode in $order; do run "$round" "$mode"; done
-done
-echo "LOADAVG_END=\"$(load_avg)\"" >> "$DIR/run.env"
-
-# ---- summary -------------------------------------------------------------------------------------
+# ---- summary (rewritten after every round, so an interrupted run keeps the rounds it finished) ----
+summarize() {
 {
   echo "Replica benchmark ($(basename "$DIR")): $ROWS rows, $CLIENTS insert clients, $MOD FK-range updates"
   echo "of about $((ROWS / MOD)) rows each; $ROUNDS rounds, modes alternated; $PINNING"
-  echo "load average (1/5/15 min) at start $(g "$DIR/run.env" LOADAVG_START | tr -d '"'), at end $(g "$DIR/run.env" LOADAVG_END | tr -d '"')"
+  echo "load average (1/5/15 min) at start $(g "$DIR/run.env" LOADAVG_START | tr -d '"'), now $(load_avg); rounds finished: $1 of $ROUNDS"
   echo
   awk -F'\t' 'NR == 1 { next }
     function f(v, d) { return v == "" || v == "-" ? "-" : sprintf("%." d "f", v) }
@@ -459,5 +463,14 @@ echo "LOADAVG_END=\"$(load_avg)\"" >> "$DIR/run.env"
   echo
   [[ "$FAILED" == 0 ]] && echo "all checks passed" || { echo "FAILURES:"; cat "$DIR/failures.txt"; }
 } > "$DIR/summary.txt"
+}
+
+for round in $(seq 1 "$ROUNDS"); do
+  order="$MODES"
+  ((round % 2 == 0)) && order="$(printf '%s\n' $MODES | tac | tr '\n' ' ')"
+  for mode in $order; do run "$round" "$mode"; done
+  summarize "$round"
+done
+echo "LOADAVG_END=\"$(load_avg)\"" >> "$DIR/run.env"
 cat "$DIR/summary.txt"
 [[ "$FAILED" == 0 ]] || exit 1
