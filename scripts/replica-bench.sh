@@ -29,6 +29,8 @@
 # (sha256); they must be identical. Then the full-sync rate: the replica is stopped, a new empty
 # server is started and sent REPLICAOF; time from REPLICAOF to its offset matching the master's,
 # the snapshot bytes it received (its log) and the same DUMP identity check on it.
+# Every server logs its garbage collections (-Xlog:gc, wall-clock times) to gc-<run>.txt, to tell
+# a collection that fell into a timed phase from a cost of replication.
 # Bytes per write: master_repl_offset delta over the phase / statements in the phase.
 #
 # Pinning (2 cores): master taskset -c 0; clients, sampler and DUMP readers -c 1; the replica
@@ -49,6 +51,8 @@
 #   RESPSQL_HEAP          passed on to scripts/respsql-server (-Xmx; default there 2g)
 #   SERVER_WAIT=300       seconds to wait for a server's ready line / a replica to come online
 #   CATCHUP_TIMEOUT=600   seconds a replica may take to catch up before the run fails
+#   SETTLE=1              seconds of quiet after each phase (after the catch-up checks), in both
+#                         modes, so the next phase starts after the same kind of gap
 #
 # Exit status 1 when any DUMP differs, a replica did not catch up, a step failed or the updates
 # changed another number of rows than expected. Needs java, redis-cli, python3, taskset.
@@ -65,6 +69,7 @@ FULLSYNC="${FULLSYNC:-1}"
 REPLICA_CPU="${REPLICA_CPU:-1}"
 SERVER_WAIT="${SERVER_WAIT:-300}"
 CATCHUP_TIMEOUT="${CATCHUP_TIMEOUT:-600}"
+SETTLE="${SETTLE:-1}"
 HOST=127.0.0.1
 GEN="$ROOT/scripts/gen-benchmark"
 SERVER_CMD="$ROOT/scripts/respsql-server"
@@ -76,6 +81,7 @@ for v in ROWS ROUNDS MOD CLIENTS SERVER_WAIT CATCHUP_TIMEOUT; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive number"
 done
 [[ "$SAMPLE_INTERVAL" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SAMPLE_INTERVAL must be a number of seconds"
+[[ "$SETTLE" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SETTLE must be a number of seconds"
 for m in $MODES; do [[ "$m" =~ ^(none|replica)$ ]] || die "MODES are none and replica; got '$m'"; done
 [[ -n "$MODES" ]] || die "MODES is empty"
 ((MOD >= 2)) || die "MOD must be at least 2"
@@ -156,7 +162,8 @@ start_server() {
   SPORT="$(free_port)"
   local out="$DIR/server-$name.txt" waited=0
   mkdir -p "$data"
-  "${!pinvar}" "$SERVER_CMD" --port "$SPORT" --bind "$HOST" --dir "$data" --save "" --appendonly no "$@" > "$out" 2>&1 &
+  RESPSQL_JAVA_OPTS="${RESPSQL_JAVA_OPTS:-} -Xlog:gc:file=$DIR/gc-$name.txt:time" \
+    "${!pinvar}" "$SERVER_CMD" --port "$SPORT" --bind "$HOST" --dir "$data" --save "" --appendonly no "$@" > "$out" 2>&1 &
   SPID=$!
   PIDS+=("$SPID")
   until grep -q ' ready on ' "$out" 2>/dev/null; do
@@ -241,7 +248,7 @@ catchup() {
 
 {
   echo "ROWS=$ROWS"; echo "ROUNDS=$ROUNDS"; echo "MODES=\"$MODES\""; echo "MOD=$MOD"; echo "CLIENTS=$CLIENTS"
-  echo "SAMPLE_INTERVAL=$SAMPLE_INTERVAL"; echo "FULLSYNC=$FULLSYNC"
+  echo "SAMPLE_INTERVAL=$SAMPLE_INTERVAL"; echo "FULLSYNC=$FULLSYNC"; echo "SETTLE=$SETTLE"
   echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "MACHINE=\"$(hostname)\""
   echo "CPU=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')\""
   echo "NPROC=$(nproc)"; echo "MEMORY_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
@@ -286,28 +293,30 @@ run() {
   SAMPLER_PID=$!
   local o0 o1 o2 t
   o0="$(field "$mp" replication master_repl_offset)"
-  echo "t_ms=$(now_ms) event=insert_start master_repl_offset=$o0" > "$DIR/events-$tag.txt"
+  echo "t_ms=$(now_ms) utc=$(date -u +%H:%M:%S.%3N) event=insert_start master_repl_offset=$o0" > "$DIR/events-$tag.txt"
   { time "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$mp" -q -c "$CLIENTS" -n "$ROWS" -s -m "$MOD" -A OK --no-progress \
       --json "$DIR/insert-$tag.json" -Q INSERT INTO message_list VALUES "(000000000001,000000000001,4)"; } \
     > "$DIR/insert-$tag.txt" 2>&1 || die "insert failed, see $DIR/insert-$tag.txt"
   t="$(now_ns)"
   o1="$(field "$mp" replication master_repl_offset)"
-  echo "t_ms=$((t / 1000000)) event=insert_end master_repl_offset=$o1" >> "$DIR/events-$tag.txt"
+  echo "t_ms=$((t / 1000000)) utc=$(date -u +%H:%M:%S.%3N) event=insert_end master_repl_offset=$o1" >> "$DIR/events-$tag.txt"
   if [[ -n "$rp" ]]; then
     catchup "$mp" "$rp" "$t" "$DIR/catchup-insert-$tag.txt" || fail "$tag: replica did not catch up after the inserts (see $DIR/catchup-insert-$tag.txt)"
   fi
+  sleep "$SETTLE"
   local o1u="$o1"
   [[ -n "$rp" ]] && o1u="$(field "$mp" replication master_repl_offset)"  # after the catch-up probe's own write
-  echo "t_ms=$(now_ms) event=update_start master_repl_offset=$o1u" >> "$DIR/events-$tag.txt"
+  echo "t_ms=$(now_ms) utc=$(date -u +%H:%M:%S.%3N) event=update_start master_repl_offset=$o1u" >> "$DIR/events-$tag.txt"
   "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$mp" -c 1 -n "$MOD" -s -A INT --no-progress \
     --json "$DIR/update-$tag.json" -Q UPDATE message_list SET "count=7" WHERE "fk=000000000001" \
     > "$DIR/update-$tag.txt" 2>&1 || die "updates failed, see $DIR/update-$tag.txt"
   t="$(now_ns)"
   o2="$(field "$mp" replication master_repl_offset)"
-  echo "t_ms=$((t / 1000000)) event=update_end master_repl_offset=$o2" >> "$DIR/events-$tag.txt"
+  echo "t_ms=$((t / 1000000)) utc=$(date -u +%H:%M:%S.%3N) event=update_end master_repl_offset=$o2" >> "$DIR/events-$tag.txt"
   if [[ -n "$rp" ]]; then
     catchup "$mp" "$rp" "$t" "$DIR/catchup-update-$tag.txt" || fail "$tag: replica did not catch up after the updates (see $DIR/catchup-update-$tag.txt)"
   fi
+  sleep "$SETTLE"
   kill "$SAMPLER_PID" 2>/dev/null; wait "$SAMPLER_PID" 2>/dev/null; SAMPLER_PID=""
 
   local rows_expected=$((ROWS - ROWS / MOD)) rows_updated
