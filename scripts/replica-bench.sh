@@ -51,6 +51,9 @@
 #   RESPSQL_HEAP          passed on to scripts/respsql-server (-Xmx; default there 2g)
 #   SERVER_WAIT=300       seconds to wait for a server's ready line / a replica to come online
 #   CATCHUP_TIMEOUT=600   seconds a replica may take to catch up before the run fails
+#   CORRUPT_REPLICA=0     1: check the checker: the replica runs with replica-read-only no and one
+#                         row is changed on it directly after the updates, so the DUMP check must
+#                         fail (exit 1)
 #   SETTLE=1              seconds of quiet after each phase (after the catch-up checks), in both
 #                         modes, so the next phase starts after the same kind of gap
 #
@@ -70,6 +73,7 @@ REPLICA_CPU="${REPLICA_CPU:-1}"
 SERVER_WAIT="${SERVER_WAIT:-300}"
 CATCHUP_TIMEOUT="${CATCHUP_TIMEOUT:-600}"
 SETTLE="${SETTLE:-1}"
+CORRUPT_REPLICA="${CORRUPT_REPLICA:-0}"
 HOST=127.0.0.1
 GEN="$ROOT/scripts/gen-benchmark"
 SERVER_CMD="$ROOT/scripts/respsql-server"
@@ -273,7 +277,9 @@ run() {
   start_server "$tag-master" "$data/master" MASTER_PIN
   mp="$SPORT"; mpid="$SPID"
   if [[ "$mode" == replica ]]; then
-    start_server "$tag-replica" "$data/replica" REPLICA_PIN --replicaof "$HOST $mp"
+    local ro_flag=()
+    [[ "$CORRUPT_REPLICA" == 1 ]] && ro_flag=(--replica-read-only no)
+    start_server "$tag-replica" "$data/replica" REPLICA_PIN --replicaof "$HOST $mp" "${ro_flag[@]}"
     rp="$SPORT"; rpid="$SPID"
     local waited=0
     until [[ "$(field "$mp" replication slave0)" == *state=online* && "$(field "$rp" replication master_link_status)" == up ]]; do
@@ -317,6 +323,10 @@ run() {
     catchup "$mp" "$rp" "$t" "$DIR/catchup-update-$tag.txt" || fail "$tag: replica did not catch up after the updates (see $DIR/catchup-update-$tag.txt)"
   fi
   sleep "$SETTLE"
+  if [[ -n "$rp" && "$CORRUPT_REPLICA" == 1 ]]; then
+    echo "CORRUPT_REPLICA=1: on the replica: UPDATE message_list SET count=5 WHERE id=1 -> $(redis-cli -h "$HOST" -p "$rp" UPDATE message_list SET count=5 WHERE id=1 2>&1)" |
+      tee "$DIR/corrupt-$tag.txt"
+  fi
   kill "$SAMPLER_PID" 2>/dev/null; wait "$SAMPLER_PID" 2>/dev/null; SAMPLER_PID=""
 
   local rows_expected=$((ROWS - ROWS / MOD)) rows_updated
