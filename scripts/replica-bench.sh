@@ -44,7 +44,8 @@
 #   MOD=1000              fk modulo: MOD updates of about ROWS/MOD rows each
 #   CLIENTS=50            insert connections
 #   SAMPLE_INTERVAL=0.25  seconds between lag samples
-#   FULLSYNC=1            measure a full sync onto a fresh replica after each replica run (0: no)
+#   FULLSYNC=1            measure a full sync onto a fresh replica after each replica run (0: no;
+#                         first: after the first replica run only)
 #   REPLICA_CPU=1         core of the replica
 #   RUN_NAME=             result directory bench/results/<date>[-RUN_NAME]-replica/
 #   RESULT_DIR=           write there instead
@@ -85,6 +86,7 @@ for v in ROWS ROUNDS MOD CLIENTS SERVER_WAIT CATCHUP_TIMEOUT; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || die "$v must be a positive number"
 done
 [[ "$SAMPLE_INTERVAL" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SAMPLE_INTERVAL must be a number of seconds"
+[[ "$FULLSYNC" =~ ^(0|1|first)$ ]] || die "FULLSYNC is 0, 1 or first"
 [[ "$SETTLE" =~ ^[0-9]*\.?[0-9]+$ ]] || die "SETTLE must be a number of seconds"
 for m in $MODES; do [[ "$m" =~ ^(none|replica)$ ]] || die "MODES are none and replica; got '$m'"; done
 [[ -n "$MODES" ]] || die "MODES is empty"
@@ -387,7 +389,8 @@ run() {
       }' "$DIR/lag-$tag.tsv")
   fi
 
-  if [[ -n "$rp" && "$FULLSYNC" == 1 ]]; then
+  if [[ -n "$rp" && ( "$FULLSYNC" == 1 || ( "$FULLSYNC" == first && ! -s "$DIR/fullsync-done" ) ) ]]; then
+    echo "$tag" > "$DIR/fullsync-done"
     stop_pid "$rpid" "$rp"
     start_server "$tag-fullsync" "$data/fullsync" REPLICA_PIN
     local fp="$SPORT" fpid="$SPID" target ro t0 t1="" reply
@@ -473,7 +476,7 @@ summarize() {
           (ai[int((n + 1) / 2)] + ai[int(n / 2) + 1]) / 2, (au[int((n + 1) / 2)] + au[int(n / 2) + 1]) / 2, n
       }' "$RUNS_TSV"
   fi
-  if [[ "$FULLSYNC" == 1 && " $MODES " == *" replica "* ]]; then
+  if [[ "$FULLSYNC" != 0 && " $MODES " == *" replica "* ]]; then
     echo
     echo "full sync of a fresh replica from the $ROWS-row master (REPLICAOF to offsets matching):"
     awk -F'\t' 'NR > 1 { printf "round %s  %s ms  %s snapshot bytes (%.1f MB/s, %.1f bytes/row)  %s  dump identical %s\n",
