@@ -130,6 +130,9 @@ free_port() {
 # field PORT SECTION NAME: one INFO field ("" when absent)
 field() { redis-cli -h "$HOST" -p "$1" INFO "$2" 2>/dev/null | tr -d '\r' | sed -n "s/^$3://p" | head -1; }
 load_avg() { cut -d' ' -f1-3 /proc/loadavg; }
+TCK="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+# cpu_ms PID: user + system CPU of the process so far (all its threads: GC and JIT included), ms.
+cpu_ms() { [[ -n "$1" && -r "/proc/$1/stat" ]] && sed 's/^.*) //' "/proc/$1/stat" | awk -v t="$TCK" '{ printf "%d", ($12 + $13) * 1000 / t }'; }
 
 # The exact RESP reply of DUMP <table>, hashed: sends DUMP then PING on one connection and hashes
 # every byte before the final +PONG (nothing in this workload's rows can end in "\r\n+PONG\r\n").
@@ -268,6 +271,8 @@ RUNS_TSV="$DIR/runs.tsv"
 printf 'round\tmode\tinsert_rps\tupdate_rps\tupdate_p50_ms\tupdate_p99_ms\trows_updated\tinsert_stream_bytes\tupdate_stream_bytes\tmax_lag_bytes\tmax_lag_ms\tinsert_catchup_ms\tinsert_wait_ms\tupdate_catchup_ms\tupdate_wait_ms\tdump_identical\tmaster_sync_full\tloadavg_start\tloadavg_end\n' > "$RUNS_TSV"
 FS_TSV="$DIR/fullsync.tsv"
 printf 'round\trows\treplicaof_to_offsets_match_ms\tsnapshot_bytes_received\treplica_log_install\tdump_identical\n' > "$FS_TSV"
+CPU_TSV="$DIR/cpu.tsv"
+printf 'round\tmode\tmaster_insert_cpu_ms\treplica_insert_cpu_ms\tmaster_update_cpu_ms\treplica_update_cpu_ms\n' > "$CPU_TSV"
 FAILED=0
 fail() { echo "replica-bench: FAIL: $*" | tee -a "$DIR/failures.txt" >&2; FAILED=1; }
 
@@ -301,17 +306,24 @@ run() {
   SAMPLER_PID=$!
   local o0 o1 o2 t
   o0="$(field "$mp" replication master_repl_offset)"
+  # CPU windows: the master's from the start to the end of its phase; the replica's from the start
+  # of the phase to the end of its catch-up (so it holds all of its work for the phase).
+  local mc0 mc1 mc2 mc3 rc0 rc1 rc2 rc3
+  mc0="$(cpu_ms "$mpid")"; rc0="$(cpu_ms "$rpid")"
   echo "t_ms=$(now_ms) utc=$(date -u +%H:%M:%S.%3N) event=insert_start master_repl_offset=$o0" > "$DIR/events-$tag.txt"
   { time "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$mp" -q -c "$CLIENTS" -n "$ROWS" -s -m "$MOD" -A OK --no-progress \
       --json "$DIR/insert-$tag.json" -Q INSERT INTO message_list VALUES "(000000000001,000000000001,4)"; } \
     > "$DIR/insert-$tag.txt" 2>&1 || die "insert failed, see $DIR/insert-$tag.txt"
   t="$(now_ns)"
+  mc1="$(cpu_ms "$mpid")"
   o1="$(field "$mp" replication master_repl_offset)"
   echo "t_ms=$((t / 1000000)) utc=$(date -u +%H:%M:%S.%3N) event=insert_end master_repl_offset=$o1" >> "$DIR/events-$tag.txt"
   if [[ -n "$rp" ]]; then
     catchup "$mp" "$rp" "$t" "$DIR/catchup-insert-$tag.txt" || fail "$tag: replica did not catch up after the inserts (see $DIR/catchup-insert-$tag.txt)"
   fi
+  rc1="$(cpu_ms "$rpid")"
   sleep "$SETTLE"
+  mc2="$(cpu_ms "$mpid")"; rc2="$(cpu_ms "$rpid")"
   local o1u="$o1"
   [[ -n "$rp" ]] && o1u="$(field "$mp" replication master_repl_offset)"  # after the catch-up probe's own write
   echo "t_ms=$(now_ms) utc=$(date -u +%H:%M:%S.%3N) event=update_start master_repl_offset=$o1u" >> "$DIR/events-$tag.txt"
@@ -319,11 +331,15 @@ run() {
     --json "$DIR/update-$tag.json" -Q UPDATE message_list SET "count=7" WHERE "fk=000000000001" \
     > "$DIR/update-$tag.txt" 2>&1 || die "updates failed, see $DIR/update-$tag.txt"
   t="$(now_ns)"
+  mc3="$(cpu_ms "$mpid")"
   o2="$(field "$mp" replication master_repl_offset)"
   echo "t_ms=$((t / 1000000)) utc=$(date -u +%H:%M:%S.%3N) event=update_end master_repl_offset=$o2" >> "$DIR/events-$tag.txt"
   if [[ -n "$rp" ]]; then
     catchup "$mp" "$rp" "$t" "$DIR/catchup-update-$tag.txt" || fail "$tag: replica did not catch up after the updates (see $DIR/catchup-update-$tag.txt)"
   fi
+  rc3="$(cpu_ms "$rpid")"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$mode" $((mc1 - mc0)) "$( [[ -n "$rp" ]] && echo $((rc1 - rc0)) || echo -)" \
+    $((mc3 - mc2)) "$( [[ -n "$rp" ]] && echo $((rc3 - rc2)) || echo -)" >> "$CPU_TSV"
   sleep "$SETTLE"
   if [[ -n "$rp" && "$CORRUPT_REPLICA" == 1 ]]; then
     echo "CORRUPT_REPLICA=1: on the replica: UPDATE message_list SET count=5 WHERE id=1 -> $(redis-cli -h "$HOST" -p "$rp" UPDATE message_list SET count=5 WHERE id=1 2>&1)" |
@@ -457,6 +473,12 @@ summarize() {
         $1, $2, f($3, 0), f($4, 1), f($6, 3), ($2 == "none" && $8 == 0) ? "-" : f($8 / '"$ROWS"', 1), ($2 == "none" && $9 == 0) ? "-" : f($9 / '"$MOD"', 1),
         $10, $11, $12, $13, $14, $15, $16, $18 }' "$RUNS_TSV"
   echo "(catch-up: ms from the end of the phase's last write to the replica's offset matching / to WAIT 1 returning)"
+  echo
+  echo "process CPU (user + system, all threads) per statement, microseconds:"
+  awk -F'\t' -v n="$ROWS" -v m="$MOD" 'NR > 1 {
+      printf "round %s %-8s master %6.1f us/insert %8.1f us/update   replica %6s us/insert %8s us/update\n", $1, $2,
+        $3 * 1000 / n, $5 * 1000 / m, ($4 == "-" ? "-" : sprintf("%.1f", $4 * 1000 / n)), ($6 == "-" ? "-" : sprintf("%.1f", $6 * 1000 / m))
+    }' "$CPU_TSV"
   if [[ " $MODES " == *" none "* && " $MODES " == *" replica "* ]]; then
     echo
     echo "ratio replica / none per round (same round, adjacent runs):"
