@@ -43,6 +43,8 @@
 #   MODES="none replica"  modes; "replica" alone for a correctness-only run
 #   MOD=1000              fk modulo: MOD updates of about ROWS/MOD rows each
 #   CLIENTS=50            insert connections
+#   UPDATE_WARMUP=100     gen-benchmark --warmup PINGs before the updates (its default, 20000, would
+#                         be most of the master's CPU in the short update phase's window)
 #   SAMPLE_INTERVAL=0.25  seconds between lag samples
 #   FULLSYNC=1            measure a full sync onto a fresh replica after each replica run (0: no;
 #                         first: after the first replica run only)
@@ -74,6 +76,7 @@ REPLICA_CPU="${REPLICA_CPU:-1}"
 SERVER_WAIT="${SERVER_WAIT:-300}"
 CATCHUP_TIMEOUT="${CATCHUP_TIMEOUT:-600}"
 SETTLE="${SETTLE:-1}"
+UPDATE_WARMUP="${UPDATE_WARMUP:-100}"
 CORRUPT_REPLICA="${CORRUPT_REPLICA:-0}"
 HOST=127.0.0.1
 GEN="$ROOT/scripts/gen-benchmark"
@@ -257,7 +260,7 @@ catchup() {
 
 {
   echo "ROWS=$ROWS"; echo "ROUNDS=$ROUNDS"; echo "MODES=\"$MODES\""; echo "MOD=$MOD"; echo "CLIENTS=$CLIENTS"
-  echo "SAMPLE_INTERVAL=$SAMPLE_INTERVAL"; echo "FULLSYNC=$FULLSYNC"; echo "SETTLE=$SETTLE"
+  echo "SAMPLE_INTERVAL=$SAMPLE_INTERVAL"; echo "FULLSYNC=$FULLSYNC"; echo "SETTLE=$SETTLE"; echo "UPDATE_WARMUP=$UPDATE_WARMUP"
   echo "DATE=$(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "MACHINE=\"$(hostname)\""
   echo "CPU=\"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')\""
   echo "NPROC=$(nproc)"; echo "MEMORY_KB=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
@@ -327,7 +330,7 @@ run() {
   local o1u="$o1"
   [[ -n "$rp" ]] && o1u="$(field "$mp" replication master_repl_offset)"  # after the catch-up probe's own write
   echo "t_ms=$(now_ms) utc=$(date -u +%H:%M:%S.%3N) event=update_start master_repl_offset=$o1u" >> "$DIR/events-$tag.txt"
-  "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$mp" -c 1 -n "$MOD" -s -A INT --no-progress \
+  "${CLIENT_PIN[@]}" "$GEN" -h "$HOST" -p "$mp" -c 1 -n "$MOD" -s -A INT --no-progress --warmup "$UPDATE_WARMUP" \
     --json "$DIR/update-$tag.json" -Q UPDATE message_list SET "count=7" WHERE "fk=000000000001" \
     > "$DIR/update-$tag.txt" 2>&1 || die "updates failed, see $DIR/update-$tag.txt"
   t="$(now_ns)"
