@@ -30,6 +30,8 @@
 # (sha256); they must be identical. Then the full-sync rate: the replica is stopped, a new empty
 # server is started and sent REPLICAOF; time from REPLICAOF to its offset matching the master's,
 # the snapshot bytes it received (its log) and the same DUMP identity check on it.
+# Every server runs with client-output-buffer-limit "normal 0 0 0": at 10M rows the DUMP reply is
+# 538 MB, produced in one go, and the default hard limit (256mb) closes a reader that is slower.
 # Every server logs its garbage collections (-Xlog:gc, wall-clock times) to gc-<run>.txt, to tell
 # a collection that fell into a timed phase from a cost of replication.
 # Bytes per write: master_repl_offset delta over the phase / statements in the phase.
@@ -176,7 +178,8 @@ start_server() {
   local out="$DIR/server-$name.txt" waited=0
   mkdir -p "$data"
   RESPSQL_JAVA_OPTS="${RESPSQL_JAVA_OPTS:-} -Xlog:gc:file=$DIR/gc-$name.txt:time" \
-    "${!pinvar}" "$SERVER_CMD" --port "$SPORT" --bind "$HOST" --dir "$data" --save "" --appendonly no "$@" > "$out" 2>&1 &
+    "${!pinvar}" "$SERVER_CMD" --port "$SPORT" --bind "$HOST" --dir "$data" --save "" --appendonly no \
+    --client-output-buffer-limit "normal 0 0 0" "$@" > "$out" 2>&1 &
   SPID=$!
   PIDS+=("$SPID")
   until grep -q ' ready on ' "$out" 2>/dev/null; do
