@@ -249,7 +249,9 @@ class ProtocolFuzzTest {
         for (int i = 0; i < n; i++) {
             inputs.add(FuzzInputs.frame(gen.framed()));
         }
-        // A last PING shows that exactly one reply came per input.
+        // RESET ends what the inputs may have left open (a MULTI block, subscriptions, RESP3), then
+        // a last PING shows that exactly one reply came per input.
+        inputs.add(FuzzInputs.frame(List.of(FuzzInputs.utf8("RESET"))));
         inputs.add(FuzzInputs.frame(List.of(FuzzInputs.utf8("PING"))));
 
         try (Socket socket = connect()) {
@@ -284,6 +286,8 @@ class ProtocolFuzzTest {
                 }
                 if (i < first) {
                     assertTrue(!reply.isError(), () -> "fuzz schema reset failed: " + reply + " (" + at.get() + ")");
+                } else if (i == inputs.size() - 2) {
+                    assertEquals("+RESET", reply.toString(), "reply to the closing RESET (" + where + ")");
                 } else if (i == inputs.size() - 1) {
                     assertEquals("+PONG", reply.toString(), "reply to the closing PING (" + where + ")");
                 } else {
