@@ -1,6 +1,6 @@
 // The node-redis session, the same code for every major: node-redis-6/ and node-redis-4/ pass in
 // their own installed package. Nothing but the major changes the protocol: 6 opens with HELLO 3.
-import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, allRows, check, eq, eqRows, parseInfo, clientField, runSession }
+import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps }
   from './session.mjs';
 
 export async function nodeRedisSession(name, { createClient, ErrorReply }, resp) {
@@ -10,6 +10,7 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
 
   const sql = (statement) => client.sendCommand(['SQL', statement]);
   const count = async () => sql('SELECT COUNT(*) FROM people');
+  const shared = sharedSteps({ sql, count, ping: () => client.ping(), info: (section) => client.info(section), ErrorType: ErrorReply });
 
   await runSession(name, [
     ['connect', async () => {
@@ -30,32 +31,11 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
       replies.forEach((r, k) => eq(r, 'OK', `reply to INSERT of row ${k + 1}`));
       eq(await count(), ROWS, 'SELECT COUNT(*)');
     }],
-    ['read back every row', async () => {
-      eqRows(await sql('SELECT * FROM people ORDER BY id'), allRows(), 'SELECT * ORDER BY id');
-    }],
-    ['update count', async () => {
-      eq(await sql('UPDATE people SET score = score + 1 WHERE grp = 3'), 100, 'UPDATE ... WHERE grp = 3');
-      eqRows(await sql('SELECT * FROM people WHERE id = 13'), [row(13, '14.25')], 'row 13 after the UPDATE');
-    }],
-    ['delete count', async () => {
-      eq(await sql('DELETE FROM people WHERE grp = 7'), 100, 'DELETE ... WHERE grp = 7');
-      eq(await count(), 900, 'SELECT COUNT(*) after the DELETE');
-    }],
-    ['error reply', async () => {
-      const e = await sql('SELECT * FROM nosuch').then(() => null, (err) => err);
-      check(e instanceof ErrorReply, `expected an ErrorReply, got ${e?.constructor?.name ?? 'a reply'}`);
-      check(e.message.includes("'nosuch'"), `the error names the table: ${e.message}`);
-      eq(await client.ping(), 'PONG', 'PING after the error');
-    }],
-    ['info', async () => {
-      const server = parseInfo(await client.info('server'));
-      check(/^\d+\.\d+/.test(server.redis_version ?? ''), `INFO server redis_version: ${server.redis_version}`);
-      check(server.respsql_version, 'INFO server has respsql_version');
-      const keyspace = parseInfo(await client.info('keyspace'));
-      check(keyspace.db0?.startsWith('keys=1,'), `INFO keyspace db0 counts the one table: ${keyspace.db0}`);
-      const tables = parseInfo(await client.info('tables'));
-      check(tables.table_people?.startsWith('rows=900,'), `INFO tables table_people: ${tables.table_people}`);
-    }],
+    shared.readBack,
+    shared.update,
+    shared.delete,
+    shared.error,
+    shared.info,
     ['multi/exec commits', async () => {
       const replies = await client.multi()
         .addCommand(['SQL', "INSERT INTO people VALUES (1001, 1, 1001.25, 'in a transaction')"])

@@ -85,3 +85,38 @@ export async function runSession(client, steps, close) {
   console.log(`${client}: ${failed === 0 ? 'all steps passed' : `${failed} step(s) failed`}`);
   process.exitCode = failed === 0 ? 0 : 1;
 }
+
+/**
+ * The steps every Node client runs the same way, given its own calls: {@code sql(statement)},
+ * {@code count()}, {@code ping()}, {@code info(section)} and the class its errors come as.
+ */
+export function sharedSteps({ sql, count, ping, info, ErrorType }) {
+  return {
+    readBack: ['read back every row', async () => {
+      eqRows(await sql('SELECT * FROM people ORDER BY id'), allRows(), 'SELECT * ORDER BY id');
+    }],
+    update: ['update count', async () => {
+      eq(await sql('UPDATE people SET score = score + 1 WHERE grp = 3'), 100, 'UPDATE ... WHERE grp = 3');
+      eqRows(await sql('SELECT * FROM people WHERE id = 13'), [row(13, '14.25')], 'row 13 after the UPDATE');
+    }],
+    delete: ['delete count', async () => {
+      eq(await sql('DELETE FROM people WHERE grp = 7'), 100, 'DELETE ... WHERE grp = 7');
+      eq(await count(), 900, 'SELECT COUNT(*) after the DELETE');
+    }],
+    error: ['error reply', async () => {
+      const e = await sql('SELECT * FROM nosuch').then(() => null, (err) => err);
+      check(e instanceof ErrorType, `expected a${/^[AEIOU]/.test(ErrorType.name) ? 'n' : ''} ${ErrorType.name}, got ${e?.constructor?.name ?? 'a reply'}`);
+      check(e.message.includes("'nosuch'"), `the error names the table: ${e.message}`);
+      eq(await ping(), 'PONG', 'PING after the error');
+    }],
+    info: ['info', async () => {
+      const server = parseInfo(await info('server'));
+      check(/^\d+\.\d+/.test(server.redis_version ?? ''), `INFO server redis_version: ${server.redis_version}`);
+      check(server.respsql_version, 'INFO server has respsql_version');
+      const keyspace = parseInfo(await info('keyspace'));
+      check(keyspace.db0?.startsWith('keys=1,'), `INFO keyspace db0 counts the one table: ${keyspace.db0}`);
+      const tables = parseInfo(await info('tables'));
+      check(tables.table_people?.startsWith('rows=900,'), `INFO tables table_people: ${tables.table_people}`);
+    }],
+  };
+}
