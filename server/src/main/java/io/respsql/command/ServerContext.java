@@ -104,7 +104,6 @@ public final class ServerContext {
 
     public void replication(Replication replication) {
         this.replication = replication;
-
     }
 
     /** Channels, patterns and their subscribers. */
