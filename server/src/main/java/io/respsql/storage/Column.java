@@ -46,6 +46,34 @@ public abstract class Column {
     /** Sortable 64-bit key of the row's value, as stored in indexes. */
     public abstract long indexKey(int row);
 
+    /**
+     * Whether the row holds NULL. NULLs live in a bitmap per chunk beside the values, so a
+     * nullable column costs one bit per row and no object (storage branch of issue 10).
+     */
+    public boolean isNull(int row) {
+        return false;
+    }
+
+    /** Stores NULL in the row (the value slot is cleared). Every typed setter clears the NULL bit. */
+    public void setNull(int row) {
+        throw new UnsupportedOperationException("NULL storage not built yet");
+    }
+
+    /** Whether any row may hold NULL now (false lets scans and index plans skip NULL checks). */
+    public boolean mayHaveNulls() {
+        return false;
+    }
+
+    /** Declared NOT NULL (a PRIMARY KEY column is). */
+    public boolean notNull() {
+        return false;
+    }
+
+    /** The DEFAULT expression's source text, or null when none was declared (the default is NULL). */
+    public String defaultText() {
+        return null;
+    }
+
     /** Resets a freed slot so it holds no reference to old data. */
     abstract void clear(int row);
 

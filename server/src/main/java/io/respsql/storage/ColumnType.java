@@ -1,8 +1,14 @@
 package io.respsql.storage;
 
-/** The column types of the 2010 dialect plus BIGINT. */
+/** The column types: the 2010 dialect's INT, FLOAT, TEXT, plus BIGINT, BOOLEAN, DATE, TIMESTAMP. */
 public enum ColumnType {
-    INT(4), BIGINT(8), FLOAT(8), TEXT(8);
+    INT(4), BIGINT(8), FLOAT(8), TEXT(8),
+    /** Stored as 0/1 (issue 10: storage branch). */
+    BOOLEAN(1),
+    /** Days since 1970-01-01 (issue 10: storage branch). */
+    DATE(4),
+    /** Microseconds since 1970-01-01 00:00:00, no time zone (issue 10: storage branch). */
+    TIMESTAMP(8);
 
     /** Bytes per row in the column's own storage (TEXT: the arena reference). */
     public final int width;

@@ -1,0 +1,29 @@
+package io.respsql.exec.op;
+
+import io.respsql.expr.EvalContext;
+
+import java.util.List;
+
+/**
+ * A physical operator: produces tuples by setting row slots in the {@link EvalContext} and
+ * pushing them to a consumer (push-based, as in DuckDB's pipelines and HyPer's produce/consume).
+ * An operator is the plan: it holds no state of a run. What a run needs (a cursor, a hash
+ * table, a sort buffer) lives in locals of {@link #run} or in objects it creates per run, so a
+ * plan can be run again (a cached plan, a correlated subquery re-run per outer row).
+ *
+ * <p>Scans produce batches: they gather up to a batch of live slots of a chunk in a selection
+ * vector, narrow it with {@link io.respsql.expr.Expression#filter}, then push each survivor.
+ */
+public interface Operator {
+    /**
+     * Pushes every tuple to {@code out}, stopping as soon as it returns false (LIMIT, EXISTS).
+     * Returns false when stopped early.
+     */
+    boolean run(EvalContext ctx, TupleConsumer out);
+
+    /** The relation numbers whose slots this operator sets (for EXPLAIN and join planning). */
+    long relations();
+
+    /** EXPLAIN lines: this operator then its inputs, indented by {@code depth}. */
+    void explain(List<String> lines, int depth);
+}

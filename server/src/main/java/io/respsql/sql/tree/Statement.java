@@ -1,0 +1,82 @@
+package io.respsql.sql.tree;
+
+import java.util.List;
+
+/** Statement syntax trees, one record per statement kind. Names are as written (case kept). */
+public sealed interface Statement {
+
+    /**
+     * A column of CREATE TABLE. {@code defaultValue} is null when no DEFAULT is written;
+     * {@code defaultText} is its source text (what a snapshot keeps).
+     */
+    record ColumnDef(String name, TypeName type, boolean primaryKey, boolean notNull, boolean unique,
+                     Expr defaultValue, String defaultText) {
+    }
+
+    /** A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}. */
+    record KeyConstraint(boolean primary, List<String> columns) {
+    }
+
+    record CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists)
+            implements Statement {
+    }
+
+    record IndexColumn(String name, boolean descending) {
+    }
+
+    record CreateIndex(String index, String table, List<IndexColumn> columns, boolean unique, boolean ifNotExists)
+            implements Statement {
+    }
+
+    /** {@code queryText} is the view's query as written (kept by snapshots, replayed by the log). */
+    record CreateView(String view, List<String> columnNames, Query query, String queryText, boolean ifNotExists)
+            implements Statement {
+    }
+
+    record DropTable(String table, boolean ifExists) implements Statement {
+    }
+
+    record DropIndex(String index, boolean ifExists) implements Statement {
+    }
+
+    record DropView(String view, boolean ifExists) implements Statement {
+    }
+
+    record Describe(String table) implements Statement {
+    }
+
+    record Dump(String table) implements Statement {
+    }
+
+    record ShowTables() implements Statement {
+    }
+
+    /** {@code SHOW INDEXES [FROM t]}; {@code table} is null for every table's indexes. */
+    record ShowIndexes(String table) implements Statement {
+    }
+
+    /** A query run for its rows: SELECT, SCANSELECT, a set operation, VALUES. */
+    record QueryStatement(Query query) implements Statement {
+    }
+
+    /**
+     * {@code INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...}. {@code columns} is null when
+     * none are listed; exactly one of {@code rows} and {@code query} is non-null.
+     * {@code returnSize}: the 2010 {@code RETURN SIZE} suffix.
+     */
+    record Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize)
+            implements Statement {
+    }
+
+    record Assignment(String column, Expr value) {
+    }
+
+    record Update(String table, List<Assignment> assignments, Expr where) implements Statement {
+    }
+
+    record Delete(String table, Expr where) implements Statement {
+    }
+
+    record Explain(Statement statement) implements Statement {
+    }
+}
