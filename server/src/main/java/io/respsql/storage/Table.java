@@ -39,6 +39,41 @@ public final class Table {
         indexes.add(primaryIndex);
     }
 
+    /**
+     * A table as CREATE TABLE declares it; {@code primaryPosition} -1 when no PRIMARY KEY is
+     * declared (the row slot is then the row's identity and any column may hold duplicates).
+     * Stub until the storage branch of issue 10: only tables with a primary key.
+     */
+    public Table(String name, List<ColumnSpec> columns, int primaryPosition) {
+        this(name, columns.stream().map(ColumnSpec::name).toList(), columns.stream().map(ColumnSpec::type).toList(),
+                checkedPrimary(primaryPosition));
+    }
+
+    private static int checkedPrimary(int p) {
+        if (p < 0) {
+            throw new UnsupportedOperationException("tables without a primary key: storage branch");
+        }
+        return p;
+    }
+
+    /**
+     * A work table: rows a plan materializes (a derived table, GROUP BY groups, a set
+     * operation's result). Not in the catalog, no primary key, no index; {@link #truncate} empties it.
+     */
+    public static Table workTable(String name, List<ColumnSpec> columns) {
+        throw new UnsupportedOperationException("work tables: storage branch");
+    }
+
+    /** Whether a PRIMARY KEY was declared. */
+    public boolean hasPrimaryKey() {
+        return primaryColumn != null;
+    }
+
+    /** Frees every row and empties every index, keeping the columns (work tables between runs). */
+    public void truncate() {
+        throw new UnsupportedOperationException("truncate: storage branch");
+    }
+
     public String name() {
         return name;
     }

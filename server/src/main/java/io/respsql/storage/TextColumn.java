@@ -98,6 +98,11 @@ public final class TextColumn extends Column {
         return len == 0 ? "" : new String(bytes(row), offset(row), len, StandardCharsets.UTF_8);
     }
 
+    /** Stores {@code len} bytes of {@code b} from {@code off} (copied; {@code b} is not kept). */
+    public void set(int row, byte[] b, int off, int len) {
+        set(row, java.util.Arrays.copyOfRange(b, off, off + len)); // stub: the storage branch copies without allocating
+    }
+
     public void set(int row, byte[] value) {
         long old = ref(row);
         if (old != EMPTY) {

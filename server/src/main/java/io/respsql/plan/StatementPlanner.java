@@ -1,0 +1,76 @@
+package io.respsql.plan;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.expr.Expression;
+import io.respsql.sql.tree.Expr;
+import io.respsql.sql.tree.Query;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Table;
+
+import java.util.List;
+
+/**
+ * What the statement executors ask of planning: the one binder and planner serve SELECT,
+ * INSERT ... SELECT, UPDATE and DELETE alike (issue 10: "UPDATE and DELETE are planned in
+ * plan/ like SELECT"). Contract between the query side (binder, planner, operators) and the
+ * write side (INSERT/UPDATE/DELETE/DDL executors, SqlEngine). Stubs until the query side lands.
+ */
+public final class StatementPlanner {
+    private StatementPlanner() {
+    }
+
+    /**
+     * A planned query: its operator tree, the output expressions evaluated per tuple it pushes,
+     * their names and types, and the context to run it with (relations numbered, EvalContext sized).
+     */
+    public interface QueryPlan {
+        Operator root();
+
+        /** One per output column, evaluated in {@link #newContext()} for each tuple {@link #root()} pushes. */
+        List<Expression> outputs();
+
+        List<String> outputNames();
+
+        /** A context with room for every relation of the statement (subqueries included). */
+        io.respsql.expr.EvalContext newContext();
+
+        /** EXPLAIN lines. */
+        List<String> explain();
+    }
+
+    /** Plans a query (a SELECT, a set operation, VALUES); {@code sql} is the statement text (errors quote it). */
+    public static QueryPlan planQuery(Catalog catalog, Query query, String sql) {
+        throw new UnsupportedOperationException("query planner not built yet");
+    }
+
+    /**
+     * The rows of {@code table} that match {@code where} (null: every row), for UPDATE and DELETE:
+     * an operator that sets the slot of relation 0 (the table) for each matching row, using the
+     * best access path (primary key, index equality/IN/range, or a scan). Subqueries in
+     * {@code where} are allowed (they get relation numbers above 0).
+     */
+    public static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql) {
+        throw new UnsupportedOperationException("query planner not built yet");
+    }
+
+    /** The plan of {@link #planRows}: run {@link #root()} in {@link #newContext()}; the table's slot is {@code slots[0]}. */
+    public interface RowsPlan {
+        Operator root();
+
+        io.respsql.expr.EvalContext newContext();
+
+        /**
+         * Binds an expression over the table's row (relation 0) in this statement's scope: SET
+         * values, so they may read the row and contain subqueries. Returns null when {@code e}
+         * is a bare name that is no column (the 2010 dialect then takes it as unquoted text).
+         */
+        Expression bindRowExpression(Expr e);
+
+        List<String> explain();
+    }
+
+    /** Binds an expression that reads no table (a DEFAULT, a VALUES entry): constants and functions. */
+    public static Expression bindConstant(Expr e, String sql) {
+        throw new UnsupportedOperationException("query planner not built yet");
+    }
+}
