@@ -6,6 +6,7 @@ import io.respsql.exec.op.scan.EmptyScan;
 import io.respsql.exec.op.scan.IndexLookup;
 import io.respsql.exec.op.scan.IndexRange;
 import io.respsql.exec.op.scan.KeyProbe;
+import io.respsql.exec.op.scan.RowUnion;
 import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
@@ -100,11 +101,57 @@ final class AccessPlanner {
             }
         }
         if (best == null) {
+            Access union = union(r, conds);
+            if (union != null) {
+                return union;
+            }
             Expression filter = QueryPlanner.and(conds);
             TableScan scan = new TableScan(t, r.number, filter, t.name());
             return new Access(scan, n, scan.describe(), false);
         }
         return best.build(r, conds, ordered, descending);
+    }
+
+    /**
+     * An OR each of whose branches an index serves: the union of the branches' paths (branches
+     * that cannot match drop out), the other conditions as its filter. Null when some branch
+     * would need a scan.
+     */
+    private static Access union(Relation r, List<Conjunct> conds) {
+        for (Conjunct or : conds) {
+            if (or.orBranches == null) {
+                continue;
+            }
+            List<Operator> parts = new ArrayList<>();
+            StringBuilder desc = new StringBuilder("union of ");
+            double cost = 0;
+            boolean ok = true;
+            for (List<Conjunct> branch : or.orBranches) {
+                Access a = choose(r, branch, null);
+                if (a.op() instanceof TableScan || a.op() instanceof RowUnion) {
+                    ok = false;
+                    break;
+                }
+                if (a.op() instanceof EmptyScan) {
+                    continue;
+                }
+                desc.append(parts.isEmpty() ? "" : " + ").append('[').append(a.description()).append(']');
+                parts.add(a.op());
+                cost += a.cost();
+            }
+            if (!ok) {
+                continue;
+            }
+            List<Conjunct> rest = new ArrayList<>(conds);
+            rest.remove(or);
+            Expression filter = QueryPlanner.and(rest);
+            if (parts.isEmpty()) {
+                return new Access(new EmptyScan(r.bit(), or.text), 0, "no rows can match (" + or.text + ")", true);
+            }
+            String d = desc + (filter == null ? "" : "; filter " + filter.describe());
+            return new Access(new RowUnion(parts.toArray(new Operator[0]), r.number, filter, d), cost, d, false);
+        }
+        return null;
     }
 
     private static boolean usable(Conjunct.Sarg sa) {

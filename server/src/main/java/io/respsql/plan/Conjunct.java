@@ -17,6 +17,8 @@ final class Conjunct {
     final long rels;
     final String text;
     final List<Sarg> sargs = new ArrayList<>();
+    /** An OR: each branch's AND terms, analysed like conjuncts (an index per branch makes a union of paths). */
+    List<List<Conjunct>> orBranches;
     /** Applied somewhere in the plan already (an access path decided it, or a filter holds it). */
     boolean used;
 

@@ -605,7 +605,18 @@ public final class QueryBinder {
         if (hasSubquery(e)) {
             return c; // its values would be bound (and planned) twice; a filter serves it
         }
-        if (e instanceof Expr.Binary b && b.op().isComparison() && b.op() != Expr.BinaryOp.NE) {
+        if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.OR) {
+            List<Expr> branches = new ArrayList<>();
+            splitOr(e, branches);
+            c.orBranches = new ArrayList<>();
+            for (Expr br : branches) {
+                List<Conjunct> terms = new ArrayList<>();
+                for (Expr t : splitAnd(br)) {
+                    terms.add(conjunct(t, scope));
+                }
+                c.orBranches.add(terms);
+            }
+        } else if (e instanceof Expr.Binary b && b.op().isComparison() && b.op() != Expr.BinaryOp.NE) {
             sarg(c, b.left(), b.op(), b.right(), scope);
             sarg(c, b.right(), b.op().flip(), b.left(), scope);
         } else if (e instanceof Expr.Between x && !x.negated()) {
@@ -634,6 +645,15 @@ public final class QueryBinder {
             }
         }
         return c;
+    }
+
+    private static void splitOr(Expr e, List<Expr> out) {
+        if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.OR) {
+            splitOr(b.left(), out);
+            splitOr(b.right(), out);
+        } else {
+            out.add(e);
+        }
     }
 
     private void sarg(Conjunct c, Expr colSide, Expr.BinaryOp op, Expr valueSide, BlockScope scope) {
