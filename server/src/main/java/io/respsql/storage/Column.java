@@ -146,8 +146,12 @@ public abstract class Column {
     /** Row slots chunk {@code c} holds (the first chunk grows; the others hold {@link Chunks#SIZE}). */
     abstract int chunkRows(int c);
 
-    /** Empties the column for {@link Table#truncate}: no NULL bit and no reference to old data survives. */
-    void reset() {
+    /**
+     * Empties the column for {@link Table#truncate}: no NULL bit and no reference to old data
+     * survives. {@code highWater}: the allocator's mark before the truncate (slots above it hold
+     * nothing already).
+     */
+    void reset(int highWater) {
         nulls = NO_BITMAPS;
         anyNulls = false;
     }

@@ -102,12 +102,14 @@ public final class Table {
      * O(chunks), not O(rows) beyond clearing text references. The allocator restarts at slot 0,
      * null bitmaps are dropped and text arenas reset, so no old value can be read back; numeric
      * value slots keep stale numbers until written (every insert writes or nulls each column).
+     * Text references are reset up to the old high-water mark only, so the cost follows the rows used.
      * Not undoable through {@link UndoLog}.
      */
     public void truncate() {
+        int highWater = rows.highWater();
         rows.clear();
         for (Column c : columns) {
-            c.reset();
+            c.reset(highWater);
         }
         for (TableIndex ix : indexes) {
             ix.reset();

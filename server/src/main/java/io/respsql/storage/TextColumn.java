@@ -247,9 +247,11 @@ public final class TextColumn extends Column {
 
     /** Truncate: every reference back to the empty string and a fresh arena, so no old value leaks. */
     @Override
-    void reset() {
-        super.reset();
-        for (int c = 0; c < refs.length; c++) {
+    void reset(int highWater) {
+        super.reset(highWater);
+        // slots at and above the high-water mark are EMPTY already (freed and unallocated slots are cleared)
+        for (int c = 0, chunks = Math.min(refs.length, (highWater + Chunks.MASK) >>> Chunks.SHIFT); c < chunks; c++) {
+            int used = Math.min(refs[c].length, highWater - (c << Chunks.SHIFT));
             if (frozen[c]) {
                 // shared with a capture: give the table a fresh chunk rather than write the shared one
                 long[] fresh = new long[refs[c].length];
@@ -257,7 +259,7 @@ public final class TextColumn extends Column {
                 refs[c] = fresh;
                 frozen[c] = false;
             } else {
-                Arrays.fill(refs[c], EMPTY);
+                Arrays.fill(refs[c], 0, used, EMPTY);
             }
         }
         arena = new byte[0][];
