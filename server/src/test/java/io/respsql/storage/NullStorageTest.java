@@ -204,6 +204,33 @@ class NullStorageTest {
     }
 
     @Test
+    void aFirstChunkGrowingUnderACaptureLeavesTheCapturedBitmapAlone() {
+        Catalog catalog = new Catalog();
+        catalog.add(t);
+        for (int k = 0; k < 10; k++) {
+            row(k);
+        }
+        l.setNull(3);
+        CatalogImage image = catalog.capture();
+        ColumnImage cl = image.tables().get(0).column(1);
+        for (int k = 10; k < 3000; k++) {
+            row(k); // the first chunk grows past 1024 slots: a new array, and a new bitmap
+        }
+        l.setNull(4);
+        l.set(3, 33);
+        l.setNull(2500);
+        assertTrue(cl.isNull(3));
+        assertFalse(cl.isNull(4));
+        assertEquals(40L, cl.getLong(4));
+        assertEquals(1L << 3, cl.nullWord(0));
+        assertEquals(0L, cl.nullWord(2500 / 64));
+        assertFalse(l.isNull(3));
+        assertTrue(l.isNull(4));
+        assertTrue(l.isNull(2500));
+        image.release();
+    }
+
+    @Test
     void declaredConstraintsAreKept() {
         Table p = new Table("p", List.of(new ColumnSpec("id", ColumnType.BIGINT, false, null),
                 new ColumnSpec("n", ColumnType.TEXT, true, "'none'"), spec("x", ColumnType.INT)), 0);
