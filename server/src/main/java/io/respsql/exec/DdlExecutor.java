@@ -41,7 +41,7 @@ final class DdlExecutor {
             if (!seen.add(d.name().toLowerCase(Locale.ROOT))) {
                 throw new SqlException("column '" + d.name() + "' is defined twice");
             }
-            ColumnType type = ColumnType.parse(d.typeName());
+            ColumnType type = ColumnType.parseLegacy(d.typeName());
             if (type == null) {
                 throw new SqlException("unknown type '" + d.typeName() + "' for column '" + d.name() + "' (use INT, BIGINT, FLOAT or TEXT)");
             }
