@@ -23,7 +23,7 @@ public final class WorkTableWriter {
     }
 
     public static void write(Column c, int row, Expression e, EvalContext ctx) {
-        switch (c.type()) {
+        switch (c.type().storedAs()) {
             case TEXT: {
                 byte[] b = e.evalText(ctx);
                 if (ctx.isNull) {
