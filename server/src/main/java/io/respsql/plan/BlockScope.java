@@ -27,7 +27,7 @@ final class BlockScope {
         if (r.name != null) {
             for (Relation seen : relations) {
                 if (seen.name != null && seen.name.equalsIgnoreCase(r.name)) {
-                    throw new SqlException("table name '" + r.name + "' is used twice in FROM: give one an alias");
+                    throw new SqlException("table '" + r.name + "' appears twice in FROM: give each an alias");
                 }
             }
         }
