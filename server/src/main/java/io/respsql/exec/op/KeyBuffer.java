@@ -45,11 +45,14 @@ public final class KeyBuffer {
         nulls[j] = false;
     }
 
+    /** {@code b} may be null when {@code len} is 0 (storage keeps no array for an empty string). */
     public void setText(int j, byte[] b, int off, int len) {
         if (textUsed + len > text.length) {
             text = Arrays.copyOf(text, Math.max(text.length * 2, textUsed + len));
         }
-        System.arraycopy(b, off, text, textUsed, len);
+        if (len > 0) {
+            System.arraycopy(b, off, text, textUsed, len);
+        }
         vals[j] = textUsed;
         lens[j] = len;
         textUsed += len;

@@ -102,7 +102,6 @@ public final class TestSupport {
 
     /** Reads {@code c} of the row in {@code slots[relation]}; slot -1 and side-bitmap rows read as NULL. */
     static final class ColumnRead extends Expression {
-        private static final byte[] EMPTY = new byte[0];
         private final Column c;
         private final int relation;
         private final BitSet nulls;
@@ -141,7 +140,7 @@ public final class TestSupport {
             TextColumn t = (TextColumn) c;
             ctx.textOffset = t.offset(s);
             ctx.textLength = t.length(s);
-            return t.length(s) == 0 ? EMPTY : t.bytes(s);
+            return t.bytes(s); // null for the empty string, as storage gives it
         }
 
         @Override

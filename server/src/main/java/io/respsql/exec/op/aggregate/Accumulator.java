@@ -12,6 +12,7 @@ import io.respsql.storage.Column;
  * then hands the value to the typed {@code add*} of the function.
  */
 abstract class Accumulator {
+    private static final byte[] EMPTY = new byte[0];
     protected final Expression arg;
     /** How the argument is read ({@link Keys#LONG}, DOUBLE, TEXT); -1 for COUNT(*) or a bare NULL. */
     protected final byte kind;
@@ -49,6 +50,9 @@ abstract class Accumulator {
                 byte[] b = arg.evalText(ctx);
                 if (ctx.isNull) {
                     return;
+                }
+                if (b == null) {
+                    b = EMPTY; // the empty string: storage keeps no array for it
                 }
                 int off = ctx.textOffset;
                 int len = ctx.textLength;

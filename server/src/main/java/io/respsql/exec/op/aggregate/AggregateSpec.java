@@ -124,8 +124,6 @@ public final class AggregateSpec {
             byte[] b = separator.evalText(ctx);
             return ctx.isNull ? new byte[0] : java.util.Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength);
         }
-        byte[] digits = new byte[24];
-        int n;
         if (separator.type() == SqlType.DOUBLE) {
             double d = separator.evalDouble(ctx);
             return ctx.isNull ? new byte[0] : Double.toString(d).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -134,14 +132,13 @@ public final class AggregateSpec {
         if (ctx.isNull) {
             return new byte[0];
         }
-        n = GroupConcatAccumulator.formatLong(v, digits, 0);
-        return java.util.Arrays.copyOf(digits, n);
+        byte[] digits = new byte[20];
+        return java.util.Arrays.copyOf(digits, GroupConcatAccumulator.formatLong(v, digits, 0));
     }
 
     public String describe() {
-        String name = kind == Kind.COUNT_STAR ? "COUNT(*)" : kind.name() + "(" + (distinct ? "DISTINCT " : "") + argument.describe()
+        return kind == Kind.COUNT_STAR ? "COUNT(*)" : kind.name() + "(" + (distinct ? "DISTINCT " : "") + argument.describe()
                 + (separator == null ? "" : ", " + separator.describe()) + ")";
-        return name;
     }
 
     @Override

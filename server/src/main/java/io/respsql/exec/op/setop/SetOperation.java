@@ -9,6 +9,8 @@ import io.respsql.exec.op.Outputs;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+import io.respsql.sql.SqlException;
 import io.respsql.storage.Table;
 
 import java.util.List;
@@ -41,6 +43,8 @@ public final class SetOperation implements Operator {
         for (int j = 0; j < kinds.length; j++) {
             kinds[j] = Keys.kindOf(output.column(j));
         }
+        checkTypes(kind, leftOutputs, output);
+        checkTypes(kind, rightOutputs, output);
         this.kind = kind;
         this.left = left;
         this.right = right;
@@ -105,6 +109,17 @@ public final class SetOperation implements Operator {
             }
         }
         return true;
+    }
+
+    /** TEXT only into TEXT columns, numbers only into numeric ones (numbers convert among themselves). */
+    private static void checkTypes(Kind kind, Expression[] outputs, Table output) {
+        for (int j = 0; j < outputs.length; j++) {
+            SqlType t = outputs[j].type();
+            if (t != SqlType.NULL && (t == SqlType.TEXT) != (Keys.kindOf(output.column(j)) == Keys.TEXT)) {
+                throw new SqlException(kind.name().replace('_', ' ') + " column " + (j + 1) + ": " + outputs[j].describe() + " is "
+                        + t.sqlName() + " but the result column is " + output.column(j).type());
+            }
+        }
     }
 
     private static boolean append(Keys keys, EvalContext c, KeyBuffer buf, KeyStore store) {

@@ -100,6 +100,12 @@ class HashAggregateTest {
         HashAggregate op = new HashAggregate(s.scan(0), new Expression[] {s.col("t", 0)},
                 new AggregateSpec[] {new AggregateSpec(Kind.COUNT_STAR, null, false)}, out, 1);
         assertEquals(List.of(row("x", 2L), row("xy", 2L), row("", 2L)), collect(op, out, 1, 2));
+        // the empty string is a value: MIN finds it, GROUP_CONCAT joins it, DISTINCT counts it once
+        Table all = TestSupport.work("min:TEXT,max:TEXT,gc:TEXT,cd:BIGINT");
+        Expression t = s.col("t", 0);
+        HashAggregate op2 = new HashAggregate(s.scan(0), new Expression[0], new AggregateSpec[] {agg(Kind.MIN, t), agg(Kind.MAX, t),
+                agg(Kind.GROUP_CONCAT, t), distinct(Kind.COUNT, t)}, all, 1);
+        assertEquals(List.of(row("", "xy", "x,xy,x,,,xy", 3L)), collect(op2, all, 1, 2));
     }
 
     @Test

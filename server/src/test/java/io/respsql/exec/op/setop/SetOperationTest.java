@@ -77,6 +77,16 @@ class SetOperationTest {
     }
 
     @Test
+    void textAndNumbersDoNotMix() {
+        TestTable l = left();
+        Table out = TestSupport.work("x:INT,s:INT");
+        io.respsql.sql.SqlException e = org.junit.jupiter.api.Assertions.assertThrows(io.respsql.sql.SqlException.class,
+                () -> new SetOperation(Kind.UNION, l.scan(0), new Expression[] {l.col("x", 0), l.col("s", 0)}, l.scan(1),
+                        new Expression[] {l.col("x", 1), l.col("x", 1)}, out, 2));
+        assertEquals("UNION column 2: s is TEXT but the result column is INT", e.getMessage());
+    }
+
+    @Test
     void nullsAreEqualForDuplicateRemoval() {
         assumeTrue(TestSupport.nullStorage(), "NULL output needs NULL storage");
         TestTable l = TestSupport.table("l", "id:INT,x:INT,s:TEXT").row(0, null, "a").row(1, null, "a").row(2, 1, null);
