@@ -10,6 +10,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Build side relation 1, probe side relation 0; results as [probe slot, build slot]. */
 class HashJoinTest {
@@ -110,5 +111,45 @@ class HashJoinTest {
         assertEquals(3, n[0]);
         assertEquals(9, run(j).size());
         assertEquals(9, run(j).size());
+    }
+
+    @Test
+    void probingAllocatesNothingPerRow() {
+        int n = 100_000;
+        TestTable b = TestSupport.table("b", "id:INT,k:INT");
+        for (int i = 0; i < 1000; i++) {
+            b.row(i, i % 700);
+        }
+        TestTable small = TestSupport.table("p", "id:INT,k:INT");
+        TestTable large = TestSupport.table("p2", "id:INT,k:INT");
+        for (int i = 0; i < 2 * n; i++) {
+            if (i < n) {
+                small.row(i, i % 1000);
+            }
+            large.row(i, i % 1000);
+        }
+        long s = Long.MAX_VALUE;
+        long l = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            s = Math.min(s, allocatedBy(join(small, "k", b, "k", true, null)));
+            l = Math.min(l, allocatedBy(join(large, "k", b, "k", true, null)));
+        }
+        assertTrue(l - s < n / 100, "the second " + n + " probe rows allocated " + (l - s) + " bytes");
+    }
+
+    private static long allocatedBy(HashJoin j) {
+        com.sun.management.ThreadMXBean bean = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().getId();
+        EvalContext ctx = new EvalContext(2);
+        long[] count = {0};
+        io.respsql.exec.op.TupleConsumer counter = c -> {
+            count[0]++;
+            return true;
+        };
+        long before = bean.getThreadAllocatedBytes(tid);
+        j.run(ctx, counter);
+        long used = bean.getThreadAllocatedBytes(tid) - before;
+        assertTrue(count[0] > 0);
+        return used;
     }
 }
