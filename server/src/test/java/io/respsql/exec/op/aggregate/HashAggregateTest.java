@@ -175,6 +175,26 @@ class HashAggregateTest {
     }
 
     @Test
+    void textMinMaxSurviveArenaCompaction() {
+        // ever longer values never fit their group's old bytes: garbage piles up and is compacted
+        TestTable s = TestSupport.table("s", "id:INT,g:INT,t:TEXT");
+        int n = 3000;
+        for (int i = 0; i < n; i++) {
+            s.row(i, i % 3, "m".repeat(i) + "x");
+        }
+        s.row(n, 0, "a");
+        Table out = TestSupport.work("g:INT,max:TEXT,min:TEXT");
+        Expression t = s.col("t", 0);
+        HashAggregate op = new HashAggregate(s.scan(0), new Expression[] {s.col("g", 0)},
+                new AggregateSpec[] {agg(Kind.MAX, t), agg(Kind.MIN, t)}, out, 1);
+        List<List<Object>> rows = collect(op, out, 1, 2);
+        // "m...mx" grows with i; "x" > "m..." so the shortest is the max, "a" the min of group 0
+        assertEquals(row(0L, "x", "a"), rows.get(0));
+        assertEquals(row(1L, "mx", "m".repeat(n - 2) + "x"), rows.get(1));
+        assertEquals(row(2L, "mmx", "m".repeat(n - 1) + "x"), rows.get(2));
+    }
+
+    @Test
     void integerSumOverflowIsAnError() {
         TestTable s = TestSupport.table("s", "id:INT,x:BIGINT").row(1, Long.MAX_VALUE).row(2, 1);
         Table out = TestSupport.work("sum:BIGINT");
