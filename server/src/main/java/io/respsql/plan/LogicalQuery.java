@@ -35,12 +35,6 @@ abstract class LogicalQuery {
                     io.respsql.storage.Column column) {
     }
 
-    enum AggKind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, TOTAL, GROUP_CONCAT }
-
-    /** An aggregate call: its argument bound over the block's input relations. */
-    record AggCall(AggKind kind, Expression arg, boolean distinct, Expression separator, SqlType resultType) {
-    }
-
     /** A SELECT block. */
     static final class Block extends LogicalQuery {
         /** FROM relations in the order written. */
@@ -51,7 +45,7 @@ abstract class LogicalQuery {
         /** GROUP BY or aggregates present: outputs, HAVING and ORDER BY read the group relation. */
         boolean aggregate;
         final List<Expression> groupKeys = new ArrayList<>();
-        final List<AggCall> aggregates = new ArrayList<>();
+        final List<io.respsql.exec.op.aggregate.AggregateSpec> aggregates = new ArrayList<>();
         Relation group;
         Expression having;
         /** The select list is one COUNT(*) and nothing else (the 2010 bare-integer reply). */

@@ -1,5 +1,6 @@
 package io.respsql.plan;
 
+import io.respsql.exec.op.aggregate.AggregateSpec;
 import io.respsql.exec.subquery.ExistsSubquery;
 import io.respsql.exec.subquery.InSubquery;
 import io.respsql.exec.subquery.ScalarSubquery;
@@ -267,16 +268,15 @@ public final class QueryBinder {
         grouped.put(scope, new GroupOutput(b.group, keyCanon, aggCanon, keyText));
     }
 
-    private LogicalQuery.AggCall aggregate(Expr.Function f, BlockScope scope) {
-        LogicalQuery.AggKind kind;
+    private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
                 throw new SqlException("only COUNT takes *: " + text(f));
             }
-            return new LogicalQuery.AggCall(LogicalQuery.AggKind.COUNT_STAR, null, false, null, SqlType.BIGINT);
+            return new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
         }
-        kind = LogicalQuery.AggKind.valueOf(f.name());
-        int want = kind == LogicalQuery.AggKind.GROUP_CONCAT ? 2 : 1;
+        AggregateSpec.Kind kind = AggregateSpec.Kind.valueOf(f.name());
+        int want = kind == AggregateSpec.Kind.GROUP_CONCAT ? 2 : 1;
         if (f.args().isEmpty() || f.args().size() > want) {
             throw new SqlException("aggregate function '" + f.name() + "' takes " + (want == 1 ? "1 argument" : "1 or 2 arguments")
                     + ", got " + f.args().size());
@@ -288,31 +288,11 @@ public final class QueryBinder {
         }
         Expression arg = value(f.args().get(0), scope);
         Expression sep = f.args().size() > 1 ? value(f.args().get(1), scope) : null;
-        SqlType t;
-        switch (kind) {
-            case COUNT:
-                t = SqlType.BIGINT;
-                break;
-            case SUM:
-                if (!arg.type().isNumeric() && arg.type() != SqlType.NULL) {
-                    throw new SqlException("SUM cannot take " + arg.type().sqlName() + ": " + text(f));
-                }
-                t = arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE : SqlType.BIGINT;
-                break;
-            case AVG:
-            case TOTAL:
-                if (!arg.type().isNumeric() && arg.type() != SqlType.NULL) {
-                    throw new SqlException(kind + " cannot take " + arg.type().sqlName() + ": " + text(f));
-                }
-                t = SqlType.DOUBLE;
-                break;
-            case GROUP_CONCAT:
-                t = SqlType.TEXT;
-                break;
-            default:
-                t = arg.type() == SqlType.NULL ? SqlType.INT : arg.type();
+        if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL)
+                && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN) {
+            throw new SqlException("aggregate function '" + f.name() + "' cannot take " + arg.type().sqlName() + ": " + text(f));
         }
-        return new LogicalQuery.AggCall(kind, arg, f.distinct(), sep, t);
+        return new AggregateSpec(kind, arg, f.distinct(), sep);
     }
 
     /** How a grouped block's later clauses read the group relation. */

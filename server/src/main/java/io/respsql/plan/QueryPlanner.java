@@ -338,7 +338,7 @@ public final class QueryPlanner {
                     if (sa.relation == r && sa.op == Conjunct.Op.EQ) {
                         SqlType a = SqlTypes.of(sa.column.type());
                         SqlType v = sa.values[0].type();
-                        boolean same = a == v || (a.isInteger() && v.isInteger());
+                        boolean same = a == v || (a.isNumeric() && v.isNumeric());
                         if (same) {
                             keys.add(new Expression[]{Expressions.column(sa.column, r.number, sa.column.name()), sa.values[0]});
                         }
