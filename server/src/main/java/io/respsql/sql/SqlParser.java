@@ -56,11 +56,8 @@ public final class SqlParser {
     private int depth;
     /** Column references built so far: tells a 2010 unquoted value from an expression of constants. */
     private int namesSeen;
-    /**
-     * While reading a 2010 value the old way (an arithmetic expression), NOT is not an operand:
-     * {@code VALUES (1, not sure)} is the text "not sure", as it always was.
-     */
-    private boolean arithmeticOnly;
+    /** The one "nested too deep" error of this parse: backtracking must not swallow it. */
+    private SqlException tooDeep;
 
     private SqlParser(String sql) {
         this.sql = sql;
@@ -249,8 +246,9 @@ public final class SqlParser {
             } else if (acceptKeyword(Keyword.DEFAULT)) {
                 // a signed literal or a parenthesized expression, as in SQLite: a full expression
                 // would swallow the constraints that follow ("DEFAULT 0 NOT NULL")
+                int start = peek().start; // not the value's own start: "(1 + 2)" keeps its parentheses
                 defaultValue = unary();
-                defaultText = sql.substring(defaultValue.start(), lastEnd());
+                defaultText = sql.substring(start, lastEnd());
             } else if (acceptKeyword(Keyword.CONSTRAINT)) {
                 name("constraint name");
             } else {
@@ -401,7 +399,7 @@ public final class SqlParser {
      * possibly with spaces or punctuation, so the old parser's rule holds: an arithmetic
      * expression up to the next {@code ,} or {@code )} is a value; so is any other expression
      * that names no column ({@code 1 < 2}, {@code NULL IS NULL}); anything else is taken verbatim
-     * ({@code marie anne}, {@code rock and roll}).
+     * ({@code marie anne}, {@code rock and roll}, {@code x > 5}).
      */
     private Expr listValue() {
         return valueOrRaw(false);
@@ -412,34 +410,29 @@ public final class SqlParser {
         return valueOrRaw(true);
     }
 
+    /**
+     * One parse, then the verbatim reading if the rule refuses it: reading an arithmetic
+     * expression first and a wider one after (the old way) would parse nested lists twice per
+     * level, exponential in their depth.
+     */
     private Expr valueOrRaw(boolean inSet) {
         int save = pos;
         int savedDepth = depth;
-        boolean outerArithmeticOnly = arithmeticOnly;
-        try {
-            arithmeticOnly = true;
-            Expr e = additive();
-            if (endsValue(inSet)) {
-                return e;
-            }
-        } catch (SqlException notAnExpression) {
-            // try the wider reading
-        } finally {
-            arithmeticOnly = outerArithmeticOnly;
-        }
-        pos = save;
-        depth = savedDepth;
         int names = namesSeen;
         try {
             Expr e = expr();
-            if (endsValue(inSet) && namesSeen == names) {
+            if (endsValue(inSet) && (namesSeen == names || isArithmetic(e) || isOneParenthesizedGroup(save, pos))) {
                 return e;
             }
         } catch (SqlException notAnExpression) {
+            if (notAnExpression == tooDeep) {
+                throw notAnExpression;
+            }
             // fall through to the verbatim reading
         }
         pos = save;
         depth = savedDepth;
+        namesSeen = names;
         Token first = peek();
         int nesting = 0;
         while (true) {
@@ -466,6 +459,36 @@ public final class SqlParser {
         return new Expr.Raw(sql.substring(first.start, lastEnd()), first.start, lastEnd());
     }
 
+    /** What the old parser's arithmetic level produced: operands and + - * / % ||, not conditions. */
+    private static boolean isArithmetic(Expr e) {
+        if (e instanceof Expr.Unary u) {
+            return u.op() != Expr.UnaryOp.NOT;
+        }
+        if (e instanceof Expr.Binary b) {
+            return !b.op().isComparison() && b.op() != Expr.BinaryOp.AND && b.op() != Expr.BinaryOp.OR;
+        }
+        return e instanceof Expr.Literal || e instanceof Expr.TypedLiteral || e instanceof Expr.Column
+                || e instanceof Expr.Function || e instanceof Expr.Case || e instanceof Expr.Cast
+                || e instanceof Expr.ScalarQuery || e instanceof Expr.Exists;
+    }
+
+    /** Do tokens [from, to) form one parenthesized group, {@code (a > 5)}? (An operand, whatever is inside.) */
+    private boolean isOneParenthesizedGroup(int from, int to) {
+        if (!tokens.get(from).is(Symbol.LPAREN)) {
+            return false;
+        }
+        int nesting = 0;
+        for (int i = from; i < to; i++) {
+            Token t = tokens.get(i);
+            if (t.is(Symbol.LPAREN)) {
+                nesting++;
+            } else if (t.is(Symbol.RPAREN) && --nesting == 0) {
+                return i == to - 1;
+            }
+        }
+        return false;
+    }
+
     private boolean endsValue(boolean inSet) {
         Token t = peek();
         if (inSet) {
@@ -480,8 +503,6 @@ public final class SqlParser {
     /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole. */
     private Query query() {
         deeper();
-        boolean outerArithmeticOnly = arithmeticOnly;
-        arithmeticOnly = false; // a subquery is read in full
         int start = peek().start;
         Query q = unionTerm();
         List<Query.OrderItem> orderBy = optionalOrderBy();
@@ -500,7 +521,6 @@ public final class SqlParser {
             offset = expr();
         }
         depth--;
-        arithmeticOnly = outerArithmeticOnly;
         if (orderBy.isEmpty() && limit == null && offset == null) {
             return q;
         }
@@ -701,6 +721,7 @@ public final class SqlParser {
                 // (SELECT ...) alias, or a join tree that begins with one: try the first, then the other
                 int save = pos;
                 int savedDepth = depth;
+                int names = namesSeen;
                 try {
                     pos++;
                     Query q = query();
@@ -708,8 +729,12 @@ public final class SqlParser {
                     int end = lastEnd();
                     return new Query.Derived(q, optionalAlias(false), t.start, end);
                 } catch (SqlException notADerivedTable) {
+                    if (notADerivedTable == tooDeep) {
+                        throw notADerivedTable;
+                    }
                     pos = save;
                     depth = savedDepth;
+                    namesSeen = names;
                 }
             }
             pos++;
@@ -936,6 +961,9 @@ public final class SqlParser {
             expectSymbol(Symbol.RPAREN);
             return q;
         } catch (SqlException notAQuery) {
+            if (notAQuery == tooDeep) {
+                throw notAQuery;
+            }
             pos = save;
             depth = savedDepth;
             namesSeen = names;
@@ -1087,8 +1115,7 @@ public final class SqlParser {
                         pos += 2;
                         return exists(t.start, true);
                     }
-                    if (!arithmeticOnly && after.type != Token.Type.END && !after.is(Symbol.COMMA)
-                            && !after.is(Symbol.RPAREN)) {
+                    if (after.type != Token.Type.END && !after.is(Symbol.COMMA) && !after.is(Symbol.RPAREN)) {
                         pos++;
                         deeper();
                         Expr e = not();
@@ -1167,6 +1194,9 @@ public final class SqlParser {
     private Expr caseExpr() {
         Token first = next(); // CASE
         deeper();
+        if (peek().is(Keyword.END)) {
+            throw error("WHEN");
+        }
         Expr operand = peek().is(Keyword.WHEN) ? null : expr();
         List<Expr.When> whens = new ArrayList<>();
         while (acceptKeyword(Keyword.WHEN)) {
@@ -1271,7 +1301,8 @@ public final class SqlParser {
 
     private void deeper() {
         if (++depth > MAX_DEPTH) {
-            throw new SqlException("syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
+            tooDeep = new SqlException("syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
+            throw tooDeep;
         }
     }
 
