@@ -32,7 +32,7 @@ public final class SqlParser {
      * recurse over the tree as well, so an absurdly nested statement is refused with an error,
      * not a StackOverflowError.
      */
-    public static final int MAX_DEPTH = Parser.MAX_DEPTH;
+    public static final int MAX_DEPTH = 200;
 
     private static final String STATEMENT_START =
             "a statement (CREATE, DROP, DESC, DUMP, INSERT, SELECT, UPDATE, DELETE, EXPLAIN, SHOW)";
@@ -48,7 +48,7 @@ public final class SqlParser {
             Keyword.SET, Keyword.VALUES, Keyword.WINDOW, Keyword.RETURN, Keyword.AND, Keyword.OR, Keyword.NOT,
             Keyword.IS, Keyword.IN, Keyword.LIKE, Keyword.GLOB, Keyword.BETWEEN, Keyword.ISNULL, Keyword.NOTNULL,
             Keyword.ESCAPE, Keyword.WHEN, Keyword.THEN, Keyword.ELSE, Keyword.END, Keyword.COLLATE, Keyword.ASC,
-            Keyword.DESC, Keyword.NULLS, Keyword.OVER, Keyword.FILTER, Keyword.SELECT, Keyword.SCANSELECT);
+            Keyword.DESC, Keyword.NULLS, Keyword.OVER, Keyword.FILTER, Keyword.SELECT, Keyword.SCANSELECT, Keyword.INDEXED);
 
     private final String sql;
     private final List<Token> tokens;
@@ -492,8 +492,7 @@ public final class SqlParser {
     private boolean endsValue(boolean inSet) {
         Token t = peek();
         if (inSet) {
-            return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END
-                    || t.is(Symbol.SEMICOLON) && peek(1).type == Token.Type.END;
+            return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON);
         }
         return t.is(Symbol.COMMA) || t.is(Symbol.RPAREN);
     }

@@ -280,6 +280,10 @@ class SqlParserTest {
             assertEquals("[select * from t where (in id [1 2 3 4])]", query("SELECT * FROM t WHERE id IN (1,2,3,4)"));
             assertEquals("[select * from t where (in hobby [yachting painting])]",
                     query("SELECT * FROM t WHERE hobby IN (yachting,painting)"));
+            assertEquals("[select * from t where (in hobby [{ice skating} 'x'])]",
+                    query("SELECT * FROM t WHERE hobby IN (ice skating, 'x')"), "2010 unquoted text in an IN list");
+            assertEquals("[select * from t where (not-in id [000000000001])]", query("SELECT * FROM t WHERE id NOT IN (000000000001)"));
+            assertEquals("[select * from t where (between hobby v z)]", query("SELECT * FROM t WHERE hobby BETWEEN v AND z"));
             assertEquals("[select COUNT(*) from t where (= employee 4)]", query("SELECT COUNT(*) FROM t WHERE employee = 4"));
             assertEquals("[select division.name, worker.name from (cross division worker) where (and (= division.id worker.division)"
                     + " (between division.id 11 33)) order worker.salary:desc]",
@@ -338,6 +342,7 @@ class SqlParserTest {
             assertEquals("[select * from t1]", query("SELECT * FROM t1 NOT INDEXED"));
             assertEquals("[select * from t1 x where (= a 1)]", query("SELECT * FROM t1 x INDEXED BY i1 WHERE a = 1"),
                     "SQLite's index hints are read and dropped");
+            assertEquals("[select * from t1 where (= a 1)]", query("SELECT * FROM t1 INDEXED BY i1 WHERE a = 1"));
         }
 
         @Test
@@ -513,6 +518,8 @@ class SqlParserTest {
             assertEquals("name={marie anne} hobby={ice skating}", assignments(s));
             assertEquals("(between hobby v z)", TreeText.of(s.where()));
             assertEquals("name={marie anne}", assignments(parse("UPDATE t SET name=marie anne;", Statement.Update.class)));
+            assertEquals("flag={x > 5} g=(> x 5)", assignments(parse("UPDATE t SET flag = x > 5, g = (x > 5)", Statement.Update.class)),
+                    "as in 2010, a bare condition over names is text; a parenthesized one is an expression");
         }
 
         @Test
