@@ -636,7 +636,7 @@ public final class SqlParser {
         }
         if (isName(t) && peek(1).is(Symbol.DOT) && peek(2).is(Symbol.STAR)) {
             pos += 3;
-            return new Query.Star(nameText(t), t.start, lastEnd());
+            return new Query.Star(t.text, t.start, lastEnd());
         }
         Expr e = expr();
         return new Query.Item(e, optionalAlias(true));
@@ -648,7 +648,7 @@ public final class SqlParser {
             Token t = peek();
             if (isName(t) || t.type == Token.Type.STRING) {
                 pos++;
-                return nameText(t);
+                return t.text;
             }
             throw error("an alias after AS");
         }
@@ -656,18 +656,21 @@ public final class SqlParser {
         if (t.type == Token.Type.IDENT && (t.keyword() == null || !NOT_AN_IMPLICIT_ALIAS.contains(t.keyword()))
                 || stringAllowed && t.type == Token.Type.STRING || isDoubleQuoted(t)) {
             pos++;
-            return nameText(t);
+            return t.text;
         }
         return null;
     }
 
     /** FROM a, b, c: a left-deep tree of CROSS joins. */
     private Query.FromItem fromList() {
+        int entered = depth;
         Query.FromItem left = joinTree();
         while (acceptSymbol(Symbol.COMMA)) {
+            deeper(); // the tree is as deep as the list is long
             Query.FromItem right = joinTree();
             left = new Query.Join(Query.JoinKind.CROSS, left, right, null, List.of(), false);
         }
+        depth = entered;
         return left;
     }
 
@@ -916,7 +919,7 @@ public final class SqlParser {
         if (isName(t)) {
             // x IN t: SQLite's short form of x IN (SELECT * FROM t)
             pos++;
-            String table = nameText(t);
+            String table = t.text;
             Query q = new Query.Select(false, List.of(new Query.Star(null, t.start, t.end)),
                     new Query.TableRef(table, null, t.start, t.end), null, List.of(), null, List.of(), null, null,
                     false, t.start, t.end);
@@ -1149,7 +1152,7 @@ public final class SqlParser {
                 throw error("a column name after '" + t.text + ".'");
             }
             pos++;
-            return column(nameText(t), nameText(col), t.start, col.end);
+            return column(t.text, col.text, t.start, col.end);
         }
         return column(null, t.text, t.start, t.end);
     }
@@ -1374,10 +1377,6 @@ public final class SqlParser {
     /** A word (any keyword included) or a double-quoted name. */
     private boolean isName(Token t) {
         return t.type == Token.Type.IDENT || isDoubleQuoted(t);
-    }
-
-    private static String nameText(Token t) {
-        return t.text;
     }
 
     private String name(String what) {

@@ -662,6 +662,8 @@ class SqlParserTest {
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE a IN (" + "(".repeat(n) + "1" + ")".repeat(n) + ")"));
             assertEquals(TOO_DEEP, error("INSERT INTO t VALUES (" + "(".repeat(n) + "1" + ")".repeat(n) + ")"));
             assertEquals(TOO_DEEP, error("EXPLAIN ".repeat(n) + "SELECT 1"));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t" + ", t".repeat(n)));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t" + " JOIN t ON 1".repeat(n)));
         }
 
         @Test
