@@ -147,7 +147,7 @@ final class TextForm {
                         up = false;
                     } else {
                         double t = (frac - 0.5) + err;
-                        up = t > 0 || (t == 0 && (m & 1) == 1);
+                        up = t >= 0; // an exact tie rounds up, as SQLite's digit rounding does
                     }
                     if (up) {
                         m++;
@@ -160,7 +160,7 @@ final class TextForm {
             }
         }
         if (m < 0) {
-            BigDecimal bd = new BigDecimal(a).round(new MathContext(15, RoundingMode.HALF_EVEN));
+            BigDecimal bd = new BigDecimal(a).round(new MathContext(15, RoundingMode.HALF_UP));
             m = bd.unscaledValue().longValueExact();
             int digits = Long.toString(m).length();
             e10 = digits - bd.scale() - 1;
