@@ -105,9 +105,8 @@ final class TextForm {
     private static final byte[] MIN_LONG = TextBuf.utf8(Long.toString(Long.MIN_VALUE));
 
     /**
-     * SQLite's {@code %!.15g}. Exact and allocation-free for {@code 1e-7 <= |v| < 1e15} (the
-     * value scaled by an exact power of ten, its rounding decided on the exact product through
-     * an FMA residual); other magnitudes go through BigDecimal (allocates; rare).
+     * SQLite's {@code %!.15g}. Exact and allocation-free for {@code 1e-8 <= |v| < 1e37}
+     * ({@link #digits15}); other magnitudes go through BigDecimal (allocates; rare).
      */
     static void appendDouble(double v, TextBuf out) {
         out.ensure(32);
@@ -127,37 +126,17 @@ final class TextForm {
         double a = Math.abs(v);
         int e10 = (int) Math.floor(Math.log10(a));
         long m = -1;
-        if (e10 >= -7 && e10 <= 14) {
-            double p = a * POW10[14 - e10];
-            if (p >= 1e15 && e10 < 14) {
-                e10++;
-            } else if (p < 1e14 && e10 > -7) {
-                e10--;
+        // log10 may be off by one at powers of ten: try the neighbours
+        for (int k = 0; k < 3 && m < 0; k++) {
+            int e = k == 0 ? e10 : k == 1 ? e10 - 1 : e10 + 1;
+            m = digits15(a, e);
+            if (m >= 0) {
+                e10 = e;
             }
-            if (e10 >= -7 && e10 <= 14) {
-                double scale = POW10[14 - e10];
-                p = a * scale;
-                if (p >= 1e14 && p < 1e15) {
-                    double err = Math.fma(a, scale, -p);
-                    double fl = Math.floor(p);
-                    double frac = p - fl;
-                    m = (long) fl;
-                    boolean up;
-                    if (frac < 0.25) {
-                        up = false;
-                    } else {
-                        double t = (frac - 0.5) + err;
-                        up = t >= 0; // an exact tie rounds up, as SQLite's digit rounding does
-                    }
-                    if (up) {
-                        m++;
-                        if (m == 1_000_000_000_000_000L) {
-                            m = 100_000_000_000_000L;
-                            e10++;
-                        }
-                    }
-                }
-            }
+        }
+        if (m == 1_000_000_000_000_000L) {
+            m = 100_000_000_000_000L;
+            e10++;
         }
         if (m < 0) {
             BigDecimal bd = new BigDecimal(a).round(new MathContext(15, RoundingMode.HALF_UP));
@@ -184,6 +163,39 @@ final class TextForm {
             LPOW10[i] = p;
             p *= 10;
         }
+    }
+
+    /**
+     * {@code a · 10^(14-e)} rounded half up to an integer, when that lies in [1e14, 1e15] and the
+     * power of ten is exact (-8 <= e <= 36); else -1. The rounding is decided on the exact
+     * product or quotient: an FMA gives the residual of the one rounded operation, and since the
+     * scaled value's fraction is a multiple of its ulp, only an exact .5 needs the residual's sign.
+     */
+    private static long digits15(double a, int e) {
+        double p;
+        double residual;
+        if (e <= 14) {
+            if (e < -8) {
+                return -1;
+            }
+            double scale = POW10[14 - e];
+            p = a * scale;
+            residual = Math.fma(a, scale, -p); // exact: a·scale - p
+        } else {
+            if (e - 14 > 22) {
+                return -1;
+            }
+            double div = POW10[e - 14];
+            p = a / div;
+            residual = Math.fma(-p, div, a); // exact: a - p·div, same sign as the true quotient - p
+        }
+        if (!(p >= 1e14 && p < 1e15)) {
+            return -1;
+        }
+        double fl = Math.floor(p);
+        double frac = p - fl;
+        boolean up = frac > 0.5 || (frac == 0.5 && residual >= 0); // an exact tie rounds up, as SQLite does
+        return (long) fl + (up ? 1 : 0);
     }
 
     /** {@code m} has exactly 15 digits; the value is {@code m · 10^(e10-14)}. At most 22 bytes. */

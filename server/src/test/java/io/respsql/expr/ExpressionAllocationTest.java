@@ -19,7 +19,7 @@ class ExpressionAllocationTest {
     @Test
     void textExpressionsAllocateNothingPerEvaluation() {
         ExprFixture f = new ExprFixture();
-        int[] rows = {f.row(7, 2.5, "hello"), f.row(-12, 0.125, "déjà vu"), f.row(0, 1e-3, ""), f.row(99, -3.75, "x")};
+        int[] rows = {f.row(7, 2.5, "hello"), f.row(-12, 0.125, "déjà vu"), f.row(0, 1e-3, ""), f.row(99, -1.5e20, "x")};
         Expression text = Expressions.function("UPPER", List.of(Expressions.function("SUBSTR", List.of(
                 Expressions.binary(CONCAT, Expressions.binary(CONCAT, f.s, txt("-")), Expressions.binary(CONCAT, f.a, f.b)),
                 i(2), i(12)))));
