@@ -146,6 +146,15 @@ public final class Expressions {
         return fold(new Logic.Not(Coercion.condition(e, "NOT")));
     }
 
+    /**
+     * {@code e} as a condition (WHERE, ON, HAVING, CASE WHEN): BOOLEAN as is, a bare NULL as a
+     * BOOLEAN NULL, a number true when not zero (SQLite's {@code WHERE a}); other types are an
+     * error naming {@code clause} ("argument of WHERE must be BOOLEAN, not TEXT").
+     */
+    public static Expression asCondition(Expression e, String clause) {
+        return Coercion.condition(e, clause);
+    }
+
     public static Expression isNull(Expression e, boolean negated) {
         return fold(new NullTest.IsNull(e, negated));
     }

@@ -392,6 +392,17 @@ class ExpressionsTest {
     }
 
     @Test
+    void conditionsFromNumbers() {
+        assertEquals(true, ev(Expressions.asCondition(f.a, "WHERE")));
+        assertEquals(true, ev(Expressions.asCondition(f.b, "WHERE")));
+        assertEquals(false, ev(Expressions.asCondition(bin(SUB, f.a, i(7)), "WHERE")));
+        assertNull(ev(Expressions.asCondition(nul(), "WHERE")));
+        SqlException e = assertThrows(SqlException.class, () -> Expressions.asCondition(f.s, "WHERE"));
+        assertEquals("argument of WHERE must be BOOLEAN, not TEXT", e.getMessage());
+        assertEquals(false, ev(bin(AND, f.a, i(0))));
+    }
+
+    @Test
     void foldingAndDescribe() {
         Expression e = bin(ADD, i(2), bin(MUL, i(3), i(4)));
         assertInstanceOf(Literal.class, e);
