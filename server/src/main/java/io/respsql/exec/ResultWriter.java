@@ -24,14 +24,16 @@ public final class ResultWriter {
                       ResultSink sink) {
         IntArrayList buf = new IntArrayList();
         int w = carried.length;
+        long[] tuples = {0};
         root.run(ctx, c -> {
             int[] s = c.slots;
             for (int r : carried) {
                 buf.add(s[r]);
             }
+            tuples[0]++;
             return true;
         });
-        int n = w == 0 ? 0 : buf.size() / w;
+        int n = (int) tuples[0];
         sink.columns(columns, n);
         Expression[] outs = outputs.toArray(new Expression[0]);
         int[] rows = buf.elements();

@@ -196,6 +196,11 @@ public final class SqlEngine {
     public boolean execute(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         try {
+            io.respsql.sql.tree.Statement query = QueryPipeline.parseQuery(sql);
+            if (query != null) {
+                QueryPipeline.run(catalog, query, sql, out, results);
+                return true;
+            }
             Statement st = Parser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
@@ -258,6 +263,9 @@ public final class SqlEngine {
      */
     public static String checkQueued(String sql, String writeRefusal) {
         try {
+            if (QueryPipeline.parseQuery(sql) != null) {
+                return null;
+            }
             Statement st = Parser.parse(sql);
             return writeRefusal != null && isWrite(st) ? writeRefusal : null;
         } catch (SqlException e) {

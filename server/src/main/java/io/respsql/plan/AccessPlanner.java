@@ -51,7 +51,7 @@ final class AccessPlanner {
             Expression filter = QueryPlanner.and(conds);
             Materialize m = new Materialize(sub.root(), sub.outputs().toArray(new Expression[0]), r.table, r.number, filter,
                     r.displayName());
-            return new Access(m, 1000, "materialize " + r.displayName() + (filter == null ? "" : "; filter " + filter.describe()),
+            return new Access(m, 1000, "materialize " + r.displayName() + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)),
                     false);
         }
         Table t = r.table;
@@ -148,7 +148,7 @@ final class AccessPlanner {
             if (parts.isEmpty()) {
                 return new Access(new EmptyScan(r.bit(), or.text), 0, "no rows can match (" + or.text + ")", true);
             }
-            String d = desc + (filter == null ? "" : "; filter " + filter.describe());
+            String d = desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
             return new Access(new RowUnion(parts.toArray(new Operator[0]), r.number, filter, d), cost, d, false);
         }
         return null;
@@ -248,7 +248,7 @@ final class AccessPlanner {
                 }
                 op = new IndexLookup(index, r.number, keys, filter, desc);
             }
-            return new Access(op, cost, desc + (filter == null ? "" : "; filter " + filter.describe()), ordered);
+            return new Access(op, cost, desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)), ordered);
         }
 
         private static Access empty(Relation r, CharSequence what) {

@@ -153,7 +153,7 @@ public final class QueryBinder {
             b.names.add(aliases.get(i) != null ? aliases.get(i) : outputName(e, scope));
         }
         if (s.having() != null) {
-            b.having = value(s.having(), scope);
+            b.having = Expressions.asCondition(value(s.having(), scope), "HAVING");
         }
         for (Query.OrderItem o : s.orderBy()) {
             Expression key = orderTarget(o.expr(), items, aliases, b.outputs);
@@ -290,7 +290,7 @@ public final class QueryBinder {
         Expression sep = f.args().size() > 1 ? value(f.args().get(1), scope) : null;
         if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL)
                 && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN) {
-            throw new SqlException("aggregate function '" + f.name() + "' cannot take " + arg.type().sqlName() + ": " + text(f));
+            throw new SqlException(f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
     }
@@ -581,7 +581,7 @@ public final class QueryBinder {
 
     /** Binds one AND term and finds its index-usable forms over this block's relations. */
     Conjunct conjunct(Expr e, BlockScope scope) {
-        Conjunct c = new Conjunct(value(e, scope), text(e));
+        Conjunct c = new Conjunct(Expressions.asCondition(value(e, scope), "WHERE"), text(e));
         if (hasSubquery(e)) {
             return c; // its values would be bound (and planned) twice; a filter serves it
         }
@@ -602,8 +602,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between x && !x.negated()) {
             BlockScope.Resolved r = localColumn(x.operand(), scope);
             if (r != null) {
-                Expression lo = bind(x.low(), scope);
-                Expression hi = bind(x.high(), scope);
+                boolean textCol = r.column().type() == io.respsql.storage.ColumnType.TEXT;
+                Expression lo = textCol && isNumberLiteral(x.low()) ? Expressions.constText(text(x.low())) : bind(x.low(), scope);
+                Expression hi = textCol && isNumberLiteral(x.high()) ? Expressions.constText(text(x.high())) : bind(x.high(), scope);
                 lo = lo == null ? textIfText(x.low(), r.column()) : lo;
                 hi = hi == null ? textIfText(x.high(), r.column()) : hi;
                 if (lo != null && hi != null) {
@@ -615,7 +616,9 @@ public final class QueryBinder {
             if (r != null) {
                 Expression[] vals = new Expression[x.values().size()];
                 for (int i = 0; i < vals.length; i++) {
-                    Expression v = bind(x.values().get(i), scope);
+                    Expr item = x.values().get(i);
+                    Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(item)
+                            ? Expressions.constText(text(item)) : bind(item, scope);
                     vals[i] = v == null ? textIfText(x.values().get(i), r.column()) : v;
                     if (vals[i] == null) {
                         return c;
@@ -641,7 +644,8 @@ public final class QueryBinder {
         if (r == null) {
             return;
         }
-        Expression v = bind(valueSide, scope);
+        Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(valueSide)
+                ? Expressions.constText(text(valueSide)) : bind(valueSide, scope);
         if (v == null) {
             v = textIfText(valueSide, r.column());
         }
@@ -671,6 +675,18 @@ public final class QueryBinder {
     private Expression textIfText(Expr e, Column c) {
         return c.type() == io.respsql.storage.ColumnType.TEXT && e instanceof Expr.Column n && n.qualifier() == null
                 ? Expressions.constText(n.name()) : null;
+    }
+
+    /**
+     * A number as written ({@code 1.50}, {@code -5}, {@code 007}): beside a TEXT value the 2010
+     * dialect compares it as the text it is written as.
+     */
+    static boolean isNumberLiteral(Expr e) {
+        if (e instanceof Expr.Unary u && u.op() != Expr.UnaryOp.NOT) {
+            e = u.operand();
+        }
+        return e instanceof Expr.Literal l && (l.kind() == Expr.LiteralKind.INTEGER || l.kind() == Expr.LiteralKind.DECIMAL)
+                && e.start() >= 0;
     }
 
     /** A column of one of this block's own relations (not an outer block's), or null. */
@@ -756,7 +772,8 @@ public final class QueryBinder {
             List<Expression> whens = new ArrayList<>();
             List<Expression> thens = new ArrayList<>();
             for (Expr.When w : x.whens()) {
-                whens.add(operand == null ? value(w.condition(), scope) : textBeside(w.condition(), operand, scope));
+                whens.add(operand == null ? Expressions.asCondition(value(w.condition(), scope), "CASE WHEN")
+                        : textBeside(w.condition(), operand, scope));
                 thens.add(value(w.result(), scope));
             }
             Expression otherwise = x.otherwise() == null ? null : value(x.otherwise(), scope);
@@ -844,11 +861,19 @@ public final class QueryBinder {
         if (r == null) {
             throw new SqlException(scope.unknownColumn(((Expr.Column) right).name()));
         }
+        if (l.type() == SqlType.TEXT && isNumberLiteral(right)) {
+            r = Expressions.constText(text(right));
+        } else if (r.type() == SqlType.TEXT && isNumberLiteral(left)) {
+            l = Expressions.constText(text(left));
+        }
         return new Expression[]{l, r};
     }
 
     /** {@code e} as a value compared with {@code other}: a bare name is text when {@code other} is TEXT. */
     private Expression textBeside(Expr e, Expression other, BlockScope scope) {
+        if (other.type() == SqlType.TEXT && isNumberLiteral(e)) {
+            return Expressions.constText(text(e));
+        }
         Expression x = bind(e, scope);
         if (x == null && other.type() == SqlType.TEXT) {
             return Expressions.constText(((Expr.Column) e).name());
@@ -864,7 +889,7 @@ public final class QueryBinder {
             throw new SqlException("window functions are not supported yet: " + text(f));
         }
         if (isAggregate(f)) {
-            throw new SqlException("aggregate function '" + f.name() + "' is not allowed here: " + text(f));
+            throw new SqlException("aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         }
         if (f.star()) {
             throw new SqlException("function '" + f.name() + "' does not take *");

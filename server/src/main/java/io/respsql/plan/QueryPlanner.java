@@ -85,7 +85,7 @@ public final class QueryPlanner {
             Expression where = and(b.where);
             if (where != null) {
                 op = new Filter(op, where);
-                lines.add("one row; filter " + where.describe());
+                lines.add("one row; filter " + io.respsql.exec.op.Describe.condition(where));
             } else {
                 lines.add("one row (no FROM)");
             }
@@ -101,10 +101,12 @@ public final class QueryPlanner {
         if (b.aggregate) {
             countInput = b.countStarOnly ? op : null;
             op = Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
-            lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+            if (!b.countStarOnly) { // a lone COUNT(*) counts the rows above: the 2010 EXPLAIN shows only their path
+                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+            }
             if (b.having != null) {
                 op = new Filter(op, b.having);
-                lines.add("having " + b.having.describe());
+                lines.add("having " + io.respsql.exec.op.Describe.condition(b.having));
             }
             carried = new int[]{b.group.number};
         } else {
@@ -220,14 +222,14 @@ public final class QueryPlanner {
                     pending.removeAll(after);
                     if (!after.isEmpty()) {
                         op = new Filter(op, and(after));
-                        steps.add("filter " + and(after).describe());
+                        steps.add("filter " + io.respsql.exec.op.Describe.condition(and(after)));
                     }
                 }
                 order.append(" -> ").append(next.displayName());
             }
             if (!pending.isEmpty()) { // conditions on no relation of the block that no step took (defensive)
                 op = new Filter(op, and(pending));
-                steps.add("filter " + and(pending).describe());
+                steps.add("filter " + io.respsql.exec.op.Describe.condition(and(pending)));
             }
             if (b.relations.size() > 1) {
                 lines.add(order.toString());
@@ -311,7 +313,7 @@ public final class QueryPlanner {
                 s.filter = and(filter);
                 s.description = (s.index.isPrimary() ? "primary key probe" : "index probe") + " on " + r.table.name()
                         + " using " + s.index.name() + " (" + s.key.column.name() + " = " + s.key.values[0].describe() + ")"
-                        + (s.filter == null ? "" : "; filter " + s.filter.describe());
+                        + (s.filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(s.filter));
                 return s;
             }
             AccessPlanner.Access a = AccessPlanner.choose(r, own, null);
@@ -326,7 +328,7 @@ public final class QueryPlanner {
             s.equi = connected ? equiKeys(r, cross) : null;
             s.cost = a.cost() * (connected ? 1 : 1000);
             s.description = (connected && s.equi != null ? "hash join with " : "nested loop join with ") + a.description()
-                    + (s.condition == null ? "" : "; on " + s.condition.describe());
+                    + (s.condition == null ? "" : "; on " + io.respsql.exec.op.Describe.condition(s.condition));
             return s;
         }
 

@@ -76,6 +76,6 @@ public final class IndexLookup implements Operator {
     }
 
     public String describe() {
-        return description + (filter == null ? "" : "; filter " + filter.describe());
+        return description + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 }

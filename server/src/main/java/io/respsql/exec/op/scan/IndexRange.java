@@ -86,6 +86,6 @@ public final class IndexRange implements Operator {
     }
 
     public String describe() {
-        return description + (filter == null ? "" : "; filter " + filter.describe());
+        return description + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 }
