@@ -141,8 +141,39 @@ public final class QueryBinder {
             collectAggregates(o.expr(), aggCalls);
         }
         b.aggregate = !s.groupBy().isEmpty() || !aggCalls.isEmpty() || s.having() != null;
+        // A column neither grouped nor aggregated (SQLite's "bare column") reads one row of its
+        // group: each one found restarts the binding with it as an implicit aggregate.
+        List<Expr> bare = new ArrayList<>();
+        while (true) {
+            try {
+                bindOutputs(s, items, aliases, aggCalls, bare, scope, b);
+                break;
+            } catch (BareColumn e) {
+                if (bare.size() >= 64) {
+                    throw new SqlException("column '" + e.column.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
+                }
+                bare.add(e.column);
+                grouped.remove(scope);
+                b.groupKeys.clear();
+                b.aggregates.clear();
+                b.outputs.clear();
+                b.names.clear();
+                b.order.clear();
+                b.having = null;
+            }
+        }
+        b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
+        b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
+        grouped.remove(scope);
+        b.outerRefs = scope.outerRefs;
+        return b;
+    }
+
+    /** Grouping (when the block aggregates), then the select list, HAVING and ORDER BY over it. */
+    private void bindOutputs(Query.Select s, List<Expr> items, List<String> aliases, List<Expr> aggCalls, List<Expr> bare,
+                             BlockScope scope, LogicalQuery.Block b) {
         if (b.aggregate) {
-            bindGrouping(s, items, aliases, aggCalls, scope, b);
+            bindGrouping(s, items, aliases, aggCalls, bare, scope, b);
             b.countStarOnly = s.groupBy().isEmpty() && s.having() == null && !s.distinct() && items.size() == 1
                     && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT");
         }
@@ -166,11 +197,16 @@ public final class QueryBinder {
             BlockScope.Resolved col = b.aggregate ? null : localColumn(plain, scope);
             b.order.add(orderKey(o, key, col));
         }
-        b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
-        b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
-        grouped.remove(scope);
-        b.outerRefs = scope.outerRefs;
-        return b;
+    }
+
+    /** Thrown while binding a grouped block's outputs at a column that is neither grouped nor aggregated. */
+    private static final class BareColumn extends RuntimeException {
+        final Expr.Column column;
+
+        BareColumn(Expr.Column column) {
+            super(null, null, false, false);
+            this.column = column;
+        }
     }
 
     /** The output an ORDER BY term names: an ordinal, or an output alias; null when it is an expression. */
@@ -215,7 +251,7 @@ public final class QueryBinder {
 
     /** GROUP BY keys and aggregate calls, bound over the FROM relations; then the group relation. */
     private void bindGrouping(Query.Select s, List<Expr> items, List<String> aliases, List<Expr> aggCalls,
-                              BlockScope scope, LogicalQuery.Block b) {
+                              List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         List<String> keyCanon = new ArrayList<>();
         List<String> keyText = new ArrayList<>();
         for (Expr g : s.groupBy()) {
@@ -251,6 +287,11 @@ public final class QueryBinder {
             aggCanon.add(k);
             b.aggregates.add(aggregate((Expr.Function) a, scope));
             keyText.add(text(a));
+        }
+        for (Expr c : bare) { // a bare column: the value of one row of the group (MIN's, as SQLite allows)
+            aggCanon.add(Canonical.key(c, scope));
+            b.aggregates.add(new AggregateSpec(AggregateSpec.Kind.MIN, value(c, scope), false));
+            keyText.add(text(c));
         }
         List<ColumnSpec> specs = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -310,7 +351,7 @@ public final class QueryBinder {
         }
         String k = Canonical.key(e, scope);
         int i = g.keyCanon().indexOf(k);
-        if (i < 0 && agg) {
+        if (i < 0 && (agg || e instanceof Expr.Column)) {
             i = g.aggCanon().indexOf(k);
             if (i >= 0) {
                 i += g.keyCanon().size();
@@ -323,7 +364,7 @@ public final class QueryBinder {
         if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
             if (r != null && scope.relations.contains(r.relation())) {
-                throw new SqlException("column '" + c.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
+                throw new BareColumn(c);
             }
         }
         return null;
@@ -745,6 +786,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between x) {
             Expression v = value(x.operand(), scope);
             return Expressions.between(v, textBeside(x.low(), v, scope), textBeside(x.high(), v, scope), x.negated());
+        } else if (e instanceof Expr.InList x && x.values().isEmpty()) {
+            value(x.operand(), scope);
+            return Expressions.constLong(SqlType.BOOLEAN, x.negated() ? 1 : 0); // nothing is in an empty list (SQLite)
         } else if (e instanceof Expr.InList x) {
             Expression v = value(x.operand(), scope);
             List<Expression> vals = new ArrayList<>();
