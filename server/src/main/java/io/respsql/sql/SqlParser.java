@@ -416,6 +416,10 @@ public final class SqlParser {
      * level, exponential in their depth.
      */
     private Expr valueOrRaw(boolean inSet) {
+        Token only = peek();
+        if (only.type != Token.Type.SYMBOL && only.type != Token.Type.END && endsValueAt(pos + 1, inSet)) {
+            return primary(); // one token, the usual 2010 value: no descent through every precedence level
+        }
         int save = pos;
         int savedDepth = depth;
         int names = namesSeen;
@@ -490,7 +494,11 @@ public final class SqlParser {
     }
 
     private boolean endsValue(boolean inSet) {
-        Token t = peek();
+        return endsValueAt(pos, inSet);
+    }
+
+    private boolean endsValueAt(int i, boolean inSet) {
+        Token t = tokens.get(Math.min(i, tokens.size() - 1));
         if (inSet) {
             return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON);
         }
