@@ -1107,6 +1107,9 @@ public final class SqlParser {
                     pos++;
                     return new Expr.Literal(Expr.LiteralKind.FALSE, t.text, t.start, t.end);
                 case CASE:
+                    if (after.is(Symbol.COMMA) || after.is(Symbol.RPAREN) || after.type == Token.Type.END) {
+                        break; // a name: a 2010 value "case", a column called case
+                    }
                     return caseExpr();
                 case CAST:
                     if (after.is(Symbol.LPAREN)) {
