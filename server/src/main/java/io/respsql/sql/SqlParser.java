@@ -25,6 +25,19 @@ import java.util.Set;
  * ({@code = == != <> IS [NOT] IN LIKE BETWEEN ISNULL NOTNULL}); {@code < <= > >=};
  * {@code + -}; {@code * / %}; {@code ||}; unary {@code + -}; primaries. Binary operators are
  * left-associative. Errors name the token found and what was expected there.
+ *
+ * <p>Readings chosen where the dialects meet:
+ * <ul>
+ * <li>{@code "x"} is a name wherever a name is expected; as a value it is a column reference,
+ *     which the binder reads as text where no such column exists (SQLite's rule; the 2010
+ *     {@code VALUES (2, "b")} still stores "b").</li>
+ * <li>A value in INSERT's VALUES, an IN list or SET is an expression when it is arithmetic
+ *     or names no column, else the verbatim text ({@link #valueOrRaw}).</li>
+ * <li>{@code x IN t} is {@code x IN (SELECT * FROM t)}; {@code x'3031'} is the text its bytes
+ *     spell; {@code NOT INDEXED} / {@code INDEXED BY i} are read and dropped.</li>
+ * <li>ORDER BY / LIMIT after VALUES or after an already limited parenthesized query wrap it
+ *     as {@code SELECT * FROM (...)}.</li>
+ * </ul>
  */
 public final class SqlParser {
     /**
