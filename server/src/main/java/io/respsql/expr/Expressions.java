@@ -264,6 +264,23 @@ public final class Expressions {
     }
 
     /**
+     * CAST to a type written by name ({@link #typeOf}), with SQLite's NUMERIC affinity for
+     * NUMERIC and DECIMAL: a number stays what it is (CAST(7 AS DECIMAL) is the integer 7, as
+     * the corpus expects), anything else becomes DOUBLE. Unknown names are an error naming them.
+     */
+    public static Expression castTo(Expression e, String typeName) {
+        SqlType target = typeOf(typeName);
+        if (target == null) {
+            throw new SqlException("unknown type '" + typeName + "'");
+        }
+        String n = typeName.trim().toUpperCase(Locale.ROOT);
+        if ((n.equals("NUMERIC") || n.equals("DECIMAL")) && (e.type().isNumeric() || e.type() == SqlType.NULL)) {
+            return e.type() == SqlType.NULL ? Literal.ofNull(SqlType.DOUBLE) : e;
+        }
+        return cast(e, target);
+    }
+
+    /**
      * A scalar function by upper-case name: COALESCE, IFNULL, NULLIF, ABS, ROUND, LOWER, UPPER,
      * LENGTH (CHAR_LENGTH), SUBSTR/SUBSTRING, TRIM/LTRIM/RTRIM, REPLACE, INSTR. Aggregates are
      * not functions here (the binder routes them to the aggregate operator).
@@ -322,6 +339,8 @@ public final class Expressions {
             case "INT2":
             case "INT4":
             case "INT8":
+            case "SIGNED":
+            case "UNSIGNED":
                 return SqlType.BIGINT;
             case "REAL":
             case "FLOAT":

@@ -112,8 +112,8 @@ final class InList extends Expression {
                         return negated ? 0 : 1;
                     }
                 }
-                ctx.isNull = sawNull;
-                return sawNull || negated == false ? 0 : 1;
+                ctx.isNull = sawNull; // no match: NULL if an item was NULL, else FALSE (TRUE negated)
+                return !sawNull && negated ? 1 : 0;
             }
         }
     }

@@ -25,6 +25,19 @@ import java.util.Set;
  * ({@code = == != <> IS [NOT] IN LIKE BETWEEN ISNULL NOTNULL}); {@code < <= > >=};
  * {@code + -}; {@code * / %}; {@code ||}; unary {@code + -}; primaries. Binary operators are
  * left-associative. Errors name the token found and what was expected there.
+ *
+ * <p>Readings chosen where the dialects meet:
+ * <ul>
+ * <li>{@code "x"} is a name wherever a name is expected; as a value it is a column reference,
+ *     which the binder reads as text where no such column exists (SQLite's rule; the 2010
+ *     {@code VALUES (2, "b")} still stores "b").</li>
+ * <li>A value in INSERT's VALUES, an IN list or SET is an expression when it is arithmetic
+ *     or names no column, else the verbatim text ({@link #valueOrRaw}).</li>
+ * <li>{@code x IN t} is {@code x IN (SELECT * FROM t)}; {@code x'3031'} is the text its bytes
+ *     spell; {@code NOT INDEXED} / {@code INDEXED BY i} are read and dropped.</li>
+ * <li>ORDER BY / LIMIT after VALUES or after an already limited parenthesized query wrap it
+ *     as {@code SELECT * FROM (...)}.</li>
+ * </ul>
  */
 public final class SqlParser {
     /**
@@ -416,6 +429,10 @@ public final class SqlParser {
      * level, exponential in their depth.
      */
     private Expr valueOrRaw(boolean inSet) {
+        Token only = peek();
+        if (only.type != Token.Type.SYMBOL && only.type != Token.Type.END && endsValueAt(pos + 1, inSet)) {
+            return primary(); // one token, the usual 2010 value: no descent through every precedence level
+        }
         int save = pos;
         int savedDepth = depth;
         int names = namesSeen;
@@ -490,7 +507,11 @@ public final class SqlParser {
     }
 
     private boolean endsValue(boolean inSet) {
-        Token t = peek();
+        return endsValueAt(pos, inSet);
+    }
+
+    private boolean endsValueAt(int i, boolean inSet) {
+        Token t = tokens.get(Math.min(i, tokens.size() - 1));
         if (inSet) {
             return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON);
         }
@@ -1099,6 +1120,9 @@ public final class SqlParser {
                     pos++;
                     return new Expr.Literal(Expr.LiteralKind.FALSE, t.text, t.start, t.end);
                 case CASE:
+                    if (after.is(Symbol.COMMA) || after.is(Symbol.RPAREN) || after.type == Token.Type.END) {
+                        break; // a name: a 2010 value "case", a column called case
+                    }
                     return caseExpr();
                 case CAST:
                     if (after.is(Symbol.LPAREN)) {

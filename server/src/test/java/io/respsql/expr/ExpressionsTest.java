@@ -301,6 +301,12 @@ class ExpressionsTest {
         assertEquals(SqlType.TEXT, Expressions.typeOf("character varying"));
         assertEquals(SqlType.TIMESTAMP, Expressions.typeOf("DATETIME"));
         assertNull(Expressions.typeOf("BLOB"));
+        assertEquals(SqlType.BIGINT, Expressions.typeOf("SIGNED"));
+        assertEquals(SqlType.INT, Expressions.castTo(f.a, "DECIMAL").type()); // NUMERIC affinity: stays integer
+        assertEquals(1.5, ev(Expressions.castTo(txt("1.5"), "numeric")));
+        assertInstanceOf(Long.class, ev(Expressions.castTo(f.b, "INTEGER")));
+        assertEquals(2L, ev(Expressions.castTo(f.b, "INTEGER")));
+        assertThrows(SqlException.class, () -> Expressions.castTo(f.a, "BLOB"));
     }
 
     @Test

@@ -252,6 +252,12 @@ class SqlParserTest {
         }
 
         @Test
+        void keywordsAloneAreNames() {
+            assertEquals("(1 case cast not exists select NULL TRUE)",
+                    values(parse("INSERT INTO t VALUES (1, case, cast, not, exists, select, null, true)", Statement.Insert.class)));
+        }
+
+        @Test
         void expressionsOfConstantsAreValues() {
             assertEquals("((neg 5) (neg 2.5f) (+ 1 (* 2 3)) (< 1 2) (isnull NULL) (|| 'a' 'b') (case (when 1 2)))",
                     values(parse("INSERT INTO t VALUES (-5, -2.5, 1+2*3, 1 < 2, NULL IS NULL, 'a' || 'b', CASE WHEN 1 THEN 2 END)",
