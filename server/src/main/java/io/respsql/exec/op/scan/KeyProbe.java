@@ -55,9 +55,13 @@ public final class KeyProbe {
         }
     }
 
-    /** Whether the index decides the condition exactly (no re-check): integer keys of integer values. */
+    /**
+     * Whether the index decides the condition exactly (no re-check): numeric keys of numeric
+     * values (bounds round inward), temporal keys of their own type; never text prefixes.
+     */
     public static boolean exact(ColumnType column, SqlType value) {
-        return (column.isInteger() && value.isInteger()) || (column == ColumnType.DATE && value == SqlType.DATE)
+        return ((column.isInteger() || column == ColumnType.FLOAT) && value.isNumeric())
+                || (column == ColumnType.DATE && value == SqlType.DATE)
                 || (column == ColumnType.TIMESTAMP && value == SqlType.TIMESTAMP);
     }
 
@@ -74,6 +78,11 @@ public final class KeyProbe {
         if (column == ColumnType.FLOAT) {
             double d = value.evalDouble(ctx);
             none = ctx.isNull || Double.isNaN(d);
+            if (bound == Bound.GT) {
+                d = Math.nextUp(d); // the next double: strict bounds stay exact
+            } else if (bound == Bound.LT) {
+                d = Math.nextDown(d);
+            }
             return none ? 0 : IndexKeys.ofDouble(d);
         }
         if (value.type() == SqlType.DOUBLE) {
