@@ -15,6 +15,8 @@ final class BlockScope {
     final List<Relation> relations = new ArrayList<>();
     /** Relations of enclosing blocks this block (or a block inside it) reads: its correlation. */
     long outerRefs;
+    /** EXPLAIN lines of the subqueries bound in this block's expressions. */
+    final List<String> subplans = new ArrayList<>();
 
     BlockScope(BlockScope parent) {
         this.parent = parent;

@@ -144,6 +144,7 @@ public final class QueryBinder {
         // A column neither grouped nor aggregated (SQLite's "bare column") reads one row of its
         // group: each one found restarts the binding with it as an implicit aggregate.
         List<Expr> bare = new ArrayList<>();
+        int subplansBefore = scope.subplans.size();
         while (true) {
             try {
                 bindOutputs(s, items, aliases, aggCalls, bare, scope, b);
@@ -153,6 +154,7 @@ public final class QueryBinder {
                     throw new SqlException("column '" + e.column.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
                 }
                 bare.add(e.column);
+                scope.subplans.subList(subplansBefore, scope.subplans.size()).clear();
                 grouped.remove(scope);
                 b.groupKeys.clear();
                 b.aggregates.clear();
@@ -166,6 +168,7 @@ public final class QueryBinder {
         b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
         grouped.remove(scope);
         b.outerRefs = scope.outerRefs;
+        b.subplans.addAll(scope.subplans);
         return b;
     }
 
@@ -950,7 +953,12 @@ public final class QueryBinder {
         if (oneColumnFor != null && lq.outputs.size() != 1) {
             throw new SqlException("the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
-        return QueryPlanner.plan(lq);
+        QueryPlanner.Planned p = QueryPlanner.plan(lq);
+        scope.subplans.add("subquery" + (p.outerRefs() != 0 ? " (correlated: run per outer row)" : " (run once)") + ":");
+        for (String l : p.explain()) {
+            scope.subplans.add("  " + l);
+        }
+        return p;
     }
 
     // ---- syntax helpers ---------------------------------------------------------------------------

@@ -120,6 +120,7 @@ public final class QueryPlanner {
             lines.add("distinct");
         }
         op = orderAndLimit(op, b, carried, presorted[0], lines);
+        lines.addAll(b.subplans);
         return new Planned(op, b.outputs, b.names, b.types(), carried, b.outerRefs, lines, b.countStarOnly, countInput,
                 countTable);
     }

@@ -70,6 +70,11 @@ class QueryPlannerTest {
         rows("SELECT id FROM emp ORDER BY id DESC LIMIT 2", "5", "4");
         rows("SELECT id FROM emp WHERE id >= 2 LIMIT 2 OFFSET 1", "3", "4");
         rows("SELECT id FROM emp WHERE dept = 000000000010", "1", "2");
+        rows("SELECT id FROM emp WHERE id >= 9.3e18");
+        rows("SELECT id FROM emp WHERE id <= -9.3e18");
+        rows("SELECT id FROM emp WHERE id > -1e30 AND id < 1.5", "1");
+        rows("SELECT id FROM emp WHERE salary > 200 OR salary < 75", "3", "4");
+        rows("SELECT id FROM emp WHERE id = 1 OR dept = 30 OR id IN (1, 2)", "1", "2", "4");
     }
 
     @Test
@@ -121,6 +126,15 @@ class QueryPlannerTest {
         error("SELECT (SELECT id FROM emp)", "scalar subquery returned more than one row");
         rows("SELECT x.name FROM (SELECT name, dept FROM emp WHERE dept = 10) AS x WHERE x.name <> 'ann'", "bob");
         rows("SELECT t.k FROM (SELECT id AS k FROM emp) t WHERE t.k > 4", "5");
+    }
+
+    @Test
+    void explainShowsSubqueriesAndJoinSteps() {
+        List<String> plan = f.explain("SELECT name FROM emp e WHERE EXISTS (SELECT 1 FROM dept d WHERE d.id = e.dept)");
+        assertTrue(plan.contains("subquery (correlated: run per outer row):"), plan.toString());
+        assertTrue(plan.get(plan.size() - 1).startsWith("  primary key probe on dept using dept:id:pk"), plan.toString());
+        assertEquals(List.of("union of [primary key probe on emp using emp:id:pk (id = 1)] + [index probe on emp using emp:dept:index (dept = 30)]"),
+                f.explain("SELECT id FROM emp WHERE id = 1 OR dept = 30"));
     }
 
     @Test
