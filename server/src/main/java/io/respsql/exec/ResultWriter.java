@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class ResultWriter {
     private static final byte[] EMPTY = new byte[0];
-    private final byte[] temporal = new byte[32];
+    private byte[] temporal;
 
     /** Writes every row {@code root} produces; {@code carried} are the relations a tuple consists of. */
     public void write(Operator root, List<Expression> outputs, ResultColumns columns, int[] carried, EvalContext ctx,
@@ -91,6 +91,9 @@ public final class ResultWriter {
                 if (ctx.isNull) {
                     sink.nullValue();
                 } else {
+                    if (temporal == null) {
+                        temporal = new byte[32];
+                    }
                     int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
                     sink.textValue(temporal, 0, len);
                 }

@@ -17,6 +17,8 @@ final class BlockScope {
     long outerRefs;
     /** EXPLAIN lines of the subqueries bound in this block's expressions. */
     final List<String> subplans = new ArrayList<>();
+    /** Set while a grouped block's outputs, HAVING and ORDER BY are bound: they read the group relation. */
+    QueryBinder.GroupOutput group;
 
     BlockScope(BlockScope parent) {
         this.parent = parent;

@@ -19,6 +19,8 @@ abstract class LogicalQuery {
     long offset;
     /** Relations of enclosing blocks read inside (bits): non-zero makes it a correlated subquery. */
     long outerRefs;
+    /** Planned for EXPLAIN: descriptions are built only then. */
+    boolean explain;
     /** EXPLAIN lines of subqueries in this query's expressions. */
     final List<String> subplans = new ArrayList<>();
     /** The text the source spans point into (the statement, or a view's query text). */

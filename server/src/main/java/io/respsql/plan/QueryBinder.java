@@ -17,10 +17,8 @@ import io.respsql.storage.ColumnSpec;
 import io.respsql.storage.Table;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -42,12 +40,18 @@ public final class QueryBinder {
     private String sql;
     private int relations;
     private int viewDepth;
-    /** Blocks whose outputs, HAVING and ORDER BY read the group relation: the matching rules. */
-    private final Map<BlockScope, GroupOutput> grouped = new HashMap<>();
+
+    private final boolean explain;
 
     public QueryBinder(Catalog catalog, String sql) {
+        this(catalog, sql, false);
+    }
+
+    /** {@code explain}: the plan is for EXPLAIN, so its descriptions are built. */
+    public QueryBinder(Catalog catalog, String sql, boolean explain) {
         this.catalog = catalog;
         this.sql = sql;
+        this.explain = explain;
     }
 
     /** Relations numbered so far (a context needs this many slots). */
@@ -59,7 +63,9 @@ public final class QueryBinder {
         if (relations >= MAX_RELATIONS) {
             throw new SqlException("a statement may use at most " + MAX_RELATIONS + " tables, subqueries and groupings");
         }
-        return new Relation(relations++, kind, name, table, columnNames);
+        Relation r = new Relation(relations++, kind, name, table, columnNames);
+        r.explain = explain;
+        return r;
     }
 
     /** A relation for a table in a scope of its own (UPDATE/DELETE's table, relation 0 when numbered first). */
@@ -67,24 +73,34 @@ public final class QueryBinder {
         return newRelation(Relation.Kind.TABLE, t.name(), t, columnNames(t));
     }
 
+    /** The table's column names, as a view (no copy per statement). */
     private static List<String> columnNames(Table t) {
-        List<String> names = new ArrayList<>(t.columnCount());
-        for (int i = 0; i < t.columnCount(); i++) {
-            names.add(t.column(i).name());
-        }
-        return names;
+        return new java.util.AbstractList<>() {
+            @Override
+            public String get(int i) {
+                return t.column(i).name();
+            }
+
+            @Override
+            public int size() {
+                return t.columnCount();
+            }
+        };
     }
 
     // ---- queries ----------------------------------------------------------------------------------
 
     LogicalQuery bindQuery(Query q, BlockScope parent) {
+        LogicalQuery lq;
         if (q instanceof Query.Select s) {
-            return bindSelect(s, parent);
+            lq = bindSelect(s, parent);
         } else if (q instanceof Query.SetOp s) {
-            return bindSetOp(s, parent);
+            lq = bindSetOp(s, parent);
         } else {
-            return bindValues((Query.Values) q, parent);
+            lq = bindValues((Query.Values) q, parent);
         }
+        lq.explain = explain;
+        return lq;
     }
 
     private LogicalQuery.Block bindSelect(Query.Select s, BlockScope parent) {
@@ -106,6 +122,7 @@ public final class QueryBinder {
         // The select list, * and t.* expanded to the columns they stand for.
         List<Expr> items = new ArrayList<>();
         List<String> aliases = new ArrayList<>();
+        List<Expression> starBound = new ArrayList<>(); // a * column's reference, bound here (null: bind the item)
         for (Query.SelectItem it : s.items()) {
             if (it instanceof Query.Star st) {
                 boolean any = false;
@@ -114,9 +131,12 @@ public final class QueryBinder {
                         continue;
                     }
                     any = true;
-                    for (String c : r.columnNames) {
+                    boolean qualify = r.name != null && scope.relations.size() > 1;
+                    for (int i = 0; i < r.columnNames.size(); i++) {
+                        String c = r.columnNames.get(i);
                         items.add(new Expr.Column(r.name, c, -1, -1));
                         aliases.add(null);
+                        starBound.add(Expressions.column(r.table.column(i), r.number, qualify ? r.name + "." + c : c));
                     }
                 }
                 if (!any) {
@@ -127,6 +147,7 @@ public final class QueryBinder {
                 Query.Item item = (Query.Item) it;
                 items.add(item.expr());
                 aliases.add(item.alias());
+                starBound.add(null);
             }
         }
 
@@ -147,7 +168,7 @@ public final class QueryBinder {
         int subplansBefore = scope.subplans.size();
         while (true) {
             try {
-                bindOutputs(s, items, aliases, aggCalls, bare, scope, b);
+                bindOutputs(s, items, aliases, starBound, aggCalls, bare, scope, b);
                 break;
             } catch (BareColumn e) {
                 if (bare.size() >= 64) {
@@ -155,7 +176,7 @@ public final class QueryBinder {
                 }
                 bare.add(e.column);
                 scope.subplans.subList(subplansBefore, scope.subplans.size()).clear();
-                grouped.remove(scope);
+                scope.group = null;
                 b.groupKeys.clear();
                 b.aggregates.clear();
                 b.outputs.clear();
@@ -166,15 +187,15 @@ public final class QueryBinder {
         }
         b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
         b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
-        grouped.remove(scope);
+        scope.group = null;
         b.outerRefs = scope.outerRefs;
         b.subplans.addAll(scope.subplans);
         return b;
     }
 
     /** Grouping (when the block aggregates), then the select list, HAVING and ORDER BY over it. */
-    private void bindOutputs(Query.Select s, List<Expr> items, List<String> aliases, List<Expr> aggCalls, List<Expr> bare,
-                             BlockScope scope, LogicalQuery.Block b) {
+    private void bindOutputs(Query.Select s, List<Expr> items, List<String> aliases, List<Expression> starBound,
+                             List<Expr> aggCalls, List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         if (b.aggregate) {
             bindGrouping(s, items, aliases, aggCalls, bare, scope, b);
             b.countStarOnly = s.groupBy().isEmpty() && s.having() == null && !s.distinct() && items.size() == 1
@@ -183,8 +204,9 @@ public final class QueryBinder {
 
         for (int i = 0; i < items.size(); i++) {
             Expr e = items.get(i);
-            b.outputs.add(value(e, scope));
-            b.names.add(aliases.get(i) != null ? aliases.get(i) : outputName(e, scope));
+            boolean star = starBound.get(i) != null;
+            b.outputs.add(star && !b.aggregate ? starBound.get(i) : value(e, scope));
+            b.names.add(aliases.get(i) != null ? aliases.get(i) : star ? ((Expr.Column) e).name() : outputName(e, scope));
         }
         if (s.having() != null) {
             b.having = Expressions.asCondition(value(s.having(), scope), "HAVING");
@@ -309,7 +331,7 @@ public final class QueryBinder {
         }
         Table work = Table.workTable("group", specs);
         b.group = newRelation(Relation.Kind.GROUP, null, work, names);
-        grouped.put(scope, new GroupOutput(b.group, keyCanon, aggCanon, keyText));
+        scope.group = new GroupOutput(b.group, keyCanon, aggCanon, keyText);
     }
 
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
@@ -340,7 +362,7 @@ public final class QueryBinder {
     }
 
     /** How a grouped block's later clauses read the group relation. */
-    private record GroupOutput(Relation group, List<String> keyCanon, List<String> aggCanon, List<String> labels) {
+    record GroupOutput(Relation group, List<String> keyCanon, List<String> aggCanon, List<String> labels) {
     }
 
     /** A post-aggregation expression that is a group key or an aggregate: that column of the group relation. */
@@ -625,6 +647,16 @@ public final class QueryBinder {
 
     /** Binds one AND term and finds its index-usable forms over this block's relations. */
     Conjunct conjunct(Expr e, BlockScope scope) {
+        if (e instanceof Expr.Binary b && b.op().isComparison() && scope.group == null) {
+            // The common case, bound once: the comparison's operands are also its index-usable values.
+            Expression[] lr = comparands(b.left(), b.right(), scope);
+            Conjunct c = new Conjunct(Expressions.asCondition(Expressions.binary(b.op(), lr[0], lr[1]), "WHERE"), text(e));
+            if (b.op() != Expr.BinaryOp.NE) {
+                boundSarg(c, b.left(), b.op(), lr[1], scope);
+                boundSarg(c, b.right(), b.op().flip(), lr[0], scope);
+            }
+            return c;
+        }
         Conjunct c = new Conjunct(Expressions.asCondition(value(e, scope), "WHERE"), text(e));
         if (hasSubquery(e)) {
             return c; // its values would be bound (and planned) twice; a filter serves it
@@ -672,6 +704,17 @@ public final class QueryBinder {
             }
         }
         return c;
+    }
+
+    /** {@code colSide op value} when {@code colSide} is a column of this block and {@code value} does not read its row. */
+    private void boundSarg(Conjunct c, Expr colSide, Expr.BinaryOp op, Expression value, BlockScope scope) {
+        BlockScope.Resolved r = localColumn(colSide, scope);
+        if (r == null || (value.relations() & r.relation().bit()) != 0) {
+            return;
+        }
+        Conjunct.Op o = op == Expr.BinaryOp.EQ ? Conjunct.Op.EQ : op == Expr.BinaryOp.LT ? Conjunct.Op.LT
+                : op == Expr.BinaryOp.LE ? Conjunct.Op.LE : op == Expr.BinaryOp.GT ? Conjunct.Op.GT : Conjunct.Op.GE;
+        c.sargs.add(new Conjunct.Sarg(c, r.relation(), r.column(), o, new Expression[]{value}));
     }
 
     private static void splitOr(Expr e, List<Expr> out) {
@@ -761,7 +804,7 @@ public final class QueryBinder {
 
     /** Binds {@code e}; null when it is a bare name that resolves to no column (maybe unquoted text). */
     Expression bind(Expr e, BlockScope scope) {
-        GroupOutput g = grouped.get(scope);
+        GroupOutput g = scope.group;
         if (g != null) {
             Expression m = groupMatch(e, scope, g);
             if (m != null) {
@@ -954,6 +997,9 @@ public final class QueryBinder {
             throw new SqlException("the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
         QueryPlanner.Planned p = QueryPlanner.plan(lq);
+        if (!explain) {
+            return p;
+        }
         scope.subplans.add("subquery" + (p.outerRefs() != 0 ? " (correlated: run per outer row)" : " (run once)") + ":");
         for (String l : p.explain()) {
             scope.subplans.add("  " + l);
@@ -1001,22 +1047,23 @@ public final class QueryBinder {
     }
 
     static List<Expr> children(Expr e) {
-        List<Expr> out = new ArrayList<>();
-        if (e instanceof Expr.Unary u) {
-            out.add(u.operand());
+        if (e instanceof Expr.Column || e instanceof Expr.Literal || e instanceof Expr.Raw || e instanceof Expr.TypedLiteral) {
+            return List.of();
+        } else if (e instanceof Expr.Unary u) {
+            return List.of(u.operand());
         } else if (e instanceof Expr.Binary b) {
-            out.add(b.left());
-            out.add(b.right());
+            return List.of(b.left(), b.right());
         } else if (e instanceof Expr.IsNull n) {
-            out.add(n.operand());
+            return List.of(n.operand());
         } else if (e instanceof Expr.IsDistinct d) {
-            out.add(d.left());
-            out.add(d.right());
+            return List.of(d.left(), d.right());
         } else if (e instanceof Expr.Between b) {
-            out.add(b.operand());
-            out.add(b.low());
-            out.add(b.high());
-        } else if (e instanceof Expr.InList l) {
+            return List.of(b.operand(), b.low(), b.high());
+        } else if (e instanceof Expr.Function f) {
+            return f.args();
+        }
+        List<Expr> out = new ArrayList<>();
+        if (e instanceof Expr.InList l) {
             out.add(l.operand());
             out.addAll(l.values());
         } else if (e instanceof Expr.InQuery q) {
@@ -1040,8 +1087,6 @@ public final class QueryBinder {
             }
         } else if (e instanceof Expr.Cast c) {
             out.add(c.operand());
-        } else if (e instanceof Expr.Function f) {
-            out.addAll(f.args());
         }
         return out;
     }
