@@ -284,4 +284,66 @@ class WindowOperatorTest {
         assertEquals(26L, r.values[0][0]);
         assertEquals(26.0 / 8, r.values[0][1]);
     }
+
+    @Test
+    void aPlanRunsAgainWithTheSameAnswers() {
+        List<String> names = List.of("f0", "f1");
+        var out = new io.respsql.storage.Table("w", names, List.of(io.respsql.storage.ColumnType.BIGINT,
+                io.respsql.storage.ColumnType.BIGINT), 0);
+        WindowOperator op = new WindowOperator(new Scan(N), new int[] {INPUT}, parts(dept), keys(desc(id)),
+                new WindowFunctionSpec[] {fn(ROW_NUMBER), fn(SUM, id)}, out, OUTPUT).withStubStorage((f, row) -> { });
+        for (int run = 0; run < 2; run++) {
+            long[] rn = new long[N];
+            long[] sums = new long[N];
+            op.run(new io.respsql.expr.EvalContext(2), c -> {
+                int in = c.slots[INPUT];
+                rn[in] = ((io.respsql.storage.LongColumn) out.column(0)).get(c.slots[OUTPUT]);
+                sums[in] = ((io.respsql.storage.LongColumn) out.column(1)).get(c.slots[OUTPUT]);
+                return true;
+            });
+            assertArrayEquals(new long[] {4, 3, 2, 1, 3, 2, 1, 1}, rn, "run " + run);
+            assertArrayEquals(new long[] {6, 6, 5, 3, 15, 11, 6, 7}, sums, "run " + run);
+        }
+    }
+
+    @Test
+    void slidingFramesOverManyRowsStayLinear() {
+        int n = 300_000;
+        Long[] key = new Long[n];
+        Long[] part = new Long[n];
+        Long[] val = new Long[n];
+        for (int i = 0; i < n; i++) {
+            key[i] = (long) (n - i);
+            part[i] = (long) (i % 7);
+            val[i] = (long) (i % 100);
+        }
+        WindowFrame w = frame(FrameUnit.ROWS, BoundKind.PRECEDING, 100L, BoundKind.CURRENT_ROW, null);
+        WindowFrame range = frame(FrameUnit.RANGE, BoundKind.PRECEDING, 700L, BoundKind.FOLLOWING, 70L);
+        Expression v = new LongCol("v", SqlType.INT, val);
+        long t0 = System.nanoTime();
+        Result r = run(n, parts(new LongCol("p", SqlType.BIGINT, part)), keys(asc(new LongCol("k", SqlType.BIGINT, key))),
+                fn(SUM, w, v), fn(MAX, w, v), fn(COUNT_STAR, range), fn(ROW_NUMBER));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.out.println("window over " + n + " rows, 4 functions: " + ms + " ms");
+        // Partition p holds slots p, p+7, ... in descending slot order (ascending key).
+        for (int p = 0; p < 7; p++) {
+            List<Integer> slots = new ArrayList<>();
+            for (int i = n - 1 - ((n - 1 - p) % 7); i >= 0; i -= 7) {
+                slots.add(i);
+            }
+            long sum = 0;
+            for (int k = 0; k < slots.size(); k++) {
+                int slot = slots.get(k);
+                sum += val[slot];
+                if (k > 100) {
+                    sum -= val[slots.get(k - 101)];
+                }
+                assertEquals(sum, r.values[slot][0]);
+                assertEquals((long) k + 1, r.values[slot][3]);
+                // Keys step by 7: 700 back is 100 rows, 70 ahead is 10 rows.
+                long inRange = Math.min(k, 100) + 1 + Math.min(slots.size() - 1 - k, 10);
+                assertEquals(inRange, r.values[slot][2]);
+            }
+        }
+    }
 }
