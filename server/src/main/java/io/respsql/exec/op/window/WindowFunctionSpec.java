@@ -3,6 +3,7 @@ package io.respsql.exec.op.window;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.storage.ColumnType;
 
 /**
  * One window function call: its kind, bound arguments and frame (null: {@link WindowFrame#DEFAULT};
@@ -51,6 +52,26 @@ public final class WindowFunctionSpec {
     /** The type of the output column the planner declares for this function. */
     public SqlType resultType() {
         return resultType;
+    }
+
+    /** The storage type of the function's output column ({@link #resultType()} as a column). */
+    public ColumnType columnType() {
+        switch (resultType) {
+            case INT:
+                return ColumnType.INT;
+            case DOUBLE:
+                return ColumnType.FLOAT;
+            case TEXT:
+                return ColumnType.TEXT;
+            case BOOLEAN:
+                return ColumnType.BOOLEAN;
+            case DATE:
+                return ColumnType.DATE;
+            case TIMESTAMP:
+                return ColumnType.TIMESTAMP;
+            default:
+                return ColumnType.BIGINT;
+        }
     }
 
     private SqlType check() {

@@ -220,25 +220,12 @@ final class WindowTestSupport {
         }
     }
 
-    static ColumnType columnType(SqlType t) {
-        switch (t) {
-            case INT:
-                return ColumnType.INT;
-            case DOUBLE:
-                return ColumnType.FLOAT;
-            case TEXT:
-                return ColumnType.TEXT;
-            default:
-                return ColumnType.BIGINT;
-        }
-    }
-
     static Result run(int rows, Expression[] partition, WindowSortKey[] order, WindowFunctionSpec... fns) {
         List<String> names = new ArrayList<>();
         List<ColumnType> types = new ArrayList<>();
         for (int f = 0; f < fns.length; f++) {
             names.add("f" + f);
-            types.add(columnType(fns[f].resultType()));
+            types.add(fns[f].columnType());
         }
         Table out = new Table("w", names, types, 0);
         Set<Long> nulls = new HashSet<>();
