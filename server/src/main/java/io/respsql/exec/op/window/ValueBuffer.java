@@ -241,6 +241,22 @@ final class ValueBuffer {
         return Boolean.compare(Double.isNaN(a), Double.isNaN(b));
     }
 
+    /**
+     * A long whose signed order is the sort order of this non-NULL value (for radix sorting):
+     * equal exactly when the values compare equal (-0.0 as 0.0, every NaN alike and above all).
+     */
+    long sortKey(int i, boolean descending) {
+        long k;
+        if (kind == Kind.DOUBLE) {
+            double d = doubles[at(i)];
+            long bits = Double.doubleToLongBits(d == 0 ? 0.0 : d);
+            k = bits < 0 ? bits ^ Long.MAX_VALUE : bits;
+        } else {
+            k = longs[at(i)];
+        }
+        return descending ? ~k : k;
+    }
+
     /** Sort order of two values, NULLs placed as asked: for sorting. */
     int compareForSort(int i, int j, boolean descending, boolean nullsFirst) {
         if (nulls != null) {

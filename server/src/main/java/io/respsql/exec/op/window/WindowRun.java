@@ -4,6 +4,8 @@ import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.storage.Table;
 import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.ints.IntComparator;
+import it.unimi.dsi.fastutil.longs.LongArrays;
 
 import java.util.Arrays;
 
@@ -122,31 +124,155 @@ final class WindowRun implements TupleConsumer {
         return true;
     }
 
-    /** Positions 0..n-1 in (partition keys, order keys) order; stable, so ties keep input order. */
+    /**
+     * Positions 0..n-1 in (partition keys, order keys) order; stable, so ties keep input order.
+     * All keys numeric: one radix pass per key, last key first (each pass sorts (key, rank in the
+     * previous order) pairs, so it is stable). Otherwise a numeric first key is radix sorted and
+     * only the runs equal on it are sorted by the other keys; a TEXT first key, a comparison sort.
+     */
     private int[] sortedPositions() {
         int[] perm = new int[n];
         for (int i = 0; i < n; i++) {
             perm[i] = i;
         }
-        if (partition.length == 0 && order.length == 0) {
+        int keyCount = partition.length + order.length;
+        if (keyCount == 0) {
             return perm;
         }
-        IntArrays.mergeSort(perm, 0, n, (a, b) -> {
-            for (ValueBuffer p : partition) {
-                int c = p.compareForSort(a, b, false, false);
-                if (c != 0) {
-                    return c;
-                }
+        boolean numeric = true;
+        for (int k = 0; k < keyCount; k++) {
+            numeric &= key(k).kind != ValueBuffer.Kind.TEXT;
+        }
+        if (numeric) {
+            long[] keys = new long[n];
+            long[] ranks = new long[n];
+            int[] next = new int[n];
+            for (int k = keyCount - 1; k >= 0; k--) {
+                radixPass(perm, k, keys, ranks, next);
+                int[] t = perm;
+                perm = next;
+                next = t;
             }
-            for (int i = 0; i < order.length; i++) {
-                int c = order[i].compareForSort(a, b, orderSpecs[i].descending(), orderSpecs[i].nullsFirst());
+            return perm;
+        }
+        ValueBuffer first = key(0);
+        if (first.kind == ValueBuffer.Kind.TEXT) {
+            IntArrays.mergeSort(perm, 0, n, comparatorFrom(0));
+            return perm;
+        }
+        boolean desc = descending(0);
+        boolean nullsFirst = nullsFirst(0);
+        int nulls = 0;
+        for (int i = 0; i < n; i++) {
+            if (first.isNull(i)) {
+                nulls++;
+            }
+        }
+        int m = n - nulls;
+        long[] keys = new long[m];
+        long[] pos = new long[m];
+        int nullAt = nullsFirst ? 0 : m;
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            if (first.isNull(i)) {
+                perm[nullAt++] = i;
+            } else {
+                keys[j] = first.sortKey(i, desc);
+                pos[j++] = i;
+            }
+        }
+        LongArrays.radixSort(keys, pos);
+        int base = nullsFirst ? nulls : 0;
+        for (int i = 0; i < m; i++) {
+            perm[base + i] = (int) pos[i];
+        }
+        if (keyCount > 1) {
+            IntComparator rest = comparatorFrom(1);
+            // mergeSort's support array must equal perm over the range sorted; the runs are
+            // disjoint, so one copy serves them all (the plain overload would copy perm per run).
+            int[] supp = perm.clone();
+            if (nulls > 1) {
+                IntArrays.mergeSort(perm, nullsFirst ? 0 : m, nullsFirst ? nulls : n, rest, supp);
+            }
+            for (int s = 0; s < m; ) {
+                int e = s + 1;
+                while (e < m && keys[e] == keys[s]) {
+                    e++;
+                }
+                if (e - s > 1) {
+                    IntArrays.mergeSort(perm, base + s, base + e, rest, supp);
+                }
+                s = e;
+            }
+        }
+        return perm;
+    }
+
+    /**
+     * Stably reorders {@code perm} by sort key {@code k} into {@code into}: NULLs set apart in
+     * their current order, the others radix sorted as (key, current rank) pairs.
+     */
+    private void radixPass(int[] perm, int k, long[] keys, long[] ranks, int[] into) {
+        ValueBuffer key = key(k);
+        boolean desc = descending(k);
+        boolean nullsFirst = nullsFirst(k);
+        int m = 0;
+        int nulls = 0;
+        for (int r = 0; r < n; r++) {
+            if (key.isNull(perm[r])) {
+                nulls++;
+            }
+        }
+        int nullAt = nullsFirst ? 0 : n - nulls;
+        for (int r = 0; r < n; r++) {
+            int p = perm[r];
+            if (key.isNull(p)) {
+                into[nullAt++] = p;
+            } else {
+                keys[m] = key.sortKey(p, desc);
+                ranks[m++] = r;
+            }
+        }
+        LongArrays.radixSort(keys, ranks, 0, m);
+        int base = nullsFirst ? nulls : 0;
+        for (int i = 0; i < m; i++) {
+            into[base + i] = perm[(int) ranks[i]];
+        }
+    }
+
+    /** Sort key {@code k}: the partition keys (ascending, NULLs last), then the order keys. */
+    private ValueBuffer key(int k) {
+        return k < partition.length ? partition[k] : order[k - partition.length];
+    }
+
+    private boolean descending(int k) {
+        return k >= partition.length && orderSpecs[k - partition.length].descending();
+    }
+
+    private boolean nullsFirst(int k) {
+        return k >= partition.length && orderSpecs[k - partition.length].nullsFirst();
+    }
+
+    /** Compares positions on sort keys {@code from} onward. */
+    private IntComparator comparatorFrom(int from) {
+        int keyCount = partition.length + order.length;
+        ValueBuffer[] keys = new ValueBuffer[keyCount - from];
+        boolean[] desc = new boolean[keys.length];
+        boolean[] nf = new boolean[keys.length];
+        for (int k = from; k < keyCount; k++) {
+            keys[k - from] = key(k);
+            desc[k - from] = descending(k);
+            nf[k - from] = nullsFirst(k);
+        }
+        return (a, b) -> {
+            for (int k = 0; k < keys.length; k++) {
+                int c = keys[k].compareForSort(a, b, desc[k], nf[k]);
                 if (c != 0) {
                     return c;
                 }
             }
             return 0;
-        });
-        return perm;
+        };
     }
 
     /**

@@ -63,6 +63,16 @@ class WindowOperatorTest {
     }
 
     @Test
+    void numericPartitionThenTextOrder() {
+        Result r = run(N, parts(sal), keys(desc(dept)), fn(ROW_NUMBER), fn(RANK), fn(COUNT_STAR));
+        // partitions by sal: 10 {7}, 50 {4, 6}, 100 {0}, 200 {1, 2}, 300 {3}, NULL {5}; dept ties keep input order
+        assertEquals(List.of(7, 4, 6, 0, 1, 2, 3, 5), r.order);
+        assertEquals(longs(1L, 1L, 2L, 1L, 1L, 1L, 2L, 1L), r.column(0));
+        assertEquals(longs(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L), r.column(1));
+        assertEquals(longs(1L, 2L, 2L, 1L, 2L, 1L, 2L, 1L), r.column(2));
+    }
+
+    @Test
     void explicitNullsOrder() {
         Result r = run(N, parts(), keys(new WindowSortKey(sal, false, true), asc(id)), fn(ROW_NUMBER));
         assertEquals(List.of(5, 7, 4, 6, 0, 1, 2, 3), r.order);

@@ -31,6 +31,9 @@ class WindowReferenceTest {
     private static final class Case {
         int n;
         Long[] part;
+        /** Serve the partition key / order key k as TEXT (same order: one letter per value). */
+        boolean textPartition;
+        boolean[] textKey;
         Long[][] ord;
         boolean[] descending;
         boolean[] nullsFirst;
@@ -110,6 +113,11 @@ class WindowReferenceTest {
                     || c.ek == BoundKind.FOLLOWING;
             if (c.unit == FrameUnit.RANGE && offsets && keys != 1) {
                 continue;
+            }
+            c.textPartition = rnd.nextInt(4) == 0;
+            c.textKey = new boolean[keys];
+            for (int k = 0; k < keys; k++) {
+                c.textKey[k] = !(c.unit == FrameUnit.RANGE && offsets) && rnd.nextInt(3) == 0;
             }
             try {
                 frameOf(c);
@@ -242,10 +250,12 @@ class WindowReferenceTest {
     private static void check(Case c, int trial) {
         Expression value = new LongCol("v", SqlType.INT, c.val);
         Expression dvalue = new DoubleCol(c.dval);
-        Expression[] partition = c.part == null ? parts() : parts(new LongCol("p", SqlType.BIGINT, c.part));
+        Expression[] partition = c.part == null ? parts()
+                : parts(c.textPartition ? asText(c.part) : new LongCol("p", SqlType.BIGINT, c.part));
         WindowSortKey[] order = new WindowSortKey[c.ord.length];
         for (int k = 0; k < order.length; k++) {
-            order[k] = new WindowSortKey(new LongCol("o" + k, SqlType.BIGINT, c.ord[k]), c.descending[k], c.nullsFirst[k]);
+            Expression e = c.textKey != null && c.textKey[k] ? asText(c.ord[k]) : new LongCol("o" + k, SqlType.BIGINT, c.ord[k]);
+            order[k] = new WindowSortKey(e, c.descending[k], c.nullsFirst[k]);
         }
         WindowFrame frame = frameOf(c);
         long ntile = 1 + (c.n == 0 ? 0 : trial % (c.n + 2));
@@ -324,6 +334,15 @@ class WindowReferenceTest {
             }
             ps = pe;
         }
+    }
+
+    /** Small integers as one-letter TEXT, so bytewise order is numeric order. */
+    private static Expression asText(Long[] v) {
+        String[] t = new String[v.length];
+        for (int i = 0; i < v.length; i++) {
+            t[i] = v[i] == null ? null : String.valueOf((char) ('m' + v[i]));
+        }
+        return new TextCol(t);
     }
 
     /** Deals rows one bucket at a time: the first (rows % n) buckets get one more. */
