@@ -100,19 +100,25 @@ class WindowPostgresCrossCheck {
                 WindowSortKey[] keys = tieBreak ? keys(new WindowSortKey(key, desc, nf), asc(new LongCol("id", SqlType.BIGINT, id)))
                         : keys(new WindowSortKey(key, desc, nf));
                 Expression value = new LongCol("v", SqlType.INT, val);
+                Double[] dv = new Double[n];
+                for (int i = 0; i < n; i++) {
+                    dv[i] = val[i] == null ? null : val[i] * 0.1;
+                }
+                Expression dvalue = new DoubleCol(dv);
                 List<WindowFunctionSpec> fns = new ArrayList<>(List.of(fn(SUM, frame, value), fn(COUNT, frame, value), fn(COUNT_STAR, frame),
-                        fn(MIN, frame, value), fn(MAX, frame, value), fn(AVG, frame, value), fn(RANK), fn(DENSE_RANK)));
-                List<String> pg = new ArrayList<>(List.of("sum(v)", "count(v)", "count(*)", "min(v)", "max(v)", "avg(v)", "rank()", "dense_rank()"));
+                        fn(MIN, frame, value), fn(MAX, frame, value), fn(AVG, frame, value), fn(RANK), fn(DENSE_RANK),
+                        fn(SUM, frame, dvalue), fn(AVG, frame, dvalue)));
+                List<String> pg = new ArrayList<>(List.of("sum(v)", "count(v)", "count(*)", "min(v)", "max(v)", "avg(v)", "rank()", "dense_rank()", "sum(dv)", "avg(dv)"));
                 if (tieBreak) {
                     fns.addAll(List.of(fn(FIRST_VALUE, frame, value), fn(LAST_VALUE, frame, value), fn(ROW_NUMBER), fn(NTILE, lit(3)),
                             fn(LAG, value, lit(2), lit(99)), fn(LEAD, value)));
                     pg.addAll(List.of("first_value(v)", "last_value(v)", "row_number()", "ntile(3)", "lag(v, 2, 99)", "lead(v)"));
                 }
                 Result r = run(n, parts(new LongCol("p", SqlType.BIGINT, p)), keys, fns.toArray(new WindowFunctionSpec[0]));
-                StringBuilder ins = new StringBuilder("drop table if exists t; create table t(id int, p int, o int, d float8, v int); insert into t values ");
+                StringBuilder ins = new StringBuilder("drop table if exists t; create table t(id int, p int, o int, d float8, v int, dv float8); insert into t values ");
                 for (int i = 0; i < n; i++) {
                     ins.append(i == 0 ? "" : ",").append("(").append(i).append(",").append(v(p[i])).append(",").append(v(o[i])).append(",")
-                            .append(v(d[i])).append(",").append(v(val[i])).append(")");
+                            .append(v(d[i])).append(",").append(v(val[i])).append(",").append(v(dv[i])).append(")");
                 }
                 sql.append(ins).append(";\n");
                 boolean dOff = doubleKey && unit == FrameUnit.RANGE;
