@@ -63,6 +63,9 @@ final class BlockScope {
     Resolved resolve(String qualifier, String name) {
         for (BlockScope s = this; s != null; s = s.parent) {
             Resolved r = s.resolveHere(qualifier, name);
+            if (r != null && s != this && s.group != null) {
+                r = s.group.outerView(r); // a subquery of a grouped block reads the group's key column
+            }
             if (r != null) {
                 if (s != this) {
                     for (BlockScope inner = this; inner != s; inner = inner.parent) {

@@ -363,6 +363,14 @@ public final class QueryBinder {
 
     /** How a grouped block's later clauses read the group relation. */
     record GroupOutput(Relation group, List<String> keyCanon, List<String> aggCanon, List<String> labels) {
+        /**
+         * A column of the grouped block as a subquery inside its outputs sees it: the group
+         * relation's copy when the column is a group key (the input rows' slots are gone by then).
+         */
+        BlockScope.Resolved outerView(BlockScope.Resolved r) {
+            int i = keyCanon.indexOf("#" + r.relation().number + "." + r.column().position());
+            return i < 0 ? r : new BlockScope.Resolved(group, group.table.column(i), labels.get(i));
+        }
     }
 
     /** A post-aggregation expression that is a group key or an aggregate: that column of the group relation. */

@@ -159,6 +159,8 @@ class QueryPlannerTest {
         rows("SELECT dept, name, COUNT(*) FROM emp WHERE dept = 30 GROUP BY dept", "30|dee|1");
         rows("SELECT 1 FROM emp WHERE 1 IN () OR 2 NOT IN ()", "1", "1", "1", "1", "1");
         rows("SELECT DISTINCT dept FROM emp ORDER BY dept DESC", "30", "20", "10");
+        rows("SELECT dept, (SELECT title FROM dept d WHERE d.id = emp.dept) FROM emp GROUP BY dept ORDER BY dept",
+                "10|eng", "20|ops", "30|NULL");
         rows("SELECT name FROM emp ORDER BY salary DESC LIMIT 2", "cy", "bob");
         rows("SELECT b FROM n ORDER BY b", "1", "2", "NULL");
         rows("SELECT b FROM n ORDER BY b DESC", "NULL", "2", "1");
