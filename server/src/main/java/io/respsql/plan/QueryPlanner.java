@@ -33,7 +33,7 @@ public final class QueryPlanner {
      * writer needs. {@code carried}: the relations whose slots make a result tuple.
      * {@code countInput}: for a lone COUNT(*), the plan of the rows to count (no aggregate).
      */
-    record Planned(Operator root, List<Expression> outputs, List<String> names, List<SqlType> types, int[] carried,
+    record Planned(Operator root, List<Expression> outputs, List<String> names, int[] carried,
                    long outerRefs, List<String> explain, boolean countStarOnly, Operator countInput, Table countTable) {
     }
 
@@ -55,7 +55,7 @@ public final class QueryPlanner {
         Operator op = new ValuesScan(v.output.table, v.output.number, rows, null);
         int[] carried = {v.output.number};
         op = orderAndLimit(op, v, carried, false, lines);
-        return new Planned(op, v.outputs, v.names, v.types(), carried, v.outerRefs, lines, false, null, null);
+        return new Planned(op, v.outputs, v.names, carried, v.outerRefs, lines, false, null, null);
     }
 
     private static Planned planSetOp(LogicalQuery.SetOp s) {
@@ -78,7 +78,7 @@ public final class QueryPlanner {
                 s.output.number);
         int[] carried = {s.output.number};
         op = orderAndLimit(op, s, carried, false, lines);
-        return new Planned(op, s.outputs, s.names, s.types(), carried, s.outerRefs, lines, false, null, null);
+        return new Planned(op, s.outputs, s.names, carried, s.outerRefs, lines, false, null, null);
     }
 
     private static Planned planBlock(LogicalQuery.Block b) {
@@ -131,7 +131,7 @@ public final class QueryPlanner {
         }
         op = orderAndLimit(op, b, carried, presorted[0], lines);
         lines.addAll(b.subplans);
-        return new Planned(op, b.outputs, b.names, b.types(), carried, b.outerRefs, lines, b.countStarOnly, countInput,
+        return new Planned(op, b.outputs, b.names, carried, b.outerRefs, lines, b.countStarOnly, countInput,
                 countTable);
     }
 
