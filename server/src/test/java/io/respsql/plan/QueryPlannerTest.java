@@ -138,6 +138,26 @@ class QueryPlannerTest {
     }
 
     @Test
+    void viewsAreExpandedWhereNamed() {
+        f.catalog.addView(new io.respsql.storage.ViewDef("rich", List.of(), "SELECT name, salary FROM emp WHERE salary >= 200"));
+        f.catalog.addView(new io.respsql.storage.ViewDef("pairs", List.of("who", "what"),
+                "SELECT e.name, d.title FROM emp e JOIN dept d ON d.id = e.dept"));
+        rows("SELECT name FROM rich ORDER BY salary DESC", "cy", "bob");
+        rows("SELECT r.name FROM rich r, pairs p WHERE p.who = r.name AND p.what = 'ops'", "cy");
+        rows("SELECT COUNT(*) FROM pairs WHERE what = eng", "count=2");
+        error("SELECT nope FROM rich", "column 'nope' does not exist in table 'rich'");
+    }
+
+    @Test
+    void outerJoinsKeepTheirRows() {
+        rows("SELECT d.title, COUNT(e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.id GROUP BY d.title ORDER BY 1",
+                "empty|0", "eng|2", "ops|2");
+        rows("SELECT e.name FROM emp e LEFT JOIN dept d ON d.id = e.dept AND d.title = 'eng' WHERE d.id IS NULL ORDER BY 1",
+                "cy", "dee", "marie");
+        rows("SELECT n1.a, n2.b FROM n n1 LEFT JOIN n n2 ON n2.b = n1.a + 5 ORDER BY 1", "1|NULL", "1|NULL", "2|NULL");
+    }
+
+    @Test
     void withoutFromAndValues() {
         rows("SELECT 1 + 2, 'a'", "3|a");
         rows("SELECT 1 WHERE 1 = 0");
