@@ -877,7 +877,7 @@ public final class QueryBinder {
             Expression otherwise = x.otherwise() == null ? null : value(x.otherwise(), scope);
             return Expressions.caseWhen(operand, whens, thens, otherwise);
         } else if (e instanceof Expr.Cast x) {
-            return Expressions.cast(value(x.operand(), scope), SqlTypes.typeOf(x.type()));
+            return Expressions.castTo(value(x.operand(), scope), x.type().base());
         } else {
             return function((Expr.Function) e, scope);
         }
