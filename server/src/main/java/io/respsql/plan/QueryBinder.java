@@ -186,7 +186,7 @@ public final class QueryBinder {
             }
         }
         b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
-        b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
+        b.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
         scope.group = null;
         b.outerRefs = scope.outerRefs;
         b.subplans.addAll(scope.subplans);
@@ -337,7 +337,7 @@ public final class QueryBinder {
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
-                throw new SqlException("only COUNT takes *: " + text(f));
+                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
             }
             return new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
         }
@@ -446,7 +446,7 @@ public final class QueryBinder {
             q.order.add(orderKey(o, key, null));
         }
         q.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
-        q.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
+        q.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
         q.outerRefs = q.left.outerRefs | q.right.outerRefs | scope.outerRefs;
         return q;
     }
@@ -1132,7 +1132,10 @@ public final class QueryBinder {
         if (ctx.isNull) {
             throw new SqlException(clause + " must be an integer constant, not NULL");
         }
-        return v < 0 && clause.equals("LIMIT") ? -1 : v;
+        if (v < 0) {
+            throw new SqlException(clause + " must not be negative: " + v);
+        }
+        return v;
     }
 
     /** A constant expression (DEFAULT, a VALUES entry): no table, bare names are text. */
