@@ -19,6 +19,8 @@ final class BlockScope {
     final List<String> subplans = new ArrayList<>();
     /** Set while a grouped block's outputs, HAVING and ORDER BY are bound: they read the group relation. */
     QueryBinder.GroupOutput group;
+    /** Set while a block's outputs and ORDER BY are bound: each window call's column. */
+    java.util.Map<io.respsql.sql.tree.Expr, io.respsql.expr.Expression> windowCalls;
 
     BlockScope(BlockScope parent) {
         this.parent = parent;

@@ -50,10 +50,17 @@ abstract class LogicalQuery {
         boolean aggregate;
         final List<Expression> groupKeys = new ArrayList<>();
         final List<io.respsql.exec.op.aggregate.AggregateSpec> aggregates = new ArrayList<>();
+        /** Window functions, one step per distinct window, evaluated after grouping and HAVING. */
+        final List<WindowStep> windows = new ArrayList<>();
         Relation group;
         Expression having;
         /** The select list is one COUNT(*) and nothing else (the 2010 bare-integer reply). */
         boolean countStarOnly;
+    }
+
+    /** The calls over one window (partitioning and ordering): their values are columns of {@code output}. */
+    record WindowStep(Expression[] partitionKeys, io.respsql.exec.op.window.WindowSortKey[] orderKeys,
+                      io.respsql.exec.op.window.WindowFunctionSpec[] functions, Relation output) {
     }
 
     /** UNION [ALL] / INTERSECT / EXCEPT; outputs are columns of {@link #output}. */

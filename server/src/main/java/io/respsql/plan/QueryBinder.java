@@ -188,6 +188,7 @@ public final class QueryBinder {
         b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
         b.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
         scope.group = null;
+        scope.windowCalls = null;
         b.outerRefs = scope.outerRefs;
         b.subplans.addAll(scope.subplans);
         return b;
@@ -202,6 +203,15 @@ public final class QueryBinder {
                     && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT");
         }
 
+        List<Expr.Function> windowCalls = new ArrayList<>();
+        for (Expr e : items) {
+            collectWindows(e, windowCalls);
+        }
+        for (Query.OrderItem o : s.orderBy()) {
+            collectWindows(o.expr(), windowCalls);
+        }
+        b.windows.clear();
+        scope.windowCalls = windowCalls.isEmpty() ? null : bindWindows(windowCalls, scope, b);
         for (int i = 0; i < items.size(); i++) {
             Expr e = items.get(i);
             boolean star = starBound.get(i) != null;
@@ -222,6 +232,102 @@ public final class QueryBinder {
             BlockScope.Resolved col = b.aggregate ? null : localColumn(plain, scope);
             b.order.add(orderKey(o, key, col));
         }
+    }
+
+    /** Window calls in {@code e}, not looking into subqueries (nor into a window call: they do not nest). */
+    private static void collectWindows(Expr e, List<Expr.Function> out) {
+        if (e instanceof Expr.Function f && f.over() != null) {
+            out.add(f);
+            return;
+        }
+        for (Expr c : children(e)) {
+            if (c != null) {
+                collectWindows(c, out);
+            }
+        }
+    }
+
+    /**
+     * The window steps of a block: calls over the same window (PARTITION BY and ORDER BY alike)
+     * share one; each call becomes a column of its step's output relation. Keys and arguments
+     * are bound like the select list (over the group relation in a grouped block).
+     */
+    private java.util.Map<Expr, Expression> bindWindows(List<Expr.Function> calls, BlockScope scope, LogicalQuery.Block b) {
+        java.util.Map<Expr, Expression> columns = new java.util.IdentityHashMap<>();
+        java.util.Map<String, List<Expr.Function>> byWindow = new java.util.LinkedHashMap<>();
+        for (Expr.Function f : calls) {
+            StringBuilder k = new StringBuilder();
+            for (Expr p : f.over().partitionBy()) {
+                k.append(Canonical.key(p, scope)).append(';');
+            }
+            k.append('|');
+            for (Query.OrderItem o : f.over().orderBy()) {
+                k.append(Canonical.key(o.expr(), scope)).append(o.descending()).append(o.nulls()).append(';');
+            }
+            byWindow.computeIfAbsent(k.toString(), x -> new ArrayList<>()).add(f);
+        }
+        for (List<Expr.Function> group : byWindow.values()) {
+            Expr.Window w = group.get(0).over();
+            Expression[] partition = new Expression[w.partitionBy().size()];
+            for (int i = 0; i < partition.length; i++) {
+                partition[i] = value(w.partitionBy().get(i), scope);
+            }
+            io.respsql.exec.op.window.WindowSortKey[] order = new io.respsql.exec.op.window.WindowSortKey[w.orderBy().size()];
+            for (int i = 0; i < order.length; i++) {
+                Query.OrderItem o = w.orderBy().get(i);
+                boolean nullsFirst = o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST;
+                order[i] = new io.respsql.exec.op.window.WindowSortKey(value(o.expr(), scope), o.descending(), nullsFirst);
+            }
+            io.respsql.exec.op.window.WindowFunctionSpec[] specs = new io.respsql.exec.op.window.WindowFunctionSpec[group.size()];
+            List<ColumnSpec> cols = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < specs.length; i++) {
+                specs[i] = windowFunction(group.get(i), scope);
+                names.add("window_" + (i + 1));
+                cols.add(new ColumnSpec(names.get(i), specs[i].columnType(), false, null));
+            }
+            Relation out = newRelation(Relation.Kind.WINDOW, null, Table.workTable("window", cols), names);
+            for (int i = 0; i < specs.length; i++) {
+                columns.put(group.get(i), Expressions.column(out.table.column(i), out.number, text(group.get(i))));
+            }
+            b.windows.add(new LogicalQuery.WindowStep(partition, order, specs, out));
+        }
+        return columns;
+    }
+
+    private io.respsql.exec.op.window.WindowFunctionSpec windowFunction(Expr.Function f, BlockScope scope) {
+        io.respsql.exec.op.window.WindowFunctionKind kind;
+        if (f.star()) {
+            if (!f.name().equals("COUNT")) {
+                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
+            }
+            kind = io.respsql.exec.op.window.WindowFunctionKind.COUNT_STAR;
+        } else {
+            try {
+                kind = io.respsql.exec.op.window.WindowFunctionKind.valueOf(f.name());
+            } catch (IllegalArgumentException e) {
+                throw new SqlException("unknown window function '" + f.name() + "'");
+            }
+        }
+        if (f.distinct()) {
+            throw new SqlException("DISTINCT is not supported in window functions: " + text(f));
+        }
+        Expression[] args = new Expression[f.args().size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = value(f.args().get(i), scope);
+        }
+        io.respsql.exec.op.window.WindowFrame frame = null;
+        Expr.Frame fr = f.over().frame();
+        if (fr != null) {
+            Expression so = fr.start().offset() == null ? null : value(fr.start().offset(), scope);
+            if (fr.end() == null) {
+                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so);
+            } else {
+                Expression eo = fr.end().offset() == null ? null : value(fr.end().offset(), scope);
+                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo);
+            }
+        }
+        return new io.respsql.exec.op.window.WindowFunctionSpec(kind, args, frame);
     }
 
     /** Thrown while binding a grouped block's outputs at a column that is neither grouped nor aggregated. */
@@ -984,7 +1090,11 @@ public final class QueryBinder {
 
     private Expression function(Expr.Function f, BlockScope scope) {
         if (f.over() != null) {
-            throw new SqlException("window functions are not supported yet: " + text(f));
+            io.respsql.expr.Expression w = scope.windowCalls == null ? null : scope.windowCalls.get(f);
+            if (w == null) {
+                throw new SqlException("window function " + text(f) + " is not allowed here (only in the select list and ORDER BY)");
+            }
+            return w;
         }
         if (isAggregate(f)) {
             throw new SqlException("aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
@@ -1067,10 +1177,17 @@ public final class QueryBinder {
             return List.of(d.left(), d.right());
         } else if (e instanceof Expr.Between b) {
             return List.of(b.operand(), b.low(), b.high());
-        } else if (e instanceof Expr.Function f) {
+        } else if (e instanceof Expr.Function f && f.over() == null) {
             return f.args();
         }
         List<Expr> out = new ArrayList<>();
+        if (e instanceof Expr.Function f) { // a window call: its arguments and its window's expressions
+            out.addAll(f.args());
+            out.addAll(f.over().partitionBy());
+            for (Query.OrderItem o : f.over().orderBy()) {
+                out.add(o.expr());
+            }
+        }
         if (e instanceof Expr.InList l) {
             out.add(l.operand());
             out.addAll(l.values());

@@ -125,6 +125,17 @@ public final class QueryPlanner {
                 carried[i] = b.relations.get(i).number;
             }
         }
+        for (LogicalQuery.WindowStep w : b.windows) {
+            op = new io.respsql.exec.op.window.WindowOperator(op, carried, w.partitionKeys(), w.orderKeys(), w.functions(),
+                    w.output().table, w.output().number);
+            int[] more = java.util.Arrays.copyOf(carried, carried.length + 1);
+            more[carried.length] = w.output().number;
+            carried = more;
+            if (b.explain) {
+                lines.add("window: " + w.functions().length + " function(s) over " + w.partitionKeys().length
+                        + " partition key(s), " + w.orderKeys().length + " order key(s)");
+            }
+        }
         if (b.distinct) {
             op = Blocking.distinct(op, b.outputs);
             lines.add("distinct");
@@ -290,7 +301,7 @@ public final class QueryPlanner {
 
         /** The ORDER BY an index walk of a single-table block could give. */
         private LogicalQuery.OrderKey orderHint() {
-            if (b.relations.size() != 1 || b.aggregate || b.distinct || b.order.size() != 1) {
+            if (b.relations.size() != 1 || b.aggregate || b.distinct || !b.windows.isEmpty() || b.order.size() != 1) {
                 return null;
             }
             LogicalQuery.OrderKey k = b.order.get(0);

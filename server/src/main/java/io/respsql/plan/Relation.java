@@ -12,7 +12,7 @@ import java.util.List;
  * result of a set operation or a VALUES list. Its row slot is {@code EvalContext.slots[number]}.
  */
 public final class Relation {
-    public enum Kind { TABLE, DERIVED, GROUP, VALUES, SETOP }
+    public enum Kind { TABLE, DERIVED, GROUP, VALUES, SETOP, WINDOW }
 
     public final int number;
     public final Kind kind;

@@ -158,6 +158,19 @@ class QueryPlannerTest {
     }
 
     @Test
+    void windowFunctions() {
+        rows("SELECT name, ROW_NUMBER() OVER (PARTITION BY dept ORDER BY salary DESC) FROM emp ORDER BY id",
+                "ann|2", "bob|1", "cy|1", "dee|1", "marie|2");
+        rows("SELECT dept, SUM(salary), RANK() OVER (ORDER BY SUM(salary) DESC) FROM emp GROUP BY dept ORDER BY 3",
+                "20|375.0|1", "10|300.5|2", "30|50.0|3");
+        rows("SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM emp ORDER BY s DESC LIMIT 2",
+                "5|9", "4|7");
+        rows("SELECT x.name FROM (SELECT name, RANK() OVER (ORDER BY salary) AS r FROM emp) x WHERE x.r = 1", "dee");
+        error("SELECT id FROM emp WHERE ROW_NUMBER() OVER () = 1",
+                "window function ROW_NUMBER() OVER () is not allowed here (only in the select list and ORDER BY)");
+    }
+
+    @Test
     void withoutFromAndValues() {
         rows("SELECT 1 + 2, 'a'", "3|a");
         rows("SELECT 1 WHERE 1 = 0");
