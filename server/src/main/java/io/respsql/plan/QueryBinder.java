@@ -18,7 +18,6 @@ import io.respsql.storage.Table;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -1258,10 +1257,5 @@ public final class QueryBinder {
     /** A constant expression (DEFAULT, a VALUES entry): no table, bare names are text. */
     Expression constant(Expr e) {
         return textOrValue(e, new BlockScope(null));
-    }
-
-    /** Lower-case helper for names. */
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }
