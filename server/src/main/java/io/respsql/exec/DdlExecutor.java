@@ -20,11 +20,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /** CREATE/DROP TABLE and INDEX, DESC, DUMP, SHOW TABLES. */
-final class DdlExecutor {
+public final class DdlExecutor {
     private DdlExecutor() {
     }
 
-    static void createTable(Catalog catalog, Statement.CreateTable s, UndoLog undo, RespWriter out) {
+    public static void createTable(Catalog catalog, Statement.CreateTable s, UndoLog undo, RespWriter out) {
         if (catalog.table(s.table()) != null) {
             if (s.ifNotExists()) {
                 out.ok();
@@ -83,7 +83,7 @@ final class DdlExecutor {
         return -1;
     }
 
-    static void dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
+    public static void dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
         Table t = catalog.table(s.table());
         if (t == null) {
             if (s.ifExists()) {
@@ -98,7 +98,7 @@ final class DdlExecutor {
         out.integer(catalog.drop(t));
     }
 
-    static void createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo, RespWriter out) {
+    public static void createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         if (catalog.indexOwner(s.index()) != null) {
             throw new SqlException("index '" + s.index() + "' already exists");
@@ -118,7 +118,7 @@ final class DdlExecutor {
         out.ok();
     }
 
-    static void dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo, RespWriter out) {
+    public static void dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo, RespWriter out) {
         Table t = catalog.indexOwner(s.index());
         if (t == null) {
             throw new SqlException("index '" + s.index() + "' does not exist");
@@ -135,7 +135,7 @@ final class DdlExecutor {
         out.ok();
     }
 
-    static void describe(Catalog catalog, Statement.Describe s, RespWriter out) {
+    public static void describe(Catalog catalog, Statement.Describe s, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < t.columnCount(); i++) {
@@ -162,7 +162,7 @@ final class DdlExecutor {
         }
     }
 
-    static void showTables(Catalog catalog, RespWriter out) {
+    public static void showTables(Catalog catalog, RespWriter out) {
         out.arrayHeader(catalog.tables().size());
         for (Table t : catalog.tables()) {
             out.bulk(t.name());
@@ -174,7 +174,7 @@ final class DdlExecutor {
      * {@code <index> ON <table> (<column>)}, the primary key's marked {@code PRIMARY KEY}; tables in
      * SHOW TABLES order, each table's primary key first, then its indexes in creation order.
      */
-    static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
+    public static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
         List<Table> tables = s.table() == null ? new ArrayList<>(catalog.tables())
                 : List.of(Scope.requireTable(catalog, s.table()));
         List<String> lines = new ArrayList<>();
@@ -194,7 +194,7 @@ final class DdlExecutor {
      * The table as statements that recreate it exactly: CREATE TABLE, CREATE INDEX, then one
      * INSERT per row in primary-key order. Text is quoted and floats use a round-trip form.
      */
-    static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
+    public static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         List<TableIndex> secondary = new ArrayList<>();
         for (TableIndex ix : t.indexes()) {

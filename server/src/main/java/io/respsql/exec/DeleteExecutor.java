@@ -14,17 +14,17 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import java.util.List;
 
 /** DELETE: finds rows like SELECT, then frees their slots and index entries. Replies the count. */
-final class DeleteExecutor {
+public final class DeleteExecutor {
     private DeleteExecutor() {
     }
 
-    static AccessPath plan(Catalog catalog, Statement.Delete s, String sql) {
+    public static AccessPath plan(Catalog catalog, Statement.Delete s, String sql) {
         Scope scope = Scope.of(catalog, List.of(s.table()));
         return Planner.plan(new Binder(scope, sql), 0, Planner.conjuncts(s.where()), null, false);
     }
 
     /** Returns the number of rows deleted. */
-    static long run(AccessPath path, IntArrayList rows, UndoLog undo, RespWriter out) {
+    public static long run(AccessPath path, IntArrayList rows, UndoLog undo, RespWriter out) {
         Table t = path.table;
         rows.clear();
         RowSource.collect(path, new int[1], 0, rows, Long.MAX_VALUE);

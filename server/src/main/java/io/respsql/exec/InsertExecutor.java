@@ -25,12 +25,12 @@ import java.util.Set;
  * INSERT: every value of every row is converted and every key checked before the first row is
  * written, so a statement that fails (bad value, duplicate key) changes nothing.
  */
-final class InsertExecutor {
+public final class InsertExecutor {
     private InsertExecutor() {
     }
 
     /** Returns the number of rows inserted. */
-    static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
+    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
         Table t = Scope.requireTable(catalog, s.table());
         int[] target = targetColumns(t, s.columns());
         int nRows = s.rows().size();

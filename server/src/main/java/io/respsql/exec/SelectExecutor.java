@@ -25,11 +25,11 @@ import java.util.List;
  * OFFSET/LIMIT, then each row's values go to the {@link ResultSink}, which encodes them (the
  * 2010 comma-joined rows or the typed form): this class produces values, never reply bytes.
  */
-final class SelectExecutor {
+public final class SelectExecutor {
     private SelectExecutor() {
     }
 
-    static void run(SelectPlan p, IntArrayList buf, ResultSink out) {
+    public static void run(SelectPlan p, IntArrayList buf, ResultSink out) {
         int width = p.scope.size();
         buf.clear();
         if (p.isCountStar() && p.path != null && p.path.kind == AccessPath.Kind.FULL_SCAN

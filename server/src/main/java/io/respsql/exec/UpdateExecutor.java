@@ -31,11 +31,11 @@ import java.util.Set;
  * matched. Anything that can fail (a value out of range, a duplicate primary key) is checked for
  * every matched row before the first write, so a failed UPDATE changes nothing.
  */
-final class UpdateExecutor {
+public final class UpdateExecutor {
     private UpdateExecutor() {
     }
 
-    static Plan plan(Catalog catalog, Statement.Update s, String sql) {
+    public static Plan plan(Catalog catalog, Statement.Update s, String sql) {
         Scope scope = Scope.of(catalog, List.of(s.table()));
         Table t = scope.table(0);
         Binder binder = new Binder(scope, sql);
@@ -80,11 +80,11 @@ final class UpdateExecutor {
         return binder.value(e);
     }
 
-    record Plan(Table table, List<Assigner> assigners, AccessPath path) {
+    public record Plan(Table table, List<Assigner> assigners, AccessPath path) {
     }
 
     /** Returns the number of rows matched (and written). */
-    static long run(Plan p, IntArrayList rows, Headroom headroom, UndoLog undo, RespWriter out) {
+    public static long run(Plan p, IntArrayList rows, Headroom headroom, UndoLog undo, RespWriter out) {
         Table t = p.table();
         int[] tuple = new int[1];
         rows.clear();

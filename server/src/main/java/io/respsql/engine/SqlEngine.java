@@ -1,9 +1,15 @@
-package io.respsql.exec;
+package io.respsql.engine;
 
 import io.respsql.plan.AccessPath;
 import io.respsql.plan.JoinStep;
 import io.respsql.plan.SelectPlan;
 import io.respsql.plan.SelectPlanner;
+import io.respsql.exec.DdlExecutor;
+import io.respsql.exec.DeleteExecutor;
+import io.respsql.exec.Headroom;
+import io.respsql.exec.InsertExecutor;
+import io.respsql.exec.SelectExecutor;
+import io.respsql.exec.UpdateExecutor;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
@@ -181,10 +187,10 @@ public final class SqlEngine {
      * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
      * failure comes after part of a streamed reply already left, no error can be appended: the
      * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
-     * Returns whether the statement succeeded. Inside a block ({@link #beginBlock}) its changes
+     * Returns what it did ({@link Outcome}: rows changed, or the error). Inside a block ({@link #beginBlock}) its changes
      * are recorded for a rollback and told to the commit listener only when the block commits.
      */
-    public boolean execute(String sql, RespWriter out) {
+    public Outcome execute(String sql, RespWriter out) {
         return execute(sql, out, rows2010.on(out));
     }
 
@@ -193,15 +199,16 @@ public final class SqlEngine {
      * {@code results}, a sink encoding into {@code out} (the 2010 rows or the typed form).
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
-    public boolean execute(String sql, RespWriter out, ResultSink results) {
+    public Outcome execute(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
+        String error;
         try {
             Statement st = Parser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return false;
+                    return Outcome.failed(refusal);
                 }
             }
             String touched = touchedTable(st);
@@ -221,25 +228,27 @@ public final class SqlEngine {
                     }
                 }
             }
-            return true;
+            return changes >= 0 ? Outcome.wrote(changes) : Outcome.READ;
         } catch (SqlException e) {
-            fail(out, mark, "ERR " + e.getMessage());
+            error = "ERR " + e.getMessage();
         } catch (ReplyAbortedException e) {
             out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
+            return Outcome.failed("ERR reply aborted: the client could not take more of it");
         } catch (OutOfMemoryError e) {
             rows = new IntArrayList(); // let the row buffer go before replying
             LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
                     abbreviate(sql));
-            fail(out, mark, OOM_REPLY);
+            error = OOM_REPLY;
         } catch (RuntimeException e) {
             LOG.error("statement failed: {}", abbreviate(sql), e);
-            fail(out, mark, "ERR internal error: " + e);
+            error = "ERR internal error: " + e;
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
-        return false;
+        fail(out, mark, error);
+        return Outcome.failed(error);
     }
 
     /**
