@@ -8,9 +8,9 @@ package io.respsql.exec;
  */
 public final class Headroom {
     /** Slack for a text arena or index node that grows by a whole block. */
-    static final long GROWTH_SLACK = 2L << 20;
+    public static final long GROWTH_SLACK = 2L << 20;
     /** Bytes an index entry may allocate (a share of a node split), generously. */
-    static final long INDEX_BYTES_PER_ENTRY = 64;
+    public static final long INDEX_BYTES_PER_ENTRY = 64;
     private static final int BLOCK = 1 << 20;
     /** Statements between two readings of the heap (a reading costs about 0.1 µs). */
     private static final int CHECK_EVERY = 256;
