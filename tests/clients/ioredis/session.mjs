@@ -1,7 +1,8 @@
 // ioredis 6 with its defaults: RESP3 first (HELLO 3, RESP2 if the server refuses it); ready once
-// INFO says the server is not loading.
+// INFO says the server is not loading. Its default replyMapping "legacy" hands RESP3 doubles over as
+// strings, as RESP2 would; one step reads them with replyMapping "resp3" to see the doubles.
 import { Redis, ReplyError } from 'ioredis';
-import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps }
+import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps, typedStep }
   from '../node-common/session.mjs';
 
 const NAME = 'ioredis';
@@ -11,7 +12,13 @@ redis.on('error', () => {}); // connection errors also reject the awaited call, 
 
 const sql = (statement) => redis.call('SQL', statement);
 const count = () => sql('SELECT COUNT(*) FROM people');
-const shared = sharedSteps({ sql, count, ping: () => redis.ping(), info: (section) => redis.info(section), ErrorType: ReplyError });
+const query = (statement) => redis.call('QUERY', statement);
+const shared = sharedSteps({ sql, query, float: '2.5', count, ping: () => redis.ping(), info: (section) => redis.info(section), ErrorType: ReplyError });
+// A second connection, with replyMapping "resp3": the same step, the FLOAT now a number.
+const resp3 = new Redis({ host, port, lazyConnect: true, retryStrategy: () => null, replyMapping: 'resp3' });
+resp3.on('error', () => {});
+const typedResp3 = typedStep('typed reply (QUERY), replyMapping "resp3": FLOAT as a double', {
+  sql: (statement) => resp3.call('SQL', statement), query: (statement) => resp3.call('QUERY', statement), float: 2.5 });
 
 await runSession(NAME, [
   ['connect', async () => {
@@ -37,6 +44,15 @@ await runSession(NAME, [
   shared.delete,
   shared.error,
   shared.info,
+  shared.typed,
+  [typedResp3[0], async () => {
+    try {
+      await resp3.connect();
+      await typedResp3[1]();
+    } finally {
+      resp3.disconnect();
+    }
+  }],
   ['multi/exec commits', async () => {
     const replies = await redis.multi()
       .call('SQL', "INSERT INTO people VALUES (1001, 1, 1001.25, 'in a transaction')")

@@ -1,5 +1,6 @@
 // The node-redis session, the same code for every major: node-redis-6/ and node-redis-4/ pass in
-// their own installed package. Nothing but the major changes the protocol: 6 opens with HELLO 3.
+// their own installed package. Nothing but the major changes the protocol: 6 opens with HELLO 3, and
+// reads RESP3 doubles as numbers.
 import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps }
   from './session.mjs';
 
@@ -10,7 +11,9 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
 
   const sql = (statement) => client.sendCommand(['SQL', statement]);
   const count = async () => sql('SELECT COUNT(*) FROM people');
-  const shared = sharedSteps({ sql, count, ping: () => client.ping(), info: (section) => client.info(section), ErrorType: ErrorReply });
+  const query = (statement) => client.sendCommand(['QUERY', statement]);
+  const float = resp === '3' ? 2.5 : '2.5';
+  const shared = sharedSteps({ sql, query, float, count, ping: () => client.ping(), info: (section) => client.info(section), ErrorType: ErrorReply });
 
   await runSession(name, [
     ['connect', async () => {
@@ -36,6 +39,7 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
     shared.delete,
     shared.error,
     shared.info,
+    shared.typed,
     ['multi/exec commits', async () => {
       const replies = await client.multi()
         .addCommand(['SQL', "INSERT INTO people VALUES (1001, 1, 1001.25, 'in a transaction')"])

@@ -24,6 +24,16 @@ export const FAILING_BLOCK = [
   "INSERT INTO people VALUES (1, 1, 1.25, 'duplicate key')",
 ];
 
+// The typed-reply step (QUERY): a table of its own, dropped at the end of the step, so that the
+// session's one table stays people.
+export const TYPED = {
+  create: 'CREATE TABLE typed_c (id INT PRIMARY KEY, f FLOAT, s TEXT)',
+  insert: "INSERT INTO typed_c VALUES (1, 2.5, 'a, b'), (2, -0.125, 'plain')",
+  select: 'SELECT id, f, s FROM typed_c WHERE id = 1',
+  none: 'SELECT MAX(f) FROM typed_c WHERE id = 99',
+  form2010: 'SELECT id,s FROM typed_c WHERE id = 1',
+};
+
 export class StepError extends Error {}
 
 export function check(condition, what) {
@@ -87,11 +97,34 @@ export async function runSession(client, steps, close) {
 }
 
 /**
- * The steps every Node client runs the same way, given its own calls: {@code sql(statement)},
- * {@code count()}, {@code ping()}, {@code info(section)} and the class its errors come as.
+ * The typed-reply step, given the client's QUERY call and what its FLOAT 2.5 decodes to: the
+ * number 2.5 when it reads RESP3 doubles as numbers, the text '2.5' when it gets (or, as ioredis by
+ * default, maps the double to) a bulk string.
  */
-export function sharedSteps({ sql, count, ping, info, ErrorType }) {
+export function typedStep(name, { sql, query, float }) {
+  return [name, async () => {
+    eq(await sql(TYPED.create), 'OK', 'CREATE TABLE typed_c');
+    eq(await sql(TYPED.insert), 'OK', 'INSERT INTO typed_c');
+    const reply = await query(TYPED.select);
+    eq(reply, [['id', 'f', 's'], ['INT', 'FLOAT', 'TEXT'], [1, float, 'a, b']], `QUERY "${TYPED.select}"`);
+    check(Number.isInteger(reply[2][0]), `id decodes as an integer, got ${typeof reply[2][0]}`);
+    check(typeof reply[2][1] === typeof float, `f decodes as a ${typeof float}, got ${typeof reply[2][1]}`);
+    const none = await query(TYPED.none);
+    eq(none, [['MAX(f)'], ['FLOAT'], [null]], `QUERY "${TYPED.none}"`);
+    check(none[2][0] === null, `MAX(f) over no rows decodes as null, got ${String(none[2][0])}`);
+    eqRows(await sql(TYPED.form2010), ['1,a, b'], `SQL "${TYPED.form2010}" (the 2010 form)`);
+    eq(await sql('DROP TABLE typed_c'), 2, 'DROP TABLE typed_c (the table and its primary key)');
+  }];
+}
+
+/**
+ * The steps every Node client runs the same way, given its own calls: {@code sql(statement)},
+ * {@code query(statement)} (QUERY), {@code count()}, {@code ping()}, {@code info(section)}, the class
+ * its errors come as, and what its FLOAT 2.5 decodes to (see typedStep).
+ */
+export function sharedSteps({ sql, query, float, count, ping, info, ErrorType }) {
   return {
+    typed: typedStep('typed reply (QUERY)', { sql, query, float }),
     readBack: ['read back every row', async () => {
       eqRows(await sql('SELECT * FROM people ORDER BY id'), allRows(), 'SELECT * ORDER BY id');
     }],

@@ -17,6 +17,12 @@ FAILING_BLOCK = [
     "UPDATE people SET score = 0 WHERE grp = 1",
     "INSERT INTO people VALUES (1, 1, 1.25, 'duplicate key')",
 ]
+# The typed-reply step (QUERY): a table of its own, dropped at the end of the step.
+TYPED_CREATE = "CREATE TABLE typed_c (id INT PRIMARY KEY, f FLOAT, s TEXT)"
+TYPED_INSERT = "INSERT INTO typed_c VALUES (1, 2.5, 'a, b'), (2, -0.125, 'plain')"
+TYPED_SELECT = "SELECT id, f, s FROM typed_c WHERE id = 1"
+TYPED_NONE = "SELECT MAX(f) FROM typed_c WHERE id = 99"
+TYPED_2010 = "SELECT id,s FROM typed_c WHERE id = 1"
 
 
 def insert(i):
@@ -57,6 +63,20 @@ def sql(statement):
     """A whole statement as one argument; replies come back as bytes (the default), rows decoded here."""
     reply = r.execute_command("SQL", statement)
     return [v.decode() for v in reply] if isinstance(reply, list) else reply
+
+
+def decoded(reply):
+    """Bulk strings (bytes) as text, nested lists as lists; integers and None as they come."""
+    if isinstance(reply, bytes):
+        return reply.decode()
+    if isinstance(reply, list):
+        return [decoded(v) for v in reply]
+    return reply
+
+
+def query(statement):
+    """QUERY: the typed form, in RESP2 (redis-py's default) with FLOATs as bulk strings."""
+    return decoded(r.execute_command("QUERY", statement))
 
 
 def count():
@@ -128,6 +148,18 @@ def step_info():
     eq(tables.get("table_people", {}).get("rows"), 900, f"INFO tables table_people rows in {tables}")
 
 
+def step_typed():
+    eq(sql(TYPED_CREATE), b"OK", "CREATE TABLE typed_c")
+    eq(sql(TYPED_INSERT), b"OK", "INSERT INTO typed_c")
+    reply = query(TYPED_SELECT)
+    eq(reply, [["id", "f", "s"], ["INT", "FLOAT", "TEXT"], [1, "2.5", "a, b"]], f'QUERY "{TYPED_SELECT}"')
+    check(type(reply[2][0]) is int, f"id decodes as an int, got {type(reply[2][0]).__name__}")
+    eq(float(reply[2][1]), 2.5, "f parses back to 2.5")
+    eq(query(TYPED_NONE), [["MAX(f)"], ["FLOAT"], [None]], f'QUERY "{TYPED_NONE}"')
+    eq(sql(TYPED_2010), ["1,a, b"], f'SQL "{TYPED_2010}" (the 2010 form)')
+    eq(sql("DROP TABLE typed_c"), 2, "DROP TABLE typed_c (the table and its primary key)")
+
+
 def step_tx_commit():
     tx = r.pipeline()  # transactional by default: MULTI ... EXEC
     tx.execute_command("SQL", "INSERT INTO people VALUES (1001, 1, 1001.25, 'in a transaction')")
@@ -160,6 +192,7 @@ STEPS = [
     ("delete count", step_delete),
     ("error reply", step_error),
     ("info", step_info),
+    ("typed reply (QUERY)", step_typed),
     ("multi/exec commits", step_tx_commit),
     ("multi/exec with a failing statement leaves nothing behind", step_tx_rollback),
 ]

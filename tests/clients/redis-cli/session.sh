@@ -103,6 +103,30 @@ step_info() {
   [[ "$tables" == rows=900,* ]] || { echo "INFO tables table_people: \"$tables\""; return 1; }
 }
 
+# QUERY's typed form, shown nested (--no-raw): RESP integers, the FLOAT a bulk string under RESP2
+# and a double under -3, the text whole; no value is (nil). Its own table, dropped at the end.
+step_typed() {
+  local f='"2.5"'
+  [[ "$RESP" == 3 ]] && f='(double) 2.5'
+  eq "$(cli SQL "CREATE TABLE typed_c (id INT PRIMARY KEY, f FLOAT, s TEXT)")" OK "CREATE TABLE typed_c" || return 1
+  eq "$(cli SQL "INSERT INTO typed_c VALUES (1, 2.5, 'a, b'), (2, -0.125, 'plain')")" OK "INSERT INTO typed_c" || return 1
+  eq "$(cli --no-raw QUERY "SELECT id, f, s FROM typed_c WHERE id = 1")" \
+    "1) 1) \"id\"
+   2) \"f\"
+   3) \"s\"
+2) 1) \"INT\"
+   2) \"FLOAT\"
+   3) \"TEXT\"
+3) 1) (integer) 1
+   2) $f
+   3) \"a, b\"" 'QUERY "SELECT id, f, s FROM typed_c WHERE id = 1"' || return 1
+  eq "$(cli --no-raw QUERY "SELECT MAX(f) FROM typed_c WHERE id = 99")" $'1) 1) "MAX(f)"\n2) 1) "FLOAT"\n3) 1) (nil)' \
+    'QUERY "SELECT MAX(f) FROM typed_c WHERE id = 99"' || return 1
+  # The 2010 form of a SELECT is unchanged: one comma-joined bulk string per row.
+  eq "$(cli --no-raw SELECT id,s FROM typed_c WHERE "id = 1")" '1) "1,a, b"' "SELECT id,s ... WHERE id = 1 (the 2010 form)" || return 1
+  eq "$(cli DROP TABLE typed_c)" 2 "DROP TABLE typed_c"
+}
+
 step_tx_commit() {
   eq "$(cli <<'EOF'
 MULTI
@@ -147,6 +171,7 @@ run "update count" step_update &&
 run "delete count" step_delete &&
 run "error reply (-e)" step_error &&
 run info step_info &&
+run "typed reply (QUERY)" step_typed &&
 run "multi/exec commits" step_tx_commit &&
 run "multi/exec with a failing statement leaves nothing behind" step_tx_rollback
 echo "$NAME: $([[ $failed == 0 ]] && echo "all steps passed" || echo "$failed step(s) failed")"

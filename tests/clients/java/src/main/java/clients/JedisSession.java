@@ -26,6 +26,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 public final class JedisSession {
     private static final ProtocolCommand SQL = command("SQL");
     private static final ProtocolCommand CREATE = command("CREATE");
+    private static final ProtocolCommand QUERY = command("QUERY");
 
     private final String protocol;
     private Jedis jedis;
@@ -72,6 +73,11 @@ public final class JedisSession {
     /** A whole statement as one argument. */
     private Object sql(String statement) {
         return decode(jedis.sendCommand(SQL, statement));
+    }
+
+    /** QUERY: the typed form (under RESP3 FLOATs come as Double). */
+    private Object query(String statement) {
+        return decode(jedis.sendCommand(QUERY, statement));
     }
 
     @SuppressWarnings("unchecked")
@@ -127,6 +133,13 @@ public final class JedisSession {
                 eq(jedis.ping(), "PONG", "PING after the error");
             })
             .step("info", () -> Session.checkInfo(jedis.info("server"), jedis.info("keyspace"), jedis.info("tables")))
+            .step("typed reply (QUERY)", () -> {
+                eq(sql(Session.TYPED_CREATE), "OK", "CREATE TABLE typed_c");
+                eq(sql(Session.TYPED_INSERT), "OK", "INSERT INTO typed_c");
+                Session.checkTyped(query(Session.TYPED_SELECT), query(Session.TYPED_NONE), protocol.equals("3") ? 2.5 : "2.5");
+                eqRows(sqlRows(Session.TYPED_2010), List.of("1,a, b"), "SQL \"" + Session.TYPED_2010 + "\" (the 2010 form)");
+                eq(sql("DROP TABLE typed_c"), 2L, "DROP TABLE typed_c (the table and its primary key)");
+            })
             .step("multi/exec commits", () -> {
                 List<Object> replies;
                 try (Transaction tx = jedis.multi()) {

@@ -20,6 +20,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.output.ValueListOutput;
 import io.lettuce.core.protocol.CommandArgs;
@@ -35,6 +36,7 @@ public final class LettuceSession {
     private static final StringCodec CODEC = StringCodec.UTF8;
     private static final ProtocolKeyword SQL = keyword("SQL");
     private static final ProtocolKeyword CREATE = keyword("CREATE");
+    private static final ProtocolKeyword QUERY = keyword("QUERY");
 
     private final RedisClient redis = RedisClient.create(RedisURI.create(Session.HOST, Session.PORT));
     private StatefulRedisConnection<String, String> connection;
@@ -91,6 +93,11 @@ public final class LettuceSession {
         return sync.dispatch(SQL, new ValueListOutput<>(CODEC), args(statement));
     }
 
+    /** QUERY: the typed form, nested lists as on the wire (RESP3 doubles as Double, nulls as null). */
+    private List<Object> query(String statement) {
+        return sync.dispatch(QUERY, new NestedMultiOutput<>(CODEC), args(statement));
+    }
+
     private Session session() {
         return new Session(NAME)
             .step("connect", () -> {
@@ -141,6 +148,13 @@ public final class LettuceSession {
                 eq(sync.ping(), "PONG", "PING after the error");
             })
             .step("info", () -> Session.checkInfo(sync.info("server"), sync.info("keyspace"), sync.info("tables")))
+            .step("typed reply (QUERY)", () -> {
+                eq(sqlStatus(Session.TYPED_CREATE), "OK", "CREATE TABLE typed_c");
+                eq(sqlStatus(Session.TYPED_INSERT), "OK", "INSERT INTO typed_c");
+                Session.checkTyped(query(Session.TYPED_SELECT), query(Session.TYPED_NONE), 2.5);
+                eqRows(sqlRows(Session.TYPED_2010), List.of("1,a, b"), "SQL \"" + Session.TYPED_2010 + "\" (the 2010 form)");
+                eq(sqlCount("DROP TABLE typed_c"), 2L, "DROP TABLE typed_c (the table and its primary key)");
+            })
             .step("multi/exec commits", () -> {
                 eq(sync.multi(), "OK", "MULTI");
                 sqlStatus("INSERT INTO people VALUES (1001, 1, 1001.25, 'in a transaction')");

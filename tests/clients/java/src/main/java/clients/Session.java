@@ -1,6 +1,7 @@
 package clients;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,14 @@ final class Session {
             "INSERT INTO people VALUES (1002, 2, 1002.25, 'rolled back')",
             "UPDATE people SET score = 0 WHERE grp = 1",
             "INSERT INTO people VALUES (1, 1, 1.25, 'duplicate key')");
+
+    // The typed-reply step (QUERY): a table of its own, dropped at the end of the step, so that the
+    // session's one table stays people.
+    static final String TYPED_CREATE = "CREATE TABLE typed_c (id INT PRIMARY KEY, f FLOAT, s TEXT)";
+    static final String TYPED_INSERT = "INSERT INTO typed_c VALUES (1, 2.5, 'a, b'), (2, -0.125, 'plain')";
+    static final String TYPED_SELECT = "SELECT id, f, s FROM typed_c WHERE id = 1";
+    static final String TYPED_NONE = "SELECT MAX(f) FROM typed_c WHERE id = 99";
+    static final String TYPED_2010 = "SELECT id,s FROM typed_c WHERE id = 1";
 
     /** Row i as inserted: the text has a comma and a space, so it must travel quoted. */
     static String insert(int i) {
@@ -114,6 +123,17 @@ final class Session {
         check(db0 != null && db0.startsWith("keys=1,"), "INFO keyspace db0 counts the one table: " + db0);
         String people = parseInfo(tables).get("table_people");
         check(people != null && people.startsWith("rows=900,"), "INFO tables table_people: " + people);
+    }
+
+    /**
+     * The checks of the typed-reply step on the decoded QUERY replies: {@code float} is what the
+     * client makes of the FLOAT 2.5, a {@code Double} from a RESP3 double, a {@code String} from
+     * RESP2's bulk string.
+     */
+    static void checkTyped(Object reply, Object none, Object float25) {
+        eq(reply, List.of(List.of("id", "f", "s"), List.of("INT", "FLOAT", "TEXT"), List.of(1L, float25, "a, b")),
+                "QUERY \"" + TYPED_SELECT + "\"");
+        eq(none, List.of(List.of("MAX(f)"), List.of("FLOAT"), Arrays.asList((Object) null)), "QUERY \"" + TYPED_NONE + "\"");
     }
 
     private static String show(Object o) {
