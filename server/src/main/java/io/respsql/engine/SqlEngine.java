@@ -1,22 +1,20 @@
 package io.respsql.engine;
 
-import io.respsql.plan.AccessPath;
-import io.respsql.plan.JoinStep;
-import io.respsql.plan.SelectPlan;
-import io.respsql.plan.SelectPlanner;
-import io.respsql.exec.DdlExecutor;
-import io.respsql.exec.DeleteExecutor;
 import io.respsql.exec.Headroom;
-import io.respsql.exec.InsertExecutor;
-import io.respsql.exec.SelectExecutor;
-import io.respsql.exec.UpdateExecutor;
+import io.respsql.exec.write.DeleteExecutor;
+import io.respsql.exec.write.InsertExecutor;
+import io.respsql.exec.write.SchemaReport;
+import io.respsql.exec.write.TableDdl;
+import io.respsql.exec.write.TableDump;
+import io.respsql.exec.write.UpdateExecutor;
+import io.respsql.exec.write.ViewDdl;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
 import io.respsql.result.ResultSink;
-import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
-import io.respsql.sql.Statement;
+import io.respsql.sql.SqlParser;
+import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
 import io.respsql.storage.UndoLog;
@@ -203,7 +201,7 @@ public final class SqlEngine {
         long mark = out.mark();
         String error;
         try {
-            Statement st = Parser.parse(sql);
+            Statement st = SqlParser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
@@ -214,7 +212,7 @@ public final class SqlEngine {
             String touched = touchedTable(st);
             long changes = run(st, sql, out, results);
             if (changes >= 0) {
-                boolean changedData = changes > 0 || !(st instanceof Statement.Update || st instanceof Statement.Delete);
+                boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
                 if (undo != null) {
                     blockWrites.add(sql);
                     blockChanges.add(changes);
@@ -267,7 +265,7 @@ public final class SqlEngine {
      */
     public static String checkQueued(String sql, String writeRefusal) {
         try {
-            Statement st = Parser.parse(sql);
+            Statement st = SqlParser.parse(sql);
             return writeRefusal != null && isWrite(st) ? writeRefusal : null;
         } catch (SqlException e) {
             return "ERR " + e.getMessage();
@@ -279,13 +277,13 @@ public final class SqlEngine {
     /** Whether {@code sql} parses to a statement that writes (false when it does not parse). */
     public static boolean writes(String sql) {
         try {
-            return isWrite(Parser.parse(sql));
+            return isWrite(SqlParser.parse(sql));
         } catch (RuntimeException e) {
             return false;
         }
     }
 
-    /** The table a write statement changes (its name as written), for WATCH; null for reads. */
+    /** The table (or view) a write statement changes (its name as written), for WATCH; null for reads. */
     private String touchedTable(Statement st) {
         if (st instanceof Statement.Insert s) {
             return s.table();
@@ -299,6 +297,10 @@ public final class SqlEngine {
             return s.table();
         } else if (st instanceof Statement.DropTable s) {
             return s.table();
+        } else if (st instanceof Statement.CreateView s) {
+            return s.view();
+        } else if (st instanceof Statement.DropView s) {
+            return s.view();
         } else if (st instanceof Statement.DropIndex s) {
             Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
@@ -320,39 +322,68 @@ public final class SqlEngine {
     private static boolean isWrite(Statement st) {
         return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
                 || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
-                || st instanceof Statement.DropTable || st instanceof Statement.DropIndex;
+                || st instanceof Statement.CreateView || st instanceof Statement.DropTable
+                || st instanceof Statement.DropIndex || st instanceof Statement.DropView;
     }
 
-    /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
+    /**
+     * Runs the statement; returns the rows it changed for a write (1 for a schema change, 0 for
+     * one IF [NOT] EXISTS made a no-op), -1 for a read.
+     */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
-        if (st instanceof Statement.Select s) {
-            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, results);
+        if (st instanceof Statement.QueryStatement) {
+            LegacyStatements.select(catalog, sql, rows, results); // until the query side's executor lands
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
+            try {
+                return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
+            } catch (UnsupportedOperationException e) {
+                if (!LegacyStatements.plannerMissing(e)) {
+                    throw e;
+                }
+                return LegacyStatements.insert(catalog, sql, headroom, undo, out);
+            }
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
+            UpdateExecutor.Plan plan;
+            try {
+                plan = UpdateExecutor.plan(catalog, s, sql);
+            } catch (UnsupportedOperationException e) {
+                if (!LegacyStatements.plannerMissing(e)) {
+                    throw e;
+                }
+                return LegacyStatements.update(catalog, sql, rows, headroom, undo, out);
+            }
+            return UpdateExecutor.run(catalog, plan, rows, headroom, undo, out);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
+            DeleteExecutor.Plan plan;
+            try {
+                plan = DeleteExecutor.plan(catalog, s, sql);
+            } catch (UnsupportedOperationException e) {
+                if (!LegacyStatements.plannerMissing(e)) {
+                    throw e;
+                }
+                return LegacyStatements.delete(catalog, sql, rows, undo, out);
+            }
+            return DeleteExecutor.run(plan, rows, undo, out);
         } else if (st instanceof Statement.CreateTable s) {
-            DdlExecutor.createTable(catalog, s, undo, out);
-            return 1;
+            return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
-            DdlExecutor.createIndex(catalog, s, undo, out);
-            return 1;
+            return TableDdl.createIndex(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropTable s) {
-            DdlExecutor.dropTable(catalog, s, undo, out);
-            return 1;
+            return TableDdl.dropTable(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropIndex s) {
-            DdlExecutor.dropIndex(catalog, s, undo, out);
-            return 1;
+            return TableDdl.dropIndex(catalog, s, undo, out) ? 1 : 0;
+        } else if (st instanceof Statement.CreateView s) {
+            return ViewDdl.createView(catalog, s, sql, undo, out) ? 1 : 0;
+        } else if (st instanceof Statement.DropView s) {
+            return ViewDdl.dropView(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.Describe s) {
-            DdlExecutor.describe(catalog, s, out);
+            SchemaReport.describe(catalog, s, out);
         } else if (st instanceof Statement.Dump s) {
-            DdlExecutor.dump(catalog, s, out);
+            TableDump.dump(catalog, s, out);
         } else if (st instanceof Statement.ShowTables) {
-            DdlExecutor.showTables(catalog, out);
+            SchemaReport.showTables(catalog, out);
         } else if (st instanceof Statement.ShowIndexes s) {
-            DdlExecutor.showIndexes(catalog, s, out);
+            SchemaReport.showIndexes(catalog, s, out);
         } else if (st instanceof Statement.Explain s) {
             List<String> lines = explain(s.statement(), sql);
             out.arrayHeader(lines.size());
@@ -363,39 +394,24 @@ public final class SqlEngine {
         return -1;
     }
 
-    /** The access path a statement would use, without running it. */
+    /** The plan a statement would use, without running it. */
     private List<String> explain(Statement st, String sql) {
-        List<String> lines = new ArrayList<>();
-        if (st instanceof Statement.Select s) {
-            SelectPlan p = SelectPlanner.plan(catalog, s, sql);
-            if (p.path != null) {
-                lines.add(p.path.describe());
-            } else {
-                StringBuilder order = new StringBuilder("join order: ");
-                for (int i = 0; i < p.join.size(); i++) {
-                    order.append(i == 0 ? "" : " -> ").append(p.scope.table(p.join.get(i).tableIndex).name());
-                }
-                lines.add(order.toString());
-                for (JoinStep step : p.join) {
-                    lines.add(step.describe());
-                }
+        try {
+            if (st instanceof Statement.Update s) {
+                return UpdateExecutor.plan(catalog, s, sql).explain();
+            } else if (st instanceof Statement.Delete s) {
+                return DeleteExecutor.plan(catalog, s, sql).rows().explain();
+            } else if (st instanceof Statement.Insert s) {
+                return InsertExecutor.explain(catalog, s, sql);
+            } else if (st instanceof Statement.QueryStatement) {
+                return LegacyStatements.explain(catalog, sql); // until the query side's executor lands
             }
-            if (!p.presorted) {
-                lines.add("sort by " + s.orderBy().size() + " key(s)");
+        } catch (UnsupportedOperationException e) {
+            if (!LegacyStatements.plannerMissing(e)) {
+                throw e;
             }
-            if (p.limit >= 0 || p.offset > 0) {
-                lines.add("limit " + p.limit + " offset " + p.offset);
-            }
-        } else if (st instanceof Statement.Update s) {
-            AccessPath path = UpdateExecutor.plan(catalog, s, sql).path();
-            lines.add(path.describe());
-        } else if (st instanceof Statement.Delete s) {
-            lines.add(DeleteExecutor.plan(catalog, s, sql).describe());
-        } else if (st instanceof Statement.Insert s) {
-            lines.add("insert " + s.rows().size() + " row(s) into " + s.table());
-        } else {
-            throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
+            return LegacyStatements.explain(catalog, sql);
         }
-        return lines;
+        throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
     }
 }

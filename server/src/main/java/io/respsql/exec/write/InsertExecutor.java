@@ -296,14 +296,18 @@ public final class InsertExecutor {
 
     /** The error of a UNIQUE violation, naming the index and the values (read from {@code row}). */
     static SqlException uniqueViolation(Table t, TableIndex ix, int row) {
+        return new SqlException("UNIQUE index '" + ix.name() + "' of table '" + t.name() + "' already has " + keyText(ix, row));
+    }
+
+    /** {@code (a, b) = (1, 'x')}: the key of {@code row} in {@code ix}. */
+    static String keyText(TableIndex ix, int row) {
         StringBuilder cols = new StringBuilder();
         StringBuilder vals = new StringBuilder();
         for (Column c : StorageCalls.columns(ix)) {
             cols.append(cols.length() == 0 ? "" : ", ").append(c.name());
             vals.append(vals.length() == 0 ? "" : ", ").append(SqlText.value(c, row));
         }
-        return new SqlException("UNIQUE index '" + ix.name() + "' of table '" + t.name() + "' already has ("
-                + cols + ") = (" + vals + ")");
+        return "(" + cols + ") = (" + vals + ")";
     }
 
     /** Takes back the rows of a failed INSERT exactly (slots back to where they came from), the last not yet indexed. */
