@@ -63,7 +63,7 @@ final class Assignment {
                     throw ValueRules.notValid(c, shown);
                 }
                 a = new Assignment(t, c, null);
-                a.pending.setText(shown.getBytes(StandardCharsets.UTF_8));
+                a.pending.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
             } else if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
                 if (!x.isConstant()) {
                     throw new SqlException("cannot assign number " + shown + " to TEXT column '" + c.name() + "'");

@@ -42,7 +42,7 @@ final class ValueRules {
                 return true;
             }
             if (e instanceof Expr.Raw || (rowScope ? isSignedNumber(e) : isUnquotedText(e))) {
-                out.setText(source(e, sql).getBytes(StandardCharsets.UTF_8));
+                out.setText(unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
                 return true;
             }
             return false;
@@ -106,6 +106,18 @@ final class ValueRules {
         }
         return e instanceof Expr.Binary b && b.op().ordinal() <= Expr.BinaryOp.MOD.ordinal()
                 && isUnquotedText(b.left()) && isUnquotedText(b.right());
+    }
+
+    /**
+     * An unquoted 2010 text value as stored: as written, except that a double-quoted name
+     * ({@code "double""quoted"}, a string in the 2010 dialect) is its name, unescaped.
+     */
+    static String unquotedText(Expr e, String sql) {
+        String src = source(e, sql);
+        if (e instanceof Expr.Column c && c.qualifier() == null && !src.isEmpty() && src.charAt(0) == '"') {
+            return c.name();
+        }
+        return src;
     }
 
     static String source(Expr e, String sql) {
