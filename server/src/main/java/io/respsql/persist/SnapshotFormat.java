@@ -5,31 +5,48 @@ import io.respsql.storage.ColumnType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The snapshot file layout (version 1). Every number is little-endian; a string is an int byte
+ * The snapshot file layout (version 2). Every number is little-endian; a string is an int byte
  * length then UTF-8 bytes.
  *
  * <pre>
  * "RSQLSNAP"  int version  long createdMillis  int tableCount
  * per table:
- *   string name  int columnCount  (string name, byte type) * columnCount  int primaryPosition
- *   int indexCount  (string name, int columnPosition) * indexCount     secondary, in creation order
+ *   string name  int columnCount
+ *   per column: string name  byte type  byte flags (1: NOT NULL, 2: has DEFAULT)  [string defaultText]
+ *   int primaryPosition                                                    -1: no PRIMARY KEY
+ *   int indexCount   per secondary index, in creation order:
+ *     string name  byte unique  int columnCount  (int columnPosition, byte descending) * columnCount
  *   int highWater  long liveCount  long[(highWater + 63) / 64] liveBitmap   slot s = bit s%64 of word s/64
  *   int freeCount  int[freeCount] freeList                                 oldest first
- *   per column, slots 0 .. highWater-1: int | long | double bits | (int length, bytes)
+ *   per column: byte hasNulls  [long[(highWater + 63) / 64] nullBitmap]    as the live bitmap
+ *               then slots 0 .. highWater-1: int | long | double bits | (int length, bytes)
+ * int viewCount   per view: string name  int columnCount  string[columnCount]  string queryText
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
- * Freed slots are written too (as 0 or the empty string), so a load lays rows out in exactly the
- * same slots and later inserts reuse slots in the same order.
+ * Types: 1 INT, 2 BIGINT, 3 FLOAT, 4 TEXT, 5 BOOLEAN (as INT 0/1), 6 DATE (as INT days),
+ * 7 TIMESTAMP (as BIGINT microseconds). Freed slots and NULL slots are written too (as 0 or the
+ * empty string), so a load lays rows out in exactly the same slots and later inserts reuse slots
+ * in the same order.
+ *
+ * <p>Version 1 (read, no longer written) differs: a column is {@code string name, byte type}
+ * (types 1-4); the primary position is never -1; an index is {@code string name, int
+ * columnPosition}; columns have no null bitmap byte; there are no views.
  */
 final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The oldest version the reader still loads. */
+    static final int OLDEST_VERSION = 1;
+    static final byte FLAG_NOT_NULL = 1;
+    static final byte FLAG_DEFAULT = 2;
     /** I/O buffer size for reading and writing. */
     static final int BUFFER = 1 << 20;
     /** Longest table, column or index name accepted when reading (guards against corrupt lengths). */
     static final int MAX_NAME = 1 << 16;
+    /** Longest DEFAULT or view query text accepted when reading. */
+    static final int MAX_TEXT = 1 << 26;
     static final int MAX_COLUMNS = 1 << 16;
 
     private SnapshotFormat() {
@@ -45,13 +62,22 @@ final class SnapshotFormat {
                 return 3;
             case TEXT:
                 return 4;
+            case BOOLEAN:
+                return 5;
+            case DATE:
+                return 6;
+            case TIMESTAMP:
+                return 7;
             default:
                 throw new IllegalArgumentException(type.name());
         }
     }
 
-    /** The type of a code, or null when the code is unknown. */
-    static ColumnType type(byte code) {
+    /** The type of a code in a file of {@code version}, or null when the code is unknown there. */
+    static ColumnType type(byte code, int version) {
+        if (version < 2 && code > 4) {
+            return null;
+        }
         switch (code) {
             case 1:
                 return ColumnType.INT;
@@ -61,6 +87,12 @@ final class SnapshotFormat {
                 return ColumnType.FLOAT;
             case 4:
                 return ColumnType.TEXT;
+            case 5:
+                return ColumnType.BOOLEAN;
+            case 6:
+                return ColumnType.DATE;
+            case 7:
+                return ColumnType.TIMESTAMP;
             default:
                 return null;
         }

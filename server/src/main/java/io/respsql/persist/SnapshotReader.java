@@ -2,12 +2,14 @@ package io.respsql.persist;
 
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
+import io.respsql.storage.ColumnSpec;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.LongColumn;
 import io.respsql.storage.Table;
 import io.respsql.storage.TextColumn;
+import io.respsql.storage.ViewDef;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -178,6 +180,9 @@ public final class SnapshotReader {
 
     // ---- reading ---------------------------------------------------------------------------
 
+    /** Format version of the snapshot being read. */
+    private int version;
+
     private Result read(Catalog target) throws IOException {
         byte[] magic = new byte[SnapshotFormat.MAGIC.length];
         need(magic.length);
@@ -185,10 +190,10 @@ public final class SnapshotReader {
         if (!Arrays.equals(magic, SnapshotFormat.MAGIC)) {
             throw new SnapshotException(name + " is not a RespSQL snapshot (bad magic at offset " + start + ")", false);
         }
-        int version = i32();
-        if (version != SnapshotFormat.VERSION) {
+        version = i32();
+        if (version < SnapshotFormat.OLDEST_VERSION || version > SnapshotFormat.VERSION) {
             throw new SnapshotException("Snapshot " + name + " has format version " + version
-                    + "; this server reads version " + SnapshotFormat.VERSION, false);
+                    + "; this server reads versions " + SnapshotFormat.OLDEST_VERSION + " to " + SnapshotFormat.VERSION, false);
         }
         i64(); // creation time
         int tableCount = i32();
@@ -209,6 +214,22 @@ public final class SnapshotReader {
             indexNames.add(ixNames);
             rows += t.rowCount();
         }
+        List<ViewDef> views = new ArrayList<>();
+        if (version >= 2) {
+            int viewCount = i32();
+            check(viewCount >= 0, "view count " + viewCount);
+            for (int i = 0; i < viewCount; i++) {
+                String viewName = string();
+                check(names.add(key(viewName)), "view " + viewName + " has the name of another table or view");
+                int n = i32();
+                check(n >= 0 && n <= SnapshotFormat.MAX_COLUMNS, "view column count " + n);
+                List<String> cols = new ArrayList<>(n);
+                for (int c = 0; c < n; c++) {
+                    cols.add(string());
+                }
+                views.add(new ViewDef(viewName, cols, text()));
+            }
+        }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -221,8 +242,13 @@ public final class SnapshotReader {
         buf.get(end);
         check(Arrays.equals(end, SnapshotFormat.END), "no end marker after the checksum");
 
+        for (ViewDef v : views) {
+            if (target.nameTaken(v.name())) {
+                throw new SnapshotException("Snapshot " + name + " holds view " + v.name() + ", whose name is taken");
+            }
+        }
         for (Table t : tables) {
-            if (target.table(t.name()) != null) {
+            if (target.nameTaken(t.name())) {
                 throw new SnapshotException("Snapshot " + name + " holds table " + t.name() + ", which already exists");
             }
             for (String ix : indexNames.get(tables.indexOf(t))) {
@@ -238,6 +264,9 @@ public final class SnapshotReader {
                 target.registerIndex(ix, t);
             }
         }
+        for (ViewDef v : views) {
+            target.addView(v);
+        }
         return new Result(tables.size(), rows, offset());
     }
 
@@ -245,26 +274,57 @@ public final class SnapshotReader {
         String tableName = string();
         int columnCount = i32();
         check(columnCount > 0 && columnCount <= SnapshotFormat.MAX_COLUMNS, "column count " + columnCount);
-        List<String> columnNames = new ArrayList<>(columnCount);
+        List<ColumnSpec> specs = new ArrayList<>(columnCount);
         List<ColumnType> types = new ArrayList<>(columnCount);
+        Set<String> columnNames = new HashSet<>();
         for (int c = 0; c < columnCount; c++) {
-            columnNames.add(string());
+            String columnName = string();
+            check(columnNames.add(key(columnName)), "column " + columnName + " appears twice in " + tableName);
             need(1);
             byte code = buf.get();
-            ColumnType type = SnapshotFormat.type(code);
+            ColumnType type = SnapshotFormat.type(code, version);
             check(type != null, "unknown column type code " + code);
             types.add(type);
+            boolean notNull = false;
+            String defaultText = null;
+            if (version >= 2) {
+                need(1);
+                byte flags = buf.get();
+                check((flags & ~(SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT)) == 0, "column flags " + flags);
+                notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
+                if ((flags & SnapshotFormat.FLAG_DEFAULT) != 0) {
+                    defaultText = text();
+                }
+            }
+            specs.add(new ColumnSpec(columnName, type, notNull, defaultText));
         }
         int pk = i32();
-        check(pk >= 0 && pk < columnCount, "primary key position " + pk);
-        Table t = new Table(tableName, columnNames, types, pk);
+        check((pk >= 0 || (pk == -1 && version >= 2)) && pk < columnCount, "primary key position " + pk);
+        Table t = new Table(tableName, specs, pk);
         int indexCount = i32();
         check(indexCount >= 0 && indexCount <= SnapshotFormat.MAX_COLUMNS, "index count " + indexCount);
-        int[] indexColumns = new int[indexCount];
+        int[][] indexColumns = new int[indexCount][];
+        boolean[] indexUnique = new boolean[indexCount];
+        boolean[][] indexDescending = new boolean[indexCount][];
         for (int i = 0; i < indexCount; i++) {
             indexNames.add(string());
-            indexColumns[i] = i32();
-            check(indexColumns[i] >= 0 && indexColumns[i] < columnCount, "index column " + indexColumns[i]);
+            int n = 1;
+            if (version >= 2) {
+                need(1);
+                indexUnique[i] = buf.get() != 0;
+                n = i32();
+                check(n > 0 && n <= columnCount, "index of " + n + " columns");
+            }
+            indexColumns[i] = new int[n];
+            indexDescending[i] = new boolean[n];
+            for (int k = 0; k < n; k++) {
+                indexColumns[i][k] = i32();
+                check(indexColumns[i][k] >= 0 && indexColumns[i][k] < columnCount, "index column " + indexColumns[i][k]);
+                if (version >= 2) {
+                    need(1);
+                    indexDescending[i][k] = buf.get() != 0;
+                }
+            }
         }
 
         int highWater = i32();
@@ -273,7 +333,7 @@ public final class SnapshotReader {
         int words = (highWater + 63) >>> 6;
         long fixed = 8L * words + 4;
         for (ColumnType type : types) {
-            fixed += (long) highWater * (type == ColumnType.TEXT ? 4 : type.width);
+            fixed += (long) highWater * (type == ColumnType.TEXT ? 4 : type.storedWidth());
         }
         enough(fixed); // before allocating for a slot count a corrupt file may have invented
         long[] live = new long[words];
@@ -298,13 +358,46 @@ public final class SnapshotReader {
         }
         t.restoreIndexes();
         for (int i = 0; i < indexCount; i++) {
-            t.createIndex(indexNames.get(i), t.column(indexColumns[i]));
+            List<Column> cols = new ArrayList<>(indexColumns[i].length);
+            for (int position : indexColumns[i]) {
+                cols.add(t.column(position));
+            }
+            t.createIndex(indexNames.get(i), cols, indexUnique[i], indexDescending[i]);
         }
         return t;
     }
 
     private void values(Column column, int highWater) throws IOException {
-        switch (column.type()) {
+        long[] nullWords = null;
+        if (version >= 2) {
+            need(1);
+            byte hasNulls = buf.get();
+            check(hasNulls == 0 || hasNulls == 1, "null bitmap flag " + hasNulls);
+            if (hasNulls == 1) {
+                int words = (highWater + 63) >>> 6;
+                enough(8L * words);
+                nullWords = new long[words];
+                for (int w = 0; w < words; w++) {
+                    nullWords[w] = i64();
+                }
+                if ((highWater & 63) != 0 && words > 0) {
+                    check((nullWords[words - 1] >>> (highWater & 63)) == 0, "NULL bits above the high-water mark in " + column.name());
+                }
+            }
+        }
+        slotValues(column, highWater);
+        if (nullWords != null) {
+            // after the values: a setter clears the NULL bit
+            for (int w = 0; w < nullWords.length; w++) {
+                for (long bits = nullWords[w]; bits != 0; bits &= bits - 1) {
+                    column.setNull((w << 6) + Long.numberOfTrailingZeros(bits));
+                }
+            }
+        }
+    }
+
+    private void slotValues(Column column, int highWater) throws IOException {
+        switch (column.type().storedAs()) {
             case INT: {
                 IntColumn c = (IntColumn) column;
                 for (int row = 0; row < highWater; row++) {
@@ -353,8 +446,18 @@ public final class SnapshotReader {
     }
 
     private String string() throws IOException {
+        return string(SnapshotFormat.MAX_NAME, "name");
+    }
+
+    /** A DEFAULT's or view's SQL text (longer than a name may be). */
+    private String text() throws IOException {
+        return string(SnapshotFormat.MAX_TEXT, "text");
+    }
+
+    private String string(int max, String what) throws IOException {
         int len = i32();
-        check(len >= 0 && len <= SnapshotFormat.MAX_NAME, "name length " + len);
+        check(len >= 0 && len <= max, what + " length " + len);
+        enough(len);
         need(len);
         String s = new String(buf.array(), buf.position(), len, StandardCharsets.UTF_8);
         buf.position(buf.position() + len);

@@ -4,6 +4,7 @@ import io.respsql.storage.CatalogImage;
 import io.respsql.storage.ColumnImage;
 import io.respsql.storage.RowsImage;
 import io.respsql.storage.TableImage;
+import io.respsql.storage.ViewDef;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -51,6 +52,15 @@ public final class SnapshotWriter {
         for (TableImage t : image.tables()) {
             table(t);
         }
+        i32(image.views().size());
+        for (ViewDef v : image.views()) {
+            string(v.name());
+            i32(v.columnNames().size());
+            for (String c : v.columnNames()) {
+                string(c);
+            }
+            string(v.queryText());
+        }
         flush();
         // The checksum covers every byte before it; the end marker follows it.
         int sum = (int) crc.getValue();
@@ -63,15 +73,29 @@ public final class SnapshotWriter {
         string(t.name());
         i32(t.columnCount());
         for (int c = 0; c < t.columnCount(); c++) {
-            string(t.column(c).name());
-            room(1);
-            buf.put(SnapshotFormat.typeCode(t.column(c).type()));
+            ColumnImage col = t.column(c);
+            string(col.name());
+            room(2);
+            buf.put(SnapshotFormat.typeCode(col.type()));
+            byte flags = (byte) ((col.notNull() ? SnapshotFormat.FLAG_NOT_NULL : 0)
+                    | (col.defaultText() != null ? SnapshotFormat.FLAG_DEFAULT : 0));
+            buf.put(flags);
+            if (col.defaultText() != null) {
+                string(col.defaultText());
+            }
         }
         i32(t.primaryPosition());
-        i32(t.indexNames().size());
-        for (int i = 0; i < t.indexNames().size(); i++) {
-            string(t.indexNames().get(i));
-            i32(t.indexColumn(i));
+        i32(t.indexes().size());
+        for (TableImage.IndexDef ix : t.indexes()) {
+            string(ix.name());
+            room(1);
+            buf.put((byte) (ix.unique() ? 1 : 0));
+            i32(ix.columns().length);
+            for (int i = 0; i < ix.columns().length; i++) {
+                i32(ix.columns()[i]);
+                room(1);
+                buf.put((byte) (ix.descending()[i] ? 1 : 0));
+            }
         }
         RowsImage rows = t.rows();
         int highWater = rows.highWater();
@@ -90,7 +114,19 @@ public final class SnapshotWriter {
     }
 
     private void column(ColumnImage c, int highWater) throws IOException {
-        switch (c.type()) {
+        boolean nulls = c.hasNulls();
+        room(1);
+        buf.put((byte) (nulls ? 1 : 0));
+        if (nulls) {
+            for (int w = 0, n = (highWater + 63) >>> 6; w < n; w++) {
+                long word = c.nullWord(w);
+                if (w == n - 1 && (highWater & 63) != 0) {
+                    word &= (1L << highWater) - 1; // no bits above the high-water mark
+                }
+                i64(word);
+            }
+        }
+        switch (c.type().storedAs()) {
             case INT:
                 for (int row = 0; row < highWater; row++) {
                     room(4);

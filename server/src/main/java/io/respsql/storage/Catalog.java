@@ -9,12 +9,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * All tables by name (case-insensitive, original spelling kept) and every index name, which is
- * global as in the 2010 dialect ({@code DROP INDEX name} names no table). Owned by the event loop.
+ * All tables and views by name (one namespace, case-insensitive, original spelling kept) and every
+ * index name, which is global as in the 2010 dialect ({@code DROP INDEX name} names no table).
+ * The catalog does not check names: the executor asks {@link #nameTaken} and reports the clash.
+ * Owned by the event loop.
  */
 public final class Catalog {
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final Map<String, Table> indexOwners = new LinkedHashMap<>();
+    private final Map<String, ViewDef> views = new LinkedHashMap<>();
 
     public Collection<Table> tables() {
         return Collections.unmodifiableCollection(tables.values());
@@ -24,9 +27,41 @@ public final class Catalog {
         return tables.get(key(name));
     }
 
+    /** Adds a table (with its primary key's index name, if it has one). Work tables are refused. */
     public void add(Table t) {
+        if (t.isWorkTable()) {
+            throw new IllegalArgumentException("work table " + t.name() + " cannot join the catalog");
+        }
         tables.put(key(t.name()), t);
-        indexOwners.put(key(t.primaryIndex().name()), t);
+        if (t.primaryIndex() != null) {
+            indexOwners.put(key(t.primaryIndex().name()), t);
+        }
+    }
+
+    /** Whether a table or a view is called {@code name} (case-insensitive). */
+    public boolean nameTaken(String name) {
+        String k = key(name);
+        return tables.containsKey(k) || views.containsKey(k);
+    }
+
+    /** Adds a view; the caller has checked {@link #nameTaken}. */
+    public void addView(ViewDef v) {
+        views.put(key(v.name()), v);
+    }
+
+    /** The view called {@code name} (case-insensitive), or null. */
+    public ViewDef view(String name) {
+        return views.get(key(name));
+    }
+
+    /** Removes the view; returns it, or null when there was none. */
+    public ViewDef dropView(String name) {
+        return views.remove(key(name));
+    }
+
+    /** Every view, in creation order. */
+    public Collection<ViewDef> views() {
+        return Collections.unmodifiableCollection(views.values());
     }
 
     /** Removes the table and its indexes; returns the number of objects dropped (table + indexes). */
@@ -60,15 +95,15 @@ public final class Catalog {
         for (Table t : tables.values()) {
             images.add(t.capture());
         }
-        return new CatalogImage(images, System.currentTimeMillis());
+        return new CatalogImage(images, new ArrayList<>(views.values()), System.currentTimeMillis());
     }
 
     /** Copies of the name maps, which {@link #restoreNames} puts back (a transaction's rollback of DDL). */
-    record Names(Map<String, Table> tables, Map<String, Table> indexOwners) {
+    record Names(Map<String, Table> tables, Map<String, Table> indexOwners, Map<String, ViewDef> views) {
     }
 
     Names saveNames() {
-        return new Names(new LinkedHashMap<>(tables), new LinkedHashMap<>(indexOwners));
+        return new Names(new LinkedHashMap<>(tables), new LinkedHashMap<>(indexOwners), new LinkedHashMap<>(views));
     }
 
     void restoreNames(Names saved) {
@@ -76,12 +111,15 @@ public final class Catalog {
         tables.putAll(saved.tables());
         indexOwners.clear();
         indexOwners.putAll(saved.indexOwners());
+        views.clear();
+        views.putAll(saved.views());
     }
 
-    /** Drops every table (FLUSHALL). */
+    /** Drops every table and view (FLUSHALL). */
     public void clear() {
         tables.clear();
         indexOwners.clear();
+        views.clear();
     }
 
     private static String key(String name) {

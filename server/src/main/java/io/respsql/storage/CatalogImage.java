@@ -15,18 +15,25 @@ import java.util.List;
  */
 public final class CatalogImage {
     private final List<TableImage> tables;
+    private final List<ViewDef> views;
     private final long createdMillis;
     private final long copiedAtCapture;
     private long copiedAtRelease = -1;
 
-    CatalogImage(List<TableImage> tables, long createdMillis) {
+    CatalogImage(List<TableImage> tables, List<ViewDef> views, long createdMillis) {
         this.tables = Collections.unmodifiableList(tables);
+        this.views = Collections.unmodifiableList(views);
         this.createdMillis = createdMillis;
         this.copiedAtCapture = copiedNow();
     }
 
     public List<TableImage> tables() {
         return tables;
+    }
+
+    /** The views, in creation order (immutable definitions). */
+    public List<ViewDef> views() {
+        return views;
     }
 
     /** Wall-clock time of the capture, epoch milliseconds. */

@@ -1,61 +1,113 @@
 package io.respsql.storage;
 
 /**
- * One column's values as of a {@link Catalog#capture()}: the chunk arrays the column had then,
- * which the column never writes again (it copies a frozen chunk before writing). Safe to read from
- * another thread once handed over with a happens-before edge.
+ * One column's values as of a {@link Catalog#capture()}: the chunk arrays the column had then
+ * (values and null bitmaps), which the column never writes again (it copies a frozen chunk before
+ * writing). Safe to read from another thread once handed over with a happens-before edge.
  */
 public final class ColumnImage {
     private final String name;
     private final ColumnType type;
+    private final boolean notNull;
+    private final String defaultText;
     private final int[][] ints;
     private final long[][] longs;
     private final double[][] doubles;
     /** TEXT: references into {@link #arena}, as in {@link TextColumn}. */
     private final long[][] refs;
     private final byte[][] arena;
+    /** Per chunk null bitmaps as in {@link Column#nulls}; null when the column never held NULL. */
+    private final long[][] nulls;
 
-    private ColumnImage(String name, ColumnType type, int[][] ints, long[][] longs, double[][] doubles,
-                        long[][] refs, byte[][] arena) {
-        this.name = name;
-        this.type = type;
+    private ColumnImage(Column c, int[][] ints, long[][] longs, double[][] doubles,
+                        long[][] refs, byte[][] arena, long[][] nulls) {
+        this.name = c.name();
+        this.type = c.type();
+        this.notNull = c.notNull();
+        this.defaultText = c.defaultText();
         this.ints = ints;
         this.longs = longs;
         this.doubles = doubles;
         this.refs = refs;
         this.arena = arena;
+        this.nulls = nulls;
     }
 
-    static ColumnImage ofInts(String name, int[][] chunks) {
-        return new ColumnImage(name, ColumnType.INT, chunks, null, null, null, null);
+    static ColumnImage ofInts(Column c, int[][] chunks, long[][] nulls) {
+        return new ColumnImage(c, chunks, null, null, null, null, nulls);
     }
 
-    static ColumnImage ofLongs(String name, long[][] chunks) {
-        return new ColumnImage(name, ColumnType.BIGINT, null, chunks, null, null, null);
+    static ColumnImage ofLongs(Column c, long[][] chunks, long[][] nulls) {
+        return new ColumnImage(c, null, chunks, null, null, null, nulls);
     }
 
-    static ColumnImage ofDoubles(String name, double[][] chunks) {
-        return new ColumnImage(name, ColumnType.FLOAT, null, null, chunks, null, null);
+    static ColumnImage ofDoubles(Column c, double[][] chunks, long[][] nulls) {
+        return new ColumnImage(c, null, null, chunks, null, null, nulls);
     }
 
-    static ColumnImage ofText(String name, long[][] refs, byte[][] arena) {
-        return new ColumnImage(name, ColumnType.TEXT, null, null, null, refs, arena);
+    static ColumnImage ofText(Column c, long[][] refs, byte[][] arena, long[][] nulls) {
+        return new ColumnImage(c, null, null, null, refs, arena, nulls);
     }
 
     public String name() {
         return name;
     }
 
+    /** The declared type; {@code type().storedAs()} says which getter reads the values. */
     public ColumnType type() {
         return type;
     }
 
-    /** INT value of a slot below the table image's high-water mark. */
+    public boolean notNull() {
+        return notNull;
+    }
+
+    /** The DEFAULT expression's text, or null. */
+    public String defaultText() {
+        return defaultText;
+    }
+
+    /** Whether some chunk has a null bitmap (some row held NULL at some time). */
+    public boolean hasNulls() {
+        if (nulls == null) {
+            return false;
+        }
+        for (long[] bm : nulls) {
+            if (bm != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean isNull(int row) {
+        int c = row >>> Chunks.SHIFT;
+        if (nulls == null || c >= nulls.length || nulls[c] == null) {
+            return false;
+        }
+        return (nulls[c][(row & Chunks.MASK) >>> 6] & (1L << row)) != 0;
+    }
+
+    /** Word {@code i} of the null bitmap (slots 64*i .. 64*i+63, slot 64*i in bit 0); 0 where no bitmap. */
+    public long nullWord(int i) {
+        if (nulls == null) {
+            return 0;
+        }
+        int perChunk = Chunks.SIZE / 64;
+        int c = i / perChunk;
+        int w = i % perChunk;
+        if (c >= nulls.length || nulls[c] == null || w >= nulls[c].length) {
+            return 0;
+        }
+        return nulls[c][w];
+    }
+
+    /** INT (BOOLEAN, DATE) value of a slot below the table image's high-water mark. */
     public int getInt(int row) {
         return ints[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
-    /** BIGINT value. */
+    /** BIGINT (TIMESTAMP) value. */
     public long getLong(int row) {
         return longs[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
@@ -65,7 +117,7 @@ public final class ColumnImage {
         return doubles[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
-    /** TEXT: the value's length in UTF-8 bytes (0 for the empty string and freed slots). */
+    /** TEXT: the value's length in UTF-8 bytes (0 for the empty string, NULL and freed slots). */
     public int textLength(int row) {
         long r = refs[row >>> Chunks.SHIFT][row & Chunks.MASK];
         return r == TextColumn.EMPTY ? 0 : TextColumn.lengthAt(arena[(int) (r >>> 32)], (int) r);

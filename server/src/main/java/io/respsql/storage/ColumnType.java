@@ -25,8 +25,32 @@ public enum ColumnType {
         return this == INT || this == BIGINT;
     }
 
-    /** Parses a type name as written in CREATE TABLE; null when unknown. */
-    public static ColumnType parse(String name) {
+    /**
+     * The type whose column class stores this one: BOOLEAN and DATE live in an {@link IntColumn},
+     * TIMESTAMP in a {@link LongColumn}; the others are stored as themselves.
+     */
+    public ColumnType storedAs() {
+        switch (this) {
+            case BOOLEAN:
+            case DATE:
+                return INT;
+            case TIMESTAMP:
+                return BIGINT;
+            default:
+                return this;
+        }
+    }
+
+    /** Bytes per row in the column's storage (BOOLEAN is held in 4 bytes, as an INT). */
+    public int storedWidth() {
+        return storedAs().width;
+    }
+
+    /**
+     * The 2010 dialect's type names only (INT, INTEGER, BIGINT, LONG, FLOAT, DOUBLE, REAL, TEXT,
+     * VARCHAR, STRING), for the old engine, which must keep rejecting the others exactly as before.
+     */
+    public static ColumnType parseLegacy(String name) {
         switch (name.toUpperCase(java.util.Locale.ROOT)) {
             case "INT":
             case "INTEGER":
@@ -42,6 +66,49 @@ public enum ColumnType {
             case "VARCHAR":
             case "STRING":
                 return TEXT;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Parses a type's base name as written in CREATE TABLE (any case, words separated by single
+     * spaces; a length such as VARCHAR(20) is the parser's to strip); null when unknown.
+     */
+    public static ColumnType parse(String name) {
+        switch (name.toUpperCase(java.util.Locale.ROOT)) {
+            case "INT":
+            case "INTEGER":
+            case "SMALLINT":
+            case "TINYINT":
+            case "MEDIUMINT":
+                return INT;
+            case "BIGINT":
+            case "LONG":
+                return BIGINT;
+            case "FLOAT":
+            case "DOUBLE":
+            case "DOUBLE PRECISION":
+            case "REAL":
+            case "NUMERIC":
+            case "DECIMAL":
+                return FLOAT;
+            case "TEXT":
+            case "VARCHAR":
+            case "CHAR":
+            case "CHARACTER":
+            case "CHARACTER VARYING":
+            case "STRING":
+            case "CLOB":
+                return TEXT;
+            case "BOOLEAN":
+            case "BOOL":
+                return BOOLEAN;
+            case "DATE":
+                return DATE;
+            case "TIMESTAMP":
+            case "DATETIME":
+                return TIMESTAMP;
             default:
                 return null;
         }

@@ -19,31 +19,48 @@ public final class DoubleColumn extends Column {
             return new double[n];
         }, Arrays::copyOf);
         frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
+        nullsAfterGrow(first, chunks.length == 0 ? null : chunks[0]);
     }
 
+    /** The value (0.0 for a NULL row: check {@link #isNull} where NULL matters). */
     public double get(int row) {
         return chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
+    /** Stores a value; the row is no longer NULL. */
     public void set(int row, double value) {
         int c = row >>> Chunks.SHIFT;
         if (frozen[c]) {
             thaw(c);
         }
         chunks[c][row & Chunks.MASK] = value;
+        if (anyNulls) {
+            clearNullBit(row);
+        }
     }
 
-    /** Gives chunk {@code c} a private copy; the capture keeps the original, never written again. */
-    private void thaw(int c) {
+    @Override
+    void thaw(int c) {
         chunks[c] = chunks[c].clone();
+        thawNulls(c);
         frozen[c] = false;
         copiedChunks++;
     }
 
     @Override
+    int chunkCount() {
+        return chunks.length;
+    }
+
+    @Override
+    int chunkRows(int c) {
+        return chunks[c].length;
+    }
+
+    @Override
     ColumnImage capture() {
         freezeAll();
-        return ColumnImage.ofDoubles(name(), chunks.clone());
+        return ColumnImage.ofDoubles(this, chunks.clone(), captureNulls());
     }
 
     @Override
@@ -67,7 +84,12 @@ public final class DoubleColumn extends Column {
     }
 
     @Override
+    void clearValue(int row) {
+        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = 0;
+    }
+
+    @Override
     public long memoryBytes() {
-        return Chunks.bytes(chunks, 8);
+        return Chunks.bytes(chunks, 8) + nullBytes();
     }
 }

@@ -2,12 +2,19 @@ package io.respsql.storage;
 
 import java.util.Arrays;
 
-/** 32-bit integers, 4 bytes per row. */
+/** 32-bit integers, 4 bytes per row: INT, and BOOLEAN (0/1) and DATE (days since 1970-01-01). */
 public final class IntColumn extends Column {
     private int[][] chunks = new int[0][];
 
+    IntColumn(String name, ColumnType type, int position) {
+        super(name, type, position);
+        if (type.storedAs() != ColumnType.INT) {
+            throw new IllegalArgumentException(type + " is not stored in an IntColumn");
+        }
+    }
+
     IntColumn(String name, int position) {
-        super(name, ColumnType.INT, position);
+        this(name, ColumnType.INT, position);
     }
 
     @Override
@@ -17,31 +24,48 @@ public final class IntColumn extends Column {
             return new int[n];
         }, Arrays::copyOf);
         frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
+        nullsAfterGrow(first, chunks.length == 0 ? null : chunks[0]);
     }
 
+    /** The value (0 for a NULL row: check {@link #isNull} where NULL matters). */
     public int get(int row) {
         return chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
+    /** Stores a value; the row is no longer NULL. */
     public void set(int row, int value) {
         int c = row >>> Chunks.SHIFT;
         if (frozen[c]) {
             thaw(c);
         }
         chunks[c][row & Chunks.MASK] = value;
+        if (anyNulls) {
+            clearNullBit(row);
+        }
     }
 
-    /** Gives chunk {@code c} a private copy; the capture keeps the original, never written again. */
-    private void thaw(int c) {
+    @Override
+    void thaw(int c) {
         chunks[c] = chunks[c].clone();
+        thawNulls(c);
         frozen[c] = false;
         copiedChunks++;
     }
 
     @Override
+    int chunkCount() {
+        return chunks.length;
+    }
+
+    @Override
+    int chunkRows(int c) {
+        return chunks[c].length;
+    }
+
+    @Override
     ColumnImage capture() {
         freezeAll();
-        return ColumnImage.ofInts(name(), chunks.clone());
+        return ColumnImage.ofInts(this, chunks.clone(), captureNulls());
     }
 
     @Override
@@ -65,7 +89,12 @@ public final class IntColumn extends Column {
     }
 
     @Override
+    void clearValue(int row) {
+        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = 0;
+    }
+
+    @Override
     public long memoryBytes() {
-        return Chunks.bytes(chunks, 4);
+        return Chunks.bytes(chunks, 4) + nullBytes();
     }
 }

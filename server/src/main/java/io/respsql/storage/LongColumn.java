@@ -2,12 +2,19 @@ package io.respsql.storage;
 
 import java.util.Arrays;
 
-/** 64-bit integers (BIGINT), 8 bytes per row. */
+/** 64-bit integers, 8 bytes per row: BIGINT, and TIMESTAMP (microseconds since 1970-01-01 00:00:00). */
 public final class LongColumn extends Column {
     private long[][] chunks = new long[0][];
 
+    LongColumn(String name, ColumnType type, int position) {
+        super(name, type, position);
+        if (type.storedAs() != ColumnType.BIGINT) {
+            throw new IllegalArgumentException(type + " is not stored in an LongColumn");
+        }
+    }
+
     LongColumn(String name, int position) {
-        super(name, ColumnType.BIGINT, position);
+        this(name, ColumnType.BIGINT, position);
     }
 
     @Override
@@ -17,31 +24,48 @@ public final class LongColumn extends Column {
             return new long[n];
         }, Arrays::copyOf);
         frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
+        nullsAfterGrow(first, chunks.length == 0 ? null : chunks[0]);
     }
 
+    /** The value (0 for a NULL row: check {@link #isNull} where NULL matters). */
     public long get(int row) {
         return chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
+    /** Stores a value; the row is no longer NULL. */
     public void set(int row, long value) {
         int c = row >>> Chunks.SHIFT;
         if (frozen[c]) {
             thaw(c);
         }
         chunks[c][row & Chunks.MASK] = value;
+        if (anyNulls) {
+            clearNullBit(row);
+        }
     }
 
-    /** Gives chunk {@code c} a private copy; the capture keeps the original, never written again. */
-    private void thaw(int c) {
+    @Override
+    void thaw(int c) {
         chunks[c] = chunks[c].clone();
+        thawNulls(c);
         frozen[c] = false;
         copiedChunks++;
     }
 
     @Override
+    int chunkCount() {
+        return chunks.length;
+    }
+
+    @Override
+    int chunkRows(int c) {
+        return chunks[c].length;
+    }
+
+    @Override
     ColumnImage capture() {
         freezeAll();
-        return ColumnImage.ofLongs(name(), chunks.clone());
+        return ColumnImage.ofLongs(this, chunks.clone(), captureNulls());
     }
 
     @Override
@@ -65,7 +89,12 @@ public final class LongColumn extends Column {
     }
 
     @Override
+    void clearValue(int row) {
+        chunks[row >>> Chunks.SHIFT][row & Chunks.MASK] = 0;
+    }
+
+    @Override
     public long memoryBytes() {
-        return Chunks.bytes(chunks, 8);
+        return Chunks.bytes(chunks, 8) + nullBytes();
     }
 }

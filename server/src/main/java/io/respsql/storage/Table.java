@@ -22,38 +22,61 @@ public final class Table {
     private final String name;
     private final Column[] columns;
     private final Map<String, Column> byName = new HashMap<>();
+    /** Null when no PRIMARY KEY was declared (then the row slot is the row's identity). */
     private final Column primaryColumn;
     private final TableIndex primaryIndex;
+    private final boolean workTable;
+    /** Every index, the primary key's first when there is one. */
     private final List<TableIndex> indexes = new ArrayList<>();
     private final RowAllocator rows = new RowAllocator();
 
+    /** The 2010 dialect's tables: every table has a primary key. */
     public Table(String name, List<String> columnNames, List<ColumnType> types, int primaryPosition) {
-        this.name = name;
-        this.columns = new Column[columnNames.size()];
-        for (int i = 0; i < columns.length; i++) {
-            columns[i] = Column.create(columnNames.get(i), types.get(i), i);
-            byName.put(columnNames.get(i).toLowerCase(Locale.ROOT), columns[i]);
+        this(name, specs(columnNames, types), primaryPosition);
+        if (primaryPosition < 0) {
+            throw new IllegalArgumentException("table " + name + ": primary key position " + primaryPosition);
         }
-        this.primaryColumn = columns[primaryPosition];
-        this.primaryIndex = new TableIndex(name + ":" + primaryColumn.name() + ":pk", primaryColumn, true, new LongIntBTree());
-        indexes.add(primaryIndex);
     }
 
     /**
      * A table as CREATE TABLE declares it; {@code primaryPosition} -1 when no PRIMARY KEY is
-     * declared (the row slot is then the row's identity and any column may hold duplicates).
-     * Stub until the storage branch of issue 10: only tables with a primary key.
+     * declared (the row slot is then the row's identity and any column may hold duplicates). The
+     * primary key's column is NOT NULL whatever its spec says.
      */
     public Table(String name, List<ColumnSpec> columns, int primaryPosition) {
-        this(name, columns.stream().map(ColumnSpec::name).toList(), columns.stream().map(ColumnSpec::type).toList(),
-                checkedPrimary(primaryPosition));
+        this(name, columns, primaryPosition, false);
     }
 
-    private static int checkedPrimary(int p) {
-        if (p < 0) {
-            throw new UnsupportedOperationException("tables without a primary key: storage branch");
+    private Table(String name, List<ColumnSpec> specs, int primaryPosition, boolean workTable) {
+        if (primaryPosition < -1 || primaryPosition >= specs.size()) {
+            throw new IllegalArgumentException("table " + name + ": primary key position " + primaryPosition
+                    + " of " + specs.size() + " columns");
         }
-        return p;
+        this.name = name;
+        this.workTable = workTable;
+        this.columns = new Column[specs.size()];
+        for (int i = 0; i < columns.length; i++) {
+            ColumnSpec spec = specs.get(i);
+            columns[i] = Column.create(spec.name(), spec.type(), i);
+            columns[i].declare(spec.notNull() || i == primaryPosition, spec.defaultText());
+            byName.put(spec.name().toLowerCase(Locale.ROOT), columns[i]);
+        }
+        if (primaryPosition >= 0) {
+            this.primaryColumn = columns[primaryPosition];
+            this.primaryIndex = new TableIndex(name + ":" + primaryColumn.name() + ":pk", primaryColumn, true, new LongIntBTree());
+            indexes.add(primaryIndex);
+        } else {
+            this.primaryColumn = null;
+            this.primaryIndex = null;
+        }
+    }
+
+    private static List<ColumnSpec> specs(List<String> names, List<ColumnType> types) {
+        List<ColumnSpec> specs = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            specs.add(new ColumnSpec(names.get(i), types.get(i), false, null));
+        }
+        return specs;
     }
 
     /**
@@ -61,7 +84,12 @@ public final class Table {
      * operation's result). Not in the catalog, no primary key, no index; {@link #truncate} empties it.
      */
     public static Table workTable(String name, List<ColumnSpec> columns) {
-        throw new UnsupportedOperationException("work tables: storage branch");
+        return new Table(name, columns, -1, true);
+    }
+
+    /** Whether this is a plan's work table (never in a catalog, never captured). */
+    public boolean isWorkTable() {
+        return workTable;
     }
 
     /** Whether a PRIMARY KEY was declared. */
@@ -69,9 +97,23 @@ public final class Table {
         return primaryColumn != null;
     }
 
-    /** Frees every row and empties every index, keeping the columns (work tables between runs). */
+    /**
+     * Frees every row and empties every index, keeping the columns (work tables between runs):
+     * O(chunks), not O(rows) beyond clearing text references. The allocator restarts at slot 0,
+     * null bitmaps are dropped and text arenas reset, so no old value can be read back; numeric
+     * value slots keep stale numbers until written (every insert writes or nulls each column).
+     * Text references are reset up to the old high-water mark only, so the cost follows the rows used.
+     * Not undoable through {@link UndoLog}.
+     */
     public void truncate() {
-        throw new UnsupportedOperationException("truncate: storage branch");
+        int highWater = rows.highWater();
+        rows.clear();
+        for (Column c : columns) {
+            c.reset(highWater);
+        }
+        for (TableIndex ix : indexes) {
+            ix.reset();
+        }
     }
 
     public String name() {
@@ -91,20 +133,25 @@ public final class Table {
         return byName.get(columnName.toLowerCase(Locale.ROOT));
     }
 
+    /** The PRIMARY KEY column, or null when none was declared. */
     public Column primaryColumn() {
         return primaryColumn;
     }
 
+    /** The primary key's index, or null when no PRIMARY KEY was declared. */
     public TableIndex primaryIndex() {
         return primaryIndex;
     }
 
-    /** All indexes, the primary key first. */
+    /** All indexes, the primary key first (when there is one). */
     public List<TableIndex> indexes() {
         return Collections.unmodifiableList(indexes);
     }
 
-    /** The best index over {@code c}: the primary key if it is the PK column, else the first secondary. */
+    /**
+     * The best index keyed on {@code c} (its first column): the primary key if {@code c} is the PK
+     * column, else the first secondary index whose first column is {@code c}; null when none.
+     */
     public TableIndex indexOn(Column c) {
         for (TableIndex ix : indexes) {
             if (ix.column() == c) {
@@ -127,8 +174,15 @@ public final class Table {
         return rows.isLive(row);
     }
 
-    /** Row slot holding primary key {@code key}, or -1. */
+    /**
+     * Row slot holding primary key {@code key}, or -1.
+     *
+     * @throws IllegalStateException when the table has no primary key
+     */
     public int findByPrimaryKey(long key) {
+        if (primaryIndex == null) {
+            throw new IllegalStateException("table " + name + " has no primary key");
+        }
         return primaryIndex.tree().firstRow(key);
     }
 
@@ -148,11 +202,77 @@ public final class Table {
         return row;
     }
 
-    /** Adds a fully written row to every index. The caller has checked primary-key uniqueness. */
+    /**
+     * Adds a fully written row to every index whose first column is not NULL in it. The caller
+     * has checked primary-key and UNIQUE constraints ({@link #violatesUnique}).
+     */
     public void indexRow(int row) {
         for (TableIndex ix : indexes) {
-            ix.tree().insert(ix.column().indexKey(row), row);
+            Column c = ix.column();
+            if (!c.isNull(row)) {
+                ix.tree().insert(c.indexKey(row), row);
+            }
         }
+    }
+
+    /** Removes the row from every index it is in (those whose first column is not NULL in it). */
+    private void unindexRow(int row) {
+        for (TableIndex ix : indexes) {
+            Column c = ix.column();
+            if (!c.isNull(row)) {
+                ix.tree().remove(c.indexKey(row), row);
+            }
+        }
+    }
+
+    /**
+     * Whether a live row other than {@code row} has values equal to {@code row}'s, none of them
+     * NULL, in every column of {@code ix}: the UNIQUE check for a row written but not yet indexed
+     * (or already indexed: {@code row} itself is skipped). False whenever a column of {@code row}
+     * is NULL. Text keys are 8-byte prefixes, so candidates sharing the first column's key are
+     * compared on their real values. No allocation.
+     */
+    public boolean violatesUnique(TableIndex ix, int row) {
+        Column[] cols = ix.columnsRef();
+        for (Column c : cols) {
+            if (c.isNull(row)) {
+                return false;
+            }
+        }
+        long key = cols[0].indexKey(row);
+        LongIntBTree.Cursor cur = ix.probe();
+        for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
+            int other = cur.row();
+            if (other != row && rows.isLive(other) && sameValues(cols, row, other)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether rows {@code a} and {@code b} hold equal non-NULL values in every column of {@code cols}. */
+    private static boolean sameValues(Column[] cols, int a, int b) {
+        for (Column c : cols) {
+            if (c.isNull(b)) {
+                return false;
+            }
+            if (c instanceof IntColumn ic) {
+                if (ic.get(a) != ic.get(b)) {
+                    return false;
+                }
+            } else if (c instanceof LongColumn lc) {
+                if (lc.get(a) != lc.get(b)) {
+                    return false;
+                }
+            } else if (c instanceof DoubleColumn dc) {
+                if (dc.get(a) != dc.get(b)) {
+                    return false;
+                }
+            } else if (((TextColumn) c).compareRows(a, (TextColumn) c, b) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -162,9 +282,7 @@ public final class Table {
      */
     public void abandonRow(int row, boolean allocated) {
         if (allocated) {
-            for (TableIndex ix : indexes) {
-                ix.tree().remove(ix.column().indexKey(row), row);
-            }
+            unindexRow(row);
         }
         if (rows.isLive(row)) {
             rows.release(row);
@@ -172,9 +290,7 @@ public final class Table {
     }
 
     public void deleteRow(int row) {
-        for (TableIndex ix : indexes) {
-            ix.tree().remove(ix.column().indexKey(row), row);
-        }
+        unindexRow(row);
         for (Column c : columns) {
             c.clear(row);
         }
@@ -187,9 +303,7 @@ public final class Table {
      * the high-water mark rather than the free list).
      */
     void undoInsert(int row, boolean fresh) {
-        for (TableIndex ix : indexes) {
-            ix.tree().remove(ix.column().indexKey(row), row);
-        }
+        unindexRow(row);
         for (Column c : columns) {
             c.clear(row);
         }
@@ -201,7 +315,12 @@ public final class Table {
         rows.reclaim(row);
     }
 
-    /** True when some index covers column {@code c} (its writes must maintain the index). */
+    /**
+     * True when some index is keyed on column {@code c} (its first column), so writes to {@code c}
+     * must go through {@link #beforeIndexedChange}/{@link #afterIndexedChange}. A column that is
+     * only a later column of an index does not move rows in any tree, but a UNIQUE index over it
+     * must still be checked ({@link #coveredByUnique}).
+     */
     public boolean isIndexed(Column c) {
         for (TableIndex ix : indexes) {
             if (ix.column() == c) {
@@ -211,7 +330,21 @@ public final class Table {
         return false;
     }
 
+    /** Whether some UNIQUE index (the primary key included) has {@code c} among its columns. */
+    public boolean coveredByUnique(Column c) {
+        for (TableIndex ix : indexes) {
+            if (ix.unique() && ix.columns().contains(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Takes the row out of the indexes keyed on {@code c} before its value (or NULL state) changes. */
     public void beforeIndexedChange(Column c, int row) {
+        if (c.isNull(row)) {
+            return;
+        }
         long key = c.indexKey(row);
         for (TableIndex ix : indexes) {
             if (ix.column() == c) {
@@ -220,7 +353,11 @@ public final class Table {
         }
     }
 
+    /** Puts the row back into the indexes keyed on {@code c} after the change, unless it is NULL now. */
     public void afterIndexedChange(Column c, int row) {
+        if (c.isNull(row)) {
+            return;
+        }
         long key = c.indexKey(row);
         for (TableIndex ix : indexes) {
             if (ix.column() == c) {
@@ -240,21 +377,50 @@ public final class Table {
 
     // ---- secondary indexes -----------------------------------------------------------------
 
-    /** Builds an index over the rows already present: one sort and a bulk load, not n inserts. */
+    /** Builds a non-unique ascending index on one column over the rows already present. */
     public TableIndex createIndex(String indexName, Column c) {
-        TableIndex ix = new TableIndex(indexName, c, false, bulkLoad(c));
+        return createIndex(indexName, List.of(c), false, new boolean[1]);
+    }
+
+    /**
+     * Builds an index over the rows already present: one sort and a bulk load, not n inserts. The
+     * tree is keyed on the first column (see {@link TableIndex}); {@code descending} (one flag per
+     * column, null: all ascending) is kept for plans. A UNIQUE index is not checked here: the
+     * caller checks existing rows first ({@link #violatesUnique} after creating, or its own scan).
+     */
+    public TableIndex createIndex(String indexName, List<Column> columns, boolean unique, boolean[] descending) {
+        TableIndex ix = newIndex(indexName, columns.toArray(new Column[0]), unique,
+                descending == null ? new boolean[columns.size()] : descending);
         indexes.add(ix);
         return ix;
     }
 
-    /** A tree of every live row's key in {@code c}: one radix sort, then a bottom-up load. */
+    private TableIndex newIndex(String indexName, Column[] cols, boolean unique, boolean[] descending) {
+        for (Column c : cols) {
+            if (c == null || c.position() >= columns.length || columns[c.position()] != c) {
+                throw new IllegalArgumentException("index " + indexName + ": column not of table " + name);
+            }
+        }
+        return new TableIndex(indexName, cols, false, unique, descending, bulkLoad(cols[0]));
+    }
+
+    /** A tree of every live row's key in {@code c} (NULLs left out): one radix sort, then a bottom-up load. */
     private LongIntBTree bulkLoad(Column c) {
-        int n = (int) rows.liveCount();
+        int n = 0;
+        boolean nullable = c.mayHaveNulls();
+        for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            if (!nullable || !c.isNull(row)) {
+                n++;
+            }
+        }
         long[] keys = new long[n];
         long[] slots = new long[n];
         int i = 0;
         boolean sorted = true;
         for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            if (nullable && c.isNull(row)) {
+                continue;
+            }
             keys[i] = c.indexKey(row);
             slots[i] = row;
             sorted &= i == 0 || keys[i] >= keys[i - 1];
@@ -282,14 +448,16 @@ public final class Table {
         return -1;
     }
 
-    /** Builds a dropped index again at its old place in {@link #indexes()} (a transaction's rollback). */
-    void restoreIndex(String indexName, Column c, int position) {
-        indexes.add(Math.min(position, indexes.size()), new TableIndex(indexName, c, false, bulkLoad(c)));
+    /** Builds a dropped index again, same definition, at its old place in {@link #indexes()} (a transaction's rollback). */
+    void restoreIndex(TableIndex dropped, int position) {
+        TableIndex ix = newIndex(dropped.name(), dropped.columnsRef(), dropped.unique(), dropped.descending());
+        indexes.add(Math.min(position, indexes.size()), ix);
     }
 
+    /** Drops a secondary index by name (never the primary key's); false when there is none. */
     public boolean dropIndex(String indexName) {
-        for (int i = 1; i < indexes.size(); i++) {
-            if (indexes.get(i).name().equalsIgnoreCase(indexName)) {
+        for (int i = 0; i < indexes.size(); i++) {
+            if (!indexes.get(i).isPrimary() && indexes.get(i).name().equalsIgnoreCase(indexName)) {
                 indexes.remove(i);
                 return true;
             }
@@ -305,13 +473,13 @@ public final class Table {
         for (int i = 0; i < columns.length; i++) {
             images[i] = columns[i].capture();
         }
-        List<String> indexNames = new ArrayList<>();
-        int[] indexColumns = new int[indexes.size() - 1];
-        for (int i = 1; i < indexes.size(); i++) {
-            indexNames.add(indexes.get(i).name());
-            indexColumns[i - 1] = indexes.get(i).column().position();
+        List<TableImage.IndexDef> defs = new ArrayList<>();
+        for (TableIndex ix : indexes) {
+            if (!ix.isPrimary()) {
+                defs.add(new TableImage.IndexDef(ix.name(), ix.positions(), ix.unique(), ix.descending()));
+            }
         }
-        return new TableImage(this, name, primaryColumn.position(), images, indexNames, indexColumns, rows.capture());
+        return new TableImage(this, name, primaryColumn == null ? -1 : primaryColumn.position(), images, defs, rows.capture());
     }
 
     void releaseCapture() {
@@ -346,12 +514,18 @@ public final class Table {
         }
     }
 
-    /** Snapshot restore, step 3: builds the primary index from the restored rows by one bulk load. */
+    /**
+     * Snapshot restore, step 3: builds every index already defined (the primary key's) from the
+     * restored rows by one bulk load each, NULLs left out. Secondary indexes are then added with
+     * {@link #createIndex(String, List, boolean, boolean[])}.
+     */
     public void restoreIndexes() {
-        if (primaryIndex.tree().size() != 0) {
-            throw new IllegalStateException("table " + name + " already has indexed rows");
+        for (TableIndex ix : indexes) {
+            if (ix.tree().size() != 0) {
+                throw new IllegalStateException("table " + name + " already has indexed rows");
+            }
+            ix.replaceTree(bulkLoad(ix.column()));
         }
-        primaryIndex.replaceTree(bulkLoad(primaryColumn));
     }
 
     // ---- accounting -----------------------------------------------------------------------

@@ -6,23 +6,31 @@ import java.util.List;
 
 /** One table as of a {@link Catalog#capture()}: its schema, row slots and column values. */
 public final class TableImage {
+    /** A secondary index's definition: name, column positions, UNIQUE, per-column DESC. */
+    public record IndexDef(String name, int[] columns, boolean unique, boolean[] descending) {
+    }
+
     /** The live table, for releasing its frozen chunks; never read through by the image. */
     final Table source;
     private final String name;
     private final int primaryPosition;
     private final ColumnImage[] columns;
+    private final List<IndexDef> indexes;
     private final List<String> indexNames;
-    private final int[] indexColumns;
     private final RowsImage rows;
 
-    TableImage(Table source, String name, int primaryPosition, ColumnImage[] columns, List<String> indexNames,
-               int[] indexColumns, RowsImage rows) {
+    TableImage(Table source, String name, int primaryPosition, ColumnImage[] columns, List<IndexDef> indexes,
+               RowsImage rows) {
         this.source = source;
         this.name = name;
         this.primaryPosition = primaryPosition;
         this.columns = columns;
-        this.indexNames = Collections.unmodifiableList(new ArrayList<>(indexNames));
-        this.indexColumns = indexColumns;
+        this.indexes = Collections.unmodifiableList(new ArrayList<>(indexes));
+        List<String> names = new ArrayList<>();
+        for (IndexDef d : indexes) {
+            names.add(d.name());
+        }
+        this.indexNames = Collections.unmodifiableList(names);
         this.rows = rows;
     }
 
@@ -38,6 +46,7 @@ public final class TableImage {
         return columns[position];
     }
 
+    /** Position of the PRIMARY KEY column, -1 when the table has none. */
     public int primaryPosition() {
         return primaryPosition;
     }
@@ -47,9 +56,14 @@ public final class TableImage {
         return indexNames;
     }
 
-    /** Column position of secondary index {@code i} of {@link #indexNames()}. */
+    /** Secondary index definitions in creation order. */
+    public List<IndexDef> indexes() {
+        return indexes;
+    }
+
+    /** First column position of secondary index {@code i} of {@link #indexNames()}. */
     public int indexColumn(int i) {
-        return indexColumns[i];
+        return indexes.get(i).columns()[0];
     }
 
     public RowsImage rows() {

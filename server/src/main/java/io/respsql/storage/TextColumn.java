@@ -46,6 +46,7 @@ public final class TextColumn extends Column {
             return c;
         });
         frozen = Chunks.frozenAfterGrow(frozen, refs, first);
+        nullsAfterGrow(first, refs.length == 0 ? null : refs[0]);
     }
 
     private long ref(int row) {
@@ -55,17 +56,33 @@ public final class TextColumn extends Column {
     private void setRef(int row, long ref) {
         int c = row >>> Chunks.SHIFT;
         if (frozen[c]) {
-            refs[c] = refs[c].clone();
-            frozen[c] = false;
-            copiedChunks++;
+            thaw(c);
         }
         refs[c][row & Chunks.MASK] = ref;
     }
 
     @Override
+    void thaw(int c) {
+        refs[c] = refs[c].clone();
+        thawNulls(c);
+        frozen[c] = false;
+        copiedChunks++;
+    }
+
+    @Override
+    int chunkCount() {
+        return refs.length;
+    }
+
+    @Override
+    int chunkRows(int c) {
+        return refs[c].length;
+    }
+
+    @Override
     ColumnImage capture() {
         freezeAll();
-        return ColumnImage.ofText(name(), refs.clone(), Arrays.copyOf(arena, arenaCount));
+        return ColumnImage.ofText(this, refs.clone(), Arrays.copyOf(arena, arenaCount), captureNulls());
     }
 
     /** The length prefix stored at {@code o} in an arena chunk. */
@@ -98,19 +115,27 @@ public final class TextColumn extends Column {
         return len == 0 ? "" : new String(bytes(row), offset(row), len, StandardCharsets.UTF_8);
     }
 
-    /** Stores {@code len} bytes of {@code b} from {@code off} (copied; {@code b} is not kept). */
+    /**
+     * Stores {@code len} bytes of {@code b} from {@code off}, copied straight into the arena
+     * ({@code b} is not kept, nothing is allocated but arena space); the row is no longer NULL.
+     * {@code b} may be this column's own arena (a value copied from another row).
+     */
     public void set(int row, byte[] b, int off, int len) {
-        set(row, java.util.Arrays.copyOfRange(b, off, off + len)); // stub: the storage branch copies without allocating
-    }
-
-    public void set(int row, byte[] value) {
         long old = ref(row);
         if (old != EMPTY) {
             int oldLen = length(row);
             garbageBytes += oldLen + 4;
             liveBytes -= oldLen + 4;
         }
-        setRef(row, append(value, 0, value.length));
+        setRef(row, append(b, off, len));
+        if (anyNulls) {
+            clearNullBit(row);
+        }
+    }
+
+    /** Stores the value; the row is no longer NULL. */
+    public void set(int row, byte[] value) {
+        set(row, value, 0, value.length);
     }
 
     /**
@@ -199,6 +224,18 @@ public final class TextColumn extends Column {
 
     @Override
     void clear(int row) {
+        clearValue(row);
+        if (anyNulls) {
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c);
+            }
+            clearNullBit(row);
+        }
+    }
+
+    @Override
+    void clearValue(int row) {
         long old = ref(row);
         if (old != EMPTY) {
             int oldLen = length(row);
@@ -206,6 +243,30 @@ public final class TextColumn extends Column {
             liveBytes -= oldLen + 4;
             setRef(row, EMPTY);
         }
+    }
+
+    /** Truncate: every reference back to the empty string and a fresh arena, so no old value leaks. */
+    @Override
+    void reset(int highWater) {
+        super.reset(highWater);
+        // slots at and above the high-water mark are EMPTY already (freed and unallocated slots are cleared)
+        for (int c = 0, chunks = Math.min(refs.length, (highWater + Chunks.MASK) >>> Chunks.SHIFT); c < chunks; c++) {
+            int used = Math.min(refs[c].length, highWater - (c << Chunks.SHIFT));
+            if (frozen[c]) {
+                // shared with a capture: give the table a fresh chunk rather than write the shared one
+                long[] fresh = new long[refs[c].length];
+                Arrays.fill(fresh, EMPTY);
+                refs[c] = fresh;
+                frozen[c] = false;
+            } else {
+                Arrays.fill(refs[c], 0, used, EMPTY);
+            }
+        }
+        arena = new byte[0][];
+        arenaCount = 0;
+        arenaPos = 0;
+        liveBytes = 0;
+        garbageBytes = 0;
     }
 
     boolean needsCompaction() {
@@ -241,6 +302,6 @@ public final class TextColumn extends Column {
         for (int i = 0; i < arenaCount; i++) {
             arenaBytes += 16 + arena[i].length;
         }
-        return Chunks.bytes(refs, 8) + arenaBytes + 16L + 4L * arena.length;
+        return Chunks.bytes(refs, 8) + arenaBytes + 16L + 4L * arena.length + nullBytes();
     }
 }

@@ -88,16 +88,30 @@ public final class UndoLog {
         entries.add(() -> catalog.restoreNames(saved));
     }
 
-    /** {@code CREATE INDEX} added {@code indexName} to {@code t}. */
+    /** {@code CREATE INDEX} added {@code indexName} to {@code t} (any definition: rollback drops it). */
     public void indexCreated(Table t, String indexName) {
         entries.add(() -> t.dropIndex(indexName));
     }
 
-    /** {@code DROP INDEX} is about to remove {@code indexName} from {@code t}: rollback builds it again. */
+    /**
+     * {@code DROP INDEX} is about to remove {@code indexName} from {@code t}: rollback builds it
+     * again with the same columns, UNIQUE and DESC flags, at the same place. The global index name
+     * goes back with {@link #catalogChanging}, which the caller records too.
+     */
     public void indexDropping(Table t, String indexName) {
         int position = t.indexPosition(indexName);
-        Column c = t.indexes().get(position).column();
-        entries.add(() -> t.restoreIndex(indexName, c, position));
+        TableIndex dropped = t.indexes().get(position);
+        entries.add(() -> t.restoreIndex(dropped, position));
+    }
+
+    /** {@code CREATE VIEW} added the view {@code name}: rollback drops it. */
+    public void viewAdded(String name) {
+        entries.add(() -> catalog.dropView(name));
+    }
+
+    /** {@code DROP VIEW} removed {@code view}: rollback adds it again. */
+    public void viewDropped(ViewDef view) {
+        entries.add(() -> catalog.addView(view));
     }
 
     /** Takes back every recorded change, newest first, and empties the log. */
@@ -108,20 +122,34 @@ public final class UndoLog {
         entries.clear();
     }
 
-    /** One column's values at some rows, copied before they change. */
+    /** One column's values at some rows, copied before they change, and which of them were NULL. */
     private static final class Cells {
         static final byte[] NO_BYTES = new byte[0];
         final Column column;
         final long[] longs;
         final double[] doubles;
         final byte[][] texts;
+        /** Bit i set: row i was NULL; null when the column held no NULL then. */
+        final long[] nullRows;
 
         Cells(Column c, int[] rows, int n) {
             this.column = c;
             long[] l = null;
             double[] d = null;
             byte[][] x = null;
-            switch (c.type()) {
+            long[] nr = null;
+            if (c.mayHaveNulls()) {
+                for (int i = 0; i < n; i++) {
+                    if (c.isNull(rows[i])) {
+                        if (nr == null) {
+                            nr = new long[(n + 63) >>> 6];
+                        }
+                        nr[i >>> 6] |= 1L << i;
+                    }
+                }
+            }
+            this.nullRows = nr;
+            switch (c.type().storedAs()) {
                 case INT:
                 case BIGINT:
                     l = new long[n];
@@ -155,7 +183,14 @@ public final class UndoLog {
             if (maintainIndexes) {
                 t.beforeIndexedChange(column, row);
             }
-            switch (column.type()) {
+            if (nullRows != null && (nullRows[i >>> 6] & (1L << i)) != 0) {
+                column.setNull(row);
+                if (maintainIndexes) {
+                    t.afterIndexedChange(column, row);
+                }
+                return;
+            }
+            switch (column.type().storedAs()) {
                 case INT:
                     ((IntColumn) column).set(row, (int) longs[i]);
                     break;

@@ -8,4 +8,7 @@ import java.util.List;
  * and expands the view where it is used.
  */
 public record ViewDef(String name, List<String> columnNames, String queryText) {
+    public ViewDef {
+        columnNames = List.copyOf(columnNames); // immutable, so captures and undo entries can share it
+    }
 }

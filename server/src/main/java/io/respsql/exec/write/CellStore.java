@@ -15,10 +15,10 @@ final class CellStore {
     /** Stores {@code v} into {@code row} of {@code c}; no index maintenance (see {@link #storeIndexed}). */
     static void store(Column c, int row, Cell v) {
         if (v.isNull) {
-            StorageCalls.setNull(c, row);
+            c.setNull(row);
             return;
         }
-        switch (c.type()) {
+        switch (c.type().storedAs()) { // BOOLEAN and DATE live in an IntColumn, TIMESTAMP in a LongColumn
             case INT:
                 ((IntColumn) c).set(row, (int) v.l);
                 return;
@@ -28,17 +28,8 @@ final class CellStore {
             case FLOAT:
                 ((DoubleColumn) c).set(row, v.d);
                 return;
-            case TEXT:
-                ((TextColumn) c).set(row, v.text);
-                return;
-            case BOOLEAN:
-                StorageCalls.setBoolean(c, row, v.l != 0);
-                return;
-            case DATE:
-                StorageCalls.setDate(c, row, v.l);
-                return;
             default:
-                StorageCalls.setTimestamp(c, row, v.l);
+                ((TextColumn) c).set(row, v.text);
         }
     }
 

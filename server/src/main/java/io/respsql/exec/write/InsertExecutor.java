@@ -275,7 +275,7 @@ public final class InsertExecutor {
     static List<TableIndex> uniqueSecondaries(Table t) {
         List<TableIndex> unique = null;
         for (TableIndex ix : t.indexes()) {
-            if (!ix.isPrimary() && StorageCalls.isUnique(ix)) {
+            if (!ix.isPrimary() && ix.unique()) {
                 if (unique == null) {
                     unique = new ArrayList<>();
                 }
@@ -287,7 +287,7 @@ public final class InsertExecutor {
 
     static TableIndex clash(Table t, List<TableIndex> unique, int row) {
         for (TableIndex ix : unique) {
-            if (StorageCalls.violatesUnique(t, ix, row)) {
+            if (t.violatesUnique(ix, row)) {
                 return ix;
             }
         }
@@ -303,7 +303,7 @@ public final class InsertExecutor {
     static String keyText(TableIndex ix, int row) {
         StringBuilder cols = new StringBuilder();
         StringBuilder vals = new StringBuilder();
-        for (Column c : StorageCalls.columns(ix)) {
+        for (Column c : ix.columns()) {
             cols.append(cols.length() == 0 ? "" : ", ").append(c.name());
             vals.append(vals.length() == 0 ? "" : ", ").append(SqlText.value(c, row));
         }

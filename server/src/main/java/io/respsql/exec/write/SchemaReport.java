@@ -26,7 +26,7 @@ public final class SchemaReport {
     public static void describe(Catalog catalog, Statement.Describe s, RespWriter out) {
         Table t = catalog.table(s.table());
         if (t == null) {
-            ViewDef v = StorageCalls.view(catalog, s.table());
+            ViewDef v = catalog.view(s.table());
             if (v == null) {
                 throw new SqlException("table '" + s.table() + "' does not exist");
             }
@@ -48,10 +48,10 @@ public final class SchemaReport {
                 sb.append(" | DEFAULT ").append(c.defaultText());
             }
             for (TableIndex ix : t.indexes()) {
-                List<Column> cols = StorageCalls.columns(ix);
+                List<Column> cols = ix.columns();
                 if (!ix.isPrimary() && cols.get(0) == c) {
-                    sb.append(StorageCalls.isUnique(ix) ? " | UNIQUE INDEX " : " | INDEX ").append(ix.name());
-                    if (cols.size() > 1 || StorageCalls.descending(ix, 0)) {
+                    sb.append(ix.unique() ? " | UNIQUE INDEX " : " | INDEX ").append(ix.name());
+                    if (cols.size() > 1 || ix.descending(0)) {
                         sb.append(' ').append(columnList(ix));
                     }
                 }
@@ -72,10 +72,10 @@ public final class SchemaReport {
     /** {@code (a, b DESC)}. */
     static String columnList(TableIndex ix) {
         StringBuilder sb = new StringBuilder("(");
-        List<Column> cols = StorageCalls.columns(ix);
+        List<Column> cols = ix.columns();
         for (int i = 0; i < cols.size(); i++) {
             sb.append(i == 0 ? "" : ", ").append(cols.get(i).name());
-            if (StorageCalls.descending(ix, i)) {
+            if (ix.descending(i)) {
                 sb.append(" DESC");
             }
         }
@@ -84,11 +84,11 @@ public final class SchemaReport {
 
     /** The tables in creation order, then the views. */
     public static void showTables(Catalog catalog, RespWriter out) {
-        out.arrayHeader(catalog.tables().size() + StorageCalls.views(catalog).size());
+        out.arrayHeader(catalog.tables().size() + catalog.views().size());
         for (Table t : catalog.tables()) {
             out.bulk(t.name());
         }
-        for (ViewDef v : StorageCalls.views(catalog)) {
+        for (ViewDef v : catalog.views()) {
             out.bulk(v.name());
         }
     }
@@ -103,7 +103,7 @@ public final class SchemaReport {
         for (Table t : tables) {
             for (TableIndex ix : t.indexes()) {
                 lines.add(ix.name() + " ON " + t.name() + " " + columnList(ix)
-                        + (ix.isPrimary() ? " PRIMARY KEY" : StorageCalls.isUnique(ix) ? " UNIQUE" : ""));
+                        + (ix.isPrimary() ? " PRIMARY KEY" : ix.unique() ? " UNIQUE" : ""));
             }
         }
         out.arrayHeader(lines.size());

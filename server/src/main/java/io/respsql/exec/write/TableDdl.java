@@ -35,7 +35,7 @@ public final class TableDdl {
 
     /** Returns whether the catalog changed (false: IF NOT EXISTS found the table). */
     public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo, RespWriter out) {
-        if (catalog.table(s.table()) != null || StorageCalls.view(catalog, s.table()) != null) {
+        if (catalog.table(s.table()) != null || catalog.view(s.table()) != null) {
             if (s.ifNotExists()) {
                 out.ok();
                 return false;
@@ -113,7 +113,7 @@ public final class TableDdl {
             for (String c : k.columns()) {
                 cols.add(t.column(c));
             }
-            built.add(StorageCalls.createIndex(t, k.name(), cols, true, new boolean[cols.size()]));
+            built.add(t.createIndex(k.name(), cols, true, new boolean[cols.size()]));
         }
         if (undo != null) {
             undo.catalogChanging();
@@ -166,7 +166,7 @@ public final class TableDdl {
     public static boolean dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
         Table t = catalog.table(s.table());
         if (t == null) {
-            if (StorageCalls.view(catalog, s.table()) != null) {
+            if (catalog.view(s.table()) != null) {
                 throw new SqlException("'" + s.table() + "' is a view: use DROP VIEW");
             }
             if (s.ifExists()) {
@@ -202,10 +202,10 @@ public final class TableDdl {
             cols.add(c);
             desc[i] = ic.descending();
         }
-        TableIndex ix = StorageCalls.createIndex(t, s.index(), cols, s.unique(), desc);
+        TableIndex ix = t.createIndex(s.index(), cols, s.unique(), desc);
         if (s.unique()) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
-                if (StorageCalls.violatesUnique(t, ix, row)) {
+                if (t.violatesUnique(ix, row)) {
                     SqlException e = new SqlException("cannot create UNIQUE index '" + s.index() + "': table '" + t.name()
                             + "' has more than one row with " + InsertExecutor.keyText(ix, row));
                     t.dropIndex(s.index());

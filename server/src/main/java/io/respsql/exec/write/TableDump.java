@@ -28,7 +28,7 @@ public final class TableDump {
     public static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
         Table t = catalog.table(s.table());
         if (t == null) {
-            ViewDef v = StorageCalls.view(catalog, s.table());
+            ViewDef v = catalog.view(s.table());
             if (v == null) {
                 throw new SqlException("table '" + s.table() + "' does not exist");
             }
@@ -47,7 +47,7 @@ public final class TableDump {
         out.arrayHeader(1 + secondary.size() + rows.length);
         out.bulk(createStatement(t));
         for (TableIndex ix : secondary) {
-            out.bulk("CREATE " + (StorageCalls.isUnique(ix) ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
+            out.bulk("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
                     + " " + SchemaReport.columnList(ix));
         }
         StringBuilder sb = new StringBuilder();

@@ -14,7 +14,7 @@ final class Tables {
     static Table require(Catalog catalog, String name, String verb) {
         Table t = catalog.table(name);
         if (t == null) {
-            if (StorageCalls.view(catalog, name) != null) {
+            if (catalog.view(name) != null) {
                 throw new SqlException("cannot " + verb + " view '" + name + "': views are read-only");
             }
             throw new SqlException("table '" + name + "' does not exist");

@@ -134,11 +134,11 @@ public final class UpdateExecutor {
     private static List<TableIndex> affectedUnique(Table t, Column[] assigned) {
         List<TableIndex> unique = null;
         for (TableIndex ix : t.indexes()) {
-            if (ix.isPrimary() || !StorageCalls.isUnique(ix)) {
+            if (ix.isPrimary() || !ix.unique()) {
                 continue;
             }
             for (Column c : assigned) {
-                if (StorageCalls.columns(ix).contains(c)) {
+                if (ix.columns().contains(c)) {
                     if (unique == null) {
                         unique = new ArrayList<>();
                     }

@@ -19,7 +19,7 @@ public final class ViewDdl {
     }
 
     public static boolean createView(Catalog catalog, Statement.CreateView s, String sql, UndoLog undo, RespWriter out) {
-        if (catalog.table(s.view()) != null || StorageCalls.view(catalog, s.view()) != null) {
+        if (catalog.table(s.view()) != null || catalog.view(s.view()) != null) {
             if (s.ifNotExists()) {
                 out.ok();
                 return false;
@@ -37,16 +37,16 @@ public final class ViewDdl {
             throw new SqlException("view '" + s.view() + "' names " + names.size() + " columns but its query has "
                     + plan.outputs().size());
         }
+        catalog.addView(new ViewDef(s.view(), names, s.queryText()));
         if (undo != null) {
-            StorageCalls.viewsChanging(undo);
+            undo.viewAdded(s.view());
         }
-        StorageCalls.addView(catalog, new ViewDef(s.view(), names, s.queryText()));
         out.ok();
         return true;
     }
 
     public static boolean dropView(Catalog catalog, Statement.DropView s, UndoLog undo, RespWriter out) {
-        ViewDef v = StorageCalls.view(catalog, s.view());
+        ViewDef v = catalog.view(s.view());
         if (v == null) {
             if (catalog.table(s.view()) != null) {
                 throw new SqlException("'" + s.view() + "' is a table: use DROP TABLE");
@@ -57,10 +57,10 @@ public final class ViewDdl {
             }
             throw new SqlException("view '" + s.view() + "' does not exist");
         }
+        catalog.dropView(v.name());
         if (undo != null) {
-            StorageCalls.viewsChanging(undo);
+            undo.viewDropped(v);
         }
-        StorageCalls.dropView(catalog, v.name());
         out.ok();
         return true;
     }

@@ -1,0 +1,115 @@
+package io.respsql.exec.op;
+
+import it.unimi.dsi.fastutil.HashCommon;
+
+import java.util.Arrays;
+
+/**
+ * The key values of one tuple, reused for every tuple of a run: longs (doubles as their
+ * canonical bits), NULL flags, and TEXT bytes copied into a private arena (an expression's text
+ * is valid only until it is evaluated again).
+ */
+public final class KeyBuffer {
+    final byte[] kinds;
+    final long[] vals;
+    final boolean[] nulls;
+    final int[] lens;
+    byte[] text = new byte[64];
+    private int textUsed;
+    private boolean anyNull;
+
+    public KeyBuffer(byte[] kinds) {
+        this.kinds = kinds;
+        this.vals = new long[kinds.length];
+        this.nulls = new boolean[kinds.length];
+        this.lens = new int[kinds.length];
+    }
+
+    public int width() {
+        return kinds.length;
+    }
+
+    /** Forgets the previous tuple's values (text space and the NULL summary). */
+    public void reset() {
+        textUsed = 0;
+        anyNull = false;
+    }
+
+    public void setLong(int j, long v) {
+        vals[j] = v;
+        nulls[j] = false;
+    }
+
+    public void setDouble(int j, double d) {
+        vals[j] = bits(d);
+        nulls[j] = false;
+    }
+
+    /** {@code b} may be null when {@code len} is 0 (storage keeps no array for an empty string). */
+    public void setText(int j, byte[] b, int off, int len) {
+        if (textUsed + len > text.length) {
+            text = Arrays.copyOf(text, Math.max(text.length * 2, textUsed + len));
+        }
+        if (len > 0) {
+            System.arraycopy(b, off, text, textUsed, len);
+        }
+        vals[j] = textUsed;
+        lens[j] = len;
+        textUsed += len;
+        nulls[j] = false;
+    }
+
+    public void setNull(int j) {
+        vals[j] = 0;
+        lens[j] = 0;
+        nulls[j] = true;
+        anyNull = true;
+    }
+
+    /** Some key is NULL (a join key that can match nothing). */
+    public boolean anyNull() {
+        return anyNull;
+    }
+
+    public boolean isNull(int j) {
+        return nulls[j];
+    }
+
+    public long getLong(int j) {
+        return vals[j];
+    }
+
+    public double getDouble(int j) {
+        return Double.longBitsToDouble(vals[j]);
+    }
+
+    /** Hash of all values, NULL hashing alike; equal keys (as {@link KeyStore#equalsBuffer}) hash alike. */
+    public int hash() {
+        long h = 0x9E3779B97F4A7C15L;
+        for (int j = 0; j < kinds.length; j++) {
+            long x;
+            if (nulls[j]) {
+                x = 0x5DEECE66DL;
+            } else if (kinds[j] == Keys.TEXT) {
+                x = hashBytes(text, (int) vals[j], lens[j]);
+            } else {
+                x = vals[j];
+            }
+            h = HashCommon.mix(h * 31 + x);
+        }
+        return (int) (h ^ (h >>> 32));
+    }
+
+    static long hashBytes(byte[] b, int off, int len) {
+        long h = len;
+        for (int i = off, end = off + len; i < end; i++) {
+            h = h * 31 + b[i];
+        }
+        return h;
+    }
+
+    /** Doubles as their bits with -0.0 folded into 0.0 and one NaN, so bitwise equality is value equality. */
+    static long bits(double d) {
+        return d == 0.0 ? 0L : Double.doubleToLongBits(d);
+    }
+}

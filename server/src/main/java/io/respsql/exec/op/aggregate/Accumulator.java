@@ -1,0 +1,88 @@
+package io.respsql.exec.op.aggregate;
+
+import io.respsql.exec.op.Keys;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+import io.respsql.storage.Column;
+
+/**
+ * The per-run state of one aggregate over every group: primitive arrays indexed by group
+ * number. Evaluates the argument, skips NULL (and, for DISTINCT, values the group already saw),
+ * then hands the value to the typed {@code add*} of the function.
+ */
+abstract class Accumulator {
+    private static final byte[] EMPTY = new byte[0];
+    protected final Expression arg;
+    /** How the argument is read ({@link Keys#LONG}, DOUBLE, TEXT); -1 for COUNT(*) or a bare NULL. */
+    protected final byte kind;
+    private final DistinctValues seen;
+
+    Accumulator(Expression arg, boolean distinct) {
+        this.arg = arg;
+        this.kind = arg == null || arg.type() == SqlType.NULL ? -1 : Keys.kindOf(arg.type());
+        this.seen = distinct && kind >= 0 ? new DistinctValues(kind) : null;
+    }
+
+    /** Makes room for group numbers below {@code capacity}. */
+    abstract void grow(int capacity);
+
+    /** Takes the current tuple into group {@code g}. */
+    void accumulate(EvalContext ctx, int g) {
+        switch (kind) {
+            case Keys.LONG: {
+                long v = arg.evalLong(ctx);
+                if (ctx.isNull || (seen != null && !seen.firstLong(g, v))) {
+                    return;
+                }
+                addLong(g, v);
+                return;
+            }
+            case Keys.DOUBLE: {
+                double d = arg.evalDouble(ctx);
+                if (ctx.isNull || (seen != null && !seen.firstDouble(g, d))) {
+                    return;
+                }
+                addDouble(g, d);
+                return;
+            }
+            case Keys.TEXT: {
+                byte[] b = arg.evalText(ctx);
+                if (ctx.isNull) {
+                    return;
+                }
+                if (b == null) {
+                    b = EMPTY; // the empty string: storage keeps no array for it
+                }
+                int off = ctx.textOffset;
+                int len = ctx.textLength;
+                if (seen != null && !seen.firstText(g, b, off, len)) {
+                    return;
+                }
+                addText(g, b, off, len);
+                return;
+            }
+            default:
+                // a bare NULL argument: every value is NULL, nothing to take
+        }
+    }
+
+    void addLong(int g, long v) {
+        throw new IllegalStateException(getClass().getSimpleName() + " takes no integer");
+    }
+
+    void addDouble(int g, double d) {
+        throw new IllegalStateException(getClass().getSimpleName() + " takes no DOUBLE");
+    }
+
+    void addText(int g, byte[] b, int off, int len) {
+        throw new IllegalStateException(getClass().getSimpleName() + " takes no TEXT");
+    }
+
+    /** Writes group {@code g}'s result into {@code c} at {@code row} (NULL when it has none). */
+    abstract void write(Column c, int row, int g);
+
+    static int grown(int have, int capacity) {
+        return Math.max(capacity, have);
+    }
+}

@@ -1,0 +1,51 @@
+package io.respsql.exec.op.aggregate;
+
+import io.respsql.exec.op.Outputs;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.storage.Column;
+
+import java.util.Arrays;
+
+/** COUNT(*) (no argument: every tuple) and COUNT([DISTINCT] x) (non-NULL values). Never NULL. */
+final class CountAccumulator extends Accumulator {
+    private long[] counts = new long[0];
+
+    CountAccumulator(Expression arg, boolean distinct) {
+        super(arg, distinct);
+    }
+
+    @Override
+    void grow(int capacity) {
+        counts = Arrays.copyOf(counts, grown(counts.length, capacity));
+    }
+
+    @Override
+    void accumulate(EvalContext ctx, int g) {
+        if (arg == null) {
+            counts[g]++;
+        } else {
+            super.accumulate(ctx, g);
+        }
+    }
+
+    @Override
+    void addLong(int g, long v) {
+        counts[g]++;
+    }
+
+    @Override
+    void addDouble(int g, double d) {
+        counts[g]++;
+    }
+
+    @Override
+    void addText(int g, byte[] b, int off, int len) {
+        counts[g]++;
+    }
+
+    @Override
+    void write(Column c, int row, int g) {
+        Outputs.writeLong(c, row, counts[g]);
+    }
+}

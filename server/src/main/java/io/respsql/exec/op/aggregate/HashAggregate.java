@@ -1,0 +1,143 @@
+package io.respsql.exec.op.aggregate;
+
+import io.respsql.exec.op.KeyBuffer;
+import io.respsql.exec.op.KeyStore;
+import io.respsql.exec.op.KeyTable;
+import io.respsql.exec.op.Keys;
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.Outputs;
+import io.respsql.exec.op.TupleConsumer;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.storage.Table;
+
+import java.util.List;
+
+/**
+ * GROUP BY: consumes all of its input, groups tuples by the values of {@code groupKeys} (NULL
+ * keys group together), computes every aggregate per group, writes one row per group into the
+ * work table {@code output} (columns: the keys, then the aggregates), then pushes the rows in
+ * the order their groups were first seen, with {@code ctx.slots[outputRelation]} the row's slot.
+ * Without group keys there is exactly one group, even over no input (COUNT 0, the others NULL).
+ *
+ * <p>Per-group state lives in primitive arrays indexed by group number ({@link Accumulator});
+ * groups are found through an open-addressing {@link KeyTable}: no object per tuple or group.
+ */
+public final class HashAggregate implements Operator {
+    private final Operator input;
+    private final Keys keys;
+    private final AggregateSpec[] aggregates;
+    private final Table output;
+    private final int outputRelation;
+
+    public HashAggregate(Operator input, Expression[] groupKeys, AggregateSpec[] aggregates, Table output, int outputRelation) {
+        if (output.columnCount() != groupKeys.length + aggregates.length) {
+            throw new IllegalArgumentException("work table " + output.name() + " has " + output.columnCount() + " columns for "
+                    + groupKeys.length + " keys and " + aggregates.length + " aggregates");
+        }
+        this.input = input;
+        this.keys = new Keys(groupKeys);
+        this.aggregates = aggregates.clone();
+        this.output = output;
+        this.outputRelation = outputRelation;
+    }
+
+    @Override
+    public boolean run(EvalContext ctx, TupleConsumer out) {
+        Outputs.clear(output);
+        Accumulator[] accs = new Accumulator[aggregates.length];
+        for (int a = 0; a < accs.length; a++) {
+            accs[a] = aggregates[a].newAccumulator(ctx);
+        }
+        Grouping grouping = new Grouping(keys, accs);
+        input.run(ctx, grouping);
+        int groups = grouping.groups();
+        int keyCount = keys.size();
+        int[] rows = new int[groups];
+        KeyStore store = grouping.store;
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            for (int j = 0; j < keyCount; j++) {
+                Outputs.writeKey(store, g, j, output.column(j), row);
+            }
+            for (int a = 0; a < accs.length; a++) {
+                accs[a].write(output.column(keyCount + a), row, g);
+            }
+            rows[g] = row;
+        }
+        for (int g = 0; g < groups; g++) {
+            ctx.slots[outputRelation] = rows[g];
+            if (!out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One run's grouping: the key table and the accumulators, taking each input tuple. */
+    private static final class Grouping implements TupleConsumer {
+        private final Keys keys;
+        private final Accumulator[] accs;
+        private final KeyBuffer buf;
+        final KeyStore store;
+        private final KeyTable table;
+        private int capacity;
+
+        Grouping(Keys keys, Accumulator[] accs) {
+            this.keys = keys;
+            this.accs = accs;
+            this.buf = keys.newBuffer();
+            this.store = keys.newStore();
+            this.table = new KeyTable(store);
+            ensure(keys.size() == 0 ? 1 : 16);
+        }
+
+        private void ensure(int n) {
+            capacity = n;
+            for (Accumulator a : accs) {
+                a.grow(n);
+            }
+        }
+
+        int groups() {
+            return keys.size() == 0 ? 1 : store.size();
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            int g;
+            if (keys.size() == 0) {
+                g = 0;
+            } else {
+                keys.load(ctx, buf);
+                g = table.findOrAdd(buf);
+                if (g >= capacity) {
+                    ensure(capacity * 2);
+                }
+            }
+            for (Accumulator a : accs) {
+                a.accumulate(ctx, g);
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public long relations() {
+        return 1L << outputRelation;
+    }
+
+    @Override
+    public void explain(List<String> lines, int depth) {
+        StringBuilder sb = new StringBuilder("  ".repeat(depth)).append("HashAggregate");
+        if (keys.size() > 0) {
+            sb.append(" by ").append(keys.describe());
+        }
+        sb.append(" [");
+        for (int a = 0; a < aggregates.length; a++) {
+            sb.append(a == 0 ? "" : ", ").append(aggregates[a].describe());
+        }
+        lines.add(sb.append("] into ").append(output.name()).toString());
+        input.explain(lines, depth + 1);
+    }
+}

@@ -1,0 +1,58 @@
+package io.respsql.exec.op.aggregate;
+
+import io.respsql.exec.op.Outputs;
+import io.respsql.expr.Expression;
+import io.respsql.sql.SqlException;
+import io.respsql.storage.Column;
+
+import java.util.Arrays;
+
+/** SUM([DISTINCT] x): exact 64-bit for integers (overflow is an error), double for DOUBLE; NULL with no value. */
+final class SumAccumulator extends Accumulator {
+    private long[] sums = new long[0];
+    private double[] dsums = new double[0];
+    private boolean[] any = new boolean[0];
+
+    SumAccumulator(Expression arg, boolean distinct) {
+        super(arg, distinct);
+    }
+
+    @Override
+    void grow(int capacity) {
+        int n = grown(any.length, capacity);
+        any = Arrays.copyOf(any, n);
+        if (kind == io.respsql.exec.op.Keys.DOUBLE) {
+            dsums = Arrays.copyOf(dsums, n);
+        } else {
+            sums = Arrays.copyOf(sums, n);
+        }
+    }
+
+    @Override
+    void addLong(int g, long v) {
+        long s = sums[g];
+        long r = s + v;
+        if (((s ^ r) & (v ^ r)) < 0) {
+            throw new SqlException("integer out of range");
+        }
+        sums[g] = r;
+        any[g] = true;
+    }
+
+    @Override
+    void addDouble(int g, double d) {
+        dsums[g] += d;
+        any[g] = true;
+    }
+
+    @Override
+    void write(Column c, int row, int g) {
+        if (!any[g]) {
+            Outputs.writeNull(c, row);
+        } else if (kind == io.respsql.exec.op.Keys.DOUBLE) {
+            Outputs.writeDouble(c, row, dsums[g]);
+        } else {
+            Outputs.writeLong(c, row, sums[g]);
+        }
+    }
+}
