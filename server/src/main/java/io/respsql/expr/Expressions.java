@@ -1,21 +1,32 @@
 package io.respsql.expr;
 
+import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr.BinaryOp;
 import io.respsql.storage.Column;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The one way the binder builds expression nodes. Each factory checks its operands' types and
  * throws {@link io.respsql.sql.SqlException} naming the construct at fault ("operator '+' cannot
  * take TEXT and INT", "function 'ABS' takes 1 argument, got 2", "unknown function 'FOO'").
- * Constant operands are folded where that is exact.
+ *
+ * <p>Constant folding: a node whose operands are all constant ({@link Expression#isConstant})
+ * is evaluated once here and replaced by its value. When that evaluation throws (an overflow,
+ * a CAST of invalid text) the node is kept, so the error is raised when the statement runs,
+ * as it would be without folding (a WHERE that never evaluates it never fails).
  *
  * <p>Semantics (where SQLite's corpus and PostgreSQL agree they are both; where they differ the
  * corpus wins and README lists it): NULL in, NULL out, except AND/OR/IS/COALESCE/CASE;
- * integer arithmetic is 64-bit, overflow an error, division truncates toward zero, division or
- * modulo by zero is NULL (the corpus; PostgreSQL errors); INT op DOUBLE is DOUBLE; TEXT compares
- * bytewise; a number compared with TEXT compares the text read as a number when it is one.
+ * integer arithmetic is 64-bit (result BIGINT), overflow an error, division truncates toward
+ * zero, division or modulo by zero is NULL (the corpus; PostgreSQL errors); INT op DOUBLE is
+ * DOUBLE; BOOLEAN reads as 0/1 in arithmetic and comparisons (SQLite); TEXT compares bytewise;
+ * a number compared with TEXT compares the text read as a number when it is a constant that is
+ * one, and is an error otherwise (SQLite would order every number before every text); LIKE is
+ * ASCII case-insensitive (SQLite; PostgreSQL's is case-sensitive).
  */
 public final class Expressions {
     private Expressions() {
@@ -24,63 +35,170 @@ public final class Expressions {
     // ---- leaves ------------------------------------------------------------------------------
 
     public static Expression constLong(SqlType type, long v) {
-        throw todo();
+        return Literal.ofLong(type, v);
     }
 
     public static Expression constDouble(double v) {
-        throw todo();
+        return Literal.ofDouble(v);
     }
 
     public static Expression constText(String v) {
-        throw todo();
+        return Literal.ofText(TextBuf.utf8(v));
     }
 
     /** A NULL of {@code type} ({@link SqlType#NULL} for a bare {@code NULL} literal). */
     public static Expression constNull(SqlType type) {
-        throw todo();
+        return Literal.ofNull(type);
     }
 
     /** Column {@code c} of relation number {@code relation}; slot -1 reads as NULL (outer join). */
     public static Expression column(Column c, int relation, String label) {
-        throw todo();
+        if (relation < 0 || relation >= 64) {
+            throw new IllegalArgumentException("relation number out of 0..63: " + relation);
+        }
+        return ColumnRef.of(c, relation, label);
     }
 
     // ---- operators ---------------------------------------------------------------------------
 
     /** ADD SUB MUL DIV MOD, comparisons EQ..GE, AND, OR, CONCAT. */
     public static Expression binary(BinaryOp op, Expression left, Expression right) {
-        throw todo();
+        switch (op) {
+            case AND:
+                return fold(new Logic.And(Coercion.condition(left, "AND"), Coercion.condition(right, "AND")));
+            case OR:
+                return fold(new Logic.Or(Coercion.condition(left, "OR"), Coercion.condition(right, "OR")));
+            case CONCAT:
+                return fold(new Concat(left, right));
+            case ADD:
+            case SUB:
+            case MUL:
+            case DIV:
+            case MOD:
+                return fold(arithmetic(op, left, right));
+            default:
+                return fold(comparison(op, left, right));
+        }
+    }
+
+    private static Expression comparison(BinaryOp op, Expression left, Expression right) {
+        String what = "operator '" + op.symbol + "'";
+        // the constant on the right, so "5 < col" gets the column-with-constant loop
+        if (left.isConstant() && !right.isConstant()) {
+            Expression[] p = Coercion.forComparison(right, left, what);
+            return new Comparison(op.flip(), p[0], p[1]);
+        }
+        Expression[] p = Coercion.forComparison(left, right, what);
+        return new Comparison(op, p[0], p[1]);
+    }
+
+    private static boolean integerLike(SqlType t) {
+        return t.isInteger() || t == SqlType.BOOLEAN;
+    }
+
+    private static Expression arithmetic(BinaryOp op, Expression left, Expression right) {
+        SqlType a = left.type();
+        SqlType b = right.type();
+        if (a == SqlType.NULL || b == SqlType.NULL) {
+            SqlType other = a == SqlType.NULL ? b : a;
+            if (other == SqlType.NULL || integerLike(other)) {
+                return Literal.ofNull(SqlType.BIGINT);
+            }
+            if (other == SqlType.DOUBLE || other == SqlType.DATE) {
+                return Literal.ofNull(other);
+            }
+            throw cannotTake(op, a, b);
+        }
+        if (integerLike(a) && integerLike(b)) {
+            return new ArithmeticOp.LongOp(SqlType.BIGINT, op, left, right);
+        }
+        if (Coercion.numberLike(a) && Coercion.numberLike(b)) {
+            return new ArithmeticOp.DoubleOp(op, left, right);
+        }
+        if (a == SqlType.DATE && b.isInteger() && (op == BinaryOp.ADD || op == BinaryOp.SUB)) {
+            return new ArithmeticOp.LongOp(SqlType.DATE, op, left, right);
+        }
+        if (a.isInteger() && b == SqlType.DATE && op == BinaryOp.ADD) {
+            return new ArithmeticOp.LongOp(SqlType.DATE, op, left, right);
+        }
+        if (a == SqlType.DATE && b == SqlType.DATE && op == BinaryOp.SUB) {
+            return new ArithmeticOp.LongOp(SqlType.BIGINT, op, left, right);
+        }
+        throw cannotTake(op, a, b);
+    }
+
+    private static SqlException cannotTake(BinaryOp op, SqlType a, SqlType b) {
+        return new SqlException("operator '" + op.symbol + "' cannot take " + a.sqlName() + " and " + b.sqlName());
     }
 
     public static Expression negate(Expression e) {
-        throw todo();
+        SqlType t = e.type();
+        if (t == SqlType.NULL) {
+            return Literal.ofNull(SqlType.BIGINT);
+        }
+        if (!Coercion.numberLike(t)) {
+            throw new SqlException("operator '-' cannot take " + t.sqlName());
+        }
+        return fold(new ArithmeticOp.Negate(e));
     }
 
     public static Expression not(Expression e) {
-        throw todo();
+        return fold(new Logic.Not(Coercion.condition(e, "NOT")));
+    }
+
+    /**
+     * {@code e} as a condition (WHERE, ON, HAVING, CASE WHEN): BOOLEAN as is, a bare NULL as a
+     * BOOLEAN NULL, a number true when not zero (SQLite's {@code WHERE a}); other types are an
+     * error naming {@code clause} ("argument of WHERE must be BOOLEAN, not TEXT").
+     */
+    public static Expression asCondition(Expression e, String clause) {
+        return Coercion.condition(e, clause);
     }
 
     public static Expression isNull(Expression e, boolean negated) {
-        throw todo();
+        return fold(new NullTest.IsNull(e, negated));
     }
 
     /** {@code IS [NOT] DISTINCT FROM}: NULL equals NULL, never UNKNOWN. */
     public static Expression isDistinct(Expression left, Expression right, boolean negated) {
-        throw todo();
+        Expression[] p = Coercion.forComparison(left, right, negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM");
+        return fold(new NullTest.IsDistinct(p[0], p[1], negated));
     }
 
     public static Expression between(Expression e, Expression low, Expression high, boolean negated) {
-        throw todo();
+        Expression[] lo = Coercion.forComparison(e, low, "BETWEEN");
+        Expression[] hi = Coercion.forComparison(e, high, "BETWEEN");
+        return fold(new Between(lo, hi, negated));
     }
 
     /** Constant lists are probed through a hash set; NULL in the list makes a miss UNKNOWN. */
     public static Expression inList(Expression e, List<Expression> values, boolean negated) {
-        throw todo();
+        if (values.isEmpty()) {
+            throw new SqlException("IN needs at least one value");
+        }
+        Expression[][] pairs = new Expression[values.size()][];
+        boolean constant = e.type() != SqlType.NULL;
+        boolean anyDouble = e.type() == SqlType.DOUBLE;
+        List<Expression> coerced = new ArrayList<>(values.size());
+        for (int i = 0; i < pairs.length; i++) {
+            pairs[i] = Coercion.forComparison(e, values.get(i), "IN");
+            Expression v = pairs[i][1];
+            coerced.add(v);
+            if (pairs[i][0] != e || !(v instanceof Literal)) {
+                constant = false;
+            }
+            anyDouble |= v.type() == SqlType.DOUBLE;
+        }
+        if (constant) {
+            int kind = e.type() == SqlType.TEXT ? ValueCompare.TEXT : anyDouble ? ValueCompare.DOUBLE : ValueCompare.LONG;
+            return fold(new InList(e, coerced, kind, negated));
+        }
+        return fold(new InList(e, values, pairs, negated));
     }
 
     /** {@code escape} may be null. {@code %} any run, {@code _} one character (of UTF-8 text). */
     public static Expression like(Expression e, Expression pattern, Expression escape, boolean negated) {
-        throw todo();
+        return fold(new Like(e, pattern, escape, negated));
     }
 
     /**
@@ -89,38 +207,203 @@ public final class Expressions {
      */
     public static Expression caseWhen(Expression operand, List<Expression> whens, List<Expression> thens,
                                       Expression otherwise) {
-        throw todo();
+        if (whens.size() != thens.size() || whens.isEmpty()) {
+            throw new IllegalArgumentException("CASE needs as many THENs as WHENs, at least one");
+        }
+        SqlType t = SqlType.NULL;
+        List<Expression> results = new ArrayList<>(thens);
+        if (otherwise != null) {
+            results.add(otherwise);
+        }
+        for (Expression r : results) {
+            SqlType c = commonType(t, r.type());
+            if (c == null) {
+                throw new SqlException("CASE results have no common type: " + t.sqlName() + " and " + r.type().sqlName());
+            }
+            t = c;
+        }
+        List<Expression> conditions = new ArrayList<>(whens.size());
+        for (Expression w : whens) {
+            conditions.add(operand == null ? Coercion.condition(w, "CASE WHEN") : binary(BinaryOp.EQ, operand, w));
+        }
+        List<Expression> coerced = new ArrayList<>(thens.size());
+        for (Expression r : thens) {
+            coerced.add(Coercion.toType(r, t));
+        }
+        Expression other = otherwise == null ? Literal.ofNull(t) : Coercion.toType(otherwise, t);
+        StringBuilder shown = new StringBuilder("CASE");
+        if (operand != null) {
+            shown.append(' ').append(operand.describe());
+        }
+        for (int i = 0; i < whens.size(); i++) {
+            shown.append(" WHEN ").append(whens.get(i).describe()).append(" THEN ").append(thens.get(i).describe());
+        }
+        if (otherwise != null) {
+            shown.append(" ELSE ").append(otherwise.describe());
+        }
+        shown.append(" END");
+        return fold(new Case(t, conditions, coerced, other, shown.toString()));
     }
 
     /** CAST; an impossible conversion of a value is an error naming the value and the type. */
     public static Expression cast(Expression e, SqlType target) {
-        throw todo();
+        if (target == SqlType.NULL) {
+            throw new IllegalArgumentException("CAST to NULL");
+        }
+        SqlType from = e.type();
+        if (from == SqlType.NULL) {
+            return Literal.ofNull(target);
+        }
+        if (from == target) {
+            return e;
+        }
+        if (!Casts.allowed(from, target)) {
+            throw new SqlException("cannot cast " + from.sqlName() + " to " + target.sqlName());
+        }
+        return fold(new Casts.Cast(e, target));
+    }
+
+    /**
+     * CAST to a type written by name ({@link #typeOf}), with SQLite's NUMERIC affinity for
+     * NUMERIC and DECIMAL: a number stays what it is (CAST(7 AS DECIMAL) is the integer 7, as
+     * the corpus expects), anything else becomes DOUBLE. Unknown names are an error naming them.
+     */
+    public static Expression castTo(Expression e, String typeName) {
+        SqlType target = typeOf(typeName);
+        if (target == null) {
+            throw new SqlException("unknown type '" + typeName + "'");
+        }
+        String n = typeName.trim().toUpperCase(Locale.ROOT);
+        if ((n.equals("NUMERIC") || n.equals("DECIMAL")) && (e.type().isNumeric() || e.type() == SqlType.NULL)) {
+            return e.type() == SqlType.NULL ? Literal.ofNull(SqlType.DOUBLE) : e;
+        }
+        return cast(e, target);
     }
 
     /**
      * A scalar function by upper-case name: COALESCE, IFNULL, NULLIF, ABS, ROUND, LOWER, UPPER,
-     * LENGTH, SUBSTR/SUBSTRING, TRIM/LTRIM/RTRIM, and the others Expressions knows. Aggregates are
+     * LENGTH (CHAR_LENGTH), SUBSTR/SUBSTRING, TRIM/LTRIM/RTRIM, REPLACE, INSTR. Aggregates are
      * not functions here (the binder routes them to the aggregate operator).
      */
     public static Expression function(String name, List<Expression> args) {
-        throw todo();
+        return fold(Functions.build(name, args));
     }
 
     /** Whether {@link #function} knows {@code name} (upper case). */
     public static boolean isFunction(String name) {
-        return false;
+        return Functions.NAMES.contains(name);
     }
 
     /**
      * The type both operands are brought to for comparison or a CASE/COALESCE/UNION result
-     * (INT with BIGINT is BIGINT, integer with DOUBLE is DOUBLE, NULL with X is X); null when
-     * there is none (TEXT with INT in a CASE result).
+     * (INT with BIGINT is BIGINT, integer with DOUBLE is DOUBLE, NULL with X is X, DATE with
+     * TIMESTAMP is TIMESTAMP); null when there is none (TEXT with INT in a CASE result).
      */
     public static SqlType commonType(SqlType a, SqlType b) {
-        throw todo();
+        if (a == b) {
+            return a;
+        }
+        if (a == SqlType.NULL) {
+            return b;
+        }
+        if (b == SqlType.NULL) {
+            return a;
+        }
+        if (a.isInteger() && b.isInteger()) {
+            return SqlType.BIGINT;
+        }
+        if (a.isNumeric() && b.isNumeric()) {
+            return SqlType.DOUBLE;
+        }
+        if (Coercion.temporal(a) && Coercion.temporal(b)) {
+            return SqlType.TIMESTAMP;
+        }
+        return null;
     }
 
-    private static UnsupportedOperationException todo() {
-        return new UnsupportedOperationException("expression factory not built yet");
+    /**
+     * The SqlType of a type name as CAST writes it (case-insensitive; multi-word names with
+     * single spaces), or null when unknown. Every integer name is BIGINT: CAST(x AS INTEGER)
+     * is 64-bit, as in SQLite. NUMERIC/DECIMAL are DOUBLE (no exact decimal type).
+     */
+    public static SqlType typeOf(String typeBaseName) {
+        String n = typeBaseName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        switch (n) {
+            case "INT":
+            case "INTEGER":
+            case "SMALLINT":
+            case "TINYINT":
+            case "MEDIUMINT":
+            case "BIGINT":
+            case "LONG":
+            case "INT2":
+            case "INT4":
+            case "INT8":
+            case "SIGNED":
+            case "UNSIGNED":
+                return SqlType.BIGINT;
+            case "REAL":
+            case "FLOAT":
+            case "FLOAT4":
+            case "FLOAT8":
+            case "DOUBLE":
+            case "DOUBLE PRECISION":
+            case "NUMERIC":
+            case "DECIMAL":
+                return SqlType.DOUBLE;
+            case "TEXT":
+            case "VARCHAR":
+            case "CHAR":
+            case "CHARACTER":
+            case "CHARACTER VARYING":
+            case "VARYING CHARACTER":
+            case "NCHAR":
+            case "NVARCHAR":
+            case "STRING":
+            case "CLOB":
+                return SqlType.TEXT;
+            case "BOOLEAN":
+            case "BOOL":
+                return SqlType.BOOLEAN;
+            case "DATE":
+                return SqlType.DATE;
+            case "TIMESTAMP":
+            case "DATETIME":
+            case "TIMESTAMP WITHOUT TIME ZONE":
+                return SqlType.TIMESTAMP;
+            default:
+                return null;
+        }
+    }
+
+    // ---- folding -----------------------------------------------------------------------------
+
+    /** {@code e} replaced by its value when it is constant and computing it does not throw. */
+    static Expression fold(Expression e) {
+        if (e instanceof Literal || !e.isConstant()) {
+            return e;
+        }
+        EvalContext ctx = new EvalContext(1);
+        try {
+            switch (e.type()) {
+                case NULL:
+                    return Literal.ofNull(SqlType.NULL);
+                case DOUBLE: {
+                    double d = e.evalDouble(ctx);
+                    return ctx.isNull ? Literal.ofNull(SqlType.DOUBLE) : Literal.ofDouble(d);
+                }
+                case TEXT: {
+                    byte[] a = e.evalText(ctx);
+                    return ctx.isNull ? Literal.ofNull(SqlType.TEXT)
+                            : Literal.ofText(Arrays.copyOfRange(a, ctx.textOffset, ctx.textOffset + ctx.textLength));
+                }
+                default: {
+                    long v = e.evalLong(ctx);
+                    return ctx.isNull ? Literal.ofNull(e.type()) : Literal.ofLong(e.type(), v);
+                }
+            }
+        } catch (SqlException ex) {
+            return e; // raised when the statement runs
+        }
     }
 }

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * Splits a statement into tokens. Identifiers may contain {@code :} (index names such as
  * {@code message_list:fk:index}); numbers keep their written form (leading zeros are decimal,
- * {@code 000000000001} is 1); strings are single- or double-quoted with the quote doubled to escape.
+ * {@code 000000000001} is 1); strings are single- or double-quoted with the quote doubled to escape
+ * (the parser tells a double-quoted name from a string by its context); {@code `x`} and {@code [x]}
+ * are names.
  */
 public final class Lexer {
     private Lexer() {
@@ -61,6 +63,30 @@ public final class Lexer {
                 } else {
                     out.add(new Token(Token.Type.NUMBER, s.substring(start, i), start, i));
                 }
+            } else if (c == '`' || c == '[') {
+                // a quoted name (MySQL `x`, SQL Server [x]): an identifier that is never a keyword
+                char closeChar = c == '[' ? ']' : '`';
+                int start = i;
+                StringBuilder sb = new StringBuilder();
+                i++;
+                while (true) {
+                    if (i >= n) {
+                        throw new SqlException("syntax error: unterminated quoted name starting at position " + (start + 1));
+                    }
+                    char d = s.charAt(i);
+                    if (d == closeChar) {
+                        if (c == '`' && i + 1 < n && s.charAt(i + 1) == '`') {
+                            sb.append('`');
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    sb.append(d);
+                    i++;
+                }
+                out.add(new Token(Token.Type.IDENT, sb.toString(), start, i));
             } else if (c == '\'' || c == '"') {
                 int start = i;
                 int close = s.indexOf(c, i + 1);
@@ -94,19 +120,25 @@ public final class Lexer {
                 int start = i;
                 char next = i + 1 < n ? s.charAt(i + 1) : 0;
                 Symbol sym;
+                int len = 2;
                 if (c == '!' && next == '=' || c == '<' && next == '>') {
                     sym = Symbol.NE;
                 } else if (c == '<' && next == '=') {
                     sym = Symbol.LE;
                 } else if (c == '>' && next == '=') {
                     sym = Symbol.GE;
+                } else if (c == '=' && next == '=') {
+                    sym = Symbol.EQ; // SQLite's ==
+                } else if (c == '|' && next == '|') {
+                    sym = Symbol.CONCAT;
                 } else {
+                    len = 1;
                     sym = Symbol.of(c);
                     if (sym == null) {
                         throw new SqlException("syntax error: unexpected character '" + c + "' at position " + (i + 1));
                     }
                 }
-                i += sym.text.length() == 2 ? 2 : 1;
+                i += len;
                 out.add(new Token(Token.Type.SYMBOL, sym.text, start, i, sym));
             }
         }

@@ -1,13 +1,1431 @@
 package io.respsql.sql;
 
+import io.respsql.sql.tree.Expr;
+import io.respsql.sql.tree.Query;
 import io.respsql.sql.tree.Statement;
+import io.respsql.sql.tree.TypeName;
 
-/** Stub of the parser branch's contract (issue 10), so the write side compiles before it lands. */
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Recursive-descent parser from statement text to {@link io.respsql.sql.tree} syntax trees:
+ * the SQLite/PostgreSQL grammar the conformance corpus uses, plus the 2010 dialect
+ * (unquoted text values, {@code RETURN SIZE}, SCANSELECT, index names with {@code :}).
+ *
+ * <p>Keywords are not reserved (see {@link Keyword}): a word acts as a keyword only where the
+ * grammar asks for it, so {@code count}, {@code date} or {@code first} stay usable as names.
+ * The only places that must refuse some keywords are the optional ones: an alias written
+ * without AS ({@code FROM t WHERE ...} is no alias "WHERE").
+ *
+ * <p>Expression precedence, lowest first, as in SQLite: OR; AND; NOT; the equality level
+ * ({@code = == != <> IS [NOT] IN LIKE BETWEEN ISNULL NOTNULL}); {@code < <= > >=};
+ * {@code + -}; {@code * / %}; {@code ||}; unary {@code + -}; primaries. Binary operators are
+ * left-associative. Errors name the token found and what was expected there.
+ *
+ * <p>Readings chosen where the dialects meet:
+ * <ul>
+ * <li>{@code "x"} is a name wherever a name is expected; as a value it is a column reference,
+ *     which the binder reads as text where no such column exists (SQLite's rule; the 2010
+ *     {@code VALUES (2, "b")} still stores "b").</li>
+ * <li>A value in INSERT's VALUES, an IN list or SET is an expression when it is arithmetic
+ *     or names no column, else the verbatim text ({@link #valueOrRaw}).</li>
+ * <li>{@code x IN t} is {@code x IN (SELECT * FROM t)}; {@code x'3031'} is the text its bytes
+ *     spell; {@code NOT INDEXED} / {@code INDEXED BY i} are read and dropped.</li>
+ * <li>ORDER BY / LIMIT after VALUES or after an already limited parenthesized query wrap it
+ *     as {@code SELECT * FROM (...)}.</li>
+ * </ul>
+ */
 public final class SqlParser {
-    private SqlParser() {
+    /**
+     * Deepest nesting accepted (parentheses, operator chains, subqueries). Binding and evaluation
+     * recurse over the tree as well, so an absurdly nested statement is refused with an error,
+     * not a StackOverflowError.
+     */
+    public static final int MAX_DEPTH = 200;
+
+    private static final String STATEMENT_START =
+            "a statement (CREATE, DROP, DESC, DUMP, INSERT, SELECT, UPDATE, DELETE, EXPLAIN, SHOW)";
+
+    /**
+     * Words that cannot be an alias written without AS, because they continue the statement
+     * after a select item or a table ({@code FROM t WHERE}, {@code SELECT a FROM}, {@code t LEFT JOIN}).
+     */
+    private static final Set<Keyword> NOT_AN_IMPLICIT_ALIAS = EnumSet.of(
+            Keyword.FROM, Keyword.WHERE, Keyword.GROUP, Keyword.HAVING, Keyword.ORDER, Keyword.LIMIT, Keyword.OFFSET,
+            Keyword.UNION, Keyword.INTERSECT, Keyword.EXCEPT, Keyword.JOIN, Keyword.ON, Keyword.USING, Keyword.LEFT,
+            Keyword.RIGHT, Keyword.FULL, Keyword.INNER, Keyword.OUTER, Keyword.CROSS, Keyword.NATURAL, Keyword.AS,
+            Keyword.SET, Keyword.VALUES, Keyword.WINDOW, Keyword.RETURN, Keyword.AND, Keyword.OR, Keyword.NOT,
+            Keyword.IS, Keyword.IN, Keyword.LIKE, Keyword.GLOB, Keyword.BETWEEN, Keyword.ISNULL, Keyword.NOTNULL,
+            Keyword.ESCAPE, Keyword.WHEN, Keyword.THEN, Keyword.ELSE, Keyword.END, Keyword.COLLATE, Keyword.ASC,
+            Keyword.DESC, Keyword.NULLS, Keyword.OVER, Keyword.FILTER, Keyword.SELECT, Keyword.SCANSELECT, Keyword.INDEXED);
+
+    private final String sql;
+    private final List<Token> tokens;
+    private int pos;
+    private int depth;
+    /** Column references built so far: tells a 2010 unquoted value from an expression of constants. */
+    private int namesSeen;
+    /** The one "nested too deep" error of this parse: backtracking must not swallow it. */
+    private SqlException tooDeep;
+
+    private SqlParser(String sql) {
+        this.sql = sql;
+        this.tokens = Lexer.tokenize(sql);
     }
 
     public static Statement parse(String sql) {
-        throw new UnsupportedOperationException("SqlParser not built yet");
+        SqlParser p = new SqlParser(sql);
+        Statement s = p.statement();
+        p.acceptSymbol(Symbol.SEMICOLON);
+        if (p.peek().type != Token.Type.END) {
+            throw p.error("end of statement");
+        }
+        return s;
+    }
+
+    /**
+     * Statements separated by {@code ;} (a script, as a sqllogictest record may hold several);
+     * a trailing {@code ;} is allowed.
+     */
+    public static List<Statement> parseScript(String sql) {
+        SqlParser p = new SqlParser(sql);
+        List<Statement> out = new ArrayList<>();
+        while (p.peek().type != Token.Type.END) {
+            out.add(p.statement());
+            if (!p.acceptSymbol(Symbol.SEMICOLON) && p.peek().type != Token.Type.END) {
+                throw p.error("';' or end of statement");
+            }
+            while (p.acceptSymbol(Symbol.SEMICOLON)) {
+                // empty statements
+            }
+        }
+        return out;
+    }
+
+    // ---- statements --------------------------------------------------------------------------
+
+    private Statement statement() {
+        Token t = peek();
+        if (t.is(Symbol.LPAREN)) {
+            return new Statement.QueryStatement(query());
+        }
+        Keyword kw = t.keyword();
+        if (kw == null) {
+            throw error(STATEMENT_START);
+        }
+        switch (kw) {
+            case CREATE:
+                pos++;
+                return create();
+            case DROP:
+                pos++;
+                return drop();
+            case DESC:
+            case DESCRIBE:
+                pos++;
+                return new Statement.Describe(name("table name"));
+            case DUMP:
+                pos++;
+                return new Statement.Dump(name("table name"));
+            case SHOW:
+                pos++;
+                if (acceptKeyword(Keyword.TABLES)) {
+                    return new Statement.ShowTables();
+                }
+                if (acceptKeyword(Keyword.INDEXES) || acceptKeyword(Keyword.INDEX)) {
+                    String from = acceptKeyword(Keyword.FROM) || acceptKeyword(Keyword.IN) ? name("table name") : null;
+                    return new Statement.ShowIndexes(from);
+                }
+                throw error("TABLES or INDEXES after SHOW");
+            case INSERT:
+                pos++;
+                return insert();
+            case SELECT:
+            case SCANSELECT:
+            case VALUES:
+                return new Statement.QueryStatement(query());
+            case UPDATE:
+                pos++;
+                return update();
+            case DELETE: {
+                pos++;
+                expectKeyword(Keyword.FROM);
+                String table = name("table name");
+                return new Statement.Delete(table, optionalWhere());
+            }
+            case EXPLAIN:
+                pos++;
+                deeper();
+                Statement inner = statement();
+                depth--;
+                return new Statement.Explain(inner);
+            default:
+                throw error(STATEMENT_START);
+        }
+    }
+
+    private Statement create() {
+        // TEMP/TEMPORARY: accepted for views (SQLite); every object lives in memory anyway
+        boolean temp = acceptKeyword(Keyword.TEMP) || acceptKeyword(Keyword.TEMPORARY);
+        if (!temp && acceptKeyword(Keyword.TABLE)) {
+            return createTable();
+        }
+        if (!temp && acceptKeyword(Keyword.UNIQUE)) {
+            expectKeyword(Keyword.INDEX);
+            return createIndex(true);
+        }
+        if (!temp && acceptKeyword(Keyword.INDEX)) {
+            return createIndex(false);
+        }
+        if (acceptKeyword(Keyword.VIEW)) {
+            return createView();
+        }
+        throw error(temp ? "VIEW after CREATE TEMP" : "TABLE, INDEX or VIEW after CREATE");
+    }
+
+    private boolean ifNotExists() {
+        if (peek().is(Keyword.IF) && peek(1).is(Keyword.NOT) && peek(2).is(Keyword.EXISTS)) {
+            pos += 3;
+            return true;
+        }
+        return false;
+    }
+
+    private boolean ifExists() {
+        if (peek().is(Keyword.IF) && peek(1).is(Keyword.EXISTS)) {
+            pos += 2;
+            return true;
+        }
+        return false;
+    }
+
+    private Statement createTable() {
+        boolean ifNotExists = ifNotExists();
+        String table = name("table name");
+        expectSymbol(Symbol.LPAREN);
+        List<Statement.ColumnDef> cols = new ArrayList<>();
+        List<Statement.KeyConstraint> keys = new ArrayList<>();
+        do {
+            if (acceptKeyword(Keyword.CONSTRAINT)) {
+                name("constraint name");
+            }
+            if (peek().is(Keyword.PRIMARY) && peek(1).is(Keyword.KEY) && peek(2).is(Symbol.LPAREN)) {
+                pos += 2;
+                keys.add(new Statement.KeyConstraint(true, nameList("primary key column")));
+                continue;
+            }
+            if (peek().is(Keyword.UNIQUE) && peek(1).is(Symbol.LPAREN)) {
+                pos++;
+                keys.add(new Statement.KeyConstraint(false, nameList("unique column")));
+                continue;
+            }
+            cols.add(columnDef());
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        return new Statement.CreateTable(table, cols, keys, ifNotExists);
+    }
+
+    private Statement.ColumnDef columnDef() {
+        String col = name("column name");
+        Token t = peek();
+        if (!isName(t) || t.is(Keyword.PRIMARY) || t.is(Keyword.NOT) || t.is(Keyword.NULL) || t.is(Keyword.UNIQUE)
+                || t.is(Keyword.DEFAULT)) {
+            throw error("a column type (INT, BIGINT, FLOAT, TEXT) for column '" + col + "'");
+        }
+        TypeName type = typeName();
+        boolean primary = false;
+        boolean notNull = false;
+        boolean unique = false;
+        Expr defaultValue = null;
+        String defaultText = null;
+        while (true) {
+            if (acceptKeyword(Keyword.PRIMARY)) {
+                expectKeyword(Keyword.KEY);
+                if (!acceptKeyword(Keyword.ASC)) {
+                    acceptKeyword(Keyword.DESC);
+                }
+                primary = true;
+            } else if (acceptKeyword(Keyword.NOT)) {
+                expectKeyword(Keyword.NULL);
+                notNull = true;
+            } else if (acceptKeyword(Keyword.NULL)) {
+                // explicitly nullable: the default
+            } else if (acceptKeyword(Keyword.UNIQUE)) {
+                unique = true;
+            } else if (acceptKeyword(Keyword.DEFAULT)) {
+                // a signed literal or a parenthesized expression, as in SQLite: a full expression
+                // would swallow the constraints that follow ("DEFAULT 0 NOT NULL")
+                int start = peek().start; // not the value's own start: "(1 + 2)" keeps its parentheses
+                defaultValue = unary();
+                defaultText = sql.substring(start, lastEnd());
+            } else if (acceptKeyword(Keyword.CONSTRAINT)) {
+                name("constraint name");
+            } else {
+                break;
+            }
+        }
+        return new Statement.ColumnDef(col, type, primary, notNull, unique, defaultValue, defaultText);
+    }
+
+    /** A type name: one word, or DOUBLE PRECISION / CHARACTER VARYING, with an optional (length[, scale]). */
+    private TypeName typeName() {
+        Token first = peek();
+        if (!isName(first)) {
+            throw error("a type name");
+        }
+        pos++;
+        String base = first.text.toUpperCase(Locale.ROOT);
+        if (first.is(Keyword.DOUBLE) && acceptKeyword(Keyword.PRECISION)) {
+            base = "DOUBLE PRECISION";
+        } else if (first.is(Keyword.CHARACTER) && acceptKeyword(Keyword.VARYING)) {
+            base = "CHARACTER VARYING";
+        }
+        int length = -1;
+        int scale = -1;
+        if (acceptSymbol(Symbol.LPAREN)) {
+            length = typeSize("a size");
+            if (acceptSymbol(Symbol.COMMA)) {
+                scale = typeSize("a scale");
+            }
+            expectSymbol(Symbol.RPAREN);
+        }
+        return new TypeName(base, length, scale, first.start, lastEnd());
+    }
+
+    private int typeSize(String what) {
+        Token t = peek();
+        if (t.type != Token.Type.NUMBER || !isIntegral(t.text)) {
+            throw error(what);
+        }
+        pos++;
+        try {
+            return Integer.parseInt(t.text);
+        } catch (NumberFormatException e) {
+            throw new SqlException("syntax error: type size " + t.text + " is out of range");
+        }
+    }
+
+    private Statement createIndex(boolean unique) {
+        boolean ifNotExists = ifNotExists();
+        String index = name("index name");
+        expectKeyword(Keyword.ON);
+        String table = name("table name");
+        expectSymbol(Symbol.LPAREN);
+        List<Statement.IndexColumn> columns = new ArrayList<>();
+        do {
+            String col = name("column name");
+            boolean desc = false;
+            if (acceptKeyword(Keyword.DESC)) {
+                desc = true;
+            } else {
+                acceptKeyword(Keyword.ASC);
+            }
+            columns.add(new Statement.IndexColumn(col, desc));
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        return new Statement.CreateIndex(index, table, columns, unique, ifNotExists);
+    }
+
+    private Statement createView() {
+        boolean ifNotExists = ifNotExists();
+        String view = name("view name");
+        List<String> columnNames = peek().is(Symbol.LPAREN) ? nameList("column name") : null;
+        expectKeyword(Keyword.AS);
+        int start = peek().start;
+        Query q = query();
+        return new Statement.CreateView(view, columnNames, q, sql.substring(start, lastEnd()), ifNotExists);
+    }
+
+    private Statement drop() {
+        if (acceptKeyword(Keyword.TABLE)) {
+            boolean ifExists = ifExists();
+            return new Statement.DropTable(name("table name"), ifExists);
+        }
+        if (acceptKeyword(Keyword.INDEX)) {
+            boolean ifExists = ifExists();
+            return new Statement.DropIndex(name("index name"), ifExists);
+        }
+        if (acceptKeyword(Keyword.VIEW)) {
+            boolean ifExists = ifExists();
+            return new Statement.DropView(name("view name"), ifExists);
+        }
+        throw error("TABLE, INDEX or VIEW after DROP");
+    }
+
+    private Statement insert() {
+        expectKeyword(Keyword.INTO);
+        String table = name("table name");
+        List<String> columns = null;
+        if (peek().is(Symbol.LPAREN) && !startsQuery(pos)) {
+            columns = nameList("column name");
+        }
+        List<List<Expr>> rows = null;
+        Query q = null;
+        if (acceptKeyword(Keyword.VALUES)) {
+            rows = new ArrayList<>();
+            do {
+                expectSymbol(Symbol.LPAREN);
+                List<Expr> values = new ArrayList<>();
+                do {
+                    values.add(listValue());
+                } while (acceptSymbol(Symbol.COMMA));
+                expectSymbol(Symbol.RPAREN);
+                rows.add(values);
+            } while (acceptSymbol(Symbol.COMMA));
+        } else if (peek().is(Keyword.SELECT) || peek().is(Keyword.SCANSELECT) || startsQuery(pos)) {
+            q = query();
+        } else {
+            throw error("VALUES or SELECT");
+        }
+        boolean returnSize = false;
+        if (acceptKeyword(Keyword.RETURN)) {
+            expectKeyword(Keyword.SIZE);
+            returnSize = true;
+        }
+        return new Statement.Insert(table, columns, rows, q, returnSize);
+    }
+
+    private Statement update() {
+        String table = name("table name");
+        expectKeyword(Keyword.SET);
+        List<Statement.Assignment> sets = new ArrayList<>();
+        do {
+            String col = name("column name");
+            expectSymbol(Symbol.EQ);
+            sets.add(new Statement.Assignment(col, setValue()));
+        } while (acceptSymbol(Symbol.COMMA));
+        return new Statement.Update(table, sets, optionalWhere());
+    }
+
+    private Expr optionalWhere() {
+        return acceptKeyword(Keyword.WHERE) ? expr() : null;
+    }
+
+    // ---- 2010 unquoted values ----------------------------------------------------------------
+
+    /**
+     * A value inside INSERT's VALUES (...) or an IN (...) list. 2010 clients sent unquoted text,
+     * possibly with spaces or punctuation, so the old parser's rule holds: an arithmetic
+     * expression up to the next {@code ,} or {@code )} is a value; so is any other expression
+     * that names no column ({@code 1 < 2}, {@code NULL IS NULL}); anything else is taken verbatim
+     * ({@code marie anne}, {@code rock and roll}, {@code x > 5}).
+     */
+    private Expr listValue() {
+        return valueOrRaw(false);
+    }
+
+    /** The right side of SET col=...: the same rule, the text running to the next {@code ,} or WHERE. */
+    private Expr setValue() {
+        return valueOrRaw(true);
+    }
+
+    /**
+     * One parse, then the verbatim reading if the rule refuses it: reading an arithmetic
+     * expression first and a wider one after (the old way) would parse nested lists twice per
+     * level, exponential in their depth.
+     */
+    private Expr valueOrRaw(boolean inSet) {
+        Token only = peek();
+        if (only.type != Token.Type.SYMBOL && only.type != Token.Type.END && endsValueAt(pos + 1, inSet)) {
+            return primary(); // one token, the usual 2010 value: no descent through every precedence level
+        }
+        int save = pos;
+        int savedDepth = depth;
+        int names = namesSeen;
+        try {
+            Expr e = expr();
+            if (endsValue(inSet) && (namesSeen == names || isArithmetic(e) || isOneParenthesizedGroup(save, pos))) {
+                return e;
+            }
+        } catch (SqlException notAnExpression) {
+            if (notAnExpression == tooDeep) {
+                throw notAnExpression;
+            }
+            // fall through to the verbatim reading
+        }
+        pos = save;
+        depth = savedDepth;
+        namesSeen = names;
+        Token first = peek();
+        int nesting = 0;
+        while (true) {
+            Token t = peek();
+            if (t.type == Token.Type.END) {
+                if (inSet) {
+                    break;
+                }
+                throw error("')' to close the value list");
+            }
+            if (nesting == 0 && (inSet ? endsValue(true) : t.is(Symbol.COMMA) || t.is(Symbol.RPAREN))) {
+                break;
+            }
+            if (t.is(Symbol.LPAREN)) {
+                nesting++;
+            } else if (t.is(Symbol.RPAREN)) {
+                nesting--;
+            }
+            pos++;
+        }
+        if (pos == save) {
+            throw error("a value");
+        }
+        return new Expr.Raw(sql.substring(first.start, lastEnd()), first.start, lastEnd());
+    }
+
+    /** What the old parser's arithmetic level produced: operands and + - * / % ||, not conditions. */
+    private static boolean isArithmetic(Expr e) {
+        if (e instanceof Expr.Unary u) {
+            return u.op() != Expr.UnaryOp.NOT;
+        }
+        if (e instanceof Expr.Binary b) {
+            return !b.op().isComparison() && b.op() != Expr.BinaryOp.AND && b.op() != Expr.BinaryOp.OR;
+        }
+        return e instanceof Expr.Literal || e instanceof Expr.TypedLiteral || e instanceof Expr.Column
+                || e instanceof Expr.Function || e instanceof Expr.Case || e instanceof Expr.Cast
+                || e instanceof Expr.ScalarQuery || e instanceof Expr.Exists;
+    }
+
+    /** Do tokens [from, to) form one parenthesized group, {@code (a > 5)}? (An operand, whatever is inside.) */
+    private boolean isOneParenthesizedGroup(int from, int to) {
+        if (!tokens.get(from).is(Symbol.LPAREN)) {
+            return false;
+        }
+        int nesting = 0;
+        for (int i = from; i < to; i++) {
+            Token t = tokens.get(i);
+            if (t.is(Symbol.LPAREN)) {
+                nesting++;
+            } else if (t.is(Symbol.RPAREN) && --nesting == 0) {
+                return i == to - 1;
+            }
+        }
+        return false;
+    }
+
+    private boolean endsValue(boolean inSet) {
+        return endsValueAt(pos, inSet);
+    }
+
+    private boolean endsValueAt(int i, boolean inSet) {
+        Token t = tokens.get(Math.min(i, tokens.size() - 1));
+        if (inSet) {
+            return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON);
+        }
+        return t.is(Symbol.COMMA) || t.is(Symbol.RPAREN);
+    }
+
+    // ---- queries -----------------------------------------------------------------------------
+
+    /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole. */
+    private Query query() {
+        deeper();
+        int start = peek().start;
+        Query q = unionTerm();
+        List<Query.OrderItem> orderBy = optionalOrderBy();
+        Expr limit = null;
+        Expr offset = null;
+        if (acceptKeyword(Keyword.LIMIT)) {
+            limit = expr();
+            if (acceptKeyword(Keyword.OFFSET)) {
+                offset = expr();
+            } else if (acceptSymbol(Symbol.COMMA)) {
+                // SQLite's LIMIT offset, count
+                offset = limit;
+                limit = expr();
+            }
+        } else if (acceptKeyword(Keyword.OFFSET)) {
+            offset = expr();
+        }
+        depth--;
+        if (orderBy.isEmpty() && limit == null && offset == null) {
+            return q;
+        }
+        int end = lastEnd();
+        if (q instanceof Query.SetOp s) {
+            return new Query.SetOp(s.kind(), s.left(), s.right(), orderBy, limit, offset, start, end);
+        }
+        if (q instanceof Query.Select s && s.orderBy().isEmpty() && s.limit() == null && s.offset() == null) {
+            return new Query.Select(s.distinct(), s.items(), s.from(), s.where(), s.groupBy(), s.having(),
+                    orderBy, limit, offset, s.scan(), s.start(), end);
+        }
+        // VALUES ... ORDER BY, or (SELECT ... LIMIT 1) LIMIT 2: order the rows of the inner query
+        Query.Derived inner = new Query.Derived(q, null, start, q instanceof Query.Values v ? v.end() : end);
+        return new Query.Select(false, List.of(new Query.Star(null, start, start)), inner, null, List.of(), null,
+                orderBy, limit, offset, false, start, end);
+    }
+
+    private Query unionTerm() {
+        int entered = depth;
+        int start = peek().start;
+        Query left = intersectTerm();
+        while (true) {
+            Query.SetOpKind kind;
+            if (acceptKeyword(Keyword.UNION)) {
+                kind = acceptKeyword(Keyword.ALL) ? Query.SetOpKind.UNION_ALL : Query.SetOpKind.UNION;
+            } else if (acceptKeyword(Keyword.EXCEPT)) {
+                kind = Query.SetOpKind.EXCEPT;
+            } else {
+                break;
+            }
+            deeper();
+            Query right = intersectTerm();
+            left = new Query.SetOp(kind, left, right, List.of(), null, null, start, lastEnd());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Query intersectTerm() {
+        int entered = depth;
+        int start = peek().start;
+        Query left = queryPrimary();
+        while (acceptKeyword(Keyword.INTERSECT)) {
+            deeper();
+            Query right = queryPrimary();
+            left = new Query.SetOp(Query.SetOpKind.INTERSECT, left, right, List.of(), null, null, start, lastEnd());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Query queryPrimary() {
+        Token t = peek();
+        if (t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT)) {
+            return select();
+        }
+        if (t.is(Keyword.VALUES)) {
+            return values();
+        }
+        if (t.is(Symbol.LPAREN)) {
+            pos++;
+            Query q = query();
+            expectSymbol(Symbol.RPAREN);
+            return q;
+        }
+        throw error("SELECT, VALUES or '('");
+    }
+
+    private Query values() {
+        Token first = next(); // VALUES
+        List<List<Expr>> rows = new ArrayList<>();
+        do {
+            expectSymbol(Symbol.LPAREN);
+            rows.add(exprList());
+            expectSymbol(Symbol.RPAREN);
+        } while (acceptSymbol(Symbol.COMMA));
+        return new Query.Values(rows, first.start, lastEnd());
+    }
+
+    /** SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]; ORDER BY and LIMIT belong to {@link #query}. */
+    private Query.Select select() {
+        Token first = next();
+        boolean scan = first.is(Keyword.SCANSELECT);
+        boolean distinct = false;
+        if (acceptKeyword(Keyword.DISTINCT)) {
+            distinct = true;
+        } else {
+            acceptKeyword(Keyword.ALL);
+        }
+        List<Query.SelectItem> items = new ArrayList<>();
+        do {
+            items.add(selectItem());
+        } while (acceptSymbol(Symbol.COMMA));
+        Query.FromItem from = null;
+        if (acceptKeyword(Keyword.FROM)) {
+            from = fromList();
+        }
+        Expr where = optionalWhere();
+        List<Expr> groupBy = List.of();
+        if (acceptKeyword(Keyword.GROUP)) {
+            expectKeyword(Keyword.BY);
+            groupBy = exprList();
+        }
+        Expr having = acceptKeyword(Keyword.HAVING) ? expr() : null;
+        return new Query.Select(distinct, items, from, where, groupBy, having, List.of(), null, null, scan,
+                first.start, lastEnd());
+    }
+
+    private Query.SelectItem selectItem() {
+        Token t = peek();
+        if (t.is(Symbol.STAR)) {
+            pos++;
+            return new Query.Star(null, t.start, t.end);
+        }
+        if (isName(t) && peek(1).is(Symbol.DOT) && peek(2).is(Symbol.STAR)) {
+            pos += 3;
+            return new Query.Star(t.text, t.start, lastEnd());
+        }
+        Expr e = expr();
+        return new Query.Item(e, optionalAlias(true));
+    }
+
+    /** {@code [AS] alias}; without AS only a word that cannot continue the statement (or a string for a column). */
+    private String optionalAlias(boolean stringAllowed) {
+        if (acceptKeyword(Keyword.AS)) {
+            Token t = peek();
+            if (isName(t) || t.type == Token.Type.STRING) {
+                pos++;
+                return t.text;
+            }
+            throw error("an alias after AS");
+        }
+        Token t = peek();
+        if (t.type == Token.Type.IDENT && (t.keyword() == null || !NOT_AN_IMPLICIT_ALIAS.contains(t.keyword()))
+                || stringAllowed && t.type == Token.Type.STRING || isDoubleQuoted(t)) {
+            pos++;
+            return t.text;
+        }
+        return null;
+    }
+
+    /** FROM a, b, c: a left-deep tree of CROSS joins. */
+    private Query.FromItem fromList() {
+        int entered = depth;
+        Query.FromItem left = joinTree();
+        while (acceptSymbol(Symbol.COMMA)) {
+            deeper(); // the tree is as deep as the list is long
+            Query.FromItem right = joinTree();
+            left = new Query.Join(Query.JoinKind.CROSS, left, right, null, List.of(), false);
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Query.FromItem joinTree() {
+        int entered = depth;
+        Query.FromItem left = tablePrimary();
+        while (true) {
+            boolean natural = acceptKeyword(Keyword.NATURAL);
+            Query.JoinKind kind;
+            if (acceptKeyword(Keyword.JOIN)) {
+                kind = Query.JoinKind.INNER;
+            } else if (acceptKeyword(Keyword.INNER)) {
+                expectKeyword(Keyword.JOIN);
+                kind = Query.JoinKind.INNER;
+            } else if (acceptKeyword(Keyword.CROSS)) {
+                expectKeyword(Keyword.JOIN);
+                kind = Query.JoinKind.CROSS;
+            } else if (peek().is(Keyword.LEFT) || peek().is(Keyword.RIGHT) || peek().is(Keyword.FULL)) {
+                Token side = next();
+                kind = side.is(Keyword.LEFT) ? Query.JoinKind.LEFT
+                        : side.is(Keyword.RIGHT) ? Query.JoinKind.RIGHT : Query.JoinKind.FULL;
+                acceptKeyword(Keyword.OUTER);
+                expectKeyword(Keyword.JOIN);
+            } else if (natural) {
+                throw error("JOIN after NATURAL");
+            } else {
+                break;
+            }
+            deeper();
+            Query.FromItem right = tablePrimary();
+            Expr on = null;
+            List<String> using = List.of();
+            if (!natural && kind != Query.JoinKind.CROSS) {
+                if (acceptKeyword(Keyword.ON)) {
+                    on = expr();
+                } else if (acceptKeyword(Keyword.USING)) {
+                    using = nameList("column name");
+                }
+            }
+            left = new Query.Join(kind, left, right, on, using, natural);
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Query.FromItem tablePrimary() {
+        Token t = peek();
+        if (t.is(Symbol.LPAREN)) {
+            if (startsQuery(pos)) {
+                // (SELECT ...) alias, or a join tree that begins with one: try the first, then the other
+                int save = pos;
+                int savedDepth = depth;
+                int names = namesSeen;
+                try {
+                    pos++;
+                    Query q = query();
+                    expectSymbol(Symbol.RPAREN);
+                    int end = lastEnd();
+                    return new Query.Derived(q, optionalAlias(false), t.start, end);
+                } catch (SqlException notADerivedTable) {
+                    if (notADerivedTable == tooDeep) {
+                        throw notADerivedTable;
+                    }
+                    pos = save;
+                    depth = savedDepth;
+                    namesSeen = names;
+                }
+            }
+            pos++;
+            deeper();
+            Query.FromItem inner = fromList();
+            depth--;
+            expectSymbol(Symbol.RPAREN);
+            return inner;
+        }
+        String table = name("table name");
+        String alias = optionalAlias(false);
+        int end = lastEnd();
+        // SQLite's index hints (NOT INDEXED, INDEXED BY i): they change no result, so they are read and dropped
+        if (peek().is(Keyword.NOT) && peek(1).is(Keyword.INDEXED)) {
+            pos += 2;
+        } else if (acceptKeyword(Keyword.INDEXED)) {
+            expectKeyword(Keyword.BY);
+            name("index name");
+        }
+        return new Query.TableRef(table, alias, t.start, end);
+    }
+
+    /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES? */
+    private boolean startsQuery(int i) {
+        while (i < tokens.size() && tokens.get(i).is(Symbol.LPAREN)) {
+            i++;
+        }
+        Token t = tokens.get(Math.min(i, tokens.size() - 1));
+        return t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT) || t.is(Keyword.VALUES);
+    }
+
+    private List<Query.OrderItem> optionalOrderBy() {
+        if (!acceptKeyword(Keyword.ORDER)) {
+            return List.of();
+        }
+        expectKeyword(Keyword.BY);
+        return orderItems();
+    }
+
+    private List<Query.OrderItem> orderItems() {
+        List<Query.OrderItem> items = new ArrayList<>();
+        do {
+            Expr e = expr();
+            boolean desc = false;
+            if (acceptKeyword(Keyword.DESC)) {
+                desc = true;
+            } else {
+                acceptKeyword(Keyword.ASC);
+            }
+            Query.NullsOrder nulls = Query.NullsOrder.DEFAULT;
+            if (acceptKeyword(Keyword.NULLS)) {
+                if (acceptKeyword(Keyword.FIRST)) {
+                    nulls = Query.NullsOrder.FIRST;
+                } else if (acceptKeyword(Keyword.LAST)) {
+                    nulls = Query.NullsOrder.LAST;
+                } else {
+                    throw error("FIRST or LAST after NULLS");
+                }
+            }
+            items.add(new Query.OrderItem(e, desc, nulls));
+        } while (acceptSymbol(Symbol.COMMA));
+        return items;
+    }
+
+    // ---- expressions (lowest precedence first) ----------------------------------------------
+
+    private Expr expr() {
+        return or();
+    }
+
+    private List<Expr> exprList() {
+        List<Expr> list = new ArrayList<>();
+        do {
+            list.add(expr());
+        } while (acceptSymbol(Symbol.COMMA));
+        return list;
+    }
+
+    private Expr or() {
+        int entered = depth;
+        deeper();
+        Expr left = and();
+        while (acceptKeyword(Keyword.OR)) {
+            deeper(); // a chain a OR b OR c ... is a left-deep tree as deep as it is long
+            Expr right = and();
+            left = new Expr.Binary(Expr.BinaryOp.OR, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr and() {
+        int entered = depth;
+        Expr left = not();
+        while (acceptKeyword(Keyword.AND)) {
+            deeper();
+            Expr right = not();
+            left = new Expr.Binary(Expr.BinaryOp.AND, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr not() {
+        Token t = peek();
+        if (t.is(Keyword.NOT) && !peek(1).is(Keyword.EXISTS)) {
+            pos++;
+            deeper();
+            Expr e = not();
+            depth--;
+            return new Expr.Unary(Expr.UnaryOp.NOT, e, t.start, e.end());
+        }
+        return equality();
+    }
+
+    /** = == != <> IS [NOT] [DISTINCT FROM] IN LIKE BETWEEN ISNULL NOTNULL NOT NULL, left-associative. */
+    private Expr equality() {
+        int entered = depth;
+        Expr left = relational();
+        while (true) {
+            Token t = peek();
+            int start = left.start();
+            Expr e;
+            if (t.is(Symbol.EQ) || t.is(Symbol.NE)) {
+                pos++;
+                Expr right = relational();
+                e = new Expr.Binary(t.is(Symbol.EQ) ? Expr.BinaryOp.EQ : Expr.BinaryOp.NE, left, right, start, right.end());
+            } else if (t.is(Keyword.IS)) {
+                pos++;
+                boolean not = acceptKeyword(Keyword.NOT);
+                if (acceptKeyword(Keyword.NULL)) {
+                    e = new Expr.IsNull(left, not, start, lastEnd());
+                } else {
+                    if (acceptKeyword(Keyword.DISTINCT)) {
+                        expectKeyword(Keyword.FROM);
+                        Expr right = relational();
+                        e = new Expr.IsDistinct(left, right, not, start, right.end());
+                    } else {
+                        // SQLite's x IS y: true when not distinct
+                        Expr right = relational();
+                        e = new Expr.IsDistinct(left, right, !not, start, right.end());
+                    }
+                }
+            } else if (t.is(Keyword.ISNULL) || t.is(Keyword.NOTNULL)) {
+                pos++;
+                e = new Expr.IsNull(left, t.is(Keyword.NOTNULL), start, t.end);
+            } else if (t.is(Keyword.NOT) && peek(1).is(Keyword.NULL)) {
+                pos += 2;
+                e = new Expr.IsNull(left, true, start, lastEnd());
+            } else if (t.is(Keyword.BETWEEN) || t.is(Keyword.IN) || t.is(Keyword.LIKE)
+                    || t.is(Keyword.NOT) && (peek(1).is(Keyword.BETWEEN) || peek(1).is(Keyword.IN) || peek(1).is(Keyword.LIKE))) {
+                boolean negated = acceptKeyword(Keyword.NOT);
+                Token op = next();
+                if (op.is(Keyword.BETWEEN)) {
+                    Expr low = relational();
+                    expectKeyword(Keyword.AND);
+                    Expr high = relational();
+                    e = new Expr.Between(left, low, high, negated, start, high.end());
+                } else if (op.is(Keyword.LIKE)) {
+                    Expr pattern = relational();
+                    Expr escape = acceptKeyword(Keyword.ESCAPE) ? relational() : null;
+                    e = new Expr.Like(left, pattern, escape, negated, start, lastEnd());
+                } else {
+                    e = inRightSide(left, negated);
+                }
+            } else {
+                break;
+            }
+            deeper();
+            left = e;
+        }
+        depth = entered;
+        return left;
+    }
+
+    /** After IN: (list), (), (SELECT ...), or SQLite's bare table name. */
+    private Expr inRightSide(Expr left, boolean negated) {
+        int start = left.start();
+        Token t = peek();
+        if (isName(t)) {
+            // x IN t: SQLite's short form of x IN (SELECT * FROM t)
+            pos++;
+            String table = t.text;
+            Query q = new Query.Select(false, List.of(new Query.Star(null, t.start, t.end)),
+                    new Query.TableRef(table, null, t.start, t.end), null, List.of(), null, List.of(), null, null,
+                    false, t.start, t.end);
+            return new Expr.InQuery(left, q, negated, start, t.end);
+        }
+        expectSymbol(Symbol.LPAREN);
+        if (acceptSymbol(Symbol.RPAREN)) {
+            return new Expr.InList(left, List.of(), negated, start, lastEnd());
+        }
+        if (startsQuery(pos)) {
+            Query q = tryQueryBeforeParen();
+            if (q != null) {
+                return new Expr.InQuery(left, q, negated, start, lastEnd());
+            }
+        }
+        List<Expr> values = new ArrayList<>();
+        do {
+            values.add(listValue());
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        return new Expr.InList(left, values, negated, start, lastEnd());
+    }
+
+    /**
+     * Inside an opening parenthesis already taken, where {@link #startsQuery} holds: a query and
+     * the closing parenthesis. Where more parentheses come first, the text may instead be an
+     * expression that begins with a parenthesized query ({@code ((SELECT 1) + 2)}): then null,
+     * the position restored.
+     */
+    private Query tryQueryBeforeParen() {
+        if (!peek().is(Symbol.LPAREN)) {
+            Query q = query(); // a query right after the parenthesis: its own error is the useful one
+            expectSymbol(Symbol.RPAREN);
+            return q;
+        }
+        int save = pos;
+        int savedDepth = depth;
+        int names = namesSeen;
+        try {
+            Query q = query();
+            expectSymbol(Symbol.RPAREN);
+            return q;
+        } catch (SqlException notAQuery) {
+            if (notAQuery == tooDeep) {
+                throw notAQuery;
+            }
+            pos = save;
+            depth = savedDepth;
+            namesSeen = names;
+            return null;
+        }
+    }
+
+    private Expr relational() {
+        int entered = depth;
+        Expr left = additive();
+        while (true) {
+            Token t = peek();
+            Expr.BinaryOp op = t.is(Symbol.LT) ? Expr.BinaryOp.LT : t.is(Symbol.LE) ? Expr.BinaryOp.LE
+                    : t.is(Symbol.GT) ? Expr.BinaryOp.GT : t.is(Symbol.GE) ? Expr.BinaryOp.GE : null;
+            if (op == null) {
+                break;
+            }
+            pos++;
+            deeper();
+            Expr right = additive();
+            left = new Expr.Binary(op, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr additive() {
+        int entered = depth;
+        Expr left = multiplicative();
+        while (peek().is(Symbol.PLUS) || peek().is(Symbol.MINUS)) {
+            Expr.BinaryOp op = next().is(Symbol.PLUS) ? Expr.BinaryOp.ADD : Expr.BinaryOp.SUB;
+            deeper();
+            Expr right = multiplicative();
+            left = new Expr.Binary(op, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr multiplicative() {
+        int entered = depth;
+        Expr left = concat();
+        while (peek().is(Symbol.STAR) || peek().is(Symbol.SLASH) || peek().is(Symbol.PERCENT)) {
+            Symbol sym = next().symbol();
+            Expr.BinaryOp op = sym == Symbol.STAR ? Expr.BinaryOp.MUL : sym == Symbol.SLASH ? Expr.BinaryOp.DIV
+                    : Expr.BinaryOp.MOD;
+            deeper();
+            Expr right = concat();
+            left = new Expr.Binary(op, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr concat() {
+        int entered = depth;
+        Expr left = unary();
+        while (acceptSymbol(Symbol.CONCAT)) {
+            deeper();
+            Expr right = unary();
+            left = new Expr.Binary(Expr.BinaryOp.CONCAT, left, right, left.start(), right.end());
+        }
+        depth = entered;
+        return left;
+    }
+
+    private Expr unary() {
+        Token t = peek();
+        if (t.is(Symbol.MINUS) || t.is(Symbol.PLUS)) {
+            pos++;
+            deeper();
+            Expr e = unary();
+            depth--;
+            return new Expr.Unary(t.is(Symbol.MINUS) ? Expr.UnaryOp.MINUS : Expr.UnaryOp.PLUS, e, t.start, e.end());
+        }
+        return primary();
+    }
+
+    private Expr primary() {
+        Token t = peek();
+        switch (t.type) {
+            case END:
+                throw error("a value or column name");
+            case NUMBER:
+                pos++;
+                return new Expr.Literal(isIntegral(t.text) ? Expr.LiteralKind.INTEGER : Expr.LiteralKind.DECIMAL,
+                        t.text, t.start, t.end);
+            case STRING:
+                pos++;
+                if (isDoubleQuoted(t)) {
+                    // a quoted name; the binder reads it as text where no such column exists (SQLite's rule)
+                    return column(null, t.text, t.start, t.end);
+                }
+                return new Expr.Literal(Expr.LiteralKind.STRING, t.text, t.start, t.end);
+            case SYMBOL:
+                if (t.is(Symbol.LPAREN)) {
+                    return parenthesized();
+                }
+                throw error("a value or column name");
+            default:
+                return word(t);
+        }
+    }
+
+    private Expr parenthesized() {
+        Token open = next();
+        if (startsQuery(pos)) {
+            Query q = tryQueryBeforeParen();
+            if (q != null) {
+                return new Expr.ScalarQuery(q, open.start, lastEnd());
+            }
+        }
+        Expr e = expr(); // counts one level of depth
+        expectSymbol(Symbol.RPAREN);
+        return e;
+    }
+
+    /** A primary that begins with a word: a literal keyword, CASE, CAST, EXISTS, a call, or a name. */
+    private Expr word(Token t) {
+        Keyword kw = t.keyword();
+        Token after = peek(1);
+        if (kw != null) {
+            switch (kw) {
+                case NULL:
+                    pos++;
+                    return new Expr.Literal(Expr.LiteralKind.NULL, t.text, t.start, t.end);
+                case TRUE:
+                    pos++;
+                    return new Expr.Literal(Expr.LiteralKind.TRUE, t.text, t.start, t.end);
+                case FALSE:
+                    pos++;
+                    return new Expr.Literal(Expr.LiteralKind.FALSE, t.text, t.start, t.end);
+                case CASE:
+                    if (after.is(Symbol.COMMA) || after.is(Symbol.RPAREN) || after.type == Token.Type.END) {
+                        break; // a name: a 2010 value "case", a column called case
+                    }
+                    return caseExpr();
+                case CAST:
+                    if (after.is(Symbol.LPAREN)) {
+                        return cast();
+                    }
+                    break;
+                case EXISTS:
+                    if (after.is(Symbol.LPAREN)) {
+                        pos++;
+                        return exists(t.start, false);
+                    }
+                    break;
+                case NOT:
+                    // NOT as an operand (a = NOT b, - NOT x): its operand runs as far as NOT's would
+                    if (after.is(Keyword.EXISTS) && peek(2).is(Symbol.LPAREN)) {
+                        pos += 2;
+                        return exists(t.start, true);
+                    }
+                    if (after.type != Token.Type.END && !after.is(Symbol.COMMA) && !after.is(Symbol.RPAREN)) {
+                        pos++;
+                        deeper();
+                        Expr e = not();
+                        depth--;
+                        return new Expr.Unary(Expr.UnaryOp.NOT, e, t.start, e.end());
+                    }
+                    break;
+                case TIMESTAMP:
+                case DATE:
+                    if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
+                        pos += 2;
+                        TypeName type = new TypeName(kw.name(), -1, -1, t.start, t.end);
+                        return new Expr.TypedLiteral(type, after.text, t.start, after.end);
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        if ((t.text.equals("x") || t.text.equals("X")) && after.type == Token.Type.STRING && after.start == t.end
+                && !isDoubleQuoted(after)) {
+            pos += 2;
+            return blob(after, t.start);
+        }
+        pos++;
+        if (after.is(Symbol.LPAREN)) {
+            return call(t);
+        }
+        if (acceptSymbol(Symbol.DOT)) {
+            Token col = peek();
+            if (!isName(col)) {
+                throw error("a column name after '" + t.text + ".'");
+            }
+            pos++;
+            return column(t.text, col.text, t.start, col.end);
+        }
+        return column(null, t.text, t.start, t.end);
+    }
+
+    /**
+     * SQLite's blob literal {@code x'303132'}: there is no blob type, so it is the text its bytes
+     * spell (ASCII hex pairs), which is what SQLite compares it as against text.
+     */
+    private Expr blob(Token hex, int start) {
+        String h = hex.text;
+        if (h.length() % 2 != 0) {
+            throw new SqlException("syntax error: blob literal x'" + h + "' needs an even number of hex digits");
+        }
+        StringBuilder sb = new StringBuilder(h.length() / 2);
+        for (int i = 0; i < h.length(); i += 2) {
+            int hi = Character.digit(h.charAt(i), 16);
+            int lo = Character.digit(h.charAt(i + 1), 16);
+            if (hi < 0 || lo < 0) {
+                throw new SqlException("syntax error: blob literal x'" + h + "' has a character that is no hex digit");
+            }
+            sb.append((char) (hi * 16 + lo));
+        }
+        return new Expr.Literal(Expr.LiteralKind.STRING, sb.toString(), start, hex.end);
+    }
+
+    private Expr column(String qualifier, String name, int start, int end) {
+        namesSeen++;
+        return new Expr.Column(qualifier, name, start, end);
+    }
+
+    /** {@code [NOT] EXISTS (query)}, the position at the opening parenthesis. */
+    private Expr exists(int start, boolean negated) {
+        expectSymbol(Symbol.LPAREN);
+        deeper();
+        Query q = query();
+        depth--;
+        expectSymbol(Symbol.RPAREN);
+        return new Expr.Exists(q, negated, start, lastEnd());
+    }
+
+    private Expr caseExpr() {
+        Token first = next(); // CASE
+        deeper();
+        if (peek().is(Keyword.END)) {
+            throw error("WHEN");
+        }
+        Expr operand = peek().is(Keyword.WHEN) ? null : expr();
+        List<Expr.When> whens = new ArrayList<>();
+        while (acceptKeyword(Keyword.WHEN)) {
+            Expr cond = expr();
+            expectKeyword(Keyword.THEN);
+            whens.add(new Expr.When(cond, expr()));
+        }
+        if (whens.isEmpty()) {
+            throw error("WHEN");
+        }
+        Expr otherwise = acceptKeyword(Keyword.ELSE) ? expr() : null;
+        expectKeyword(Keyword.END);
+        depth--;
+        return new Expr.Case(operand, whens, otherwise, first.start, lastEnd());
+    }
+
+    private Expr cast() {
+        Token first = next(); // CAST
+        expectSymbol(Symbol.LPAREN);
+        deeper();
+        Expr operand = expr();
+        expectKeyword(Keyword.AS);
+        TypeName type = typeName();
+        expectSymbol(Symbol.RPAREN);
+        depth--;
+        return new Expr.Cast(operand, type, first.start, lastEnd());
+    }
+
+    /** {@code name(args)}, {@code name(*)}, {@code name(DISTINCT x)}, then an optional OVER (...). */
+    private Expr call(Token nameToken) {
+        expectSymbol(Symbol.LPAREN);
+        deeper();
+        String fn = nameToken.text.toUpperCase(Locale.ROOT);
+        boolean star = false;
+        boolean distinct = false;
+        List<Expr> args = List.of();
+        if (acceptSymbol(Symbol.STAR)) {
+            star = true;
+        } else if (!peek().is(Symbol.RPAREN)) {
+            if (acceptKeyword(Keyword.DISTINCT)) {
+                distinct = true;
+            } else {
+                acceptKeyword(Keyword.ALL);
+            }
+            args = exprList();
+        }
+        expectSymbol(Symbol.RPAREN);
+        Expr.Window over = null;
+        if (peek().is(Keyword.OVER) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            over = window();
+            expectSymbol(Symbol.RPAREN);
+        }
+        depth--;
+        return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd());
+    }
+
+    private Expr.Window window() {
+        List<Expr> partitionBy = List.of();
+        if (acceptKeyword(Keyword.PARTITION)) {
+            expectKeyword(Keyword.BY);
+            partitionBy = exprList();
+        }
+        List<Query.OrderItem> orderBy = optionalOrderBy();
+        Expr.Frame frame = null;
+        if (peek().is(Keyword.ROWS) || peek().is(Keyword.RANGE)) {
+            Expr.FrameUnit unit = next().is(Keyword.ROWS) ? Expr.FrameUnit.ROWS : Expr.FrameUnit.RANGE;
+            if (acceptKeyword(Keyword.BETWEEN)) {
+                Expr.FrameBound start = frameBound();
+                expectKeyword(Keyword.AND);
+                frame = new Expr.Frame(unit, start, frameBound());
+            } else {
+                frame = new Expr.Frame(unit, frameBound(), null);
+            }
+        }
+        return new Expr.Window(partitionBy, orderBy, frame);
+    }
+
+    private Expr.FrameBound frameBound() {
+        if (acceptKeyword(Keyword.UNBOUNDED)) {
+            if (acceptKeyword(Keyword.PRECEDING)) {
+                return new Expr.FrameBound(Expr.BoundKind.UNBOUNDED_PRECEDING, null);
+            }
+            if (acceptKeyword(Keyword.FOLLOWING)) {
+                return new Expr.FrameBound(Expr.BoundKind.UNBOUNDED_FOLLOWING, null);
+            }
+            throw error("PRECEDING or FOLLOWING after UNBOUNDED");
+        }
+        if (acceptKeyword(Keyword.CURRENT)) {
+            expectKeyword(Keyword.ROW);
+            return new Expr.FrameBound(Expr.BoundKind.CURRENT_ROW, null);
+        }
+        Expr offset = additive();
+        if (acceptKeyword(Keyword.PRECEDING)) {
+            return new Expr.FrameBound(Expr.BoundKind.PRECEDING, offset);
+        }
+        if (acceptKeyword(Keyword.FOLLOWING)) {
+            return new Expr.FrameBound(Expr.BoundKind.FOLLOWING, offset);
+        }
+        throw error("PRECEDING or FOLLOWING");
+    }
+
+    private void deeper() {
+        if (++depth > MAX_DEPTH) {
+            tooDeep = new SqlException("syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
+            throw tooDeep;
+        }
+    }
+
+    /** A number written without a fraction or an exponent. */
+    private static boolean isIntegral(String number) {
+        for (int i = 0; i < number.length(); i++) {
+            char c = number.charAt(i);
+            if (c == '.' || c == 'e' || c == 'E') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- token helpers ------------------------------------------------------------------------
+
+    private Token peek() {
+        return tokens.get(pos);
+    }
+
+    private Token peek(int ahead) {
+        return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
+    }
+
+    private Token next() {
+        Token t = tokens.get(pos);
+        if (t.type != Token.Type.END) {
+            pos++;
+        }
+        return t;
+    }
+
+    /** End of the last token taken. */
+    private int lastEnd() {
+        return pos == 0 ? 0 : tokens.get(pos - 1).end;
+    }
+
+    private boolean acceptKeyword(Keyword kw) {
+        if (peek().is(kw)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectKeyword(Keyword kw) {
+        if (!acceptKeyword(kw)) {
+            throw error(kw.name());
+        }
+    }
+
+    private boolean acceptSymbol(Symbol s) {
+        if (peek().is(s)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectSymbol(Symbol s) {
+        if (!acceptSymbol(s)) {
+            throw error("'" + s.text + "'");
+        }
+    }
+
+    private boolean isDoubleQuoted(Token t) {
+        return t.type == Token.Type.STRING && sql.charAt(t.start) == '"';
+    }
+
+    /** A word (any keyword included) or a double-quoted name. */
+    private boolean isName(Token t) {
+        return t.type == Token.Type.IDENT || isDoubleQuoted(t);
+    }
+
+    private String name(String what) {
+        Token t = peek();
+        if (!isName(t)) {
+            throw error(what);
+        }
+        pos++;
+        return t.text;
+    }
+
+    /** {@code (a, b, ...)}. */
+    private List<String> nameList(String what) {
+        expectSymbol(Symbol.LPAREN);
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(name(what));
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        return names;
+    }
+
+    private SqlException error(String expected) {
+        Token t = peek();
+        String found = t.type == Token.Type.END ? "end of statement" : "'" + t.text + "' at position " + (t.start + 1);
+        return new SqlException("syntax error: expected " + expected + ", found " + found);
     }
 }

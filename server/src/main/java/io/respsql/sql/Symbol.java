@@ -4,9 +4,14 @@ package io.respsql.sql;
 public enum Symbol implements Token.Code {
     LPAREN("("), RPAREN(")"), COMMA(","), DOT("."), SEMICOLON(";"),
     PLUS("+"), MINUS("-"), STAR("*"), SLASH("/"), PERCENT("%"),
-    EQ("="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">=");
+    EQ("="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">="),
+    /** {@code ||}, string concatenation. */
+    CONCAT("||");
 
-    /** The symbol as a token's text; {@code <>} is read as {@code !=}, so it shows as {@code !=}. */
+    /**
+     * The symbol as a token's text; {@code <>} is read as {@code !=}, so it shows as {@code !=},
+     * and {@code ==} as {@code =}.
+     */
     public final String text;
 
     Symbol(String text) {

@@ -47,6 +47,27 @@ class LexerTest {
     }
 
     @Test
+    void concatenationAndDoubleEquals() {
+        assertEquals("IDENT:a SYMBOL:|| IDENT:b SYMBOL:= IDENT:c END:", lex("a||b==c"));
+        assertEquals(Symbol.CONCAT, Lexer.tokenize("a || b").get(1).symbol());
+        assertEquals(List.of(1, 3), List.of(Lexer.tokenize("a==b").get(1).start, Lexer.tokenize("a==b").get(1).end));
+        assertEquals("syntax error: unexpected character '|' at position 3", error("a | b"));
+    }
+
+    @Test
+    void backTickAndBracketNamesAreIdentifiersThatAreNeverKeywords() {
+        Token t = single("`select`");
+        assertEquals(Token.Type.IDENT, t.type);
+        assertEquals("select", t.text);
+        assertEquals(null, t.keyword());
+        assertEquals("a`b", single("`a``b`").text);
+        assertEquals("my col", single("[my col]").text);
+        assertEquals(List.of(0, 8), List.of(single("[my col]").start, single("[my col]").end));
+        assertEquals("syntax error: unterminated quoted name starting at position 1", error("[abc"));
+        assertEquals("syntax error: unterminated quoted name starting at position 3", error("a `b"));
+    }
+
+    @Test
     void tokenSpansAreOffsetsIntoTheText() {
         List<Token> t = Lexer.tokenize("id  = 'x'");
         assertEquals(List.of(0, 2), List.of(t.get(0).start, t.get(0).end));

@@ -1,0 +1,203 @@
+package io.respsql.expr;
+
+import io.respsql.sql.SqlException;
+
+/**
+ * CAST(x AS type). To an integer type: a DOUBLE truncates toward zero (clamped to 64 bits, as
+ * SQLite; PostgreSQL rounds and errors out of range), TEXT gives its leading integer as SQLite
+ * does ({@code '12abc'} → 12, {@code 'abc'} → 0); INT (32-bit) checks its range. To DOUBLE:
+ * TEXT gives its leading number ({@code 'abc'} → 0.0). To TEXT: the text form. To BOOLEAN: a
+ * number is true when not zero; TEXT accepts true/false/t/f/yes/no/y/n/on/off/1/0. To DATE and
+ * TIMESTAMP: TEXT is parsed ({@link Temporal}), invalid text is an error naming value and type;
+ * TIMESTAMP to DATE drops the time, DATE to TIMESTAMP is midnight.
+ */
+final class Casts {
+    private Casts() {
+    }
+
+    /** Whether {@code from} can be cast to {@code to} at all (decided at bind time). */
+    static boolean allowed(SqlType from, SqlType to) {
+        if (from == to || from == SqlType.NULL || from == SqlType.TEXT || to == SqlType.TEXT) {
+            return true;
+        }
+        switch (to) {
+            case INT:
+            case BIGINT:
+            case DOUBLE:
+            case BOOLEAN:
+                return Coercion.numberLike(from);
+            case DATE:
+            case TIMESTAMP:
+                return Coercion.temporal(from);
+            default:
+                return false;
+        }
+    }
+
+    /** 1 true, 0 false, -1 not a boolean word (case-insensitive, surrounding spaces ignored). */
+    static int parseBoolean(byte[] a, int off, int len) {
+        int i = off;
+        int end = off + len;
+        while (i < end && a[i] == ' ') {
+            i++;
+        }
+        while (end > i && a[end - 1] == ' ') {
+            end--;
+        }
+        int n = end - i;
+        if (n == 0 || n > 5) {
+            return -1;
+        }
+        long w = 0;
+        for (int k = i; k < end; k++) {
+            w = (w << 8) | (TextBuf.lowerAscii(a[k]) & 0xFF);
+        }
+        if (w == word("true") || w == word("t") || w == word("yes") || w == word("y") || w == word("on") || w == word("1")) {
+            return 1;
+        }
+        if (w == word("false") || w == word("f") || w == word("no") || w == word("n") || w == word("off") || w == word("0")) {
+            return 0;
+        }
+        return -1;
+    }
+
+    private static long word(String s) {
+        long w = 0;
+        for (int i = 0; i < s.length(); i++) {
+            w = (w << 8) | s.charAt(i);
+        }
+        return w;
+    }
+
+    static SqlException invalid(byte[] a, int off, int len, SqlType target) {
+        return new SqlException("invalid " + target.sqlName() + " value '" + TextBuf.string(a, off, len) + "'");
+    }
+
+    static final class Cast extends Expression {
+        final Expression operand;
+        final SqlType from;
+        private final TextArg textArg;
+
+        Cast(Expression operand, SqlType target) {
+            super(target);
+            this.operand = operand;
+            this.from = operand.type();
+            this.textArg = target == SqlType.TEXT ? new TextArg(operand) : null;
+        }
+
+        @Override
+        public long evalLong(EvalContext ctx) {
+            switch (from) {
+                case NULL:
+                    ctx.isNull = true;
+                    return 0;
+                case DOUBLE: {
+                    double d = operand.evalDouble(ctx);
+                    if (ctx.isNull) {
+                        return 0;
+                    }
+                    if (type == SqlType.BOOLEAN) {
+                        return d != 0 ? 1 : 0;
+                    }
+                    return narrow((long) d);
+                }
+                case TEXT: {
+                    byte[] a = operand.evalText(ctx);
+                    if (ctx.isNull) {
+                        return 0;
+                    }
+                    int off = ctx.textOffset;
+                    int len = ctx.textLength;
+                    switch (type) {
+                        case BOOLEAN: {
+                            int b = parseBoolean(a, off, len);
+                            if (b < 0) {
+                                throw invalid(a, off, len, type);
+                            }
+                            return b;
+                        }
+                        case DATE: {
+                            long d = Temporal.parseDate(a, off, len);
+                            if (d == Temporal.INVALID) {
+                                throw invalid(a, off, len, type);
+                            }
+                            return d;
+                        }
+                        case TIMESTAMP: {
+                            long t = Temporal.parseTimestamp(a, off, len);
+                            if (t == Temporal.INVALID) {
+                                throw invalid(a, off, len, type);
+                            }
+                            return t;
+                        }
+                        default:
+                            return narrow(NumberText.intPrefix(a, off, len));
+                    }
+                }
+                default: {
+                    long v = operand.evalLong(ctx);
+                    if (ctx.isNull) {
+                        return 0;
+                    }
+                    if (type == SqlType.BOOLEAN) {
+                        return v != 0 ? 1 : 0;
+                    }
+                    if (from == SqlType.DATE && type == SqlType.TIMESTAMP) {
+                        return v * Temporal.MICROS_PER_DAY;
+                    }
+                    if (from == SqlType.TIMESTAMP && type == SqlType.DATE) {
+                        return Math.floorDiv(v, Temporal.MICROS_PER_DAY);
+                    }
+                    return narrow(v);
+                }
+            }
+        }
+
+        private long narrow(long v) {
+            if (type == SqlType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+                throw ArithmeticOp.outOfRange();
+            }
+            return v;
+        }
+
+        @Override
+        public double evalDouble(EvalContext ctx) {
+            if (type != SqlType.DOUBLE) {
+                return evalLong(ctx);
+            }
+            switch (from) {
+                case NULL:
+                    ctx.isNull = true;
+                    return 0;
+                case DOUBLE:
+                    return operand.evalDouble(ctx);
+                case TEXT: {
+                    byte[] a = operand.evalText(ctx);
+                    return ctx.isNull ? 0 : NumberText.realPrefix(a, ctx.textOffset, ctx.textLength);
+                }
+                default:
+                    return operand.evalLong(ctx);
+            }
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            return textArg.eval(ctx);
+        }
+
+        @Override
+        public long relations() {
+            return operand.relations();
+        }
+
+        @Override
+        public boolean isConstant() {
+            return operand.isConstant();
+        }
+
+        @Override
+        public String describe() {
+            return "CAST(" + operand.describe() + " AS " + type.sqlName() + ")";
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.respsql.expr;
+
+/** Evaluation by a node's type, for nodes that carry values of any type. */
+final class Eval {
+    private Eval() {
+    }
+
+    /** Evaluates {@code e} only to set {@code ctx.isNull}. */
+    static void any(Expression e, EvalContext ctx) {
+        switch (e.type()) {
+            case DOUBLE:
+                e.evalDouble(ctx);
+                break;
+            case TEXT:
+                e.evalText(ctx);
+                break;
+            case NULL:
+                ctx.isNull = true;
+                break;
+            default:
+                e.evalLong(ctx);
+        }
+    }
+
+    /** A numeric argument as a long (a DOUBLE truncates toward zero, as SQLite reads it). */
+    static long asLong(Expression e, EvalContext ctx) {
+        if (e.type() == SqlType.DOUBLE) {
+            return (long) e.evalDouble(ctx);
+        }
+        if (e.type() == SqlType.NULL) {
+            ctx.isNull = true;
+            return 0;
+        }
+        return e.evalLong(ctx);
+    }
+
+    static boolean allConstant(Expression... es) {
+        for (Expression e : es) {
+            if (e != null && !e.isConstant()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static long relations(Expression... es) {
+        long r = 0;
+        for (Expression e : es) {
+            if (e != null) {
+                r |= e.relations();
+            }
+        }
+        return r;
+    }
+}

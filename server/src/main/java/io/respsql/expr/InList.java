@@ -1,0 +1,209 @@
+package io.respsql.expr;
+
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.LongColumn;
+import io.respsql.storage.TextColumn;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.util.List;
+
+/**
+ * {@code x [NOT] IN (v, ...)}: NULL operand → NULL; a match → TRUE; no match with a NULL in
+ * the list → NULL; else FALSE (NOT IN negates, NULL staying NULL). A list of constants is probed
+ * through a hash set built once (longs, double bit patterns, or byte strings); otherwise each
+ * item is compared in turn.
+ */
+final class InList extends Expression {
+    static final int GENERAL = -1;
+
+    final Expression operand;
+    final List<Expression> shown;
+    final boolean negated;
+    final int kind;
+    private final LongOpenHashSet longs;
+    private final ByteSet texts;
+    private final boolean listHasNull;
+    private final ValueCompare[] items;
+
+    /** The constant form: {@code values} are Literals comparable with {@code operand} as {@code kind}. */
+    InList(Expression operand, List<Expression> values, int kind, boolean negated) {
+        super(SqlType.BOOLEAN);
+        this.operand = operand;
+        this.shown = values;
+        this.negated = negated;
+        this.kind = kind;
+        this.items = null;
+        boolean hasNull = false;
+        LongOpenHashSet ls = kind == ValueCompare.TEXT ? null : new LongOpenHashSet(values.size());
+        ByteSet ts = kind == ValueCompare.TEXT ? new ByteSet(values.size()) : null;
+        for (Expression v : values) {
+            Literal l = (Literal) v;
+            if (l.nullValue) {
+                hasNull = true;
+            } else if (kind == ValueCompare.TEXT) {
+                ts.add(l.text);
+            } else if (kind == ValueCompare.DOUBLE) {
+                ls.add(doubleKey(l.type() == SqlType.DOUBLE ? l.doubleValue : l.longValue));
+            } else {
+                ls.add(l.longValue);
+            }
+        }
+        this.longs = ls;
+        this.texts = ts;
+        this.listHasNull = hasNull;
+    }
+
+    /** The general form: one comparison per item ({@code pairs[i]} = operand and item i, comparable). */
+    InList(Expression operand, List<Expression> values, Expression[][] pairs, boolean negated) {
+        super(SqlType.BOOLEAN);
+        this.operand = operand;
+        this.shown = values;
+        this.negated = negated;
+        this.kind = GENERAL;
+        this.items = new ValueCompare[pairs.length];
+        for (int i = 0; i < pairs.length; i++) {
+            items[i] = new ValueCompare(pairs[i][0], pairs[i][1]);
+        }
+        this.longs = null;
+        this.texts = null;
+        this.listHasNull = false;
+    }
+
+    /** -0.0 and 0.0 are one key (they compare equal). */
+    private static long doubleKey(double d) {
+        return Double.doubleToLongBits(d + 0.0);
+    }
+
+    private long verdict(boolean hit, EvalContext ctx) {
+        if (hit) {
+            ctx.isNull = false;
+            return negated ? 0 : 1;
+        }
+        if (listHasNull) {
+            ctx.isNull = true;
+            return 0;
+        }
+        ctx.isNull = false;
+        return negated ? 1 : 0;
+    }
+
+    @Override
+    public long evalLong(EvalContext ctx) {
+        switch (kind) {
+            case ValueCompare.LONG: {
+                long v = operand.evalLong(ctx);
+                return ctx.isNull ? 0 : verdict(longs.contains(v), ctx);
+            }
+            case ValueCompare.DOUBLE: {
+                double v = operand.evalDouble(ctx);
+                return ctx.isNull ? 0 : verdict(longs.contains(doubleKey(v)), ctx);
+            }
+            case ValueCompare.TEXT: {
+                byte[] a = operand.evalText(ctx);
+                return ctx.isNull ? 0 : verdict(texts.contains(a, ctx.textOffset, ctx.textLength), ctx);
+            }
+            default: {
+                boolean sawNull = false;
+                for (ValueCompare item : items) {
+                    int c = item.compare(ctx);
+                    if (ctx.isNull) {
+                        sawNull = true;
+                    } else if (c == 0) {
+                        return negated ? 0 : 1;
+                    }
+                }
+                ctx.isNull = sawNull; // no match: NULL if an item was NULL, else FALSE (TRUE negated)
+                return !sawNull && negated ? 1 : 0;
+            }
+        }
+    }
+
+    @Override
+    public int filter(EvalContext ctx, int relation, int[] sel, int n) {
+        if (operand instanceof ColumnRef && ((ColumnRef) operand).relation == relation) {
+            ColumnRef col = (ColumnRef) operand;
+            // NOT IN with a NULL in the list is never TRUE; IN with one is TRUE exactly on a hit
+            if (negated && listHasNull) {
+                return 0;
+            }
+            boolean want = !negated;
+            if (kind == ValueCompare.LONG && col instanceof ColumnRef.IntRef) {
+                IntColumn c = (IntColumn) col.column;
+                boolean nulls = c.mayHaveNulls();
+                int kept = 0;
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                        sel[kept++] = s;
+                    }
+                }
+                return kept;
+            }
+            if (kind == ValueCompare.LONG && col instanceof ColumnRef.LongRef) {
+                LongColumn c = (LongColumn) col.column;
+                boolean nulls = c.mayHaveNulls();
+                int kept = 0;
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                        sel[kept++] = s;
+                    }
+                }
+                return kept;
+            }
+            if (kind == ValueCompare.TEXT && col instanceof ColumnRef.TextRef) {
+                TextColumn c = (TextColumn) col.column;
+                boolean nulls = c.mayHaveNulls();
+                int kept = 0;
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    if (nulls && c.isNull(s)) {
+                        continue;
+                    }
+                    int len = c.length(s);
+                    boolean hit = len == 0 ? texts.contains(TextBuf.EMPTY, 0, 0) : texts.contains(c.bytes(s), c.offset(s), len);
+                    if (hit == want) {
+                        sel[kept++] = s;
+                    }
+                }
+                return kept;
+            }
+        }
+        return super.filter(ctx, relation, sel, n);
+    }
+
+    @Override
+    public long relations() {
+        long r = operand.relations();
+        if (items != null) {
+            for (ValueCompare item : items) {
+                r |= item.left.relations() | item.right.relations();
+            }
+        }
+        return r;
+    }
+
+    @Override
+    public boolean isConstant() {
+        if (!operand.isConstant()) {
+            return false;
+        }
+        if (items != null) {
+            for (ValueCompare item : items) {
+                if (!item.left.isConstant() || !item.right.isConstant()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder b = new StringBuilder("(").append(operand.describe()).append(negated ? " NOT IN (" : " IN (");
+        for (int i = 0; i < shown.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(shown.get(i).describe());
+        }
+        return b.append("))").toString();
+    }
+}

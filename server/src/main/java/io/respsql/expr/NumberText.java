@@ -1,0 +1,162 @@
+package io.respsql.expr;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * Reading numbers out of TEXT. CAST follows SQLite: the longest numeric prefix counts
+ * ({@code '12abc'} is 12, {@code 'abc'} is 0, leading spaces skipped, an integer beyond 64 bits
+ * clamps). A TEXT constant compared with a number must be a number as a whole ({@link #whole}).
+ */
+final class NumberText {
+    private NumberText() {
+    }
+
+    private static final Pattern NUMBER = Pattern.compile("\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*");
+    private static final double[] POW10 = new double[23];
+
+    static {
+        double p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            p *= 10;
+        }
+    }
+
+    /** SQLite's CAST(text AS INTEGER): the leading integer, 0 when none, clamped to 64 bits. */
+    static long intPrefix(byte[] a, int off, int len) {
+        int i = off;
+        int end = off + len;
+        while (i < end && isSpace(a[i])) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < end && (a[i] == '-' || a[i] == '+')) {
+            negative = a[i] == '-';
+            i++;
+        }
+        long v = 0;
+        boolean overflow = false;
+        while (i < end && a[i] >= '0' && a[i] <= '9') {
+            int d = a[i++] - '0';
+            if (!overflow) {
+                // accumulate negatively: Long.MIN_VALUE has no positive counterpart
+                if (v < (Long.MIN_VALUE + d) / 10) {
+                    overflow = true;
+                } else {
+                    v = v * 10 - d;
+                }
+            }
+        }
+        if (overflow) {
+            return negative ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+        if (!negative) {
+            return v == Long.MIN_VALUE ? Long.MAX_VALUE : -v;
+        }
+        return v;
+    }
+
+    /**
+     * SQLite's CAST(text AS REAL): the leading decimal number, 0.0 when none. Exact without
+     * allocation for up to 15 significant digits and a decimal exponent within ±22 (one correctly
+     * rounded multiplication or division of exact doubles); otherwise Double.parseDouble.
+     */
+    static double realPrefix(byte[] a, int off, int len) {
+        int i = off;
+        int end = off + len;
+        while (i < end && isSpace(a[i])) {
+            i++;
+        }
+        int numStart = i;
+        boolean negative = false;
+        if (i < end && (a[i] == '-' || a[i] == '+')) {
+            negative = a[i] == '-';
+            i++;
+        }
+        long mant = 0;
+        int sig = 0;
+        int exp = 0;
+        boolean any = false;
+        while (i < end && a[i] >= '0' && a[i] <= '9') {
+            any = true;
+            if (mant == 0 && a[i] == '0') {
+                i++;
+                continue;
+            }
+            if (sig < 18) {
+                mant = mant * 10 + (a[i] - '0');
+            } else {
+                exp++;
+            }
+            sig++;
+            i++;
+        }
+        if (i < end && a[i] == '.') {
+            i++;
+            while (i < end && a[i] >= '0' && a[i] <= '9') {
+                any = true;
+                if (mant == 0 && a[i] == '0') {
+                    exp--;
+                    i++;
+                    continue;
+                }
+                if (sig < 18) {
+                    mant = mant * 10 + (a[i] - '0');
+                    exp--;
+                }
+                sig++;
+                i++;
+            }
+        }
+        if (!any) {
+            return 0.0;
+        }
+        int mantEnd = i;
+        if (i < end && (a[i] == 'e' || a[i] == 'E')) {
+            int j = i + 1;
+            boolean eneg = false;
+            if (j < end && (a[j] == '-' || a[j] == '+')) {
+                eneg = a[j] == '-';
+                j++;
+            }
+            if (j < end && a[j] >= '0' && a[j] <= '9') {
+                int e = 0;
+                while (j < end && a[j] >= '0' && a[j] <= '9') {
+                    if (e < 10000) {
+                        e = e * 10 + (a[j] - '0');
+                    }
+                    j++;
+                }
+                exp += eneg ? -e : e;
+                mantEnd = j;
+            }
+        }
+        double r;
+        if (mant == 0) {
+            r = 0.0;
+        } else if (sig <= 15 && exp >= -22 && exp <= 22) {
+            r = exp >= 0 ? mant * POW10[exp] : mant / POW10[-exp];
+        } else {
+            r = Math.abs(Double.parseDouble(new String(a, numStart, mantEnd - numStart, StandardCharsets.US_ASCII)));
+        }
+        return negative ? -r : r;
+    }
+
+    private static boolean isSpace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f';
+    }
+
+    /** A constant text read as a number as a whole: a Long, a Double, or null when it is not a number. */
+    static Number whole(String s) {
+        if (!NUMBER.matcher(s).matches()) {
+            return null;
+        }
+        String t = s.trim();
+        try {
+            return Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+        } catch (NumberFormatException e) {
+            return Double.parseDouble(t);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.respsql.expr;
+
+import java.util.Arrays;
+
+/**
+ * Compares two expressions already brought to comparable types ({@link Coercion#forComparison}):
+ * as longs when both are long-carried, as doubles when either is DOUBLE, bytewise for TEXT
+ * (unsigned, shorter first on a common prefix: UTF-8 code point order).
+ */
+final class ValueCompare {
+    static final int LONG = 0;
+    static final int DOUBLE = 1;
+    static final int TEXT = 2;
+
+    final Expression left;
+    final Expression right;
+    final int kind;
+
+    ValueCompare(Expression left, Expression right) {
+        this.left = left;
+        this.right = right;
+        this.kind = kindOf(left.type(), right.type());
+    }
+
+    static int kindOf(SqlType a, SqlType b) {
+        if (a == SqlType.TEXT || b == SqlType.TEXT) {
+            return TEXT;
+        }
+        if (a == SqlType.DOUBLE || b == SqlType.DOUBLE) {
+            return DOUBLE;
+        }
+        return LONG;
+    }
+
+    /** Sign of left - right; sets {@code ctx.isNull} when either is NULL (right unevaluated if left is). */
+    int compare(EvalContext ctx) {
+        switch (kind) {
+            case LONG: {
+                long a = left.evalLong(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                long b = right.evalLong(ctx);
+                return Long.compare(a, b);
+            }
+            case DOUBLE: {
+                double a = left.evalDouble(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                double b = right.evalDouble(ctx);
+                return a < b ? -1 : a > b ? 1 : 0;
+            }
+            default: {
+                byte[] a = left.evalText(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                int ao = ctx.textOffset;
+                int al = ctx.textLength;
+                byte[] b = right.evalText(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                return Integer.signum(Arrays.compareUnsigned(a, ao, ao + al, b, ctx.textOffset, ctx.textOffset + ctx.textLength));
+            }
+        }
+    }
+
+    /** IS DISTINCT FROM: NULL equals NULL, NULL differs from any value; never NULL itself. */
+    boolean distinct(EvalContext ctx) {
+        boolean result;
+        switch (kind) {
+            case LONG: {
+                long a = left.evalLong(ctx);
+                boolean an = ctx.isNull;
+                long b = right.evalLong(ctx);
+                boolean bn = ctx.isNull;
+                result = an || bn ? an != bn : a != b;
+                break;
+            }
+            case DOUBLE: {
+                double a = left.evalDouble(ctx);
+                boolean an = ctx.isNull;
+                double b = right.evalDouble(ctx);
+                boolean bn = ctx.isNull;
+                result = an || bn ? an != bn : a != b;
+                break;
+            }
+            default: {
+                byte[] a = left.evalText(ctx);
+                boolean an = ctx.isNull;
+                int ao = ctx.textOffset;
+                int al = ctx.textLength;
+                byte[] b = right.evalText(ctx);
+                boolean bn = ctx.isNull;
+                result = an || bn ? an != bn
+                        : !Arrays.equals(a, ao, ao + al, b, ctx.textOffset, ctx.textOffset + ctx.textLength);
+            }
+        }
+        ctx.isNull = false;
+        return result;
+    }
+}
