@@ -226,9 +226,9 @@ class ErrorRepliesSqlTest extends SqlTestBase {
     @Test
     void unknownTypeInCreateTable() {
         s.expectRejectedSql("CREATE TABLE u (id int primary key, v varchar2)",
-                "ERR unknown type 'varchar2' for column 'v' (use INT, BIGINT, FLOAT or TEXT)");
+                "ERR unknown type 'varchar2' for column 'v' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");
         s.expectRejectedSql("CREATE TABLE u (id blob primary key)",
-                "ERR unknown type 'blob' for column 'id' (use INT, BIGINT, FLOAT or TEXT)");
+                "ERR unknown type 'blob' for column 'id' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");
         s.expectRejectedSql("CREATE TABLE u (id int primary key, v int, V text)", "ERR column 'V' is defined twice");
         s.expectRejectedSql("CREATE TABLE t (id int primary key)", "ERR table 't' already exists");
         s.expectRejectedSql("DESC u", "ERR table 'u' does not exist");
