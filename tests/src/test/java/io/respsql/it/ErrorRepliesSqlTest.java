@@ -208,7 +208,7 @@ class ErrorRepliesSqlTest extends SqlTestBase {
         s.expectRejectedSql("SELECT * FROM t WHERE id = 1 ?", "ERR syntax error: unexpected character '?' at position 30");
         s.expectRejectedSql("SELECT * FROM t WHERE s = 'abc", "ERR syntax error: unterminated string starting at position 27");
         s.expectRejectedSql("SELECT * FROM t WHERE id = 1 id", "ERR syntax error: expected end of statement, found 'id' at position 30");
-        s.expectRejectedSql("CREATE TABEL x (id int)", "ERR syntax error: expected TABLE or INDEX after CREATE, found 'TABEL' at position 8");
+        s.expectRejectedSql("CREATE TABEL x (id int)", "ERR syntax error: expected TABLE, INDEX or VIEW after CREATE, found 'TABEL' at position 8");
         s.expectRejectedSql("INSERT INTO t VALUES 1,2", "ERR syntax error: expected '(', found '1' at position 22");
         s.expectRejectedSql("INSERT INTO t VALUES (4,1,1,1,x) RETURN", "ERR syntax error: expected SIZE, found end of statement");
         s.expectRejectedSql("UPDATE t v=1", "ERR syntax error: expected SET, found 'v' at position 10");
