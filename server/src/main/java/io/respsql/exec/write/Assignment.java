@@ -25,12 +25,14 @@ final class Assignment {
     private final Expression value;
     private final boolean indexed;
     private final boolean notNull;
-    private final Cell pending = new Cell();
 
-    private Assignment(Table t, Column column, Expression value) {
+    private final Cell pending;
+
+    private Assignment(Table t, Column column, Expression value, Cell pending) {
         this.table = t;
         this.column = column;
         this.value = value;
+        this.pending = pending;
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
     }
@@ -42,10 +44,9 @@ final class Assignment {
      */
     static Assignment bind(Table t, Column c, Expr e, StatementPlanner.RowsPlan plan, String sql) {
         Assignment a;
-        Cell constant = new Cell();
-        if (ValueRules.literal(c, e, sql, true, constant)) {
-            a = new Assignment(t, c, null);
-            a.pending.copyFrom(constant);
+        Cell cell = new Cell();
+        if (ValueRules.literal(c, e, sql, true, cell)) {
+            a = new Assignment(t, c, null, cell);
         } else {
             Expression x;
             try {
@@ -62,21 +63,21 @@ final class Assignment {
                 if (c.type() != ColumnType.TEXT) {
                     throw ValueRules.notValid(c, shown);
                 }
-                a = new Assignment(t, c, null);
+                a = new Assignment(t, c, null, cell);
                 a.pending.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
             } else if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
                 if (!x.isConstant()) {
                     throw new SqlException("cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
                 }
-                a = new Assignment(t, c, null);
+                a = new Assignment(t, c, null, cell);
                 a.pending.setText(shown.getBytes(StandardCharsets.UTF_8)); // 2010: verbatim
             } else if (c.type() != ColumnType.TEXT && x.type() == SqlType.TEXT && !x.isConstant()) {
                 throw ValueRules.notValid(c, shown);
             } else if (x.isConstant()) {
-                a = new Assignment(t, c, null);
+                a = new Assignment(t, c, null, cell);
                 ValueRules.evaluated(c, x, plan.newContext(), shown, a.pending);
             } else {
-                a = new Assignment(t, c, x);
+                a = new Assignment(t, c, x, cell);
             }
         }
         if (a.value == null && a.pending.isNull && a.notNull) {

@@ -47,12 +47,13 @@ public final class UpdateExecutor {
         Table t = Tables.require(catalog, s.table(), "UPDATE");
         StatementPlanner.RowsPlan rows = StatementPlanner.planRows(catalog, t, s.where(), sql);
         Assignment[] as = new Assignment[s.assignments().size()];
-        Set<Column> seen = new HashSet<>();
         for (int i = 0; i < as.length; i++) {
             Statement.Assignment a = s.assignments().get(i);
             Column c = Tables.column(t, a.column());
-            if (!seen.add(c)) {
-                throw new SqlException("column '" + c.name() + "' is assigned twice");
+            for (int j = 0; j < i; j++) {
+                if (as[j].column == c) {
+                    throw new SqlException("column '" + c.name() + "' is assigned twice");
+                }
             }
             as[i] = Assignment.bind(t, c, a.value(), rows, sql);
         }
@@ -88,18 +89,20 @@ public final class UpdateExecutor {
             checkPrimaryKeys(t, pk, r, n, ctx);
         }
         headroom.ensure(writeBytes(t, as, r, n, ctx));
-        Column[] assigned = new Column[as.length];
-        for (int i = 0; i < as.length; i++) {
-            assigned[i] = as[i].column;
-        }
-        List<TableIndex> unique = n == 0 ? null : affectedUnique(t, assigned);
+        List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
         UndoLog local = null;
-        if (unique != null) {
-            local = new UndoLog(catalog);
-            local.changingCells(t, assigned, r, n);
-        }
-        if (undo != null && n > 0) {
-            undo.changingCells(t, assigned, r, n);
+        if (unique != null || (undo != null && n > 0)) {
+            Column[] assigned = new Column[as.length];
+            for (int i = 0; i < as.length; i++) {
+                assigned[i] = as[i].column;
+            }
+            if (unique != null) {
+                local = new UndoLog(catalog); // takes the writes back if a UNIQUE index ends up violated
+                local.changingCells(t, assigned, r, n);
+            }
+            if (undo != null) {
+                undo.changingCells(t, assigned, r, n);
+            }
         }
         if (allConstant) {
             for (Assignment a : as) {
@@ -131,14 +134,16 @@ public final class UpdateExecutor {
     }
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
-    private static List<TableIndex> affectedUnique(Table t, Column[] assigned) {
+    private static List<TableIndex> affectedUnique(Table t, Assignment[] as) {
         List<TableIndex> unique = null;
-        for (TableIndex ix : t.indexes()) {
+        List<TableIndex> indexes = t.indexes();
+        for (int i = 0; i < indexes.size(); i++) {
+            TableIndex ix = indexes.get(i);
             if (ix.isPrimary() || !ix.unique()) {
                 continue;
             }
-            for (Column c : assigned) {
-                if (ix.columns().contains(c)) {
+            for (Assignment a : as) {
+                if (ix.columns().contains(a.column)) {
                     if (unique == null) {
                         unique = new ArrayList<>();
                     }
