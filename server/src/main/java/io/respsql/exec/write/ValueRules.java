@@ -78,7 +78,7 @@ final class ValueRules {
             x = u.operand();
         }
         Expr.Literal lit = (Expr.Literal) x;
-        number(c, lit.kind() == Expr.LiteralKind.INTEGER, (negative ? "-" : "") + lit.text(), source(e, sql), out);
+        number(c, lit, negative, e, sql, out);
         return true;
     }
 
@@ -127,34 +127,50 @@ final class ValueRules {
         return sql.substring(e.start(), Math.min(e.end(), sql.length()));
     }
 
-    /** A number written as {@code text} (sign included) for number column {@code c}. */
-    private static void number(Column c, boolean integral, String text, String shown, Cell out) {
+    /**
+     * Number literal {@code lit} (negated when {@code negative}) for number column {@code c}. The
+     * INSERT hot path: no string is built unless the value is refused ({@code e} as written).
+     */
+    private static void number(Column c, Expr.Literal lit, boolean negative, Expr e, String sql, Cell out) {
+        String text = lit.text();
         switch (c.type()) {
             case INT:
             case BIGINT:
             case BOOLEAN:
-                if (integral) {
+                if (lit.kind() == Expr.LiteralKind.INTEGER) {
                     long v;
                     try {
-                        v = Long.parseLong(text);
+                        v = negative ? -Long.parseLong(text) : Long.parseLong(text);
                     } catch (NumberFormatException ex) {
-                        throw outOfRange(c, shown);
+                        if (!negative) {
+                            throw outOfRange(c, source(e, sql));
+                        }
+                        try {
+                            v = Long.parseLong("-" + text); // Long.MIN_VALUE has no positive twin
+                        } catch (NumberFormatException ex2) {
+                            throw outOfRange(c, source(e, sql));
+                        }
                     }
-                    out.setLong(toInteger(c, v, shown));
+                    if (c.type() == ColumnType.INT ? v < Integer.MIN_VALUE || v > Integer.MAX_VALUE
+                            : c.type() == ColumnType.BOOLEAN && v != 0 && v != 1) {
+                        toInteger(c, v, source(e, sql)); // throws, naming the value
+                    }
+                    out.setLong(v);
                 } else {
-                    out.setLong(toInteger(c, Double.parseDouble(text), shown));
+                    double d = Double.parseDouble(text);
+                    out.setLong(toInteger(c, negative ? -d : d, source(e, sql)));
                 }
                 return;
             case FLOAT: {
                 double d = Double.parseDouble(text);
                 if (Double.isInfinite(d)) {
-                    throw outOfRange(c, shown);
+                    throw outOfRange(c, source(e, sql));
                 }
-                out.setDouble(d);
+                out.setDouble(negative ? -d : d);
                 return;
             }
             default:
-                throw notValid(c, shown);
+                throw notValid(c, source(e, sql));
         }
     }
 

@@ -47,6 +47,10 @@ class ValueRulesTest {
         assertEquals("value 2147483648 is out of range for INT column 'i'",
                 error(i, lit(Expr.LiteralKind.INTEGER, "2147483648", "2147483648"), "2147483648"));
         assertEquals(2147483648L, convert(b, lit(Expr.LiteralKind.INTEGER, "2147483648", "2147483648"), "2147483648").l);
+        Expr min = new Expr.Unary(Expr.UnaryOp.MINUS, new Expr.Literal(Expr.LiteralKind.INTEGER, "9223372036854775808", 1, 20), 0, 20);
+        assertEquals(Long.MIN_VALUE, convert(b, min, "-9223372036854775808").l);
+        Expr minInt = new Expr.Unary(Expr.UnaryOp.MINUS, new Expr.Literal(Expr.LiteralKind.INTEGER, "2147483649", 1, 11), 0, 11);
+        assertEquals("value -2147483649 is out of range for INT column 'i'", error(i, minInt, "-2147483649"));
         assertEquals("value 99999999999999999999 is out of range for BIGINT column 'b'",
                 error(b, lit(Expr.LiteralKind.INTEGER, "99999999999999999999", "99999999999999999999"), "99999999999999999999"));
     }
