@@ -3,26 +3,36 @@ package io.respsql.storage;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * All tables and views by name (one namespace, case-insensitive, original spelling kept) and every
  * index name, which is global as in the 2010 dialect ({@code DROP INDEX name} names no table).
  * The catalog does not check names: the executor asks {@link #nameTaken} and reports the clash.
  * Owned by the event loop.
+ *
+ * <p>Captures ({@link #capture()}, {@link #readView()}) may overlap in any number; the catalog
+ * keeps the outstanding ones for accounting ({@link #captureHeldBytes()}).
  */
-public final class Catalog {
+public final class Catalog implements ReadableCatalog {
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final Map<String, Table> indexOwners = new LinkedHashMap<>();
     private final Map<String, ViewDef> views = new LinkedHashMap<>();
+    /** Captures not yet released, oldest first. */
+    private final List<CatalogImage> captures = new ArrayList<>();
 
+    @Override
     public Collection<Table> tables() {
         return Collections.unmodifiableCollection(tables.values());
     }
 
+    @Override
     public Table table(String name) {
         return tables.get(key(name));
     }
@@ -32,6 +42,9 @@ public final class Catalog {
         if (t.isWorkTable()) {
             throw new IllegalArgumentException("work table " + t.name() + " cannot join the catalog");
         }
+        if (t.isReadOnly()) {
+            throw new IllegalArgumentException("read view table " + t.name() + " cannot join the catalog");
+        }
         tables.put(key(t.name()), t);
         if (t.primaryIndex() != null) {
             indexOwners.put(key(t.primaryIndex().name()), t);
@@ -39,6 +52,7 @@ public final class Catalog {
     }
 
     /** Whether a table or a view is called {@code name} (case-insensitive). */
+    @Override
     public boolean nameTaken(String name) {
         String k = key(name);
         return tables.containsKey(k) || views.containsKey(k);
@@ -50,6 +64,7 @@ public final class Catalog {
     }
 
     /** The view called {@code name} (case-insensitive), or null. */
+    @Override
     public ViewDef view(String name) {
         return views.get(key(name));
     }
@@ -60,6 +75,7 @@ public final class Catalog {
     }
 
     /** Every view, in creation order. */
+    @Override
     public Collection<ViewDef> views() {
         return Collections.unmodifiableCollection(views.values());
     }
@@ -88,14 +104,79 @@ public final class Catalog {
     /**
      * A point-in-time image of every table for a snapshot, in O(tables × columns × chunks): see
      * {@link CatalogImage}. Event loop only; the caller must {@link CatalogImage#release()} it
-     * before taking another.
+     * (other captures may be taken meanwhile).
      */
     public CatalogImage capture() {
-        List<TableImage> images = new ArrayList<>(tables.size());
-        for (Table t : tables.values()) {
+        return capture(tables.values());
+    }
+
+    private CatalogImage capture(Collection<Table> which) {
+        List<TableImage> images = new ArrayList<>(which.size());
+        for (Table t : which) {
             images.add(t.capture());
         }
-        return new CatalogImage(images, new ArrayList<>(views.values()), System.currentTimeMillis());
+        CatalogImage image = new CatalogImage(this, images, new ArrayList<>(views.values()), System.currentTimeMillis());
+        captures.add(image);
+        return image;
+    }
+
+    /**
+     * Every table and view as of now, read-only, for a statement run on another thread: see
+     * {@link ReadView}. O(tables × columns × chunks), no row data copied. Event loop only; the
+     * caller must {@link ReadView#release()} it, on the event loop, once its readers are done.
+     */
+    public ReadView readView() {
+        return new ReadView(capture());
+    }
+
+    /**
+     * {@link #readView()} of only {@code only} (the tables a statement reads; each must be in this
+     * catalog), with every view definition: cheaper when the catalog holds many tables.
+     */
+    public ReadView readView(Collection<Table> only) {
+        for (Table t : only) {
+            if (!contains(t)) {
+                throw new IllegalArgumentException("table " + t.name() + " is not in the catalog");
+            }
+        }
+        return new ReadView(capture(new ArrayList<>(new LinkedHashSet<>(only))));
+    }
+
+    /** Whether {@code t} itself (not only its name) is in the catalog now. */
+    boolean contains(Table t) {
+        return tables.get(key(t.name())) == t;
+    }
+
+    void captureReleased(CatalogImage image) {
+        captures.remove(image);
+    }
+
+    /** Captures (BGSAVE images, read views) taken and not yet released. */
+    public int outstandingCaptures() {
+        return captures.size();
+    }
+
+    /**
+     * Heap bytes held by outstanding captures beyond the live data (each array counted once
+     * however many captures share it): INFO's "capture bytes held". Event loop only; O(captures ×
+     * tables × columns × chunks).
+     */
+    public long captureHeldBytes() {
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        long b = 0;
+        for (CatalogImage image : captures) {
+            b += image.heldBytes(seen);
+        }
+        return b;
+    }
+
+    /** Chunks copied since each outstanding capture was taken, summed (a chunk copied under two captures counts twice). */
+    public long captureCopiedChunks() {
+        long n = 0;
+        for (CatalogImage image : captures) {
+            n += image.copiedChunks();
+        }
+        return n;
     }
 
     /** Copies of the name maps, which {@link #restoreNames} puts back (a transaction's rollback of DDL). */
@@ -122,7 +203,7 @@ public final class Catalog {
         views.clear();
     }
 
-    private static String key(String name) {
+    static String key(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
 }

@@ -47,21 +47,6 @@ public final class Chunks {
         return chunks;
     }
 
-    /**
-     * Keeps a column's {@code frozen} flags (one per chunk, set while a capture shares the chunk)
-     * in step with its chunk array after {@link #grow}: new chunks are not shared, and a first
-     * chunk that grow resized is a fresh array the capture does not hold.
-     */
-    static boolean[] frozenAfterGrow(boolean[] frozen, Object[] chunks, Object oldFirst) {
-        if (frozen.length < chunks.length) {
-            frozen = Arrays.copyOf(frozen, chunks.length);
-        }
-        if (chunks.length > 0 && chunks[0] != oldFirst) {
-            frozen[0] = false;
-        }
-        return frozen;
-    }
-
     /** Heap bytes of a chunked column with {@code width}-byte values (array headers included). */
     static long bytes(Object[] chunks, int width) {
         long b = 16 + 4L * chunks.length;

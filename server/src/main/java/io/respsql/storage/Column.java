@@ -10,7 +10,16 @@ import java.util.Arrays;
  * a NULL is stored in that chunk: a column that never holds NULL has no bitmap at all, its value
  * reads never look at one, and its setters test one boolean ({@link #anyNulls}). A NULL row's
  * value slot holds 0 / 0.0 / the empty string. Copy-on-write: a chunk's bitmap is shared with a
- * capture exactly when its values are ({@code frozen[c]}), and {@code thaw} copies both.
+ * capture exactly when its values are ({@code frozen[c]}), and {@link #thaw} copies both.
+ *
+ * <p>Many captures may share a chunk (a BGSAVE image and any number of read views). Each capture
+ * of the table has a sequence number; {@code born[c]} is the number of the latest capture taken
+ * before chunk c's current array was installed, so the captures holding that array are exactly
+ * the outstanding ones numbered above {@code born[c]}. Releasing a capture unfreezes the chunks no
+ * remaining capture holds ({@link #releaseCapture}); the write path still tests one boolean.
+ *
+ * <p>A read view's column ({@link #readOnlyOf}) shares a capture's arrays and is frozen for good:
+ * its {@link #thaw} throws, so every setter fails before writing anything.
  */
 public abstract class Column {
     private final String name;
@@ -26,6 +35,15 @@ public abstract class Column {
      */
     boolean[] frozen = new boolean[0];
     /**
+     * Per chunk: the sequence number of the latest capture taken before the chunk's current array
+     * was installed (created, thawed, resized). Meaningful while {@code frozen[c]}.
+     */
+    long[] born = new long[0];
+    /** Sequence number of the table's latest capture (0: none yet); new arrays are born at it. */
+    long lastCapture;
+    /** A read view's column: never written (thaw throws). */
+    boolean readOnly;
+    /**
      * Per chunk: its null bitmap (bit {@code o & 63} of word {@code o >>> 6} for offset o), or
      * null while no NULL was ever stored in that chunk. Shorter than the chunk array until needed.
      */
@@ -34,6 +52,17 @@ public abstract class Column {
     boolean anyNulls;
 
     private static final long[][] NO_BITMAPS = new long[0][];
+    /**
+     * Frozen flags of every possible chunk, all true, shared by every read-view column: their
+     * setters call {@link #thaw}, which throws before anything could write this array.
+     */
+    static final boolean[] ALL_FROZEN = allFrozen();
+
+    private static boolean[] allFrozen() {
+        boolean[] f = new boolean[(Integer.MAX_VALUE >>> Chunks.SHIFT) + 1];
+        Arrays.fill(f, true);
+        return f;
+    }
 
     protected Column(String name, ColumnType type, int position) {
         this.name = name;
@@ -137,8 +166,31 @@ public abstract class Column {
     /** Zeroes the row's value slot without touching the NULL bit; the chunk is already private. */
     abstract void clearValue(int row);
 
-    /** Gives chunk {@code c} (values and null bitmap) a private copy; the capture keeps the originals. */
-    abstract void thaw(int c);
+    /**
+     * Gives chunk {@code c} (values and null bitmap) a private copy; the captures keep the
+     * originals. Refused on a read view's column.
+     */
+    final void thaw(int c) {
+        if (readOnly) {
+            throw new IllegalStateException("column " + name + " belongs to a read view and cannot be written");
+        }
+        copyChunk(c);
+        thawNulls(c);
+        installed(c);
+        copiedChunks++;
+    }
+
+    /** Replaces chunk {@code c}'s value array by a copy of itself (for {@link #thaw}). */
+    abstract void copyChunk(int c);
+
+    /** Chunk {@code c} now has a fresh array no capture holds. */
+    final void installed(int c) {
+        frozen[c] = false;
+        born[c] = lastCapture;
+    }
+
+    /** Chunk {@code c}'s value array (identity comparisons of capture accounting). */
+    abstract Object chunkArray(int c);
 
     /** Number of value chunks. */
     abstract int chunkCount();
@@ -164,12 +216,23 @@ public abstract class Column {
     }
 
     /**
-     * Called by {@code ensureCapacity} after the chunks grew: when the first chunk was resized (a
-     * fresh array, so no longer frozen) its bitmap is resized too, which also makes it private.
+     * Called by {@code ensureCapacity} after {@link Chunks#grow}: the frozen flags follow the chunk
+     * array (new chunks are not shared), and a first chunk that grow resized is a fresh array the
+     * captures do not hold, whose bitmap is resized too (which also makes it private).
      */
-    final void nullsAfterGrow(Object oldFirst, Object newFirst) {
-        if (oldFirst != newFirst && nulls.length > 0 && nulls[0] != null) {
-            nulls[0] = Arrays.copyOf(nulls[0], (chunkRows(0) + 63) >>> 6);
+    final void afterGrow(Object[] chunks, Object oldFirst) {
+        int n = chunks.length;
+        if (frozen.length < n) {
+            int old = frozen.length;
+            frozen = Arrays.copyOf(frozen, n);
+            born = Arrays.copyOf(born, n);
+            Arrays.fill(born, old, n, lastCapture);
+        }
+        if (n > 0 && chunks[0] != oldFirst && oldFirst != null) {
+            installed(0);
+            if (nulls.length > 0 && nulls[0] != null) {
+                nulls[0] = Arrays.copyOf(nulls[0], (chunkRows(0) + 63) >>> 6);
+            }
         }
     }
 
@@ -197,17 +260,57 @@ public abstract class Column {
     /**
      * A point-in-time view of the column's values: the chunk arrays as they are now, which are
      * marked frozen so that later writes copy a chunk before changing it. O(chunks), no row copy.
+     * {@code seq}: the table's number for this capture, above every earlier one.
      */
-    abstract ColumnImage capture();
+    abstract ColumnImage capture(long seq);
 
-    /** Ends the capture: writes stop copying chunks. Event loop only. */
-    final void releaseCapture() {
-        java.util.Arrays.fill(frozen, false);
+    /**
+     * A capture ended: {@code newest} is the number of the newest capture still outstanding (0:
+     * none). Chunks whose array was installed after it ({@code born[c] >= newest}) are held by no
+     * outstanding capture and stop copying. O(chunks). Event loop only.
+     */
+    final void releaseCapture(long newest) {
+        boolean[] f = frozen;
+        long[] b = born;
+        for (int c = 0; c < f.length; c++) {
+            if (f[c] && b[c] >= newest) {
+                f[c] = false;
+            }
+        }
     }
 
-    /** Marks every chunk shared with a capture being taken now. */
-    final void freezeAll() {
-        java.util.Arrays.fill(frozen, true);
+    /** Marks every chunk shared with capture {@code seq}, being taken now. */
+    final void freezeAll(long seq) {
+        if (readOnly) {
+            throw new IllegalStateException("column " + name + " belongs to a read view");
+        }
+        lastCapture = seq;
+        Arrays.fill(frozen, true);
+    }
+
+    /** Takes a capture's value arrays as this column's own (a read view's column; see {@link #readOnlyOf}). */
+    abstract void adopt(ColumnImage image);
+
+    /**
+     * A read-only column over a capture's arrays (values, null bitmaps, text arena), sharing them:
+     * nothing is copied. Its reads are those of any column; every setter throws
+     * IllegalStateException. Readable from any thread once handed over (see {@link ReadView}).
+     */
+    static Column readOnlyOf(ColumnImage image, int position) {
+        Column c = create(image.name(), image.type(), position);
+        c.declare(image.notNull(), image.defaultText());
+        c.adopt(image);
+        long[][] n = image.nullBitmaps();
+        c.nulls = n == null ? NO_BITMAPS : n;
+        c.anyNulls = image.mayHaveNulls();
+        c.frozen = ALL_FROZEN;
+        c.readOnly = true;
+        return c;
+    }
+
+    /** Whether this is a read view's column (never written). */
+    public final boolean isReadOnly() {
+        return readOnly;
     }
 
     static Column create(String name, ColumnType type, int position) {

@@ -1,5 +1,7 @@
 package io.respsql.storage;
 
+import java.util.Set;
+
 /**
  * One column's values as of a {@link Catalog#capture()}: the chunk arrays the column had then
  * (values and null bitmaps), which the column never writes again (it copies a frozen chunk before
@@ -18,6 +20,8 @@ public final class ColumnImage {
     private final byte[][] arena;
     /** Per chunk null bitmaps as in {@link Column#nulls}; null when the column never held NULL. */
     private final long[][] nulls;
+    /** The column's {@link Column#mayHaveNulls()} at capture time. */
+    private final boolean mayHaveNulls;
 
     private ColumnImage(Column c, int[][] ints, long[][] longs, double[][] doubles,
                         long[][] refs, byte[][] arena, long[][] nulls) {
@@ -31,6 +35,7 @@ public final class ColumnImage {
         this.refs = refs;
         this.arena = arena;
         this.nulls = nulls;
+        this.mayHaveNulls = c.mayHaveNulls();
     }
 
     static ColumnImage ofInts(Column c, int[][] chunks, long[][] nulls) {
@@ -65,6 +70,11 @@ public final class ColumnImage {
     /** The DEFAULT expression's text, or null. */
     public String defaultText() {
         return defaultText;
+    }
+
+    /** {@link Column#mayHaveNulls()} as of the capture. */
+    public boolean mayHaveNulls() {
+        return mayHaveNulls;
     }
 
     /** Whether some chunk has a null bitmap (some row held NULL at some time). */
@@ -131,5 +141,89 @@ public final class ColumnImage {
     /** TEXT: offset of the value's first byte in {@link #textArray}. */
     public int textOffset(int row) {
         return (int) refs[row >>> Chunks.SHIFT][row & Chunks.MASK] + 4;
+    }
+
+    // ---- for read views' columns (Column#readOnlyOf), which share these arrays -----------------
+
+    int[][] intChunks() {
+        return ints;
+    }
+
+    long[][] longChunks() {
+        return longs;
+    }
+
+    double[][] doubleChunks() {
+        return doubles;
+    }
+
+    long[][] refChunks() {
+        return refs;
+    }
+
+    byte[][] arenaChunks() {
+        return arena;
+    }
+
+    long[][] nullBitmaps() {
+        return nulls;
+    }
+
+    // ---- accounting -------------------------------------------------------------------------
+
+    /**
+     * Heap bytes of the arrays this image holds that {@code live} (the column now; null when its
+     * table left the catalog) no longer uses: chunks copied or replaced since the capture, a first
+     * chunk that grew, bitmaps, arena chunks compaction or truncation let go. Arrays already in
+     * {@code seen} are not counted again (captures share arrays); counted ones are added to it.
+     * Event loop only.
+     */
+    long heldBytes(Column live, Set<Object> seen) {
+        Object[] values = ints != null ? ints : longs != null ? longs : doubles != null ? doubles : refs;
+        long b = 0;
+        for (int c = 0; c < values.length; c++) {
+            if (live == null || c >= live.chunkCount() || live.chunkArray(c) != values[c]) {
+                b += once(values[c], seen);
+            }
+        }
+        if (nulls != null) {
+            long[][] liveNulls = live == null ? null : live.nulls;
+            for (int c = 0; c < nulls.length; c++) {
+                if (nulls[c] != null && (liveNulls == null || c >= liveNulls.length || liveNulls[c] != nulls[c])) {
+                    b += once(nulls[c], seen);
+                }
+            }
+        }
+        if (arena != null) {
+            TextColumn text = live instanceof TextColumn t ? t : null;
+            for (int i = 0; i < arena.length; i++) {
+                if (text == null || text.arenaChunk(i) != arena[i]) {
+                    b += once(arena[i], seen);
+                }
+            }
+        }
+        return b;
+    }
+
+    /** The array's heap bytes the first time {@code seen} meets it, else 0. */
+    static long once(Object array, Set<Object> seen) {
+        return seen.add(array) ? arrayBytes(array) : 0;
+    }
+
+    /** Heap bytes of a primitive array, header included. */
+    static long arrayBytes(Object array) {
+        if (array instanceof int[] a) {
+            return 16 + 4L * a.length;
+        }
+        if (array instanceof long[] a) {
+            return 16 + 8L * a.length;
+        }
+        if (array instanceof double[] a) {
+            return 16 + 8L * a.length;
+        }
+        if (array instanceof byte[] a) {
+            return 16 + (long) a.length;
+        }
+        throw new IllegalArgumentException(array.getClass().getName());
     }
 }

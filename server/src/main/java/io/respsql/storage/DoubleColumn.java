@@ -18,8 +18,7 @@ public final class DoubleColumn extends Column {
         chunks = Chunks.grow(chunks, rows, n -> {
             return new double[n];
         }, Arrays::copyOf);
-        frozen = Chunks.frozenAfterGrow(frozen, chunks, first);
-        nullsAfterGrow(first, chunks.length == 0 ? null : chunks[0]);
+        afterGrow(chunks, first);
     }
 
     /** The value (0.0 for a NULL row: check {@link #isNull} where NULL matters). */
@@ -40,11 +39,13 @@ public final class DoubleColumn extends Column {
     }
 
     @Override
-    void thaw(int c) {
+    void copyChunk(int c) {
         chunks[c] = chunks[c].clone();
-        thawNulls(c);
-        frozen[c] = false;
-        copiedChunks++;
+    }
+
+    @Override
+    Object chunkArray(int c) {
+        return chunks[c];
     }
 
     @Override
@@ -58,9 +59,14 @@ public final class DoubleColumn extends Column {
     }
 
     @Override
-    ColumnImage capture() {
-        freezeAll();
+    ColumnImage capture(long seq) {
+        freezeAll(seq);
         return ColumnImage.ofDoubles(this, chunks.clone(), captureNulls());
+    }
+
+    @Override
+    void adopt(ColumnImage image) {
+        chunks = image.doubleChunks();
     }
 
     @Override

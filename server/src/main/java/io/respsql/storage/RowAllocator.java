@@ -11,7 +11,11 @@ import java.util.Arrays;
  * does not grow, and scans walk a live-bit bitmap (64 rows per word) so deleted rows cost a scan
  * almost nothing. The live count is kept exactly, which makes COUNT(*) O(1) whatever was deleted.
  *
- * <p>A capture freezes the bitmap chunks like column chunks (copied before their next write).
+ * <p>A capture freezes the bitmap chunks like column chunks (copied before their next write),
+ * with the same per-chunk birth numbers so that many captures can share them (see {@link Column}).
+ *
+ * <p>A read view's allocator ({@link #readOnlyOf}) shares a capture's bitmap chunks; its reads are
+ * those of any allocator and every method that would change it throws IllegalStateException.
  */
 public final class RowAllocator {
     /** One bitmap chunk per column chunk. */
@@ -20,6 +24,12 @@ public final class RowAllocator {
     private long[][] live = new long[0][];
     /** Per bitmap chunk: shared with an outstanding capture, so copied before its next write. */
     private boolean[] frozen = new boolean[0];
+    /** Per bitmap chunk: the latest capture's number when its array was installed (see {@link Column#born}). */
+    private long[] born = new long[0];
+    /** Number of the table's latest capture (0: none). */
+    private long lastCapture;
+    /** A read view's allocator: never changes. */
+    private boolean readOnly;
     /** Bitmap chunks copied because a capture shared them. */
     long copiedChunks;
     private int highWater;
@@ -57,12 +67,15 @@ public final class RowAllocator {
 
     /** Takes a slot and marks it live; the caller must make sure columns cover it. */
     public int allocate() {
+        checkWritable();
         int row = free.isEmpty() ? highWater++ : free.popInt();
         int c = row >>> Chunks.SHIFT;
         if (c >= live.length) {
             live = Arrays.copyOf(live, c + 1);
             live[c] = new long[WORDS_PER_CHUNK];
             frozen = Arrays.copyOf(frozen, c + 1);
+            born = Arrays.copyOf(born, c + 1);
+            born[c] = lastCapture;
         }
         if (frozen[c]) {
             thaw(c);
@@ -73,6 +86,7 @@ public final class RowAllocator {
     }
 
     public void release(int row) {
+        checkWritable();
         int c = row >>> Chunks.SHIFT;
         if (frozen[c]) {
             thaw(c);
@@ -93,6 +107,7 @@ public final class RowAllocator {
      * so the slot layout is as before the allocation.
      */
     void unallocate(int row, boolean fresh) {
+        checkWritable();
         if (fresh && row == highWater - 1) {
             int c = row >>> Chunks.SHIFT;
             if (frozen[c]) {
@@ -111,6 +126,7 @@ public final class RowAllocator {
      * free list (it is its last entry when releases are undone in reverse order) and is live again.
      */
     void reclaim(int row) {
+        checkWritable();
         int at = free.size() - 1;
         if (at < 0 || free.getInt(at) != row) {
             at = free.lastIndexOf(row);
@@ -153,17 +169,57 @@ public final class RowAllocator {
     private void thaw(int c) {
         live[c] = live[c].clone();
         frozen[c] = false;
+        born[c] = lastCapture;
         copiedChunks++;
     }
 
-    /** The allocator's state now; its bitmap chunks are frozen until {@link #releaseCapture}. */
-    RowsImage capture() {
+    private void checkWritable() {
+        if (readOnly) {
+            throw new IllegalStateException("the row slots of a read view cannot change");
+        }
+    }
+
+    /**
+     * The allocator's state now, as capture number {@code seq} (above every earlier one); its
+     * bitmap chunks are frozen until no capture holding them is outstanding ({@link #releaseCapture}).
+     */
+    RowsImage capture(long seq) {
+        checkWritable();
+        lastCapture = seq;
         Arrays.fill(frozen, true);
         return new RowsImage(highWater, liveCount, live.clone(), free.toIntArray());
     }
 
-    void releaseCapture() {
-        Arrays.fill(frozen, false);
+    /** A capture ended; {@code newest}: the newest one still outstanding, 0 if none (see {@link Column#releaseCapture}). */
+    void releaseCapture(long newest) {
+        for (int c = 0; c < frozen.length; c++) {
+            if (frozen[c] && born[c] >= newest) {
+                frozen[c] = false;
+            }
+        }
+    }
+
+    /**
+     * A read-only allocator over a capture's bitmap chunks (shared, not copied): the same
+     * high-water mark, live count and live slots; an empty free list.
+     */
+    static RowAllocator readOnlyOf(RowsImage image) {
+        RowAllocator a = new RowAllocator();
+        a.live = image.liveChunks();
+        a.highWater = image.highWater();
+        a.liveCount = image.liveCount();
+        a.readOnly = true;
+        return a;
+    }
+
+    /** Whether this is a read view's allocator. */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Bitmap chunk {@code c} (capture accounting), or null past the last. */
+    long[] liveChunk(int c) {
+        return c < live.length ? live[c] : null;
     }
 
     /**
@@ -174,6 +230,7 @@ public final class RowAllocator {
      * @throws IllegalArgumentException if the bitmap and the free list do not partition the slots
      */
     public void restore(int highWater, long[] words, int[] free) {
+        checkWritable();
         if (highWater < 0 || words.length != (highWater + 63) >>> 6) {
             throw new IllegalArgumentException("bitmap of " + words.length + " words for " + highWater + " slots");
         }
@@ -202,6 +259,8 @@ public final class RowAllocator {
         }
         this.live = restored;
         this.frozen = new boolean[chunks];
+        this.born = new long[chunks];
+        Arrays.fill(this.born, lastCapture);
         this.highWater = highWater;
         this.liveCount = count;
         this.free.clear();
@@ -209,8 +268,10 @@ public final class RowAllocator {
     }
 
     public void clear() {
+        checkWritable();
         live = new long[0][];
         frozen = new boolean[0];
+        born = new long[0];
         highWater = 0;
         liveCount = 0;
         free.clear();

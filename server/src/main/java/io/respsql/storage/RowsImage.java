@@ -1,5 +1,7 @@
 package io.respsql.storage;
 
+import java.util.Set;
+
 /**
  * A table's row allocator as of a capture: high-water mark, live count, the live bitmap chunks
  * (never written again by the table) and a copy of the free list in order.
@@ -51,5 +53,21 @@ public final class RowsImage {
 
     public int free(int i) {
         return free[i];
+    }
+
+    /** The bitmap chunks themselves (a read view's allocator shares them). */
+    long[][] liveChunks() {
+        return live;
+    }
+
+    /** Bytes of bitmap chunks {@code now} (null: the table left the catalog) no longer uses; see {@link ColumnImage#heldBytes}. */
+    long heldBytes(RowAllocator now, Set<Object> seen) {
+        long b = 0;
+        for (int c = 0; c < live.length; c++) {
+            if (now == null || now.liveChunk(c) != live[c]) {
+                b += ColumnImage.once(live[c], seen);
+            }
+        }
+        return b;
     }
 }

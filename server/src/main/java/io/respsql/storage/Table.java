@@ -1,6 +1,7 @@
 package io.respsql.storage;
 
 import io.respsql.index.LongIntBTree;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrays;
 
 import java.util.ArrayList;
@@ -17,6 +18,11 @@ import java.util.Map;
  * <p>Writes to a non-indexed fixed-width column are plain array stores (UPDATE in place).
  * Changing an indexed value must go through {@link #beforeIndexedChange}/{@link #afterIndexedChange}
  * so every index on that column moves the row to its new key.
+ *
+ * <p>A read view's table ({@link #readOnlyOf}, made by {@link Catalog#readView()}) is the table as
+ * of a capture: columns and row slots sharing the capture's arrays, no primary key
+ * ({@link #hasPrimaryKey()} false: plans scan it), no index; every method that would change it
+ * throws IllegalStateException.
  */
 public final class Table {
     private final String name;
@@ -28,7 +34,13 @@ public final class Table {
     private final boolean workTable;
     /** Every index, the primary key's first when there is one. */
     private final List<TableIndex> indexes = new ArrayList<>();
-    private final RowAllocator rows = new RowAllocator();
+    private final RowAllocator rows;
+    /** A read view's table: never written. */
+    private final boolean readOnly;
+    /** Number of the latest capture of this table (0: none); captures are numbered 1, 2, ... */
+    private long captureSeq;
+    /** Numbers of the captures not yet released, oldest first. */
+    private final LongArrayList outstanding = new LongArrayList(2);
 
     /** The 2010 dialect's tables: every table has a primary key. */
     public Table(String name, List<String> columnNames, List<ColumnType> types, int primaryPosition) {
@@ -54,6 +66,8 @@ public final class Table {
         }
         this.name = name;
         this.workTable = workTable;
+        this.readOnly = false;
+        this.rows = new RowAllocator();
         this.columns = new Column[specs.size()];
         for (int i = 0; i < columns.length; i++) {
             ColumnSpec spec = specs.get(i);
@@ -77,6 +91,45 @@ public final class Table {
             specs.add(new ColumnSpec(names.get(i), types.get(i), false, null));
         }
         return specs;
+    }
+
+    /** A read view's table over a capture's arrays; see {@link #readOnlyOf}. */
+    private Table(String name, Column[] columns, RowAllocator rows) {
+        this.name = name;
+        this.workTable = false;
+        this.readOnly = true;
+        this.rows = rows;
+        this.columns = columns;
+        for (Column c : columns) {
+            byName.put(c.name().toLowerCase(Locale.ROOT), c);
+        }
+        this.primaryColumn = null;
+        this.primaryIndex = null;
+    }
+
+    /**
+     * The table as {@code image} holds it, read-only, sharing the image's arrays (nothing is
+     * copied): same name, columns (types, NOT NULL, DEFAULT text) and row slots. No primary key and
+     * no index: {@link #hasPrimaryKey()} is false, {@link #indexes()} empty, {@link #indexOn}
+     * null, {@link #findByPrimaryKey} throws; the primary key column keeps its NOT NULL.
+     */
+    static Table readOnlyOf(TableImage image) {
+        Column[] cols = new Column[image.columnCount()];
+        for (int i = 0; i < cols.length; i++) {
+            cols[i] = Column.readOnlyOf(image.column(i), i);
+        }
+        return new Table(image.name(), cols, RowAllocator.readOnlyOf(image.rows()));
+    }
+
+    /** Whether this is a read view's table (see {@link ReadView}): every write throws. */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    private void checkWritable() {
+        if (readOnly) {
+            throw new IllegalStateException("table " + name + " is a read view and cannot be written");
+        }
     }
 
     /**
@@ -106,6 +159,7 @@ public final class Table {
      * Not undoable through {@link UndoLog}.
      */
     public void truncate() {
+        checkWritable();
         int highWater = rows.highWater();
         rows.clear();
         for (Column c : columns) {
@@ -195,6 +249,7 @@ public final class Table {
 
     /** Takes a row slot, with column storage behind it. Values are then set, then {@link #indexRow}. */
     public int allocateRow() {
+        checkWritable();
         int row = rows.allocate();
         for (Column c : columns) {
             c.ensureCapacity(row + 1);
@@ -207,6 +262,7 @@ public final class Table {
      * has checked primary-key and UNIQUE constraints ({@link #violatesUnique}).
      */
     public void indexRow(int row) {
+        checkWritable();
         for (TableIndex ix : indexes) {
             Column c = ix.column();
             if (!c.isNull(row)) {
@@ -281,6 +337,7 @@ public final class Table {
      * {@link #allocateRow} returned it (its column storage exists); if not, only the slot is freed.
      */
     public void abandonRow(int row, boolean allocated) {
+        checkWritable();
         if (allocated) {
             unindexRow(row);
         }
@@ -290,6 +347,7 @@ public final class Table {
     }
 
     public void deleteRow(int row) {
+        checkWritable();
         unindexRow(row);
         for (Column c : columns) {
             c.clear(row);
@@ -303,6 +361,7 @@ public final class Table {
      * the high-water mark rather than the free list).
      */
     void undoInsert(int row, boolean fresh) {
+        checkWritable();
         unindexRow(row);
         for (Column c : columns) {
             c.clear(row);
@@ -312,6 +371,7 @@ public final class Table {
 
     /** Makes a deleted slot live again (a transaction's rollback); its values are set next, then {@link #indexRow}. */
     void undoDelete(int row) {
+        checkWritable();
         rows.reclaim(row);
     }
 
@@ -342,6 +402,7 @@ public final class Table {
 
     /** Takes the row out of the indexes keyed on {@code c} before its value (or NULL state) changes. */
     public void beforeIndexedChange(Column c, int row) {
+        checkWritable();
         if (c.isNull(row)) {
             return;
         }
@@ -355,6 +416,7 @@ public final class Table {
 
     /** Puts the row back into the indexes keyed on {@code c} after the change, unless it is NULL now. */
     public void afterIndexedChange(Column c, int row) {
+        checkWritable();
         if (c.isNull(row)) {
             return;
         }
@@ -368,6 +430,7 @@ public final class Table {
 
     /** Reclaims text garbage once it outweighs live text; called after statements that rewrite text. */
     public void maybeCompactText() {
+        checkWritable();
         for (Column c : columns) {
             if (c instanceof TextColumn && ((TextColumn) c).needsCompaction()) {
                 ((TextColumn) c).compact(rows);
@@ -389,6 +452,7 @@ public final class Table {
      * caller checks existing rows first ({@link #violatesUnique} after creating, or its own scan).
      */
     public TableIndex createIndex(String indexName, List<Column> columns, boolean unique, boolean[] descending) {
+        checkWritable();
         TableIndex ix = newIndex(indexName, columns.toArray(new Column[0]), unique,
                 descending == null ? new boolean[columns.size()] : descending);
         indexes.add(ix);
@@ -456,6 +520,7 @@ public final class Table {
 
     /** Drops a secondary index by name (never the primary key's); false when there is none. */
     public boolean dropIndex(String indexName) {
+        checkWritable();
         for (int i = 0; i < indexes.size(); i++) {
             if (!indexes.get(i).isPrimary() && indexes.get(i).name().equalsIgnoreCase(indexName)) {
                 indexes.remove(i);
@@ -467,11 +532,17 @@ public final class Table {
 
     // ---- snapshots -------------------------------------------------------------------------
 
-    /** A point-in-time view of the table; see {@link Catalog#capture()}. */
+    /**
+     * A point-in-time view of the table; see {@link Catalog#capture()}. Any number may be
+     * outstanding; each must be released once ({@link TableImage#release}).
+     */
     TableImage capture() {
+        checkWritable();
+        long seq = ++captureSeq;
+        outstanding.add(seq);
         ColumnImage[] images = new ColumnImage[columns.length];
         for (int i = 0; i < columns.length; i++) {
-            images[i] = columns[i].capture();
+            images[i] = columns[i].capture(seq);
         }
         List<TableImage.IndexDef> defs = new ArrayList<>();
         for (TableIndex ix : indexes) {
@@ -479,14 +550,33 @@ public final class Table {
                 defs.add(new TableImage.IndexDef(ix.name(), ix.positions(), ix.unique(), ix.descending()));
             }
         }
-        return new TableImage(this, name, primaryColumn == null ? -1 : primaryColumn.position(), images, defs, rows.capture());
+        return new TableImage(this, seq, name, primaryColumn == null ? -1 : primaryColumn.position(), images, defs,
+                rows.capture(seq));
     }
 
-    void releaseCapture() {
-        for (Column c : columns) {
-            c.releaseCapture();
+    /**
+     * Capture {@code seq} ended: chunks no outstanding capture holds any more stop copying (all of
+     * them once none is outstanding). O(columns × chunks). Event loop only.
+     */
+    void releaseCapture(long seq) {
+        int at = outstanding.indexOf(seq);
+        if (at < 0) {
+            throw new IllegalStateException("capture " + seq + " of table " + name + " is not outstanding");
         }
-        rows.releaseCapture();
+        outstanding.removeLong(at);
+        long newest = 0;
+        for (int i = 0; i < outstanding.size(); i++) {
+            newest = Math.max(newest, outstanding.getLong(i));
+        }
+        for (Column c : columns) {
+            c.releaseCapture(newest);
+        }
+        rows.releaseCapture(newest);
+    }
+
+    /** Captures of this table not yet released. */
+    public int outstandingCaptures() {
+        return outstanding.size();
     }
 
     /** Chunks copied so far because a capture shared them. */
@@ -505,6 +595,7 @@ public final class Table {
      * is {@link #restoreIndexes()}.
      */
     public void restoreRows(int highWater, long[] liveWords, int[] free) {
+        checkWritable();
         if (rows.highWater() != 0) {
             throw new IllegalStateException("table " + name + " is not empty");
         }
@@ -520,6 +611,7 @@ public final class Table {
      * {@link #createIndex(String, List, boolean, boolean[])}.
      */
     public void restoreIndexes() {
+        checkWritable();
         for (TableIndex ix : indexes) {
             if (ix.tree().size() != 0) {
                 throw new IllegalStateException("table " + name + " already has indexed rows");

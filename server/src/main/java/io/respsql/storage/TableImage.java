@@ -3,6 +3,7 @@ package io.respsql.storage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /** One table as of a {@link Catalog#capture()}: its schema, row slots and column values. */
 public final class TableImage {
@@ -12,6 +13,8 @@ public final class TableImage {
 
     /** The live table, for releasing its frozen chunks; never read through by the image. */
     final Table source;
+    /** The table's number for this capture (see {@link Table#releaseCapture}). */
+    private final long seq;
     private final String name;
     private final int primaryPosition;
     private final ColumnImage[] columns;
@@ -19,9 +22,10 @@ public final class TableImage {
     private final List<String> indexNames;
     private final RowsImage rows;
 
-    TableImage(Table source, String name, int primaryPosition, ColumnImage[] columns, List<IndexDef> indexes,
+    TableImage(Table source, long seq, String name, int primaryPosition, ColumnImage[] columns, List<IndexDef> indexes,
                RowsImage rows) {
         this.source = source;
+        this.seq = seq;
         this.name = name;
         this.primaryPosition = primaryPosition;
         this.columns = columns;
@@ -68,5 +72,22 @@ public final class TableImage {
 
     public RowsImage rows() {
         return rows;
+    }
+
+    /** Ends this table's part of the capture (see {@link CatalogImage#release()}); once only. */
+    void release() {
+        source.releaseCapture(seq);
+    }
+
+    /**
+     * Bytes this image holds that the live table no longer uses ({@code inCatalog} false: the
+     * table was dropped, so all of it); see {@link ColumnImage#heldBytes}.
+     */
+    long heldBytes(boolean inCatalog, Set<Object> seen) {
+        long b = rows.heldBytes(inCatalog ? source.rows() : null, seen);
+        for (int i = 0; i < columns.length; i++) {
+            b += columns[i].heldBytes(inCatalog ? source.column(i) : null, seen);
+        }
+        return b;
     }
 }

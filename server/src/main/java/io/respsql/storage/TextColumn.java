@@ -13,8 +13,10 @@ import java.util.Arrays;
  * outweighs live bytes the table compacts the arena ({@link #compact}).
  *
  * <p>A capture freezes the reference chunks like the numeric columns' chunks. The arena needs no
- * flags: appends write only past the write position of the capture, and compaction builds a new
- * arena, so bytes a captured reference points at are never overwritten.
+ * flags, however many captures are outstanding: appends write only past the write position of the
+ * latest capture, and compaction ({@link #compact}) and truncation ({@link #reset}) install a new
+ * arena and never write or reuse an old arena chunk, so bytes a captured reference points at are
+ * never overwritten; each capture keeps the arena chunks it listed.
  */
 public final class TextColumn extends Column {
     private static final int ARENA_CHUNK = 1 << 20;
@@ -45,8 +47,7 @@ public final class TextColumn extends Column {
             Arrays.fill(c, old.length, n, EMPTY);
             return c;
         });
-        frozen = Chunks.frozenAfterGrow(frozen, refs, first);
-        nullsAfterGrow(first, refs.length == 0 ? null : refs[0]);
+        afterGrow(refs, first);
     }
 
     private long ref(int row) {
@@ -62,11 +63,18 @@ public final class TextColumn extends Column {
     }
 
     @Override
-    void thaw(int c) {
+    void copyChunk(int c) {
         refs[c] = refs[c].clone();
-        thawNulls(c);
-        frozen[c] = false;
-        copiedChunks++;
+    }
+
+    @Override
+    Object chunkArray(int c) {
+        return refs[c];
+    }
+
+    /** Arena chunk {@code i} in use, or null past the last one (capture accounting). */
+    byte[] arenaChunk(int i) {
+        return i < arenaCount ? arena[i] : null;
     }
 
     @Override
@@ -80,9 +88,17 @@ public final class TextColumn extends Column {
     }
 
     @Override
-    ColumnImage capture() {
-        freezeAll();
+    ColumnImage capture(long seq) {
+        freezeAll(seq);
         return ColumnImage.ofText(this, refs.clone(), Arrays.copyOf(arena, arenaCount), captureNulls());
+    }
+
+    @Override
+    void adopt(ColumnImage image) {
+        refs = image.refChunks();
+        arena = image.arenaChunks();
+        arenaCount = arena.length;
+        arenaPos = arenaCount == 0 ? 0 : arena[arenaCount - 1].length;
     }
 
     /** The length prefix stored at {@code o} in an arena chunk. */
@@ -121,13 +137,17 @@ public final class TextColumn extends Column {
      * {@code b} may be this column's own arena (a value copied from another row).
      */
     public void set(int row, byte[] b, int off, int len) {
-        long old = ref(row);
+        int c = row >>> Chunks.SHIFT;
+        if (frozen[c]) {
+            thaw(c); // before any accounting: a read view's column throws here untouched
+        }
+        long old = refs[c][row & Chunks.MASK];
         if (old != EMPTY) {
-            int oldLen = length(row);
+            int oldLen = lengthAt(arena[(int) (old >>> 32)], (int) old);
             garbageBytes += oldLen + 4;
             liveBytes -= oldLen + 4;
         }
-        setRef(row, append(b, off, len));
+        refs[c][row & Chunks.MASK] = append(b, off, len);
         if (anyNulls) {
             clearNullBit(row);
         }
@@ -257,7 +277,7 @@ public final class TextColumn extends Column {
                 long[] fresh = new long[refs[c].length];
                 Arrays.fill(fresh, EMPTY);
                 refs[c] = fresh;
-                frozen[c] = false;
+                installed(c);
             } else {
                 Arrays.fill(refs[c], 0, used, EMPTY);
             }
