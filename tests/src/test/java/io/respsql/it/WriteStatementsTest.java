@@ -154,6 +154,7 @@ class WriteStatementsTest extends SqlTestBase {
         s.expectRejectedSql("DROP VIEW t", "ERR 't' is a table: use DROP TABLE");
         assertEquals(List.of("t", "tv"), s.tables());
         assertEquals(List.of("CREATE VIEW tv AS SELECT id FROM t"), dump("tv"));
+        s.expectSql("SHOW INDEXES FROM tv", Resp.EMPTY);
         s.expectSql("DROP VIEW tv", OK);
         s.expectRejectedSql("DROP VIEW tv", "ERR view 'tv' does not exist");
         s.expectSql("DROP VIEW IF EXISTS tv", OK);
@@ -171,6 +172,23 @@ class WriteStatementsTest extends SqlTestBase {
             s.expectSql(statement, OK);
         }
         assertEquals(before, dump("r"));
+    }
+
+    @Test
+    void booleanDateAndTimestampColumnsTakeTheirLiteralsAndDumpThemBack() {
+        s.expectSql("CREATE TABLE ev (id INT PRIMARY KEY, ok BOOLEAN, d DATE, at TIMESTAMP)", OK);
+        s.expectSql("INSERT INTO ev VALUES (1, TRUE, '2024-06-01', '2024-06-01 12:30:00'),"
+                + " (2, 'false', DATE '1999-12-31', TIMESTAMP '2024-06-01 00:00:00.25'), (3, NULL, NULL, NULL)", OK);
+        assertEquals(List.of("1,TRUE,DATE '2024-06-01',TIMESTAMP '2024-06-01 12:30:00'",
+                "2,FALSE,DATE '1999-12-31',TIMESTAMP '2024-06-01 00:00:00.250000'", "3,NULL,NULL,NULL"), rowsOf("ev"));
+        s.expectRejectedSql("INSERT INTO ev VALUES (4, TRUE, '2024-13-01', NULL)", "ERR value '2024-13-01' is not a valid DATE for column 'd'");
+        s.expectRejectedSql("INSERT INTO ev VALUES (4, 2, NULL, NULL)", "ERR value 2 is not a valid BOOLEAN for column 'ok'");
+        List<String> before = dump("ev");
+        s.expectSql("DROP TABLE ev", integer(2));
+        for (String statement : before) {
+            s.expectSql(statement, OK);
+        }
+        assertEquals(before, dump("ev"));
     }
 
     @Test

@@ -98,7 +98,14 @@ public final class SchemaReport {
      * or {@code UNIQUE}; tables in SHOW TABLES order, each table's primary key first.
      */
     public static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
-        List<Table> tables = s.table() == null ? new ArrayList<>(catalog.tables()) : List.of(Tables.require(catalog, s.table(), "show indexes of"));
+        List<Table> tables;
+        if (s.table() == null) {
+            tables = new ArrayList<>(catalog.tables());
+        } else if (catalog.table(s.table()) == null && catalog.view(s.table()) != null) {
+            tables = List.of(); // a view has no indexes
+        } else {
+            tables = List.of(Tables.require(catalog, s.table(), "show indexes of"));
+        }
         List<String> lines = new ArrayList<>();
         for (Table t : tables) {
             for (TableIndex ix : t.indexes()) {
