@@ -1,0 +1,76 @@
+package io.respsql.exec.op.window;
+
+import io.respsql.sql.SqlException;
+
+/**
+ * ROW_NUMBER, RANK, DENSE_RANK and NTILE: positions and peer groups only (no frame). RANK
+ * leaves gaps after ties, DENSE_RANK does not; NTILE(n) deals the partition's rows into n
+ * buckets whose sizes differ by at most one, the larger first (PostgreSQL).
+ */
+final class RankingEvaluator extends WindowEvaluator {
+    private final WindowFunctionKind kind;
+    private final int[] peerStart;
+    /** NTILE's bucket count, read at the partition's first row as PostgreSQL does. */
+    private final ValueBuffer buckets;
+
+    RankingEvaluator(WindowFunctionKind kind, ResultColumn out, int[] outRows, int[] peerStart, ValueBuffer buckets) {
+        super(out, outRows);
+        this.kind = kind;
+        this.peerStart = peerStart;
+        this.buckets = buckets;
+    }
+
+    @Override
+    void partition(int ps, int pe) {
+        switch (kind) {
+            case ROW_NUMBER:
+                for (int i = ps; i < pe; i++) {
+                    out.setLong(outRows[i], i - ps + 1);
+                }
+                break;
+            case RANK:
+                for (int i = ps; i < pe; i++) {
+                    out.setLong(outRows[i], peerStart[i] - ps + 1);
+                }
+                break;
+            case DENSE_RANK: {
+                long rank = 0;
+                for (int i = ps; i < pe; i++) {
+                    if (peerStart[i] == i) {
+                        rank++;
+                    }
+                    out.setLong(outRows[i], rank);
+                }
+                break;
+            }
+            case NTILE:
+                ntile(ps, pe);
+                break;
+            default:
+                throw new IllegalStateException(kind.name());
+        }
+    }
+
+    private void ntile(int ps, int pe) {
+        if (buckets.isNull(ps)) {
+            for (int i = ps; i < pe; i++) {
+                out.setNull(outRows[i]);
+            }
+            return;
+        }
+        long n = buckets.getLong(ps);
+        if (n <= 0) {
+            throw new SqlException("argument of NTILE must be greater than zero, got " + n);
+        }
+        long rows = pe - ps;
+        long small = rows / n;
+        long large = small + 1;
+        // The first (rows % n) buckets hold one row more.
+        long inLarge = (rows % n) * large;
+        for (int i = ps; i < pe; i++) {
+            long k = i - ps;
+            long bucket = k < inLarge ? k / large + 1 : rows % n + (k - inLarge) / small + 1;
+            out.setLong(outRows[i], bucket);
+        }
+    }
+}

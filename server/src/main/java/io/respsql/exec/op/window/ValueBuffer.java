@@ -1,0 +1,287 @@
+package io.respsql.exec.op.window;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+
+import java.util.Arrays;
+
+/**
+ * One expression's value for every buffered tuple, in primitive arrays (no object per row):
+ * longs for long-carried types, doubles for DOUBLE, TEXT as slices of one byte arena. A
+ * constant expression is evaluated once and stored once. After the sort, {@link #permute}
+ * puts the values in sorted order so the compute loops index them directly.
+ */
+final class ValueBuffer {
+    enum Kind { LONG, DOUBLE, TEXT }
+
+    private static final int INITIAL = 64;
+
+    final Expression expr;
+    final Kind kind;
+    private final boolean constant;
+    private int size;
+    private long[] longs;
+    private double[] doubles;
+    private byte[] arena;
+    private int arenaUsed;
+    private int[] offsets;
+    private int[] lengths;
+    /** Null per value; allocated at the first NULL. */
+    private boolean[] nulls;
+
+    ValueBuffer(Expression expr) {
+        this.expr = expr;
+        this.kind = kindOf(expr.type());
+        this.constant = expr.isConstant();
+        int cap = constant ? 1 : INITIAL;
+        switch (kind) {
+            case LONG:
+                longs = new long[cap];
+                break;
+            case DOUBLE:
+                doubles = new double[cap];
+                break;
+            default:
+                offsets = new int[cap];
+                lengths = new int[cap];
+                arena = new byte[constant ? 16 : 1024];
+        }
+    }
+
+    static Kind kindOf(SqlType t) {
+        if (t == SqlType.DOUBLE) {
+            return Kind.DOUBLE;
+        }
+        return t == SqlType.TEXT ? Kind.TEXT : Kind.LONG;
+    }
+
+    /** Evaluates the expression for the tuple now in {@code ctx} and appends its value. */
+    void append(EvalContext ctx) {
+        if (constant && size == 1) {
+            return;
+        }
+        int i = size;
+        if (!constant && i == capacity()) {
+            grow();
+        }
+        if (expr.type() == SqlType.NULL) {
+            setNull(i);
+            size++;
+            return;
+        }
+        switch (kind) {
+            case LONG: {
+                long v = expr.evalLong(ctx);
+                if (ctx.isNull) {
+                    setNull(i);
+                } else {
+                    longs[i] = v;
+                }
+                break;
+            }
+            case DOUBLE: {
+                double v = expr.evalDouble(ctx);
+                if (ctx.isNull) {
+                    setNull(i);
+                } else {
+                    doubles[i] = v;
+                }
+                break;
+            }
+            default: {
+                byte[] b = expr.evalText(ctx);
+                if (ctx.isNull) {
+                    setNull(i);
+                } else {
+                    int len = ctx.textLength;
+                    if (arenaUsed + len > arena.length) {
+                        arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + len));
+                    }
+                    System.arraycopy(b, ctx.textOffset, arena, arenaUsed, len);
+                    offsets[i] = arenaUsed;
+                    lengths[i] = len;
+                    arenaUsed += len;
+                }
+            }
+        }
+        size++;
+    }
+
+    private int capacity() {
+        return kind == Kind.LONG ? longs.length : kind == Kind.DOUBLE ? doubles.length : offsets.length;
+    }
+
+    private void grow() {
+        int cap = capacity() * 2;
+        switch (kind) {
+            case LONG:
+                longs = Arrays.copyOf(longs, cap);
+                break;
+            case DOUBLE:
+                doubles = Arrays.copyOf(doubles, cap);
+                break;
+            default:
+                offsets = Arrays.copyOf(offsets, cap);
+                lengths = Arrays.copyOf(lengths, cap);
+        }
+        if (nulls != null) {
+            nulls = Arrays.copyOf(nulls, cap);
+        }
+    }
+
+    private void setNull(int i) {
+        if (nulls == null) {
+            nulls = new boolean[constant ? 1 : capacity()];
+        }
+        nulls[i] = true;
+    }
+
+    /** Reorders the values: value {@code i} becomes the old value {@code perm[i]}. */
+    void permute(int[] perm, int n) {
+        if (constant) {
+            return;
+        }
+        switch (kind) {
+            case LONG: {
+                long[] p = new long[n];
+                for (int i = 0; i < n; i++) {
+                    p[i] = longs[perm[i]];
+                }
+                longs = p;
+                break;
+            }
+            case DOUBLE: {
+                double[] p = new double[n];
+                for (int i = 0; i < n; i++) {
+                    p[i] = doubles[perm[i]];
+                }
+                doubles = p;
+                break;
+            }
+            default: {
+                int[] o = new int[n];
+                int[] l = new int[n];
+                for (int i = 0; i < n; i++) {
+                    o[i] = offsets[perm[i]];
+                    l[i] = lengths[perm[i]];
+                }
+                offsets = o;
+                lengths = l;
+            }
+        }
+        if (nulls != null) {
+            boolean[] p = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                p[i] = nulls[perm[i]];
+            }
+            nulls = p;
+        }
+    }
+
+    private int at(int i) {
+        return constant ? 0 : i;
+    }
+
+    boolean isNull(int i) {
+        return nulls != null && nulls[at(i)];
+    }
+
+    /** No value is NULL (lets loops skip the check). */
+    boolean hasNoNulls() {
+        return nulls == null;
+    }
+
+    long getLong(int i) {
+        return longs[at(i)];
+    }
+
+    /** The value as a double (a long-carried value converted). */
+    double getDouble(int i) {
+        return kind == Kind.DOUBLE ? doubles[at(i)] : (double) longs[at(i)];
+    }
+
+    byte[] textBytes() {
+        return arena;
+    }
+
+    int textOffset(int i) {
+        return offsets[at(i)];
+    }
+
+    int textLength(int i) {
+        return lengths[at(i)];
+    }
+
+    /** Compares two non-NULL values (TEXT bytewise unsigned; -0.0 equals 0.0, NaN above all, as PostgreSQL). */
+    int compare(int i, int j) {
+        switch (kind) {
+            case LONG:
+                return Long.compare(longs[at(i)], longs[at(j)]);
+            case DOUBLE:
+                return compareDoubles(doubles[at(i)], doubles[at(j)]);
+            default: {
+                int a = at(i);
+                int b = at(j);
+                return Arrays.compareUnsigned(arena, offsets[a], offsets[a] + lengths[a], arena, offsets[b], offsets[b] + lengths[b]);
+            }
+        }
+    }
+
+    static int compareDoubles(double a, double b) {
+        if (a < b) {
+            return -1;
+        }
+        if (a > b) {
+            return 1;
+        }
+        if (a == b) {
+            return 0;
+        }
+        return Boolean.compare(Double.isNaN(a), Double.isNaN(b));
+    }
+
+    /**
+     * A long whose signed order is the sort order of this non-NULL value (for radix sorting):
+     * equal exactly when the values compare equal (-0.0 as 0.0, every NaN alike and above all).
+     */
+    long sortKey(int i, boolean descending) {
+        long k;
+        if (kind == Kind.DOUBLE) {
+            double d = doubles[at(i)];
+            long bits = Double.doubleToLongBits(d == 0 ? 0.0 : d);
+            k = bits < 0 ? bits ^ Long.MAX_VALUE : bits;
+        } else {
+            k = longs[at(i)];
+        }
+        return descending ? ~k : k;
+    }
+
+    /** Sort order of two values, NULLs placed as asked: for sorting. */
+    int compareForSort(int i, int j, boolean descending, boolean nullsFirst) {
+        if (nulls != null) {
+            boolean ni = nulls[at(i)];
+            boolean nj = nulls[at(j)];
+            if (ni || nj) {
+                if (ni == nj) {
+                    return 0;
+                }
+                return ni == nullsFirst ? -1 : 1;
+            }
+        }
+        int c = compare(i, j);
+        return descending ? -c : c;
+    }
+
+    /** Same value, NULL equal to NULL: for partition and peer boundaries. */
+    boolean same(int i, int j) {
+        if (nulls != null) {
+            boolean ni = nulls[at(i)];
+            boolean nj = nulls[at(j)];
+            if (ni || nj) {
+                return ni == nj;
+            }
+        }
+        return compare(i, j) == 0;
+    }
+}

@@ -1,0 +1,93 @@
+package io.respsql.exec.op.window;
+
+import io.respsql.expr.Expression;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Expr.BoundKind;
+import io.respsql.sql.tree.Expr.FrameUnit;
+
+/**
+ * A window frame: {@code ROWS|RANGE BETWEEN start AND end}. Offsets ({@code n PRECEDING} /
+ * {@code n FOLLOWING}) are constant expressions, evaluated once per run; the others are null.
+ * A frame written with only a start ({@code ROWS 2 PRECEDING}) ends at {@code CURRENT ROW}
+ * ({@link #startingAt}). The constructor applies PostgreSQL's static checks; the offsets' values
+ * (not NULL, not negative) are checked when a run evaluates them.
+ */
+public record WindowFrame(FrameUnit unit, BoundKind startKind, Expression startOffset, BoundKind endKind,
+                          Expression endOffset) {
+    /**
+     * PostgreSQL's default: {@code RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW}. Without an
+     * ORDER BY every row of a partition is a peer of every other, so this is the whole partition.
+     */
+    public static final WindowFrame DEFAULT =
+            new WindowFrame(FrameUnit.RANGE, BoundKind.UNBOUNDED_PRECEDING, null, BoundKind.CURRENT_ROW, null);
+
+    public WindowFrame {
+        if (unit == null || startKind == null || endKind == null) {
+            throw new IllegalArgumentException("frame unit and bounds are required");
+        }
+        if (startKind == BoundKind.UNBOUNDED_FOLLOWING) {
+            throw new SqlException("frame start cannot be UNBOUNDED FOLLOWING");
+        }
+        if (endKind == BoundKind.UNBOUNDED_PRECEDING) {
+            throw new SqlException("frame end cannot be UNBOUNDED PRECEDING");
+        }
+        if (startKind == BoundKind.CURRENT_ROW && endKind == BoundKind.PRECEDING) {
+            throw new SqlException("frame starting from current row cannot have preceding rows");
+        }
+        if (startKind == BoundKind.FOLLOWING && (endKind == BoundKind.PRECEDING || endKind == BoundKind.CURRENT_ROW)) {
+            throw new SqlException("frame starting from following row cannot have preceding rows");
+        }
+        checkOffset(startKind, startOffset, "starting");
+        checkOffset(endKind, endOffset, "ending");
+    }
+
+    /** {@code ROWS|RANGE start}: the frame ends at the current row (its last peer for RANGE). */
+    public static WindowFrame startingAt(FrameUnit unit, BoundKind startKind, Expression startOffset) {
+        return new WindowFrame(unit, startKind, startOffset, BoundKind.CURRENT_ROW, null);
+    }
+
+    private static void checkOffset(BoundKind kind, Expression offset, String which) {
+        boolean wanted = kind == BoundKind.PRECEDING || kind == BoundKind.FOLLOWING;
+        if (wanted != (offset != null)) {
+            throw new IllegalArgumentException("frame " + which + " offset " + (wanted ? "missing" : "not expected") + " for " + kind);
+        }
+        if (offset != null) {
+            if (!offset.isConstant()) {
+                throw new SqlException("frame " + which + " offset must not contain variables: " + offset.describe());
+            }
+            if (!offset.type().isNumeric() && offset.type() != io.respsql.expr.SqlType.NULL) {
+                throw new SqlException("frame " + which + " offset must be a number, got " + offset.type().sqlName()
+                        + ": " + offset.describe());
+            }
+        }
+    }
+
+    /** Either bound is {@code n PRECEDING|FOLLOWING}. */
+    public boolean hasOffset() {
+        return startOffset != null || endOffset != null;
+    }
+
+    /** The frame only grows: it starts at the partition's first row (running aggregates, no removal). */
+    public boolean startsUnbounded() {
+        return startKind == BoundKind.UNBOUNDED_PRECEDING;
+    }
+
+    public String describe() {
+        return unit + " BETWEEN " + bound(startKind, startOffset) + " AND " + bound(endKind, endOffset);
+    }
+
+    private static String bound(BoundKind kind, Expression offset) {
+        switch (kind) {
+            case UNBOUNDED_PRECEDING:
+                return "UNBOUNDED PRECEDING";
+            case PRECEDING:
+                return offset.describe() + " PRECEDING";
+            case CURRENT_ROW:
+                return "CURRENT ROW";
+            case FOLLOWING:
+                return offset.describe() + " FOLLOWING";
+            default:
+                return "UNBOUNDED FOLLOWING";
+        }
+    }
+}
