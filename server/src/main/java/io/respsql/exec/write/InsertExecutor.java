@@ -192,7 +192,13 @@ public final class InsertExecutor {
             if (col.defaultText() == null) {
                 continue; // rows start NULL
             }
-            Defaults.value(col, cell);
+            try {
+                Defaults.value(col, cell);
+            } catch (UnsupportedOperationException binderNotMerged) {
+                // Not the old path's zero value: that would store a wrong value silently.
+                throw new SqlException("DEFAULT " + col.defaultText() + " of column '" + col.name()
+                        + "' needs the expression binder, which this build does not have yet");
+            }
             for (int r = 0; r < rows.rows; r++) {
                 rows.set(r, c, cell);
             }
