@@ -46,10 +46,12 @@ public final class UpdateExecutor {
             if (c == null) {
                 throw new SqlException("column '" + a.column() + "' does not exist in table '" + t.name() + "'");
             }
+            Assigner bound = new Assigner(t, c, value(binder, c, a.value(), sql));
             if (!seen.add(c)) {
-                throw new SqlException("column '" + c.name() + "' is assigned twice");
+                // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
+                assigners.removeIf(earlier -> earlier.column == c);
             }
-            assigners.add(new Assigner(t, c, value(binder, c, a.value(), sql)));
+            assigners.add(bound);
         }
         AccessPath path = Planner.plan(binder, 0, Planner.conjuncts(s.where()), null, false);
         return new Plan(t, assigners, path);

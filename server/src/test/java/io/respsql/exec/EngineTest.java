@@ -1141,7 +1141,6 @@ class EngineTest {
             "INSERT INTO employee VALUES (1,1,1,1,x)              | INSERT on Existing Data - use UPDATE (table 'employee' already has id=1)",
             "UPDATE nope SET a = 1                                | table 'nope' does not exist",
             "UPDATE employee SET nope = 1                         | column 'nope' does not exist in table 'employee'",
-            "UPDATE employee SET salary = 1, SALARY = 2           | column 'salary' is assigned twice",
             "UPDATE employee SET salary = abc                     | value abc is not a valid FLOAT for column 'salary'",
             "UPDATE employee SET division = 9999999999 WHERE id = 4 | value 9999999999 is out of range for INT column 'division'",
             "UPDATE employee SET name = id                        | cannot assign number id to TEXT column 'name'",

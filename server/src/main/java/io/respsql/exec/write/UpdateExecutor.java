@@ -47,17 +47,22 @@ public final class UpdateExecutor {
         Table t = Tables.require(catalog, s.table(), "UPDATE");
         StatementPlanner.RowsPlan rows = StatementPlanner.planRows(catalog, t, s.where(), sql);
         Assignment[] as = new Assignment[s.assignments().size()];
+        int n = 0;
         for (int i = 0; i < as.length; i++) {
             Statement.Assignment a = s.assignments().get(i);
             Column c = Tables.column(t, a.column());
-            for (int j = 0; j < i; j++) {
-                if (as[j].column == c) {
-                    throw new SqlException("column '" + c.name() + "' is assigned twice");
-                }
+            Assignment bound = Assignment.bind(t, c, a.value(), rows, sql);
+            int j = 0;
+            while (j < n && as[j].column != c) {
+                j++;
             }
-            as[i] = Assignment.bind(t, c, a.value(), rows, sql);
+            // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
+            as[j] = bound;
+            if (j == n) {
+                n++;
+            }
         }
-        return new Plan(t, rows, as);
+        return new Plan(t, rows, n == as.length ? as : Arrays.copyOf(as, n));
     }
 
     /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
