@@ -13,7 +13,7 @@ import java.util.List;
  * What the statement executors ask of planning: the one binder and planner serve SELECT,
  * INSERT ... SELECT, UPDATE and DELETE alike (issue 10: "UPDATE and DELETE are planned in
  * plan/ like SELECT"). Contract between the query side (binder, planner, operators) and the
- * write side (INSERT/UPDATE/DELETE/DDL executors, SqlEngine). Stubs until the query side lands.
+ * write side (INSERT/UPDATE/DELETE/DDL executors, SqlEngine). 
  */
 public final class StatementPlanner {
     private StatementPlanner() {
@@ -40,7 +40,13 @@ public final class StatementPlanner {
 
     /** Plans a query (a SELECT, a set operation, VALUES); {@code sql} is the statement text (errors quote it). */
     public static QueryPlan planQuery(Catalog catalog, Query query, String sql) {
-        throw new UnsupportedOperationException("query planner not built yet");
+        return plan(catalog, query, sql);
+    }
+
+    /** {@link #planQuery} with the planner's own type, which can also write its rows into a result sink. */
+    public static PlannedQuery plan(Catalog catalog, Query query, String sql) {
+        QueryBinder binder = new QueryBinder(catalog, sql);
+        return new PlannedQuery(QueryPlanner.plan(binder.bindQuery(query, null)));
     }
 
     /**
@@ -50,7 +56,38 @@ public final class StatementPlanner {
      * {@code where} are allowed (they get relation numbers above 0).
      */
     public static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql) {
-        throw new UnsupportedOperationException("query planner not built yet");
+        QueryBinder binder = new QueryBinder(catalog, sql);
+        Relation r = binder.tableRelation(table);
+        BlockScope scope = new BlockScope(null);
+        scope.add(r);
+        List<Conjunct> conds = new java.util.ArrayList<>();
+        if (where != null) {
+            for (Expr e : QueryBinder.splitAnd(where)) {
+                conds.add(binder.conjunct(e, scope));
+            }
+        }
+        AccessPlanner.Access access = AccessPlanner.choose(r, conds, null);
+        return new RowsPlan() {
+            @Override
+            public Operator root() {
+                return access.op();
+            }
+
+            @Override
+            public io.respsql.expr.EvalContext newContext() {
+                return new io.respsql.expr.EvalContext(QueryBinder.MAX_RELATIONS);
+            }
+
+            @Override
+            public Expression bindRowExpression(Expr e) {
+                return binder.bind(e, scope);
+            }
+
+            @Override
+            public List<String> explain() {
+                return List.of(access.description());
+            }
+        };
     }
 
     /** The plan of {@link #planRows}: run {@link #root()} in {@link #newContext()}; the table's slot is {@code slots[0]}. */
@@ -71,6 +108,6 @@ public final class StatementPlanner {
 
     /** Binds an expression that reads no table (a DEFAULT, a VALUES entry): constants and functions. */
     public static Expression bindConstant(Expr e, String sql) {
-        throw new UnsupportedOperationException("query planner not built yet");
+        return new QueryBinder(null, sql).constant(e);
     }
 }

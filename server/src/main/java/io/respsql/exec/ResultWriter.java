@@ -1,0 +1,107 @@
+package io.respsql.exec;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.result.ResultColumns;
+import io.respsql.result.ResultSink;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.util.List;
+
+/**
+ * Runs a query plan and writes its rows into a {@link ResultSink}: the result tuples (their
+ * relations' row slots) are gathered first, because the sink takes the row count before the
+ * first row; then, per tuple, the slots are put back and each output expression's value goes to
+ * the sink as a long, double, text or NULL. DATE and TIMESTAMP go as their text, BOOLEAN as 0/1.
+ */
+public final class ResultWriter {
+    private static final byte[] EMPTY = new byte[0];
+    private final byte[] temporal = new byte[32];
+
+    /** Writes every row {@code root} produces; {@code carried} are the relations a tuple consists of. */
+    public void write(Operator root, List<Expression> outputs, ResultColumns columns, int[] carried, EvalContext ctx,
+                      ResultSink sink) {
+        IntArrayList buf = new IntArrayList();
+        int w = carried.length;
+        root.run(ctx, c -> {
+            int[] s = c.slots;
+            for (int r : carried) {
+                buf.add(s[r]);
+            }
+            return true;
+        });
+        int n = w == 0 ? 0 : buf.size() / w;
+        sink.columns(columns, n);
+        Expression[] outs = outputs.toArray(new Expression[0]);
+        int[] rows = buf.elements();
+        int[] slots = ctx.slots;
+        for (int i = 0, at = 0; i < n; i++, at += w) {
+            for (int k = 0; k < w; k++) {
+                slots[carried[k]] = rows[at + k];
+            }
+            sink.beginRow();
+            for (Expression e : outs) {
+                emit(e, ctx, sink);
+            }
+            sink.endRow();
+        }
+        sink.end();
+    }
+
+    /** The number of tuples {@code root} produces (a lone COUNT(*)). */
+    public static long count(Operator root, EvalContext ctx) {
+        long[] n = {0};
+        root.run(ctx, c -> {
+            n[0]++;
+            return true;
+        });
+        return n[0];
+    }
+
+    /** Evaluates {@code e} on the current tuple and hands its value to the sink. */
+    public void emit(Expression e, EvalContext ctx, ResultSink sink) {
+        switch (e.type()) {
+            case TEXT: {
+                byte[] b = e.evalText(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    sink.textValue(b == null ? EMPTY : b, ctx.textOffset, ctx.textLength);
+                }
+                return;
+            }
+            case DOUBLE: {
+                double d = e.evalDouble(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    sink.doubleValue(d);
+                }
+                return;
+            }
+            case NULL:
+                sink.nullValue();
+                return;
+            case DATE:
+            case TIMESTAMP: {
+                long v = e.evalLong(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
+                    sink.textValue(temporal, 0, len);
+                }
+                return;
+            }
+            default: {
+                long v = e.evalLong(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    sink.longValue(v);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.respsql.exec;
+
+/**
+ * DATE (days since 1970-01-01) and TIMESTAMP (microseconds) as text, written into a caller's
+ * buffer without allocating: {@code YYYY-MM-DD} and {@code YYYY-MM-DD HH:MM:SS[.ffffff]} (the
+ * fraction only when not zero, trailing zeros dropped, as PostgreSQL prints it).
+ */
+final class TemporalText {
+    private TemporalText() {
+    }
+
+    /** Writes the value into {@code out} (at least 32 bytes); returns the length. */
+    static int format(boolean date, long v, byte[] out) {
+        long days = date ? v : Math.floorDiv(v, 86_400_000_000L);
+        int p = civil(days, out);
+        if (date) {
+            return p;
+        }
+        long micros = Math.floorMod(v, 86_400_000_000L);
+        long secs = micros / 1_000_000;
+        int frac = (int) (micros % 1_000_000);
+        out[p++] = ' ';
+        p = two((int) (secs / 3600), out, p);
+        out[p++] = ':';
+        p = two((int) (secs / 60 % 60), out, p);
+        out[p++] = ':';
+        p = two((int) (secs % 60), out, p);
+        if (frac != 0) {
+            out[p++] = '.';
+            int digits = 6;
+            while (frac % 10 == 0) {
+                frac /= 10;
+                digits--;
+            }
+            for (int i = digits - 1; i >= 0; i--) {
+                out[p + i] = (byte) ('0' + frac % 10);
+                frac /= 10;
+            }
+            p += digits;
+        }
+        return p;
+    }
+
+    /** Days since the epoch as YYYY-MM-DD (proleptic Gregorian; H. Hinnant's civil_from_days). */
+    private static int civil(long z, byte[] out) {
+        z += 719_468;
+        long era = Math.floorDiv(z, 146_097);
+        long doe = z - era * 146_097;
+        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        long y = yoe + era * 400;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        long d = doy - (153 * mp + 2) / 5 + 1;
+        long m = mp < 10 ? mp + 3 : mp - 9;
+        if (m <= 2) {
+            y++;
+        }
+        int p = 0;
+        if (y < 0) {
+            out[p++] = '-';
+            y = -y;
+        }
+        if (y > 9999) {
+            String s = Long.toString(y);
+            for (int i = 0; i < s.length(); i++) {
+                out[p++] = (byte) s.charAt(i);
+            }
+        } else {
+            p = two((int) (y / 100), out, p);
+            p = two((int) (y % 100), out, p);
+        }
+        out[p++] = '-';
+        p = two((int) m, out, p);
+        out[p++] = '-';
+        return two((int) d, out, p);
+    }
+
+    private static int two(int v, byte[] out, int p) {
+        out[p] = (byte) ('0' + v / 10);
+        out[p + 1] = (byte) ('0' + v % 10);
+        return p + 2;
+    }
+}

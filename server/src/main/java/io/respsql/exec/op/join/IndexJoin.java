@@ -1,0 +1,79 @@
+package io.respsql.exec.op.join;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.TupleConsumer;
+import io.respsql.exec.op.scan.KeyProbe;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.index.LongIntBTree;
+import io.respsql.storage.TableIndex;
+
+import java.util.List;
+
+/**
+ * For each outer tuple, the inner table's rows found by probing an index with a key computed
+ * from the outer tuple ({@code inner.col = outer expression}); the filter holds the join's other
+ * conditions and re-checks what the key does not decide. LEFT: an outer tuple without a match
+ * comes once with the inner slot -1. One cursor per run, re-seeked per outer tuple.
+ */
+public final class IndexJoin implements Operator {
+    private final Operator outer;
+    private final TableIndex index;
+    private final int relation;
+    private final KeyProbe key;
+    private final Expression filter;
+    private final boolean leftOuter;
+    private final String description;
+
+    public IndexJoin(Operator outer, TableIndex index, int relation, KeyProbe key, Expression filter, boolean leftOuter,
+                     String description) {
+        this.outer = outer;
+        this.index = index;
+        this.relation = relation;
+        this.key = key;
+        this.filter = filter;
+        this.leftOuter = leftOuter;
+        this.description = description;
+    }
+
+    @Override
+    public boolean run(EvalContext ctx, TupleConsumer out) {
+        LongIntBTree.Cursor cursor = index.tree().cursor();
+        return outer.run(ctx, c -> {
+            int[] slots = c.slots;
+            boolean matched = false;
+            long k = key.key(c);
+            if (!key.none) {
+                for (boolean ok = cursor.seek(k); ok && cursor.key() == k; ok = cursor.next()) {
+                    slots[relation] = cursor.row();
+                    if (filter == null || filter.isTrue(c)) {
+                        matched = true;
+                        if (!out.accept(c)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if (!matched && leftOuter) {
+                slots[relation] = -1;
+                return out.accept(c);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public long relations() {
+        return outer.relations() | (1L << relation);
+    }
+
+    public String describe() {
+        return description + (filter == null ? "" : "; filter " + filter.describe());
+    }
+
+    @Override
+    public void explain(List<String> lines, int depth) {
+        lines.add("  ".repeat(depth) + (leftOuter ? "left join: " : "") + describe());
+        outer.explain(lines, depth + 1);
+    }
+}

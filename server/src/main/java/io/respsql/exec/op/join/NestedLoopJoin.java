@@ -1,0 +1,83 @@
+package io.respsql.exec.op.join;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.TupleConsumer;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.util.List;
+
+/**
+ * Every outer tuple with every inner tuple for which the condition holds (a cross product when
+ * there is none). The inner side does not depend on the outer one, so it is run once per run and
+ * its tuples (row slots) buffered; LEFT: an outer tuple nothing matched comes once with the inner
+ * relations' slots -1 (their columns read as NULL).
+ */
+public final class NestedLoopJoin implements Operator {
+    private final Operator outer;
+    private final Operator inner;
+    private final int[] innerRelations;
+    private final Expression condition;
+    private final boolean leftOuter;
+
+    public NestedLoopJoin(Operator outer, Operator inner, int[] innerRelations, Expression condition, boolean leftOuter) {
+        this.outer = outer;
+        this.inner = inner;
+        this.innerRelations = innerRelations;
+        this.condition = condition;
+        this.leftOuter = leftOuter;
+    }
+
+    @Override
+    public boolean run(EvalContext ctx, TupleConsumer out) {
+        int w = innerRelations.length;
+        IntArrayList buf = new IntArrayList();
+        inner.run(ctx, c -> {
+            for (int r : innerRelations) {
+                buf.add(c.slots[r]);
+            }
+            return true;
+        });
+        int[] tuples = buf.elements();
+        int n = buf.size() / w;
+        if (n == 0 && !leftOuter) {
+            return true;
+        }
+        return outer.run(ctx, c -> {
+            int[] slots = c.slots;
+            boolean matched = false;
+            for (int i = 0, at = 0; i < n; i++, at += w) {
+                for (int k = 0; k < w; k++) {
+                    slots[innerRelations[k]] = tuples[at + k];
+                }
+                if (condition == null || condition.isTrue(c)) {
+                    matched = true;
+                    if (!out.accept(c)) {
+                        return false;
+                    }
+                }
+            }
+            if (!matched && leftOuter) {
+                for (int r : innerRelations) {
+                    slots[r] = -1;
+                }
+                return out.accept(c);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public long relations() {
+        return outer.relations() | inner.relations();
+    }
+
+    @Override
+    public void explain(List<String> lines, int depth) {
+        lines.add("  ".repeat(depth) + (leftOuter ? "left " : "") + "nested loop join"
+                + (condition == null ? "" : " on " + condition.describe()));
+        outer.explain(lines, depth + 1);
+        inner.explain(lines, depth + 1);
+    }
+}

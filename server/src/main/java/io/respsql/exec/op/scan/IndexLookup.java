@@ -1,0 +1,81 @@
+package io.respsql.exec.op.scan;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.TupleConsumer;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.index.LongIntBTree;
+import io.respsql.storage.TableIndex;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The rows of an index whose key equals one of the probe values ({@code col = v}, {@code col IN
+ * (...)}; the primary key or a secondary index alike), in key order, each key once; the filter
+ * re-checks what the keys do not decide (text prefixes, other conditions).
+ */
+public final class IndexLookup implements Operator {
+    private final TableIndex index;
+    private final int relation;
+    private final KeyProbe[] keys;
+    private final Expression filter;
+    private final String description;
+
+    public IndexLookup(TableIndex index, int relation, KeyProbe[] keys, Expression filter, String description) {
+        this.index = index;
+        this.relation = relation;
+        this.keys = keys;
+        this.filter = filter;
+        this.description = description;
+    }
+
+    @Override
+    public boolean run(EvalContext ctx, TupleConsumer out) {
+        LongIntBTree.Cursor c = index.tree().cursor();
+        if (keys.length == 1) {
+            long k = keys[0].key(ctx);
+            return keys[0].none || probe(c, k, ctx, out);
+        }
+        long[] ks = new long[keys.length];
+        int n = 0;
+        for (KeyProbe p : keys) {
+            long k = p.key(ctx);
+            if (!p.none) {
+                ks[n++] = k;
+            }
+        }
+        Arrays.sort(ks, 0, n);
+        for (int i = 0; i < n; i++) {
+            if ((i == 0 || ks[i] != ks[i - 1]) && !probe(c, ks[i], ctx, out)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean probe(LongIntBTree.Cursor c, long key, EvalContext ctx, TupleConsumer out) {
+        int[] slots = ctx.slots;
+        for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
+            slots[relation] = c.row();
+            if ((filter == null || filter.isTrue(ctx)) && !out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public long relations() {
+        return 1L << relation;
+    }
+
+    @Override
+    public void explain(List<String> lines, int depth) {
+        lines.add("  ".repeat(depth) + describe());
+    }
+
+    public String describe() {
+        return description + (filter == null ? "" : "; filter " + filter.describe());
+    }
+}

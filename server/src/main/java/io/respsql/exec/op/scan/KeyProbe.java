@@ -1,0 +1,125 @@
+package io.respsql.exec.op.scan;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+import io.respsql.index.IndexKeys;
+import io.respsql.storage.ColumnType;
+
+/**
+ * Turns a value into the key an index over a column of some type is ordered by, as a bound of
+ * a probe or a range: integer columns take integer keys (a fractional value rounds inward, or
+ * matches nothing for equality), FLOAT columns the ordered bit pattern, TEXT columns an 8-byte
+ * prefix (so the condition is re-checked on each row). A NULL value matches nothing.
+ * Evaluated when a probe starts: the value may read an outer row (an index join, a correlated
+ * subquery). One per bound; {@link #none} is the verdict of the last {@link #key} call.
+ */
+public final class KeyProbe {
+    public enum Bound { EQ, GE, GT, LE, LT }
+
+    private final Expression value;
+    private final ColumnType column;
+    private final Bound bound;
+    /** Set by {@link #key}: no key can match (NULL, a fraction for an integer equality). */
+    public boolean none;
+
+    public KeyProbe(Expression value, ColumnType column, Bound bound) {
+        this.value = value;
+        this.column = column;
+        this.bound = bound;
+    }
+
+    public Expression value() {
+        return value;
+    }
+
+    public Bound bound() {
+        return bound;
+    }
+
+    /** Whether an index over a {@code column} column can be searched for a {@code value} value. */
+    public static boolean usable(ColumnType column, SqlType value) {
+        switch (column) {
+            case INT:
+            case BIGINT:
+            case FLOAT:
+                return value.isNumeric();
+            case TEXT:
+                return value == SqlType.TEXT;
+            case DATE:
+                return value == SqlType.DATE;
+            case TIMESTAMP:
+                return value == SqlType.TIMESTAMP;
+            default:
+                return false;
+        }
+    }
+
+    /** Whether the index decides the condition exactly (no re-check): integer keys of integer values. */
+    public static boolean exact(ColumnType column, SqlType value) {
+        return (column.isInteger() && value.isInteger()) || (column == ColumnType.DATE && value == SqlType.DATE)
+                || (column == ColumnType.TIMESTAMP && value == SqlType.TIMESTAMP);
+    }
+
+    public long key(EvalContext ctx) {
+        none = false;
+        if (column == ColumnType.TEXT) {
+            byte[] b = value.evalText(ctx);
+            if (ctx.isNull) {
+                none = true;
+                return 0;
+            }
+            return IndexKeys.ofTextPrefix(b, ctx.textOffset, ctx.textLength);
+        }
+        if (column == ColumnType.FLOAT) {
+            double d = value.evalDouble(ctx);
+            none = ctx.isNull || Double.isNaN(d);
+            return none ? 0 : IndexKeys.ofDouble(d);
+        }
+        if (value.type() == SqlType.DOUBLE) {
+            double d = value.evalDouble(ctx);
+            if (ctx.isNull || Double.isNaN(d)) {
+                none = true;
+                return 0;
+            }
+            switch (bound) {
+                case EQ:
+                    if (d != Math.rint(d) || d < -0x1p63 || d >= 0x1p63) {
+                        none = true;
+                        return 0;
+                    }
+                    return (long) d;
+                case GE:
+                    return clamp(Math.ceil(d));
+                case GT:
+                    return clamp(Math.floor(d) + 1);
+                case LE:
+                    return clamp(Math.floor(d));
+                default:
+                    return clamp(Math.ceil(d) - 1);
+            }
+        }
+        long v = value.evalLong(ctx);
+        if (ctx.isNull) {
+            none = true;
+            return 0;
+        }
+        if (bound == Bound.GT) {
+            if (v == Long.MAX_VALUE) {
+                none = true;
+            }
+            return v + 1;
+        }
+        if (bound == Bound.LT) {
+            if (v == Long.MIN_VALUE) {
+                none = true;
+            }
+            return v - 1;
+        }
+        return v;
+    }
+
+    private static long clamp(double d) {
+        return d <= -0x1p63 ? Long.MIN_VALUE : d >= 0x1p63 ? Long.MAX_VALUE : (long) d;
+    }
+}

@@ -1,0 +1,75 @@
+package io.respsql.exec.op.scan;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.TupleConsumer;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.storage.RowAllocator;
+import io.respsql.storage.Table;
+
+import java.util.List;
+
+/**
+ * Every live row of a table, a batch at a time: up to {@link #BATCH} live slots into a selection
+ * vector, narrowed by the filter's batch loop ({@link Expression#filter}), then pushed.
+ */
+public final class TableScan implements Operator {
+    public static final int BATCH = 1024;
+    private final Table table;
+    private final int relation;
+    private final Expression filter;
+    private final String label;
+    /** The selection vector, reused by runs that do not overlap (a re-entered scan gets its own). */
+    private int[] spare;
+
+    public TableScan(Table table, int relation, Expression filter, String label) {
+        this.table = table;
+        this.relation = relation;
+        this.filter = filter;
+        this.label = label;
+    }
+
+    @Override
+    public boolean run(EvalContext ctx, TupleConsumer out) {
+        int[] sel = spare != null ? spare : new int[BATCH];
+        spare = null;
+        try {
+            RowAllocator rows = table.rows();
+            int[] slots = ctx.slots;
+            int row = rows.nextLive(0);
+            while (row >= 0) {
+                int n = 0;
+                while (row >= 0 && n < BATCH) {
+                    sel[n++] = row;
+                    row = rows.nextLive(row + 1);
+                }
+                if (filter != null) {
+                    n = filter.filter(ctx, relation, sel, n);
+                }
+                for (int i = 0; i < n; i++) {
+                    slots[relation] = sel[i];
+                    if (!out.accept(ctx)) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } finally {
+            spare = sel;
+        }
+    }
+
+    @Override
+    public long relations() {
+        return 1L << relation;
+    }
+
+    @Override
+    public void explain(List<String> lines, int depth) {
+        lines.add("  ".repeat(depth) + describe());
+    }
+
+    public String describe() {
+        return "full scan of " + label + (filter == null ? "" : "; filter " + filter.describe());
+    }
+}

@@ -1,0 +1,291 @@
+package io.respsql.plan;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.materialize.Materialize;
+import io.respsql.exec.op.scan.EmptyScan;
+import io.respsql.exec.op.scan.IndexLookup;
+import io.respsql.exec.op.scan.IndexRange;
+import io.respsql.exec.op.scan.KeyProbe;
+import io.respsql.exec.op.scan.RowUnion;
+import io.respsql.exec.op.scan.TableScan;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.Table;
+import io.respsql.storage.TableIndex;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The access path of one relation from the conditions on it alone, best first: primary-key
+ * equality or IN, secondary-index equality or IN, a range (several bounds on one column narrow
+ * one range; BETWEEN), else a full scan. Conditions an exact (integer) index key decides are not
+ * re-checked; the rest go into the path's batch filter. A single ORDER BY column with an exact,
+ * NULL-free index is served by walking that index (no sort).
+ */
+final class AccessPlanner {
+    private AccessPlanner() {
+    }
+
+    record Access(Operator op, double cost, String description, boolean ordered) {
+    }
+
+    /** The index whose (first) column is {@code c}: the primary key first. */
+    static TableIndex indexOn(Table t, Column c) {
+        for (TableIndex ix : t.indexes()) {
+            if (ix.column() == c) {
+                return ix;
+            }
+        }
+        return null;
+    }
+
+    static Access choose(Relation r, List<Conjunct> conds, LogicalQuery.OrderKey hint) {
+        if (r.kind != Relation.Kind.TABLE) {
+            if (r.sourcePlan == null) {
+                r.sourcePlan = QueryPlanner.plan(r.source);
+            }
+            QueryPlanner.Planned sub = r.sourcePlan;
+            Expression filter = QueryPlanner.and(conds);
+            Materialize m = new Materialize(sub.root(), sub.outputs().toArray(new Expression[0]), r.table, r.number, filter,
+                    r.displayName());
+            return new Access(m, 1000, "materialize " + r.displayName() + (filter == null ? "" : "; filter " + filter.describe()),
+                    false);
+        }
+        Table t = r.table;
+        double n = t.rowCount() + 1;
+        Candidate best = null;
+        for (TableIndex ix : t.indexes()) {
+            Column col = ix.column();
+            List<Conjunct.Sarg> ranges = new ArrayList<>();
+            for (Conjunct c : conds) {
+                for (Conjunct.Sarg sa : c.sargs) {
+                    if (sa.relation != r || sa.column != col || !usable(sa)) {
+                        continue;
+                    }
+                    if (sa.op == Conjunct.Op.EQ || sa.op == Conjunct.Op.IN) {
+                        double cost = ix.isPrimary() ? sa.values.length : Math.min(n, 10.0 * sa.values.length);
+                        if (best == null || cost < best.cost) {
+                            best = new Candidate(ix, List.of(sa), false, cost);
+                        }
+                    } else {
+                        ranges.add(sa);
+                    }
+                }
+            }
+            if (!ranges.isEmpty()) {
+                boolean low = false;
+                boolean high = false;
+                for (Conjunct.Sarg sa : ranges) {
+                    low |= sa.op == Conjunct.Op.GT || sa.op == Conjunct.Op.GE || sa.op == Conjunct.Op.BETWEEN;
+                    high |= sa.op == Conjunct.Op.LT || sa.op == Conjunct.Op.LE || sa.op == Conjunct.Op.BETWEEN;
+                }
+                double cost = n / (low && high ? 8 : 4) + 2;
+                if (best == null || cost < best.cost) {
+                    best = new Candidate(ix, ranges, true, cost);
+                }
+            }
+        }
+        boolean ordered = false;
+        boolean descending = false;
+        if (hint != null && !hint.column().mayHaveNulls() && hint.column().type() != ColumnType.TEXT) {
+            TableIndex ix = indexOn(t, hint.column());
+            if (ix != null && (best == null || (best.index == ix && (best.range || best.sargs.get(0).values.length == 1)))) {
+                if (best == null) {
+                    best = new Candidate(ix, List.of(), true, n);
+                }
+                ordered = true;
+                descending = hint.descending();
+            }
+        }
+        if (best == null) {
+            Access union = union(r, conds);
+            if (union != null) {
+                return union;
+            }
+            Expression filter = QueryPlanner.and(conds);
+            TableScan scan = new TableScan(t, r.number, filter, t.name());
+            return new Access(scan, n, scan.describe(), false);
+        }
+        return best.build(r, conds, ordered, descending);
+    }
+
+    /**
+     * An OR each of whose branches an index serves: the union of the branches' paths (branches
+     * that cannot match drop out), the other conditions as its filter. Null when some branch
+     * would need a scan.
+     */
+    private static Access union(Relation r, List<Conjunct> conds) {
+        for (Conjunct or : conds) {
+            if (or.orBranches == null) {
+                continue;
+            }
+            List<Operator> parts = new ArrayList<>();
+            StringBuilder desc = new StringBuilder("union of ");
+            double cost = 0;
+            boolean ok = true;
+            for (List<Conjunct> branch : or.orBranches) {
+                Access a = choose(r, branch, null);
+                if (a.op() instanceof TableScan || a.op() instanceof RowUnion) {
+                    ok = false;
+                    break;
+                }
+                if (a.op() instanceof EmptyScan) {
+                    continue;
+                }
+                desc.append(parts.isEmpty() ? "" : " + ").append('[').append(a.description()).append(']');
+                parts.add(a.op());
+                cost += a.cost();
+            }
+            if (!ok) {
+                continue;
+            }
+            List<Conjunct> rest = new ArrayList<>(conds);
+            rest.remove(or);
+            Expression filter = QueryPlanner.and(rest);
+            if (parts.isEmpty()) {
+                return new Access(new EmptyScan(r.bit(), or.text), 0, "no rows can match (" + or.text + ")", true);
+            }
+            String d = desc + (filter == null ? "" : "; filter " + filter.describe());
+            return new Access(new RowUnion(parts.toArray(new Operator[0]), r.number, filter, d), cost, d, false);
+        }
+        return null;
+    }
+
+    private static boolean usable(Conjunct.Sarg sa) {
+        for (Expression v : sa.values) {
+            if (!KeyProbe.usable(sa.column.type(), v.type())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** An index and the conditions on its column it is searched by. */
+    private static final class Candidate {
+        final TableIndex index;
+        final List<Conjunct.Sarg> sargs;
+        final boolean range;
+        final double cost;
+
+        Candidate(TableIndex index, List<Conjunct.Sarg> sargs, boolean range, double cost) {
+            this.index = index;
+            this.sargs = sargs;
+            this.range = range;
+            this.cost = cost;
+        }
+
+        Access build(Relation r, List<Conjunct> conds, boolean ordered, boolean descending) {
+            ColumnType ct = index.column().type();
+            List<Conjunct> decided = new ArrayList<>();
+            StringBuilder what = new StringBuilder();
+            boolean constant = true;
+            for (Conjunct.Sarg sa : sargs) {
+                boolean exact = true;
+                for (Expression v : sa.values) {
+                    exact &= KeyProbe.exact(ct, v.type());
+                    constant &= v.isConstant();
+                }
+                if (exact) {
+                    decided.add(sa.owner);
+                }
+                if (what.length() > 0) {
+                    what.append(" AND ");
+                }
+                what.append(sa.owner.text);
+            }
+            List<Conjunct> rest = new ArrayList<>();
+            for (Conjunct c : conds) {
+                if (!decided.contains(c)) {
+                    rest.add(c);
+                }
+            }
+            Expression filter = QueryPlanner.and(rest);
+            String kind = index.isPrimary() ? (range ? "primary key range" : "primary key probe")
+                    : (range ? "index range" : "index probe");
+            String desc = kind + " on " + r.table.name() + " using " + index.name() + " ("
+                    + (sargs.isEmpty() ? "all keys" : what) + ")"
+                    + (ordered ? (descending ? ", in descending key order" : ", in key order") : "");
+            Operator op;
+            if (range) {
+                List<KeyProbe> lows = new ArrayList<>();
+                List<KeyProbe> highs = new ArrayList<>();
+                for (Conjunct.Sarg sa : sargs) {
+                    switch (sa.op) {
+                        case GT:
+                            lows.add(new KeyProbe(sa.values[0], ct, KeyProbe.Bound.GT));
+                            break;
+                        case GE:
+                            lows.add(new KeyProbe(sa.values[0], ct, KeyProbe.Bound.GE));
+                            break;
+                        case LT:
+                            highs.add(new KeyProbe(sa.values[0], ct, KeyProbe.Bound.LT));
+                            break;
+                        case LE:
+                            highs.add(new KeyProbe(sa.values[0], ct, KeyProbe.Bound.LE));
+                            break;
+                        default:
+                            lows.add(new KeyProbe(sa.values[0], ct, KeyProbe.Bound.GE));
+                            highs.add(new KeyProbe(sa.values[1], ct, KeyProbe.Bound.LE));
+                    }
+                }
+                KeyProbe[] lo = lows.toArray(new KeyProbe[0]);
+                KeyProbe[] hi = highs.toArray(new KeyProbe[0]);
+                if (constant && !sargs.isEmpty() && emptyRange(lo, hi)) {
+                    return empty(r, what);
+                }
+                op = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
+            } else {
+                Expression[] values = sargs.get(0).values;
+                KeyProbe[] keys = new KeyProbe[values.length];
+                for (int i = 0; i < keys.length; i++) {
+                    keys[i] = new KeyProbe(values[i], ct, KeyProbe.Bound.EQ);
+                }
+                if (constant && noKey(keys)) {
+                    return empty(r, what);
+                }
+                op = new IndexLookup(index, r.number, keys, filter, desc);
+            }
+            return new Access(op, cost, desc + (filter == null ? "" : "; filter " + filter.describe()), ordered);
+        }
+
+        private static Access empty(Relation r, CharSequence what) {
+            EmptyScan e = new EmptyScan(r.bit(), what.toString());
+            return new Access(e, 0, "no rows can match (" + what + ")", true);
+        }
+
+        private static boolean noKey(KeyProbe[] keys) {
+            EvalContext ctx = new EvalContext(QueryBinder.MAX_RELATIONS);
+            for (KeyProbe k : keys) {
+                k.key(ctx);
+                if (!k.none) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean emptyRange(KeyProbe[] lows, KeyProbe[] highs) {
+            EvalContext ctx = new EvalContext(QueryBinder.MAX_RELATIONS);
+            long lo = Long.MIN_VALUE;
+            long hi = Long.MAX_VALUE;
+            for (KeyProbe p : lows) {
+                long k = p.key(ctx);
+                if (p.none) {
+                    return true;
+                }
+                lo = Math.max(lo, k);
+            }
+            for (KeyProbe p : highs) {
+                long k = p.key(ctx);
+                if (p.none) {
+                    return true;
+                }
+                hi = Math.min(hi, k);
+            }
+            return lo > hi;
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package io.respsql.plan;
+
+import io.respsql.expr.Expression;
+import io.respsql.storage.Column;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One AND term of a WHERE or ON condition, analysed once (as SQLite's WhereTerm): the bound
+ * condition, the relations it reads, its source text (EXPLAIN), and the index-usable forms it
+ * has ({@code col = e}, {@code col IN (...)}, ranges, BETWEEN), one per column side.
+ */
+final class Conjunct {
+    final Expression expr;
+    /** Relations read (bits), correlated references of its subqueries included. */
+    final long rels;
+    final String text;
+    final List<Sarg> sargs = new ArrayList<>();
+    /** An OR: each branch's AND terms, analysed like conjuncts (an index per branch makes a union of paths). */
+    List<List<Conjunct>> orBranches;
+    /** Applied somewhere in the plan already (an access path decided it, or a filter holds it). */
+    boolean used;
+
+    Conjunct(Expression expr, String text) {
+        this.expr = expr;
+        this.rels = expr.relations();
+        this.text = text;
+    }
+
+    enum Op { EQ, IN, LT, LE, GT, GE, BETWEEN }
+
+    /**
+     * {@code column op values}: values are bound expressions of other relations (or none:
+     * constants); BETWEEN has two (low, high), IN one per list entry.
+     */
+    static final class Sarg {
+        final Conjunct owner;
+        final Relation relation;
+        final Column column;
+        final Op op;
+        final Expression[] values;
+        final long valueRels;
+
+        Sarg(Conjunct owner, Relation relation, Column column, Op op, Expression[] values) {
+            this.owner = owner;
+            this.relation = relation;
+            this.column = column;
+            this.op = op;
+            this.values = values;
+            long m = 0;
+            for (Expression v : values) {
+                m |= v.relations();
+            }
+            this.valueRels = m;
+        }
+
+        boolean constantValues() {
+            for (Expression v : values) {
+                if (!v.isConstant()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.respsql.plan;
+
+import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A bound query, before physical planning: names resolved to numbered relations, expressions
+ * typed. A SELECT block, a set operation, or a VALUES list; each yields its {@link #outputs()}.
+ */
+abstract class LogicalQuery {
+    final List<Expression> outputs = new ArrayList<>();
+    final List<String> names = new ArrayList<>();
+    /** ORDER BY keys (over this query's relations, or its output relation). */
+    final List<OrderKey> order = new ArrayList<>();
+    long limit = -1;
+    long offset;
+    /** Relations of enclosing blocks read inside (bits): non-zero makes it a correlated subquery. */
+    long outerRefs;
+    /** The text the source spans point into (the statement, or a view's query text). */
+    String sql;
+
+    List<SqlType> types() {
+        List<SqlType> t = new ArrayList<>();
+        for (Expression e : outputs) {
+            t.add(e.type());
+        }
+        return t;
+    }
+
+    /** {@code column}/{@code relation}: set when the key is a plain column of the block (an index may give the order). */
+    record OrderKey(Expression expr, boolean descending, boolean nullsFirst, Relation relation,
+                    io.respsql.storage.Column column) {
+    }
+
+    /** A SELECT block. */
+    static final class Block extends LogicalQuery {
+        /** FROM relations in the order written. */
+        final List<Relation> relations = new ArrayList<>();
+        final List<Conjunct> where = new ArrayList<>();
+        boolean distinct;
+        boolean scan;
+        /** GROUP BY or aggregates present: outputs, HAVING and ORDER BY read the group relation. */
+        boolean aggregate;
+        final List<Expression> groupKeys = new ArrayList<>();
+        final List<io.respsql.exec.op.aggregate.AggregateSpec> aggregates = new ArrayList<>();
+        Relation group;
+        Expression having;
+        /** The select list is one COUNT(*) and nothing else (the 2010 bare-integer reply). */
+        boolean countStarOnly;
+    }
+
+    /** UNION [ALL] / INTERSECT / EXCEPT; outputs are columns of {@link #output}. */
+    static final class SetOp extends LogicalQuery {
+        io.respsql.sql.tree.Query.SetOpKind kind;
+        LogicalQuery left;
+        LogicalQuery right;
+        Relation output;
+    }
+
+    /** VALUES rows, written into the work table of {@link #output} on each run. */
+    static final class ValuesList extends LogicalQuery {
+        final List<List<Expression>> rows = new ArrayList<>();
+        Relation output;
+    }
+}

@@ -1,0 +1,67 @@
+package io.respsql.plan;
+
+import io.respsql.exec.ResultWriter;
+import io.respsql.exec.op.Operator;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.result.ResultColumns;
+import io.respsql.result.ResultSink;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A planned query as statement executors use it: run for a result, or its root and outputs (INSERT ... SELECT). */
+public final class PlannedQuery implements StatementPlanner.QueryPlan {
+    private final QueryPlanner.Planned p;
+    private final ResultColumns columns;
+
+    PlannedQuery(QueryPlanner.Planned p) {
+        this.p = p;
+        List<String> types = new ArrayList<>();
+        for (Expression e : p.outputs()) {
+            types.add(SqlTypes.resultName(e.type()));
+        }
+        this.columns = ResultColumns.of(p.names(), types);
+    }
+
+    @Override
+    public Operator root() {
+        return p.root();
+    }
+
+    @Override
+    public List<Expression> outputs() {
+        return p.outputs();
+    }
+
+    @Override
+    public List<String> outputNames() {
+        return p.names();
+    }
+
+    public ResultColumns columns() {
+        return columns;
+    }
+
+    @Override
+    public EvalContext newContext() {
+        return new EvalContext(QueryBinder.MAX_RELATIONS);
+    }
+
+    @Override
+    public List<String> explain() {
+        return p.explain();
+    }
+
+    /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */
+    public void run(ResultSink sink) {
+        EvalContext ctx = newContext();
+        ctx.statementMicros = System.currentTimeMillis() * 1000;
+        if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
+            long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
+            sink.countStar(columns, n);
+            return;
+        }
+        new ResultWriter().write(p.root(), p.outputs(), columns, p.carried(), ctx, sink);
+    }
+}
