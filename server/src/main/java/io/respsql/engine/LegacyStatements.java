@@ -22,17 +22,23 @@ import java.util.List;
 
 /**
  * The 2010 engine's path (old parser, binder and executors) for the statements whose new path
- * needs the query side of issue 10 (StatementPlanner: queries, rows plans, bound constants)
- * while that is not merged: SELECT, UPDATE, DELETE, INSERT with computed values, EXPLAIN of
- * those. Delete this class, with the old parser and executors, once the query side has landed.
+ * needs the query side of issue 10 (StatementPlanner and the Expressions factory: queries, rows
+ * plans, bound constants) while part of it is not merged: SELECT, UPDATE, DELETE, INSERT with
+ * computed values, EXPLAIN of those. Delete this class, with the old parser and executors, once
+ * the query side and the expressions have landed.
  */
 final class LegacyStatements {
     private LegacyStatements() {
     }
 
-    /** Whether {@code e} is the "not built yet" of StatementPlanner's stubs (then the old path runs the statement). */
+    /**
+     * Whether {@code e} is the "not built yet" of the StatementPlanner or Expressions stubs (then
+     * the old path runs the statement). Both are thrown while planning, before anything is
+     * written or replied.
+     */
     static boolean plannerMissing(UnsupportedOperationException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("query planner not built yet");
+        String m = e.getMessage();
+        return m != null && (m.startsWith("query planner not built yet") || m.startsWith("expression factory not built yet"));
     }
 
     static void select(Catalog catalog, String sql, IntArrayList rows, ResultSink results) {

@@ -8,6 +8,8 @@ import io.respsql.exec.write.TableDdl;
 import io.respsql.exec.write.TableDump;
 import io.respsql.exec.write.UpdateExecutor;
 import io.respsql.exec.write.ViewDdl;
+import io.respsql.plan.PlannedQuery;
+import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
@@ -331,8 +333,18 @@ public final class SqlEngine {
      * one IF [NOT] EXISTS made a no-op), -1 for a read.
      */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
-        if (st instanceof Statement.QueryStatement) {
-            LegacyStatements.select(catalog, sql, rows, results); // until the query side's executor lands
+        if (st instanceof Statement.QueryStatement q) {
+            PlannedQuery plan;
+            try {
+                plan = StatementPlanner.plan(catalog, q.query(), sql);
+            } catch (UnsupportedOperationException e) {
+                if (!LegacyStatements.plannerMissing(e)) {
+                    throw e;
+                }
+                LegacyStatements.select(catalog, sql, rows, results);
+                return -1;
+            }
+            plan.run(results);
         } else if (st instanceof Statement.Insert s) {
             try {
                 return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
@@ -403,8 +415,8 @@ public final class SqlEngine {
                 return DeleteExecutor.plan(catalog, s, sql).rows().explain();
             } else if (st instanceof Statement.Insert s) {
                 return InsertExecutor.explain(catalog, s, sql);
-            } else if (st instanceof Statement.QueryStatement) {
-                return LegacyStatements.explain(catalog, sql); // until the query side's executor lands
+            } else if (st instanceof Statement.QueryStatement q) {
+                return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
             }
         } catch (UnsupportedOperationException e) {
             if (!LegacyStatements.plannerMissing(e)) {
