@@ -1,6 +1,5 @@
 package io.respsql.it;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -211,7 +210,6 @@ class WriteStatementsTest extends SqlTestBase {
         s.expectSql("CREATE TABLE x (id INT)", OK); // the name is free again
     }
 
-    @Disabled("needs StatementPlanner.planQuery (the query side of issue 10); enable once it is merged")
     @Test
     void insertSelectGathersEveryRowFirst() {
         s.expectSql("CREATE TABLE t (a INT, b TEXT)", OK);
@@ -225,7 +223,6 @@ class WriteStatementsTest extends SqlTestBase {
         s.expectRejectedSql("CREATE VIEW nv AS SELECT x FROM nope", "ERR table 'nope' does not exist");
     }
 
-    @Disabled("needs StatementPlanner.planRows (the query side of issue 10); enable once it is merged")
     @Test
     void updateAndDeleteTakeAnyPredicateAndNulls() {
         s.expectSql("CREATE TABLE t (a INT, b TEXT, c INT NOT NULL DEFAULT 0)", OK);

@@ -78,7 +78,7 @@ final class ValueRules {
             x = u.operand();
         }
         Expr.Literal lit = (Expr.Literal) x;
-        number(c, lit, negative, e, sql, out);
+        number(c, lit, negative, e, sql, rowScope, out);
         return true;
     }
 
@@ -131,7 +131,7 @@ final class ValueRules {
      * Number literal {@code lit} (negated when {@code negative}) for number column {@code c}. The
      * INSERT hot path: no string is built unless the value is refused ({@code e} as written).
      */
-    private static void number(Column c, Expr.Literal lit, boolean negative, Expr e, String sql, Cell out) {
+    private static void number(Column c, Expr.Literal lit, boolean negative, Expr e, String sql, boolean rowScope, Cell out) {
         String text = lit.text();
         switch (c.type()) {
             case INT:
@@ -142,6 +142,10 @@ final class ValueRules {
                     try {
                         v = negative ? -Long.parseLong(text) : Long.parseLong(text);
                     } catch (NumberFormatException ex) {
+                        if (rowScope && !(negative && text.equals("9223372036854775808"))) {
+                            // UPDATE reads a SET value as an expression first (as the 2010 engine did)
+                            throw new SqlException("integer " + source(e, sql) + " is out of range (64-bit)");
+                        }
                         if (!negative) {
                             throw outOfRange(c, source(e, sql));
                         }
