@@ -8,7 +8,6 @@ import io.respsql.exec.write.TableDdl;
 import io.respsql.exec.write.TableDump;
 import io.respsql.exec.write.UpdateExecutor;
 import io.respsql.exec.write.ViewDdl;
-import io.respsql.plan.PlannedQuery;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
@@ -334,48 +333,13 @@ public final class SqlEngine {
      */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
-            PlannedQuery plan;
-            try {
-                plan = StatementPlanner.plan(catalog, q.query(), sql);
-            } catch (UnsupportedOperationException e) {
-                if (!LegacyStatements.plannerMissing(e)) {
-                    throw e;
-                }
-                LegacyStatements.select(catalog, sql, rows, results);
-                return -1;
-            }
-            plan.run(results);
+            StatementPlanner.plan(catalog, q.query(), sql).run(results);
         } else if (st instanceof Statement.Insert s) {
-            try {
-                return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
-            } catch (UnsupportedOperationException e) {
-                if (!LegacyStatements.plannerMissing(e)) {
-                    throw e;
-                }
-                return LegacyStatements.insert(catalog, sql, headroom, undo, out);
-            }
+            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {
-            UpdateExecutor.Plan plan;
-            try {
-                plan = UpdateExecutor.plan(catalog, s, sql);
-            } catch (UnsupportedOperationException e) {
-                if (!LegacyStatements.plannerMissing(e)) {
-                    throw e;
-                }
-                return LegacyStatements.update(catalog, sql, rows, headroom, undo, out);
-            }
-            return UpdateExecutor.run(catalog, plan, rows, headroom, undo, out);
+            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
         } else if (st instanceof Statement.Delete s) {
-            DeleteExecutor.Plan plan;
-            try {
-                plan = DeleteExecutor.plan(catalog, s, sql);
-            } catch (UnsupportedOperationException e) {
-                if (!LegacyStatements.plannerMissing(e)) {
-                    throw e;
-                }
-                return LegacyStatements.delete(catalog, sql, rows, undo, out);
-            }
-            return DeleteExecutor.run(plan, rows, undo, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
         } else if (st instanceof Statement.CreateTable s) {
             return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
@@ -408,21 +372,14 @@ public final class SqlEngine {
 
     /** The plan a statement would use, without running it. */
     private List<String> explain(Statement st, String sql) {
-        try {
-            if (st instanceof Statement.Update s) {
-                return UpdateExecutor.plan(catalog, s, sql).explain();
-            } else if (st instanceof Statement.Delete s) {
-                return DeleteExecutor.plan(catalog, s, sql).rows().explain();
-            } else if (st instanceof Statement.Insert s) {
-                return InsertExecutor.explain(catalog, s, sql);
-            } else if (st instanceof Statement.QueryStatement q) {
-                return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
-            }
-        } catch (UnsupportedOperationException e) {
-            if (!LegacyStatements.plannerMissing(e)) {
-                throw e;
-            }
-            return LegacyStatements.explain(catalog, sql);
+        if (st instanceof Statement.Update s) {
+            return UpdateExecutor.plan(catalog, s, sql).explain();
+        } else if (st instanceof Statement.Delete s) {
+            return DeleteExecutor.plan(catalog, s, sql).rows().explain();
+        } else if (st instanceof Statement.Insert s) {
+            return InsertExecutor.explain(catalog, s, sql);
+        } else if (st instanceof Statement.QueryStatement q) {
+            return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }
         throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
     }
