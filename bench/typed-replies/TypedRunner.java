@@ -1,4 +1,4 @@
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.TypedRows;
 

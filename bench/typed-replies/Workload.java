@@ -1,6 +1,6 @@
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 

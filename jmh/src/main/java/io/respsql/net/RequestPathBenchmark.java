@@ -8,7 +8,7 @@ import io.respsql.command.CommandDispatcher;
 import io.respsql.command.Commands;
 import io.respsql.command.ServerContext;
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.ServerStats;
 import io.respsql.persist.Persistence;

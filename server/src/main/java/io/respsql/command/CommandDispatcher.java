@@ -1,6 +1,6 @@
 package io.respsql.command;
 
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;

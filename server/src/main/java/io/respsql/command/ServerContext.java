@@ -1,7 +1,7 @@
 package io.respsql.command;
 
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;

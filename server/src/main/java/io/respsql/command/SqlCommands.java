@@ -2,7 +2,7 @@ package io.respsql.command;
 
 import io.netty.buffer.ByteBuf;
 import io.respsql.client.Session;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.TypedRows;
 

@@ -3,7 +3,7 @@ package io.respsql.command;
 import io.netty.buffer.Unpooled;
 import io.respsql.client.Session;
 import io.respsql.client.Transaction;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 
 import java.util.List;

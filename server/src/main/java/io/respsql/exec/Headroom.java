@@ -6,11 +6,11 @@ package io.respsql.exec;
  * makes sure the heap can give what it may allocate. The engine turns the error into {@code -OOM}.
  * One per engine (event-loop thread only).
  */
-final class Headroom {
+public final class Headroom {
     /** Slack for a text arena or index node that grows by a whole block. */
-    static final long GROWTH_SLACK = 2L << 20;
+    public static final long GROWTH_SLACK = 2L << 20;
     /** Bytes an index entry may allocate (a share of a node split), generously. */
-    static final long INDEX_BYTES_PER_ENTRY = 64;
+    public static final long INDEX_BYTES_PER_ENTRY = 64;
     private static final int BLOCK = 1 << 20;
     /** Statements between two readings of the heap (a reading costs about 0.1 µs). */
     private static final int CHECK_EVERY = 256;
@@ -25,7 +25,7 @@ final class Headroom {
      * free what it can and throws OutOfMemoryError if that is still not enough. The heap is read
      * every {@value #CHECK_EVERY} statements, or sooner when the remaining budget looks short.
      */
-    void ensure(long bytes) {
+    public void ensure(long bytes) {
         if (bytes <= 0) {
             return;
         }

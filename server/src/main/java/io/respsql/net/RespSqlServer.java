@@ -25,7 +25,7 @@ import io.respsql.command.CommandTable;
 import io.respsql.command.Commands;
 import io.respsql.command.ServerContext;
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.info.InfoReport;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;

@@ -2,15 +2,15 @@ package io.respsql.persist;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.respsql.exec.CommitListener;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.CommitListener;
+import io.respsql.engine.Outcome;
+import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -114,11 +114,10 @@ final class AofLoader {
     }
 
     private static void apply(SqlEngine engine, String sql, RespWriter replies, ByteBuf scratch, Path file, long offset) {
-        scratch.clear();
-        engine.execute(sql, replies);
-        if (scratch.getByte(0) == '-') {
-            String err = scratch.toString(1, scratch.readableBytes() - 3, StandardCharsets.UTF_8);
-            throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + err, false));
+        scratch.clear(); // the reply is not read: the outcome says whether the statement took effect
+        Outcome outcome = engine.execute(sql, replies);
+        if (!outcome.ok()) {
+            throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + outcome.error(), false));
         }
     }
 

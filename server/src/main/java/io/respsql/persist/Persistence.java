@@ -2,7 +2,7 @@ package io.respsql.persist;
 
 import io.respsql.config.SaveRules;
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.CommitListener;
+import io.respsql.engine.CommitListener;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
 import org.slf4j.Logger;

@@ -12,7 +12,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.Outcome;
+import io.respsql.engine.SqlEngine;
 import io.respsql.persist.SnapshotReader;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
@@ -574,10 +575,10 @@ final class MasterLink {
         try {
             if (parser.args() == 2 && parser.argIs(in, 0, "SQL")) {
                 String sql = parser.arg(in, 1);
-                scratch.clear();
-                engine.execute(sql, replies);
-                if (scratch.isReadable() && scratch.getByte(0) == '-') {
-                    String err = scratch.toString(1, scratch.readableBytes() - 3, StandardCharsets.UTF_8);
+                scratch.clear(); // the reply is not read: the outcome says whether the statement took effect
+                Outcome outcome = engine.execute(sql, replies);
+                if (!outcome.ok()) {
+                    String err = outcome.error();
                     // Not counted: after a reconnect the master sends it again.
                     fail(ctx, "a replicated statement failed on this replica: " + err + " (statement: "
                             + (sql.length() > 200 ? sql.substring(0, 200) + "..." : sql) + ")");

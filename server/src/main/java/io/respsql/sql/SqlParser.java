@@ -634,6 +634,9 @@ public final class SqlParser {
         do {
             items.add(selectItem());
         } while (acceptSymbol(Symbol.COMMA));
+        if (items.get(items.size() - 1) instanceof Query.Star && peek().type == Token.Type.IDENT && peek().keyword() == null) {
+            expectKeyword(Keyword.FROM); // "SELECT * FORM t": a star takes no alias, so a word here is a misspelt FROM
+        }
         Query.FromItem from = null;
         if (acceptKeyword(Keyword.FROM)) {
             from = fromList();

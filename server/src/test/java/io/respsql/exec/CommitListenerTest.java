@@ -1,5 +1,6 @@
 package io.respsql.exec;
 
+import io.respsql.engine.CommitListener;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

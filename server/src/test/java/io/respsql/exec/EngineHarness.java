@@ -1,5 +1,6 @@
 package io.respsql.exec;
 
+import io.respsql.engine.SqlEngine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.protocol.RespWriter;

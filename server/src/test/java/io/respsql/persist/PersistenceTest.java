@@ -1,7 +1,7 @@
 package io.respsql.persist;
 
 import io.respsql.config.ServerConfig;
-import io.respsql.exec.CommitListener;
+import io.respsql.engine.CommitListener;
 import io.respsql.storage.Catalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

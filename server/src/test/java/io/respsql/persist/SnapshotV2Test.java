@@ -2,7 +2,7 @@ package io.respsql.persist;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.respsql.exec.SqlEngine;
+import io.respsql.engine.SqlEngine;
 import io.respsql.index.IndexKeys;
 import io.respsql.index.LongIntBTree;
 import io.respsql.protocol.RespWriter;

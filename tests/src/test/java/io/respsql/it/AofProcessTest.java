@@ -136,6 +136,30 @@ class AofProcessTest {
     }
 
     @Test
+    void nullsAndTheNewStatementKindsSurviveKill() throws Exception {
+        Server first = launch("--appendfsync", "always");
+        List<String> before = new ArrayList<>();
+        try (RespConnection c = new RespConnection(TestServer.HOST, port(first))) {
+            NullPersistenceTest.fill(c);
+            for (String t : List.of("t", "p", "tv")) {
+                before.add(c.call("DUMP", t));
+            }
+        }
+        first.process().destroyForcibly();
+        first.process().waitFor(30, TimeUnit.SECONDS);
+
+        Server second = launch();
+        try (RespConnection c = new RespConnection(TestServer.HOST, port(second))) {
+            List<String> after = new ArrayList<>();
+            for (String t : List.of("t", "p", "tv")) {
+                after.add(c.call("DUMP", t));
+            }
+            assertEquals(before, after);
+            assertTrue(before.get(0).contains("INSERT INTO t VALUES (1,NULL,NULL,'a,b',NULL)"), before.get(0));
+        }
+    }
+
+    @Test
     void damagedFileEndsTheProcessWithStatusOne() throws Exception {
         Path aof = dir.resolve("appendonly.aof");
         String good = "*2\r\n$3\r\nSQL\r\n$35\r\nCREATE TABLE t (id int primary key)\r\n";

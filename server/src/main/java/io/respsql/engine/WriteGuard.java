@@ -1,4 +1,4 @@
-package io.respsql.exec;
+package io.respsql.engine;
 
 /** Decides whether write statements may run now (see {@link SqlEngine#writeGuard}). */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package io.respsql.exec;
+package io.respsql.exec.write;
 
 import io.respsql.index.IndexKeys;
 import io.respsql.index.LongIntBTree;

@@ -1,4 +1,4 @@
-package io.respsql.exec;
+package io.respsql.engine;
 
 import it.unimi.dsi.fastutil.objects.Object2LongOpenHashMap;
 

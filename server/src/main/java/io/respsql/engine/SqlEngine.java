@@ -1,16 +1,21 @@
-package io.respsql.exec;
+package io.respsql.engine;
 
-import io.respsql.plan.AccessPath;
-import io.respsql.plan.JoinStep;
-import io.respsql.plan.SelectPlan;
-import io.respsql.plan.SelectPlanner;
+import io.respsql.exec.Headroom;
+import io.respsql.exec.write.DeleteExecutor;
+import io.respsql.exec.write.InsertExecutor;
+import io.respsql.exec.write.SchemaReport;
+import io.respsql.exec.write.TableDdl;
+import io.respsql.exec.write.TableDump;
+import io.respsql.exec.write.UpdateExecutor;
+import io.respsql.exec.write.ViewDdl;
+import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
 import io.respsql.result.ResultSink;
-import io.respsql.sql.Parser;
 import io.respsql.sql.SqlException;
-import io.respsql.sql.Statement;
+import io.respsql.sql.SqlParser;
+import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
 import io.respsql.storage.UndoLog;
@@ -181,10 +186,10 @@ public final class SqlEngine {
      * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
      * failure comes after part of a streamed reply already left, no error can be appended: the
      * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
-     * Returns whether the statement succeeded. Inside a block ({@link #beginBlock}) its changes
+     * Returns what it did ({@link Outcome}: rows changed, or the error). Inside a block ({@link #beginBlock}) its changes
      * are recorded for a rollback and told to the commit listener only when the block commits.
      */
-    public boolean execute(String sql, RespWriter out) {
+    public Outcome execute(String sql, RespWriter out) {
         return execute(sql, out, rows2010.on(out));
     }
 
@@ -193,26 +198,22 @@ public final class SqlEngine {
      * {@code results}, a sink encoding into {@code out} (the 2010 rows or the typed form).
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
-    public boolean execute(String sql, RespWriter out, ResultSink results) {
+    public Outcome execute(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
+        String error;
         try {
-            io.respsql.sql.tree.Statement query = QueryPipeline.parseQuery(sql);
-            if (query != null) {
-                QueryPipeline.run(catalog, query, sql, out, results);
-                return true;
-            }
-            Statement st = Parser.parse(sql);
+            Statement st = SqlParser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return false;
+                    return Outcome.failed(refusal);
                 }
             }
             String touched = touchedTable(st);
             long changes = run(st, sql, out, results);
             if (changes >= 0) {
-                boolean changedData = changes > 0 || !(st instanceof Statement.Update || st instanceof Statement.Delete);
+                boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
                 if (undo != null) {
                     blockWrites.add(sql);
                     blockChanges.add(changes);
@@ -226,25 +227,27 @@ public final class SqlEngine {
                     }
                 }
             }
-            return true;
+            return changes >= 0 ? Outcome.wrote(changes) : Outcome.READ;
         } catch (SqlException e) {
-            fail(out, mark, "ERR " + e.getMessage());
+            error = "ERR " + e.getMessage();
         } catch (ReplyAbortedException e) {
             out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
+            return Outcome.failed("ERR reply aborted: the client could not take more of it");
         } catch (OutOfMemoryError e) {
             rows = new IntArrayList(); // let the row buffer go before replying
             LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
                     abbreviate(sql));
-            fail(out, mark, OOM_REPLY);
+            error = OOM_REPLY;
         } catch (RuntimeException e) {
             LOG.error("statement failed: {}", abbreviate(sql), e);
-            fail(out, mark, "ERR internal error: " + e);
+            error = "ERR internal error: " + e;
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
-        return false;
+        fail(out, mark, error);
+        return Outcome.failed(error);
     }
 
     /**
@@ -263,10 +266,7 @@ public final class SqlEngine {
      */
     public static String checkQueued(String sql, String writeRefusal) {
         try {
-            if (QueryPipeline.parseQuery(sql) != null) {
-                return null;
-            }
-            Statement st = Parser.parse(sql);
+            Statement st = SqlParser.parse(sql);
             return writeRefusal != null && isWrite(st) ? writeRefusal : null;
         } catch (SqlException e) {
             return "ERR " + e.getMessage();
@@ -278,13 +278,13 @@ public final class SqlEngine {
     /** Whether {@code sql} parses to a statement that writes (false when it does not parse). */
     public static boolean writes(String sql) {
         try {
-            return isWrite(Parser.parse(sql));
+            return isWrite(SqlParser.parse(sql));
         } catch (RuntimeException e) {
             return false;
         }
     }
 
-    /** The table a write statement changes (its name as written), for WATCH; null for reads. */
+    /** The table (or view) a write statement changes (its name as written), for WATCH; null for reads. */
     private String touchedTable(Statement st) {
         if (st instanceof Statement.Insert s) {
             return s.table();
@@ -298,6 +298,10 @@ public final class SqlEngine {
             return s.table();
         } else if (st instanceof Statement.DropTable s) {
             return s.table();
+        } else if (st instanceof Statement.CreateView s) {
+            return s.view();
+        } else if (st instanceof Statement.DropView s) {
+            return s.view();
         } else if (st instanceof Statement.DropIndex s) {
             Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
@@ -319,39 +323,43 @@ public final class SqlEngine {
     private static boolean isWrite(Statement st) {
         return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
                 || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
-                || st instanceof Statement.DropTable || st instanceof Statement.DropIndex;
+                || st instanceof Statement.CreateView || st instanceof Statement.DropTable
+                || st instanceof Statement.DropIndex || st instanceof Statement.DropView;
     }
 
-    /** Runs the statement; returns the rows it changed for a write (1 for a schema change), -1 for a read. */
+    /**
+     * Runs the statement; returns the rows it changed for a write (1 for a schema change, 0 for
+     * one IF [NOT] EXISTS made a no-op), -1 for a read.
+     */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
-        if (st instanceof Statement.Select s) {
-            SelectExecutor.run(SelectPlanner.plan(catalog, s, sql), rows, results);
+        if (st instanceof Statement.QueryStatement q) {
+            StatementPlanner.plan(catalog, q.query(), sql).run(results);
         } else if (st instanceof Statement.Insert s) {
             return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
+            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
         } else if (st instanceof Statement.Delete s) {
             return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
         } else if (st instanceof Statement.CreateTable s) {
-            DdlExecutor.createTable(catalog, s, undo, out);
-            return 1;
+            return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
-            DdlExecutor.createIndex(catalog, s, undo, out);
-            return 1;
+            return TableDdl.createIndex(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropTable s) {
-            DdlExecutor.dropTable(catalog, s, undo, out);
-            return 1;
+            return TableDdl.dropTable(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropIndex s) {
-            DdlExecutor.dropIndex(catalog, s, undo, out);
-            return 1;
+            return TableDdl.dropIndex(catalog, s, undo, out) ? 1 : 0;
+        } else if (st instanceof Statement.CreateView s) {
+            return ViewDdl.createView(catalog, s, sql, undo, out) ? 1 : 0;
+        } else if (st instanceof Statement.DropView s) {
+            return ViewDdl.dropView(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.Describe s) {
-            DdlExecutor.describe(catalog, s, out);
+            SchemaReport.describe(catalog, s, out);
         } else if (st instanceof Statement.Dump s) {
-            DdlExecutor.dump(catalog, s, out);
+            TableDump.dump(catalog, s, out);
         } else if (st instanceof Statement.ShowTables) {
-            DdlExecutor.showTables(catalog, out);
+            SchemaReport.showTables(catalog, out);
         } else if (st instanceof Statement.ShowIndexes s) {
-            DdlExecutor.showIndexes(catalog, s, out);
+            SchemaReport.showIndexes(catalog, s, out);
         } else if (st instanceof Statement.Explain s) {
             List<String> lines = explain(s.statement(), sql);
             out.arrayHeader(lines.size());
@@ -362,39 +370,17 @@ public final class SqlEngine {
         return -1;
     }
 
-    /** The access path a statement would use, without running it. */
+    /** The plan a statement would use, without running it. */
     private List<String> explain(Statement st, String sql) {
-        List<String> lines = new ArrayList<>();
-        if (st instanceof Statement.Select s) {
-            SelectPlan p = SelectPlanner.plan(catalog, s, sql);
-            if (p.path != null) {
-                lines.add(p.path.describe());
-            } else {
-                StringBuilder order = new StringBuilder("join order: ");
-                for (int i = 0; i < p.join.size(); i++) {
-                    order.append(i == 0 ? "" : " -> ").append(p.scope.table(p.join.get(i).tableIndex).name());
-                }
-                lines.add(order.toString());
-                for (JoinStep step : p.join) {
-                    lines.add(step.describe());
-                }
-            }
-            if (!p.presorted) {
-                lines.add("sort by " + s.orderBy().size() + " key(s)");
-            }
-            if (p.limit >= 0 || p.offset > 0) {
-                lines.add("limit " + p.limit + " offset " + p.offset);
-            }
-        } else if (st instanceof Statement.Update s) {
-            AccessPath path = UpdateExecutor.plan(catalog, s, sql).path();
-            lines.add(path.describe());
+        if (st instanceof Statement.Update s) {
+            return UpdateExecutor.plan(catalog, s, sql).explain();
         } else if (st instanceof Statement.Delete s) {
-            lines.add(DeleteExecutor.plan(catalog, s, sql).describe());
+            return DeleteExecutor.plan(catalog, s, sql).rows().explain();
         } else if (st instanceof Statement.Insert s) {
-            lines.add("insert " + s.rows().size() + " row(s) into " + s.table());
-        } else {
-            throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
+            return InsertExecutor.explain(catalog, s, sql);
+        } else if (st instanceof Statement.QueryStatement q) {
+            return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }
-        return lines;
+        throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
     }
 }

@@ -1,4 +1,4 @@
-package io.respsql.exec;
+package io.respsql.engine;
 
 /**
  * Told of every write that took effect, in commit order, on the event-loop thread, before the

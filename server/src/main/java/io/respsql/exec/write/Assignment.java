@@ -1,0 +1,131 @@
+package io.respsql.exec.write;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Expr;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.Table;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One {@code SET column = value} of an UPDATE. A row is updated in two steps, compute (every
+ * assignment reads the row's old values, as SQL requires for {@code SET a=b, b=a}) then write.
+ * A constant value is converted and checked once, when bound; then writing it is one store per
+ * row (plus the index move when the column is indexed).
+ */
+final class Assignment {
+    final Column column;
+    private final Table table;
+    /** Null for a constant (its value is {@link #pending} from the start). */
+    private final Expression value;
+    private final boolean indexed;
+    private final boolean notNull;
+
+    private final Cell pending;
+
+    private Assignment(Table t, Column column, Expression value, Cell pending) {
+        this.table = t;
+        this.column = column;
+        this.value = value;
+        this.pending = pending;
+        this.indexed = t.isIndexed(column);
+        this.notNull = Tables.notNull(t, column);
+    }
+
+    /**
+     * Binds {@code SET column = e}. A TEXT column takes numbers and unquoted names verbatim as
+     * INSERT does ({@code SET name=NEWNAME}, {@code SET s=foo-bar}); a number column takes a quoted
+     * number ({@code SET fk='5'}); NULL is NULL. Otherwise the value is an expression over the row.
+     */
+    static Assignment bind(Table t, Column c, Expr e, StatementPlanner.RowsPlan plan, String sql) {
+        Assignment a;
+        Cell cell = new Cell();
+        if (ValueRules.literal(c, e, sql, true, cell)) {
+            a = new Assignment(t, c, null, cell);
+        } else {
+            Expression x;
+            try {
+                x = plan.bindRowExpression(e);
+            } catch (SqlException unknownName) {
+                if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e)) {
+                    x = null; // 2010: SET s=foo-bar stores "foo-bar"
+                } else {
+                    throw unknownName;
+                }
+            }
+            String shown = ValueRules.source(e, sql);
+            if (x == null) {
+                if (c.type() != ColumnType.TEXT) {
+                    throw ValueRules.notValid(c, shown);
+                }
+                a = new Assignment(t, c, null, cell);
+                a.pending.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
+            } else if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
+                if (!x.isConstant()) {
+                    throw new SqlException("cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
+                }
+                a = new Assignment(t, c, null, cell);
+                a.pending.setText(shown.getBytes(StandardCharsets.UTF_8)); // 2010: verbatim
+            } else if (c.type() != ColumnType.TEXT && x.type() == SqlType.TEXT && !x.isConstant()) {
+                throw ValueRules.notValid(c, shown);
+            } else if (x.isConstant()) {
+                a = new Assignment(t, c, null, cell);
+                ValueRules.evaluated(c, x, plan.newContext(), shown, a.pending);
+            } else {
+                a = new Assignment(t, c, x, cell);
+            }
+        }
+        if (a.value == null && a.pending.isNull && a.notNull) {
+            throw Tables.nullViolation(t, c);
+        }
+        return a;
+    }
+
+    boolean isConstant() {
+        return value == null;
+    }
+
+    Cell pending() {
+        return pending;
+    }
+
+    /** Evaluates the new value for the row in {@code ctx}, throwing if it cannot be stored exactly. */
+    void compute(EvalContext ctx) {
+        if (value == null) {
+            return;
+        }
+        ValueRules.evaluated(column, value, ctx, null, pending);
+        if (pending.isNull && notNull) {
+            throw Tables.nullViolation(table, column);
+        }
+    }
+
+    /** Stores the computed value into {@code row}. */
+    void write(int row) {
+        if (indexed) {
+            CellStore.storeIndexed(table, column, row, pending);
+        } else {
+            CellStore.store(column, row, pending);
+        }
+    }
+
+    /** Writes the constant into every row: one tight loop per column (the FK-range UPDATE). */
+    void writeAll(int[] rows, int n) {
+        if (!indexed && !pending.isNull && column.type() == ColumnType.INT) {
+            io.respsql.storage.IntColumn c = (io.respsql.storage.IntColumn) column;
+            int v = (int) pending.l;
+            for (int i = 0; i < n; i++) {
+                c.set(rows[i], v);
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            write(rows[i]);
+        }
+    }
+}

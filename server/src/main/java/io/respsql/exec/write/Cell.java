@@ -1,0 +1,42 @@
+package io.respsql.exec.write;
+
+/**
+ * One value about to be stored in a column, already converted to the column's type: NULL, a
+ * long (INT, BIGINT, BOOLEAN, DATE, TIMESTAMP), a double (FLOAT) or text bytes. Mutable and
+ * reused, so converting a value allocates nothing beyond text that must outlive its source.
+ */
+final class Cell {
+    boolean isNull;
+    long l;
+    double d;
+    /** TEXT: the bytes, owned by this cell (a copy or a constant). */
+    byte[] text;
+
+    void setNull() {
+        isNull = true;
+        text = null;
+    }
+
+    void setLong(long v) {
+        isNull = false;
+        l = v;
+        d = v;
+    }
+
+    void setDouble(double v) {
+        isNull = false;
+        d = v;
+    }
+
+    void setText(byte[] b) {
+        isNull = false;
+        text = b;
+    }
+
+    void copyFrom(Cell o) {
+        isNull = o.isNull;
+        l = o.l;
+        d = o.d;
+        text = o.text;
+    }
+}

@@ -1,0 +1,40 @@
+package io.respsql.exec.write;
+
+import io.respsql.plan.StatementPlanner;
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+/** DELETE: finds the rows as UPDATE does (any predicate), then frees their slots and index entries. Replies the count. */
+public final class DeleteExecutor {
+    private DeleteExecutor() {
+    }
+
+    public record Plan(Table table, StatementPlanner.RowsPlan rows) {
+    }
+
+    public static Plan plan(Catalog catalog, Statement.Delete s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "DELETE from");
+        return new Plan(t, StatementPlanner.planRows(catalog, t, s.where(), sql));
+    }
+
+    /** Returns the number of rows deleted. */
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out) {
+        Table t = p.table();
+        RowCollector.collect(p.rows().root(), p.rows().newContext(), buffer);
+        int n = buffer.size();
+        int[] r = buffer.elements();
+        if (undo != null && n > 0) {
+            undo.deletingRows(t, r, n);
+        }
+        for (int i = 0; i < n; i++) {
+            t.deleteRow(r[i]);
+        }
+        t.maybeCompactText();
+        out.integer(n);
+        return n;
+    }
+}

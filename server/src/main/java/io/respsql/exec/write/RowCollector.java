@@ -1,0 +1,23 @@
+package io.respsql.exec.write;
+
+import io.respsql.exec.op.Operator;
+import io.respsql.expr.EvalContext;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+/**
+ * Runs a rows plan ({@link io.respsql.plan.StatementPlanner#planRows}) and keeps the slot of
+ * relation 0 of every tuple: UPDATE and DELETE collect their rows before the first change, so
+ * changing them cannot disturb the scan or index walk that finds them.
+ */
+final class RowCollector {
+    private RowCollector() {
+    }
+
+    static void collect(Operator root, EvalContext ctx, IntArrayList into) {
+        into.clear();
+        root.run(ctx, c -> {
+            into.add(c.slots[0]);
+            return true;
+        });
+    }
+}

@@ -1,0 +1,121 @@
+package io.respsql.exec.write;
+
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.Table;
+import io.respsql.storage.TableIndex;
+import io.respsql.storage.ViewDef;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** DESC, SHOW TABLES and SHOW INDEXES: one bulk string per line, as the 2010 server replied. */
+public final class SchemaReport {
+    private SchemaReport() {
+    }
+
+    /**
+     * {@code DESC t}: per column {@code name | TYPE}, then {@code | PRIMARY KEY} or {@code | NOT NULL},
+     * {@code | DEFAULT <text>}, and each index that starts with the column; then an INFO line.
+     * A view: {@code name | VIEW | <query>}.
+     */
+    public static void describe(Catalog catalog, Statement.Describe s, RespWriter out) {
+        Table t = catalog.table(s.table());
+        if (t == null) {
+            ViewDef v = catalog.view(s.table());
+            if (v == null) {
+                throw new SqlException("table '" + s.table() + "' does not exist");
+            }
+            out.arrayHeader(1);
+            out.bulk(v.name() + " | VIEW" + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
+                    + " | " + v.queryText());
+            return;
+        }
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < t.columnCount(); i++) {
+            Column c = t.column(i);
+            StringBuilder sb = new StringBuilder(c.name()).append(" | ").append(c.type());
+            if (t.hasPrimaryKey() && c == t.primaryColumn()) {
+                sb.append(" | PRIMARY KEY");
+            } else if (c.notNull()) {
+                sb.append(" | NOT NULL");
+            }
+            if (c.defaultText() != null) {
+                sb.append(" | DEFAULT ").append(c.defaultText());
+            }
+            for (TableIndex ix : t.indexes()) {
+                List<Column> cols = ix.columns();
+                if (!ix.isPrimary() && cols.get(0) == c) {
+                    sb.append(ix.unique() ? " | UNIQUE INDEX " : " | INDEX ").append(ix.name());
+                    if (cols.size() > 1 || ix.descending(0)) {
+                        sb.append(' ').append(columnList(ix));
+                    }
+                }
+            }
+            lines.add(sb.toString());
+        }
+        long rows = t.rowCount();
+        long data = t.dataBytes();
+        long index = t.indexBytes();
+        lines.add("INFO: rows=" + rows + " data_bytes=" + data + " index_bytes=" + index
+                + " bytes_per_row=" + (rows == 0 ? "0" : String.format(Locale.ROOT, "%.2f", (data + index) / (double) rows)));
+        out.arrayHeader(lines.size());
+        for (String l : lines) {
+            out.bulk(l);
+        }
+    }
+
+    /** {@code (a, b DESC)}. */
+    static String columnList(TableIndex ix) {
+        StringBuilder sb = new StringBuilder("(");
+        List<Column> cols = ix.columns();
+        for (int i = 0; i < cols.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(cols.get(i).name());
+            if (ix.descending(i)) {
+                sb.append(" DESC");
+            }
+        }
+        return sb.append(')').toString();
+    }
+
+    /** The tables in creation order, then the views. */
+    public static void showTables(Catalog catalog, RespWriter out) {
+        out.arrayHeader(catalog.tables().size() + catalog.views().size());
+        for (Table t : catalog.tables()) {
+            out.bulk(t.name());
+        }
+        for (ViewDef v : catalog.views()) {
+            out.bulk(v.name());
+        }
+    }
+
+    /**
+     * {@code SHOW INDEXES [FROM t]}: {@code <index> ON <table> (<columns>)}, marked {@code PRIMARY KEY}
+     * or {@code UNIQUE}; tables in SHOW TABLES order, each table's primary key first.
+     */
+    public static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
+        List<Table> tables;
+        if (s.table() == null) {
+            tables = new ArrayList<>(catalog.tables());
+        } else if (catalog.table(s.table()) == null && catalog.view(s.table()) != null) {
+            tables = List.of(); // a view has no indexes
+        } else {
+            tables = List.of(Tables.require(catalog, s.table(), "show indexes of"));
+        }
+        List<String> lines = new ArrayList<>();
+        for (Table t : tables) {
+            for (TableIndex ix : t.indexes()) {
+                lines.add(ix.name() + " ON " + t.name() + " " + columnList(ix)
+                        + (ix.isPrimary() ? " PRIMARY KEY" : ix.unique() ? " UNIQUE" : ""));
+            }
+        }
+        out.arrayHeader(lines.size());
+        for (String l : lines) {
+            out.bulk(l);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.respsql.exec.write;
+
+import io.respsql.protocol.RespWriter;
+import io.respsql.storage.Column;
+import io.respsql.storage.TextColumn;
+
+/**
+ * A stored value as SQL text that reads back as the same value: NULL, numbers (floats in their
+ * shortest round-trip form), text quoted with {@code ''} escapes, {@code DATE '...'},
+ * {@code TIMESTAMP '...'}, TRUE/FALSE. DUMP's rows and error messages use it.
+ */
+final class SqlText {
+    private SqlText() {
+    }
+
+    static String value(Column c, int row) {
+        StringBuilder sb = new StringBuilder();
+        append(sb, c, row);
+        return sb.toString();
+    }
+
+    static void append(StringBuilder sb, Column c, int row) {
+        if (c.isNull(row)) {
+            sb.append("NULL");
+            return;
+        }
+        switch (c.type()) {
+            case FLOAT:
+                sb.append(RespWriter.doubleText(c.getDouble(row)));
+                return;
+            case TEXT:
+                quote(sb, ((TextColumn) c).getString(row));
+                return;
+            case BOOLEAN:
+                sb.append(c.getLong(row) != 0 ? "TRUE" : "FALSE");
+                return;
+            case DATE:
+                sb.append("DATE '").append(Temporals.dateText(c.getLong(row))).append('\'');
+                return;
+            case TIMESTAMP:
+                sb.append("TIMESTAMP '").append(Temporals.timestampText(c.getLong(row))).append('\'');
+                return;
+            default:
+                sb.append(c.getLong(row));
+        }
+    }
+
+    static void quote(StringBuilder sb, String s) {
+        sb.append('\'').append(s.replace("'", "''")).append('\'');
+    }
+}

@@ -1,0 +1,246 @@
+package io.respsql.exec.write;
+
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnSpec;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.Table;
+import io.respsql.storage.TableIndex;
+import io.respsql.storage.UndoLog;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * CREATE/DROP TABLE and CREATE/DROP INDEX. Everything is checked before the catalog changes;
+ * inside a block (MULTI) the change is recorded in the undo log first.
+ *
+ * <p>A table has a primary key only where one is declared (one column: the row's key, NOT NULL,
+ * unique). A composite {@code PRIMARY KEY (a, b)} becomes a UNIQUE index over its columns (which
+ * are then NOT NULL), as does every {@code UNIQUE} constraint.
+ */
+public final class TableDdl {
+    private TableDdl() {
+    }
+
+    /** A UNIQUE index CREATE TABLE declares: its name, columns, and whether it stands for a composite primary key. */
+    private record UniqueKey(String name, List<String> columns) {
+    }
+
+    /** Returns whether the catalog changed (false: IF NOT EXISTS found the table). */
+    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo, RespWriter out) {
+        if (catalog.table(s.table()) != null || catalog.view(s.table()) != null) {
+            if (s.ifNotExists()) {
+                out.ok();
+                return false;
+            }
+            throw new SqlException((catalog.table(s.table()) != null ? "table '" : "a view named '") + s.table() + "' already exists");
+        }
+        if (s.columns().isEmpty()) {
+            throw new SqlException("table '" + s.table() + "' needs at least one column");
+        }
+        List<String> names = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        int pk = -1;
+        for (int i = 0; i < s.columns().size(); i++) {
+            Statement.ColumnDef d = s.columns().get(i);
+            if (!seen.add(d.name().toLowerCase(Locale.ROOT))) {
+                throw new SqlException("column '" + d.name() + "' is defined twice");
+            }
+            if (d.primaryKey()) {
+                if (pk >= 0) {
+                    throw new SqlException("table '" + s.table() + "' has more than one PRIMARY KEY");
+                }
+                pk = i;
+            }
+            names.add(d.name());
+        }
+        List<UniqueKey> uniqueKeys = new ArrayList<>();
+        Set<Integer> keyNotNull = new HashSet<>();
+        for (Statement.KeyConstraint k : s.keys()) {
+            for (String c : k.columns()) {
+                if (indexOfIgnoreCase(names, c) < 0) {
+                    throw new SqlException((k.primary() ? "PRIMARY KEY" : "UNIQUE") + " column '" + c + "' is not defined");
+                }
+            }
+            if (k.primary()) {
+                if (pk >= 0) {
+                    throw new SqlException("table '" + s.table() + "' has more than one PRIMARY KEY");
+                }
+                if (k.columns().size() == 1) {
+                    pk = indexOfIgnoreCase(names, k.columns().get(0));
+                    continue;
+                }
+                pk = -2; // composite: a UNIQUE index over NOT NULL columns
+                for (String c : k.columns()) {
+                    keyNotNull.add(indexOfIgnoreCase(names, c));
+                }
+                uniqueKeys.add(new UniqueKey(s.table() + ":" + String.join(",", k.columns()) + ":pk", k.columns()));
+            } else {
+                uniqueKeys.add(new UniqueKey(s.table() + ":" + String.join(",", k.columns()) + ":unique", k.columns()));
+            }
+        }
+        List<ColumnSpec> specs = new ArrayList<>();
+        for (int i = 0; i < s.columns().size(); i++) {
+            Statement.ColumnDef d = s.columns().get(i);
+            ColumnType type = ColumnType.parse(d.type().base());
+            if (type == null) {
+                throw new SqlException("unknown type '" + typeText(d, sql) + "' for column '" + d.name()
+                        + "' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");
+            }
+            if (d.unique() && !d.primaryKey()) {
+                uniqueKeys.add(new UniqueKey(s.table() + ":" + d.name() + ":unique", List.of(d.name())));
+            }
+            specs.add(new ColumnSpec(d.name(), type, d.notNull() || d.primaryKey() || i == pk || keyNotNull.contains(i),
+                    d.defaultText()));
+        }
+        for (UniqueKey k : uniqueKeys) {
+            if (catalog.indexOwner(k.name()) != null) {
+                throw new SqlException("index '" + k.name() + "' already exists");
+            }
+        }
+        Table t = new Table(s.table(), specs, Math.max(pk, -1));
+        checkDefaults(t);
+        List<TableIndex> built = new ArrayList<>();
+        for (UniqueKey k : uniqueKeys) {
+            List<Column> cols = new ArrayList<>();
+            for (String c : k.columns()) {
+                cols.add(t.column(c));
+            }
+            built.add(t.createIndex(k.name(), cols, true, new boolean[cols.size()]));
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+        }
+        catalog.add(t);
+        for (TableIndex ix : built) {
+            catalog.registerIndex(ix.name(), t);
+        }
+        out.ok();
+        return true;
+    }
+
+    /** A DEFAULT that cannot be stored in its column is an error now, not at the first INSERT. */
+    private static void checkDefaults(Table t) {
+        Cell cell = new Cell();
+        for (int i = 0; i < t.columnCount(); i++) {
+            Column c = t.column(i);
+            if (c.defaultText() == null) {
+                continue;
+            }
+            try {
+                Defaults.value(c, cell);
+            } catch (UnsupportedOperationException notYet) {
+                continue; // an expression the binder of this build cannot evaluate yet: checked at INSERT
+            } catch (SqlException e) {
+                throw new SqlException("DEFAULT " + c.defaultText() + " of column '" + c.name() + "': " + e.getMessage());
+            }
+            if (cell.isNull && Tables.notNull(t, c)) {
+                throw new SqlException("DEFAULT NULL of column '" + c.name() + "' contradicts its NOT NULL");
+            }
+        }
+    }
+
+    private static String typeText(Statement.ColumnDef d, String sql) {
+        int from = d.type().start();
+        int to = d.type().end();
+        return from >= 0 && to <= sql.length() && from < to ? sql.substring(from, to) : d.type().base();
+    }
+
+    private static int indexOfIgnoreCase(List<String> names, String name) {
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Replies the number of objects dropped (the table and its indexes), 0 for IF EXISTS of a missing table. */
+    public static boolean dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
+        Table t = catalog.table(s.table());
+        if (t == null) {
+            if (catalog.view(s.table()) != null) {
+                throw new SqlException("'" + s.table() + "' is a view: use DROP VIEW");
+            }
+            if (s.ifExists()) {
+                out.integer(0);
+                return false;
+            }
+            throw new SqlException("table '" + s.table() + "' does not exist");
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+        }
+        out.integer(catalog.drop(t));
+        return true;
+    }
+
+    public static boolean createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo, RespWriter out) {
+        if (catalog.indexOwner(s.index()) != null) {
+            if (s.ifNotExists()) {
+                out.ok();
+                return false;
+            }
+            throw new SqlException("index '" + s.index() + "' already exists");
+        }
+        Table t = Tables.require(catalog, s.table(), "index");
+        List<Column> cols = new ArrayList<>();
+        boolean[] desc = new boolean[s.columns().size()];
+        for (int i = 0; i < desc.length; i++) {
+            Statement.IndexColumn ic = s.columns().get(i);
+            Column c = Tables.column(t, ic.name());
+            if (cols.contains(c)) {
+                throw new SqlException("column '" + c.name() + "' is named twice in index '" + s.index() + "'");
+            }
+            cols.add(c);
+            desc[i] = ic.descending();
+        }
+        TableIndex ix = t.createIndex(s.index(), cols, s.unique(), desc);
+        if (s.unique()) {
+            for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
+                if (t.violatesUnique(ix, row)) {
+                    SqlException e = new SqlException("cannot create UNIQUE index '" + s.index() + "': table '" + t.name()
+                            + "' has more than one row with " + InsertExecutor.keyText(ix, row));
+                    t.dropIndex(s.index());
+                    throw e;
+                }
+            }
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+            undo.indexCreated(t, s.index());
+        }
+        catalog.registerIndex(s.index(), t);
+        out.ok();
+        return true;
+    }
+
+    public static boolean dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo, RespWriter out) {
+        Table t = catalog.indexOwner(s.index());
+        if (t == null) {
+            if (s.ifExists()) {
+                out.ok();
+                return false;
+            }
+            throw new SqlException("index '" + s.index() + "' does not exist");
+        }
+        if (t.hasPrimaryKey() && t.primaryIndex().name().equalsIgnoreCase(s.index())) {
+            throw new SqlException("index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
+        }
+        if (undo != null) {
+            undo.catalogChanging();
+            undo.indexDropping(t, s.index());
+        }
+        t.dropIndex(s.index());
+        catalog.unregisterIndex(s.index());
+        out.ok();
+        return true;
+    }
+}

@@ -1,0 +1,105 @@
+package io.respsql.exec.write;
+
+import io.respsql.index.LongIntBTree;
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.Table;
+import io.respsql.storage.TableIndex;
+import io.respsql.storage.TextColumn;
+import io.respsql.storage.ViewDef;
+import it.unimi.dsi.fastutil.ints.IntArrays;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code DUMP t}: the table as statements that recreate it exactly when replayed: CREATE TABLE
+ * (types, PRIMARY KEY, NOT NULL, DEFAULT), CREATE [UNIQUE] INDEX, then one INSERT per row in
+ * primary-key order (slot order without one). Values are SQL literals ({@link SqlText}): NULL as
+ * NULL, text quoted, floats in a round-trip form. A view dumps as its CREATE VIEW.
+ */
+public final class TableDump {
+    private TableDump() {
+    }
+
+    public static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
+        Table t = catalog.table(s.table());
+        if (t == null) {
+            ViewDef v = catalog.view(s.table());
+            if (v == null) {
+                throw new SqlException("table '" + s.table() + "' does not exist");
+            }
+            out.arrayHeader(1);
+            out.bulk("CREATE VIEW " + v.name() + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
+                    + " AS " + v.queryText());
+            return;
+        }
+        List<TableIndex> secondary = new ArrayList<>();
+        for (TableIndex ix : t.indexes()) {
+            if (!ix.isPrimary()) {
+                secondary.add(ix);
+            }
+        }
+        int[] rows = rowsInKeyOrder(t);
+        out.arrayHeader(1 + secondary.size() + rows.length);
+        out.bulk(createStatement(t));
+        for (TableIndex ix : secondary) {
+            out.bulk("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
+                    + " " + SchemaReport.columnList(ix));
+        }
+        StringBuilder sb = new StringBuilder();
+        String prefix = "INSERT INTO " + t.name() + " VALUES (";
+        for (int row : rows) {
+            sb.setLength(0);
+            sb.append(prefix);
+            for (int c = 0; c < t.columnCount(); c++) {
+                if (c > 0) {
+                    sb.append(',');
+                }
+                SqlText.append(sb, t.column(c), row);
+            }
+            sb.append(')');
+            out.bulk(sb.toString());
+        }
+    }
+
+    static String createStatement(Table t) {
+        StringBuilder sb = new StringBuilder("CREATE TABLE ").append(t.name()).append(" (");
+        for (int c = 0; c < t.columnCount(); c++) {
+            Column col = t.column(c);
+            sb.append(c == 0 ? "" : ", ").append(col.name()).append(' ').append(col.type());
+            if (t.hasPrimaryKey() && col == t.primaryColumn()) {
+                sb.append(" PRIMARY KEY");
+            } else if (col.notNull()) {
+                sb.append(" NOT NULL");
+            }
+            if (col.defaultText() != null) {
+                sb.append(" DEFAULT ").append(col.defaultText());
+            }
+        }
+        return sb.append(')').toString();
+    }
+
+    /** Rows in primary-key order (a TEXT key's index orders by an 8-byte prefix only, so those sort fully); slot order without a key. */
+    private static int[] rowsInKeyOrder(Table t) {
+        int[] rows = new int[(int) t.rowCount()];
+        int i = 0;
+        if (!t.hasPrimaryKey()) {
+            for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
+                rows[i++] = row;
+            }
+            return rows;
+        }
+        LongIntBTree.Cursor c = t.primaryIndex().tree().cursor();
+        for (boolean ok = c.first(); ok; ok = c.next()) {
+            rows[i++] = c.row();
+        }
+        if (t.primaryColumn() instanceof TextColumn text) {
+            IntArrays.mergeSort(rows, (a, b) -> text.compareRows(a, text, b));
+        }
+        return rows;
+    }
+}

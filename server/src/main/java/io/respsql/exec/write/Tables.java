@@ -1,0 +1,41 @@
+package io.respsql.exec.write;
+
+import io.respsql.sql.SqlException;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.Table;
+
+/** Name lookups of the write side, with the errors that name what is missing. */
+final class Tables {
+    private Tables() {
+    }
+
+    /** The table {@code name} that a statement writes; a view of that name is refused by name. */
+    static Table require(Catalog catalog, String name, String verb) {
+        Table t = catalog.table(name);
+        if (t == null) {
+            if (catalog.view(name) != null) {
+                throw new SqlException("cannot " + verb + " view '" + name + "': views are read-only");
+            }
+            throw new SqlException("table '" + name + "' does not exist");
+        }
+        return t;
+    }
+
+    static Column column(Table t, String name) {
+        Column c = t.column(name);
+        if (c == null) {
+            throw new SqlException("column '" + name + "' does not exist in table '" + t.name() + "'");
+        }
+        return c;
+    }
+
+    /** Declared NOT NULL, or the primary key (which is NOT NULL). */
+    static boolean notNull(Table t, Column c) {
+        return c.notNull() || (t.hasPrimaryKey() && c == t.primaryColumn());
+    }
+
+    static SqlException nullViolation(Table t, Column c) {
+        return new SqlException("column '" + c.name() + "' of table '" + t.name() + "' cannot be NULL");
+    }
+}

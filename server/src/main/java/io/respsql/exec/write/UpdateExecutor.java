@@ -1,0 +1,239 @@
+package io.respsql.exec.write;
+
+import io.respsql.exec.Headroom;
+import io.respsql.expr.EvalContext;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.Table;
+import io.respsql.storage.TableIndex;
+import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * UPDATE in place. The rows come from {@link StatementPlanner#planRows} (primary key, index
+ * equality/IN/range, or a scan, any predicate) and are collected before the first write, so the
+ * update cannot disturb its own row source. Cost: finding the rows plus one store per assigned
+ * column per row. Anything that can fail (a value out of range, NULL into NOT NULL, a duplicate
+ * primary key) is checked for every matched row before the first write; a UNIQUE violation is
+ * found after the writes and takes them back. So a failed UPDATE changes nothing. The reply is
+ * the number of rows matched.
+ */
+public final class UpdateExecutor {
+    private UpdateExecutor() {
+    }
+
+    /** The bound statement: the rows plan and the assignments. */
+    public record Plan(Table table, StatementPlanner.RowsPlan rows, Assignment[] assignments) {
+        public List<String> explain() {
+            return rows.explain();
+        }
+    }
+
+    public static Plan plan(Catalog catalog, Statement.Update s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "UPDATE");
+        StatementPlanner.RowsPlan rows = StatementPlanner.planRows(catalog, t, s.where(), sql);
+        Assignment[] as = new Assignment[s.assignments().size()];
+        int n = 0;
+        for (int i = 0; i < as.length; i++) {
+            Statement.Assignment a = s.assignments().get(i);
+            Column c = Tables.column(t, a.column());
+            Assignment bound = Assignment.bind(t, c, a.value(), rows, sql);
+            int j = 0;
+            while (j < n && as[j].column != c) {
+                j++;
+            }
+            // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
+            as[j] = bound;
+            if (j == n) {
+                n++;
+            }
+        }
+        return new Plan(t, rows, n == as.length ? as : Arrays.copyOf(as, n));
+    }
+
+    /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out) {
+        Table t = p.table();
+        Assignment[] as = p.assignments();
+        EvalContext ctx = p.rows().newContext();
+        RowCollector.collect(p.rows().root(), ctx, buffer);
+        int n = buffer.size();
+        int[] r = buffer.elements();
+
+        boolean allConstant = true;
+        Assignment pk = null;
+        for (Assignment a : as) {
+            allConstant &= a.isConstant();
+            if (t.hasPrimaryKey() && a.column == t.primaryColumn()) {
+                pk = a;
+            }
+        }
+        if (!allConstant) {
+            for (int i = 0; i < n; i++) {
+                ctx.slots[0] = r[i];
+                for (Assignment a : as) {
+                    a.compute(ctx);
+                }
+            }
+        }
+        if (pk != null && n > 0) {
+            checkPrimaryKeys(t, pk, r, n, ctx);
+        }
+        headroom.ensure(writeBytes(t, as, r, n, ctx));
+        List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
+        UndoLog local = null;
+        if (unique != null || (undo != null && n > 0)) {
+            Column[] assigned = new Column[as.length];
+            for (int i = 0; i < as.length; i++) {
+                assigned[i] = as[i].column;
+            }
+            if (unique != null) {
+                local = new UndoLog(catalog); // takes the writes back if a UNIQUE index ends up violated
+                local.changingCells(t, assigned, r, n);
+            }
+            if (undo != null) {
+                undo.changingCells(t, assigned, r, n);
+            }
+        }
+        if (allConstant) {
+            for (Assignment a : as) {
+                a.writeAll(r, n);
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                int row = r[i];
+                ctx.slots[0] = row;
+                for (Assignment a : as) {
+                    a.compute(ctx);
+                }
+                for (Assignment a : as) {
+                    a.write(row);
+                }
+            }
+        }
+        if (unique != null) {
+            checkUnique(t, unique, r, n, local);
+        }
+        for (Assignment a : as) {
+            if (a.column.type() == ColumnType.TEXT) {
+                t.maybeCompactText();
+                break;
+            }
+        }
+        out.integer(n);
+        return n;
+    }
+
+    /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
+    private static List<TableIndex> affectedUnique(Table t, Assignment[] as) {
+        List<TableIndex> unique = null;
+        List<TableIndex> indexes = t.indexes();
+        for (int i = 0; i < indexes.size(); i++) {
+            TableIndex ix = indexes.get(i);
+            if (ix.isPrimary() || !ix.unique()) {
+                continue;
+            }
+            for (Assignment a : as) {
+                if (ix.columns().contains(a.column)) {
+                    if (unique == null) {
+                        unique = new ArrayList<>();
+                    }
+                    unique.add(ix);
+                    break;
+                }
+            }
+        }
+        return unique;
+    }
+
+    /** After the writes: a row that now collides in a UNIQUE index takes the whole statement back. */
+    private static void checkUnique(Table t, List<TableIndex> unique, int[] rows, int n, UndoLog local) {
+        for (int i = 0; i < n; i++) {
+            TableIndex clash = InsertExecutor.clash(t, unique, rows[i]);
+            if (clash != null) {
+                SqlException e = InsertExecutor.uniqueViolation(t, clash, rows[i]);
+                local.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Writes happen in place, so before the first one the heap must have room for what they may
+     * allocate (new text bytes, index entries); see {@link Headroom}. Numeric columns without an
+     * index allocate nothing and skip this.
+     */
+    private static long writeBytes(Table t, Assignment[] as, int[] rows, int n, EvalContext ctx) {
+        long need = 0;
+        for (Assignment a : as) {
+            if (t.isIndexed(a.column)) {
+                need += Headroom.INDEX_BYTES_PER_ENTRY * n;
+            }
+            if (a.column.type() == ColumnType.TEXT) {
+                if (a.isConstant()) {
+                    need += (long) n * ((a.pending().text == null ? 0 : a.pending().text.length) + 16);
+                    continue;
+                }
+                for (int i = 0; i < n; i++) {
+                    ctx.slots[0] = rows[i];
+                    a.compute(ctx);
+                    need += (a.pending().text == null ? 0 : a.pending().text.length) + 16;
+                }
+            }
+        }
+        return need;
+    }
+
+    /**
+     * New primary keys must be distinct from each other and from the keys of rows this UPDATE
+     * does not touch (a key held by a matched row is being vacated, so it may be reused).
+     */
+    private static void checkPrimaryKeys(Table t, Assignment pk, int[] rows, int n, EvalContext ctx) {
+        int[] matched = Arrays.copyOf(rows, n);
+        IntArrays.quickSort(matched);
+        Column col = pk.column;
+        Cell v = pk.pending();
+        if (col.type() == ColumnType.TEXT) {
+            Set<String> fresh = new HashSet<>();
+            for (int i = 0; i < n; i++) {
+                ctx.slots[0] = rows[i];
+                pk.compute(ctx);
+                String shown = new String(v.text, StandardCharsets.UTF_8);
+                int holder = PrimaryKeys.findText(t, v.text);
+                if (!fresh.add(shown) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {
+                    throw duplicate(t, shown);
+                }
+            }
+            return;
+        }
+        LongOpenHashSet fresh = new LongOpenHashSet(n);
+        for (int i = 0; i < n; i++) {
+            ctx.slots[0] = rows[i];
+            pk.compute(ctx);
+            long key = PrimaryKeys.numericKey(col, v.l, v.d);
+            int holder = PrimaryKeys.findNumeric(t, key);
+            if (!fresh.add(key) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {
+                throw duplicate(t, col.type() == ColumnType.FLOAT ? Double.toString(v.d) : Long.toString(v.l));
+            }
+        }
+    }
+
+    private static SqlException duplicate(Table t, String key) {
+        return new SqlException("UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
+                + " in table '" + t.name() + "'");
+    }
+}

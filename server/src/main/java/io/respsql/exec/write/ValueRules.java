@@ -1,0 +1,402 @@
+package io.respsql.exec.write;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.protocol.ShortestDouble;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Expr;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Converts a value to what a column stores, exactly or not at all (as the 2010 dialect's
+ * executor did, with the same messages): a number that does not fit an INT, a fraction for an
+ * integer column, text that is no number for a number column are errors naming the value and the
+ * column. Quoted numbers are accepted for number columns ({@code '5'}); an INT value widens to
+ * FLOAT; a FLOAT value goes into an integer column only when it is whole; numbers carry leading
+ * zeros in decimal. For a TEXT column, 2010-style unquoted values (names, numbers, {@code foo-bar},
+ * {@code hello world}) are stored verbatim as written. NULL is NULL (NOT NULL is checked by the
+ * caller, who knows the table).
+ */
+final class ValueRules {
+    private ValueRules() {
+    }
+
+    /**
+     * Converts {@code e} without binding it, when it is a literal (possibly signed), an unquoted
+     * 2010 text value for a TEXT column, or a bare name. Returns false when {@code e} is an
+     * expression that must be bound and evaluated ({@link #evaluated}). {@code rowScope}: names
+     * may be columns of the row (UPDATE), so only literals and raw text are taken here.
+     */
+    static boolean literal(Column c, Expr e, String sql, boolean rowScope, Cell out) {
+        if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.NULL) {
+            out.setNull();
+            return true;
+        }
+        if (c.type() == ColumnType.TEXT) {
+            if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+                out.setText(lit.text().getBytes(StandardCharsets.UTF_8));
+                return true;
+            }
+            if (e instanceof Expr.Raw || (rowScope ? isSignedNumber(e) : isUnquotedText(e))) {
+                out.setText(unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
+                return true;
+            }
+            return false;
+        }
+        if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            quoted(c, lit.text(), source(e, sql), out);
+            return true;
+        }
+        if (e instanceof Expr.Literal lit && (lit.kind() == Expr.LiteralKind.TRUE || lit.kind() == Expr.LiteralKind.FALSE)) {
+            if (c.type() == ColumnType.BOOLEAN || c.type().isInteger()) {
+                out.setLong(lit.kind() == Expr.LiteralKind.TRUE ? 1 : 0);
+                return true;
+            }
+            throw notValid(c, source(e, sql));
+        }
+        if (e instanceof Expr.Raw r) {
+            throw notValid(c, r.text());
+        }
+        if (e instanceof Expr.Column && !rowScope) {
+            throw notValid(c, source(e, sql));
+        }
+        if (e instanceof Expr.TypedLiteral tl) {
+            typed(c, tl, source(e, sql), out);
+            return true;
+        }
+        if (!isSignedNumber(e)) {
+            return false;
+        }
+        boolean negative = false;
+        Expr x = e;
+        while (x instanceof Expr.Unary u) {
+            negative ^= u.op() == Expr.UnaryOp.MINUS;
+            x = u.operand();
+        }
+        Expr.Literal lit = (Expr.Literal) x;
+        number(c, lit, negative, e, sql, rowScope, out);
+        return true;
+    }
+
+    /** A number literal under any chain of unary {@code +}/{@code -}. */
+    static boolean isSignedNumber(Expr e) {
+        while (e instanceof Expr.Unary u && u.op() != Expr.UnaryOp.NOT) {
+            e = u.operand();
+        }
+        return e instanceof Expr.Literal l && (l.kind() == Expr.LiteralKind.INTEGER || l.kind() == Expr.LiteralKind.DECIMAL);
+    }
+
+    /**
+     * The shapes the 2010 dialect took as unquoted text for a TEXT column: numbers, names,
+     * TRUE/FALSE, and arithmetic of those ({@code foo-bar}, {@code 2010-06-01}), kept as written.
+     */
+    static boolean isUnquotedText(Expr e) {
+        if (e instanceof Expr.Literal l) {
+            return l.kind() != Expr.LiteralKind.STRING && l.kind() != Expr.LiteralKind.NULL;
+        }
+        if (e instanceof Expr.Column || e instanceof Expr.Raw) {
+            return true;
+        }
+        if (e instanceof Expr.Unary u) {
+            return u.op() != Expr.UnaryOp.NOT && isUnquotedText(u.operand());
+        }
+        return e instanceof Expr.Binary b && b.op().ordinal() <= Expr.BinaryOp.MOD.ordinal()
+                && isUnquotedText(b.left()) && isUnquotedText(b.right());
+    }
+
+    /**
+     * An unquoted 2010 text value as stored: as written, except that a double-quoted name
+     * ({@code "double""quoted"}, a string in the 2010 dialect) is its name, unescaped.
+     */
+    static String unquotedText(Expr e, String sql) {
+        String src = source(e, sql);
+        if (e instanceof Expr.Column c && c.qualifier() == null && !src.isEmpty() && src.charAt(0) == '"') {
+            return c.name();
+        }
+        return src;
+    }
+
+    static String source(Expr e, String sql) {
+        if (e instanceof Expr.Raw r) {
+            return r.text();
+        }
+        return sql.substring(e.start(), Math.min(e.end(), sql.length()));
+    }
+
+    /**
+     * Number literal {@code lit} (negated when {@code negative}) for number column {@code c}. The
+     * INSERT hot path: no string is built unless the value is refused ({@code e} as written).
+     */
+    private static void number(Column c, Expr.Literal lit, boolean negative, Expr e, String sql, boolean rowScope, Cell out) {
+        String text = lit.text();
+        switch (c.type()) {
+            case INT:
+            case BIGINT:
+            case BOOLEAN:
+                if (lit.kind() == Expr.LiteralKind.INTEGER) {
+                    long v;
+                    try {
+                        v = negative ? -Long.parseLong(text) : Long.parseLong(text);
+                    } catch (NumberFormatException ex) {
+                        if (rowScope && !(negative && text.equals("9223372036854775808"))) {
+                            // UPDATE reads a SET value as an expression first (as the 2010 engine did)
+                            throw new SqlException("integer " + source(e, sql) + " is out of range (64-bit)");
+                        }
+                        if (!negative) {
+                            throw outOfRange(c, source(e, sql));
+                        }
+                        try {
+                            v = Long.parseLong("-" + text); // Long.MIN_VALUE has no positive twin
+                        } catch (NumberFormatException ex2) {
+                            throw outOfRange(c, source(e, sql));
+                        }
+                    }
+                    if (c.type() == ColumnType.INT ? v < Integer.MIN_VALUE || v > Integer.MAX_VALUE
+                            : c.type() == ColumnType.BOOLEAN && v != 0 && v != 1) {
+                        toInteger(c, v, source(e, sql)); // throws, naming the value
+                    }
+                    out.setLong(v);
+                } else {
+                    double d = Double.parseDouble(text);
+                    out.setLong(toInteger(c, negative ? -d : d, source(e, sql)));
+                }
+                return;
+            case FLOAT: {
+                double d = Double.parseDouble(text);
+                if (Double.isInfinite(d)) {
+                    throw outOfRange(c, source(e, sql));
+                }
+                out.setDouble(negative ? -d : d);
+                return;
+            }
+            default:
+                throw notValid(c, source(e, sql));
+        }
+    }
+
+    /** A quoted string for a non-TEXT column: a number when it is exactly one, a date or timestamp when it reads as one. */
+    private static void quoted(Column c, String value, String shown, Cell out) {
+        switch (c.type()) {
+            case DATE: {
+                Long d = Temporals.date(value);
+                if (d == null) {
+                    throw notValid(c, shown);
+                }
+                out.setLong(d);
+                return;
+            }
+            case TIMESTAMP: {
+                Long t = Temporals.timestamp(value);
+                if (t == null) {
+                    throw notValid(c, shown);
+                }
+                out.setLong(t);
+                return;
+            }
+            case BOOLEAN: {
+                String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+                switch (v) {
+                    case "true", "t", "yes", "on", "1" -> out.setLong(1);
+                    case "false", "f", "no", "off", "0" -> out.setLong(0);
+                    default -> throw notValid(c, shown);
+                }
+                return;
+            }
+            default:
+                break;
+        }
+        String t = value.trim();
+        if (t.matches("[-+]?\\d+")) {
+            if (c.type() == ColumnType.FLOAT) {
+                out.setDouble(Double.parseDouble(t));
+                return;
+            }
+            long v;
+            try {
+                v = Long.parseLong(t.startsWith("+") ? t.substring(1) : t);
+            } catch (NumberFormatException ex) {
+                throw outOfRange(c, shown);
+            }
+            out.setLong(toInteger(c, v, shown));
+            return;
+        }
+        double d;
+        try {
+            d = Double.parseDouble(t);
+        } catch (NumberFormatException ex) {
+            throw notValid(c, shown);
+        }
+        if (Double.isNaN(d) || Double.isInfinite(d) || t.isEmpty() || !Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
+            throw notValid(c, shown); // "Infinity", "NaN", "1d": Java reads them, SQL does not
+        }
+        if (c.type() == ColumnType.FLOAT) {
+            out.setDouble(d);
+        } else {
+            out.setLong(toInteger(c, d, shown));
+        }
+    }
+
+    private static void typed(Column c, Expr.TypedLiteral tl, String shown, Cell out) {
+        String base = tl.type().base();
+        Long v = null;
+        if (base.equals("DATE")) {
+            v = Temporals.date(tl.text());
+            if (v != null && c.type() == ColumnType.TIMESTAMP) {
+                v = v * 86_400_000_000L;
+            } else if (c.type() != ColumnType.DATE) {
+                throw notValid(c, shown);
+            }
+        } else if (base.startsWith("TIMESTAMP")) {
+            v = Temporals.timestamp(tl.text());
+            if (c.type() != ColumnType.TIMESTAMP) {
+                throw notValid(c, shown);
+            }
+        } else if (c.type() == ColumnType.TEXT) {
+            out.setText(tl.text().getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        if (v == null) {
+            throw notValid(c, shown);
+        }
+        out.setLong(v);
+    }
+
+    /**
+     * The value of a bound expression, evaluated in {@code ctx}, for column {@code c}.
+     * {@code shown} is how it was written (errors), or null to show the value itself.
+     */
+    static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
+        switch (x.type()) {
+            case NULL:
+                out.setNull();
+                return;
+            case DOUBLE: {
+                double d = x.evalDouble(ctx);
+                if (ctx.isNull) {
+                    out.setNull();
+                    return;
+                }
+                fromDouble(c, d, shown, out);
+                return;
+            }
+            case TEXT: {
+                byte[] b = x.evalText(ctx);
+                if (ctx.isNull) {
+                    out.setNull();
+                    return;
+                }
+                if (c.type() == ColumnType.TEXT) {
+                    out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
+                } else {
+                    String s = new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8);
+                    quoted(c, s, shown != null ? shown : "'" + s + "'", out);
+                }
+                return;
+            }
+            default: {
+                long v = x.evalLong(ctx);
+                if (ctx.isNull) {
+                    out.setNull();
+                    return;
+                }
+                fromLong(c, x.type(), v, shown, out);
+            }
+        }
+    }
+
+    private static void fromDouble(Column c, double d, String shown, Cell out) {
+        switch (c.type()) {
+            case FLOAT:
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    throw outOfRange(c, shown != null ? shown : Double.toString(d));
+                }
+                out.setDouble(d);
+                return;
+            case INT:
+            case BIGINT:
+                out.setLong(toInteger(c, d, shown));
+                return;
+            case TEXT:
+                out.setText(ShortestDouble.text(d).getBytes(StandardCharsets.UTF_8));
+                return;
+            default:
+                throw notValid(c, shown != null ? shown : Double.toString(d));
+        }
+    }
+
+    private static void fromLong(Column c, io.respsql.expr.SqlType from, long v, String shown, Cell out) {
+        boolean temporal = from == io.respsql.expr.SqlType.DATE || from == io.respsql.expr.SqlType.TIMESTAMP;
+        switch (c.type()) {
+            case INT:
+            case BIGINT:
+            case BOOLEAN:
+                if (temporal) {
+                    break;
+                }
+                out.setLong(toInteger(c, v, shown));
+                return;
+            case FLOAT:
+                if (temporal) {
+                    break;
+                }
+                out.setDouble(v);
+                return;
+            case DATE:
+                if (from == io.respsql.expr.SqlType.DATE) {
+                    out.setLong(v);
+                    return;
+                }
+                break;
+            case TIMESTAMP:
+                if (from == io.respsql.expr.SqlType.TIMESTAMP) {
+                    out.setLong(v);
+                    return;
+                }
+                if (from == io.respsql.expr.SqlType.DATE) {
+                    out.setLong(v * 86_400_000_000L);
+                    return;
+                }
+                break;
+            case TEXT: {
+                String s = from == io.respsql.expr.SqlType.DATE ? Temporals.dateText(v)
+                        : from == io.respsql.expr.SqlType.TIMESTAMP ? Temporals.timestampText(v)
+                        : from == io.respsql.expr.SqlType.BOOLEAN ? (v != 0 ? "true" : "false") : Long.toString(v);
+                out.setText(s.getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            default:
+                break;
+        }
+        throw notValid(c, shown != null ? shown : Long.toString(v));
+    }
+
+    /** {@code shown} is how the value was written, or null to print the value itself (built only on error). */
+    static long toInteger(Column c, long v, String shown) {
+        if (c.type() == ColumnType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+            throw new SqlException("value " + (shown == null ? Long.toString(v) : shown) + " is out of range for INT column '" + c.name() + "'");
+        }
+        if (c.type() == ColumnType.BOOLEAN && v != 0 && v != 1) {
+            throw notValid(c, shown == null ? Long.toString(v) : shown);
+        }
+        return v;
+    }
+
+    static long toInteger(Column c, double d, String shown) {
+        if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) >= 9.223372036854775807E18) {
+            throw new SqlException("value " + (shown == null ? Double.toString(d) : shown) + " is not a whole number for " + c.type() + " column '" + c.name() + "'");
+        }
+        return toInteger(c, (long) d, shown);
+    }
+
+    static SqlException notValid(Column c, String shown) {
+        return new SqlException("value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
+    }
+
+    private static SqlException outOfRange(Column c, String shown) {
+        return new SqlException("value " + shown + " is out of range for " + c.type() + " column '" + c.name() + "'");
+    }
+}

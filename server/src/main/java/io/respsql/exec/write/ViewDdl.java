@@ -1,0 +1,67 @@
+package io.respsql.exec.write;
+
+import io.respsql.plan.StatementPlanner;
+import io.respsql.protocol.RespWriter;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.UndoLog;
+import io.respsql.storage.ViewDef;
+
+import java.util.List;
+
+/**
+ * CREATE VIEW and DROP VIEW. A view is its query's text; CREATE VIEW plans the query once to
+ * check it (names, types, the column count against a declared column list) and stores the text.
+ */
+public final class ViewDdl {
+    private ViewDdl() {
+    }
+
+    public static boolean createView(Catalog catalog, Statement.CreateView s, String sql, UndoLog undo, RespWriter out) {
+        if (catalog.table(s.view()) != null || catalog.view(s.view()) != null) {
+            if (s.ifNotExists()) {
+                out.ok();
+                return false;
+            }
+            throw new SqlException((catalog.table(s.view()) != null ? "a table named '" : "view '") + s.view() + "' already exists");
+        }
+        List<String> names = s.columnNames() == null ? List.of() : s.columnNames();
+        StatementPlanner.QueryPlan plan;
+        try {
+            plan = StatementPlanner.planQuery(catalog, s.query(), sql);
+        } catch (UnsupportedOperationException queryPlannerNotMergedYet) {
+            plan = null; // until the query side lands the query is checked when the view is used
+        }
+        if (plan != null && !names.isEmpty() && names.size() != plan.outputs().size()) {
+            throw new SqlException("view '" + s.view() + "' names " + names.size() + " columns but its query has "
+                    + plan.outputs().size());
+        }
+        catalog.addView(new ViewDef(s.view(), names, s.queryText()));
+        if (undo != null) {
+            undo.viewAdded(s.view());
+        }
+        out.ok();
+        return true;
+    }
+
+    public static boolean dropView(Catalog catalog, Statement.DropView s, UndoLog undo, RespWriter out) {
+        ViewDef v = catalog.view(s.view());
+        if (v == null) {
+            if (catalog.table(s.view()) != null) {
+                throw new SqlException("'" + s.view() + "' is a table: use DROP TABLE");
+            }
+            if (s.ifExists()) {
+                out.ok();
+                return false;
+            }
+            throw new SqlException("view '" + s.view() + "' does not exist");
+        }
+        catalog.dropView(v.name());
+        if (undo != null) {
+            undo.viewDropped(v);
+        }
+        out.ok();
+        return true;
+    }
+}
