@@ -699,12 +699,12 @@ public final class QueryBinder {
             throw new SqlException("table '" + t.name() + "' does not exist");
         }
         Query.Derived d = (Query.Derived) f;
-        return derived(d.query(), d.alias(), null, scope);
+        return derived(d.query(), d.alias(), null, scope, scope.parent);
     }
 
-    /** A derived table (or view): its query bound in the enclosing blocks' scope, its rows materialized. */
-    Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope) {
-        LogicalQuery q = bindQuery(query, scope.parent);
+    /** A derived table (or view): its query bound with {@code sees} around it (the enclosing blocks; none for a view), its rows materialized. */
+    Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope, BlockScope sees) {
+        LogicalQuery q = bindQuery(query, sees);
         scope.outerRefs |= q.outerRefs & ~scope.mask();
         List<String> names = new ArrayList<>(q.names);
         if (declaredNames != null && !declaredNames.isEmpty()) {

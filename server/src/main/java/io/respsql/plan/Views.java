@@ -29,7 +29,8 @@ final class Views {
         binder.enterView();
         String outer = binder.swapSql(v.queryText());
         try {
-            return binder.derived(q.query(), ref.alias() != null ? ref.alias() : v.name(), v.columnNames(), scope);
+            // A view sees only the catalog, not the query that names it.
+            return binder.derived(q.query(), ref.alias() != null ? ref.alias() : v.name(), v.columnNames(), scope, null);
         } finally {
             binder.swapSql(outer);
             binder.leaveView();
