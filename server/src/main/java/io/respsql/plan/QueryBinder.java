@@ -702,7 +702,10 @@ public final class QueryBinder {
         return derived(d.query(), d.alias(), null, scope, scope.parent);
     }
 
-    /** A derived table (or view): its query bound with {@code sees} around it (the enclosing blocks; none for a view), its rows materialized. */
+    /**
+     * A derived table (or view): its query bound with {@code sees} around it (the enclosing
+     * blocks; none for a view), its rows materialized into a work table.
+     */
     Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope, BlockScope sees) {
         LogicalQuery q = bindQuery(query, sees);
         scope.outerRefs |= q.outerRefs & ~scope.mask();
