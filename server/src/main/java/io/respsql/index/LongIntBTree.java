@@ -346,8 +346,9 @@ public final class LongIntBTree {
         private int run;
         private int runStart;
         private int runEnd;
-        // dense position: slot offset from denseBase
+        // dense position: slot offset from denseBase, and its page
         private int slot;
+        private int[] page;
 
         private Cursor() {
         }
@@ -448,7 +449,19 @@ public final class LongIntBTree {
             }
             if (state == DENSE) {
                 int s = slot + 1;
-                return denseForward(s >>> pageShift, s & pageMask);
+                int i = s & pageMask;
+                int[] pg = page;
+                // Fast path: the next slot of the same page is live (a dense key range).
+                if (i != 0 && i < pg.length) {
+                    int r = pg[i];
+                    if (r != EMPTY) {
+                        slot = s;
+                        key++;
+                        row = r;
+                        return true;
+                    }
+                }
+                return denseForward(s >>> pageShift, i);
             }
             return false;
         }
@@ -484,6 +497,7 @@ public final class LongIntBTree {
         private boolean invalidate() {
             state = INVALID;
             leaf = null;
+            page = null;
             return false;
         }
 
@@ -494,6 +508,7 @@ public final class LongIntBTree {
             }
             state = TREE;
             leaf = l;
+            page = null;
             index = i;
             int r = l.runOf(i);
             run = r;
@@ -515,7 +530,7 @@ public final class LongIntBTree {
                 for (; s < pg.length; s++) {
                     int r = pg[s];
                     if (r != EMPTY) {
-                        return denseAt((p << pageShift) | s, r);
+                        return denseAt((p << pageShift) | s, r, pg);
                     }
                 }
             }
@@ -533,16 +548,17 @@ public final class LongIntBTree {
                 for (s = Math.min(s, pg.length - 1); s >= 0; s--) {
                     int r = pg[s];
                     if (r != EMPTY) {
-                        return denseAt((p << pageShift) | s, r);
+                        return denseAt((p << pageShift) | s, r, pg);
                     }
                 }
             }
             return invalidate();
         }
 
-        private boolean denseAt(int s, int r) {
+        private boolean denseAt(int s, int r, int[] pg) {
             state = DENSE;
             leaf = null;
+            page = pg;
             slot = s;
             key = denseBase + s;
             row = r;
