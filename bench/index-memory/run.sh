@@ -3,7 +3,8 @@
 # copy in jmh/) against the current one ("new"), alternating per round in one run, and the memory
 # of message_list at 10M rows. Output goes to bench/index-memory/<UTC stamp>/.
 #   mvn -B -q -o -Pjmh -pl jmh -am package -DskipTests && bench/index-memory/run.sh
-# ROUNDS (default 2), JMH_ARGS (extra JMH options) may be set.
+# ROUNDS (default 2), BENCH (JMH regex, default IndexBenchmark), JMH_ARGS (extra JMH options),
+# SKIP_MEMORY=1 (JMH only) may be set.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=jmh/target/respsql-jmh.jar
@@ -12,14 +13,14 @@ mkdir -p "$OUT"
 ROUNDS=${ROUNDS:-2}
 { date -u; java -version 2>&1; nproc; git rev-parse HEAD; } > "$OUT/env.txt"
 
-for a in "trees old 10000000 100 1" "trees new 10000000 100 1" \
+[ -n "${SKIP_MEMORY:-}" ] || for a in "trees old 10000000 100 1" "trees new 10000000 100 1" \
          "table 10000000 100 1" "table 10000000 100 200" "table 10000000 1000 200" "table 10000000 100000 200"; do
   java -Xms3g -Xmx3g -cp "$JAR" io.respsql.index.IndexMemory $a | tee -a "$OUT/memory.txt"
 done
 
 for r in $(seq 1 "$ROUNDS"); do
   for impl in old new; do
-    java -jar "$JAR" IndexBenchmark -p impl=$impl -rf json -rff "$OUT/jmh-r$r-$impl.json" ${JMH_ARGS:-} \
+    java -jar "$JAR" "${BENCH:-IndexBenchmark}" -p impl=$impl -rf json -rff "$OUT/jmh-r$r-$impl.json" ${JMH_ARGS:-} \
       > "$OUT/jmh-r$r-$impl.txt" 2>&1
     grep -E "^IndexBenchmark" "$OUT/jmh-r$r-$impl.txt" | sed "s/^/round $r: /" | tee -a "$OUT/jmh-summary.txt"
   done

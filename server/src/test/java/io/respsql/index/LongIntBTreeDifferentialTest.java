@@ -157,6 +157,51 @@ class LongIntBTreeDifferentialTest {
     }
 
     @Test
+    void denseSetLeavesForPairsItCannotHold() {
+        // A row equal to the dense "empty" marker.
+        LongIntBTree a = new LongIntBTree();
+        assertTrue(a.insert(1, 0));
+        assertTrue(a.dense);
+        assertTrue(a.insert(2, Integer.MIN_VALUE));
+        assertFalse(a.dense);
+        assertEquals(Integer.MIN_VALUE, a.firstRow(2));
+        assertTrue(a.remove(2, Integer.MIN_VALUE));
+        assertFalse(a.remove(2, Integer.MIN_VALUE));
+        // A key far beyond the range.
+        LongIntBTree b = new LongIntBTree();
+        for (int i = 0; i < 5000; i++) {
+            assertTrue(b.insert(i, i));
+        }
+        assertTrue(b.dense);
+        assertTrue(b.insert(1L << 40, 7));
+        assertFalse(b.dense);
+        assertEquals(7, b.firstRow(1L << 40));
+        assertEquals(4999, b.firstRow(4999));
+        LongIntBTreeTest.checkStructure(b, () -> "far key");
+        // The first keys of a load arriving out of order (many clients) keep the set dense.
+        LongIntBTree c = new LongIntBTree();
+        for (int k = 1000; k >= 1; k--) {
+            assertTrue(c.insert(k, k));
+        }
+        for (int k = 1001; k <= 100_000; k++) {
+            assertTrue(c.insert(k, k));
+        }
+        assertTrue(c.dense);
+        LongIntBTreeTest.checkStructure(c, () -> "descending start");
+        // Deletes that leave the pages sparse turn the set into a tree; emptying it restarts dense.
+        for (int k = 1; k <= 100_000; k++) {
+            if (k % 10 != 0) {
+                assertTrue(c.remove(k, k));
+            }
+        }
+        assertFalse(c.dense);
+        assertEquals(10_000, c.size());
+        LongIntBTreeTest.checkStructure(c, () -> "sparse after deletes");
+        c.clear();
+        assertTrue(c.dense);
+    }
+
+    @Test
     void bulkLoadChoosesDenseForDenseDistinctKeysOnly() {
         int n = 100_000;
         long[] keys = new long[n];
