@@ -1148,7 +1148,7 @@ class EngineTest {
             "UPDATE employee SET salary = 1 WHERE nope = 1        | column 'nope' does not exist in table 'employee'",
             "DELETE FROM nope                                     | table 'nope' does not exist",
             "DELETE FROM employee WHERE nope = 1                  | column 'nope' does not exist in table 'employee'",
-            "DELETE FROM employee WHERE name = id                 | cannot compare TEXT name with number id",
+            "DELETE FROM employee WHERE name = id                 | operator '=' cannot compare TEXT with INT",
             "CREATE TABLE employee (a INT)                        | table 'employee' already exists",
             "CREATE TABLE Employee (a INT)                        | table 'Employee' already exists",
             "CREATE TABLE u (a BLOB)                              | unknown type 'BLOB' for column 'a' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)",
