@@ -58,6 +58,8 @@ public final class SqlEngine {
     /** Plans of text statements by their literal-free text, and the scratch of a lookup. */
     private final PlanCache cache = new PlanCache();
     private final LiteralScan scan = new LiteralScan();
+    private final PreparedStatements prepared = new PreparedStatements();
+    private io.respsql.config.ServerConfig cacheConfig;
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
 
     public SqlEngine(Catalog catalog) {
@@ -204,6 +206,9 @@ public final class SqlEngine {
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results) {
+        if (cacheConfig != null) {
+            followCacheConfig();
+        }
         if (cache.enabled() && PlanCache.candidate(sql)) {
             Outcome o = executeCached(sql, out, results);
             if (o != null) {
@@ -219,6 +224,20 @@ public final class SqlEngine {
     public void planCacheLimits(int maxEntries, long maxBytes) {
         cache.maxEntries(maxEntries);
         cache.maxBytes(maxBytes);
+    }
+
+    /** Takes the plan cache's bounds from {@code config} now and whenever CONFIG SET changes them. */
+    public void planCacheConfig(io.respsql.config.ServerConfig config) {
+        this.cacheConfig = config;
+        followCacheConfig();
+    }
+
+    private void followCacheConfig() {
+        int entries = cacheConfig.planCacheMaxEntries();
+        long bytes = cacheConfig.planCacheMaxBytes();
+        if (entries != cache.maxEntries() || bytes != cache.maxBytes()) {
+            planCacheLimits(entries, bytes);
+        }
     }
 
     /** INFO's figures: hits, misses, entries, estimated bytes. */
@@ -330,6 +349,71 @@ public final class SqlEngine {
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
     }
 
+    // ---- prepared statements ---------------------------------------------------------------------
+
+    /**
+     * {@code PREPARE <name> <statement>} and {@code DEALLOCATE <name>} as statement texts: logged
+     * (and replicated) like writes, so prepared statements survive a restart and reach replicas.
+     * EXECUTE comes through {@link #executePrepared}.
+     */
+    private Outcome prepareOrDeallocate(String verb, String sql, RespWriter out) {
+        try {
+            String[] nr = PreparedStatements.nameAndRest(sql, verb);
+            if (verb.equals("EXECUTE")) {
+                throw new SqlException("EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
+            }
+            if (writeGuard != null) {
+                String refusal = writeGuard.refusal();
+                if (refusal != null) {
+                    out.error(refusal);
+                    return Outcome.failed(refusal);
+                }
+            }
+            if (verb.equals("PREPARE")) {
+                prepared.prepare(catalog, nr[0], nr[1]);
+            } else {
+                if (!nr[1].isEmpty()) {
+                    throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
+                }
+                if (!prepared.deallocate(nr[0])) {
+                    throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
+                }
+            }
+            out.ok();
+            return took(1, sql, null);
+        } catch (SqlException e) {
+            String error = "ERR " + e.getMessage();
+            out.error(error);
+            return Outcome.failed(error);
+        }
+    }
+
+    /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
+    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
+        String sql;
+        try {
+            sql = prepared.bind(name, values);
+        } catch (SqlException e) {
+            String error = "ERR " + e.getMessage();
+            out.error(error);
+            return Outcome.failed(error);
+        }
+        return execute(sql, out, results);
+    }
+
+    public Outcome executePrepared(String name, List<String> values, RespWriter out) {
+        return executePrepared(name, values, out, rows2010.on(out));
+    }
+
+    /** The prepared statements as PREPARE texts (for a snapshot or a log rewrite to replay). */
+    public List<String> preparedStatements() {
+        List<String> out = new ArrayList<>();
+        for (PreparedStatements.Prepared p : prepared.all()) {
+            out.add("PREPARE " + p.name() + " " + p.text());
+        }
+        return out;
+    }
+
     /** After a statement ran: tells the listener of a write (or queues it in a block), marks its table changed. */
     private Outcome took(long changes, String sql, String touched) {
         if (changes >= 0) {
@@ -353,6 +437,10 @@ public final class SqlEngine {
     private Outcome executeText(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         String error;
+        String verb = PreparedStatements.verb(sql);
+        if (verb != null) {
+            return prepareOrDeallocate(verb, sql, out);
+        }
         try {
             Statement st = SqlParser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
@@ -406,6 +494,9 @@ public final class SqlEngine {
      * (-READONLY on a replica, -NOREPLICAS) is refused at queue time, not at EXEC.
      */
     public static String checkQueued(String sql, String writeRefusal) {
+        if (PreparedStatements.verb(sql) != null) {
+            return writeRefusal; // PREPARE/DEALLOCATE are logged like writes; EXECUTE's statement is checked when it runs
+        }
         try {
             Statement st = SqlParser.parse(sql);
             return writeRefusal != null && isWrite(st) ? writeRefusal : null;
@@ -418,6 +509,10 @@ public final class SqlEngine {
 
     /** Whether {@code sql} parses to a statement that writes (false when it does not parse). */
     public static boolean writes(String sql) {
+        String verb = PreparedStatements.verb(sql);
+        if (verb != null) {
+            return !verb.equals("EXECUTE");
+        }
         try {
             return isWrite(SqlParser.parse(sql));
         } catch (RuntimeException e) {
