@@ -271,7 +271,8 @@ public final class SqlEngine {
         }
         cache.validate(catalog.schemaVersion());
         PlanCache.Entry e = cache.find(scan);
-        if (e == null) {
+        boolean fresh = e == null;
+        if (fresh) {
             e = cacheEntry(sql);
             if (e == null) {
                 cache.misses++;
@@ -302,7 +303,11 @@ public final class SqlEngine {
             } else {
                 changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params);
             }
-            cache.hits++;
+            if (fresh) {
+                cache.misses++; // planned now: the next text of this shape is the hit
+            } else {
+                cache.hits++;
+            }
             return took(changes, sql, e.touched);
         } catch (ReplyAbortedException x) {
             out.breakReply();
