@@ -1,104 +1,185 @@
 package io.respsql.index;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * An ordered set of (long key, int row) pairs held in an in-memory B+tree, ordered by key and then
- * by row (signed comparison for both).
+ * An ordered set of (long key, int row) pairs, ordered by key and then by row (signed comparison
+ * for both).
  *
  * <p>It serves as the primary-key index (one row per key; the caller checks uniqueness with
  * {@link #firstRow} before inserting) and as a non-unique secondary index (many rows per key). Keys
  * arrive already mapped to order-preserving longs.
  *
- * <p>Memory: nodes are primitive arrays only, so an entry costs its 12 payload bytes plus a small
- * share of its leaf's and parents' fixed overhead. Leaf arrays are sized to their contents and grow
- * in small steps up to the leaf capacity, so partly filled leaves do not pay for empty slots; only
- * a leaf started at either end of the whole set by an ordered load is allocated at full capacity.
+ * <p>Two representations behind the same methods, chosen by the data (issue 13 measured both
+ * against the plain (key,row) B+tree, which cost 12.3 bytes per entry):
+ * <ul>
+ * <li><b>Dense</b>: while every key is distinct and the keys fill at least about half of their
+ * range (a primary key 1..N, the common case), the set is an array from key offset to row, in
+ * pages of {@value #DEFAULT_PAGE_SHIFT}-bit size: 4 bytes per entry and a lookup of two loads. A
+ * pair that does not fit (a second row for a key, a key far outside the range, a range grown too
+ * sparse) turns the set into the tree once, in O(n); it does not turn back except through
+ * {@link #clear()} or {@link #bulkLoad}.
+ * <li><b>Tree</b>: a B+tree whose leaves store their keys run-length encoded: each distinct key of
+ * a leaf once, with the end of its run of rows. A key that repeats (a secondary index on a foreign
+ * key) costs its 4-byte row per entry; a leaf of distinct keys keeps no run ends at all, so unique
+ * keys still cost 12 bytes as before.
+ * </ul>
  *
- * <p>Not thread-safe. A cursor is only valid while the tree is not modified.
+ * <p>Not thread-safe. A cursor is only valid while the set is not modified.
  */
 public final class LongIntBTree {
 
     /**
-     * Maximum entries per leaf. A leaf's fixed cost (object, two array headers, its parent slot)
-     * is about 80 bytes, roughly 0.35 bytes per entry at this size. 128 measured up to 1.4
-     * bytes/entry worse on the ascending-runs loads; 512 saves 0.15 to 0.45 but doubles the data
-     * moved by every insert or delete inside a leaf and by every leaf growth step.
+     * Maximum entries per leaf. 128 measured up to 1.4 bytes/entry worse on the ascending-runs
+     * loads; 512 saves a little but doubles the data moved by every insert or delete in a leaf.
      */
     static final int DEFAULT_LEAF_CAPACITY = 256;
-    /**
-     * Maximum children per inner node. Inner nodes are under 1% of the memory; 128 keeps 10M
-     * entries within three inner levels while an inner node's arrays stay a few kilobytes.
-     */
+    /** Maximum children per inner node; 128 keeps 10M entries within three inner levels. */
     static final int DEFAULT_INNER_CAPACITY = 128;
     /**
-     * Leaf arrays grow by this many slots, leaving about half a step unused per growing leaf.
-     * Larger or proportional steps measured worse: when many keys grow in lockstep (a secondary
-     * index fed in row order), their leaves' unused tails line up, up to 13.6 bytes/entry with
-     * steps of 16 against 12.9 with 8. The price is copying a growing leaf every 8 inserts.
+     * Leaf arrays grow by this many slots. When many keys grow in lockstep (a secondary index fed
+     * in row order) their leaves' unused tails line up, so small steps waste less.
      */
     static final int LEAF_GROWTH_STEP = 8;
+    /** Dense pages hold 4096 slots (16 KB): small enough to free when emptied, few enough to index. */
+    static final int DEFAULT_PAGE_SHIFT = 12;
+    /** Dense slot value of an absent key. A row of this value makes the set a tree. */
+    static final int EMPTY = Integer.MIN_VALUE;
+    /** Dense slots stay below 2^30 so slot offsets are ints. */
+    private static final int MAX_DENSE_SLOTS_SHIFT = 30;
 
     // Heap footprint with compressed oops and class pointers (the default for heaps below 32 GB):
     // 12-byte object headers, 4-byte references, 16-byte array headers, 8-byte alignment.
-    /** Leaf object: header 12 + keys, rows, size, prev, next (4 each). */
-    static final long LEAF_OBJECT_BYTES = 32;
-    /** Inner object: header 12 + keys, rows, size, children (4 each). */
+    /** Leaf object: header 12 + size, runs, keys, rows, ends, prev, next (4 each) = 40. */
+    static final long LEAF_OBJECT_BYTES = 40;
+    /** Inner object: header 12 + size, keys, rows, children (4 each) = 28, aligned to 32. */
     static final long INNER_OBJECT_BYTES = 32;
 
-    /** Fields shared by both node kinds: sorted (key,row) pairs and how many are used. */
     abstract static class Node {
-        long[] keys;
-        int[] rows;
         int size;
     }
 
-    /** Leaf: entries [0,size) of keys/rows, linked to its neighbours so cursors can walk the set. */
+    /**
+     * Leaf with entries [0,size): rows[i] is the row of entry i. Its keys are runs: keys[r] for r
+     * in [0,runs) are the distinct keys, ascending, and run r covers entries [start(r), end(r)).
+     * ends == null means every run is one entry (runs == size), so unique keys pay nothing for
+     * the encoding; ends is dropped again whenever runs == size after a removal.
+     */
     static final class Leaf extends Node {
+        long[] keys;
+        int[] rows;
+        int[] ends;
+        int runs;
         Leaf prev;
         Leaf next;
+
+        int start(int r) {
+            return r == 0 ? 0 : ends == null ? r : ends[r - 1];
+        }
+
+        int end(int r) {
+            return ends == null ? r + 1 : ends[r];
+        }
+
+        /** Run holding entry i. */
+        int runOf(int i) {
+            if (ends == null) {
+                return i;
+            }
+            int lo = 0;
+            int hi = runs - 1;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ends[mid] <= i) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        long keyAt(int i) {
+            return keys[runOf(i)];
+        }
     }
 
     /**
      * Inner node with children [0,size). keys/rows[i] for i >= 1 is the separator of child i: every
-     * pair in child i is >= it, every pair in child i-1 is below it. Slot 0 has no separator, which
-     * keeps child and separator indices aligned.
+     * pair in child i is >= it, every pair in child i-1 is below it. Slot 0 has no separator.
      */
     static final class Inner extends Node {
+        long[] keys;
+        int[] rows;
         Node[] children;
     }
 
     final int leafCapacity;
     final int innerCapacity;
-    /** Capacity of a leaf that starts empty or with one entry and is not known to fill up. */
     private final int minLeafAlloc;
-    /** Smallest leaf a split may produce; stops uneven splits from creating tiny leaves. */
     private final int minSplitPiece;
 
+    // ---- dense representation
+    final boolean denseAllowed;
+    final int pageShift;
+    private final int pageSize;
+    private final int pageMask;
+    /** Slots below the first key when a dense set starts, for keys arriving a little out of order. */
+    private final int denseHeadroom;
+    /** Unused slots a dense set may hold beyond one per entry before it becomes a tree. */
+    private final int denseSlack;
+    /** Whether the set is currently dense. */
+    boolean dense;
+    /** Key of slot 0. */
+    private long denseBase;
+    /** Page p holds slots [p << pageShift, ...), its length a power of two up to pageSize; null if none used. */
+    int[][] pages;
+    /** Live entries per page. */
+    private int[] pageLive;
+    /** Pages [0, pageCount) of the directory are in range. */
+    private int pageCount;
+    /** Sum of page lengths. */
+    private long allocatedSlots;
+
+    // ---- tree representation
     Node root;
-    /** Number of inner levels above the leaves; 0 when the root is a leaf. */
     int height;
+
     private long size;
     private long memoryBytes;
 
-    // The inner nodes and child slots of the last descent, reused by insert and remove so that
-    // neither needs parent pointers nor allocates.
     private Inner[] pathNodes = new Inner[8];
     private int[] pathSlots = new int[8];
 
     public LongIntBTree() {
-        this(DEFAULT_LEAF_CAPACITY, DEFAULT_INNER_CAPACITY);
+        this(DEFAULT_LEAF_CAPACITY, DEFAULT_INNER_CAPACITY, true, DEFAULT_PAGE_SHIFT);
     }
 
-    /** Custom node capacities; small ones give deep trees for tests. */
+    /** Tree only (never dense), with custom node capacities; small ones give deep trees for tests. */
     LongIntBTree(int leafCapacity, int innerCapacity) {
-        if (leafCapacity < 2 || innerCapacity < 3) {
-            throw new IllegalArgumentException("capacities too small: " + leafCapacity + ", " + innerCapacity);
+        this(leafCapacity, innerCapacity, false, DEFAULT_PAGE_SHIFT);
+    }
+
+    /** Custom capacities and dense page size (small pages exercise page handling in tests). */
+    LongIntBTree(int leafCapacity, int innerCapacity, boolean denseAllowed, int pageShift) {
+        if (leafCapacity < 2 || innerCapacity < 3 || leafCapacity > 65536) {
+            throw new IllegalArgumentException("capacities out of range: " + leafCapacity + ", " + innerCapacity);
+        }
+        if (pageShift < 2 || pageShift > 20) {
+            throw new IllegalArgumentException("page shift out of range: " + pageShift);
         }
         this.leafCapacity = leafCapacity;
         this.innerCapacity = innerCapacity;
         this.minLeafAlloc = Math.min(LEAF_GROWTH_STEP, leafCapacity);
         this.minSplitPiece = Math.max(1, leafCapacity / 16);
+        this.denseAllowed = denseAllowed;
+        this.pageShift = pageShift;
+        this.pageSize = 1 << pageShift;
+        this.pageMask = pageSize - 1;
+        this.denseHeadroom = pageSize / 64;
+        this.denseSlack = Math.max(16, pageSize / 2);
         clear();
     }
 
@@ -106,175 +187,139 @@ public final class LongIntBTree {
 
     /** Adds the pair; returns false if it was already present. */
     public boolean insert(long key, int row) {
-        Leaf leaf = descendRecordingPath(key, row);
-        final int n = leaf.size;
-        final long[] ks = leaf.keys;
-        final int[] rs = leaf.rows;
-        int pos;
-        if (n == 0 || less(ks[n - 1], rs[n - 1], key, row)) {
-            pos = n; // appends are the common case for ordered loads: skip the search
-        } else {
-            pos = lowerBound(ks, rs, n, key, row);
-            if (ks[pos] == key && rs[pos] == row) {
-                return false;
+        if (dense) {
+            int r = denseInsert(key, row);
+            if (r >= 0) {
+                return r == 1;
             }
+            if (size < pageSize / 4 && relayout(key, row)) {
+                return true;
+            }
+            toTree();
         }
-        size++;
-        if (n < ks.length) {
-            System.arraycopy(ks, pos, ks, pos + 1, n - pos);
-            System.arraycopy(rs, pos, rs, pos + 1, n - pos);
-            ks[pos] = key;
-            rs[pos] = row;
-            leaf.size = n + 1;
-        } else if (n < leafCapacity) {
-            growLeaf(leaf, pos, key, row);
-        } else {
-            splitLeaf(leaf, pos, key, row);
-        }
-        return true;
+        return treeInsert(key, row);
     }
 
     /** Removes the pair; returns false if absent. */
     public boolean remove(long key, int row) {
-        Leaf leaf = descendRecordingPath(key, row);
-        final int n = leaf.size;
-        final long[] ks = leaf.keys;
-        final int[] rs = leaf.rows;
-        int pos = lowerBound(ks, rs, n, key, row);
-        if (pos == n || ks[pos] != key || rs[pos] != row) {
-            return false;
-        }
-        System.arraycopy(ks, pos + 1, ks, pos, n - pos - 1);
-        System.arraycopy(rs, pos + 1, rs, pos, n - pos - 1);
-        leaf.size = n - 1;
-        size--;
-        if (n == 1 && height > 0) {
-            removeEmptyLeaf(leaf);
-        }
-        return true;
+        return dense ? denseRemove(key, row) : treeRemove(key, row);
     }
 
     /**
-     * Smallest row stored under key, or -1 if the key is absent. O(log n). Rows are expected to be
+     * Smallest row stored under key, or -1 if the key is absent. Rows are expected to be
      * non-negative; a stored row of -1 is indistinguishable from absence (use containsKey).
      */
     public int firstRow(long key) {
+        if (dense) {
+            int r = denseGet(key);
+            return r == EMPTY ? -1 : r;
+        }
         Leaf leaf = descend(key, Integer.MIN_VALUE);
-        int i = lowerBoundKey(leaf.keys, leaf.size, key);
-        if (i == leaf.size) {
-            // Every pair here is smaller; the answer, if any, opens the next leaf.
+        int r = lowerBoundKey(leaf.keys, leaf.runs, key);
+        if (r == leaf.runs) {
             leaf = leaf.next;
             if (leaf == null) {
                 return -1;
             }
-            i = 0;
+            r = 0;
         }
-        return leaf.keys[i] == key ? leaf.rows[i] : -1;
+        return leaf.keys[r] == key ? leaf.rows[leaf.start(r)] : -1;
     }
 
     public boolean containsKey(long key) {
+        if (dense) {
+            return denseGet(key) != EMPTY;
+        }
         Leaf leaf = descend(key, Integer.MIN_VALUE);
-        int i = lowerBoundKey(leaf.keys, leaf.size, key);
-        if (i == leaf.size) {
+        int r = lowerBoundKey(leaf.keys, leaf.runs, key);
+        if (r == leaf.runs) {
             leaf = leaf.next;
             if (leaf == null) {
                 return false;
             }
-            i = 0;
+            r = 0;
         }
-        return leaf.keys[i] == key;
+        return leaf.keys[r] == key;
     }
 
     public long size() {
         return size;
     }
 
-    /** Estimated heap bytes of all nodes (arrays + object headers), for INFO/DESC. */
+    /** Estimated heap bytes of all nodes or pages (arrays + object headers), for INFO/DESC. */
     public long memoryBytes() {
         return memoryBytes;
     }
 
     public void clear() {
-        Leaf leaf = newLeaf(minLeafAlloc);
+        size = 0;
+        Arrays.fill(pathNodes, null);
+        if (denseAllowed) {
+            dense = true;
+            root = null;
+            height = 0;
+            pages = new int[4][];
+            pageLive = new int[4];
+            pageCount = 0;
+            allocatedSlots = 0;
+            denseBase = 0;
+            memoryBytes = directoryBytes();
+        } else {
+            setEmptyTree();
+        }
+    }
+
+    private void setEmptyTree() {
+        dense = false;
+        pages = null;
+        pageLive = null;
+        pageCount = 0;
+        allocatedSlots = 0;
+        Leaf leaf = newLeaf(minLeafAlloc, minLeafAlloc);
         root = leaf;
         height = 0;
-        size = 0;
         memoryBytes = leafBytes(leaf);
-        Arrays.fill(pathNodes, null);
     }
 
-    /** Builds a tree from pairs already sorted by (key,row) and distinct, with full leaves. */
+    /** Builds a set from pairs already sorted by (key,row) and distinct. */
     public static LongIntBTree bulkLoad(long[] keys, int[] rows, int n) {
-        return bulkLoad(keys, rows, n, DEFAULT_LEAF_CAPACITY, DEFAULT_INNER_CAPACITY);
+        return bulkLoad(keys, rows, n, DEFAULT_LEAF_CAPACITY, DEFAULT_INNER_CAPACITY, true, DEFAULT_PAGE_SHIFT);
     }
 
+    /** Tree-only bulk load with custom capacities (tests). */
     static LongIntBTree bulkLoad(long[] keys, int[] rows, int n, int leafCapacity, int innerCapacity) {
+        return bulkLoad(keys, rows, n, leafCapacity, innerCapacity, false, DEFAULT_PAGE_SHIFT);
+    }
+
+    static LongIntBTree bulkLoad(long[] keys, int[] rows, int n, int leafCapacity, int innerCapacity,
+                                 boolean denseAllowed, int pageShift) {
         if (n < 0 || n > keys.length || n > rows.length) {
             throw new IllegalArgumentException("n=" + n + " out of range");
         }
-        for (int i = 1; i < n; i++) {
-            if (!less(keys[i - 1], rows[i - 1], keys[i], rows[i])) {
-                throw new IllegalArgumentException("pairs not sorted and distinct at index " + i);
+        boolean distinctKeys = true;
+        boolean emptyRow = false;
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                if (!less(keys[i - 1], rows[i - 1], keys[i], rows[i])) {
+                    throw new IllegalArgumentException("pairs not sorted and distinct at index " + i);
+                }
+                distinctKeys &= keys[i - 1] != keys[i];
             }
+            emptyRow |= rows[i] == EMPTY;
         }
-        LongIntBTree tree = new LongIntBTree(leafCapacity, innerCapacity);
+        LongIntBTree tree = new LongIntBTree(leafCapacity, innerCapacity, denseAllowed, pageShift);
         if (n == 0) {
             return tree;
         }
-        long bytes = 0;
-
-        // Leaves, all full except the last one.
-        int count = (int) ((n + (long) leafCapacity - 1) / leafCapacity);
-        Node[] level = new Node[count];
-        Leaf prev = null;
-        for (int i = 0; i < count; i++) {
-            int from = i * leafCapacity;
-            int len = Math.min(leafCapacity, n - from);
-            Leaf leaf = tree.newLeaf(len == leafCapacity ? leafCapacity : tree.fittedLeafCapacity(len));
-            System.arraycopy(keys, from, leaf.keys, 0, len);
-            System.arraycopy(rows, from, leaf.rows, 0, len);
-            leaf.size = len;
-            leaf.prev = prev;
-            if (prev != null) {
-                prev.next = leaf;
-            }
-            prev = leaf;
-            level[i] = leaf;
-            bytes += leafBytes(leaf);
+        if (denseAllowed && distinctKeys && !emptyRow && tree.denseLoad(keys, rows, n)) {
+            return tree;
         }
-
-        // Inner levels, each node full except the last of its level. The separator of a child is
-        // its first pair, found by walking down its leftmost path.
-        int height = 0;
-        while (count > 1) {
-            int parents = (count + innerCapacity - 1) / innerCapacity;
-            Node[] up = new Node[parents];
-            for (int p = 0; p < parents; p++) {
-                Inner in = tree.newInner();
-                int from = p * innerCapacity;
-                int len = Math.min(innerCapacity, count - from);
-                for (int c = 0; c < len; c++) {
-                    Node child = level[from + c];
-                    in.children[c] = child;
-                    if (c > 0) {
-                        Leaf first = leftmostLeaf(child);
-                        in.keys[c] = first.keys[0];
-                        in.rows[c] = first.rows[0];
-                    }
-                }
-                in.size = len;
-                up[p] = in;
-                bytes += tree.innerBytes();
-            }
-            level = up;
-            count = parents;
-            height++;
+        tree.setEmptyTree();
+        TreeBuilder b = tree.new TreeBuilder();
+        for (int i = 0; i < n; i++) {
+            b.add(keys[i], rows[i]);
         }
-        tree.root = level[0];
-        tree.height = height;
-        tree.ensurePathCapacity();
-        tree.size = n;
-        tree.memoryBytes = bytes;
+        b.finish();
         return tree;
     }
 
@@ -284,111 +329,597 @@ public final class LongIntBTree {
     }
 
     /**
-     * A position in the set. Walks the leaf chain, so stepping is O(1) and never allocates. Must
-     * be re-positioned after the tree is modified.
+     * A position in the set. Stepping is O(1) amortized and never allocates. Must be
+     * re-positioned after the set is modified. key() and row() are fields set by each move.
      */
     public final class Cursor {
-        /** Current leaf, or null when not positioned on a pair. */
+        private static final int INVALID = 0;
+        private static final int TREE = 1;
+        private static final int DENSE = 2;
+
+        private int state;
+        private long key;
+        private int row;
+        // tree position
         private Leaf leaf;
         private int index;
+        private int run;
+        private int runStart;
+        private int runEnd;
+        // dense position: slot offset from denseBase, and its page
+        private int slot;
+        private int[] page;
 
         private Cursor() {
         }
 
         /** Positions at the first pair with key >= lo (row ignored). Returns valid(). */
         public boolean seek(long lo) {
-            Leaf l = descend(lo, Integer.MIN_VALUE);
-            int i = lowerBoundKey(l.keys, l.size, lo);
-            if (i == l.size) {
-                l = l.next;
-                i = 0;
+            if (dense) {
+                if (lo <= denseBase) {
+                    return denseForward(0, 0);
+                }
+                long off = lo - denseBase;
+                if (off < 0 || off >= ((long) pageCount << pageShift)) {
+                    return invalidate();
+                }
+                return denseForward((int) (off >>> pageShift), (int) off & pageMask);
             }
-            return moveTo(l, i);
+            Leaf l = descend(lo, Integer.MIN_VALUE);
+            int r = lowerBoundKey(l.keys, l.runs, lo);
+            if (r == l.runs) {
+                return treeMove(l.next, 0);
+            }
+            return treeMove(l, l.start(r));
         }
 
         /** Positions at the last pair with key <= hi. Returns valid(). */
         public boolean seekLast(long hi) {
-            Leaf l = descend(hi, Integer.MAX_VALUE);
-            int i = upperBoundKey(l.keys, l.size, hi) - 1;
-            if (i < 0) {
-                l = l.prev;
-                i = l == null ? 0 : l.size - 1;
+            if (dense) {
+                if (hi < denseBase) {
+                    return invalidate();
+                }
+                long off = hi - denseBase;
+                if (off < 0 || off >= ((long) pageCount << pageShift)) {
+                    return last();
+                }
+                return denseBackward((int) (off >>> pageShift), (int) off & pageMask);
             }
-            return moveTo(l, i);
+            Leaf l = descend(hi, Integer.MAX_VALUE);
+            int r = upperBoundKey(l.keys, l.runs, hi) - 1;
+            if (r < 0) {
+                Leaf p = l.prev;
+                return p == null ? invalidate() : treeMove(p, p.size - 1);
+            }
+            return treeMove(l, l.end(r) - 1);
         }
 
         /** Positions at the smallest pair. */
         public boolean first() {
+            if (dense) {
+                return denseForward(0, 0);
+            }
             Node node = root;
             for (int d = height; d > 0; d--) {
                 node = ((Inner) node).children[0];
             }
-            return moveTo((Leaf) node, 0);
+            return treeMove((Leaf) node, 0);
         }
 
         /** Positions at the largest pair. */
         public boolean last() {
+            if (dense) {
+                return pageCount == 0 ? invalidate() : denseBackward(pageCount - 1, pageMask);
+            }
             Node node = root;
             for (int d = height; d > 0; d--) {
                 node = ((Inner) node).children[node.size - 1];
             }
-            return moveTo((Leaf) node, node.size - 1);
+            return treeMove((Leaf) node, node.size - 1);
         }
 
         public boolean valid() {
-            return leaf != null;
+            return state != INVALID;
         }
 
         public long key() {
-            return leaf.keys[index];
+            return key;
         }
 
         public int row() {
-            return leaf.rows[index];
+            return row;
         }
 
         /** Advances; returns valid(). */
         public boolean next() {
-            if (leaf == null) {
-                return false;
+            if (state == TREE) {
+                final Leaf l = leaf;
+                int i = ++index;
+                if (i < l.size) {
+                    if (i == runEnd) {
+                        int r = ++run;
+                        runStart = i;
+                        runEnd = l.end(r);
+                        key = l.keys[r];
+                    }
+                    row = l.rows[i];
+                    return true;
+                }
+                return treeMove(l.next, 0);
             }
-            if (++index < leaf.size) {
-                return true;
+            if (state == DENSE) {
+                int s = slot + 1;
+                int i = s & pageMask;
+                int[] pg = page;
+                // Fast path: the next slot of the same page is live (a dense key range).
+                if (i != 0 && i < pg.length) {
+                    int r = pg[i];
+                    if (r != EMPTY) {
+                        slot = s;
+                        key++;
+                        row = r;
+                        return true;
+                    }
+                }
+                return denseForward(s >>> pageShift, i);
             }
-            leaf = leaf.next;
-            index = 0;
-            return leaf != null;
+            return false;
         }
 
         /** Steps back; returns valid(). */
         public boolean prev() {
-            if (leaf == null) {
-                return false;
+            if (state == TREE) {
+                final Leaf l = leaf;
+                int i = --index;
+                if (i >= 0) {
+                    if (i < runStart) {
+                        int r = --run;
+                        runEnd = runStart;
+                        runStart = l.start(r);
+                        key = l.keys[r];
+                    }
+                    row = l.rows[i];
+                    return true;
+                }
+                Leaf p = l.prev;
+                return p == null ? invalidate() : treeMove(p, p.size - 1);
             }
-            if (--index >= 0) {
-                return true;
+            if (state == DENSE) {
+                if (slot == 0) {
+                    return invalidate();
+                }
+                int s = slot - 1;
+                return denseBackward(s >>> pageShift, s & pageMask);
             }
-            leaf = leaf.prev;
-            if (leaf == null) {
-                return false;
+            return false;
+        }
+
+        private boolean invalidate() {
+            state = INVALID;
+            leaf = null;
+            page = null;
+            return false;
+        }
+
+        private boolean treeMove(Leaf l, int i) {
+            // Only an empty root leaf can have size 0; every other leaf holds at least one pair.
+            if (l == null || l.size == 0) {
+                return invalidate();
             }
-            index = leaf.size - 1;
+            state = TREE;
+            leaf = l;
+            page = null;
+            index = i;
+            int r = l.runOf(i);
+            run = r;
+            runStart = l.start(r);
+            runEnd = l.end(r);
+            key = l.keys[r];
+            row = l.rows[i];
             return true;
         }
 
-        private boolean moveTo(Leaf l, int i) {
-            // Only an empty root leaf can have size 0; every other leaf holds at least one pair.
-            if (l == null || l.size == 0) {
-                leaf = null;
-                return false;
+        /** First live slot at or after slot s of page p. */
+        private boolean denseForward(int p, int s) {
+            final int[][] ps = pages;
+            for (; p < pageCount; p++, s = 0) {
+                int[] pg = ps[p];
+                if (pg == null) {
+                    continue;
+                }
+                for (; s < pg.length; s++) {
+                    int r = pg[s];
+                    if (r != EMPTY) {
+                        return denseAt((p << pageShift) | s, r, pg);
+                    }
+                }
             }
-            leaf = l;
-            index = i;
+            return invalidate();
+        }
+
+        /** Last live slot at or before slot s of page p. */
+        private boolean denseBackward(int p, int s) {
+            final int[][] ps = pages;
+            for (; p >= 0; p--, s = pageMask) {
+                int[] pg = ps[p];
+                if (pg == null) {
+                    continue;
+                }
+                for (s = Math.min(s, pg.length - 1); s >= 0; s--) {
+                    int r = pg[s];
+                    if (r != EMPTY) {
+                        return denseAt((p << pageShift) | s, r, pg);
+                    }
+                }
+            }
+            return invalidate();
+        }
+
+        private boolean denseAt(int s, int r, int[] pg) {
+            state = DENSE;
+            leaf = null;
+            page = pg;
+            slot = s;
+            key = denseBase + s;
+            row = r;
             return true;
         }
     }
 
-    // ------------------------------------------------------------------ descent and search
+    // ------------------------------------------------------------------ dense representation
+
+    /** Row at key, or EMPTY. */
+    private int denseGet(long key) {
+        if (key < denseBase) {
+            return EMPTY;
+        }
+        long off = key - denseBase;
+        if (off < 0 || off >= ((long) pageCount << pageShift)) {
+            return EMPTY;
+        }
+        int[] pg = pages[(int) (off >>> pageShift)];
+        int s = (int) off & pageMask;
+        return pg == null || s >= pg.length ? EMPTY : pg[s];
+    }
+
+    /** 1: inserted, 0: already present, -1: does not fit the dense representation. */
+    private int denseInsert(long key, int row) {
+        if (row == EMPTY) {
+            return -1;
+        }
+        if (size == 0 && pageCount == 0) {
+            long base = key - denseHeadroom;
+            denseBase = base > key ? Long.MIN_VALUE : base; // clamp at the bottom of the key space
+        }
+        long off;
+        if (key >= denseBase) {
+            off = key - denseBase;
+            if (off < 0) {
+                return -1; // key - base overflows: a range wider than the key space can index
+            }
+        } else {
+            long back = denseBase - key;
+            if (back < 0) {
+                return -1;
+            }
+            long add = (back + pageSize - 1) >>> pageShift;
+            long newBase = denseBase - (add << pageShift);
+            if (add > 2 || newBase > denseBase || pageCount + add > (1L << (MAX_DENSE_SLOTS_SHIFT - pageShift))) {
+                return -1;
+            }
+            prependPages((int) add);
+            denseBase = newBase;
+            off = key - denseBase;
+        }
+        long p = off >>> pageShift;
+        if (p >= pageCount) {
+            // Ascending loads reach the next page; a larger jump leaves a gap too sparse to keep.
+            if (p > pageCount + 1 || p >= (1L << (MAX_DENSE_SLOTS_SHIFT - pageShift))) {
+                return -1;
+            }
+            ensureDirectory((int) p + 1);
+            pageCount = (int) p + 1;
+        }
+        int page = (int) p;
+        int s = (int) off & pageMask;
+        int[] pg = pages[page];
+        if (pg == null || s >= pg.length) {
+            int len = Math.min(pageSize, Math.max(16, Integer.highestOneBit(s) << 1));
+            int old = pg == null ? 0 : pg.length;
+            // Keep at most about one unused slot per entry (8 bytes per entry at worst).
+            if (allocatedSlots + len - old > 2 * (size + 1) + denseSlack) {
+                return -1;
+            }
+            int[] np = new int[len];
+            if (old > 0) {
+                System.arraycopy(pg, 0, np, 0, old);
+            }
+            Arrays.fill(np, old, len, EMPTY);
+            memoryBytes += intArrayBytes(len) - (old == 0 ? 0 : intArrayBytes(old));
+            allocatedSlots += len - old;
+            pages[page] = np;
+            pg = np;
+        }
+        int cur = pg[s];
+        if (cur != EMPTY) {
+            return cur == row ? 0 : -1;
+        }
+        pg[s] = row;
+        pageLive[page]++;
+        size++;
+        return 1;
+    }
+
+    private boolean denseRemove(long key, int row) {
+        if (row == EMPTY || key < denseBase) {
+            return false;
+        }
+        long off = key - denseBase;
+        if (off < 0 || off >= ((long) pageCount << pageShift)) {
+            return false;
+        }
+        int page = (int) (off >>> pageShift);
+        int s = (int) off & pageMask;
+        int[] pg = pages[page];
+        if (pg == null || s >= pg.length || pg[s] != row) {
+            return false;
+        }
+        pg[s] = EMPTY;
+        size--;
+        if (--pageLive[page] == 0) {
+            pages[page] = null;
+            allocatedSlots -= pg.length;
+            memoryBytes -= intArrayBytes(pg.length);
+        }
+        if (size == 0) {
+            clear(); // a new first key may start the range anywhere
+        } else if (allocatedSlots > 4 * size + 2L * denseSlack) {
+            toTree(); // deletes left the pages too sparse (over 16 bytes per entry)
+        }
+        return true;
+    }
+
+    private void ensureDirectory(int count) {
+        if (count > pages.length) {
+            long before = directoryBytes();
+            int len = Math.max(count, pages.length * 2);
+            pages = Arrays.copyOf(pages, len);
+            pageLive = Arrays.copyOf(pageLive, len);
+            memoryBytes += directoryBytes() - before;
+        }
+    }
+
+    private void prependPages(int add) {
+        long before = directoryBytes();
+        int len = Math.max(pageCount + add, pages.length);
+        int[][] np = new int[len][];
+        int[] nl = new int[len];
+        System.arraycopy(pages, 0, np, add, pageCount);
+        System.arraycopy(pageLive, 0, nl, add, pageCount);
+        pages = np;
+        pageLive = nl;
+        pageCount += add;
+        memoryBytes += directoryBytes() - before;
+    }
+
+    /** Loads distinct sorted keys densely if they are dense enough; false (nothing changed) if not. */
+    private boolean denseLoad(long[] keys, int[] rows, int n) {
+        long base = keys[0] - denseHeadroom;
+        if (base > keys[0]) {
+            base = Long.MIN_VALUE;
+        }
+        long span = keys[n - 1] - base + 1;
+        if (span <= 0 || span > (1L << MAX_DENSE_SLOTS_SHIFT) || span > 2L * n + denseSlack) {
+            return false;
+        }
+        int count = (int) ((span + pageSize - 1) >>> pageShift);
+        denseBase = base;
+        pages = new int[count][];
+        pageLive = new int[count];
+        pageCount = count;
+        allocatedSlots = 0;
+        for (int i = 0; i < n; i++) {
+            long off = keys[i] - base;
+            int p = (int) (off >>> pageShift);
+            int s = (int) off & pageMask;
+            int[] pg = pages[p];
+            if (pg == null) {
+                // Every page is full size but the last, which is sized to its highest slot.
+                int len = p < count - 1 ? pageSize
+                        : Math.min(pageSize, Math.max(16, Integer.highestOneBit((int) ((keys[n - 1] - base) & pageMask)) << 1));
+                pg = new int[len];
+                Arrays.fill(pg, EMPTY);
+                pages[p] = pg;
+                allocatedSlots += len;
+            }
+            pg[s] = rows[i];
+            pageLive[p]++;
+        }
+        size = n;
+        memoryBytes = computeDenseBytes();
+        return true;
+    }
+
+    /**
+     * A small dense set laid out again around its keys and the new one (a new base): the first
+     * keys of a load arrive out of order when many clients insert at once, and the first key
+     * seen need not be the lowest. False (nothing changed) when the keys are not dense or
+     * distinct; then the caller makes the set a tree. O(size), and size is small here.
+     */
+    private boolean relayout(long key, int row) {
+        if (row == EMPTY) {
+            return false;
+        }
+        int n = (int) size;
+        long[] ks = new long[n + 1];
+        int[] rs = new int[n + 1];
+        int i = 0;
+        boolean placed = false;
+        for (int p = 0; p < pageCount; p++) {
+            int[] pg = pages[p];
+            if (pg == null) {
+                continue;
+            }
+            for (int s = 0; s < pg.length; s++) {
+                if (pg[s] == EMPTY) {
+                    continue;
+                }
+                long k = denseBase + (((long) p << pageShift) | s);
+                if (!placed && key <= k) {
+                    if (key == k) {
+                        return false; // a second row for the key: not a dense set
+                    }
+                    ks[i] = key;
+                    rs[i++] = row;
+                    placed = true;
+                }
+                ks[i] = k;
+                rs[i++] = pg[s];
+            }
+        }
+        if (!placed) {
+            ks[i] = key;
+            rs[i] = row;
+        }
+        return denseLoad(ks, rs, n + 1);
+    }
+
+    /** Rebuilds the dense entries as a tree, in key order, with full leaves. */
+    private void toTree() {
+        int[][] ps = pages;
+        int count = pageCount;
+        long base = denseBase;
+        long n = size;
+        setEmptyTree();
+        if (n == 0) {
+            return;
+        }
+        TreeBuilder b = new TreeBuilder();
+        for (int p = 0; p < count; p++) {
+            int[] pg = ps[p];
+            if (pg == null) {
+                continue;
+            }
+            for (int s = 0; s < pg.length; s++) {
+                if (pg[s] != EMPTY) {
+                    b.add(base + (((long) p << pageShift) | s), pg[s]);
+                }
+            }
+        }
+        b.finish();
+    }
+
+    private long directoryBytes() {
+        return align8(16 + 4L * pages.length) + intArrayBytes(pageLive.length);
+    }
+
+    private long computeDenseBytes() {
+        long b = directoryBytes();
+        for (int p = 0; p < pageCount; p++) {
+            if (pages[p] != null) {
+                b += intArrayBytes(pages[p].length);
+            }
+        }
+        return b;
+    }
+
+    // ------------------------------------------------------------------ bulk building
+
+    /** Appends pairs in ascending order into full leaves, then builds the inner levels. */
+    private final class TreeBuilder {
+        private final List<Node> leaves = new ArrayList<>();
+        private Leaf cur;
+        private long count;
+
+        void add(long key, int row) {
+            if (cur == null || cur.size == leafCapacity) {
+                Leaf l = new Leaf();
+                l.rows = new int[leafCapacity];
+                l.keys = new long[leafCapacity];
+                l.ends = new int[leafCapacity];
+                if (cur != null) {
+                    trim(cur);
+                    cur.next = l;
+                    l.prev = cur;
+                }
+                cur = l;
+                leaves.add(l);
+            }
+            Leaf l = cur;
+            int n = l.size;
+            if (l.runs > 0 && l.keys[l.runs - 1] == key) {
+                l.ends[l.runs - 1] = n + 1;
+            } else {
+                l.keys[l.runs] = key;
+                l.ends[l.runs] = n + 1;
+                l.runs++;
+            }
+            l.rows[n] = row;
+            l.size = n + 1;
+            count++;
+        }
+
+        /** Fits a finished leaf's arrays: rows full (or fitted for the last), keys to its runs. */
+        private void trim(Leaf l) {
+            if (l.size < l.rows.length) {
+                l.rows = Arrays.copyOf(l.rows, fittedLeafCapacity(l.size));
+            }
+            if (l.runs == l.size) {
+                l.ends = null;
+                if (l.keys.length != l.runs && l.rows.length != l.size) {
+                    l.keys = Arrays.copyOf(l.keys, l.rows.length); // last leaf, unique keys: room to grow
+                } else if (l.keys.length != l.runs) {
+                    l.keys = Arrays.copyOf(l.keys, l.runs);
+                }
+            } else {
+                // A full leaf splits on its next insert anyway: its runs get exact arrays.
+                int cap = l.size == leafCapacity ? l.runs : fittedRunCapacity(l.runs);
+                l.keys = Arrays.copyOf(l.keys, cap);
+                l.ends = Arrays.copyOf(l.ends, cap);
+            }
+        }
+
+        void finish() {
+            if (cur == null) {
+                return;
+            }
+            trim(cur);
+            long bytes = 0;
+            for (Node leaf : leaves) {
+                bytes += leafBytes((Leaf) leaf);
+            }
+            List<Node> level = leaves;
+            int h = 0;
+            while (level.size() > 1) {
+                List<Node> up = new ArrayList<>((level.size() + innerCapacity - 1) / innerCapacity);
+                for (int from = 0; from < level.size(); from += innerCapacity) {
+                    Inner in = newInner();
+                    int len = Math.min(innerCapacity, level.size() - from);
+                    for (int c = 0; c < len; c++) {
+                        Node child = level.get(from + c);
+                        in.children[c] = child;
+                        if (c > 0) {
+                            Leaf first = leftmostLeaf(child);
+                            in.keys[c] = first.keys[0];
+                            in.rows[c] = first.rows[0];
+                        }
+                    }
+                    in.size = len;
+                    up.add(in);
+                    bytes += innerBytes();
+                }
+                level = up;
+                h++;
+            }
+            root = level.get(0);
+            height = h;
+            ensurePathCapacity();
+            size = count;
+            memoryBytes = bytes;
+        }
+    }
+
+    // ------------------------------------------------------------------ tree: descent and search
 
     private Leaf descend(long key, int row) {
         Node node = root;
@@ -432,21 +963,6 @@ public final class LongIntBTree {
         return lo - 1;
     }
 
-    /** First index in [0,n) whose pair is >= (key,row), or n. */
-    private static int lowerBound(long[] ks, int[] rs, int n, long key, int row) {
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (less(ks[mid], rs[mid], key, row)) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
     /** First index in [0,n) whose key is >= key, or n. */
     private static int lowerBoundKey(long[] ks, int n, long key) {
         int lo = 0;
@@ -477,6 +993,19 @@ public final class LongIntBTree {
         return lo;
     }
 
+    /** First index in [lo,hi) whose row is >= row, or hi. */
+    private static int lowerBoundRow(int[] rs, int lo, int hi, int row) {
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (rs[mid] < row) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     private static boolean less(long k1, int r1, long k2, int r2) {
         return k1 < k2 || (k1 == k2 && r1 < r2);
     }
@@ -488,97 +1017,183 @@ public final class LongIntBTree {
         return (Leaf) node;
     }
 
-    // ------------------------------------------------------------------ insertion
+    // ------------------------------------------------------------------ tree: insertion
 
-    /** Inserts into a leaf whose arrays are full but below capacity, by moving to larger arrays. */
-    private void growLeaf(Leaf leaf, int pos, long key, int row) {
+    private boolean treeInsert(long key, int row) {
+        Leaf leaf = descendRecordingPath(key, row);
         final int n = leaf.size;
-        int cap = Math.min(leafCapacity, leaf.keys.length + LEAF_GROWTH_STEP);
-        long[] nk = new long[cap];
-        int[] nr = new int[cap];
-        copyWithInsert(leaf.keys, leaf.rows, pos, key, row, 0, n + 1, nk, nr);
-        memoryBytes += leafArrayBytes(cap) - leafArrayBytes(leaf.keys.length);
-        leaf.keys = nk;
-        leaf.rows = nr;
+        final int runs = leaf.runs;
+        int r;
+        int pos;
+        boolean sameKey;
+        if (n == 0) {
+            r = 0;
+            pos = 0;
+            sameKey = false;
+        } else {
+            long lastKey = leaf.keys[runs - 1];
+            if (key > lastKey || (key == lastKey && row > leaf.rows[n - 1])) {
+                // Appends are the common case for ordered loads: skip the search.
+                pos = n;
+                sameKey = key == lastKey;
+                r = sameKey ? runs - 1 : runs;
+            } else {
+                r = lowerBoundKey(leaf.keys, runs, key);
+                sameKey = r < runs && leaf.keys[r] == key;
+                if (sameKey) {
+                    int e = leaf.end(r);
+                    pos = lowerBoundRow(leaf.rows, leaf.start(r), e, row);
+                    if (pos < e && leaf.rows[pos] == row) {
+                        return false;
+                    }
+                } else {
+                    pos = leaf.start(r);
+                }
+            }
+        }
+        size++;
+        if (n < leafCapacity) {
+            leafInsertAt(leaf, r, sameKey, pos, key, row);
+        } else {
+            splitLeaf(leaf, pos, key, row);
+        }
+        return true;
+    }
+
+    /** Inserts (key,row) at entry pos of a leaf below capacity: into run r, or as a new run at r. */
+    private void leafInsertAt(Leaf leaf, int r, boolean sameKey, int pos, long key, int row) {
+        final int n = leaf.size;
+        final int runs = leaf.runs;
+        if (n == leaf.rows.length) {
+            int cap = Math.min(leafCapacity, n + LEAF_GROWTH_STEP);
+            memoryBytes += intArrayBytes(cap) - intArrayBytes(n);
+            leaf.rows = Arrays.copyOf(leaf.rows, cap);
+        }
+        int[] rs = leaf.rows;
+        System.arraycopy(rs, pos, rs, pos + 1, n - pos);
+        rs[pos] = row;
         leaf.size = n + 1;
+        if (sameKey) {
+            if (leaf.ends == null) {
+                // First repeated key of the leaf: runs so far are one entry each.
+                int[] e = new int[leaf.keys.length];
+                for (int j = 0; j < runs; j++) {
+                    e[j] = j + 1;
+                }
+                leaf.ends = e;
+                memoryBytes += intArrayBytes(e.length);
+            }
+            int[] e = leaf.ends;
+            for (int j = r; j < runs; j++) {
+                e[j]++;
+            }
+            return;
+        }
+        if (runs == leaf.keys.length) {
+            int cap = Math.min(leafCapacity, runs + LEAF_GROWTH_STEP);
+            memoryBytes += longArrayBytes(cap) - longArrayBytes(runs);
+            leaf.keys = Arrays.copyOf(leaf.keys, cap);
+            if (leaf.ends != null) {
+                memoryBytes += intArrayBytes(cap) - intArrayBytes(leaf.ends.length);
+                leaf.ends = Arrays.copyOf(leaf.ends, cap);
+            }
+        }
+        long[] ks = leaf.keys;
+        System.arraycopy(ks, r, ks, r + 1, runs - r);
+        ks[r] = key;
+        int[] e = leaf.ends;
+        if (e != null) {
+            System.arraycopy(e, r, e, r + 1, runs - r);
+            e[r] = pos + 1;
+            for (int j = r + 1; j <= runs; j++) {
+                e[j]++;
+            }
+        }
+        leaf.runs = runs + 1;
+    }
+
+    /** Inserts into a leaf below capacity, finding the place (used after a split). */
+    private void leafInsert(Leaf leaf, long key, int row) {
+        int r = lowerBoundKey(leaf.keys, leaf.runs, key);
+        boolean sameKey = r < leaf.runs && leaf.keys[r] == key;
+        int pos = sameKey ? lowerBoundRow(leaf.rows, leaf.start(r), leaf.end(r), row) : leaf.start(r);
+        leafInsertAt(leaf, r, sameKey, pos, key, row);
     }
 
     /**
-     * Splits a full leaf while inserting (key,row) at pos, then links the new right sibling into
-     * the parent.
+     * Splits a full leaf while inserting (key,row) at entry pos, then links the new right sibling
+     * into the parent.
      */
     private void splitLeaf(Leaf leaf, int pos, long key, int row) {
         final int n = leaf.size;
-        final long[] ks = leaf.keys;
-        final int[] rs = leaf.rows;
-        Leaf right = new Leaf();
+        memoryBytes -= leafBytes(leaf);
+        Leaf right;
         long sepKey;
         int sepRow;
         if (pos == n) {
             // Past the end: an ascending sequence (a primary key, or one key's rows arriving in
             // order). This leaf stays full and the sibling starts with the new pair alone. The
             // separator sits just above this leaf's last pair, so later pairs falling between the
-            // two leaves (a descending sequence) also reach the sibling, which has room.
-            // At the end of the whole set this is an ordered load that will fill the sibling, so
-            // it gets full-size arrays at once. Elsewhere there may be many such append points
-            // (one per key of a secondary index) and full-size arrays would sit half empty.
-            allocate(right, leaf.next == null ? leafCapacity : minLeafAlloc);
+            // two leaves also reach the sibling, which has room. At the end of the whole set this
+            // is an ordered load that will fill the sibling, so it gets full-size arrays at once
+            // (keys too if they are distinct); elsewhere (one append point per key of a secondary
+            // index) full-size arrays would sit half empty.
+            long lastKey = leaf.keys[leaf.runs - 1];
+            int lastRow = leaf.rows[n - 1];
+            boolean atEnd = leaf.next == null;
+            right = newLeaf(atEnd ? leafCapacity : minLeafAlloc,
+                    atEnd && leaf.ends == null ? leafCapacity : minLeafAlloc);
             right.keys[0] = key;
             right.rows[0] = row;
             right.size = 1;
-            if (rs[n - 1] != Integer.MAX_VALUE) {
-                sepKey = ks[n - 1];
-                sepRow = rs[n - 1] + 1;
+            right.runs = 1;
+            if (lastRow != Integer.MAX_VALUE) {
+                sepKey = lastKey;
+                sepRow = lastRow + 1;
             } else {
-                sepKey = ks[n - 1] + 1; // cannot overflow: (key,row) is larger still
+                sepKey = lastKey + 1; // cannot overflow: (key,row) is larger still
                 sepRow = Integer.MIN_VALUE;
             }
         } else if (pos == 0) {
-            // Before the start: a descending sequence. Mirror image of the case above: the full
-            // arrays move unchanged to the sibling and this leaf restarts with the new pair.
-            right.keys = ks;
-            right.rows = rs;
+            // Before the start: a descending sequence. The full arrays move unchanged to the
+            // sibling and this leaf restarts with the new pair.
+            right = new Leaf();
+            right.keys = leaf.keys;
+            right.rows = leaf.rows;
+            right.ends = leaf.ends;
+            right.runs = leaf.runs;
             right.size = n;
-            allocate(leaf, leaf.prev == null ? leafCapacity : minLeafAlloc);
+            boolean atStart = leaf.prev == null;
+            leaf.rows = new int[atStart ? leafCapacity : minLeafAlloc];
+            leaf.keys = new long[atStart && right.ends == null ? leafCapacity : minLeafAlloc];
+            leaf.ends = null;
             leaf.keys[0] = key;
             leaf.rows[0] = row;
             leaf.size = 1;
-            sepKey = ks[0];
-            sepRow = rs[0];
+            leaf.runs = 1;
+            sepKey = right.keys[0];
+            sepRow = right.rows[0];
         } else {
-            // Middle: cut at the key boundary closest to the middle. In a secondary index fed in
-            // row order each key's rows are appended at the end of its run. Cutting between runs
+            // Middle: cut at the run boundary closest to the middle. In a secondary index fed in
+            // row order each key's rows are appended at the end of its run; cutting between runs
             // puts that append point at a leaf's end, from where the key's later rows fill new
-            // leaves completely (the case above); an even cut inside a long run would instead
-            // leave a half-empty leaf behind on every split. With unique keys every position is a
-            // boundary and this is an even split.
-            int leftCount = chooseLeafSplit(ks, n, pos, key);
-            int rightCount = n + 1 - leftCount;
-
-            allocate(right, fittedLeafCapacity(rightCount));
-            copyWithInsert(ks, rs, pos, key, row, leftCount, n + 1, right.keys, right.rows);
-            right.size = rightCount;
-
-            // Both halves may keep growing, so both get fitted arrays with a little room.
-            int leftCap = fittedLeafCapacity(leftCount);
-            if (leftCap < ks.length) {
-                long[] nk = new long[leftCap];
-                int[] nr = new int[leftCap];
-                copyWithInsert(ks, rs, pos, key, row, 0, leftCount, nk, nr);
-                memoryBytes += leafArrayBytes(leftCap) - leafArrayBytes(ks.length);
-                leaf.keys = nk;
-                leaf.rows = nr;
-            } else if (pos < leftCount) {
-                System.arraycopy(ks, pos, ks, pos + 1, leftCount - 1 - pos);
-                System.arraycopy(rs, pos, rs, pos + 1, leftCount - 1 - pos);
-                ks[pos] = key;
-                rs[pos] = row;
-            }
-            leaf.size = leftCount;
+            // leaves completely (the case above). With unique keys this is an even split.
+            int cut = chooseLeafSplit(leaf);
+            right = slice(leaf, cut, n);
+            Leaf left = slice(leaf, 0, cut);
+            leaf.keys = left.keys;
+            leaf.rows = left.rows;
+            leaf.ends = left.ends;
+            leaf.runs = left.runs;
+            leaf.size = left.size;
             sepKey = right.keys[0];
             sepRow = right.rows[0];
         }
-        memoryBytes += LEAF_OBJECT_BYTES;
+        memoryBytes += leafBytes(leaf) + leafBytes(right);
+        if (pos != n && pos != 0) {
+            // Both halves have room; leafInsert accounts for any array it adds.
+            leafInsert(less(key, row, sepKey, sepRow) ? leaf : right, key, row);
+        }
 
         right.prev = leaf;
         right.next = leaf.next;
@@ -590,65 +1205,59 @@ public final class LongIntBTree {
     }
 
     /**
-     * Number of entries the left half keeps when a full leaf of n entries splits while inserting
-     * key at pos: the split point between two different keys closest to the middle, or the middle
-     * if there is none. Both halves keep at least minSplitPiece entries; otherwise some insert
-     * orders would split off a tiny leaf on every few inserts.
+     * Entries the left half keeps when a full leaf splits: the run boundary closest to the middle
+     * leaving both halves at least minSplitPiece entries, or the middle if there is none.
      */
-    private int chooseLeafSplit(long[] ks, int n, int pos, long key) {
-        final int mid = (n + 1) >>> 1;
+    private int chooseLeafSplit(Leaf l) {
+        final int n = l.size;
+        final int mid = n >>> 1;
+        if (l.ends == null) {
+            return mid;
+        }
         final int lo = minSplitPiece;
-        final int hi = n + 1 - minSplitPiece;
-        for (int d = 0; ; d++) {
-            int below = mid - d;
-            int above = mid + d;
-            boolean inRange = false;
-            if (below >= lo) {
-                inRange = true;
-                if (keyWithInsert(ks, pos, key, below - 1) != keyWithInsert(ks, pos, key, below)) {
-                    return below;
-                }
-            }
-            if (above <= hi) {
-                inRange = true;
-                if (keyWithInsert(ks, pos, key, above - 1) != keyWithInsert(ks, pos, key, above)) {
-                    return above;
-                }
-            }
-            if (!inRange) {
-                return mid;
+        final int hi = n - minSplitPiece;
+        // Boundaries are ends[0..runs-2]; find the first at or above mid.
+        int a = 0;
+        int b = l.runs - 1;
+        while (a < b) {
+            int m = (a + b) >>> 1;
+            if (l.ends[m] < mid) {
+                a = m + 1;
+            } else {
+                b = m;
             }
         }
+        int best = -1;
+        if (a < l.runs - 1 && l.ends[a] <= hi) {
+            best = l.ends[a];
+        }
+        if (a > 0 && l.ends[a - 1] >= lo && (best < 0 || mid - l.ends[a - 1] < best - mid)) {
+            best = l.ends[a - 1];
+        }
+        return best < 0 ? mid : best;
     }
 
-    /** Key at position i of the sequence "ks with key inserted at pos". */
-    private static long keyWithInsert(long[] ks, int pos, long key, int i) {
-        return i < pos ? ks[i] : i == pos ? key : ks[i - 1];
-    }
-
-    /**
-     * Copies positions [from,to) of the sequence "ks/rs with (key,row) inserted at pos" into the
-     * start of dk/dr.
-     */
-    private static void copyWithInsert(long[] ks, int[] rs, int pos, long key, int row,
-                                       int from, int to, long[] dk, int[] dr) {
-        int d = 0;
-        if (from < pos) {
-            int len = Math.min(to, pos) - from;
-            System.arraycopy(ks, from, dk, 0, len);
-            System.arraycopy(rs, from, dr, 0, len);
-            d = len;
+    /** A new leaf holding entries [from,to) of src, arrays fitted with a little room. */
+    private Leaf slice(Leaf src, int from, int to) {
+        int count = to - from;
+        int r0 = src.runOf(from);
+        int r1 = src.runOf(to - 1);
+        int nr = r1 - r0 + 1;
+        Leaf l = new Leaf();
+        l.rows = new int[fittedLeafCapacity(count)];
+        System.arraycopy(src.rows, from, l.rows, 0, count);
+        l.size = count;
+        l.keys = new long[nr == count ? l.rows.length : fittedRunCapacity(nr)];
+        System.arraycopy(src.keys, r0, l.keys, 0, nr);
+        l.runs = nr;
+        if (nr != count) {
+            int[] e = new int[l.keys.length];
+            for (int j = 0; j < nr; j++) {
+                e[j] = Math.min(src.ends[r0 + j], to) - from;
+            }
+            l.ends = e;
         }
-        if (from <= pos && pos < to) {
-            dk[d] = key;
-            dr[d] = row;
-            d++;
-        }
-        int start = Math.max(from, pos + 1);
-        if (start < to) {
-            System.arraycopy(ks, start - 1, dk, d, to - start);
-            System.arraycopy(rs, start - 1, dr, d, to - start);
-        }
+        return l;
     }
 
     /**
@@ -690,8 +1299,7 @@ public final class LongIntBTree {
 
     /**
      * Splits a full inner node while adding a child at slot `at`; returns the new right sibling,
-     * whose slot 0 holds the separator for the grandparent. Inner nodes are few (about one per
-     * hundred leaves), so this favours clarity over avoiding a temporary copy.
+     * whose slot 0 holds the separator for the grandparent.
      */
     private Inner splitInner(Inner node, int at, long sepKey, int sepRow, Node child) {
         final int n = node.size;
@@ -732,7 +1340,52 @@ public final class LongIntBTree {
         return right;
     }
 
-    // ------------------------------------------------------------------ removal
+    // ------------------------------------------------------------------ tree: removal
+
+    private boolean treeRemove(long key, int row) {
+        Leaf leaf = descendRecordingPath(key, row);
+        final int runs = leaf.runs;
+        int r = lowerBoundKey(leaf.keys, runs, key);
+        if (r == runs || leaf.keys[r] != key) {
+            return false;
+        }
+        int s = leaf.start(r);
+        int e = leaf.end(r);
+        int pos = lowerBoundRow(leaf.rows, s, e, row);
+        if (pos == e || leaf.rows[pos] != row) {
+            return false;
+        }
+        final int n = leaf.size;
+        int[] rs = leaf.rows;
+        System.arraycopy(rs, pos + 1, rs, pos, n - pos - 1);
+        leaf.size = n - 1;
+        int[] ends = leaf.ends;
+        if (e - s == 1) {
+            // The run goes with its only entry.
+            long[] ks = leaf.keys;
+            System.arraycopy(ks, r + 1, ks, r, runs - r - 1);
+            if (ends != null) {
+                System.arraycopy(ends, r + 1, ends, r, runs - r - 1);
+                for (int j = r; j < runs - 1; j++) {
+                    ends[j]--;
+                }
+            }
+            leaf.runs = runs - 1;
+        } else {
+            for (int j = r; j < runs; j++) {
+                ends[j]--;
+            }
+        }
+        if (ends != null && leaf.runs == leaf.size) {
+            memoryBytes -= intArrayBytes(ends.length);
+            leaf.ends = null; // every run is one entry again
+        }
+        size--;
+        if (leaf.size == 0 && height > 0) {
+            removeEmptyLeaf(leaf);
+        }
+        return true;
+    }
 
     /**
      * Unlinks an emptied non-root leaf from the chain and from its parent, removes inner nodes
@@ -780,18 +1433,11 @@ public final class LongIntBTree {
 
     // ------------------------------------------------------------------ allocation and accounting
 
-    private Leaf newLeaf(int capacity) {
+    private static Leaf newLeaf(int rowCapacity, int keyCapacity) {
         Leaf leaf = new Leaf();
-        leaf.keys = new long[capacity];
-        leaf.rows = new int[capacity];
+        leaf.rows = new int[rowCapacity];
+        leaf.keys = new long[keyCapacity];
         return leaf;
-    }
-
-    /** Gives a leaf fresh arrays and counts them (the leaf object is counted by the caller). */
-    private void allocate(Leaf leaf, int capacity) {
-        leaf.keys = new long[capacity];
-        leaf.rows = new int[capacity];
-        memoryBytes += leafArrayBytes(capacity);
     }
 
     private Inner newInner() {
@@ -808,6 +1454,10 @@ public final class LongIntBTree {
         return Math.min(leafCapacity, cap);
     }
 
+    private int fittedRunCapacity(int runs) {
+        return fittedLeafCapacity(runs);
+    }
+
     private void ensurePathCapacity() {
         if (pathNodes.length < height) {
             int len = Math.max(height, pathNodes.length * 2);
@@ -816,25 +1466,30 @@ public final class LongIntBTree {
         }
     }
 
-    static long leafArrayBytes(int capacity) {
-        return 16 + 8L * capacity + align8(16 + 4L * capacity);
+    static long intArrayBytes(int length) {
+        return align8(16 + 4L * length);
+    }
+
+    static long longArrayBytes(int length) {
+        return 16 + 8L * length;
     }
 
     static long leafBytes(Leaf leaf) {
-        return LEAF_OBJECT_BYTES + leafArrayBytes(leaf.keys.length);
+        return LEAF_OBJECT_BYTES + intArrayBytes(leaf.rows.length) + longArrayBytes(leaf.keys.length)
+                + (leaf.ends == null ? 0 : intArrayBytes(leaf.ends.length));
     }
 
     long innerBytes() {
-        return INNER_OBJECT_BYTES + 16 + 8L * innerCapacity + 2 * align8(16 + 4L * innerCapacity);
+        return INNER_OBJECT_BYTES + longArrayBytes(innerCapacity) + 2 * intArrayBytes(innerCapacity);
     }
 
     private static long align8(long bytes) {
         return (bytes + 7) & ~7L;
     }
 
-    /** Recomputes memoryBytes() by walking every node; for consistency checks. */
+    /** Recomputes memoryBytes() by walking every node or page; for consistency checks. */
     long computeMemoryBytes() {
-        return computeMemoryBytes(root, height);
+        return dense ? computeDenseBytes() : computeMemoryBytes(root, height);
     }
 
     private long computeMemoryBytes(Node node, int depth) {

@@ -396,7 +396,7 @@ class LongIntBTreeTest {
 
     @Test
     void ascendingKeysFillEveryLeaf() {
-        LongIntBTree tree = new LongIntBTree();
+        LongIntBTree tree = new LongIntBTree(LongIntBTree.DEFAULT_LEAF_CAPACITY, LongIntBTree.DEFAULT_INNER_CAPACITY);
         int n = 100_000;
         for (int i = 1; i <= n; i++) {
             assertTrue(tree.insert(i, i - 1));
@@ -413,7 +413,8 @@ class LongIntBTreeTest {
         for (int i = 1; i <= n; i++) {
             tree.insert(i, i - 1);
         }
-        assertMemoryPerEntry(tree, n, "ascending keys");
+        assertTrue(tree.dense, "ascending distinct keys stay dense");
+        assertMemoryPerEntry(tree, n, "ascending keys", 4.1);
     }
 
     @ParameterizedTest(name = "M={0}")
@@ -424,15 +425,29 @@ class LongIntBTreeTest {
         for (int i = 1; i <= n; i++) {
             tree.insert(i % m, i);
         }
-        assertMemoryPerEntry(tree, n, "ascending runs, M=" + m);
+        assertFalse(tree.dense, "repeated keys make a tree");
+        assertMemoryPerEntry(tree, n, "ascending runs, M=" + m, 6.5);
     }
 
-    private static void assertMemoryPerEntry(LongIntBTree tree, int n, String pattern) {
+    /** Random distinct keys keep the plain layout's cost: no run ends, 12 bytes plus leaf overhead. */
+    @Test
+    void memoryPerEntryRandomKeys() {
+        int n = 1_000_000;
+        LongIntBTree tree = new LongIntBTree();
+        SplittableRandom rnd = new SplittableRandom(5);
+        for (int i = 0; i < n; i++) {
+            tree.insert(rnd.nextLong(), i);
+        }
+        assertFalse(tree.dense);
+        assertMemoryPerEntry(tree, n, "random keys", 19.0);
+    }
+
+    private static void assertMemoryPerEntry(LongIntBTree tree, int n, String pattern, double limit) {
         assertEquals(n, tree.size());
         assertEquals(tree.computeMemoryBytes(), tree.memoryBytes(), pattern);
         double perEntry = (double) tree.memoryBytes() / tree.size();
         System.out.printf("LongIntBTree %s: %d entries, %.2f bytes/entry%n", pattern, n, perEntry);
-        assertTrue(perEntry <= 13.5, pattern + ": " + perEntry + " bytes/entry");
+        assertTrue(perEntry <= limit, pattern + ": " + perEntry + " bytes/entry");
     }
 
     // ------------------------------------------------------------------ helpers
@@ -482,6 +497,7 @@ class LongIntBTreeTest {
     }
 
     private static int leafCount(LongIntBTree tree) {
+        assertFalse(tree.dense, "leafCount on a dense set");
         int count = 0;
         LongIntBTree.Node node = tree.root;
         for (int d = tree.height; d > 0; d--) {
@@ -496,11 +512,31 @@ class LongIntBTreeTest {
     }
 
     /**
-     * Verifies the tree's structure: pairs sorted inside the bounds their separators give, every
-     * leaf at the same depth, no empty nodes except an empty root leaf, a root with two or more
-     * children, a leaf chain matching the tree order, and the byte counter matching a recount.
+     * Verifies the set's structure. Dense: every page within its bounds and the byte counter
+     * matching a recount. Tree: pairs sorted inside the bounds their separators give, leaf runs
+     * well formed (distinct ascending keys, ascending ends, no run-end array when every run is one
+     * entry), every leaf at the same depth, no empty nodes except an empty root leaf, a root with
+     * two or more children, a leaf chain matching the tree order, and the byte counter matching a
+     * recount.
      */
-    private static void checkStructure(LongIntBTree tree, Supplier<String> ctx) {
+    static void checkStructure(LongIntBTree tree, Supplier<String> ctx) {
+        assertEquals(tree.computeMemoryBytes(), tree.memoryBytes(), () -> ctx.get() + " memory counter");
+        if (tree.dense) {
+            long live = 0;
+            for (int[] pg : tree.pages) {
+                if (pg == null) {
+                    continue;
+                }
+                assertTrue(pg.length <= 1 << tree.pageShift, ctx);
+                for (int r : pg) {
+                    if (r != LongIntBTree.EMPTY) {
+                        live++;
+                    }
+                }
+            }
+            assertEquals(tree.size(), live, () -> ctx.get() + " dense size");
+            return;
+        }
         List<LongIntBTree.Leaf> leaves = new ArrayList<>();
         long count = checkNode(tree, tree.root, tree.height, true, null, null, leaves, ctx);
         assertEquals(tree.size(), count, () -> ctx.get() + " size");
@@ -512,25 +548,36 @@ class LongIntBTreeTest {
                 fail(ctx.get() + " leaf chain broken at leaf " + i);
             }
         }
-        assertEquals(tree.computeMemoryBytes(), tree.memoryBytes(), () -> ctx.get() + " memory counter");
     }
 
     /** Returns the number of pairs below node; lo is inclusive, hi exclusive, null meaning unbounded. */
     private static long checkNode(LongIntBTree tree, LongIntBTree.Node node, int depth, boolean isRoot,
                                   Pair lo, Pair hi, List<LongIntBTree.Leaf> leaves, Supplier<String> ctx) {
-        assertEquals(node.keys.length, node.rows.length, ctx);
-        assertTrue(node.size <= node.keys.length, ctx);
-        int capacity = depth == 0 ? tree.leafCapacity : tree.innerCapacity;
-        assertTrue(node.keys.length <= capacity, () -> ctx.get() + " node arrays above capacity");
         if (depth == 0) {
             if (!(node instanceof LongIntBTree.Leaf leaf)) {
                 fail(ctx.get() + " inner node at leaf depth");
                 return 0;
             }
+            assertTrue(leaf.size <= leaf.rows.length, ctx);
+            assertTrue(leaf.rows.length <= tree.leafCapacity, () -> ctx.get() + " leaf rows above capacity");
+            assertTrue(leaf.runs <= leaf.keys.length && leaf.keys.length <= tree.leafCapacity, ctx);
             assertTrue(leaf.size > 0 || isRoot, () -> ctx.get() + " empty non-root leaf");
+            if (leaf.ends == null) {
+                assertEquals(leaf.size, leaf.runs, () -> ctx.get() + " runs without ends");
+            } else {
+                assertEquals(leaf.keys.length, leaf.ends.length, ctx);
+                assertTrue(leaf.runs < leaf.size, () -> ctx.get() + " run ends kept for single-entry runs");
+                for (int r = 0; r < leaf.runs; r++) {
+                    assertTrue(leaf.ends[r] > leaf.start(r), () -> ctx.get() + " empty run");
+                }
+                assertEquals(leaf.size, leaf.runs == 0 ? 0 : leaf.ends[leaf.runs - 1], () -> ctx.get() + " last run end");
+            }
+            for (int r = 1; r < leaf.runs; r++) {
+                assertTrue(leaf.keys[r - 1] < leaf.keys[r], () -> ctx.get() + " run keys not ascending");
+            }
             Pair prev = null;
             for (int i = 0; i < leaf.size; i++) {
-                Pair p = new Pair(leaf.keys[i], leaf.rows[i]);
+                Pair p = new Pair(leaf.keyAt(i), leaf.rows[i]);
                 checkWithin(p, prev, lo, hi, ctx);
                 prev = p;
             }
@@ -541,6 +588,7 @@ class LongIntBTreeTest {
             fail(ctx.get() + " leaf above leaf depth");
             return 0;
         }
+        assertTrue(in.keys.length <= tree.innerCapacity, () -> ctx.get() + " inner arrays above capacity");
         assertTrue(in.size >= (isRoot ? 2 : 1), () -> ctx.get() + " inner node with " + in.size + " children");
         for (int i = in.size; i < in.children.length; i++) {
             assertEquals(null, in.children[i], () -> ctx.get() + " stale child reference");
