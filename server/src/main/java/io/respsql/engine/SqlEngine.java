@@ -312,7 +312,10 @@ public final class SqlEngine {
         } catch (ReplyAbortedException x) {
             out.breakReply();
             return Outcome.failed("ERR reply aborted: the client could not take more of it");
-        } catch (RuntimeException x) {
+        } catch (RuntimeException | OutOfMemoryError x) {
+            if (x instanceof OutOfMemoryError) {
+                rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
+            }
             if (out.discardReply(mark)) {
                 cache.misses++;
                 return null;
