@@ -55,6 +55,8 @@ public final class SqlEngine {
     private final TableVersions versions = new TableVersions();
     /** Result rows in the 2010 form, for callers that do not choose a form. */
     private final Rows2010 rows2010 = new Rows2010();
+    /** Set only for the statement being executed by {@link #execute(String, RespWriter, ResultSink, Offload)}. */
+    private Offload offload;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -199,6 +201,32 @@ public final class SqlEngine {
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results) {
+        return execute(sql, out, results, null);
+    }
+
+    /**
+     * Decides, once a query is planned on the event loop, whether it runs elsewhere (a worker
+     * against a read view, {@link BackgroundQueries}); true: it took the statement and will
+     * write its reply later, so nothing is written now.
+     */
+    public interface Offload {
+        boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan);
+    }
+
+    /**
+     * {@link #execute(String, RespWriter, ResultSink)}; a query may go to {@code offload} (null:
+     * always inline; never inside a block). An offloaded query writes nothing here and returns READ.
+     */
+    public Outcome execute(String sql, RespWriter out, ResultSink results, Offload offload) {
+        this.offload = undo == null ? offload : null;
+        try {
+            return executeNow(sql, out, results);
+        } finally {
+            this.offload = null;
+        }
+    }
+
+    private Outcome executeNow(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         String error;
         try {
@@ -333,7 +361,10 @@ public final class SqlEngine {
      */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
-            StatementPlanner.plan(catalog, q.query(), sql).run(results);
+            io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            if (offload == null || !offload.offer(q, sql, p)) {
+                p.run(results);
+            }
         } else if (st instanceof Statement.Insert s) {
             return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {

@@ -18,6 +18,8 @@ public final class EvalContext {
     public int textLength;
     /** Statement start time (µs since the epoch), for CURRENT_TIMESTAMP and the like. */
     public long statementMicros;
+    /** Non-null for a statement run on a worker thread: scans check it once per batch. */
+    public Cancellation cancel;
 
     public EvalContext(int relations) {
         this.slots = new int[Math.max(relations, 1)];

@@ -247,6 +247,14 @@ public final class InfoReport {
         field(sb, "sync_full", stats.syncFull);
         field(sb, "sync_partial_ok", stats.syncPartialOk);
         field(sb, "sync_partial_err", stats.syncPartialErr);
+        background.accept(sb);
+    }
+
+    /** Writes the background-query fields of {@code # Stats} (queries in flight, capture memory). */
+    private java.util.function.Consumer<StringBuilder> background = sb -> { };
+
+    public void background(java.util.function.Consumer<StringBuilder> fields) {
+        this.background = fields == null ? sb -> { } : fields;
     }
 
     /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */

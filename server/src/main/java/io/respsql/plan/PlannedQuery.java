@@ -14,6 +14,7 @@ import java.util.List;
 public final class PlannedQuery implements StatementPlanner.QueryPlan {
     private final QueryPlanner.Planned p;
     private final ResultColumns columns;
+    private List<io.respsql.storage.Table> tablesRead = List.of();
 
     PlannedQuery(QueryPlanner.Planned p) {
         this.p = p;
@@ -39,6 +40,15 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return p.names();
     }
 
+    void tablesRead(List<io.respsql.storage.Table> tables) {
+        this.tablesRead = tables;
+    }
+
+    /** The base tables the query reads, as the binder resolved them (views expanded). */
+    public List<io.respsql.storage.Table> tablesRead() {
+        return tablesRead;
+    }
+
     public ResultColumns columns() {
         return columns;
     }
@@ -55,7 +65,13 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */
     public void run(ResultSink sink) {
+        run(sink, null);
+    }
+
+    /** {@link #run(ResultSink)} on a worker thread: scans stop with an error once {@code cancel} is set. */
+    public void run(ResultSink sink, io.respsql.expr.Cancellation cancel) {
         EvalContext ctx = newContext();
+        ctx.cancel = cancel;
         ctx.statementMicros = System.currentTimeMillis() * 1000;
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
