@@ -52,8 +52,11 @@ import java.util.function.LongSupplier;
 public final class BackgroundQueries implements SqlEngine.Offload {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundQueries.class);
 
-    /** Test hook: when set, each worker runs it before planning (a latch that parks the query). */
-    public static volatile Runnable testHold;
+    /**
+     * Test hook: when set, each worker calls it with the statement's cancellation before planning
+     * (a latch that parks the query until released or cancelled).
+     */
+    public static volatile java.util.function.Consumer<Cancellation> testHold;
 
     private final Catalog catalog;
     private final EventLoop loop;
@@ -97,8 +100,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     }
 
     /**
-     * Rows the plan's scans visit: the row count of every table it reads with a full scan (an
-     * index lookup or range counts nothing). Joins and aggregates run over those rows, so their
+     * Rows the plan's scans visit: the row count of every table it reads with a full scan or a
+     * walk of a whole index (an index lookup or a bounded range counts nothing: its size is not
+     * known without probing). Joins and aggregates run over those rows, so their
      * sum orders statements well enough for a yes/no decision.
      */
     static long estimate(PlannedQuery plan, long threshold) {
@@ -113,9 +117,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         long rows = 0;
         for (Table t : plan.tablesRead()) {
             String scan = "full scan of " + t.name();
+            String walk = " on " + t.name() + " using ";
             for (String l : lines) {
                 String s = l.strip();
-                if (s.equals(scan) || s.startsWith(scan + ";") || s.startsWith(scan + " ")) {
+                boolean full = s.equals(scan) || s.startsWith(scan + ";") || s.startsWith(scan + " ");
+                boolean wholeIndex = s.contains(walk) && s.contains("(all keys)"); // an index walk for ORDER BY
+                if (full || wholeIndex) {
                     rows += t.rowCount();
                     break;
                 }
@@ -184,9 +191,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         void runOnWorker() {
             ByteBuf buf = Unpooled.buffer(256);
             try {
-                Runnable hold = testHold;
+                java.util.function.Consumer<Cancellation> hold = testHold;
                 if (hold != null) {
-                    hold.run();
+                    hold.accept(cancel);
                 }
                 cancel.check();
                 RespWriter w = new RespWriter().target(buf).protocol(protocol);
