@@ -60,6 +60,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     private final Catalog catalog;
     private final EventLoop loop;
+    /** Output limits (client-output-buffer-limit normal) and the counters INFO shows. */
+    private final io.respsql.config.ServerConfig config;
+    private final io.respsql.info.ServerStats stats;
     private final LongSupplier minRows;
     private final LongSupplier timeoutMillis;
     private final ExecutorService workers;
@@ -72,7 +75,15 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private boolean typed;
     private int protocol;
 
-    public BackgroundQueries(Catalog catalog, EventLoop loop, int threads, LongSupplier minRows, LongSupplier timeoutMillis) {
+    public BackgroundQueries(Catalog catalog, EventLoop loop, io.respsql.config.ServerConfig config,
+                             io.respsql.info.ServerStats stats) {
+        this(catalog, loop, config.bgQueryThreads(), config::bgQueryMinRows, config::queryTimeoutMs, config, stats);
+    }
+
+    BackgroundQueries(Catalog catalog, EventLoop loop, int threads, LongSupplier minRows, LongSupplier timeoutMillis,
+                      io.respsql.config.ServerConfig config, io.respsql.info.ServerStats stats) {
+        this.config = config;
+        this.stats = stats;
         this.catalog = catalog;
         this.loop = loop;
         this.minRows = minRows;
@@ -165,8 +176,13 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         return true;
     }
 
-    /** One statement in the background: what the worker needs and what it hands back. */
-    private final class Job {
+    /**
+     * One statement in the background: what the worker needs and what it hands back. A reply larger
+     * than {@link RespWriter#CHUNK_BYTES} is streamed as inline ones are: each full chunk goes to the
+     * event loop to be written at once, under the same output limits; once a chunk has left, a
+     * failure can no longer be answered with an error, so the connection closes (as inline).
+     */
+    private final class Job implements RespWriter.Sink {
         final Session session;
         final Statement.QueryStatement q;
         final String sql;
@@ -178,6 +194,48 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<? super Void>> closeListener;
         /** Written by the worker before the hand-off to the event loop. */
         ByteBuf reply;
+        /** Chunks handed to the event loop (worker only); after one, the reply cannot become an error. */
+        int chunks;
+        /** The reply was cut short (a failure after a chunk left, or the output limit): close. */
+        boolean broken;
+        boolean outputLimitHit;
+        /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
+        final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+        long softSince;
+
+        @Override
+        public void handOver(RespWriter w) {
+            ByteBuf chunk = w.target();
+            w.continueIn(Unpooled.buffer(RespWriter.CHUNK_BYTES + 1024));
+            chunks++;
+            int n = chunk.readableBytes();
+            queued.addAndGet(n);
+            loop.execute(() -> sendChunk(this, chunk, n));
+            if (overOutputLimit()) {
+                outputLimitHit = true;
+                throw new io.respsql.protocol.ReplyAbortedException("output buffer limit reached");
+            }
+        }
+
+        /** As the connection's own check (normal class): hard limit, or soft limit for too long. */
+        private boolean overOutputLimit() {
+            long pending = session.pendingOutputBytes() + queued.get();
+            long hard = config.outputHardLimit();
+            long soft = config.outputSoftLimit();
+            if (hard > 0 && pending > hard) {
+                return true;
+            }
+            if (soft > 0 && pending > soft) {
+                long now = System.nanoTime();
+                if (softSince == 0) {
+                    softSince = now;
+                    return false;
+                }
+                return now - softSince > config.outputSoftSeconds() * 1_000_000_000L;
+            }
+            softSince = 0;
+            return false;
+        }
 
         Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
             this.session = session;
@@ -189,30 +247,40 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
 
         void runOnWorker() {
-            ByteBuf buf = Unpooled.buffer(256);
+            RespWriter w = new RespWriter().target(Unpooled.buffer(256), this).protocol(protocol);
+            boolean ok = false;
             try {
                 java.util.function.Consumer<Cancellation> hold = testHold;
                 if (hold != null) {
                     hold.accept(cancel);
                 }
                 cancel.check();
-                RespWriter w = new RespWriter().target(buf).protocol(protocol);
                 ResultSink sink = typed ? new TypedRows().on(w) : new Rows2010().on(w);
                 PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
                 p.run(sink, cancel);
-                reply = buf;
+                reply = w.target();
+                ok = true;
+            } catch (io.respsql.protocol.ReplyAbortedException e) {
+                broken = true;
             } catch (SqlException e) {
-                buf.release();
                 reply = error("ERR " + e.getMessage());
             } catch (OutOfMemoryError e) {
-                buf.release();
                 LOG.warn("background query ran out of memory: {}", sql.length() > 200 ? sql.substring(0, 200) : sql);
                 reply = error(SqlEngine.OOM_REPLY);
             } catch (Throwable e) {
-                buf.release();
                 LOG.error("background query failed: {}", sql, e);
                 reply = error("ERR internal error: " + e);
             } finally {
+                if (!ok) {
+                    w.target().release(); // the unsent part of a failed statement's reply
+                    if (chunks > 0) {
+                        broken = true; // part of the reply left: no error can follow it
+                        if (reply != null) {
+                            reply.release();
+                            reply = null;
+                        }
+                    }
+                }
                 loop.execute(() -> finish(this));
             }
         }
@@ -221,6 +289,19 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private ByteBuf error(String text) {
         return Unpooled.copiedBuffer("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n",
                 java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Event loop: one full chunk of a streamed reply. */
+    private void sendChunk(Job job, ByteBuf chunk, int bytes) {
+        job.queued.addAndGet(-bytes);
+        Channel ch = job.session.channel();
+        if (!ch.isActive() || job.session.isClosing()) {
+            chunk.release();
+            return;
+        }
+        stats.totalNetOutputBytes += bytes;
+        ch.write(chunk, ch.voidPromise());
+        loop.execute(ch::flush);
     }
 
     /** Event loop: the worker is done; write its reply behind the client's earlier ones, release, resume. */
@@ -235,7 +316,25 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
         Channel ch = job.session.channel();
         ch.closeFuture().removeListener(job.closeListener);
+        if (job.broken) {
+            if (job.reply != null) {
+                job.reply.release();
+            }
+            if (ch.isActive() && !job.session.isClosing()) {
+                if (job.outputLimitHit) {
+                    stats.clientOutputBufferLimitDisconnections++;
+                    LOG.warn("Client id={} addr={} closed for overcoming of output buffer limits (background query)",
+                            job.session.id(), job.session.addr());
+                } else {
+                    LOG.warn("Client id={} closed: its background query failed after part of the reply was sent",
+                            job.session.id());
+                }
+                job.session.kill();
+            }
+            return;
+        }
         if (ch.isActive() && !job.session.isClosing()) {
+            stats.totalNetOutputBytes += job.reply.readableBytes();
             ch.write(job.reply, ch.voidPromise());
             // Flushed in a task, after a group commit already queued (as WAIT's reply).
             loop.execute(ch::flush);

@@ -162,8 +162,7 @@ public final class RespSqlServer implements AutoCloseable {
         context.appendOnlyFile(aof);
         context.replication(replication);
         io.respsql.engine.BackgroundQueries background = new io.respsql.engine.BackgroundQueries(catalog,
-                (io.netty.channel.EventLoop) executor, config.bgQueryThreads(), config::bgQueryMinRows,
-                config::queryTimeoutMs);
+                (io.netty.channel.EventLoop) executor, config, stats);
         context.background(background);
         info.background(background::info);
         AtomicReference<RespSqlServer> self = new AtomicReference<>();
