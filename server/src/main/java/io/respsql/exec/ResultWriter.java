@@ -17,21 +17,23 @@ import java.util.List;
  */
 public final class ResultWriter {
     private static final byte[] EMPTY = new byte[0];
-    private final byte[] temporal = new byte[32];
+    private byte[] temporal;
 
     /** Writes every row {@code root} produces; {@code carried} are the relations a tuple consists of. */
     public void write(Operator root, List<Expression> outputs, ResultColumns columns, int[] carried, EvalContext ctx,
                       ResultSink sink) {
         IntArrayList buf = new IntArrayList();
         int w = carried.length;
+        long[] tuples = {0};
         root.run(ctx, c -> {
             int[] s = c.slots;
             for (int r : carried) {
                 buf.add(s[r]);
             }
+            tuples[0]++;
             return true;
         });
-        int n = w == 0 ? 0 : buf.size() / w;
+        int n = (int) tuples[0];
         sink.columns(columns, n);
         Expression[] outs = outputs.toArray(new Expression[0]);
         int[] rows = buf.elements();
@@ -89,6 +91,9 @@ public final class ResultWriter {
                 if (ctx.isNull) {
                     sink.nullValue();
                 } else {
+                    if (temporal == null) {
+                        temporal = new byte[32];
+                    }
                     int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
                     sink.textValue(temporal, 0, len);
                 }

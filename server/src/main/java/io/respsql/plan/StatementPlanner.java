@@ -56,9 +56,13 @@ public final class StatementPlanner {
      */
     public static PlannedQuery plan(ReadableCatalog catalog, Query query, String sql) {
         QueryBinder binder = new QueryBinder(catalog, sql);
-        PlannedQuery p = new PlannedQuery(QueryPlanner.plan(binder.bindQuery(query, null)));
-        p.tablesRead(binder.tablesRead());
-        return p;
+        QueryPlanner.Planned p = QueryPlanner.plan(binder.bindQuery(query, null));
+        PlannedQuery planned = new PlannedQuery(p, binder.relationCount(), () -> {
+            QueryBinder b = new QueryBinder(catalog, sql, true);
+            return QueryPlanner.plan(b.bindQuery(query, null)).explain();
+        });
+        planned.tablesRead(binder.tablesRead());
+        return planned;
     }
 
     /**
@@ -68,7 +72,11 @@ public final class StatementPlanner {
      * {@code where} are allowed (they get relation numbers above 0).
      */
     public static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql) {
-        QueryBinder binder = new QueryBinder(catalog, sql);
+        return planRows(catalog, table, where, sql, false);
+    }
+
+    private static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql, boolean explain) {
+        QueryBinder binder = new QueryBinder(catalog, sql, explain);
         Relation r = binder.tableRelation(table);
         BlockScope scope = new BlockScope(null);
         scope.add(r);
@@ -97,7 +105,13 @@ public final class StatementPlanner {
 
             @Override
             public List<String> explain() {
-                return List.of(access.description());
+                if (!explain) { // planned to run, without descriptions: plan again to describe
+                    return planRows(catalog, table, where, sql, true).explain();
+                }
+                List<String> lines = new java.util.ArrayList<>();
+                lines.add(access.description());
+                lines.addAll(scope.subplans);
+                return lines;
             }
         };
     }
