@@ -92,7 +92,7 @@ public final class BlockingBench {
             String[] analytic = {q.get("q07"), q.get("q11")};
             List<String> summary = new ArrayList<>();
             summary.add(String.format("SF %s (seed %d): %d customers, %d products, %d orders, %d order_items; %d rounds of"
-                    + " quiet/loaded phases, %d probe requests per phase (half UPDATE, half SELECT, by primary key)",
+                    + " loaded/quiet phases (loaded: until Q07 and Q11 both completed, at least %d probe requests; quiet: as many) (half UPDATE, half SELECT, by primary key)",
                     sf, seed, g.customers, g.products, g.orders, g.items, rounds, ops));
             try (Conn probe = new Conn(host, port); Conn admin = new Conn(host, port)) {
                 for (String mode : modes) {
@@ -103,32 +103,38 @@ public final class BlockingBench {
                     long sawRunning = 0;
                     SplittableRandom rnd = new SplittableRandom(seed);
                     for (int r = 0; r < rounds; r++) {
-                        for (String phase : new String[] {"quiet", "loaded"}) {
+                        // Loaded first: the probe runs until Q07 and Q11 have both completed (at least
+                        // --ops requests); then quiet with the same number of requests.
+                        int n = 0;
+                        for (String phase : new String[] {"loaded", "quiet"}) {
                             AtomicBoolean stop = new AtomicBoolean();
                             CountDownLatch started = new CountDownLatch(1);
                             Thread load = null;
-                            List<Long> qm = new ArrayList<>();
+                            List<Long> qm = java.util.Collections.synchronizedList(new ArrayList<>());
                             if (phase.equals("loaded")) {
                                 load = new Thread(() -> analyticLoop(analytic, stop, started, qm), "analytic");
                                 load.start();
                                 started.await();
                             }
-                            long[] upd = new long[ops / 2];
-                            long[] sel = new long[ops - ops / 2];
-                            for (int i = 0; i < ops; i++) {
+                            List<Long> upd = new ArrayList<>();
+                            List<Long> sel = new ArrayList<>();
+                            for (int i = 0; phase.equals("loaded") ? (i < ops || qm.size() < 2) : i < n; i++) {
                                 int id = 1 + rnd.nextInt(g.customers);
                                 long t0 = System.nanoTime();
                                 if (i % 2 == 0) {
                                     probe.call("SQL", "UPDATE customers SET lifetime_value_cents = lifetime_value_cents + 1 WHERE customer_id = " + id);
-                                    upd[i / 2] = (System.nanoTime() - t0) / 1000;
+                                    upd.add((System.nanoTime() - t0) / 1000);
                                 } else {
                                     probe.call("SQL", "SELECT lifetime_value_cents FROM customers WHERE customer_id = " + id);
-                                    sel[i / 2] = (System.nanoTime() - t0) / 1000;
+                                    sel.add((System.nanoTime() - t0) / 1000);
                                 }
                                 if (phase.equals("loaded") && i % 100 == 0) {
                                     String info = String.valueOf(admin.call("INFO", "stats"));
                                     maxHeld = Math.max(maxHeld, field(HELD, info));
                                     sawRunning = Math.max(sawRunning, field(RUNNING, info));
+                                }
+                                if (phase.equals("loaded")) {
+                                    n = i + 1;
                                 }
                             }
                             if (load != null) {
@@ -136,13 +142,9 @@ public final class BlockingBench {
                                 load.join();
                                 queryMicros.addAll(qm);
                             }
-                            write(dir.resolve(mode + "-" + phase + "-round" + r + ".txt"), upd, sel);
-                            for (long v : upd) {
-                                lat.computeIfAbsent(phase + " UPDATE", k -> new ArrayList<>()).add(v);
-                            }
-                            for (long v : sel) {
-                                lat.computeIfAbsent(phase + " SELECT", k -> new ArrayList<>()).add(v);
-                            }
+                            write(dir.resolve(mode + "-" + phase + "-round" + r + ".txt"), toArray(upd), toArray(sel));
+                            lat.computeIfAbsent(phase + " UPDATE", k -> new ArrayList<>()).addAll(upd);
+                            lat.computeIfAbsent(phase + " SELECT", k -> new ArrayList<>()).addAll(sel);
                         }
                     }
                     summary.add("");
@@ -156,6 +158,8 @@ public final class BlockingBench {
                                 pct(loaded, 99), (double) pct(loaded, 99) / Math.max(1, pct(quiet, 99))));
                     }
                     long[] qs = sorted(queryMicros);
+                    summary.add("  probe requests per condition: " + lat.get("loaded UPDATE").size() * 2 + " (loaded), "
+                            + lat.get("quiet UPDATE").size() * 2 + " (quiet)");
                     summary.add(String.format("  analytic queries completed during loaded phases: %d (Q07 and Q11 alternating),"
                             + " median %d ms, max %d ms", qs.length, pct(qs, 50) / 1000, qs.length == 0 ? 0 : qs[qs.length - 1] / 1000));
                     summary.add("  largest capture_bytes_held sampled: " + maxHeld + " bytes; largest bg_queries_running: " + sawRunning);
@@ -203,6 +207,10 @@ public final class BlockingBench {
                 }
             }
         }
+    }
+
+    private static long[] toArray(List<Long> v) {
+        return v.stream().mapToLong(Long::longValue).toArray();
     }
 
     private static long[] sorted(List<Long> v) {
