@@ -13,6 +13,7 @@ import java.util.List;
 public final class PlannedQuery implements StatementPlanner.QueryPlan {
     private final QueryPlanner.Planned p;
     private final ResultColumns columns;
+    private List<io.respsql.storage.Table> tablesRead = List.of();
     /** Plans the same query again with its descriptions (EXPLAIN); planning to run builds no text. */
     private final java.util.function.Supplier<List<String>> explained;
 
@@ -56,6 +57,41 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return p.names();
     }
 
+    void tablesRead(List<io.respsql.storage.Table> tables) {
+        this.tablesRead = tables;
+    }
+
+    /** The base tables the query reads, as the binder resolved them (views expanded). */
+    public List<io.respsql.storage.Table> tablesRead() {
+        return tablesRead;
+    }
+
+    /** The tables this plan reads whole (found once from its EXPLAIN lines: a cached plan asks every run). */
+    private List<io.respsql.storage.Table> readWhole;
+
+    /** The tables read with a full scan or a walk of a whole index; computed once per plan. */
+    public List<io.respsql.storage.Table> tablesReadWhole() {
+        if (readWhole == null) {
+            List<String> lines = explain();
+            List<io.respsql.storage.Table> whole = new java.util.ArrayList<>();
+            for (io.respsql.storage.Table t : tablesRead) {
+                String scan = "full scan of " + t.name();
+                String walk = " on " + t.name() + " using ";
+                for (String l : lines) {
+                    String x = l.strip();
+                    boolean full = x.equals(scan) || x.startsWith(scan + ";") || x.startsWith(scan + " ");
+                    boolean wholeIndex = x.contains(walk) && x.contains("(all keys)"); // an index walk for ORDER BY
+                    if (full || wholeIndex) {
+                        whole.add(t);
+                        break;
+                    }
+                }
+            }
+            readWhole = whole;
+        }
+        return readWhole;
+    }
+
     public ResultColumns columns() {
         return columns;
     }
@@ -72,13 +108,24 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */
     public void run(ResultSink sink) {
-        run(sink, null);
+        run(sink, null, null);
     }
 
     /** {@link #run(ResultSink)} with the statement's parameter values (a cached or prepared plan). */
     public void run(ResultSink sink, io.respsql.expr.ParamValues params) {
+        run(sink, params, null);
+    }
+
+    /** {@link #run(ResultSink)} on a worker thread: scans stop with an error once {@code cancel} is set. */
+    public void run(ResultSink sink, io.respsql.expr.Cancellation cancel) {
+        run(sink, null, cancel);
+    }
+
+    /** The run: {@code params} and {@code cancel} may be null (no parameters; not cancellable). */
+    public void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
         EvalContext ctx = newContext();
         ctx.params = params;
+        ctx.cancel = cancel;
         ctx.statementMicros = System.currentTimeMillis() * 1000;
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
