@@ -14,6 +14,9 @@ import java.util.List;
 public final class PlannedQuery implements StatementPlanner.QueryPlan {
     private final QueryPlanner.Planned p;
     private final ResultColumns columns;
+    /** Reused by every run of this plan (one thread): its tuple buffer and the outputs array. */
+    private final ResultWriter writer = new ResultWriter();
+    private final Expression[] outputArray;
 
     PlannedQuery(QueryPlanner.Planned p) {
         this.p = p;
@@ -22,6 +25,7 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
             types.add(SqlTypes.resultName(e.type()));
         }
         this.columns = ResultColumns.of(p.names(), types);
+        this.outputArray = p.outputs().toArray(new Expression[0]);
     }
 
     @Override
@@ -62,6 +66,6 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
             sink.countStar(columns, n);
             return;
         }
-        new ResultWriter().write(p.root(), p.outputs(), columns, p.carried(), ctx, sink);
+        writer.write(p.root(), outputArray, columns, p.carried(), ctx, sink);
     }
 }
