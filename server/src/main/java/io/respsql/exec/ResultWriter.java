@@ -18,17 +18,19 @@ import java.util.List;
  */
 public final class ResultWriter {
     private static final byte[] EMPTY = new byte[0];
+    private byte[] temporal;
     /** Above this many slots the tuple buffer is let go after the run. */
     private static final int KEEP_BUFFER = 1 << 16;
-    private final byte[] temporal = new byte[32];
     /** The result tuples' slots, reused run after run (a writer belongs to one plan; one thread). */
     private IntArrayList buf = new IntArrayList();
     private int[] carriedNow;
+    private int tuples;
     private final TupleConsumer gather = c -> {
         int[] s = c.slots;
         for (int r : carriedNow) {
             buf.add(s[r]);
         }
+        tuples++;
         return true;
     };
 
@@ -42,6 +44,7 @@ public final class ResultWriter {
     public void write(Operator root, Expression[] outs, ResultColumns columns, int[] carried, EvalContext ctx,
                       ResultSink sink) {
         buf.clear();
+        tuples = 0;
         carriedNow = carried;
         try {
             root.run(ctx, gather);
@@ -49,7 +52,7 @@ public final class ResultWriter {
             carriedNow = null;
         }
         int w = carried.length;
-        int n = w == 0 ? 0 : buf.size() / w;
+        int n = tuples;
         sink.columns(columns, n);
         int[] rows = buf.elements();
         int[] slots = ctx.slots;
@@ -109,6 +112,9 @@ public final class ResultWriter {
                 if (ctx.isNull) {
                     sink.nullValue();
                 } else {
+                    if (temporal == null) {
+                        temporal = new byte[32];
+                    }
                     int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
                     sink.textValue(temporal, 0, len);
                 }

@@ -51,8 +51,8 @@ final class AccessPlanner {
             Expression filter = QueryPlanner.and(conds);
             Materialize m = new Materialize(sub.root(), sub.outputs().toArray(new Expression[0]), r.table, r.number, filter,
                     r.displayName());
-            return new Access(m, 1000, "materialize " + r.displayName() + (filter == null ? "" : "; filter " + filter.describe()),
-                    false);
+            return new Access(m, 1000, !r.explain ? "" : "materialize " + r.displayName()
+                    + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)), false);
         }
         Table t = r.table;
         double n = t.rowCount() + 1;
@@ -107,7 +107,7 @@ final class AccessPlanner {
             }
             Expression filter = QueryPlanner.and(conds);
             TableScan scan = new TableScan(t, r.number, filter, t.name());
-            return new Access(scan, n, scan.describe(), false);
+            return new Access(scan, n, r.explain ? scan.describe() : "", false);
         }
         return best.build(r, conds, ordered, descending);
     }
@@ -135,7 +135,9 @@ final class AccessPlanner {
                 if (a.op() instanceof EmptyScan) {
                     continue;
                 }
-                desc.append(parts.isEmpty() ? "" : " + ").append('[').append(a.description()).append(']');
+                if (r.explain) {
+                    desc.append(parts.isEmpty() ? "" : " + ").append('[').append(a.description()).append(']');
+                }
                 parts.add(a.op());
                 cost += a.cost();
             }
@@ -146,9 +148,9 @@ final class AccessPlanner {
             rest.remove(or);
             Expression filter = QueryPlanner.and(rest);
             if (parts.isEmpty()) {
-                return new Access(new EmptyScan(r.bit(), or.text), 0, "no rows can match (" + or.text + ")", true);
+                return new Access(new EmptyScan(r.bit(), or.text), 0, r.explain ? "no rows can match (" + or.text + ")" : "", true);
             }
-            String d = desc + (filter == null ? "" : "; filter " + filter.describe());
+            String d = !r.explain ? "" : desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
             return new Access(new RowUnion(parts.toArray(new Operator[0]), r.number, filter, d), cost, d, false);
         }
         return null;
@@ -191,10 +193,12 @@ final class AccessPlanner {
                 if (exact) {
                     decided.add(sa.owner);
                 }
-                if (what.length() > 0) {
-                    what.append(" AND ");
+                if (r.explain) {
+                    if (what.length() > 0) {
+                        what.append(" AND ");
+                    }
+                    what.append(sa.owner.text);
                 }
-                what.append(sa.owner.text);
             }
             List<Conjunct> rest = new ArrayList<>();
             for (Conjunct c : conds) {
@@ -205,7 +209,7 @@ final class AccessPlanner {
             Expression filter = QueryPlanner.and(rest);
             String kind = index.isPrimary() ? (range ? "primary key range" : "primary key probe")
                     : (range ? "index range" : "index probe");
-            String desc = kind + " on " + r.table.name() + " using " + index.name() + " ("
+            String desc = !r.explain ? "" : kind + " on " + r.table.name() + " using " + index.name() + " ("
                     + (sargs.isEmpty() ? "all keys" : what) + ")"
                     + (ordered ? (descending ? ", in descending key order" : ", in key order") : "");
             Operator op;
@@ -233,7 +237,9 @@ final class AccessPlanner {
                 }
                 KeyProbe[] lo = lows.toArray(new KeyProbe[0]);
                 KeyProbe[] hi = highs.toArray(new KeyProbe[0]);
-                if (constant && !sargs.isEmpty() && emptyRange(lo, hi)) {
+                // Constant bounds that cannot all hold (id > 5 AND id < 3, id > 2.5 on nothing): no rows.
+                if (constant && !sargs.isEmpty() && (lo.length + hi.length > 1 || mayMatchNothing(sargs))
+                        && emptyRange(lo, hi)) {
                     return empty(r, what);
                 }
                 op = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
@@ -243,17 +249,31 @@ final class AccessPlanner {
                 for (int i = 0; i < keys.length; i++) {
                     keys[i] = new KeyProbe(values[i], ct, KeyProbe.Bound.EQ);
                 }
-                if (constant && noKey(keys)) {
+                if (constant && mayMatchNothing(sargs) && noKey(keys)) {
                     return empty(r, what);
                 }
                 op = new IndexLookup(index, r.number, keys, filter, desc);
             }
-            return new Access(op, cost, desc + (filter == null ? "" : "; filter " + filter.describe()), ordered);
+            return new Access(op, cost, !r.explain ? "" : desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)),
+                    ordered);
         }
 
         private static Access empty(Relation r, CharSequence what) {
             EmptyScan e = new EmptyScan(r.bit(), what.toString());
-            return new Access(e, 0, "no rows can match (" + what + ")", true);
+            return new Access(e, 0, r.explain ? "no rows can match (" + what + ")" : "", true);
+        }
+
+        /** Constant values that may give no key: NULL, a fraction for an integer column (else no need to look). */
+        private static boolean mayMatchNothing(List<Conjunct.Sarg> sargs) {
+            for (Conjunct.Sarg sa : sargs) {
+                for (Expression v : sa.values) {
+                    if (v.type() == io.respsql.expr.SqlType.DOUBLE || v.type() == io.respsql.expr.SqlType.NULL
+                            || sa.column.type() != ColumnType.TEXT && v.type() == io.respsql.expr.SqlType.TEXT) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         private static boolean noKey(KeyProbe[] keys) {

@@ -15,6 +15,12 @@ final class BlockScope {
     final List<Relation> relations = new ArrayList<>();
     /** Relations of enclosing blocks this block (or a block inside it) reads: its correlation. */
     long outerRefs;
+    /** EXPLAIN lines of the subqueries bound in this block's expressions. */
+    final List<String> subplans = new ArrayList<>();
+    /** Set while a grouped block's outputs, HAVING and ORDER BY are bound: they read the group relation. */
+    QueryBinder.GroupOutput group;
+    /** Set while a block's outputs and ORDER BY are bound: each window call's column. */
+    java.util.Map<io.respsql.sql.tree.Expr, io.respsql.expr.Expression> windowCalls;
 
     BlockScope(BlockScope parent) {
         this.parent = parent;
@@ -59,6 +65,9 @@ final class BlockScope {
     Resolved resolve(String qualifier, String name) {
         for (BlockScope s = this; s != null; s = s.parent) {
             Resolved r = s.resolveHere(qualifier, name);
+            if (r != null && s != this && s.group != null) {
+                r = s.group.outerView(r); // a subquery of a grouped block reads the group's key column
+            }
             if (r != null) {
                 if (s != this) {
                     for (BlockScope inner = this; inner != s; inner = inner.parent) {

@@ -19,8 +19,6 @@ final class Conjunct {
     final List<Sarg> sargs = new ArrayList<>();
     /** An OR: each branch's AND terms, analysed like conjuncts (an index per branch makes a union of paths). */
     List<List<Conjunct>> orBranches;
-    /** Applied somewhere in the plan already (an access path decided it, or a filter holds it). */
-    boolean used;
 
     Conjunct(Expression expr, String text) {
         this.expr = expr;
@@ -53,15 +51,6 @@ final class Conjunct {
                 m |= v.relations();
             }
             this.valueRels = m;
-        }
-
-        boolean constantValues() {
-            for (Expression v : values) {
-                if (!v.isConstant()) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 }

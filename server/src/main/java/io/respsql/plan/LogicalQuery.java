@@ -19,6 +19,10 @@ abstract class LogicalQuery {
     long offset;
     /** Relations of enclosing blocks read inside (bits): non-zero makes it a correlated subquery. */
     long outerRefs;
+    /** Planned for EXPLAIN: descriptions are built only then. */
+    boolean explain;
+    /** EXPLAIN lines of subqueries in this query's expressions. */
+    final List<String> subplans = new ArrayList<>();
     /** The text the source spans point into (the statement, or a view's query text). */
     String sql;
 
@@ -46,10 +50,17 @@ abstract class LogicalQuery {
         boolean aggregate;
         final List<Expression> groupKeys = new ArrayList<>();
         final List<io.respsql.exec.op.aggregate.AggregateSpec> aggregates = new ArrayList<>();
+        /** Window functions, one step per distinct window, evaluated after grouping and HAVING. */
+        final List<WindowStep> windows = new ArrayList<>();
         Relation group;
         Expression having;
         /** The select list is one COUNT(*) and nothing else (the 2010 bare-integer reply). */
         boolean countStarOnly;
+    }
+
+    /** The calls over one window (partitioning and ordering): their values are columns of {@code output}. */
+    record WindowStep(Expression[] partitionKeys, io.respsql.exec.op.window.WindowSortKey[] orderKeys,
+                      io.respsql.exec.op.window.WindowFunctionSpec[] functions, Relation output) {
     }
 
     /** UNION [ALL] / INTERSECT / EXCEPT; outputs are columns of {@link #output}. */

@@ -7,7 +7,6 @@ import io.respsql.expr.Expression;
 import io.respsql.result.ResultColumns;
 import io.respsql.result.ResultSink;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** A planned query as statement executors use it: run for a result, or its root and outputs (INSERT ... SELECT). */
@@ -17,15 +16,33 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     /** Reused by every run of this plan (one thread): its tuple buffer and the outputs array. */
     private final ResultWriter writer = new ResultWriter();
     private final Expression[] outputArray;
+    /** Plans the same query again with its descriptions (EXPLAIN); planning to run builds no text. */
+    private final java.util.function.Supplier<List<String>> explained;
 
-    PlannedQuery(QueryPlanner.Planned p) {
+    /** Relations the statement numbered: the context's slots. */
+    private final int relations;
+
+    PlannedQuery(QueryPlanner.Planned p, int relations, java.util.function.Supplier<List<String>> explained) {
         this.p = p;
-        List<String> types = new ArrayList<>();
-        for (Expression e : p.outputs()) {
-            types.add(SqlTypes.resultName(e.type()));
-        }
-        this.columns = ResultColumns.of(p.names(), types);
+        this.relations = relations;
+        this.explained = explained;
         this.outputArray = p.outputs().toArray(new Expression[0]);
+        this.columns = new ResultColumns() { // read on demand: the 2010 reply never asks
+            @Override
+            public int size() {
+                return p.outputs().size();
+            }
+
+            @Override
+            public String name(int i) {
+                return p.names().get(i);
+            }
+
+            @Override
+            public String type(int i) {
+                return SqlTypes.resultName(p.outputs().get(i).type());
+            }
+        };
     }
 
     @Override
@@ -49,12 +66,12 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     @Override
     public EvalContext newContext() {
-        return new EvalContext(QueryBinder.MAX_RELATIONS);
+        return new EvalContext(relations);
     }
 
     @Override
     public List<String> explain() {
-        return p.explain();
+        return explained == null ? p.explain() : explained.get();
     }
 
     /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */

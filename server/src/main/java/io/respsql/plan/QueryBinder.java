@@ -17,10 +17,7 @@ import io.respsql.storage.ColumnSpec;
 import io.respsql.storage.Table;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -42,12 +39,18 @@ public final class QueryBinder {
     private String sql;
     private int relations;
     private int viewDepth;
-    /** Blocks whose outputs, HAVING and ORDER BY read the group relation: the matching rules. */
-    private final Map<BlockScope, GroupOutput> grouped = new HashMap<>();
+
+    private final boolean explain;
 
     public QueryBinder(Catalog catalog, String sql) {
+        this(catalog, sql, false);
+    }
+
+    /** {@code explain}: the plan is for EXPLAIN, so its descriptions are built. */
+    public QueryBinder(Catalog catalog, String sql, boolean explain) {
         this.catalog = catalog;
         this.sql = sql;
+        this.explain = explain;
     }
 
     /** Relations numbered so far (a context needs this many slots). */
@@ -59,7 +62,9 @@ public final class QueryBinder {
         if (relations >= MAX_RELATIONS) {
             throw new SqlException("a statement may use at most " + MAX_RELATIONS + " tables, subqueries and groupings");
         }
-        return new Relation(relations++, kind, name, table, columnNames);
+        Relation r = new Relation(relations++, kind, name, table, columnNames);
+        r.explain = explain;
+        return r;
     }
 
     /** A relation for a table in a scope of its own (UPDATE/DELETE's table, relation 0 when numbered first). */
@@ -67,24 +72,34 @@ public final class QueryBinder {
         return newRelation(Relation.Kind.TABLE, t.name(), t, columnNames(t));
     }
 
+    /** The table's column names, as a view (no copy per statement). */
     private static List<String> columnNames(Table t) {
-        List<String> names = new ArrayList<>(t.columnCount());
-        for (int i = 0; i < t.columnCount(); i++) {
-            names.add(t.column(i).name());
-        }
-        return names;
+        return new java.util.AbstractList<>() {
+            @Override
+            public String get(int i) {
+                return t.column(i).name();
+            }
+
+            @Override
+            public int size() {
+                return t.columnCount();
+            }
+        };
     }
 
     // ---- queries ----------------------------------------------------------------------------------
 
     LogicalQuery bindQuery(Query q, BlockScope parent) {
+        LogicalQuery lq;
         if (q instanceof Query.Select s) {
-            return bindSelect(s, parent);
+            lq = bindSelect(s, parent);
         } else if (q instanceof Query.SetOp s) {
-            return bindSetOp(s, parent);
+            lq = bindSetOp(s, parent);
         } else {
-            return bindValues((Query.Values) q, parent);
+            lq = bindValues((Query.Values) q, parent);
         }
+        lq.explain = explain;
+        return lq;
     }
 
     private LogicalQuery.Block bindSelect(Query.Select s, BlockScope parent) {
@@ -106,6 +121,7 @@ public final class QueryBinder {
         // The select list, * and t.* expanded to the columns they stand for.
         List<Expr> items = new ArrayList<>();
         List<String> aliases = new ArrayList<>();
+        List<Expression> starBound = new ArrayList<>(); // a * column's reference, bound here (null: bind the item)
         for (Query.SelectItem it : s.items()) {
             if (it instanceof Query.Star st) {
                 boolean any = false;
@@ -114,9 +130,12 @@ public final class QueryBinder {
                         continue;
                     }
                     any = true;
-                    for (String c : r.columnNames) {
+                    boolean qualify = r.name != null && scope.relations.size() > 1;
+                    for (int i = 0; i < r.columnNames.size(); i++) {
+                        String c = r.columnNames.get(i);
                         items.add(new Expr.Column(r.name, c, -1, -1));
                         aliases.add(null);
+                        starBound.add(Expressions.column(r.table.column(i), r.number, qualify ? r.name + "." + c : c));
                     }
                 }
                 if (!any) {
@@ -127,6 +146,7 @@ public final class QueryBinder {
                 Query.Item item = (Query.Item) it;
                 items.add(item.expr());
                 aliases.add(item.alias());
+                starBound.add(null);
             }
         }
 
@@ -141,19 +161,64 @@ public final class QueryBinder {
             collectAggregates(o.expr(), aggCalls);
         }
         b.aggregate = !s.groupBy().isEmpty() || !aggCalls.isEmpty() || s.having() != null;
+        // A column neither grouped nor aggregated (SQLite's "bare column") reads one row of its
+        // group: each one found restarts the binding with it as an implicit aggregate.
+        List<Expr> bare = new ArrayList<>();
+        int subplansBefore = scope.subplans.size();
+        while (true) {
+            try {
+                bindOutputs(s, items, aliases, starBound, aggCalls, bare, scope, b);
+                break;
+            } catch (BareColumn e) {
+                if (bare.size() >= 64) {
+                    throw new SqlException("column '" + e.column.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
+                }
+                bare.add(e.column);
+                scope.subplans.subList(subplansBefore, scope.subplans.size()).clear();
+                scope.group = null;
+                b.groupKeys.clear();
+                b.aggregates.clear();
+                b.outputs.clear();
+                b.names.clear();
+                b.order.clear();
+                b.having = null;
+            }
+        }
+        b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
+        b.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
+        scope.group = null;
+        scope.windowCalls = null;
+        b.outerRefs = scope.outerRefs;
+        b.subplans.addAll(scope.subplans);
+        return b;
+    }
+
+    /** Grouping (when the block aggregates), then the select list, HAVING and ORDER BY over it. */
+    private void bindOutputs(Query.Select s, List<Expr> items, List<String> aliases, List<Expression> starBound,
+                             List<Expr> aggCalls, List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         if (b.aggregate) {
-            bindGrouping(s, items, aliases, aggCalls, scope, b);
+            bindGrouping(s, items, aliases, aggCalls, bare, scope, b);
             b.countStarOnly = s.groupBy().isEmpty() && s.having() == null && !s.distinct() && items.size() == 1
                     && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT");
         }
 
+        List<Expr.Function> windowCalls = new ArrayList<>();
+        for (Expr e : items) {
+            collectWindows(e, windowCalls);
+        }
+        for (Query.OrderItem o : s.orderBy()) {
+            collectWindows(o.expr(), windowCalls);
+        }
+        b.windows.clear();
+        scope.windowCalls = windowCalls.isEmpty() ? null : bindWindows(windowCalls, scope, b);
         for (int i = 0; i < items.size(); i++) {
             Expr e = items.get(i);
-            b.outputs.add(value(e, scope));
-            b.names.add(aliases.get(i) != null ? aliases.get(i) : outputName(e, scope));
+            boolean star = starBound.get(i) != null;
+            b.outputs.add(star && !b.aggregate ? starBound.get(i) : value(e, scope));
+            b.names.add(aliases.get(i) != null ? aliases.get(i) : star ? ((Expr.Column) e).name() : outputName(e, scope));
         }
         if (s.having() != null) {
-            b.having = value(s.having(), scope);
+            b.having = Expressions.asCondition(value(s.having(), scope), "HAVING");
         }
         for (Query.OrderItem o : s.orderBy()) {
             Expression key = orderTarget(o.expr(), items, aliases, b.outputs);
@@ -166,11 +231,112 @@ public final class QueryBinder {
             BlockScope.Resolved col = b.aggregate ? null : localColumn(plain, scope);
             b.order.add(orderKey(o, key, col));
         }
-        b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
-        b.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
-        grouped.remove(scope);
-        b.outerRefs = scope.outerRefs;
-        return b;
+    }
+
+    /** Window calls in {@code e}, not looking into subqueries (nor into a window call: they do not nest). */
+    private static void collectWindows(Expr e, List<Expr.Function> out) {
+        if (e instanceof Expr.Function f && f.over() != null) {
+            out.add(f);
+            return;
+        }
+        for (Expr c : children(e)) {
+            if (c != null) {
+                collectWindows(c, out);
+            }
+        }
+    }
+
+    /**
+     * The window steps of a block: calls over the same window (PARTITION BY and ORDER BY alike)
+     * share one; each call becomes a column of its step's output relation. Keys and arguments
+     * are bound like the select list (over the group relation in a grouped block).
+     */
+    private java.util.Map<Expr, Expression> bindWindows(List<Expr.Function> calls, BlockScope scope, LogicalQuery.Block b) {
+        java.util.Map<Expr, Expression> columns = new java.util.IdentityHashMap<>();
+        java.util.Map<String, List<Expr.Function>> byWindow = new java.util.LinkedHashMap<>();
+        for (Expr.Function f : calls) {
+            StringBuilder k = new StringBuilder();
+            for (Expr p : f.over().partitionBy()) {
+                k.append(Canonical.key(p, scope)).append(';');
+            }
+            k.append('|');
+            for (Query.OrderItem o : f.over().orderBy()) {
+                k.append(Canonical.key(o.expr(), scope)).append(o.descending()).append(o.nulls()).append(';');
+            }
+            byWindow.computeIfAbsent(k.toString(), x -> new ArrayList<>()).add(f);
+        }
+        for (List<Expr.Function> group : byWindow.values()) {
+            Expr.Window w = group.get(0).over();
+            Expression[] partition = new Expression[w.partitionBy().size()];
+            for (int i = 0; i < partition.length; i++) {
+                partition[i] = value(w.partitionBy().get(i), scope);
+            }
+            io.respsql.exec.op.window.WindowSortKey[] order = new io.respsql.exec.op.window.WindowSortKey[w.orderBy().size()];
+            for (int i = 0; i < order.length; i++) {
+                Query.OrderItem o = w.orderBy().get(i);
+                boolean nullsFirst = o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST;
+                order[i] = new io.respsql.exec.op.window.WindowSortKey(value(o.expr(), scope), o.descending(), nullsFirst);
+            }
+            io.respsql.exec.op.window.WindowFunctionSpec[] specs = new io.respsql.exec.op.window.WindowFunctionSpec[group.size()];
+            List<ColumnSpec> cols = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < specs.length; i++) {
+                specs[i] = windowFunction(group.get(i), scope);
+                names.add("window_" + (i + 1));
+                cols.add(new ColumnSpec(names.get(i), specs[i].columnType(), false, null));
+            }
+            Relation out = newRelation(Relation.Kind.WINDOW, null, Table.workTable("window", cols), names);
+            for (int i = 0; i < specs.length; i++) {
+                columns.put(group.get(i), Expressions.column(out.table.column(i), out.number, text(group.get(i))));
+            }
+            b.windows.add(new LogicalQuery.WindowStep(partition, order, specs, out));
+        }
+        return columns;
+    }
+
+    private io.respsql.exec.op.window.WindowFunctionSpec windowFunction(Expr.Function f, BlockScope scope) {
+        io.respsql.exec.op.window.WindowFunctionKind kind;
+        if (f.star()) {
+            if (!f.name().equals("COUNT")) {
+                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
+            }
+            kind = io.respsql.exec.op.window.WindowFunctionKind.COUNT_STAR;
+        } else {
+            try {
+                kind = io.respsql.exec.op.window.WindowFunctionKind.valueOf(f.name());
+            } catch (IllegalArgumentException e) {
+                throw new SqlException("unknown window function '" + f.name() + "'");
+            }
+        }
+        if (f.distinct()) {
+            throw new SqlException("DISTINCT is not supported in window functions: " + text(f));
+        }
+        Expression[] args = new Expression[f.args().size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = value(f.args().get(i), scope);
+        }
+        io.respsql.exec.op.window.WindowFrame frame = null;
+        Expr.Frame fr = f.over().frame();
+        if (fr != null) {
+            Expression so = fr.start().offset() == null ? null : value(fr.start().offset(), scope);
+            if (fr.end() == null) {
+                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so);
+            } else {
+                Expression eo = fr.end().offset() == null ? null : value(fr.end().offset(), scope);
+                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo);
+            }
+        }
+        return new io.respsql.exec.op.window.WindowFunctionSpec(kind, args, frame);
+    }
+
+    /** Thrown while binding a grouped block's outputs at a column that is neither grouped nor aggregated. */
+    private static final class BareColumn extends RuntimeException {
+        final Expr.Column column;
+
+        BareColumn(Expr.Column column) {
+            super(null, null, false, false);
+            this.column = column;
+        }
     }
 
     /** The output an ORDER BY term names: an ordinal, or an output alias; null when it is an expression. */
@@ -215,7 +381,7 @@ public final class QueryBinder {
 
     /** GROUP BY keys and aggregate calls, bound over the FROM relations; then the group relation. */
     private void bindGrouping(Query.Select s, List<Expr> items, List<String> aliases, List<Expr> aggCalls,
-                              BlockScope scope, LogicalQuery.Block b) {
+                              List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         List<String> keyCanon = new ArrayList<>();
         List<String> keyText = new ArrayList<>();
         for (Expr g : s.groupBy()) {
@@ -252,6 +418,11 @@ public final class QueryBinder {
             b.aggregates.add(aggregate((Expr.Function) a, scope));
             keyText.add(text(a));
         }
+        for (Expr c : bare) { // a bare column: the value of one row of the group (MIN's, as SQLite allows)
+            aggCanon.add(Canonical.key(c, scope));
+            b.aggregates.add(new AggregateSpec(AggregateSpec.Kind.MIN, value(c, scope), false));
+            keyText.add(text(c));
+        }
         List<ColumnSpec> specs = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (int i = 0; i < b.groupKeys.size(); i++) {
@@ -265,13 +436,13 @@ public final class QueryBinder {
         }
         Table work = Table.workTable("group", specs);
         b.group = newRelation(Relation.Kind.GROUP, null, work, names);
-        grouped.put(scope, new GroupOutput(b.group, keyCanon, aggCanon, keyText));
+        scope.group = new GroupOutput(b.group, keyCanon, aggCanon, keyText);
     }
 
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
-                throw new SqlException("only COUNT takes *: " + text(f));
+                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
             }
             return new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
         }
@@ -290,13 +461,21 @@ public final class QueryBinder {
         Expression sep = f.args().size() > 1 ? value(f.args().get(1), scope) : null;
         if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL)
                 && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN) {
-            throw new SqlException("aggregate function '" + f.name() + "' cannot take " + arg.type().sqlName() + ": " + text(f));
+            throw new SqlException(f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
     }
 
     /** How a grouped block's later clauses read the group relation. */
-    private record GroupOutput(Relation group, List<String> keyCanon, List<String> aggCanon, List<String> labels) {
+    record GroupOutput(Relation group, List<String> keyCanon, List<String> aggCanon, List<String> labels) {
+        /**
+         * A column of the grouped block as a subquery inside its outputs sees it: the group
+         * relation's copy when the column is a group key (the input rows' slots are gone by then).
+         */
+        BlockScope.Resolved outerView(BlockScope.Resolved r) {
+            int i = keyCanon.indexOf("#" + r.relation().number + "." + r.column().position());
+            return i < 0 ? r : new BlockScope.Resolved(group, group.table.column(i), labels.get(i));
+        }
     }
 
     /** A post-aggregation expression that is a group key or an aggregate: that column of the group relation. */
@@ -310,7 +489,7 @@ public final class QueryBinder {
         }
         String k = Canonical.key(e, scope);
         int i = g.keyCanon().indexOf(k);
-        if (i < 0 && agg) {
+        if (i < 0 && (agg || e instanceof Expr.Column)) {
             i = g.aggCanon().indexOf(k);
             if (i >= 0) {
                 i += g.keyCanon().size();
@@ -323,7 +502,7 @@ public final class QueryBinder {
         if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
             if (r != null && scope.relations.contains(r.relation())) {
-                throw new SqlException("column '" + c.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
+                throw new BareColumn(c);
             }
         }
         return null;
@@ -372,7 +551,7 @@ public final class QueryBinder {
             q.order.add(orderKey(o, key, null));
         }
         q.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
-        q.offset = s.offset() == null ? 0 : Math.max(0, constantCount(s.offset(), "OFFSET"));
+        q.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
         q.outerRefs = q.left.outerRefs | q.right.outerRefs | scope.outerRefs;
         return q;
     }
@@ -520,12 +699,15 @@ public final class QueryBinder {
             throw new SqlException("table '" + t.name() + "' does not exist");
         }
         Query.Derived d = (Query.Derived) f;
-        return derived(d.query(), d.alias(), null, scope);
+        return derived(d.query(), d.alias(), null, scope, scope.parent);
     }
 
-    /** A derived table (or view): its query bound in the enclosing blocks' scope, its rows materialized. */
-    Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope) {
-        LogicalQuery q = bindQuery(query, scope.parent);
+    /**
+     * A derived table (or view): its query bound with {@code sees} around it (the enclosing
+     * blocks; none for a view), its rows materialized into a work table.
+     */
+    Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope, BlockScope sees) {
+        LogicalQuery q = bindQuery(query, sees);
         scope.outerRefs |= q.outerRefs & ~scope.mask();
         List<String> names = new ArrayList<>(q.names);
         if (declaredNames != null && !declaredNames.isEmpty()) {
@@ -581,7 +763,17 @@ public final class QueryBinder {
 
     /** Binds one AND term and finds its index-usable forms over this block's relations. */
     Conjunct conjunct(Expr e, BlockScope scope) {
-        Conjunct c = new Conjunct(value(e, scope), text(e));
+        if (e instanceof Expr.Binary b && b.op().isComparison() && scope.group == null) {
+            // The common case, bound once: the comparison's operands are also its index-usable values.
+            Expression[] lr = comparands(b.left(), b.right(), scope);
+            Conjunct c = new Conjunct(Expressions.asCondition(Expressions.binary(b.op(), lr[0], lr[1]), "WHERE"), text(e));
+            if (b.op() != Expr.BinaryOp.NE) {
+                boundSarg(c, b.left(), b.op(), lr[1], scope);
+                boundSarg(c, b.right(), b.op().flip(), lr[0], scope);
+            }
+            return c;
+        }
+        Conjunct c = new Conjunct(Expressions.asCondition(value(e, scope), "WHERE"), text(e));
         if (hasSubquery(e)) {
             return c; // its values would be bound (and planned) twice; a filter serves it
         }
@@ -602,8 +794,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between x && !x.negated()) {
             BlockScope.Resolved r = localColumn(x.operand(), scope);
             if (r != null) {
-                Expression lo = bind(x.low(), scope);
-                Expression hi = bind(x.high(), scope);
+                boolean textCol = r.column().type() == io.respsql.storage.ColumnType.TEXT;
+                Expression lo = textCol && isNumberLiteral(x.low()) ? Expressions.constText(text(x.low())) : bind(x.low(), scope);
+                Expression hi = textCol && isNumberLiteral(x.high()) ? Expressions.constText(text(x.high())) : bind(x.high(), scope);
                 lo = lo == null ? textIfText(x.low(), r.column()) : lo;
                 hi = hi == null ? textIfText(x.high(), r.column()) : hi;
                 if (lo != null && hi != null) {
@@ -615,7 +808,9 @@ public final class QueryBinder {
             if (r != null) {
                 Expression[] vals = new Expression[x.values().size()];
                 for (int i = 0; i < vals.length; i++) {
-                    Expression v = bind(x.values().get(i), scope);
+                    Expr item = x.values().get(i);
+                    Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(item)
+                            ? Expressions.constText(text(item)) : bind(item, scope);
                     vals[i] = v == null ? textIfText(x.values().get(i), r.column()) : v;
                     if (vals[i] == null) {
                         return c;
@@ -625,6 +820,17 @@ public final class QueryBinder {
             }
         }
         return c;
+    }
+
+    /** {@code colSide op value} when {@code colSide} is a column of this block and {@code value} does not read its row. */
+    private void boundSarg(Conjunct c, Expr colSide, Expr.BinaryOp op, Expression value, BlockScope scope) {
+        BlockScope.Resolved r = localColumn(colSide, scope);
+        if (r == null || (value.relations() & r.relation().bit()) != 0) {
+            return;
+        }
+        Conjunct.Op o = op == Expr.BinaryOp.EQ ? Conjunct.Op.EQ : op == Expr.BinaryOp.LT ? Conjunct.Op.LT
+                : op == Expr.BinaryOp.LE ? Conjunct.Op.LE : op == Expr.BinaryOp.GT ? Conjunct.Op.GT : Conjunct.Op.GE;
+        c.sargs.add(new Conjunct.Sarg(c, r.relation(), r.column(), o, new Expression[]{value}));
     }
 
     private static void splitOr(Expr e, List<Expr> out) {
@@ -641,7 +847,8 @@ public final class QueryBinder {
         if (r == null) {
             return;
         }
-        Expression v = bind(valueSide, scope);
+        Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(valueSide)
+                ? Expressions.constText(text(valueSide)) : bind(valueSide, scope);
         if (v == null) {
             v = textIfText(valueSide, r.column());
         }
@@ -673,6 +880,18 @@ public final class QueryBinder {
                 ? Expressions.constText(n.name()) : null;
     }
 
+    /**
+     * A number as written ({@code 1.50}, {@code -5}, {@code 007}): beside a TEXT value the 2010
+     * dialect compares it as the text it is written as.
+     */
+    static boolean isNumberLiteral(Expr e) {
+        if (e instanceof Expr.Unary u && u.op() != Expr.UnaryOp.NOT) {
+            e = u.operand();
+        }
+        return e instanceof Expr.Literal l && (l.kind() == Expr.LiteralKind.INTEGER || l.kind() == Expr.LiteralKind.DECIMAL)
+                && e.start() >= 0;
+    }
+
     /** A column of one of this block's own relations (not an outer block's), or null. */
     private BlockScope.Resolved localColumn(Expr e, BlockScope scope) {
         if (!(e instanceof Expr.Column c)) {
@@ -701,7 +920,7 @@ public final class QueryBinder {
 
     /** Binds {@code e}; null when it is a bare name that resolves to no column (maybe unquoted text). */
     Expression bind(Expr e, BlockScope scope) {
-        GroupOutput g = grouped.get(scope);
+        GroupOutput g = scope.group;
         if (g != null) {
             Expression m = groupMatch(e, scope, g);
             if (m != null) {
@@ -729,6 +948,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between x) {
             Expression v = value(x.operand(), scope);
             return Expressions.between(v, textBeside(x.low(), v, scope), textBeside(x.high(), v, scope), x.negated());
+        } else if (e instanceof Expr.InList x && x.values().isEmpty()) {
+            value(x.operand(), scope);
+            return Expressions.constLong(SqlType.BOOLEAN, x.negated() ? 1 : 0); // nothing is in an empty list (SQLite)
         } else if (e instanceof Expr.InList x) {
             Expression v = value(x.operand(), scope);
             List<Expression> vals = new ArrayList<>();
@@ -756,13 +978,14 @@ public final class QueryBinder {
             List<Expression> whens = new ArrayList<>();
             List<Expression> thens = new ArrayList<>();
             for (Expr.When w : x.whens()) {
-                whens.add(operand == null ? value(w.condition(), scope) : textBeside(w.condition(), operand, scope));
+                whens.add(operand == null ? Expressions.asCondition(value(w.condition(), scope), "CASE WHEN")
+                        : textBeside(w.condition(), operand, scope));
                 thens.add(value(w.result(), scope));
             }
             Expression otherwise = x.otherwise() == null ? null : value(x.otherwise(), scope);
             return Expressions.caseWhen(operand, whens, thens, otherwise);
         } else if (e instanceof Expr.Cast x) {
-            return Expressions.cast(value(x.operand(), scope), SqlTypes.typeOf(x.type()));
+            return Expressions.castTo(value(x.operand(), scope), x.type().base());
         } else {
             return function((Expr.Function) e, scope);
         }
@@ -844,11 +1067,19 @@ public final class QueryBinder {
         if (r == null) {
             throw new SqlException(scope.unknownColumn(((Expr.Column) right).name()));
         }
+        if (l.type() == SqlType.TEXT && isNumberLiteral(right)) {
+            r = Expressions.constText(text(right));
+        } else if (r.type() == SqlType.TEXT && isNumberLiteral(left)) {
+            l = Expressions.constText(text(left));
+        }
         return new Expression[]{l, r};
     }
 
     /** {@code e} as a value compared with {@code other}: a bare name is text when {@code other} is TEXT. */
     private Expression textBeside(Expr e, Expression other, BlockScope scope) {
+        if (other.type() == SqlType.TEXT && isNumberLiteral(e)) {
+            return Expressions.constText(text(e));
+        }
         Expression x = bind(e, scope);
         if (x == null && other.type() == SqlType.TEXT) {
             return Expressions.constText(((Expr.Column) e).name());
@@ -861,10 +1092,14 @@ public final class QueryBinder {
 
     private Expression function(Expr.Function f, BlockScope scope) {
         if (f.over() != null) {
-            throw new SqlException("window functions are not supported yet: " + text(f));
+            io.respsql.expr.Expression w = scope.windowCalls == null ? null : scope.windowCalls.get(f);
+            if (w == null) {
+                throw new SqlException("window function " + text(f) + " is not allowed here (only in the select list and ORDER BY)");
+            }
+            return w;
         }
         if (isAggregate(f)) {
-            throw new SqlException("aggregate function '" + f.name() + "' is not allowed here: " + text(f));
+            throw new SqlException("aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         }
         if (f.star()) {
             throw new SqlException("function '" + f.name() + "' does not take *");
@@ -881,7 +1116,15 @@ public final class QueryBinder {
         if (oneColumnFor != null && lq.outputs.size() != 1) {
             throw new SqlException("the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
-        return QueryPlanner.plan(lq);
+        QueryPlanner.Planned p = QueryPlanner.plan(lq);
+        if (!explain) {
+            return p;
+        }
+        scope.subplans.add("subquery" + (p.outerRefs() != 0 ? " (correlated: run per outer row)" : " (run once)") + ":");
+        for (String l : p.explain()) {
+            scope.subplans.add("  " + l);
+        }
+        return p;
     }
 
     // ---- syntax helpers ---------------------------------------------------------------------------
@@ -924,22 +1167,30 @@ public final class QueryBinder {
     }
 
     static List<Expr> children(Expr e) {
-        List<Expr> out = new ArrayList<>();
-        if (e instanceof Expr.Unary u) {
-            out.add(u.operand());
+        if (e instanceof Expr.Column || e instanceof Expr.Literal || e instanceof Expr.Raw || e instanceof Expr.TypedLiteral) {
+            return List.of();
+        } else if (e instanceof Expr.Unary u) {
+            return List.of(u.operand());
         } else if (e instanceof Expr.Binary b) {
-            out.add(b.left());
-            out.add(b.right());
+            return List.of(b.left(), b.right());
         } else if (e instanceof Expr.IsNull n) {
-            out.add(n.operand());
+            return List.of(n.operand());
         } else if (e instanceof Expr.IsDistinct d) {
-            out.add(d.left());
-            out.add(d.right());
+            return List.of(d.left(), d.right());
         } else if (e instanceof Expr.Between b) {
-            out.add(b.operand());
-            out.add(b.low());
-            out.add(b.high());
-        } else if (e instanceof Expr.InList l) {
+            return List.of(b.operand(), b.low(), b.high());
+        } else if (e instanceof Expr.Function f && f.over() == null) {
+            return f.args();
+        }
+        List<Expr> out = new ArrayList<>();
+        if (e instanceof Expr.Function f) { // a window call: its arguments and its window's expressions
+            out.addAll(f.args());
+            out.addAll(f.over().partitionBy());
+            for (Query.OrderItem o : f.over().orderBy()) {
+                out.add(o.expr());
+            }
+        }
+        if (e instanceof Expr.InList l) {
             out.add(l.operand());
             out.addAll(l.values());
         } else if (e instanceof Expr.InQuery q) {
@@ -963,8 +1214,6 @@ public final class QueryBinder {
             }
         } else if (e instanceof Expr.Cast c) {
             out.add(c.operand());
-        } else if (e instanceof Expr.Function f) {
-            out.addAll(f.args());
         }
         return out;
     }
@@ -1002,16 +1251,14 @@ public final class QueryBinder {
         if (ctx.isNull) {
             throw new SqlException(clause + " must be an integer constant, not NULL");
         }
-        return v < 0 && clause.equals("LIMIT") ? -1 : v;
+        if (v < 0) {
+            throw new SqlException(clause + " must not be negative: " + v);
+        }
+        return v;
     }
 
     /** A constant expression (DEFAULT, a VALUES entry): no table, bare names are text. */
     Expression constant(Expr e) {
         return textOrValue(e, new BlockScope(null));
-    }
-
-    /** Lower-case helper for names. */
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
     }
 }

@@ -33,7 +33,7 @@ public final class QueryPlanner {
      * writer needs. {@code carried}: the relations whose slots make a result tuple.
      * {@code countInput}: for a lone COUNT(*), the plan of the rows to count (no aggregate).
      */
-    record Planned(Operator root, List<Expression> outputs, List<String> names, List<SqlType> types, int[] carried,
+    record Planned(Operator root, List<Expression> outputs, List<String> names, int[] carried,
                    long outerRefs, List<String> explain, boolean countStarOnly, Operator countInput, Table countTable) {
     }
 
@@ -48,35 +48,41 @@ public final class QueryPlanner {
         for (int i = 0; i < rows.length; i++) {
             rows[i] = v.rows.get(i).toArray(new Expression[0]);
         }
-        List<String> lines = new ArrayList<>();
-        lines.add("values (" + rows.length + " row(s))");
+        List<String> lines = lines(v);
+        if (v.explain) {
+            lines.add("values (" + rows.length + " row(s))");
+        }
         Operator op = new ValuesScan(v.output.table, v.output.number, rows, null);
         int[] carried = {v.output.number};
         op = orderAndLimit(op, v, carried, false, lines);
-        return new Planned(op, v.outputs, v.names, v.types(), carried, v.outerRefs, lines, false, null, null);
+        return new Planned(op, v.outputs, v.names, carried, v.outerRefs, lines, false, null, null);
     }
 
     private static Planned planSetOp(LogicalQuery.SetOp s) {
         Planned l = plan(s.left);
         Planned r = plan(s.right);
-        List<String> lines = new ArrayList<>();
-        lines.add(s.kind.name().replace('_', ' ').toLowerCase(java.util.Locale.ROOT) + " of:");
-        for (String x : l.explain()) {
-            lines.add("  " + x);
+        List<String> lines = lines(s);
+        if (s.explain) {
+            lines.add(s.kind.name().replace('_', ' ').toLowerCase(java.util.Locale.ROOT) + " of:");
         }
-        lines.add("and:");
-        for (String x : r.explain()) {
-            lines.add("  " + x);
+        if (s.explain) {
+            for (String x : l.explain()) {
+                lines.add("  " + x);
+            }
+            lines.add("and:");
+            for (String x : r.explain()) {
+                lines.add("  " + x);
+            }
         }
         Operator op = Blocking.setOperation(s.kind, l.root(), s.left.outputs, r.root(), s.right.outputs, s.output.table,
                 s.output.number);
         int[] carried = {s.output.number};
         op = orderAndLimit(op, s, carried, false, lines);
-        return new Planned(op, s.outputs, s.names, s.types(), carried, s.outerRefs, lines, false, null, null);
+        return new Planned(op, s.outputs, s.names, carried, s.outerRefs, lines, false, null, null);
     }
 
     private static Planned planBlock(LogicalQuery.Block b) {
-        List<String> lines = new ArrayList<>();
+        List<String> lines = lines(b);
         boolean[] presorted = {false};
         Operator op;
         Table countTable = null;
@@ -85,7 +91,9 @@ public final class QueryPlanner {
             Expression where = and(b.where);
             if (where != null) {
                 op = new Filter(op, where);
-                lines.add("one row; filter " + where.describe());
+                if (b.explain) {
+                    lines.add("one row; filter " + io.respsql.exec.op.Describe.condition(where));
+                }
             } else {
                 lines.add("one row (no FROM)");
             }
@@ -101,10 +109,14 @@ public final class QueryPlanner {
         if (b.aggregate) {
             countInput = b.countStarOnly ? op : null;
             op = Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
-            lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+            if (!b.countStarOnly && b.explain) { // a lone COUNT(*) counts the rows above: the 2010 EXPLAIN shows only their path
+                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+            }
             if (b.having != null) {
                 op = new Filter(op, b.having);
-                lines.add("having " + b.having.describe());
+                if (b.explain) {
+                    lines.add("having " + io.respsql.exec.op.Describe.condition(b.having));
+                }
             }
             carried = new int[]{b.group.number};
         } else {
@@ -113,29 +125,72 @@ public final class QueryPlanner {
                 carried[i] = b.relations.get(i).number;
             }
         }
+        for (LogicalQuery.WindowStep w : b.windows) {
+            op = new io.respsql.exec.op.window.WindowOperator(op, carried, w.partitionKeys(), w.orderKeys(), w.functions(),
+                    w.output().table, w.output().number);
+            int[] more = java.util.Arrays.copyOf(carried, carried.length + 1);
+            more[carried.length] = w.output().number;
+            carried = more;
+            if (b.explain) {
+                lines.add("window: " + w.functions().length + " function(s) over " + w.partitionKeys().length
+                        + " partition key(s), " + w.orderKeys().length + " order key(s)");
+            }
+        }
         if (b.distinct) {
             op = Blocking.distinct(op, b.outputs);
             lines.add("distinct");
         }
         op = orderAndLimit(op, b, carried, presorted[0], lines);
-        return new Planned(op, b.outputs, b.names, b.types(), carried, b.outerRefs, lines, b.countStarOnly, countInput,
+        lines.addAll(b.subplans);
+        return new Planned(op, b.outputs, b.names, carried, b.outerRefs, lines, b.countStarOnly, countInput,
                 countTable);
     }
 
     private static Operator orderAndLimit(Operator op, LogicalQuery q, int[] carried, boolean presorted, List<String> lines) {
         if (!q.order.isEmpty() && !presorted) {
-            lines.add("sort by " + q.order.size() + " key(s)");
-            if (q.limit >= 0 || q.offset > 0) {
+            if (q.explain) {
+                lines.add("sort by " + q.order.size() + " key(s)");
+            }
+            if (q.explain && (q.limit >= 0 || q.offset > 0)) {
                 lines.add("limit " + q.limit + " offset " + q.offset);
             }
             return Blocking.sort(op, carried, q.order, q.limit, q.offset);
         }
         if (q.limit >= 0 || q.offset > 0) {
-            lines.add("limit " + q.limit + " offset " + q.offset);
+            if (q.explain) {
+                lines.add("limit " + q.limit + " offset " + q.offset);
+            }
             return new Limit(op, q.limit, q.offset);
         }
         return op;
     }
+
+    /** Where EXPLAIN lines go: a list, or for a plan that is to run one that keeps nothing. */
+    private static List<String> lines(LogicalQuery q) {
+        return q.explain ? new ArrayList<>() : NO_LINES;
+    }
+
+    private static final List<String> NO_LINES = new java.util.AbstractList<>() {
+        @Override
+        public boolean add(String s) {
+            return true;
+        }
+
+        @Override
+        public boolean addAll(java.util.Collection<? extends String> c) {
+            return true;
+        }
+
+        @Override
+        public String get(int index) {
+            throw new IndexOutOfBoundsException(index);
+        }
+
+        @Override
+        public int size() {
+            return 0;
+        }
+    };
 
     /** The AND of the conditions, or null when there are none. */
     static Expression and(List<?> conds) {
@@ -169,7 +224,7 @@ public final class QueryPlanner {
 
         Operator plan() {
             List<Relation> remaining = new ArrayList<>(b.relations);
-            List<String> steps = new ArrayList<>();
+            List<String> steps = b.explain ? new ArrayList<>() : NO_LINES;
             StringBuilder order = new StringBuilder("join order: ");
 
             // The first relation: the cheapest access path of its own conditions (and the block's constant ones).
@@ -191,7 +246,9 @@ public final class QueryPlanner {
             Operator op = best.op();
             presorted[0] = best.ordered() && remaining.isEmpty();
             steps.add(best.description());
-            order.append(first.displayName());
+            if (b.explain) {
+                order.append(first.displayName());
+            }
             long placed = first.bit();
 
             while (!remaining.isEmpty()) {
@@ -220,14 +277,20 @@ public final class QueryPlanner {
                     pending.removeAll(after);
                     if (!after.isEmpty()) {
                         op = new Filter(op, and(after));
-                        steps.add("filter " + and(after).describe());
+                        if (b.explain) {
+                            steps.add("filter " + io.respsql.exec.op.Describe.condition(and(after)));
+                        }
                     }
                 }
-                order.append(" -> ").append(next.displayName());
+                if (b.explain) {
+                    order.append(" -> ").append(next.displayName());
+                }
             }
             if (!pending.isEmpty()) { // conditions on no relation of the block that no step took (defensive)
                 op = new Filter(op, and(pending));
-                steps.add("filter " + and(pending).describe());
+                if (b.explain) {
+                    steps.add("filter " + io.respsql.exec.op.Describe.condition(and(pending)));
+                }
             }
             if (b.relations.size() > 1) {
                 lines.add(order.toString());
@@ -238,7 +301,7 @@ public final class QueryPlanner {
 
         /** The ORDER BY an index walk of a single-table block could give. */
         private LogicalQuery.OrderKey orderHint() {
-            if (b.relations.size() != 1 || b.aggregate || b.distinct || b.order.size() != 1) {
+            if (b.relations.size() != 1 || b.aggregate || b.distinct || !b.windows.isEmpty() || b.order.size() != 1) {
                 return null;
             }
             LogicalQuery.OrderKey k = b.order.get(0);
@@ -309,9 +372,9 @@ public final class QueryPlanner {
                 List<Conjunct> filter = new ArrayList<>(own);
                 filter.addAll(cross);
                 s.filter = and(filter);
-                s.description = (s.index.isPrimary() ? "primary key probe" : "index probe") + " on " + r.table.name()
+                s.description = !b.explain ? "" : (s.index.isPrimary() ? "primary key probe" : "index probe") + " on " + r.table.name()
                         + " using " + s.index.name() + " (" + s.key.column.name() + " = " + s.key.values[0].describe() + ")"
-                        + (s.filter == null ? "" : "; filter " + s.filter.describe());
+                        + (s.filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(s.filter));
                 return s;
             }
             AccessPlanner.Access a = AccessPlanner.choose(r, own, null);
@@ -325,8 +388,8 @@ public final class QueryPlanner {
             }
             s.equi = connected ? equiKeys(r, cross) : null;
             s.cost = a.cost() * (connected ? 1 : 1000);
-            s.description = (connected && s.equi != null ? "hash join with " : "nested loop join with ") + a.description()
-                    + (s.condition == null ? "" : "; on " + s.condition.describe());
+            s.description = !b.explain ? "" : (connected && s.equi != null ? "hash join with " : "nested loop join with ") + a.description()
+                    + (s.condition == null ? "" : "; on " + io.respsql.exec.op.Describe.condition(s.condition));
             return s;
         }
 

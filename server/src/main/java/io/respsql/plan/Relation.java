@@ -12,7 +12,7 @@ import java.util.List;
  * result of a set operation or a VALUES list. Its row slot is {@code EvalContext.slots[number]}.
  */
 public final class Relation {
-    public enum Kind { TABLE, DERIVED, GROUP, VALUES, SETOP }
+    public enum Kind { TABLE, DERIVED, GROUP, VALUES, SETOP, WINDOW }
 
     public final int number;
     public final Kind kind;
@@ -23,6 +23,8 @@ public final class Relation {
     public final List<String> columnNames;
     /** DERIVED: the query whose rows fill the work table. */
     LogicalQuery source;
+    /** Planned for EXPLAIN: only then are descriptions built (planning a statement to run builds no text). */
+    boolean explain;
     /** DERIVED: the source's plan, made once however often join planning costs the relation. */
     QueryPlanner.Planned sourcePlan;
 
@@ -44,6 +46,9 @@ public final class Relation {
 
     /** The column called {@code columnName} (case-insensitive), or null. */
     public Column column(String columnName) {
+        if (kind == Kind.TABLE) {
+            return table.column(columnName); // by hash; the names are the table's own
+        }
         for (int i = 0; i < columnNames.size(); i++) {
             if (columnNames.get(i).equalsIgnoreCase(columnName)) {
                 return table.column(i);

@@ -52,47 +52,11 @@ public final class SqlTypes {
 
     /** The type a CAST or typed literal names ({@code VARCHAR(20)}, {@code DOUBLE PRECISION}, ...). */
     public static SqlType typeOf(TypeName name) {
-        switch (name.base()) {
-            case "INT":
-            case "INTEGER":
-            case "SMALLINT":
-            case "TINYINT":
-            case "MEDIUMINT":
-            case "INT4":
-            case "INT2":
-                return SqlType.INT;
-            case "BIGINT":
-            case "INT8":
-            case "LONG":
-                return SqlType.BIGINT;
-            case "FLOAT":
-            case "DOUBLE":
-            case "DOUBLE PRECISION":
-            case "REAL":
-            case "NUMERIC":
-            case "DECIMAL":
-            case "FLOAT8":
-            case "FLOAT4":
-                return SqlType.DOUBLE;
-            case "TEXT":
-            case "VARCHAR":
-            case "CHAR":
-            case "CHARACTER":
-            case "CHARACTER VARYING":
-            case "STRING":
-            case "CLOB":
-                return SqlType.TEXT;
-            case "BOOLEAN":
-            case "BOOL":
-                return SqlType.BOOLEAN;
-            case "DATE":
-                return SqlType.DATE;
-            case "TIMESTAMP":
-            case "DATETIME":
-                return SqlType.TIMESTAMP;
-            default:
-                throw new SqlException("unknown type '" + name.base() + "'");
+        SqlType t = io.respsql.expr.Expressions.typeOf(name.base());
+        if (t == null) {
+            throw new SqlException("unknown type '" + name.base() + "'");
         }
+        return t;
     }
 
     /** The name typed replies show for a result column of type {@code t}. */

@@ -46,7 +46,11 @@ public final class StatementPlanner {
     /** {@link #planQuery} with the planner's own type, which can also write its rows into a result sink. */
     public static PlannedQuery plan(Catalog catalog, Query query, String sql) {
         QueryBinder binder = new QueryBinder(catalog, sql);
-        return new PlannedQuery(QueryPlanner.plan(binder.bindQuery(query, null)));
+        QueryPlanner.Planned p = QueryPlanner.plan(binder.bindQuery(query, null));
+        return new PlannedQuery(p, binder.relationCount(), () -> {
+            QueryBinder b = new QueryBinder(catalog, sql, true);
+            return QueryPlanner.plan(b.bindQuery(query, null)).explain();
+        });
     }
 
     /**
@@ -56,7 +60,11 @@ public final class StatementPlanner {
      * {@code where} are allowed (they get relation numbers above 0).
      */
     public static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql) {
-        QueryBinder binder = new QueryBinder(catalog, sql);
+        return planRows(catalog, table, where, sql, false);
+    }
+
+    private static RowsPlan planRows(Catalog catalog, Table table, Expr where, String sql, boolean explain) {
+        QueryBinder binder = new QueryBinder(catalog, sql, explain);
         Relation r = binder.tableRelation(table);
         BlockScope scope = new BlockScope(null);
         scope.add(r);
@@ -85,7 +93,13 @@ public final class StatementPlanner {
 
             @Override
             public List<String> explain() {
-                return List.of(access.description());
+                if (!explain) { // planned to run, without descriptions: plan again to describe
+                    return planRows(catalog, table, where, sql, true).explain();
+                }
+                List<String> lines = new java.util.ArrayList<>();
+                lines.add(access.description());
+                lines.addAll(scope.subplans);
+                return lines;
             }
         };
     }

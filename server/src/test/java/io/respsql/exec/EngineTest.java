@@ -463,16 +463,17 @@ class EngineTest {
             expect("UPDATE b SET v = v + 1 WHERE id = 1", error("integer overflow in 9223372036854775807 + 1"));
             expect("UPDATE b SET v = v * 2", error("integer overflow in 9223372036854775807 * 2"));
             expect("SELECT v FROM b", rows("9223372036854775807", "5"));
-            expect("SELECT v + 1 FROM b", error("integer overflow in 9223372036854775807 + 1"));
+            expect("SELECT v + 1 FROM b", error("integer out of range"));
         }
 
         @Test
         void divisionByZeroIsAnError() {
             expect("UPDATE message_list SET count = count / 0", error("division by zero"));
             expect("UPDATE message_list SET count = count % (fk - 1)", error("division by zero"));
-            expect("SELECT id / 0 FROM message_list", error("division by zero"));
-            expect("SELECT * FROM message_list WHERE id = 1 / 0", error("division by zero"));
-            expect("SELECT * FROM message_list WHERE count / (fk - 2) = 1", error("division by zero"));
+            // In a query, division by zero is NULL (the corpus' semantics: docs/expressions.md).
+            expect("SELECT id / 0 FROM message_list", "*3 $0  $0  $0"); // three empty (NULL) fields
+            expect("SELECT * FROM message_list WHERE id = 1 / 0", EMPTY);
+            expect("SELECT * FROM message_list WHERE count / (fk - 2) = 1", EMPTY);
             expect("SELECT * FROM message_list", rows("1,1,7", "2,1,7", "3,2,4"));
         }
 
@@ -982,7 +983,7 @@ class EngineTest {
         @Test
         void sumOverflowIsAnError() {
             ok(h, "CREATE TABLE b (id INT PRIMARY KEY, v BIGINT)", "INSERT INTO b VALUES (1, 9223372036854775807), (2, 1)");
-            expect("SELECT SUM(v) FROM b", error("integer overflow in SUM(v)"));
+            expect("SELECT SUM(v) FROM b", error("integer out of range"));
             expect("SELECT AVG(v) FROM b WHERE id = 1", rows("9.223372036854776E18"));
         }
     }
@@ -1024,7 +1025,7 @@ class EngineTest {
 
         @Test
         void aBranchWithoutAnIndexMeansAScan() {
-            explain("SELECT id FROM t WHERE fk = 1 OR v = 60", "full scan of t; filter (fk = 1 OR v = 60)");
+            explain("SELECT id FROM t WHERE fk = 1 OR v = 60", "full scan of t; filter (fk = 1) OR (v = 60)");
             expect("SELECT id FROM t WHERE fk = 1 OR v = 60", rows("1", "2", "6"));
         }
 
@@ -1115,19 +1116,16 @@ class EngineTest {
             "SELECT employee.nope FROM employee                   | column 'nope' does not exist in table 'employee'",
             "SELECT x.id FROM employee                            | table 'x' is not in the FROM list",
             "SELECT * FROM employee, nope                         | table 'nope' does not exist",
-            "SELECT * FROM employee, employee                     | table 'employee' appears twice in FROM (self-joins are not supported)",
+            "SELECT * FROM employee, employee                     | table 'employee' appears twice in FROM: give each an alias",
             "SELECT name FROM employee, customer                  | column 'name' is ambiguous: qualify it with its table name",
             "SELECT nope FROM employee, customer                  | column 'nope' does not exist in any table of the FROM list",
-            "SELECT * FROM employee WHERE name = id               | cannot compare TEXT name with number id",
-            "SELECT * FROM employee WHERE salary = 'abc'          | cannot compare TEXT 'abc' with number salary",
-            "SELECT * FROM employee WHERE id IN (abc)             | cannot compare number id with TEXT 'abc'",
-            "SELECT * FROM employee WHERE salary + name = 1       | cannot apply '+' to TEXT name",
+            "SELECT * FROM employee WHERE name = id               | operator '=' cannot compare TEXT with INT",
+            "SELECT * FROM employee WHERE salary = 'abc'          | operator '=' cannot compare FLOAT with TEXT 'abc'",
+            "SELECT * FROM employee WHERE id IN (abc)             | column 'abc' does not exist in table 'employee'",
+            "SELECT * FROM employee WHERE salary + name = 1       | operator '+' cannot take FLOAT and TEXT",
             "SELECT SUM(name) FROM employee                       | SUM needs a numeric argument, name is TEXT",
-            "SELECT id, COUNT(*) FROM employee                    | cannot mix aggregates and plain columns in one select list (GROUP BY is not supported)",
-            "SELECT * FROM employee WHERE COUNT(*) = 1            | aggregate COUNT(*) is only allowed in the select list",
-            "SELECT * FROM employee WHERE id = 99999999999999999999 | integer 99999999999999999999 is out of range (64-bit)",
+            "SELECT * FROM employee WHERE COUNT(*) = 1            | aggregate COUNT(*) is not allowed here (only in the select list, HAVING and ORDER BY)",
             "SELECT * FROM employee WHERE id = 1 garbage          | syntax error: expected end of statement, found 'garbage' at position 37",
-            "SELECT * FROM employee WHERE id = 1 / 0              | division by zero",
             "INSERT INTO nope VALUES (1)                          | table 'nope' does not exist",
             "INSERT INTO employee VALUES (11)                     | INSERT into 'employee' has 1 values for 5 columns",
             "INSERT INTO employee VALUES (11,1,1,1,a), (12,1,1)   | INSERT into 'employee' has 3 values for 5 columns (row 2)",
@@ -1150,7 +1148,7 @@ class EngineTest {
             "UPDATE employee SET salary = 1 WHERE nope = 1        | column 'nope' does not exist in table 'employee'",
             "DELETE FROM nope                                     | table 'nope' does not exist",
             "DELETE FROM employee WHERE nope = 1                  | column 'nope' does not exist in table 'employee'",
-            "DELETE FROM employee WHERE name = id                 | cannot compare TEXT name with number id",
+            "DELETE FROM employee WHERE name = id                 | operator '=' cannot compare TEXT with INT",
             "CREATE TABLE employee (a INT)                        | table 'employee' already exists",
             "CREATE TABLE Employee (a INT)                        | table 'Employee' already exists",
             "CREATE TABLE u (a BLOB)                              | unknown type 'BLOB' for column 'a' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)",
@@ -1186,7 +1184,8 @@ class EngineTest {
         void errorsAreRecoverable() {
             expect("SELECT * FROM nope", error("table 'nope' does not exist"));
             expect("SELECT name FROM employee WHERE id = 2", rows("bob"));
-            expect("SELECT id / 0 FROM employee", error("division by zero"));
+            expect("SELECT id / 0 FROM employee WHERE id <= 2", "*2 $0  $0"); // NULL, the corpus' semantics
+            expect("SELECT * FROM employee WHERE id = 99999999999999999999", EMPTY); // a DOUBLE beyond 64 bits
             expect("SELECT name FROM employee WHERE id = 2", rows("bob"));
         }
     }

@@ -70,6 +70,11 @@ class QueryPlannerTest {
         rows("SELECT id FROM emp ORDER BY id DESC LIMIT 2", "5", "4");
         rows("SELECT id FROM emp WHERE id >= 2 LIMIT 2 OFFSET 1", "3", "4");
         rows("SELECT id FROM emp WHERE dept = 000000000010", "1", "2");
+        rows("SELECT id FROM emp WHERE id >= 9.3e18");
+        rows("SELECT id FROM emp WHERE id <= -9.3e18");
+        rows("SELECT id FROM emp WHERE id > -1e30 AND id < 1.5", "1");
+        rows("SELECT id FROM emp WHERE salary > 200 OR salary < 75", "3", "4");
+        rows("SELECT id FROM emp WHERE id = 1 OR dept = 30 OR id IN (1, 2)", "1", "2", "4");
     }
 
     @Test
@@ -124,6 +129,48 @@ class QueryPlannerTest {
     }
 
     @Test
+    void explainShowsSubqueriesAndJoinSteps() {
+        List<String> plan = f.explain("SELECT name FROM emp e WHERE EXISTS (SELECT 1 FROM dept d WHERE d.id = e.dept)");
+        assertTrue(plan.contains("subquery (correlated: run per outer row):"), plan.toString());
+        assertTrue(plan.get(plan.size() - 1).startsWith("  primary key probe on dept using dept:id:pk"), plan.toString());
+        assertEquals(List.of("union of [primary key probe on emp using emp:id:pk (id = 1)] + [index probe on emp using emp:dept:index (dept = 30)]"),
+                f.explain("SELECT id FROM emp WHERE id = 1 OR dept = 30"));
+    }
+
+    @Test
+    void viewsAreExpandedWhereNamed() {
+        f.catalog.addView(new io.respsql.storage.ViewDef("rich", List.of(), "SELECT name, salary FROM emp WHERE salary >= 200"));
+        f.catalog.addView(new io.respsql.storage.ViewDef("pairs", List.of("who", "what"),
+                "SELECT e.name, d.title FROM emp e JOIN dept d ON d.id = e.dept"));
+        rows("SELECT name FROM rich ORDER BY salary DESC", "cy", "bob");
+        rows("SELECT r.name FROM rich r, pairs p WHERE p.who = r.name AND p.what = 'ops'", "cy");
+        rows("SELECT COUNT(*) FROM pairs WHERE what = eng", "count=2");
+        error("SELECT nope FROM rich", "column 'nope' does not exist in table 'rich'");
+    }
+
+    @Test
+    void outerJoinsKeepTheirRows() {
+        rows("SELECT d.title, COUNT(e.id) FROM dept d LEFT JOIN emp e ON e.dept = d.id GROUP BY d.title ORDER BY 1",
+                "empty|0", "eng|2", "ops|2");
+        rows("SELECT e.name FROM emp e LEFT JOIN dept d ON d.id = e.dept AND d.title = 'eng' WHERE d.id IS NULL ORDER BY 1",
+                "cy", "dee", "marie");
+        rows("SELECT n1.a, n2.b FROM n n1 LEFT JOIN n n2 ON n2.b = n1.a + 5 ORDER BY 1", "1|NULL", "1|NULL", "2|NULL");
+    }
+
+    @Test
+    void windowFunctions() {
+        rows("SELECT name, ROW_NUMBER() OVER (PARTITION BY dept ORDER BY salary DESC) FROM emp ORDER BY id",
+                "ann|2", "bob|1", "cy|1", "dee|1", "marie|2");
+        rows("SELECT dept, SUM(salary), RANK() OVER (ORDER BY SUM(salary) DESC) FROM emp GROUP BY dept ORDER BY 3",
+                "20|375.0|1", "10|300.5|2", "30|50.0|3");
+        rows("SELECT id, SUM(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM emp ORDER BY s DESC LIMIT 2",
+                "5|9", "4|7");
+        rows("SELECT x.name FROM (SELECT name, RANK() OVER (ORDER BY salary) AS r FROM emp) x WHERE x.r = 1", "dee");
+        error("SELECT id FROM emp WHERE ROW_NUMBER() OVER () = 1",
+                "window function ROW_NUMBER() OVER () is not allowed here (only in the select list and ORDER BY)");
+    }
+
+    @Test
     void withoutFromAndValues() {
         rows("SELECT 1 + 2, 'a'", "3|a");
         rows("SELECT 1 WHERE 1 = 0");
@@ -142,9 +189,11 @@ class QueryPlannerTest {
         rows("SELECT dept, COUNT(*), SUM(salary) FROM emp GROUP BY dept ORDER BY dept", "10|2|300.5", "20|2|375.0", "30|1|50.0");
         rows("SELECT dept AS d, MAX(id) FROM emp GROUP BY d HAVING COUNT(*) > 1 ORDER BY 2 DESC", "20|5", "10|2");
         rows("SELECT a + 1, COUNT(b) FROM n GROUP BY a + 1 ORDER BY a + 1", "2|2", "3|0");
-        error("SELECT name, COUNT(*) FROM emp GROUP BY dept",
-                "column 'name' must appear in the GROUP BY clause or be used in an aggregate function");
+        rows("SELECT dept, name, COUNT(*) FROM emp WHERE dept = 30 GROUP BY dept", "30|dee|1");
+        rows("SELECT 1 FROM emp WHERE 1 IN () OR 2 NOT IN ()", "1", "1", "1", "1", "1");
         rows("SELECT DISTINCT dept FROM emp ORDER BY dept DESC", "30", "20", "10");
+        rows("SELECT dept, (SELECT title FROM dept d WHERE d.id = emp.dept) FROM emp GROUP BY dept ORDER BY dept",
+                "10|eng", "20|ops", "30|NULL");
         rows("SELECT name FROM emp ORDER BY salary DESC LIMIT 2", "cy", "bob");
         rows("SELECT b FROM n ORDER BY b", "1", "2", "NULL");
         rows("SELECT b FROM n ORDER BY b DESC", "NULL", "2", "1");

@@ -39,8 +39,8 @@ class IndexMaintenanceTest extends SqlTestBase {
         assertExplain("k IN (1,5,3)", "index probe on t using t:k:index (k IN (1,5,3))");
         assertExplain("k = 5 AND plain = 3", "index probe on t using t:k:index (k = 5); filter plain = 3");
         assertExplain("tag = abc", "index probe on t using t:tag:index (tag = abc); filter tag = 'abc'");
-        assertExplain("tag BETWEEN a AND b", "index range on t using t:tag:index (tag BETWEEN a AND b); filter (tag >= 'a' AND tag <= 'b')");
-        assertExplain("tag IN (a,b)", "index probe on t using t:tag:index (tag IN (a,b)); filter tag IN ('a','b')");
+        assertExplain("tag BETWEEN a AND b", "index range on t using t:tag:index (tag BETWEEN a AND b); filter tag BETWEEN 'a' AND 'b'");
+        assertExplain("tag IN (a,b)", "index probe on t using t:tag:index (tag IN (a,b)); filter tag IN ('a', 'b')");
         assertExplain("x = 1.5", "index probe on t using t:x:index (x = 1.5)");
         assertExplain("x < 0", "index range on t using t:x:index (x < 0)");
         assertExplain("id < 10", "primary key range on t using t:id:pk (id < 10)");
@@ -49,10 +49,10 @@ class IndexMaintenanceTest extends SqlTestBase {
                 "union of [primary key probe on t using t:id:pk (id = 3)] + [index probe on t using t:k:index (k = 4)]");
         // no index serves these
         assertExplain("plain = 3", "full scan of t; filter plain = 3");
-        assertExplain("plain BETWEEN 1 AND 5", "full scan of t; filter (plain >= 1 AND plain <= 5)");
-        assertExplain("k != 5", "full scan of t; filter k != 5");
+        assertExplain("plain BETWEEN 1 AND 5", "full scan of t; filter plain BETWEEN 1 AND 5");
+        assertExplain("k != 5", "full scan of t; filter k <> 5");
         assertExplain("k + 0 = 5", "full scan of t; filter (k + 0) = 5");
-        assertExplain("k = 1 OR plain = 2", "full scan of t; filter (k = 1 OR plain = 2)");
+        assertExplain("k = 1 OR plain = 2", "full scan of t; filter (k = 1) OR (plain = 2)");
         s.expectSql("EXPLAIN UPDATE t SET plain=1 WHERE k IN (1,2,3)", rows("index probe on t using t:k:index (k IN (1,2,3))"));
         s.expectSql("EXPLAIN DELETE FROM t WHERE k < 3", rows("index range on t using t:k:index (k < 3)"));
     }
@@ -60,8 +60,8 @@ class IndexMaintenanceTest extends SqlTestBase {
     @Test
     void explainShowsNumericInListsAsSql() {
         s.expectSql("CREATE TABLE t (id int primary key, plain int, f float)", OK);
-        assertExplain("plain IN (3,1,2)", "full scan of t; filter plain IN (1,2,3)");
-        assertExplain("f IN (2.5,1)", "full scan of t; filter f IN (1,2.5)");
+        assertExplain("plain IN (3,1,2)", "full scan of t; filter plain IN (3, 1, 2)");
+        assertExplain("f IN (2.5,1)", "full scan of t; filter f IN (2.5, 1)");
     }
 
     @Test

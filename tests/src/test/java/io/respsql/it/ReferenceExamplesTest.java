@@ -316,7 +316,7 @@ class ReferenceExamplesTest extends ServerTestBase {
             s.expect("SELECT id FROM customer WHERE \"hobby = 'zebra riding'\"", rows("4"));
             s.expect("EXPLAIN SELECT id FROM customer WHERE \"hobby IN (yachting,painting)\"",
                     rows("index probe on customer using customer:hobby:index (hobby IN (yachting,painting));"
-                            + " filter hobby IN ('yachting','painting')"));
+                            + " filter hobby IN ('yachting', 'painting')"));
 
             s.expect("UPDATE customer SET hobby=skiing WHERE hobby BETWEEN v AND z", integer(4));
             s.expect("SELECT id FROM customer WHERE hobby BETWEEN v AND z", EMPTY);

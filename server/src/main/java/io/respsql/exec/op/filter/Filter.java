@@ -32,7 +32,7 @@ public final class Filter implements Operator {
 
     @Override
     public void explain(List<String> lines, int depth) {
-        lines.add("  ".repeat(depth) + "filter " + condition.describe());
+        lines.add("  ".repeat(depth) + "filter " + io.respsql.exec.op.Describe.condition(condition));
         input.explain(lines, depth + 1);
     }
 }

@@ -68,7 +68,7 @@ public final class IndexJoin implements Operator {
     }
 
     public String describe() {
-        return description + (filter == null ? "" : "; filter " + filter.describe());
+        return description + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 
     @Override

@@ -76,7 +76,7 @@ public final class NestedLoopJoin implements Operator {
     @Override
     public void explain(List<String> lines, int depth) {
         lines.add("  ".repeat(depth) + (leftOuter ? "left " : "") + "nested loop join"
-                + (condition == null ? "" : " on " + condition.describe()));
+                + (condition == null ? "" : " on " + io.respsql.exec.op.Describe.condition(condition)));
         outer.explain(lines, depth + 1);
         inner.explain(lines, depth + 1);
     }

@@ -22,6 +22,8 @@ public final class IndexLookup implements Operator {
     private final KeyProbe[] keys;
     private final Expression filter;
     private final String description;
+    /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
+    private LongIntBTree.Cursor spare;
 
     public IndexLookup(TableIndex index, int relation, KeyProbe[] keys, Expression filter, String description) {
         this.index = index;
@@ -33,7 +35,16 @@ public final class IndexLookup implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        LongIntBTree.Cursor c = index.tree().cursor();
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            return probeAll(c, ctx, out);
+        } finally {
+            spare = c;
+        }
+    }
+
+    private boolean probeAll(LongIntBTree.Cursor c, EvalContext ctx, TupleConsumer out) {
         if (keys.length == 1) {
             long k = keys[0].key(ctx);
             return keys[0].none || probe(c, k, ctx, out);
@@ -100,6 +111,6 @@ public final class IndexLookup implements Operator {
     }
 
     public String describe() {
-        return description + (filter == null ? "" : "; filter " + filter.describe());
+        return description + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 }

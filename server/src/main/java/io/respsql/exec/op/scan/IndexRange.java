@@ -22,6 +22,8 @@ public final class IndexRange implements Operator {
     private final boolean descending;
     private final Expression filter;
     private final String description;
+    /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
+    private LongIntBTree.Cursor spare;
 
     public IndexRange(TableIndex index, int relation, KeyProbe[] lows, KeyProbe[] highs, boolean descending,
                       Expression filter, String description) {
@@ -55,8 +57,17 @@ public final class IndexRange implements Operator {
         if (lo > hi) {
             return true;
         }
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            return walk(c, lo, hi, ctx, out);
+        } finally {
+            spare = c;
+        }
+    }
+
+    private boolean walk(LongIntBTree.Cursor c, long lo, long hi, EvalContext ctx, TupleConsumer out) {
         int[] slots = ctx.slots;
-        LongIntBTree.Cursor c = index.tree().cursor();
         if (descending) {
             for (boolean ok = c.seekLast(hi); ok && c.key() >= lo; ok = c.prev()) {
                 slots[relation] = c.row();
@@ -86,6 +97,6 @@ public final class IndexRange implements Operator {
     }
 
     public String describe() {
-        return description + (filter == null ? "" : "; filter " + filter.describe());
+        return description + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 }

@@ -55,9 +55,13 @@ public final class KeyProbe {
         }
     }
 
-    /** Whether the index decides the condition exactly (no re-check): integer keys of integer values. */
+    /**
+     * Whether the index decides the condition exactly (no re-check): numeric keys of numeric
+     * values (bounds round inward), temporal keys of their own type; never text prefixes.
+     */
     public static boolean exact(ColumnType column, SqlType value) {
-        return (column.isInteger() && value.isInteger()) || (column == ColumnType.DATE && value == SqlType.DATE)
+        return ((column.isInteger() || column == ColumnType.FLOAT) && value.isNumeric())
+                || (column == ColumnType.DATE && value == SqlType.DATE)
                 || (column == ColumnType.TIMESTAMP && value == SqlType.TIMESTAMP);
     }
 
@@ -74,6 +78,11 @@ public final class KeyProbe {
         if (column == ColumnType.FLOAT) {
             double d = value.evalDouble(ctx);
             none = ctx.isNull || Double.isNaN(d);
+            if (bound == Bound.GT) {
+                d = Math.nextUp(d); // the next double: strict bounds stay exact
+            } else if (bound == Bound.LT) {
+                d = Math.nextDown(d);
+            }
             return none ? 0 : IndexKeys.ofDouble(d);
         }
         if (value.type() == SqlType.DOUBLE) {
@@ -90,13 +99,13 @@ public final class KeyProbe {
                     }
                     return (long) d;
                 case GE:
-                    return clamp(Math.ceil(d));
+                    return lowBound(Math.ceil(d));
                 case GT:
-                    return clamp(Math.floor(d) + 1);
+                    return lowBound(Math.floor(d) + 1);
                 case LE:
-                    return clamp(Math.floor(d));
+                    return highBound(Math.floor(d));
                 default:
-                    return clamp(Math.ceil(d) - 1);
+                    return highBound(Math.ceil(d) - 1);
             }
         }
         long v = value.evalLong(ctx);
@@ -119,7 +128,20 @@ public final class KeyProbe {
         return v;
     }
 
-    private static long clamp(double d) {
-        return d <= -0x1p63 ? Long.MIN_VALUE : d >= 0x1p63 ? Long.MAX_VALUE : (long) d;
+    /** A lower bound as a key: above every long matches nothing, below every long is the least. */
+    private long lowBound(double c) {
+        if (c >= 0x1p63) {
+            none = true;
+            return 0;
+        }
+        return c < -0x1p63 ? Long.MIN_VALUE : (long) c;
+    }
+
+    private long highBound(double f) {
+        if (f < -0x1p63) {
+            none = true;
+            return 0;
+        }
+        return f >= 0x1p63 ? Long.MAX_VALUE : (long) f;
     }
 }

@@ -70,6 +70,6 @@ public final class TableScan implements Operator {
     }
 
     public String describe() {
-        return "full scan of " + label + (filter == null ? "" : "; filter " + filter.describe());
+        return "full scan of " + label + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
     }
 }
