@@ -26,6 +26,8 @@ final class Assignment {
     private final Expression value;
     private final boolean indexed;
     private final boolean notNull;
+    /** Some UNIQUE index (the primary key included) has this column: the UPDATE checks it after writing. */
+    final boolean inUnique;
 
     private final Cell pending;
     /**
@@ -42,6 +44,7 @@ final class Assignment {
         this.pending = pending;
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
+        this.inUnique = t.coveredByUnique(column);
     }
 
     /**

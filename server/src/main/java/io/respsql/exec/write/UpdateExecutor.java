@@ -158,6 +158,13 @@ public final class UpdateExecutor {
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
     private static List<TableIndex> affectedUnique(Table t, Assignment[] as) {
+        boolean any = false;
+        for (Assignment a : as) {
+            any |= a.inUnique; // known when bound: most UPDATEs (SET v = v + 1) skip the index walk
+        }
+        if (!any) {
+            return null;
+        }
         List<TableIndex> unique = null;
         List<TableIndex> indexes = t.indexes();
         for (int i = 0; i < indexes.size(); i++) {

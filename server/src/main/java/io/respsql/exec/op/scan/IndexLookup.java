@@ -81,11 +81,16 @@ public final class IndexLookup implements Operator {
         if (keys[0].none) {
             return;
         }
-        LongIntBTree.Cursor c = index.tree().cursor();
-        for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
-            int at = into.size();
-            into.size(at + c.runRemaining()); // grows the backing array when needed
-            c.copyRun(into.elements(), at);
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
+                int at = into.size();
+                into.size(at + c.runRemaining()); // grows the backing array when needed
+                c.copyRun(into.elements(), at);
+            }
+        } finally {
+            spare = c;
         }
     }
 
