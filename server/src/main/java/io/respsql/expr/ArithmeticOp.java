@@ -4,7 +4,7 @@ import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr.BinaryOp;
 
 /**
- * {@code + - * / %} and unary minus. Integers: 64-bit, overflow is "integer out of range",
+ * {@code + - * / %} and unary minus. Integers: 64-bit, overflow is an error naming the values ("integer overflow in a + b"),
  * division truncates toward zero, {@code %} takes the dividend's sign, division or modulo by
  * zero is NULL (SQLite; PostgreSQL errors). DOUBLE when either side is: {@code /} by 0.0 is NULL
  * too, {@code %} works on the operands truncated to integers (SQLite), a NaN result is NULL.
@@ -16,6 +16,11 @@ final class ArithmeticOp {
 
     static SqlException outOfRange() {
         return new SqlException("integer out of range");
+    }
+
+    /** The overflow of {@code a op b}, naming the values (built only when it happens). */
+    static SqlException overflow(long a, BinaryOp op, long b) {
+        return new SqlException("integer overflow in " + a + " " + op.symbol + " " + b);
     }
 
     /** Integer (and DATE) arithmetic on longs. */
@@ -55,7 +60,7 @@ final class ArithmeticOp {
                             return 0;
                         }
                         if (a == Long.MIN_VALUE && b == -1) {
-                            throw outOfRange();
+                            throw overflow(a, op, b);
                         }
                         return a / b;
                     default:
@@ -66,7 +71,7 @@ final class ArithmeticOp {
                         return b == -1 ? 0 : a % b;
                 }
             } catch (ArithmeticException e) {
-                throw outOfRange();
+                throw overflow(a, op, b);
             }
         }
 
@@ -187,7 +192,7 @@ final class ArithmeticOp {
                 return 0;
             }
             if (v == Long.MIN_VALUE) {
-                throw outOfRange();
+                throw new SqlException("integer overflow in -(" + v + ")");
             }
             return -v;
         }

@@ -1,5 +1,7 @@
 package io.respsql.expr;
 
+import io.respsql.sql.SqlException;
+
 /** ABS and ROUND. */
 final class NumericFunctions {
     private NumericFunctions() {
@@ -34,7 +36,7 @@ final class NumericFunctions {
                 return 0;
             }
             if (v == Long.MIN_VALUE) {
-                throw ArithmeticOp.outOfRange();
+                throw new SqlException("integer overflow in ABS(" + v + ")");
             }
             return Math.abs(v);
         }
