@@ -34,7 +34,7 @@ class UpdateHotPathTest {
         expect("UPDATE t SET v = 2 * v - id WHERE fk = 3", ":714");
         expect("SELECT count(*) FROM t WHERE v = id + 2", ":714");
         expect("UPDATE t SET v = v + 1 WHERE fk = 99", ":0");
-        expect("UPDATE t SET v = v + 1 WHERE fk = 3 AND id < 20", ":2"); // a filter: the general collection
+        expect("UPDATE t SET v = v + 1 WHERE fk = 3 AND id < 20", ":3"); // a filter: the general collection
         expect("SELECT v FROM t WHERE id = 3", "*1 $1 6");
         expect("SELECT v FROM t WHERE id = 10", "*1 $2 13");
     }
