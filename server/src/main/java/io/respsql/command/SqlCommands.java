@@ -71,6 +71,14 @@ final class SqlCommands {
         specs.add(CommandSpec.builder("select", -2).flags(CommandFlags.READONLY).group("sql")
             .summary("Selects rows; SELECT <db> selects the database (only 0 exists).").args(arguments("select"))
             .handler(c::select).build());
+        specs.add(CommandSpec.builder("prepare", -3).flags(CommandFlags.WRITE).group("sql")
+            .summary("Prepares a named statement with ? parameters: PREPARE <name> <statement>.")
+            .args(arguments("prepare")).handler(c::statement).build());
+        specs.add(CommandSpec.builder("deallocate", 2).flags(CommandFlags.WRITE).group("sql")
+            .summary("Forgets a prepared statement.").args(arguments("deallocate")).handler(c::statement).build());
+        specs.add(CommandSpec.builder("execute", -2).flags(CommandFlags.WRITE).group("sql")
+            .summary("Runs a prepared statement with one argument per parameter: EXECUTE <name> [value ...].")
+            .args(arguments("execute")).handler(c::execute).build());
         specs.add(CommandSpec.builder("sql", -2).flags(CommandFlags.WRITE).group("sql")
             .summary("Runs the SQL statement formed by the arguments.").args(arguments("sql")).handler(c::sql).build());
         specs.add(CommandSpec.builder("query", -2).flags(CommandFlags.WRITE).group("sql")
@@ -111,6 +119,9 @@ final class SqlCommands {
             case "show" -> new CommandArg[] {CommandArg.oneof("what", CommandArg.pureToken("tables", "TABLES"),
                 CommandArg.block("indexes", CommandArg.string("table").token("FROM").optional()).token("INDEXES"))};
             case "sql", "query" -> new CommandArg[] {CommandArg.string("statement")};
+            case "prepare" -> new CommandArg[] {CommandArg.string("name"), CommandArg.string("statement")};
+            case "deallocate" -> new CommandArg[] {CommandArg.string("name")};
+            case "execute" -> new CommandArg[] {CommandArg.string("name"), CommandArg.string("value").optional().multiple()};
             default -> throw new IllegalArgumentException(verb);
         };
     }
@@ -126,6 +137,15 @@ final class SqlCommands {
         } else {
             statement(s, a, out);
         }
+    }
+
+    /** {@code EXECUTE <name> [value ...]}: each argument is one value, so a text value may hold spaces. */
+    private void execute(Session s, CommandArgs a, RespWriter out) {
+        List<String> values = new ArrayList<>(a.count() - 2);
+        for (int i = 2; i < a.count(); i++) {
+            values.add(a.string(i));
+        }
+        ctx.sql().executePrepared(a.string(1), values, out);
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */

@@ -46,6 +46,8 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private int slowlogMaxLen = 128;
+    private int planCacheMaxEntries = 1000;
+    private long planCacheMaxBytes = 32L << 20;
     private long latencyMonitorThreshold;
     private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
     private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
@@ -99,6 +101,11 @@ public final class ServerConfig {
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
+        add(ConfigOption.ofInt("plan-cache-max-entries",
+                "plans of text statements kept by the plan cache (0 turns the cache off)", true,
+                0, Integer.MAX_VALUE, () -> planCacheMaxEntries, v -> planCacheMaxEntries = v));
+        add(ConfigOption.ofBytes("plan-cache-max-bytes", "estimated memory the plan cache may hold", true,
+                0, Long.MAX_VALUE, () -> planCacheMaxBytes, v -> planCacheMaxBytes = v));
         add(ConfigOption.ofLong("latency-monitor-threshold",
                 "latency monitor threshold in milliseconds: events at least this long are recorded (0: off)", true,
                 0, Long.MAX_VALUE, () -> latencyMonitorThreshold, v -> latencyMonitorThreshold = v));
@@ -377,6 +384,16 @@ public final class ServerConfig {
     /** Latency monitor threshold in milliseconds; 0 turns the monitor off. */
     public long latencyMonitorThreshold() {
         return latencyMonitorThreshold;
+    }
+
+    /** How many plans the plan cache keeps; 0: no cache. */
+    public int planCacheMaxEntries() {
+        return planCacheMaxEntries;
+    }
+
+    /** The plan cache's memory bound (an estimate per plan). */
+    public long planCacheMaxBytes() {
+        return planCacheMaxBytes;
     }
 
     /** How many SLOWLOG entries are kept. */

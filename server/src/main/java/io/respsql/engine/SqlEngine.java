@@ -55,6 +55,12 @@ public final class SqlEngine {
     private final TableVersions versions = new TableVersions();
     /** Result rows in the 2010 form, for callers that do not choose a form. */
     private final Rows2010 rows2010 = new Rows2010();
+    /** Plans of text statements by their literal-free text, and the scratch of a lookup. */
+    private final PlanCache cache = new PlanCache();
+    private final LiteralScan scan = new LiteralScan();
+    private final PreparedStatements prepared = new PreparedStatements();
+    private io.respsql.config.ServerConfig cacheConfig;
+    private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -154,6 +160,7 @@ public final class SqlEngine {
 
     /** Takes back every change of the block; nothing of it is logged or marked changed. */
     public void rollbackBlock() {
+        catalog.schemaChanged(); // the rollback may restore tables or indexes: no cached plan survives it
         UndoLog log = undo;
         undo = null;
         clearBlock();
@@ -199,8 +206,249 @@ public final class SqlEngine {
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results) {
+        if (cacheConfig != null) {
+            followCacheConfig();
+        }
+        if (cache.enabled() && PlanCache.candidate(sql)) {
+            Outcome o = executeCached(sql, out, results);
+            if (o != null) {
+                return o;
+            }
+        }
+        return executeText(sql, out, results);
+    }
+
+    // ---- the plan cache --------------------------------------------------------------------------
+
+    /** Sets the plan cache's bounds ({@code plan-cache-max-entries}: 0 turns it off; {@code plan-cache-max-bytes}). */
+    public void planCacheLimits(int maxEntries, long maxBytes) {
+        cache.maxEntries(maxEntries);
+        cache.maxBytes(maxBytes);
+    }
+
+    /** Takes the plan cache's bounds from {@code config} now and whenever CONFIG SET changes them. */
+    public void planCacheConfig(io.respsql.config.ServerConfig config) {
+        this.cacheConfig = config;
+        followCacheConfig();
+    }
+
+    private void followCacheConfig() {
+        int entries = cacheConfig.planCacheMaxEntries();
+        long bytes = cacheConfig.planCacheMaxBytes();
+        if (entries != cache.maxEntries() || bytes != cache.maxBytes()) {
+            planCacheLimits(entries, bytes);
+        }
+    }
+
+    /** INFO's figures: hits, misses, entries, estimated bytes. */
+    public long planCacheHits() {
+        return cache.hits;
+    }
+
+    public long planCacheMisses() {
+        return cache.misses;
+    }
+
+    public int planCacheEntries() {
+        cache.validate(catalog.schemaVersion());
+        return cache.size();
+    }
+
+    public long planCacheBytes() {
+        cache.validate(catalog.schemaVersion());
+        return cache.bytes();
+    }
+
+    /**
+     * Runs {@code sql} through a cached plan (made now on a miss); null when the plain path must
+     * answer: the text cannot be cached, does not parse, or its cached run failed (a failed
+     * statement changes nothing, so the plain path then gives the exact reply, error or not).
+     */
+    private Outcome executeCached(String sql, RespWriter out, ResultSink results) {
+        if (!scan.scan(sql)) {
+            cache.misses++;
+            return null;
+        }
+        cache.validate(catalog.schemaVersion());
+        PlanCache.Entry e = cache.find(scan);
+        boolean fresh = e == null;
+        if (fresh) {
+            e = cacheEntry(sql);
+            if (e == null) {
+                cache.misses++;
+                return null;
+            }
+            cache.put(e);
+        }
+        if (e.plan == null) {
+            cache.misses++;
+            return null;
+        }
+        long mark = out.mark();
+        if (writeGuard != null && e.write) {
+            String refusal = writeGuard.refusal();
+            if (refusal != null) {
+                out.error(refusal);
+                return Outcome.failed(refusal);
+            }
+        }
+        scan.fill(params);
+        try {
+            long changes;
+            if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
+                q.run(results, params);
+                changes = -1;
+            } else if (e.plan instanceof UpdateExecutor.Plan u) {
+                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
+            } else {
+                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params);
+            }
+            if (fresh) {
+                cache.misses++; // planned now: the next text of this shape is the hit
+            } else {
+                cache.hits++;
+            }
+            return took(changes, sql, e.touched);
+        } catch (ReplyAbortedException x) {
+            out.breakReply();
+            return Outcome.failed("ERR reply aborted: the client could not take more of it");
+        } catch (RuntimeException | OutOfMemoryError x) {
+            if (x instanceof OutOfMemoryError) {
+                rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
+            }
+            if (out.discardReply(mark)) {
+                cache.misses++;
+                return null;
+            }
+            LOG.error("statement failed: {}", abbreviate(sql), x);
+            return Outcome.failed("ERR internal error: " + x);
+        } finally {
+            if (rows.elements().length > KEEP_BUFFER) {
+                rows = new IntArrayList();
+            }
+        }
+    }
+
+    /** Parses and plans the scanned text with its literals as parameters; a negative entry when it cannot be cached. */
+    private PlanCache.Entry cacheEntry(String sql) {
+        Statement st;
+        try {
+            st = SqlParser.parse(sql);
+        } catch (RuntimeException e) {
+            return null; // the plain path replies with the error
+        }
+        String key = scan.key();
+        Statement p = Parameterizer.rewrite(st, scan);
+        if (p == null) {
+            return new PlanCache.Entry(key, scan.hash, null, false, null);
+        }
+        Object plan;
+        try {
+            if (p instanceof Statement.QueryStatement q) {
+                plan = StatementPlanner.plan(catalog, q.query(), sql);
+            } else if (p instanceof Statement.Update u) {
+                plan = UpdateExecutor.plan(catalog, u, sql);
+            } else {
+                plan = DeleteExecutor.plan(catalog, (Statement.Delete) p, sql);
+            }
+        } catch (RuntimeException e) {
+            return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
+        }
+        return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
+    }
+
+    // ---- prepared statements ---------------------------------------------------------------------
+
+    /**
+     * {@code PREPARE <name> <statement>} and {@code DEALLOCATE <name>} as statement texts: logged
+     * (and replicated) like writes, so prepared statements survive a restart and reach replicas.
+     * EXECUTE comes through {@link #executePrepared}.
+     */
+    private Outcome prepareOrDeallocate(String verb, String sql, RespWriter out) {
+        try {
+            String[] nr = PreparedStatements.nameAndRest(sql, verb);
+            if (verb.equals("EXECUTE")) {
+                throw new SqlException("EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
+            }
+            if (writeGuard != null) {
+                String refusal = writeGuard.refusal();
+                if (refusal != null) {
+                    out.error(refusal);
+                    return Outcome.failed(refusal);
+                }
+            }
+            if (verb.equals("PREPARE")) {
+                prepared.prepare(catalog, nr[0], nr[1]);
+            } else {
+                if (!nr[1].isEmpty()) {
+                    throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
+                }
+                if (!prepared.deallocate(nr[0])) {
+                    throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
+                }
+            }
+            out.ok();
+            return took(1, sql, null);
+        } catch (SqlException e) {
+            String error = "ERR " + e.getMessage();
+            out.error(error);
+            return Outcome.failed(error);
+        }
+    }
+
+    /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
+    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
+        String sql;
+        try {
+            sql = prepared.bind(name, values);
+        } catch (SqlException e) {
+            String error = "ERR " + e.getMessage();
+            out.error(error);
+            return Outcome.failed(error);
+        }
+        return execute(sql, out, results);
+    }
+
+    public Outcome executePrepared(String name, List<String> values, RespWriter out) {
+        return executePrepared(name, values, out, rows2010.on(out));
+    }
+
+    /** The prepared statements as PREPARE texts (for a snapshot or a log rewrite to replay). */
+    public List<String> preparedStatements() {
+        List<String> out = new ArrayList<>();
+        for (PreparedStatements.Prepared p : prepared.all()) {
+            out.add("PREPARE " + p.name() + " " + p.text());
+        }
+        return out;
+    }
+
+    /** After a statement ran: tells the listener of a write (or queues it in a block), marks its table changed. */
+    private Outcome took(long changes, String sql, String touched) {
+        if (changes >= 0) {
+            boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
+            if (undo != null) {
+                blockWrites.add(sql);
+                blockChanges.add(changes);
+                if (changedData) {
+                    blockTouched.add(touched);
+                }
+            } else {
+                listener.committed(sql, changes);
+                if (changedData) {
+                    versions.changed(touched);
+                }
+            }
+        }
+        return changes >= 0 ? Outcome.wrote(changes) : Outcome.READ;
+    }
+
+    private Outcome executeText(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         String error;
+        String verb = PreparedStatements.verb(sql);
+        if (verb != null) {
+            return prepareOrDeallocate(verb, sql, out);
+        }
         try {
             Statement st = SqlParser.parse(sql);
             if (writeGuard != null && isWrite(st)) {
@@ -211,23 +459,12 @@ public final class SqlEngine {
                 }
             }
             String touched = touchedTable(st);
-            long changes = run(st, sql, out, results);
-            if (changes >= 0) {
-                boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
-                if (undo != null) {
-                    blockWrites.add(sql);
-                    blockChanges.add(changes);
-                    if (changedData) {
-                        blockTouched.add(touched);
-                    }
-                } else {
-                    listener.committed(sql, changes);
-                    if (changedData) {
-                        versions.changed(touched);
-                    }
-                }
+            if (isWrite(st) && !(st instanceof Statement.Insert || st instanceof Statement.Update
+                    || st instanceof Statement.Delete)) {
+                catalog.schemaChanged(); // DDL: cached plans go, whatever the DDL does to the catalog
             }
-            return changes >= 0 ? Outcome.wrote(changes) : Outcome.READ;
+            long changes = run(st, sql, out, results);
+            return took(changes, sql, touched);
         } catch (SqlException e) {
             error = "ERR " + e.getMessage();
         } catch (ReplyAbortedException e) {
@@ -265,6 +502,9 @@ public final class SqlEngine {
      * (-READONLY on a replica, -NOREPLICAS) is refused at queue time, not at EXEC.
      */
     public static String checkQueued(String sql, String writeRefusal) {
+        if (PreparedStatements.verb(sql) != null) {
+            return writeRefusal; // PREPARE/DEALLOCATE are logged like writes; EXECUTE's statement is checked when it runs
+        }
         try {
             Statement st = SqlParser.parse(sql);
             return writeRefusal != null && isWrite(st) ? writeRefusal : null;
@@ -277,6 +517,10 @@ public final class SqlEngine {
 
     /** Whether {@code sql} parses to a statement that writes (false when it does not parse). */
     public static boolean writes(String sql) {
+        String verb = PreparedStatements.verb(sql);
+        if (verb != null) {
+            return !verb.equals("EXECUTE");
+        }
         try {
             return isWrite(SqlParser.parse(sql));
         } catch (RuntimeException e) {

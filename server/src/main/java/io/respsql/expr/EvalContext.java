@@ -18,6 +18,8 @@ public final class EvalContext {
     public int textLength;
     /** Statement start time (µs since the epoch), for CURRENT_TIMESTAMP and the like. */
     public long statementMicros;
+    /** The statement's parameter values for this run ({@link Parameter}); null when it has none. */
+    public ParamValues params;
 
     public EvalContext(int relations) {
         this.slots = new int[Math.max(relations, 1)];

@@ -45,6 +45,13 @@ public final class InfoReport {
      */
     private Consumer<StringBuilder> replication = this::standaloneMaster;
 
+    /** The engine whose plan cache the Stats section reports; null: none. */
+    private io.respsql.engine.SqlEngine engine;
+
+    public void engine(io.respsql.engine.SqlEngine engine) {
+        this.engine = engine;
+    }
+
     public InfoReport(ServerConfig config, ServerStats stats, Catalog catalog) {
         this.config = config;
         this.stats = stats;
@@ -247,6 +254,12 @@ public final class InfoReport {
         field(sb, "sync_full", stats.syncFull);
         field(sb, "sync_partial_ok", stats.syncPartialOk);
         field(sb, "sync_partial_err", stats.syncPartialErr);
+        if (engine != null) {
+            field(sb, "plan_cache_hits", engine.planCacheHits());
+            field(sb, "plan_cache_misses", engine.planCacheMisses());
+            field(sb, "plan_cache_entries", engine.planCacheEntries());
+            field(sb, "plan_cache_bytes", engine.planCacheBytes());
+        }
     }
 
     /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */

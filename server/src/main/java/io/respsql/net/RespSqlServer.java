@@ -109,6 +109,8 @@ public final class RespSqlServer implements AutoCloseable {
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
+        sql.planCacheConfig(config);
+        info.engine(sql);
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
                 NioIoHandler.newFactory());
         EventExecutor executor = loop.next();

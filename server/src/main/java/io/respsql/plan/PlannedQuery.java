@@ -76,7 +76,13 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */
     public void run(ResultSink sink) {
+        run(sink, null);
+    }
+
+    /** {@link #run(ResultSink)} with the statement's parameter values (a cached or prepared plan). */
+    public void run(ResultSink sink, io.respsql.expr.ParamValues params) {
         EvalContext ctx = newContext();
+        ctx.params = params;
         ctx.statementMicros = System.currentTimeMillis() * 1000;
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);

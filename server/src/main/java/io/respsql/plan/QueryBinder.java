@@ -929,6 +929,8 @@ public final class QueryBinder {
         }
         if (e instanceof Expr.Literal l) {
             return literal(l);
+        } else if (e instanceof Expr.Parameter p) {
+            return parameter(p);
         } else if (e instanceof Expr.TypedLiteral t) {
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));
         } else if (e instanceof Expr.Column c) {
@@ -988,6 +990,23 @@ public final class QueryBinder {
             return Expressions.castTo(value(x.operand(), scope), x.type().base());
         } else {
             return function((Expr.Function) e, scope);
+        }
+    }
+
+    /** A parameter in place of a literal of its kind: a run-time constant of the literal's type family. */
+    private static Expression parameter(Expr.Parameter p) {
+        if (p.kind() == null) {
+            throw new SqlException("parameter ?" + (p.index() + 1) + " has no type here");
+        }
+        switch (p.kind()) {
+            case INTEGER:
+                return new io.respsql.expr.Parameter(p.index(), SqlType.BIGINT);
+            case DECIMAL:
+                return new io.respsql.expr.Parameter(p.index(), SqlType.DOUBLE);
+            case STRING:
+                return new io.respsql.expr.Parameter(p.index(), SqlType.TEXT);
+            default:
+                throw new SqlException("parameter ?" + (p.index() + 1) + " cannot stand for " + p.kind());
         }
     }
 

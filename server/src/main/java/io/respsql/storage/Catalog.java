@@ -26,6 +26,8 @@ public final class Catalog implements ReadableCatalog {
     private final Map<String, ViewDef> views = new LinkedHashMap<>();
     /** Captures not yet released, oldest first. */
     private final List<CatalogImage> captures = new ArrayList<>();
+    /** Bumped by every change of the schema (tables, indexes, views): cached plans of an older one are stale. */
+    private long schemaVersion;
 
     @Override
     public Collection<Table> tables() {
@@ -45,6 +47,7 @@ public final class Catalog implements ReadableCatalog {
         if (t.isReadOnly()) {
             throw new IllegalArgumentException("read view table " + t.name() + " cannot join the catalog");
         }
+        schemaVersion++;
         tables.put(key(t.name()), t);
         if (t.primaryIndex() != null) {
             indexOwners.put(key(t.primaryIndex().name()), t);
@@ -60,6 +63,7 @@ public final class Catalog implements ReadableCatalog {
 
     /** Adds a view; the caller has checked {@link #nameTaken}. */
     public void addView(ViewDef v) {
+        schemaVersion++;
         views.put(key(v.name()), v);
     }
 
@@ -71,6 +75,7 @@ public final class Catalog implements ReadableCatalog {
 
     /** Removes the view; returns it, or null when there was none. */
     public ViewDef dropView(String name) {
+        schemaVersion++;
         return views.remove(key(name));
     }
 
@@ -82,6 +87,7 @@ public final class Catalog implements ReadableCatalog {
 
     /** Removes the table and its indexes; returns the number of objects dropped (table + indexes). */
     public int drop(Table t) {
+        schemaVersion++;
         tables.remove(key(t.name()));
         for (TableIndex ix : t.indexes()) {
             indexOwners.remove(key(ix.name()));
@@ -94,10 +100,12 @@ public final class Catalog implements ReadableCatalog {
     }
 
     public void registerIndex(String indexName, Table t) {
+        schemaVersion++;
         indexOwners.put(key(indexName), t);
     }
 
     public void unregisterIndex(String indexName) {
+        schemaVersion++;
         indexOwners.remove(key(indexName));
     }
 
@@ -188,6 +196,7 @@ public final class Catalog implements ReadableCatalog {
     }
 
     void restoreNames(Names saved) {
+        schemaVersion++;
         tables.clear();
         tables.putAll(saved.tables());
         indexOwners.clear();
@@ -198,9 +207,23 @@ public final class Catalog implements ReadableCatalog {
 
     /** Drops every table and view (FLUSHALL). */
     public void clear() {
+        schemaVersion++;
         tables.clear();
         indexOwners.clear();
         views.clear();
+    }
+
+    /**
+     * A number that changes whenever a table, index or view is added or removed (DDL, FLUSHALL, a
+     * snapshot load, a rollback that restores the schema): plans made under another are stale.
+     * Callers that change the schema in another way call {@link #schemaChanged()}.
+     */
+    public long schemaVersion() {
+        return schemaVersion;
+    }
+
+    public void schemaChanged() {
+        schemaVersion++;
     }
 
     static String key(String name) {

@@ -1,5 +1,6 @@
 package io.respsql.sql;
 
+import io.respsql.sql.tree.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -24,7 +26,7 @@ class KeywordTest {
     }
 
     private static String error(String sql) {
-        return assertThrows(SqlException.class, () -> Parser.parse(sql), sql).getMessage();
+        return assertThrows(SqlException.class, () -> SqlParser.parse(sql), sql).getMessage();
     }
 
     @Test
@@ -136,44 +138,37 @@ class KeywordTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "SELECT count, date, first FROM select WHERE order = first ORDER BY order DESC"
-            + "  | items=count date first from=select where=(= order first) order=order:desc",
-        "select where from where where where = where | items=where from=where where=(= where where) order=",
-        "SELECT COUNT(*) FROM count WHERE count > 1   | items=COUNT(*) from=count where=(> count 1) order=",
-        "SELECT * FROM t WHERE in IN (in, between) AND between BETWEEN and AND or"
-            + " | items=* from=t where=(and (in in [in between]) (between between and or)) order=",
-        "SELECT * FROM t WHERE name = null OR name = first | items=* from=t where=(or (= name null) (= name first)) order=",
+            + "  | [select count, date, first from select where (= order first) order order:desc]",
+        "select where from where where where = where | [select where from where where (= where where)]",
+        "SELECT COUNT(*) FROM count WHERE count > 1   | [select COUNT(*) from count where (> count 1)]",
+        "SELECT * FROM t WHERE in IN (in, between) AND between BETWEEN and AND or | [select * from t where (and (in in [in between]) (between between and or))]",
+        "SELECT * FROM t WHERE name = null OR name = first | [select * from t where (or (= name NULL) (= name first))]",
+        "SELECT date.first FROM date JOIN set ON date.first = set.first | [select date.first from (inner date set on (= date.first set.first))]",
+        "SELECT key, timestamp FROM join WHERE date IS NOT NULL GROUP BY key | [select key, timestamp from join where (notnull date) group key]",
     })
     void aKeywordIsANameWhereTheGrammarWantsAName(String sql, String expected) {
-        Statement.Select s = (Statement.Select) Parser.parse(sql);
-        StringBuilder sb = new StringBuilder("items=");
-        s.items().forEach(i -> sb.append(i.expr() == null ? "*" : ExprText.of(i.expr())).append(' '));
-        sb.setLength(sb.length() - 1);
-        sb.append(" from=");
-        s.from().forEach(f -> sb.append(f.table()));
-        sb.append(" where=").append(ExprText.of(s.where()));
-        sb.append(" order=");
-        s.orderBy().forEach(o -> sb.append(ExprText.of(o.expr())).append(o.descending() ? ":desc" : ""));
-        assertEquals(expected, sb.toString());
+        Statement.QueryStatement s = assertInstanceOf(Statement.QueryStatement.class, SqlParser.parse(sql), sql);
+        assertEquals(expected, TreeText.of(s.query()), sql);
     }
 
     @Test
     void keywordsAsTableColumnAndTypeNamesInDdlAndWrites() {
-        Statement.CreateTable c = (Statement.CreateTable) Parser.parse(
+        Statement.CreateTable c = (Statement.CreateTable) SqlParser.parse(
                 "CREATE TABLE date (first int primary key, timestamp TEXT, date int, key float)");
         assertEquals("date", c.table());
-        assertEquals("first:int:true timestamp:TEXT:false date:int:false key:float:false",
-                String.join(" ", c.columns().stream().map(d -> d.name() + ":" + d.typeName() + ":" + d.primaryKey()).toList()));
+        assertEquals("first:INT:true timestamp:TEXT:false date:INT:false key:FLOAT:false",
+                String.join(" ", c.columns().stream().map(d -> d.name() + ":" + TreeText.type(d.type()) + ":" + d.primaryKey()).toList()));
 
-        Statement.Insert ins = (Statement.Insert) Parser.parse("INSERT INTO date (first, date) VALUES (1, last), (2, null)");
+        Statement.Insert ins = (Statement.Insert) SqlParser.parse("INSERT INTO date (first, date) VALUES (1, last), (2, null)");
         assertEquals(List.of("first", "date"), ins.columns());
-        assertEquals("1 last 2 null", String.join(" ", ins.rows().stream()
-                .flatMap(r -> r.stream().map(ExprText::of)).toList()));
+        assertEquals("1 last 2 NULL", String.join(" ", ins.rows().stream()
+                .flatMap(r -> r.stream().map(TreeText::of)).toList()));
 
-        Statement.Update u = (Statement.Update) Parser.parse("UPDATE set SET set=first, where=join WHERE where = 2");
+        Statement.Update u = (Statement.Update) SqlParser.parse("UPDATE set SET set=first, where=join WHERE where = 2");
         assertEquals("set", u.table());
         assertEquals("set=first where=join", String.join(" ", u.assignments().stream()
-                .map(a -> a.column() + "=" + ExprText.of(a.value())).toList()));
-        assertEquals("(= where 2)", ExprText.of(u.where()));
+                .map(a -> a.column() + "=" + TreeText.of(a.value())).toList()));
+        assertEquals("(= where 2)", TreeText.of(u.where()));
     }
 
     @Test
@@ -181,7 +176,8 @@ class KeywordTest {
         assertEquals("syntax error: expected AND, found 'or' at position 36", error("select * from t where id between 1 or 2"));
         assertEquals("syntax error: expected AND, found 'oR' at position 36", error("select * from t where id between 1 oR 2"));
         assertEquals("syntax error: expected BY, found 'iD' at position 23", error("SELECT * FROM t ORDER iD"));
-        assertEquals("syntax error: expected end of statement, found 'Join' at position 17", error("SELECT * FROM t Join u ON t.a = u.b"));
+        assertEquals("syntax error: expected end of statement, found 'Values' at position 17", error("SELECT * FROM t Values (1)"));
+        assertEquals("syntax error: expected JOIN, found 'oN' at position 22", error("SELECT * FROM t LEFT oN u"));
     }
 
     @Test

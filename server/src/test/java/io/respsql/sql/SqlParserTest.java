@@ -681,4 +681,60 @@ class SqlParserTest {
             SqlParser.parse("SELECT 1" + " UNION SELECT 1".repeat(n));
         }
     }
+
+    /**
+     * Inputs of the old parser's tests not written elsewhere in this class, with what they proved. LIMIT/OFFSET
+     * operands and MAX(*) are expressions now, refused by the binder (QueryBinder, ErrorRepliesSqlTest), not here.
+     */
+    @Nested
+    class FromTheOldParserTest {
+        @Test
+        void primaryKeyOnANonFirstColumnAndAsALeadingTableConstraint() {
+            assertEquals("name:TEXT id:INT:pk",
+                    columns(parse("CREATE TABLE t (name TEXT, id INT PRIMARY KEY)", Statement.CreateTable.class)));
+            Statement.CreateTable t = parse("create table t (primary key (b), a int, b bigint)", Statement.CreateTable.class);
+            assertEquals("a:INT b:BIGINT", columns(t));
+            assertEquals(List.of("b"), t.keys().get(0).columns());
+            assertTrue(t.keys().get(0).primary());
+        }
+
+        @Test
+        void ifNotExistsWithNotNullAndSizedTypes() {
+            Statement.CreateTable t = parse("CREATE TABLE IF NOT EXISTS t (id INT NOT NULL PRIMARY KEY, s VARCHAR(32) NOT NULL)",
+                    Statement.CreateTable.class);
+            assertTrue(t.ifNotExists());
+            assertEquals("id:INT:pk:notnull s:VARCHAR(32):notnull", columns(t));
+        }
+
+        @Test
+        void aKeywordAsTheLastColumnName() {
+            assertEquals("id:INT:pk fk:INT count:INT", columns(parse(
+                    "CREATE TABLE message_list (id int primary key, fk int, count INT)", Statement.CreateTable.class)));
+        }
+
+        @Test
+        void unquotedWordsInValuesAndSignedOrComputedValues() {
+            assertEquals("(1 {marie anne} {hello  big world} x)",
+                    values(parse("INSERT INTO t VALUES (1, marie anne, hello  big world, x)", Statement.Insert.class)));
+            assertEquals("((neg 5) (neg 2.5f) (+ 1 (* 2 3)))",
+                    values(parse("INSERT INTO t VALUES (-5, -2.5, 1+2*3)", Statement.Insert.class)));
+        }
+
+        @ParameterizedTest
+        @CsvSource(delimiter = '|', value = {
+            "SELECT * FROM t ORDER BY a, b DESC, c ASC, d + 1 desc | [select * from t order a b:desc c (+ d 1):desc]",
+            "SELECT * FROM t WHERE id NOT BETWEEN 1 AND 2 | [select * from t where (not-between id 1 2)]",
+            "SELECT sum(salary), Min(id), MAX(name), avg(id+1), count(id) FROM t"
+                + " | [select SUM(salary), MIN(id), MAX(name), AVG((+ id 1)), COUNT(id) from t]",
+            "SELECT * FROM t WHERE id BETWEEN 1 AND 2 ORDER BY id DESC LIMIT 1"
+                + " | [select * from t where (between id 1 2) order id:desc limit 1]",
+            "select * from t where id between 1 and 2 order by id desc limit 1"
+                + " | [select * from t where (between id 1 2) order id:desc limit 1]",
+            "SELECT * FROM t WHERE id | [select * from t where id]",
+            "SELECT * FROM t LIMIT -1 OFFSET x | [select * from t limit (neg 1) offset x]",
+        })
+        void queries(String sql, String expected) {
+            assertEquals(expected, query(sql), sql);
+        }
+    }
 }

@@ -185,9 +185,9 @@ class ErrorRepliesSqlTest extends SqlTestBase {
     void divisionByZero() {
         // x / 0 and x % 0 are NULL, in every clause, as the conformance corpus (SQLite) defines
         // them; the 2010 engine refused the UPDATE. PostgreSQL errors: README lists the difference.
-        s.expectSql("UPDATE t SET v=v/0 WHERE id=3", ":1");
+        s.expectSql("UPDATE t SET v=v/0 WHERE id=3", integer(1));
         s.expectSql("SELECT v FROM t WHERE id=3", rows(""));
-        s.expectSql("UPDATE t SET f=f/0 WHERE id=1", ":1");
+        s.expectSql("UPDATE t SET f=f/0 WHERE id=1", integer(1));
         s.expectSql("SELECT COUNT(f) FROM t WHERE id=1", rows("0"));
         s.expectSql("SELECT v/0 FROM t WHERE id=3", rows(""));
         s.expectSql("SELECT * FROM t WHERE v/0 = 1", EMPTY);

@@ -144,7 +144,7 @@ class StreamedRepliesTest {
             assertEquals("+PONG\r\n", other.call("PING"));
             // The same statement's error is a clean reply when nothing had left yet.
             assertTrue(other.call("SELECT", "id*1000000000000000", "FROM", "big", "WHERE", "id = 9999")
-                    .startsWith("-ERR integer out of range"));
+                    .startsWith("-ERR integer overflow in 9999 * 1000000000000000"));
         }
     }
 

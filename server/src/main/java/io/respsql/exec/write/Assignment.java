@@ -24,6 +24,8 @@ final class Assignment {
     private final Table table;
     /** Null for a constant (its value is {@link #pending} from the start). */
     private final Expression value;
+    /** The value is a parameter: the same for every row of one run, so computed once per run ({@link #prepare}). */
+    private final boolean perRun;
     private final boolean indexed;
     private final boolean notNull;
     /** Some UNIQUE index (the primary key included) has this column: the UPDATE checks it after writing. */
@@ -42,6 +44,7 @@ final class Assignment {
         this.column = column;
         this.value = value;
         this.pending = pending;
+        this.perRun = value instanceof io.respsql.expr.Parameter;
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
         this.inUnique = t.coveredByUnique(column);
@@ -128,8 +131,19 @@ final class Assignment {
         ((IntColumn) column).set(row, v);
     }
 
+    /** The same value for every row of this run: a constant, or a parameter once {@link #prepare}d. */
     boolean isConstant() {
-        return value == null;
+        return value == null || perRun;
+    }
+
+    /** Before a run: a parameter's value is converted and checked once, as a constant's is when bound. */
+    void prepare(EvalContext ctx) {
+        if (perRun) {
+            ValueRules.evaluated(column, value, ctx, null, pending);
+            if (pending.isNull && notNull) {
+                throw Tables.nullViolation(table, column);
+            }
+        }
     }
 
     Cell pending() {
@@ -138,7 +152,7 @@ final class Assignment {
 
     /** Evaluates the new value for the row in {@code ctx}, throwing if it cannot be stored exactly. */
     void compute(EvalContext ctx) {
-        if (value == null) {
+        if (value == null || perRun) {
             return;
         }
         ValueRules.evaluated(column, value, ctx, null, pending);

@@ -23,8 +23,15 @@ public final class DeleteExecutor {
 
     /** Returns the number of rows deleted. */
     public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out) {
+        return run(p, buffer, undo, out, null);
+    }
+
+    /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter)} with parameter values (a cached plan). */
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params) {
         Table t = p.table();
-        RowCollector.collect(p.rows().root(), p.rows().newContext(), buffer);
+        io.respsql.expr.EvalContext ctx = p.rows().newContext();
+        ctx.params = params;
+        RowCollector.collect(p.rows().root(), ctx, buffer);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo != null && n > 0) {

@@ -67,9 +67,19 @@ public final class UpdateExecutor {
 
     /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
     public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out) {
+        return run(catalog, p, buffer, headroom, undo, out, null);
+    }
+
+    /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter)} with parameter values (a cached plan). */
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
+                           io.respsql.expr.ParamValues params) {
         Table t = p.table();
         Assignment[] as = p.assignments();
         EvalContext ctx = p.rows().newContext();
+        ctx.params = params;
+        for (Assignment a : as) {
+            a.prepare(ctx);
+        }
         RowCollector.collect(p.rows().root(), ctx, buffer);
         int n = buffer.size();
         int[] r = buffer.elements();

@@ -26,6 +26,14 @@ public sealed interface Expr {
     record Literal(LiteralKind kind, String text, int start, int end) implements Expr {
     }
 
+    /**
+     * A parameter: a prepared statement's {@code ?} ({@code kind} null: typed by its context), or
+     * a literal a plan cache took out of the text ({@code kind} says which literal it was).
+     * {@code index} counts from 0 in text order.
+     */
+    record Parameter(int index, LiteralKind kind, int start, int end) implements Expr {
+    }
+
     /** {@code TIMESTAMP '2024-06-01 00:00:00'}, {@code DATE '2024-06-01'}: a type name and a string. */
     record TypedLiteral(TypeName type, String text, int start, int end) implements Expr {
     }

@@ -1,0 +1,260 @@
+package io.respsql.engine;
+
+import io.respsql.expr.ParamValues;
+import io.respsql.sql.tree.Expr;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One pass over a statement's text that finds its literals (numbers and single-quoted strings,
+ * as {@link io.respsql.sql.Lexer} would token them) and hashes the rest: the plan cache's key is
+ * the text with each literal replaced by a marker of its kind, so {@code WHERE id = 5} and
+ * {@code WHERE id = 6} share a plan and {@code WHERE id = '5'} or {@code WHERE id = 5.0} do not.
+ * Whitespace and case stay in the key (column names of a result are taken from the text).
+ * Reused for every statement (event loop only): scanning and matching allocate nothing.
+ */
+final class LiteralScan {
+    /** Marker characters in a key, one per literal kind; the lexer refuses them outside a literal. */
+    static final char INTEGER = '\u0001';
+    static final char DECIMAL = '\u0002';
+    static final char STRING = '\u0003';
+    /** More literals than this: not cached (a bulk INSERT is not a point statement). */
+    static final int MAX_LITERALS = 256;
+
+    int count;
+    int[] starts = new int[16];
+    int[] ends = new int[16];
+    char[] kinds = new char[16];
+    long[] integers = new long[16];
+    int hash;
+    private String sql;
+
+    /** Scans {@code s}; false when it cannot be cached (an integer beyond 64 bits, too many literals, a quote left open). */
+    boolean scan(String s) {
+        sql = s;
+        count = 0;
+        int h = 0;
+        int n = s.length();
+        int i = 0;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (isIdentStart(c)) {
+                int start = i;
+                while (i < n && isIdentPart(s.charAt(i))) {
+                    i++;
+                }
+                for (int k = start; k < i; k++) {
+                    h = 31 * h + s.charAt(k);
+                }
+            } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s.charAt(i + 1)))) {
+                int start = i;
+                boolean decimal = false;
+                while (i < n && isDigit(s.charAt(i))) {
+                    i++;
+                }
+                if (i < n && s.charAt(i) == '.' && i + 1 < n && isDigit(s.charAt(i + 1))) {
+                    decimal = true;
+                    i++;
+                    while (i < n && isDigit(s.charAt(i))) {
+                        i++;
+                    }
+                } else if (i < n && s.charAt(i) == '.' && (i + 1 == n || !isIdentStart(s.charAt(i + 1)))) {
+                    decimal = true;
+                    i++;
+                }
+                if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+                    int j = i + 1;
+                    if (j < n && (s.charAt(j) == '+' || s.charAt(j) == '-')) {
+                        j++;
+                    }
+                    if (j < n && isDigit(s.charAt(j))) {
+                        decimal = true;
+                        i = j;
+                        while (i < n && isDigit(s.charAt(i))) {
+                            i++;
+                        }
+                    }
+                }
+                if (i < n && isIdentStart(s.charAt(i))) {
+                    // "12abc": 2010 unquoted text, part of the key
+                    while (i < n && isIdentPart(s.charAt(i))) {
+                        i++;
+                    }
+                    for (int k = start; k < i; k++) {
+                        h = 31 * h + s.charAt(k);
+                    }
+                    continue;
+                }
+                char kind = decimal ? DECIMAL : INTEGER;
+                if (!decimal) {
+                    long v = 0;
+                    for (int k = start; k < i; k++) {
+                        int d = s.charAt(k) - '0';
+                        if (v > (Long.MAX_VALUE - d) / 10) {
+                            return false; // beyond 64 bits the binder makes it a DOUBLE: keep to the plain path
+                        }
+                        v = v * 10 + d;
+                    }
+                    if (!add(start, i, kind)) {
+                        return false;
+                    }
+                    integers[count - 1] = v;
+                } else if (!add(start, i, kind)) {
+                    return false;
+                }
+                h = 31 * h + kind;
+            } else if (c == '\'') {
+                int start = i;
+                i++;
+                while (true) {
+                    if (i >= n) {
+                        return false;
+                    }
+                    if (s.charAt(i) == '\'') {
+                        if (i + 1 < n && s.charAt(i + 1) == '\'') {
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    i++;
+                }
+                if (!add(start, i, STRING)) {
+                    return false;
+                }
+                h = 31 * h + STRING;
+            } else if (c == '"' || c == '`' || c == '[') {
+                // a quoted name, or a double-quoted 2010 string: part of the key
+                char close = c == '[' ? ']' : c;
+                int start = i;
+                i++;
+                while (true) {
+                    if (i >= n) {
+                        return false;
+                    }
+                    if (s.charAt(i) == close) {
+                        if (close != ']' && i + 1 < n && s.charAt(i + 1) == close) {
+                            i += 2;
+                            continue;
+                        }
+                        i++;
+                        break;
+                    }
+                    i++;
+                }
+                for (int k = start; k < i; k++) {
+                    h = 31 * h + s.charAt(k);
+                }
+            } else {
+                h = 31 * h + c;
+                i++;
+            }
+        }
+        hash = h;
+        return true;
+    }
+
+    private boolean add(int start, int end, char kind) {
+        if (count == MAX_LITERALS) {
+            return false;
+        }
+        if (count == starts.length) {
+            int m = count * 2;
+            starts = java.util.Arrays.copyOf(starts, m);
+            ends = java.util.Arrays.copyOf(ends, m);
+            kinds = java.util.Arrays.copyOf(kinds, m);
+            integers = java.util.Arrays.copyOf(integers, m);
+        }
+        starts[count] = start;
+        ends[count] = end;
+        kinds[count] = kind;
+        count++;
+        return true;
+    }
+
+    /** The key of the scanned text: the text with each literal replaced by its kind's marker. */
+    String key() {
+        StringBuilder b = new StringBuilder(sql.length());
+        int at = 0;
+        for (int i = 0; i < count; i++) {
+            b.append(sql, at, starts[i]).append(kinds[i]);
+            at = ends[i];
+        }
+        return b.append(sql, at, sql.length()).toString();
+    }
+
+    /** Whether the scanned text has {@code key} (as {@link #key()} would build it), without building it. */
+    boolean matches(String key) {
+        int at = 0; // in sql
+        int k = 0; // in key
+        int kn = key.length();
+        for (int i = 0; i < count; i++) {
+            int len = starts[i] - at;
+            if (k + len + 1 > kn || !sql.regionMatches(at, key, k, len) || key.charAt(k + len) != kinds[i]) {
+                return false;
+            }
+            k += len + 1;
+            at = ends[i];
+        }
+        int rest = sql.length() - at;
+        return kn - k == rest && sql.regionMatches(at, key, k, rest);
+    }
+
+    /** The literal at {@code start..end} of the scanned text, or -1. */
+    int literalAt(int start, int end) {
+        int lo = 0;
+        int hi = count - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] < start) {
+                lo = mid + 1;
+            } else if (starts[mid] > start) {
+                hi = mid - 1;
+            } else {
+                return ends[mid] == end ? mid : -1;
+            }
+        }
+        return -1;
+    }
+
+    /** The literal kind in the syntax tree's terms. */
+    static Expr.LiteralKind kindOf(char marker) {
+        return marker == INTEGER ? Expr.LiteralKind.INTEGER : marker == DECIMAL ? Expr.LiteralKind.DECIMAL
+                : Expr.LiteralKind.STRING;
+    }
+
+    /** Puts the scanned literals' values into {@code p} (numbers parsed, strings unescaped). */
+    void fill(ParamValues p) {
+        p.reset(count);
+        for (int i = 0; i < count; i++) {
+            switch (kinds[i]) {
+                case INTEGER:
+                    p.setLong(i, integers[i]);
+                    break;
+                case DECIMAL:
+                    p.setDouble(i, Double.parseDouble(sql.substring(starts[i], ends[i])));
+                    break;
+                default:
+                    p.setText(i, unquote(sql, starts[i], ends[i]).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private static String unquote(String s, int start, int end) {
+        String inner = s.substring(start + 1, end - 1);
+        return inner.indexOf('\'') < 0 ? inner : inner.replace("''", "'");
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean isIdentStart(char c) {
+        return Character.isLetter(c) || c == '_' || c == '@' || c == '$' || c == '#';
+    }
+
+    private static boolean isIdentPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
+    }
+}

@@ -1,0 +1,110 @@
+package io.respsql.engine;
+
+import io.respsql.sql.tree.Expr;
+import io.respsql.sql.tree.Query;
+import io.respsql.sql.tree.Statement;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites a parsed statement for the plan cache: each literal found by {@link LiteralScan} becomes
+ * a {@link Expr.Parameter} of its kind, but only where its value cannot change the plan's shape —
+ * an operand of a comparison, arithmetic, AND/OR, BETWEEN, IN, LIKE or IS [NOT] DISTINCT in a WHERE
+ * or ON condition, or an UPDATE's SET value. Anywhere else (a select-list item, whose text names
+ * the column; ORDER BY 1; LIMIT; function arguments; CASE; CAST) the literal stays, the count of
+ * parameters then falls short of the scan's, and the statement is not cached.
+ * Statements: SELECT from tables and joins (no derived table, no set operation), UPDATE, DELETE.
+ */
+final class Parameterizer {
+    private final LiteralScan scan;
+    private int made;
+
+    private Parameterizer(LiteralScan scan) {
+        this.scan = scan;
+    }
+
+    /** The statement with its literals as parameters, or null when it cannot be cached. */
+    static Statement rewrite(Statement st, LiteralScan scan) {
+        Parameterizer p = new Parameterizer(scan);
+        Statement out = p.statement(st);
+        return out != null && p.made == scan.count ? out : null;
+    }
+
+    private Statement statement(Statement st) {
+        if (st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select s) {
+            Query.FromItem from = from(s.from());
+            if (s.from() != null && from == null) {
+                return null;
+            }
+            return new Statement.QueryStatement(new Query.Select(s.distinct(), s.items(), from, cond(s.where()),
+                    s.groupBy(), s.having(), s.orderBy(), s.limit(), s.offset(), s.scan(), s.start(), s.end()));
+        } else if (st instanceof Statement.Update u) {
+            List<Statement.Assignment> as = new ArrayList<>(u.assignments().size());
+            for (Statement.Assignment a : u.assignments()) {
+                as.add(new Statement.Assignment(a.column(), cond(a.value())));
+            }
+            return new Statement.Update(u.table(), as, cond(u.where()));
+        } else if (st instanceof Statement.Delete d) {
+            return new Statement.Delete(d.table(), cond(d.where()));
+        }
+        return null;
+    }
+
+    private Query.FromItem from(Query.FromItem f) {
+        if (f instanceof Query.TableRef) {
+            return f;
+        }
+        if (f instanceof Query.Join j) {
+            Query.FromItem l = from(j.left());
+            Query.FromItem r = from(j.right());
+            return l == null || r == null ? null : new Query.Join(j.kind(), l, r, cond(j.on()), j.using(), j.natural());
+        }
+        return null; // a derived table: its own select list and clauses
+    }
+
+    /** {@code e} with its literals in value positions as parameters (null stays null). */
+    private Expr cond(Expr e) {
+        if (e == null) {
+            return null;
+        }
+        if (e instanceof Expr.Literal l) {
+            if (l.kind() != Expr.LiteralKind.INTEGER && l.kind() != Expr.LiteralKind.DECIMAL
+                    && l.kind() != Expr.LiteralKind.STRING) {
+                return e;
+            }
+            int i = scan.literalAt(l.start(), l.end());
+            if (i < 0 || LiteralScan.kindOf(scan.kinds[i]) != l.kind()) {
+                return e;
+            }
+            made++;
+            return new Expr.Parameter(i, l.kind(), l.start(), l.end());
+        }
+        if (e instanceof Expr.Binary b) {
+            return new Expr.Binary(b.op(), cond(b.left()), cond(b.right()), b.start(), b.end());
+        }
+        if (e instanceof Expr.Unary u) {
+            return new Expr.Unary(u.op(), cond(u.operand()), u.start(), u.end());
+        }
+        if (e instanceof Expr.IsNull n) {
+            return new Expr.IsNull(cond(n.operand()), n.negated(), n.start(), n.end());
+        }
+        if (e instanceof Expr.IsDistinct d) {
+            return new Expr.IsDistinct(cond(d.left()), cond(d.right()), d.negated(), d.start(), d.end());
+        }
+        if (e instanceof Expr.Between x) {
+            return new Expr.Between(cond(x.operand()), cond(x.low()), cond(x.high()), x.negated(), x.start(), x.end());
+        }
+        if (e instanceof Expr.InList x) {
+            List<Expr> vals = new ArrayList<>(x.values().size());
+            for (Expr v : x.values()) {
+                vals.add(cond(v));
+            }
+            return new Expr.InList(cond(x.operand()), vals, x.negated(), x.start(), x.end());
+        }
+        if (e instanceof Expr.Like x) {
+            return new Expr.Like(cond(x.operand()), cond(x.pattern()), x.escape(), x.negated(), x.start(), x.end());
+        }
+        return e; // names, subqueries, functions, CASE, CAST: as written
+    }
+}
