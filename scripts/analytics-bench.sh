@@ -145,7 +145,9 @@ if [[ "$PROFILE_SERVER" == 1 ]]; then
   wait "$SERVER_PID" 2>/dev/null || true
   SERVER_PID=""
   if [[ -f "$SERVER_DATA/server.jfr" ]]; then
-    jfr print --events jdk.ExecutionSample --stack-depth 12 "$SERVER_DATA/server.jfr" > "$SERVER_DATA/samples.txt"
+    jfr print --events jdk.ExecutionSample --stack-depth ${PROFILE_DEPTH:-12} "$SERVER_DATA/server.jfr" > "$SERVER_DATA/samples.txt"
+    # PROFILE_SAMPLES=<file>: keep the decoded samples (large; not for the results directory)
+    if [[ -n "${PROFILE_SAMPLES:-}" ]]; then cp "$SERVER_DATA/samples.txt" "$PROFILE_SAMPLES"; fi
     python3 - "$SERVER_DATA/samples.txt" > "$DIR/server-profile.txt" <<'PY'
 import collections, re, sys
 # Each CPU sample of the server's threads, put in the first component found walking up its stack.

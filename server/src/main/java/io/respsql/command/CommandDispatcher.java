@@ -135,8 +135,8 @@ public final class CommandDispatcher {
             return; // part of the reply left and the rest cannot follow: the connection closes
         }
         if (out.nothingSince(start)) {
-            if (spec != null && spec.hasFlag(CommandFlags.NO_REPLY)) {
-                return;
+            if (spec != null && spec.hasFlag(CommandFlags.NO_REPLY) || session.isBlocked()) {
+                return; // a blocked client's reply comes later (WAIT, a query run in the background)
             }
             log.warn("command {} wrote no reply", spec);
             out.error("ERR internal error: no reply");

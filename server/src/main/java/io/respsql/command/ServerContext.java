@@ -133,4 +133,16 @@ public final class ServerContext {
     void commands(CommandTable commands) {
         this.commands = commands;
     }
+
+    private io.respsql.engine.BackgroundQueries background;
+
+    /** Long read-only statements on worker threads (issue 11 §4); null: every statement inline. */
+    public io.respsql.engine.BackgroundQueries background() {
+        return background;
+    }
+
+    public ServerContext background(io.respsql.engine.BackgroundQueries bg) {
+        this.background = bg;
+        return this;
+    }
 }

@@ -48,6 +48,7 @@ final class SqlCommands {
     private byte[] scratch = new byte[1024];
     /** The typed result encoder, re-pointed at the writer of each QUERY. */
     private final TypedRows typed = new TypedRows();
+    private final io.respsql.protocol.Rows2010 rows2010 = new io.respsql.protocol.Rows2010();
 
     private SqlCommands(ServerContext ctx) {
         this.ctx = ctx;
@@ -128,7 +129,14 @@ final class SqlCommands {
 
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
-        ctx.sql().execute(join(a, 0), out);
+        String statement = join(a, 0);
+        ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+    }
+
+    /** Where a long query of this request may run instead of the event loop (null: inline). */
+    private io.respsql.engine.SqlEngine.Offload offload(Session s, boolean typedForm, RespWriter out) {
+        io.respsql.engine.BackgroundQueries bg = ctx.background();
+        return bg == null ? null : bg.forRequest(s, typedForm, out.protocol());
     }
 
     private void select(Session s, CommandArgs a, RespWriter out) {
@@ -152,7 +160,7 @@ final class SqlCommands {
     private void sql(Session s, CommandArgs a, RespWriter out) {
         String statement = join(a, 1);
         if (!refusedForMemory(statement, out)) {
-            ctx.sql().execute(statement, out);
+            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
         }
     }
 
@@ -160,7 +168,7 @@ final class SqlCommands {
     private void query(Session s, CommandArgs a, RespWriter out) {
         String statement = join(a, 1);
         if (!refusedForMemory(statement, out)) {
-            ctx.sql().execute(statement, out, typed.on(out));
+            ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
         }
     }
 

@@ -45,6 +45,9 @@ public final class ServerConfig {
     private final Map<String, String> renamedCommands = new LinkedHashMap<>();
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
+    private long bgQueryMinRows = 100_000;
+    private int bgQueryThreads = Runtime.getRuntime().availableProcessors();
+    private long queryTimeoutMs;
     private int slowlogMaxLen = 128;
     private int planCacheMaxEntries = 1000;
     private long planCacheMaxBytes = 32L << 20;
@@ -99,6 +102,14 @@ public final class ServerConfig {
         add(ConfigOption.ofLong("slowlog-log-slower-than",
                 "SLOWLOG threshold in microseconds (0 logs every command, negative disables)", true,
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
+        add(ConfigOption.ofLong("bg-query-min-rows",
+                "queries whose scans visit at least this many rows run on worker threads against a read view (0: never)",
+                true, 0, Long.MAX_VALUE, () -> bgQueryMinRows, v -> bgQueryMinRows = v));
+        add(ConfigOption.ofInt("bg-query-threads", "worker threads for background queries (fixed at start)", false,
+                1, 1024, () -> bgQueryThreads, v -> bgQueryThreads = v));
+        add(ConfigOption.ofLong("query-timeout-ms",
+                "a background query running longer than this many milliseconds is cancelled (0: no limit)", true,
+                0, Long.MAX_VALUE, () -> queryTimeoutMs, v -> queryTimeoutMs = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
         add(ConfigOption.ofInt("plan-cache-max-entries",
@@ -377,6 +388,18 @@ public final class ServerConfig {
     }
 
     /** SLOWLOG threshold in microseconds; 0 logs everything, negative logs nothing. */
+    public long bgQueryMinRows() {
+        return bgQueryMinRows;
+    }
+
+    public int bgQueryThreads() {
+        return bgQueryThreads;
+    }
+
+    public long queryTimeoutMs() {
+        return queryTimeoutMs;
+    }
+
     public long slowlogLogSlowerThan() {
         return slowlogLogSlowerThan;
     }

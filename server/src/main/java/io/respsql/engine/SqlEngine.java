@@ -61,6 +61,8 @@ public final class SqlEngine {
     private final PreparedStatements prepared = new PreparedStatements();
     private io.respsql.config.ServerConfig cacheConfig;
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
+    /** Set only for the statement being executed by {@link #execute(String, RespWriter, ResultSink, Offload)}. */
+    private Offload offload;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -206,16 +208,41 @@ public final class SqlEngine {
      * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results) {
-        if (cacheConfig != null) {
-            followCacheConfig();
-        }
-        if (cache.enabled() && PlanCache.candidate(sql)) {
-            Outcome o = executeCached(sql, out, results);
-            if (o != null) {
-                return o;
+        return execute(sql, out, results, null);
+    }
+
+    /**
+     * Decides, once a query is planned on the event loop, whether it runs elsewhere (a worker
+     * against a read view, {@link BackgroundQueries}); true: it took the statement and will
+     * write its reply later, so nothing is written now.
+     */
+    public interface Offload {
+        boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan);
+
+        /** Whether {@link #offer} would take this plan (a cached plan then goes the plain way, which offers it). */
+        boolean wouldOffload(io.respsql.plan.PlannedQuery plan);
+    }
+
+    /**
+     * {@link #execute(String, RespWriter, ResultSink)}; a query may go to {@code offload} (null:
+     * always inline; never inside a block). An offloaded query writes nothing here and returns READ.
+     */
+    public Outcome execute(String sql, RespWriter out, ResultSink results, Offload offload) {
+        this.offload = undo == null ? offload : null;
+        try {
+            if (cacheConfig != null) {
+                followCacheConfig();
             }
+            if (cache.enabled() && PlanCache.candidate(sql)) {
+                Outcome o = executeCached(sql, out, results);
+                if (o != null) {
+                    return o;
+                }
+            }
+            return executeText(sql, out, results);
+        } finally {
+            this.offload = null;
         }
-        return executeText(sql, out, results);
     }
 
     // ---- the plan cache --------------------------------------------------------------------------
@@ -280,7 +307,8 @@ public final class SqlEngine {
             }
             cache.put(e);
         }
-        if (e.plan == null) {
+        if (e.plan == null
+                || (offload != null && e.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q))) {
             cache.misses++;
             return null;
         }
@@ -577,7 +605,10 @@ public final class SqlEngine {
      */
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
-            StatementPlanner.plan(catalog, q.query(), sql).run(results);
+            io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            if (offload == null || !offload.offer(q, sql, p)) {
+                p.run(results);
+            }
         } else if (st instanceof Statement.Insert s) {
             return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
         } else if (st instanceof Statement.Update s) {

@@ -20,6 +20,8 @@ public final class EvalContext {
     public long statementMicros;
     /** The statement's parameter values for this run ({@link Parameter}); null when it has none. */
     public ParamValues params;
+    /** Non-null for a statement run on a worker thread: scans check it once per batch. */
+    public Cancellation cancel;
 
     public EvalContext(int relations) {
         this.slots = new int[Math.max(relations, 1)];

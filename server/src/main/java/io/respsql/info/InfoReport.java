@@ -260,6 +260,14 @@ public final class InfoReport {
             field(sb, "plan_cache_entries", engine.planCacheEntries());
             field(sb, "plan_cache_bytes", engine.planCacheBytes());
         }
+        background.accept(sb);
+    }
+
+    /** Writes the background-query fields of {@code # Stats} (queries in flight, capture memory). */
+    private java.util.function.Consumer<StringBuilder> background = sb -> { };
+
+    public void background(java.util.function.Consumer<StringBuilder> fields) {
+        this.background = fields == null ? sb -> { } : fields;
     }
 
     /** Error replies by code, as Redis 7: {@code errorstat_ERR:count=3}. */

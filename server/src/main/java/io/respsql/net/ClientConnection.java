@@ -161,10 +161,14 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
         parser.begin(Unpooled.EMPTY_BUFFER, ctx.alloc());
         serveParsed(ctx);
-        if (session == null || session.isClosing() || session.isBlocked()) {
+        if (session == null || session.isClosing()) {
             return;
         }
+        // The replies served so far leave now, ahead of a blocking command's later reply.
         channelReadComplete(ctx);
+        if (session.isBlocked()) {
+            return;
+        }
         ctx.channel().config().setAutoRead(ctx.channel().isWritable());
     }
 

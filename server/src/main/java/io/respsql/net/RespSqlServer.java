@@ -78,6 +78,8 @@ public final class RespSqlServer implements AutoCloseable {
     /** Every open client connection, so close() can close them before the loop stops. */
     private final ChannelGroup clientChannels;
     private volatile boolean closed;
+    /** Worker threads of long queries; stopped after the loop. */
+    private io.respsql.engine.BackgroundQueries background;
     private volatile boolean finalSaveFailed;
 
     private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
@@ -161,6 +163,10 @@ public final class RespSqlServer implements AutoCloseable {
                 .pubsub(pubsub);
         context.appendOnlyFile(aof);
         context.replication(replication);
+        io.respsql.engine.BackgroundQueries background = new io.respsql.engine.BackgroundQueries(catalog,
+                (io.netty.channel.EventLoop) executor, config, stats);
+        context.background(background);
+        info.background(background::info);
         AtomicReference<RespSqlServer> self = new AtomicReference<>();
         // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
         context.stopServer(() -> {
@@ -236,6 +242,7 @@ public final class RespSqlServer implements AutoCloseable {
         executor.execute(replication::start);
         RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
                 clientChannels);
+        server.background = background;
         self.set(server);
         return server;
     }
@@ -322,6 +329,9 @@ public final class RespSqlServer implements AutoCloseable {
         // Close clients explicitly: a client must see its connection end when the server stops.
         clientChannels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+        if (background != null) {
+            background.shutdown();
+        }
         // The loop has stopped: nothing else touches the file, and every record reaches the disk.
         aof.close();
     }

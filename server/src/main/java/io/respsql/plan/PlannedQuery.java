@@ -13,9 +13,10 @@ import java.util.List;
 public final class PlannedQuery implements StatementPlanner.QueryPlan {
     private final QueryPlanner.Planned p;
     private final ResultColumns columns;
-    /** Reused by every run of this plan (one thread): its tuple buffer and the outputs array. */
+    /** Reused by every event-loop run of this plan: its tuple buffer and the outputs array. */
     private final ResultWriter writer = new ResultWriter();
     private final Expression[] outputArray;
+    private List<io.respsql.storage.Table> tablesRead = List.of();
     /** Plans the same query again with its descriptions (EXPLAIN); planning to run builds no text. */
     private final java.util.function.Supplier<List<String>> explained;
 
@@ -60,6 +61,41 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return p.names();
     }
 
+    void tablesRead(List<io.respsql.storage.Table> tables) {
+        this.tablesRead = tables;
+    }
+
+    /** The base tables the query reads, as the binder resolved them (views expanded). */
+    public List<io.respsql.storage.Table> tablesRead() {
+        return tablesRead;
+    }
+
+    /** The tables this plan reads whole (found once from its EXPLAIN lines: a cached plan asks every run). */
+    private List<io.respsql.storage.Table> readWhole;
+
+    /** The tables read with a full scan or a walk of a whole index; computed once per plan. */
+    public List<io.respsql.storage.Table> tablesReadWhole() {
+        if (readWhole == null) {
+            List<String> lines = explain();
+            List<io.respsql.storage.Table> whole = new java.util.ArrayList<>();
+            for (io.respsql.storage.Table t : tablesRead) {
+                String scan = "full scan of " + t.name();
+                String walk = " on " + t.name() + " using ";
+                for (String l : lines) {
+                    String x = l.strip();
+                    boolean full = x.equals(scan) || x.startsWith(scan + ";") || x.startsWith(scan + " ");
+                    boolean wholeIndex = x.contains(walk) && x.contains("(all keys)"); // an index walk for ORDER BY
+                    if (full || wholeIndex) {
+                        whole.add(t);
+                        break;
+                    }
+                }
+            }
+            readWhole = whole;
+        }
+        return readWhole;
+    }
+
     public ResultColumns columns() {
         return columns;
     }
@@ -76,19 +112,31 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Runs the query into {@code sink}: the rows, or for a lone COUNT(*) the count. */
     public void run(ResultSink sink) {
-        run(sink, null);
+        run(sink, null, null);
     }
 
     /** {@link #run(ResultSink)} with the statement's parameter values (a cached or prepared plan). */
     public void run(ResultSink sink, io.respsql.expr.ParamValues params) {
+        run(sink, params, null);
+    }
+
+    /** {@link #run(ResultSink)} on a worker thread: scans stop with an error once {@code cancel} is set. */
+    public void run(ResultSink sink, io.respsql.expr.Cancellation cancel) {
+        run(sink, null, cancel);
+    }
+
+    /** The run: {@code params} and {@code cancel} may be null (no parameters; not cancellable). */
+    public void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
         EvalContext ctx = newContext();
         ctx.params = params;
+        ctx.cancel = cancel;
         ctx.statementMicros = System.currentTimeMillis() * 1000;
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
             sink.countStar(columns, n);
             return;
         }
-        writer.write(p.root(), outputArray, columns, p.carried(), ctx, sink);
+        // A run on a worker thread (cancellable) gets its own writer: the kept one is the event loop's.
+        (cancel == null ? writer : new ResultWriter()).write(p.root(), outputArray, columns, p.carried(), ctx, sink);
     }
 }

@@ -11,7 +11,7 @@ import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
-import io.respsql.storage.Catalog;
+import io.respsql.storage.ReadableCatalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnSpec;
 import io.respsql.storage.Table;
@@ -35,19 +35,21 @@ public final class QueryBinder {
     static final int MAX_RELATIONS = 64;
     private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "GROUP_CONCAT");
 
-    private final Catalog catalog;
+    private final ReadableCatalog catalog;
+    /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
+    private final List<Table> tablesRead = new ArrayList<>();
     private String sql;
     private int relations;
     private int viewDepth;
 
     private final boolean explain;
 
-    public QueryBinder(Catalog catalog, String sql) {
+    public QueryBinder(ReadableCatalog catalog, String sql) {
         this(catalog, sql, false);
     }
 
     /** {@code explain}: the plan is for EXPLAIN, so its descriptions are built. */
-    public QueryBinder(Catalog catalog, String sql, boolean explain) {
+    public QueryBinder(ReadableCatalog catalog, String sql, boolean explain) {
         this.catalog = catalog;
         this.sql = sql;
         this.explain = explain;
@@ -685,11 +687,17 @@ public final class QueryBinder {
         return out;
     }
 
+    /** The base tables the bound statement reads (a table named twice appears twice). */
+    public List<Table> tablesRead() {
+        return tablesRead;
+    }
+
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
         if (f instanceof Query.TableRef t) {
             Table table = catalog.table(t.name());
             if (table != null) {
+                tablesRead.add(table);
                 return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : table.name(), table, columnNames(table));
             }
             Relation view = Views.expand(this, catalog, t, scope);

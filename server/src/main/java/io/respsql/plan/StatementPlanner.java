@@ -5,6 +5,7 @@ import io.respsql.expr.Expression;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
 import io.respsql.storage.Catalog;
+import io.respsql.storage.ReadableCatalog;
 import io.respsql.storage.Table;
 
 import java.util.List;
@@ -45,12 +46,23 @@ public final class StatementPlanner {
 
     /** {@link #planQuery} with the planner's own type, which can also write its rows into a result sink. */
     public static PlannedQuery plan(Catalog catalog, Query query, String sql) {
+        return plan((ReadableCatalog) catalog, query, sql);
+    }
+
+    /**
+     * {@link #plan(Catalog, Query, String)} against any catalog: the live one or a {@link
+     * io.respsql.storage.ReadView} (no indexes there, so the plan scans). The result knows the
+     * tables it reads ({@link PlannedQuery#tablesRead()}).
+     */
+    public static PlannedQuery plan(ReadableCatalog catalog, Query query, String sql) {
         QueryBinder binder = new QueryBinder(catalog, sql);
         QueryPlanner.Planned p = QueryPlanner.plan(binder.bindQuery(query, null));
-        return new PlannedQuery(p, binder.relationCount(), () -> {
+        PlannedQuery planned = new PlannedQuery(p, binder.relationCount(), () -> {
             QueryBinder b = new QueryBinder(catalog, sql, true);
             return QueryPlanner.plan(b.bindQuery(query, null)).explain();
         });
+        planned.tablesRead(binder.tablesRead());
+        return planned;
     }
 
     /**

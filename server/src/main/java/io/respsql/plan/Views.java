@@ -4,7 +4,7 @@ import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Query;
 import io.respsql.sql.tree.Statement;
-import io.respsql.storage.Catalog;
+import io.respsql.storage.ReadableCatalog;
 import io.respsql.storage.ViewDef;
 
 /**
@@ -17,7 +17,7 @@ final class Views {
     }
 
     /** The view called {@code ref.name()} as a relation, or null when there is no such view. */
-    static Relation expand(QueryBinder binder, Catalog catalog, Query.TableRef ref, BlockScope scope) {
+    static Relation expand(QueryBinder binder, ReadableCatalog catalog, Query.TableRef ref, BlockScope scope) {
         ViewDef v = catalog == null ? null : catalog.view(ref.name());
         if (v == null) {
             return null;

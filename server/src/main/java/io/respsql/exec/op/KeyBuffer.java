@@ -100,13 +100,21 @@ public final class KeyBuffer {
         return (int) (h ^ (h >>> 32));
     }
 
+    /** Eight bytes a step (a byte-at-a-time chain was a tenth of GROUP BY's time on text keys), then the tail. */
     static long hashBytes(byte[] b, int off, int len) {
         long h = len;
-        for (int i = off, end = off + len; i < end; i++) {
+        int i = off;
+        for (int end = off + len - 7; i < end; i += 8) {
+            h = HashCommon.mix(h ^ (long) LONGS.get(b, i));
+        }
+        for (int end = off + len; i < end; i++) {
             h = h * 31 + b[i];
         }
         return h;
     }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** Doubles as their bits with -0.0 folded into 0.0 and one NaN, so bitwise equality is value equality. */
     static long bits(double d) {

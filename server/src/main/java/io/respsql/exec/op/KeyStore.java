@@ -197,6 +197,42 @@ public final class KeyStore {
         return 0;
     }
 
+    /**
+     * {@link #compare} of the buffer's values (as if a row) against row {@code id}: negative when
+     * the buffer orders first. Lets a top-N reject a tuple before storing it.
+     */
+    public int compareBuffer(KeyBuffer b, int id, boolean[] descending, boolean[] nullsFirst) {
+        int p = id * width;
+        for (int j = 0; j < width; j++, p++) {
+            boolean na = b.nulls[j];
+            boolean nb = nulls[p];
+            if (na || nb) {
+                if (na && nb) {
+                    continue;
+                }
+                return na == nullsFirst[j] ? -1 : 1;
+            }
+            int c;
+            switch (kinds[j]) {
+                case Keys.LONG:
+                    c = Long.compare(b.vals[j], vals[p]);
+                    break;
+                case Keys.DOUBLE:
+                    c = Double.compare(Double.longBitsToDouble(b.vals[j]), Double.longBitsToDouble(vals[p]));
+                    break;
+                default: {
+                    int oa = (int) b.vals[j];
+                    int ob = (int) vals[p];
+                    c = Arrays.compareUnsigned(b.text, oa, oa + b.lens[j], arena, ob, ob + lens[p]);
+                }
+            }
+            if (c != 0) {
+                return descending[j] ? -c : c;
+            }
+        }
+        return 0;
+    }
+
     public boolean isNull(int id, int j) {
         return nulls[id * width + j];
     }

@@ -111,6 +111,18 @@ public final class Keys {
         return exprs[j];
     }
 
+    /**
+     * The one key is integer-carried and read as such (not a DOUBLE read as LONG, not a bare
+     * NULL): operators may then use a {@link LongKeyTable} on {@code expression(0).evalLong}.
+     */
+    public boolean singleLong() {
+        if (exprs.length != 1 || kinds[0] != LONG) {
+            return false;
+        }
+        SqlType t = exprs[0].type();
+        return t != SqlType.DOUBLE && t != SqlType.NULL && t != SqlType.TEXT;
+    }
+
     public KeyBuffer newBuffer() {
         return new KeyBuffer(kinds);
     }

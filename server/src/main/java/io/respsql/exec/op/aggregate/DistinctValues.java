@@ -13,18 +13,80 @@ final class DistinctValues {
     private final KeyBuffer buf;
     private final KeyTable table;
 
+    /** Integer values (COUNT(DISTINCT id), the common case): a primitive (group, value) set instead. */
+    private final GroupLongSet pairs;
+
     DistinctValues(byte kind) {
+        this.pairs = kind == Keys.LONG ? new GroupLongSet() : null;
         byte[] kinds = {Keys.LONG, kind};
         this.buf = new KeyBuffer(kinds);
         this.table = new KeyTable(new KeyStore(kinds));
     }
 
     boolean firstLong(int g, long v) {
+        if (pairs != null) {
+            return pairs.add(g, v);
+        }
         buf.reset();
         buf.setLong(0, g);
         buf.setLong(1, v);
         table.findOrAdd(buf);
         return table.added;
+    }
+
+    /** Open-addressing set of (group, long) pairs in parallel arrays; linear probing. */
+    private static final class GroupLongSet {
+        private long[] vals = new long[64];
+        /** group + 1 per slot, 0 empty. */
+        private int[] groups = new int[64];
+        private int mask = 63;
+        private int size;
+
+        private static int hash(int g, long v) {
+            return it.unimi.dsi.fastutil.HashCommon.mix((int) (v ^ (v >>> 32)) * 0x9E3779B1 + g);
+        }
+
+        boolean add(int g, long v) {
+            int[] gs = groups;
+            long[] vs = vals;
+            int m = mask;
+            int i = hash(g, v) & m;
+            int s;
+            while ((s = gs[i]) != 0) {
+                if (s == g + 1 && vs[i] == v) {
+                    return false;
+                }
+                i = (i + 1) & m;
+            }
+            gs[i] = g + 1;
+            vs[i] = v;
+            if (++size * 2 > gs.length) {
+                rehash();
+            }
+            return true;
+        }
+
+        private void rehash() {
+            int n = groups.length * 2;
+            int[] fg = new int[n];
+            long[] fv = new long[n];
+            int m = n - 1;
+            for (int i = 0; i < groups.length; i++) {
+                int s = groups[i];
+                if (s == 0) {
+                    continue;
+                }
+                int j = hash(s - 1, vals[i]) & m;
+                while (fg[j] != 0) {
+                    j = (j + 1) & m;
+                }
+                fg[j] = s;
+                fv[j] = vals[i];
+            }
+            groups = fg;
+            vals = fv;
+            mask = m;
+        }
     }
 
     boolean firstDouble(int g, double d) {

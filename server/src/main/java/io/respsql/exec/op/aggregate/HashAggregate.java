@@ -4,6 +4,7 @@ import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyStore;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
+import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.Outputs;
 import io.respsql.exec.op.TupleConsumer;
@@ -49,6 +50,9 @@ public final class HashAggregate implements Operator {
         for (int a = 0; a < accs.length; a++) {
             accs[a] = aggregates[a].newAccumulator(ctx);
         }
+        if (keys.singleLong()) {
+            return runLong(ctx, out, accs);
+        }
         Grouping grouping = new Grouping(keys, accs);
         input.run(ctx, grouping);
         int groups = grouping.groups();
@@ -72,6 +76,68 @@ public final class HashAggregate implements Operator {
             }
         }
         return true;
+    }
+
+    /** GROUP BY one integer-carried key: groups found in a {@link LongKeyTable} on the key's value. */
+    private boolean runLong(EvalContext ctx, TupleConsumer out, Accumulator[] accs) {
+        LongGrouping grouping = new LongGrouping(keys.expression(0), accs);
+        input.run(ctx, grouping);
+        LongKeyTable table = grouping.table;
+        int groups = table.size();
+        int[] rows = new int[groups];
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            if (table.isNull(g)) {
+                Outputs.writeNull(output.column(0), row);
+            } else {
+                Outputs.writeLong(output.column(0), row, table.key(g));
+            }
+            for (int a = 0; a < accs.length; a++) {
+                accs[a].write(output.column(1 + a), row, g);
+            }
+            rows[g] = row;
+        }
+        for (int g = 0; g < groups; g++) {
+            ctx.slots[outputRelation] = rows[g];
+            if (!out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final class LongGrouping implements TupleConsumer {
+        private final Expression key;
+        private final Accumulator[] accs;
+        final LongKeyTable table = new LongKeyTable();
+        private int capacity;
+
+        LongGrouping(Expression key, Accumulator[] accs) {
+            this.key = key;
+            this.accs = accs;
+            ensure(16);
+        }
+
+        private void ensure(int n) {
+            capacity = n;
+            for (Accumulator a : accs) {
+                a.grow(n);
+            }
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            long k = key.evalLong(ctx);
+            int g = ctx.isNull ? table.findOrAddNull() : table.findOrAdd(k);
+            if (g >= capacity) {
+                ensure(capacity * 2);
+            }
+            Accumulator[] as = accs;
+            for (int a = 0; a < as.length; a++) {
+                as[a].accumulate(ctx, g);
+            }
+            return true;
+        }
     }
 
     /** One run's grouping: the key table and the accumulators, taking each input tuple. */

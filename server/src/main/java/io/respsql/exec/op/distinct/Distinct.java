@@ -3,6 +3,7 @@ package io.respsql.exec.op.distinct;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
+import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
@@ -26,6 +27,20 @@ public final class Distinct implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        if (keys.singleLong()) {
+            // one integer key: a primitive table on its value, no key buffer
+            Expression key = keys.expression(0);
+            LongKeyTable seenLong = new LongKeyTable();
+            return input.run(ctx, c -> {
+                long k = key.evalLong(c);
+                if (c.isNull) {
+                    seenLong.findOrAddNull();
+                } else {
+                    seenLong.findOrAdd(k);
+                }
+                return !seenLong.added || out.accept(c);
+            });
+        }
         KeyBuffer buf = keys.newBuffer();
         KeyTable seen = new KeyTable(keys.newStore());
         return input.run(ctx, c -> {

@@ -3,6 +3,7 @@ package io.respsql.exec.op.join;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
+import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.TupleBuffer;
 import io.respsql.exec.op.TupleConsumer;
@@ -47,12 +48,108 @@ public final class HashJoin implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        if (buildKeys.singleLong() && probeKeys.singleLong()) {
+            LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations);
+            build.run(ctx, table);
+            if (table.tuples.size() == 0 && !leftOuter) {
+                return true;
+            }
+            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), buildRelations, leftOuter, residual, out));
+        }
         Build table = new Build(buildKeys, buildRelations);
         build.run(ctx, table);
         if (table.tuples.size() == 0 && !leftOuter) {
             return true;
         }
         return probe.run(ctx, new Probe(table, probeKeys, buildRelations, leftOuter, residual, out));
+    }
+
+    /**
+     * The build side keyed by one integer (the usual id = id join): a {@link LongKeyTable} on the
+     * key's value, read straight from its expression, instead of a key buffer and a generic table.
+     */
+    private static final class LongBuild implements TupleConsumer {
+        private final Expression key;
+        final LongKeyTable table = new LongKeyTable();
+        final TupleBuffer tuples;
+        int[] head = new int[16];
+        int[] tail = new int[16];
+        int[] next = new int[16];
+
+        LongBuild(Expression key, int[] relations) {
+            this.key = key;
+            this.tuples = new TupleBuffer(relations);
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            long k = key.evalLong(ctx);
+            if (ctx.isNull) {
+                return true; // NULL = anything is never TRUE
+            }
+            int id = table.findOrAdd(k);
+            int t = tuples.append(ctx);
+            if (t == next.length) {
+                next = Arrays.copyOf(next, t * 2);
+            }
+            next[t] = -1;
+            if (table.added) {
+                if (id == head.length) {
+                    head = Arrays.copyOf(head, id * 2);
+                    tail = Arrays.copyOf(tail, id * 2);
+                }
+                head[id] = t;
+            } else {
+                next[tail[id]] = t;
+            }
+            tail[id] = t;
+            return true;
+        }
+    }
+
+    /** {@link Probe} over a {@link LongBuild}. */
+    private static final class LongProbe implements TupleConsumer {
+        private final LongBuild b;
+        private final Expression key;
+        private final int[] buildRelations;
+        private final boolean leftOuter;
+        private final Expression residual;
+        private final TupleConsumer out;
+
+        LongProbe(LongBuild b, Expression key, int[] buildRelations, boolean leftOuter, Expression residual, TupleConsumer out) {
+            this.b = b;
+            this.key = key;
+            this.buildRelations = buildRelations;
+            this.leftOuter = leftOuter;
+            this.residual = residual;
+            this.out = out;
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            long k = key.evalLong(ctx);
+            boolean matched = false;
+            if (!ctx.isNull) {
+                int id = b.table.find(k);
+                for (int t = id < 0 ? -1 : b.head[id]; t >= 0; t = b.next[t]) {
+                    b.tuples.restore(ctx, t);
+                    if (residual == null || residual.isTrue(ctx)) {
+                        matched = true;
+                        if (!out.accept(ctx)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if (!matched && leftOuter) {
+                int[] slots = ctx.slots;
+                for (int r : buildRelations) {
+                    slots[r] = -1;
+                }
+                return out.accept(ctx);
+            }
+            return true;
+        }
     }
 
     /** One run's hash table: key ids, and per key a chain of build tuple numbers. */

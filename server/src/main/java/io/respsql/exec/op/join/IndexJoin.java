@@ -38,6 +38,9 @@ public final class IndexJoin implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        if (index.unique() && index.columnCount() == 1 && index.column().type().isInteger() && key.bound() == KeyProbe.Bound.EQ) {
+            return runUnique(ctx, out);
+        }
         LongIntBTree.Cursor cursor = index.tree().cursor();
         return outer.run(ctx, c -> {
             int[] slots = c.slots;
@@ -56,6 +59,29 @@ public final class IndexJoin implements Operator {
             }
             if (!matched && leftOuter) {
                 slots[relation] = -1;
+                return out.accept(c);
+            }
+            return true;
+        });
+    }
+
+    /**
+     * A unique integer key (a primary key probe): at most one row per outer tuple, found by one
+     * point lookup ({@link LongIntBTree#firstRow}) rather than a cursor seek and a step past it.
+     */
+    private boolean runUnique(EvalContext ctx, TupleConsumer out) {
+        LongIntBTree tree = index.tree();
+        return outer.run(ctx, c -> {
+            long k = key.key(c);
+            int row = key.none ? -1 : tree.firstRow(k);
+            if (row >= 0) {
+                c.slots[relation] = row;
+                if (filter == null || filter.isTrue(c)) {
+                    return out.accept(c);
+                }
+            }
+            if (leftOuter) {
+                c.slots[relation] = -1;
                 return out.accept(c);
             }
             return true;

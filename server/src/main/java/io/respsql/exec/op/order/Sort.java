@@ -148,6 +148,11 @@ public final class Sort implements Operator {
                 push(id);
                 return true;
             }
+            // an arrival ties with or loses to the worst kept tuple: it can never enter (its
+            // arrival number is the largest), so it is dropped before anything is copied
+            if (store.compareBuffer(buf, heap[0], descending, nullsFirst) >= 0) {
+                return true;
+            }
             if (scratch < 0) {
                 scratch = store.append(buf);
                 tuples.append(ctx);

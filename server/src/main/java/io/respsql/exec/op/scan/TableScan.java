@@ -36,8 +36,12 @@ public final class TableScan implements Operator {
         try {
             RowAllocator rows = table.rows();
             int[] slots = ctx.slots;
+            io.respsql.expr.Cancellation cancel = ctx.cancel;
             int row = rows.nextLive(0);
             while (row >= 0) {
+                if (cancel != null) {
+                    cancel.check(); // one volatile read per batch: a background query stops within a batch
+                }
                 int n = 0;
                 while (row >= 0 && n < BATCH) {
                     sel[n++] = row;

@@ -1,0 +1,355 @@
+package io.respsql.engine;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.respsql.client.Session;
+import io.respsql.expr.Cancellation;
+import io.respsql.plan.PlannedQuery;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.protocol.RespWriter;
+import io.respsql.protocol.Rows2010;
+import io.respsql.protocol.TypedRows;
+import io.respsql.result.ResultSink;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.ReadView;
+import io.respsql.storage.Table;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs long read-only statements on worker threads against a {@link ReadView} (issue 11 §4), so
+ * the event loop keeps serving other clients.
+ *
+ * <p>Event loop: after a query is planned, {@link #offer} estimates the rows its scans visit;
+ * above {@code bg-query-min-rows} it takes a read view of the tables the query reads (the data as
+ * of the request's arrival), blocks the client's further requests ({@link Session#block()}, as WAIT
+ * does, so replies stay in request order) and hands the statement to a worker. The worker plans it
+ * again against the view (no indexes there: the plan scans) and encodes the reply into a private
+ * buffer in the connection's reply form and protocol; the bytes come back through
+ * {@code eventLoop.execute}, which writes them, releases the view and unblocks the client.
+ *
+ * <p>Cancellation (statement timeout, the connection closing, CLIENT KILL) sets a flag the scans
+ * read once per batch; the statement then fails with {@code -ERR query cancelled: ...}. Any error
+ * of the worker, an OutOfMemoryError included, becomes the statement's error reply; the view is
+ * always released.
+ */
+public final class BackgroundQueries implements SqlEngine.Offload {
+    private static final Logger LOG = LoggerFactory.getLogger(BackgroundQueries.class);
+
+    /**
+     * Test hook: when set, each worker calls it with the statement's cancellation before planning
+     * (a latch that parks the query until released or cancelled).
+     */
+    public static volatile java.util.function.Consumer<Cancellation> testHold;
+
+    private final Catalog catalog;
+    private final EventLoop loop;
+    /** Output limits (client-output-buffer-limit normal) and the counters INFO shows. */
+    private final io.respsql.config.ServerConfig config;
+    private final io.respsql.info.ServerStats stats;
+    private final LongSupplier minRows;
+    private final LongSupplier timeoutMillis;
+    private final ExecutorService workers;
+    private final Set<Job> running = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private long total;
+    private long cancelled;
+
+    /** The request being served ({@link #forRequest}); event loop only. */
+    private Session session;
+    private boolean typed;
+    private int protocol;
+
+    public BackgroundQueries(Catalog catalog, EventLoop loop, io.respsql.config.ServerConfig config,
+                             io.respsql.info.ServerStats stats) {
+        this(catalog, loop, config.bgQueryThreads(), config::bgQueryMinRows, config::queryTimeoutMs, config, stats);
+    }
+
+    BackgroundQueries(Catalog catalog, EventLoop loop, int threads, LongSupplier minRows, LongSupplier timeoutMillis,
+                      io.respsql.config.ServerConfig config, io.respsql.info.ServerStats stats) {
+        this.config = config;
+        this.stats = stats;
+        this.catalog = catalog;
+        this.loop = loop;
+        this.minRows = minRows;
+        this.timeoutMillis = timeoutMillis;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, "respsql-query-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Points the offer at the request about to run (event loop): its client, reply form (typed
+     * QUERY or the 2010 rows) and protocol. Returns this, or null when offloading is off.
+     */
+    public SqlEngine.Offload forRequest(Session s, boolean typedForm, int protocolVersion) {
+        if (minRows.getAsLong() <= 0 || s == null) {
+            return null;
+        }
+        this.session = s;
+        this.typed = typedForm;
+        this.protocol = protocolVersion;
+        return this;
+    }
+
+    /**
+     * Rows the plan's scans visit: the row count of every table it reads with a full scan or a
+     * walk of a whole index (an index lookup or a bounded range counts nothing: its size is not
+     * known without probing). Joins and aggregates run over those rows, so their
+     * sum orders statements well enough for a yes/no decision.
+     */
+    static long estimate(PlannedQuery plan, long threshold) {
+        long upper = 0;
+        for (Table t : plan.tablesRead()) {
+            upper += t.rowCount();
+        }
+        if (upper < threshold) {
+            return upper; // cheap exit: no EXPLAIN text for small statements
+        }
+        long rows = 0;
+        for (Table t : plan.tablesReadWhole()) {
+            rows += t.rowCount();
+        }
+        return rows;
+    }
+
+    @Override
+    public boolean wouldOffload(PlannedQuery plan) {
+        long threshold = minRows.getAsLong();
+        return session != null && threshold > 0 && !plan.tablesRead().isEmpty() && estimate(plan, threshold) >= threshold;
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan) {
+        Session s = session;
+        session = null;
+        long threshold = minRows.getAsLong();
+        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, threshold) < threshold) {
+            return false;
+        }
+        Channel ch = s.channel();
+        if (!ch.isActive()) {
+            return false;
+        }
+        List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
+        ReadView view = catalog.readView(tables);
+        Job job = new Job(s, q, sql, view, typed, protocol);
+        running.add(job);
+        total++;
+        s.block();
+        long timeout = timeoutMillis.getAsLong();
+        if (timeout > 0) {
+            job.timer = loop.schedule(() -> job.cancel.cancel("query cancelled: statement timeout of " + timeout + " ms"),
+                    timeout, TimeUnit.MILLISECONDS);
+        }
+        job.closeListener = f -> job.cancel.cancel("query cancelled: connection closed");
+        ch.closeFuture().addListener(job.closeListener);
+        try {
+            workers.execute(job::runOnWorker);
+        } catch (RuntimeException e) { // pool shut down: answer now
+            job.reply = error("ERR internal error: " + e);
+            finish(job);
+        }
+        return true;
+    }
+
+    /**
+     * One statement in the background: what the worker needs and what it hands back. A reply larger
+     * than {@link RespWriter#CHUNK_BYTES} is streamed as inline ones are: each full chunk goes to the
+     * event loop to be written at once, under the same output limits; once a chunk has left, a
+     * failure can no longer be answered with an error, so the connection closes (as inline).
+     */
+    private final class Job implements RespWriter.Sink {
+        final Session session;
+        final Statement.QueryStatement q;
+        final String sql;
+        final ReadView view;
+        final boolean typed;
+        final int protocol;
+        final Cancellation cancel = new Cancellation();
+        ScheduledFuture<?> timer;
+        io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<? super Void>> closeListener;
+        /** Written by the worker before the hand-off to the event loop. */
+        ByteBuf reply;
+        /** Chunks handed to the event loop (worker only); after one, the reply cannot become an error. */
+        int chunks;
+        /** The reply was cut short (a failure after a chunk left, or the output limit): close. */
+        boolean broken;
+        boolean outputLimitHit;
+        /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
+        final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+        long softSince;
+
+        @Override
+        public void handOver(RespWriter w) {
+            ByteBuf chunk = w.target();
+            w.continueIn(Unpooled.buffer(RespWriter.CHUNK_BYTES + 1024));
+            chunks++;
+            int n = chunk.readableBytes();
+            queued.addAndGet(n);
+            loop.execute(() -> sendChunk(this, chunk, n));
+            if (overOutputLimit()) {
+                outputLimitHit = true;
+                throw new io.respsql.protocol.ReplyAbortedException("output buffer limit reached");
+            }
+        }
+
+        /** As the connection's own check (normal class): hard limit, or soft limit for too long. */
+        private boolean overOutputLimit() {
+            long pending = session.pendingOutputBytes() + queued.get();
+            long hard = config.outputHardLimit();
+            long soft = config.outputSoftLimit();
+            if (hard > 0 && pending > hard) {
+                return true;
+            }
+            if (soft > 0 && pending > soft) {
+                long now = System.nanoTime();
+                if (softSince == 0) {
+                    softSince = now;
+                    return false;
+                }
+                return now - softSince > config.outputSoftSeconds() * 1_000_000_000L;
+            }
+            softSince = 0;
+            return false;
+        }
+
+        Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
+            this.session = session;
+            this.q = q;
+            this.sql = sql;
+            this.view = view;
+            this.typed = typed;
+            this.protocol = protocol;
+        }
+
+        void runOnWorker() {
+            RespWriter w = new RespWriter().target(Unpooled.buffer(256), this).protocol(protocol);
+            boolean ok = false;
+            try {
+                java.util.function.Consumer<Cancellation> hold = testHold;
+                if (hold != null) {
+                    hold.accept(cancel);
+                }
+                cancel.check();
+                ResultSink sink = typed ? new TypedRows().on(w) : new Rows2010().on(w);
+                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
+                p.run(sink, cancel);
+                reply = w.target();
+                ok = true;
+            } catch (io.respsql.protocol.ReplyAbortedException e) {
+                broken = true;
+            } catch (SqlException e) {
+                reply = error("ERR " + e.getMessage());
+            } catch (OutOfMemoryError e) {
+                LOG.warn("background query ran out of memory: {}", sql.length() > 200 ? sql.substring(0, 200) : sql);
+                reply = error(SqlEngine.OOM_REPLY);
+            } catch (Throwable e) {
+                LOG.error("background query failed: {}", sql, e);
+                reply = error("ERR internal error: " + e);
+            } finally {
+                if (!ok) {
+                    w.target().release(); // the unsent part of a failed statement's reply
+                    if (chunks > 0) {
+                        broken = true; // part of the reply left: no error can follow it
+                        if (reply != null) {
+                            reply.release();
+                            reply = null;
+                        }
+                    }
+                }
+                loop.execute(() -> finish(this));
+            }
+        }
+    }
+
+    private ByteBuf error(String text) {
+        return Unpooled.copiedBuffer("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n",
+                java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Event loop: one full chunk of a streamed reply. */
+    private void sendChunk(Job job, ByteBuf chunk, int bytes) {
+        job.queued.addAndGet(-bytes);
+        Channel ch = job.session.channel();
+        if (!ch.isActive() || job.session.isClosing()) {
+            chunk.release();
+            return;
+        }
+        stats.totalNetOutputBytes += bytes;
+        ch.write(chunk, ch.voidPromise());
+        loop.execute(ch::flush);
+    }
+
+    /** Event loop: the worker is done; write its reply behind the client's earlier ones, release, resume. */
+    private void finish(Job job) {
+        running.remove(job);
+        job.view.release();
+        if (job.timer != null) {
+            job.timer.cancel(false);
+        }
+        if (job.cancel.cancelled()) {
+            cancelled++;
+        }
+        Channel ch = job.session.channel();
+        ch.closeFuture().removeListener(job.closeListener);
+        if (job.broken) {
+            if (job.reply != null) {
+                job.reply.release();
+            }
+            if (ch.isActive() && !job.session.isClosing()) {
+                if (job.outputLimitHit) {
+                    stats.clientOutputBufferLimitDisconnections++;
+                    LOG.warn("Client id={} addr={} closed for overcoming of output buffer limits (background query)",
+                            job.session.id(), job.session.addr());
+                } else {
+                    LOG.warn("Client id={} closed: its background query failed after part of the reply was sent",
+                            job.session.id());
+                }
+                job.session.kill();
+            }
+            return;
+        }
+        if (ch.isActive() && !job.session.isClosing()) {
+            stats.totalNetOutputBytes += job.reply.readableBytes();
+            ch.write(job.reply, ch.voidPromise());
+            // Flushed in a task, after a group commit already queued (as WAIT's reply).
+            loop.execute(ch::flush);
+            job.session.unblock();
+        } else {
+            job.reply.release();
+        }
+    }
+
+    /** INFO fields (event loop). */
+    public void info(StringBuilder sb) {
+        sb.append("bg_queries_running:").append(running.size()).append("\r\n");
+        sb.append("bg_queries_total:").append(total).append("\r\n");
+        sb.append("bg_queries_cancelled:").append(cancelled).append("\r\n");
+        sb.append("capture_bytes_held:").append(catalog.captureHeldBytes()).append("\r\n");
+        sb.append("captures_outstanding:").append(catalog.outstandingCaptures()).append("\r\n");
+    }
+
+    /** Stops the workers (server close); running statements are interrupted. */
+    public void shutdown() {
+        workers.shutdownNow();
+    }
+}

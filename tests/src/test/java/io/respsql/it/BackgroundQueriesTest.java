@@ -1,0 +1,228 @@
+package io.respsql.it;
+
+import io.respsql.engine.BackgroundQueries;
+import io.respsql.expr.Cancellation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Long read-only statements run on worker threads against a read view (issue 11 §4), over the
+ * wire: other clients are served meanwhile, the statement sees the data as at its arrival, its
+ * connection's later requests wait in order, timeouts and CLIENT KILL cancel it, and its reply is
+ * byte for byte the inline one. A test hook parks the worker, so nothing depends on timing.
+ */
+class BackgroundQueriesTest {
+    private static final int ROWS = 20_000;
+    private static final String GROUP = "SELECT g, COUNT(*), SUM(v), MIN(name), AVG(d) FROM t GROUP BY g ORDER BY g";
+
+    private TestServer server;
+    private final CountDownLatch parked = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @BeforeEach
+    void start() throws IOException {
+        server = TestServer.start();
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("CREATE", "TABLE", "t", "(id INT PRIMARY KEY, g INT, v INT, name TEXT, d DOUBLE)"));
+        assertEquals("+OK\r\n", c.call("CREATE", "TABLE", "u", "(k INT PRIMARY KEY, label TEXT)"));
+        for (int from = 0; from < ROWS; from += 1000) {
+            StringBuilder sb = new StringBuilder("INSERT INTO t VALUES ");
+            for (int i = from; i < from + 1000; i++) {
+                sb.append(i > from ? "," : "").append('(').append(i).append(',').append(i % 50).append(',')
+                  .append(i * 3).append(',').append(i % 7 == 0 ? "NULL" : "'n" + (i % 13) + "'").append(',')
+                  .append(i % 11 == 0 ? "NULL" : Double.toString(i / 8.0)).append(')');
+            }
+            String r = c.call("SQL", sb.toString());
+            assertTrue(!r.startsWith("-"), r);
+        }
+        StringBuilder sb = new StringBuilder("INSERT INTO u VALUES ");
+        for (int k = 0; k < 50; k++) {
+            sb.append(k > 0 ? "," : "").append('(').append(k).append(",'L").append(k).append("')");
+        }
+        String r = c.call("SQL", sb.toString());
+        assertTrue(!r.startsWith("-"), r);
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "1000"));
+    }
+
+    @AfterEach
+    void stop() {
+        BackgroundQueries.testHold = null;
+        release.countDown();
+        server.close();
+    }
+
+    /** Parks every background statement until {@link #release} (or its cancellation). */
+    private void holdWorkers() {
+        BackgroundQueries.testHold = (Cancellation c) -> {
+            parked.countDown();
+            try {
+                while (!c.cancelled() && !release.await(5, TimeUnit.MILLISECONDS)) {
+                    // wait for the release or the cancellation
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
+    private void awaitParked() throws InterruptedException {
+        assertTrue(parked.await(30, TimeUnit.SECONDS), "the statement did not reach a worker");
+    }
+
+    private static long infoField(RespConnection c, String field) throws IOException {
+        Matcher m = Pattern.compile(field + ":(\\d+)").matcher(c.call("INFO", "stats"));
+        assertTrue(m.find(), field + " missing from INFO");
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void otherClientsAreServedWhileALongQueryRunsAndItSeesTheDataAsAtArrival() throws Exception {
+        RespConnection a = server.raw();
+        RespConnection b = new RespConnection(TestServer.HOST, server.port());
+        assertEquals("+OK\r\n", b.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+        String before = b.call("SQL", GROUP); // inline, before any change
+        assertEquals("+OK\r\n", b.call("CONFIG", "SET", "bg-query-min-rows", "1000"));
+        holdWorkers();
+        a.sendCommand("SQL", GROUP);
+        awaitParked();
+        // B's point writes and reads complete while A's statement is still running.
+        assertEquals(":1\r\n", b.call("UPDATE", "t", "SET", "v = 5, name = 'changed'", "WHERE", "id = 1"));
+        assertEquals(":1\r\n", b.call("DELETE", "FROM", "t", "WHERE", "id = 2"));
+        assertTrue(b.call("SELECT", "v, name", "FROM", "t", "WHERE", "id = 1").contains("changed"));
+        assertEquals(1, infoField(b, "bg_queries_running"));
+        assertTrue(infoField(b, "capture_bytes_held") > 0, "the update copied a chunk the capture holds");
+        assertEquals(0, a.available(), "A's reply must not have arrived yet");
+        release.countDown();
+        assertEquals(before, a.readReply(), "A sees the data as it was when its statement arrived");
+        assertTrue(!a.call("SQL", GROUP).equals(before), "a new statement sees B's changes");
+        b.close();
+    }
+
+    @Test
+    void pipelinedRequestsAfterALongQueryAreAnsweredInOrder() throws Exception {
+        RespConnection a = server.raw();
+        RespConnection b = new RespConnection(TestServer.HOST, server.port());
+        String expected = b.call("SQL", GROUP.replace("GROUP BY g", "WHERE g < 10 GROUP BY g"));
+        holdWorkers();
+        byte[] one = RespConnection.encode("SQL", GROUP.replace("GROUP BY g", "WHERE g < 10 GROUP BY g"));
+        byte[] two = RespConnection.encode("PING");
+        byte[] three = RespConnection.encode("UPDATE", "t", "SET", "v = 7", "WHERE", "id = 3");
+        byte[] four = RespConnection.encode("SELECT", "v", "FROM", "t", "WHERE", "id = 3");
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        all.write(one);
+        all.write(two);
+        all.write(three);
+        all.write(four);
+        a.send(all.toByteArray());
+        awaitParked();
+        assertEquals("+PONG\r\n", b.call("PING"));
+        assertEquals(0, a.available());
+        // A's UPDATE waits behind its query: B still reads the old value.
+        String old = b.call("SELECT", "v", "FROM", "t", "WHERE", "id = 3");
+        assertTrue(old.contains("9"), old);
+        release.countDown();
+        assertEquals(expected, a.readReply());
+        assertEquals("+PONG\r\n", a.readReply());
+        assertEquals(":1\r\n", a.readReply());
+        assertTrue(a.readReply().contains("7"));
+        b.close();
+    }
+
+    @Test
+    void repliesAreByteForByteTheInlineOnes() throws Exception {
+        List<String[]> statements = new ArrayList<>();
+        statements.add(new String[] {"SQL", GROUP});
+        statements.add(new String[] {"QUERY", GROUP});
+        statements.add(new String[] {"SELECT", "t.id, u.label, t.name, t.d", "FROM", "t JOIN u ON t.g = u.k",
+            "WHERE", "t.v > 100", "ORDER BY", "t.d DESC, t.id", "LIMIT", "25"});
+        statements.add(new String[] {"QUERY", "SELECT name, COUNT(DISTINCT g), SUM(d) FROM t GROUP BY name ORDER BY name"});
+        statements.add(new String[] {"SQL", "SELECT COUNT(*) FROM t WHERE name IS NULL"});
+        statements.add(new String[] {"SQL", "SELECT COUNT(*) FROM t"});
+        statements.add(new String[] {"QUERY", "SELECT id, v FROM t WHERE id % 997 = 0 ORDER BY id"});
+        statements.add(new String[] {"SQL", "SELECT nosuch FROM t"});
+        statements.add(new String[] {"QUERY", "SELECT id, d FROM t WHERE v > (SELECT AVG(v) FROM t) AND name IS NOT NULL ORDER BY d DESC, id LIMIT 7"});
+        statements.add(new String[] {"SQL", "SELECT g FROM t WHERE v > 59000 UNION SELECT k FROM u WHERE k > 40 ORDER BY 1"});
+        for (int protocol : new int[] {2, 3}) {
+            try (RespConnection inline = new RespConnection(TestServer.HOST, server.port());
+                 RespConnection bg = new RespConnection(TestServer.HOST, server.port())) {
+                if (protocol == 3) {
+                    inline.call("HELLO", "3");
+                    bg.call("HELLO", "3");
+                }
+                for (String[] st : statements) {
+                    assertEquals("+OK\r\n", inline.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+                    String expected = inline.call(st);
+                    assertEquals("+OK\r\n", inline.call("CONFIG", "SET", "bg-query-min-rows", "1"));
+                    long total = infoField(inline, "bg_queries_total");
+                    assertEquals(expected, bg.call(st), String.join(" ", st) + " (RESP" + protocol + ")");
+                    if (!st[1].contains("nosuch")) {
+                        String stmt = st[0].equals("SQL") || st[0].equals("QUERY") ? st[1]
+                                : String.join(" ", st);
+                        assertEquals(total + 1, infoField(inline, "bg_queries_total"),
+                                "ran in the background: " + stmt + "\n" + inline.call("SQL", "EXPLAIN " + stmt));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void pointQueriesStayInline() throws Exception {
+        RespConnection c = server.raw();
+        long total = infoField(c, "bg_queries_total");
+        c.call("SELECT", "v", "FROM", "t", "WHERE", "id = 5");
+        c.call("SQL", "SELECT v FROM t WHERE id BETWEEN 5 AND 9");
+        assertEquals(total, infoField(c, "bg_queries_total"));
+    }
+
+    @Test
+    void aStatementTimeoutCancelsTheQuery() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "query-timeout-ms", "50"));
+        holdWorkers(); // parked until the timeout cancels it
+        assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n", c.call("SQL", GROUP));
+        BackgroundQueries.testHold = null;
+        // A real scan checks the flag per batch: a 400M-tuple cross join cannot finish in 50 ms.
+        assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n",
+                c.call("SQL", "SELECT COUNT(*) FROM t a, t b WHERE a.v + b.v = -1"));
+        assertEquals("+PONG\r\n", c.call("PING"));
+        assertEquals(2, infoField(c, "bg_queries_cancelled"));
+        assertEquals(0, infoField(c, "bg_queries_running"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "query-timeout-ms", "0"));
+        assertTrue(c.call("SQL", GROUP).startsWith("*"));
+    }
+
+    @Test
+    void clientKillCancelsTheQueryAndReleasesTheView() throws Exception {
+        RespConnection a = new RespConnection(TestServer.HOST, server.port());
+        RespConnection admin = server.raw();
+        String id = a.call("CLIENT", "ID").substring(1).trim();
+        holdWorkers();
+        a.sendCommand("SQL", GROUP);
+        awaitParked();
+        assertEquals(1, infoField(admin, "bg_queries_running"));
+        assertEquals(":1\r\n", admin.call("CLIENT", "KILL", "ID", id));
+        assertTrue(a.awaitClosedByServer(30_000));
+        // The worker sees the cancellation and hands back; the event loop then releases the view.
+        long running = 1;
+        for (int i = 0; i < 10_000 && running != 0; i++) {
+            running = infoField(admin, "bg_queries_running");
+        }
+        assertEquals(0, running);
+        assertEquals(1, infoField(admin, "bg_queries_cancelled"));
+        assertEquals(0, infoField(admin, "captures_outstanding"));
+        a.close();
+    }
+}
