@@ -1,6 +1,7 @@
 package io.respsql.exec;
 
 import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.result.ResultColumns;
@@ -18,24 +19,41 @@ import java.util.List;
 public final class ResultWriter {
     private static final byte[] EMPTY = new byte[0];
     private byte[] temporal;
+    /** Above this many slots the tuple buffer is let go after the run. */
+    private static final int KEEP_BUFFER = 1 << 16;
+    /** The result tuples' slots, reused run after run (a writer belongs to one plan; one thread). */
+    private IntArrayList buf = new IntArrayList();
+    private int[] carriedNow;
+    private int tuples;
+    private final TupleConsumer gather = c -> {
+        int[] s = c.slots;
+        for (int r : carriedNow) {
+            buf.add(s[r]);
+        }
+        tuples++;
+        return true;
+    };
 
     /** Writes every row {@code root} produces; {@code carried} are the relations a tuple consists of. */
     public void write(Operator root, List<Expression> outputs, ResultColumns columns, int[] carried, EvalContext ctx,
                       ResultSink sink) {
-        IntArrayList buf = new IntArrayList();
+        write(root, outputs.toArray(new Expression[0]), columns, carried, ctx, sink);
+    }
+
+    /** {@link #write(Operator, List, ResultColumns, int[], EvalContext, ResultSink)} with the outputs as an array. */
+    public void write(Operator root, Expression[] outs, ResultColumns columns, int[] carried, EvalContext ctx,
+                      ResultSink sink) {
+        buf.clear();
+        tuples = 0;
+        carriedNow = carried;
+        try {
+            root.run(ctx, gather);
+        } finally {
+            carriedNow = null;
+        }
         int w = carried.length;
-        long[] tuples = {0};
-        root.run(ctx, c -> {
-            int[] s = c.slots;
-            for (int r : carried) {
-                buf.add(s[r]);
-            }
-            tuples[0]++;
-            return true;
-        });
-        int n = (int) tuples[0];
+        int n = tuples;
         sink.columns(columns, n);
-        Expression[] outs = outputs.toArray(new Expression[0]);
         int[] rows = buf.elements();
         int[] slots = ctx.slots;
         for (int i = 0, at = 0; i < n; i++, at += w) {
@@ -49,6 +67,9 @@ public final class ResultWriter {
             sink.endRow();
         }
         sink.end();
+        if (rows.length > KEEP_BUFFER) {
+            buf = new IntArrayList();
+        }
     }
 
     /** The number of tuples {@code root} produces (a lone COUNT(*)). */

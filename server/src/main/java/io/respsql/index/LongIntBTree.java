@@ -353,6 +353,31 @@ public final class LongIntBTree {
         private Cursor() {
         }
 
+        /**
+         * How many pairs {@link #copyRun} would copy: from here to the end of the current key's
+         * run in this leaf (1 in a dense layout, where keys are distinct). Only when valid().
+         */
+        public int runRemaining() {
+            return state == TREE ? runEnd - index : 1;
+        }
+
+        /**
+         * Copies the rows of the {@link #runRemaining()} pairs from here on (all with the current
+         * key) into {@code dst[at..]}, and positions on the last of them, so {@link #next()} goes on
+         * after it: a whole run of an index range at once instead of one step per row.
+         */
+        public int copyRun(int[] dst, int at) {
+            if (state != TREE) {
+                dst[at] = row;
+                return 1;
+            }
+            int n = runEnd - index;
+            System.arraycopy(leaf.rows, index, dst, at, n);
+            index = runEnd - 1;
+            row = leaf.rows[index];
+            return n;
+        }
+
         /** Positions at the first pair with key >= lo (row ignored). Returns valid(). */
         public boolean seek(long lo) {
             if (dense) {

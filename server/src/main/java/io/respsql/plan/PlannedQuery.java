@@ -13,6 +13,9 @@ import java.util.List;
 public final class PlannedQuery implements StatementPlanner.QueryPlan {
     private final QueryPlanner.Planned p;
     private final ResultColumns columns;
+    /** Reused by every event-loop run of this plan: its tuple buffer and the outputs array. */
+    private final ResultWriter writer = new ResultWriter();
+    private final Expression[] outputArray;
     private List<io.respsql.storage.Table> tablesRead = List.of();
     /** Plans the same query again with its descriptions (EXPLAIN); planning to run builds no text. */
     private final java.util.function.Supplier<List<String>> explained;
@@ -24,6 +27,7 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         this.p = p;
         this.relations = relations;
         this.explained = explained;
+        this.outputArray = p.outputs().toArray(new Expression[0]);
         this.columns = new ResultColumns() { // read on demand: the 2010 reply never asks
             @Override
             public int size() {
@@ -132,6 +136,7 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
             sink.countStar(columns, n);
             return;
         }
-        new ResultWriter().write(p.root(), p.outputs(), columns, p.carried(), ctx, sink);
+        // A run on a worker thread (cancellable) gets its own writer: the kept one is the event loop's.
+        (cancel == null ? writer : new ResultWriter()).write(p.root(), outputArray, columns, p.carried(), ctx, sink);
     }
 }

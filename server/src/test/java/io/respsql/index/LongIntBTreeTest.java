@@ -262,6 +262,38 @@ class LongIntBTreeTest {
     }
 
     @Test
+    void copyRunHandsTheSameRowsAsStepping() {
+        // Small leaves so a key's rows span several leaves and share leaves with other keys.
+        LongIntBTree tree = new LongIntBTree(4, 3);
+        java.util.Random rnd = new java.util.Random(7);
+        for (int i = 0; i < 3000; i++) {
+            tree.insert(rnd.nextInt(40), rnd.nextInt(100_000));
+        }
+        for (long key = -1; key <= 41; key++) {
+            java.util.List<Integer> stepped = new java.util.ArrayList<>();
+            LongIntBTree.Cursor c = tree.cursor();
+            for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
+                stepped.add(c.row());
+            }
+            int[] runs = new int[stepped.size() + 1];
+            int n = 0;
+            LongIntBTree.Cursor d = tree.cursor();
+            for (boolean ok = d.seek(key); ok && d.key() == key; ok = d.next()) {
+                int want = d.runRemaining();
+                assertTrue(want >= 1 && n + want <= stepped.size(), "run of key " + key);
+                assertEquals(want, d.copyRun(runs, n));
+                assertEquals(key, d.key());
+                n += want;
+                assertEquals(stepped.get(n - 1), d.row(), "positioned on the run's last pair");
+            }
+            assertEquals(stepped.size(), n, "key " + key);
+            for (int i = 0; i < n; i++) {
+                assertEquals(stepped.get(i), runs[i], "key " + key + " at " + i);
+            }
+        }
+    }
+
+    @Test
     void clearResetsTheTree() {
         LongIntBTree tree = new LongIntBTree(4, 3);
         LongIntBTree empty = new LongIntBTree(4, 3);

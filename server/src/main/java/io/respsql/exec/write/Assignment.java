@@ -8,6 +8,7 @@ import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.IntColumn;
 import io.respsql.storage.Table;
 
 import java.nio.charset.StandardCharsets;
@@ -27,8 +28,16 @@ final class Assignment {
     private final boolean perRun;
     private final boolean indexed;
     private final boolean notNull;
+    /** Some UNIQUE index (the primary key included) has this column: the UPDATE checks it after writing. */
+    final boolean inUnique;
 
     private final Cell pending;
+    /**
+     * The value is arithmetic over this row's own columns and literals (no subquery, no function),
+     * going into an unindexed integer column held as int: {@link #computeInt} may then be used
+     * once per row and the values stored later, the row's old values being what it reads.
+     */
+    private boolean rowLocalInt;
 
     private Assignment(Table t, Column column, Expression value, Cell pending) {
         this.table = t;
@@ -38,6 +47,7 @@ final class Assignment {
         this.perRun = value instanceof io.respsql.expr.Parameter;
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
+        this.inUnique = t.coveredByUnique(column);
     }
 
     /**
@@ -81,12 +91,44 @@ final class Assignment {
                 ValueRules.evaluated(c, x, plan.newContext(), shown, a.pending);
             } else {
                 a = new Assignment(t, c, x, cell);
+                a.rowLocalInt = !a.indexed && c.type().storedAs() == ColumnType.INT && c instanceof IntColumn
+                        && x.relations() == 1L && rowArithmetic(e);
             }
         }
         if (a.value == null && a.pending.isNull && a.notNull) {
             throw Tables.nullViolation(t, c);
         }
         return a;
+    }
+
+    /** Column references, literals and arithmetic only: what reads nothing but the row itself. */
+    private static boolean rowArithmetic(Expr e) {
+        if (e instanceof Expr.Column || e instanceof Expr.Literal) {
+            return true;
+        }
+        if (e instanceof Expr.Unary u) {
+            return rowArithmetic(u.operand());
+        }
+        if (e instanceof Expr.Binary b) {
+            return rowArithmetic(b.left()) && rowArithmetic(b.right());
+        }
+        return false;
+    }
+
+    /** Whether {@link #computeInt} and {@link #storeInt} may stand for compute and write (see {@link #rowLocalInt}). */
+    boolean rowLocalInt() {
+        return rowLocalInt;
+    }
+
+    /** {@link #compute} for a {@link #rowLocalInt} assignment; returns the int to store (NULL: {@link Cell#isNull}). */
+    int computeInt(EvalContext ctx) {
+        compute(ctx);
+        return (int) pending.l;
+    }
+
+    /** Stores a value {@link #computeInt} gave for {@code row}. */
+    void storeInt(int row, int v) {
+        ((IntColumn) column).set(row, v);
     }
 
     /** The same value for every row of this run: a constant, or a parameter once {@link #prepare}d. */

@@ -1,6 +1,7 @@
 package io.respsql.exec.write;
 
 import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.scan.IndexLookup;
 import io.respsql.expr.EvalContext;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
@@ -15,6 +16,10 @@ final class RowCollector {
 
     static void collect(Operator root, EvalContext ctx, IntArrayList into) {
         into.clear();
+        if (root instanceof IndexLookup lookup && root.relations() == 1L) { // relation 0: the table
+            lookup.collectSlots(ctx, into);
+            return;
+        }
         root.run(ctx, c -> {
             into.add(c.slots[0]);
             return true;

@@ -92,7 +92,20 @@ public final class UpdateExecutor {
                 pk = a;
             }
         }
-        if (!allConstant) {
+        // One row-local integer assignment (SET v = v + 1): each value is computed once, kept after
+        // the row slots in the same reused buffer, and stored in a tight loop (rows[i] -> values[n + i]).
+        boolean keptValues = false;
+        if (!allConstant && as.length == 1 && as[0].rowLocalInt()) {
+            Assignment a = as[0];
+            buffer.size(2 * n);
+            r = buffer.elements();
+            keptValues = true;
+            for (int i = 0; i < n; i++) {
+                ctx.slots[0] = r[i];
+                r[n + i] = a.computeInt(ctx);
+                keptValues &= !a.pending().isNull; // a NULL cannot be kept as an int: the general loop writes
+            }
+        } else if (!allConstant) {
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = r[i];
                 for (Assignment a : as) {
@@ -123,6 +136,11 @@ public final class UpdateExecutor {
             for (Assignment a : as) {
                 a.writeAll(r, n);
             }
+        } else if (keptValues) {
+            Assignment a = as[0];
+            for (int i = 0; i < n; i++) {
+                a.storeInt(r[i], r[n + i]);
+            }
         } else {
             for (int i = 0; i < n; i++) {
                 int row = r[i];
@@ -150,6 +168,13 @@ public final class UpdateExecutor {
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
     private static List<TableIndex> affectedUnique(Table t, Assignment[] as) {
+        boolean any = false;
+        for (Assignment a : as) {
+            any |= a.inUnique; // known when bound: most UPDATEs (SET v = v + 1) skip the index walk
+        }
+        if (!any) {
+            return null;
+        }
         List<TableIndex> unique = null;
         List<TableIndex> indexes = t.indexes();
         for (int i = 0; i < indexes.size(); i++) {

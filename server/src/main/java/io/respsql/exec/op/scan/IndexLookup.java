@@ -6,6 +6,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
 import io.respsql.storage.TableIndex;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.Arrays;
 import java.util.List;
@@ -63,6 +64,34 @@ public final class IndexLookup implements Operator {
             }
         }
         return true;
+    }
+
+    /**
+     * The rows {@link #run} would push, appended to {@code into} in the same order (UPDATE and
+     * DELETE collect their rows first). Without a filter a key's rows are copied a leaf run at a
+     * time ({@link LongIntBTree.Cursor#copyRun}), not one consumer call per row: the FK-range UPDATE.
+     */
+    public void collectSlots(EvalContext ctx, IntArrayList into) {
+        if (keys.length != 1 || filter != null) {
+            int rel = relation;
+            run(ctx, t -> into.add(t.slots[rel]));
+            return;
+        }
+        long key = keys[0].key(ctx);
+        if (keys[0].none) {
+            return;
+        }
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
+                int at = into.size();
+                into.size(at + c.runRemaining()); // grows the backing array when needed
+                c.copyRun(into.elements(), at);
+            }
+        } finally {
+            spare = c;
+        }
     }
 
     private boolean probe(LongIntBTree.Cursor c, long key, EvalContext ctx, TupleConsumer out) {
