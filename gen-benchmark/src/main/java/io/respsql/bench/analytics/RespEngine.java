@@ -193,7 +193,8 @@ final class RespEngine implements Engine {
     @Override
     public Answer run(String sql, long capMillis) throws Exception {
         socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, capMillis));
-        byte[] req = Resp.encode("SQL", sql);
+        // QUERY: the typed reply, so a NULL is told from '' and a comma inside text is kept.
+        byte[] req = Resp.encode("QUERY", sql);
         long t0 = System.nanoTime();
         Object reply;
         try {
@@ -222,9 +223,9 @@ final class RespEngine implements Engine {
     }
 
     /**
-     * Today's (2010) SELECT reply: an array of bulk strings, one per row, the values joined by
-     * commas (no NULL, no comma inside a value: the generated text has none); a lone COUNT(*) an
-     * integer. A typed reply (an array of arrays) is taken as it is.
+     * A SELECT's reply. QUERY's typed form: the column names, the column types, then one array per
+     * row (NULL a null). The 2010 form, for a server without QUERY: an array of bulk strings, one
+     * per row, the values joined by commas; a lone COUNT(*) an integer.
      */
     static List<List<String>> decode(Object reply) {
         if (reply instanceof Long n) {
@@ -232,6 +233,10 @@ final class RespEngine implements Engine {
         }
         if (!(reply instanceof List<?> items)) {
             return null;
+        }
+        if (items.size() >= 2 && items.get(0) instanceof List<?> && items.get(1) instanceof List<?> types
+                && !types.isEmpty() && types.get(0) instanceof String) {
+            items = items.subList(2, items.size()); // typed: names and types first
         }
         List<List<String>> rows = new ArrayList<>(items.size());
         for (Object item : items) {
@@ -255,7 +260,7 @@ final class RespEngine implements Engine {
         Object r = call("SLOWLOG", "GET", "1");
         long micros = -1;
         if (r instanceof List<?> entries && !entries.isEmpty() && entries.get(0) instanceof List<?> e && e.size() >= 4
-                && e.get(3) instanceof List<?> args && !args.isEmpty() && "SQL".equalsIgnoreCase(String.valueOf(args.get(0)))
+                && e.get(3) instanceof List<?> args && !args.isEmpty() && ("SQL".equalsIgnoreCase(String.valueOf(args.get(0))) || "QUERY".equalsIgnoreCase(String.valueOf(args.get(0))))
                 && e.get(2) instanceof Long d) {
             micros = d;
         }

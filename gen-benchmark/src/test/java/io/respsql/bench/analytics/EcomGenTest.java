@@ -165,5 +165,9 @@ class EcomGenTest {
         assertEquals(List.of(List.of("1", "x y"), List.of("2", "z")), RespEngine.decode(List.of("1,x y", "2,z")));
         assertEquals(List.of(Arrays.asList("1", null)), RespEngine.decode(List.of(Arrays.asList(1L, null))));
         assertNull(RespEngine.decode("OK"));
+        // QUERY's typed form: names, types, then the rows; a NULL stays null (not '')
+        assertEquals(List.of(Arrays.asList("202101", null), Arrays.asList("202102", "a, b")),
+                RespEngine.decode(List.of(List.of("m", "prev"), List.of("INT", "TEXT"),
+                        Arrays.asList(202101L, null), Arrays.asList(202102L, "a, b"))));
     }
 }

@@ -101,9 +101,9 @@ final class Assignment {
         return a;
     }
 
-    /** Column references, literals and arithmetic only: what reads nothing but the row itself. */
+    /** Column references, literals (a cached plan's parameters too) and arithmetic only: what reads nothing but the row itself. */
     private static boolean rowArithmetic(Expr e) {
-        if (e instanceof Expr.Column || e instanceof Expr.Literal) {
+        if (e instanceof Expr.Column || e instanceof Expr.Literal || e instanceof Expr.Parameter) {
             return true;
         }
         if (e instanceof Expr.Unary u) {
