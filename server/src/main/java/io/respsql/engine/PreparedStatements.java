@@ -11,6 +11,7 @@ import io.respsql.storage.ColumnType;
 import io.respsql.storage.PreparedDef;
 import io.respsql.storage.PreparedDef.Param;
 import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.List;
  * then runs the statement with the values in place of the {@code ?}s as literals: the plan cache
  * makes that a cached plan's run, and the log and replicas see an ordinary statement.
  * PREPARE and DEALLOCATE are logged like writes; the definitions ({@link PreparedDef}) live in the
- * catalog, so snapshots (SAVE, BGSAVE, a log rewrite's preamble, a replica's full sync) carry them.
+ * catalog, so snapshots (SAVE, BGSAVE, a log rewrite's preamble, a replica's full sync) carry them
+ * and a block's rollback takes them back.
  */
 final class PreparedStatements {
     /** Where the definitions live: with the tables, so snapshots, replicas and block rollbacks carry them. */
@@ -59,8 +61,11 @@ final class PreparedStatements {
         return new String[] {rest.substring(0, sp), rest.substring(sp).strip()};
     }
 
-    /** PREPARE: parses and types the statement; replaces a statement of the same name. */
-    void prepare(String name, String text) {
+    /**
+     * PREPARE: parses and types the statement, then hands the definition to {@code undo} (null
+     * outside a block) before it replaces a statement of the same name: a failure leaves both as they were.
+     */
+    void prepare(String name, String text, UndoLog undo) {
         if (name.isEmpty()) {
             throw new SqlException("PREPARE needs a name and a statement: PREPARE <name> <statement>");
         }
@@ -93,11 +98,23 @@ final class PreparedStatements {
         for (Param p : params) {
             ps.add(p == null ? new Param(null, null) : p);
         }
-        catalog.putPrepared(new PreparedDef(name, text, marks, ps));
+        PreparedDef def = new PreparedDef(name, text, marks, ps);
+        if (undo != null) {
+            undo.preparedChanging(name);
+        }
+        catalog.putPrepared(def);
     }
 
-    boolean deallocate(String name) {
-        return catalog.removePrepared(name) != null;
+    /** DEALLOCATE: false when there is no such statement (nothing recorded then). */
+    boolean deallocate(String name, UndoLog undo) {
+        if (catalog.prepared(name) == null) {
+            return false;
+        }
+        if (undo != null) {
+            undo.preparedChanging(name);
+        }
+        catalog.removePrepared(name);
+        return true;
     }
 
     /** The statement EXECUTE runs: the values checked against the parameters' types, in place of the {@code ?}s. */

@@ -406,13 +406,14 @@ public final class SqlEngine {
                     return Outcome.failed(refusal);
                 }
             }
+            // inside a block the change is recorded in the undo log, so a rollback takes it back
             if (verb.equals("PREPARE")) {
-                prepared.prepare(nr[0], nr[1]);
+                prepared.prepare(nr[0], nr[1], undo);
             } else {
                 if (!nr[1].isEmpty()) {
                     throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
                 }
-                if (!prepared.deallocate(nr[0])) {
+                if (!prepared.deallocate(nr[0], undo)) {
                     throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
                 }
             }

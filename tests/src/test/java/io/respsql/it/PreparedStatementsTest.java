@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * PREPARE / EXECUTE / DEALLOCATE over the wire, their errors, a restart through the log, through a
- * snapshot (SAVE, BGSAVE, a log rewrite's preamble), a replica's full sync, and INFO's plan cache
- * lines.
+ * snapshot (SAVE, BGSAVE, a log rewrite's preamble), a replica's full sync, a block's rollback, and
+ * INFO's plan cache lines.
  */
 class PreparedStatementsTest {
     @TempDir
@@ -173,6 +173,44 @@ class PreparedStatementsTest {
             assertEquals("-ERR value 'x' for parameter 1 of prepared statement 'Get' does not fit its type INT (column 'id')\r\n",
                     r.call("EXECUTE", "get", "x"));
             assertEquals("*1\r\n$4\r\n2,20\r\n", r.call("SELECT", "*", "FROM", "big"), "views come with the sync too");
+        }
+    }
+
+    @Test
+    void aBlockThatRollsBackTakesBackItsPrepareAndDeallocate() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
+             RespConnection c = s.raw()) {
+            fill(c);
+            assertEquals("+OK\r\n", c.call("PREPARE", "get", "SELECT v FROM kv WHERE id = ?"));
+            assertEquals("+OK\r\n", c.call("PREPARE", "keep", "SELECT s FROM kv WHERE id = ?"));
+            assertEquals("+OK\r\n", c.call("MULTI"));
+            assertEquals("+QUEUED\r\n", c.call("PREPARE", "fresh", "SELECT 1"));
+            assertEquals("+QUEUED\r\n", c.call("DEALLOCATE", "get"));
+            assertEquals("+QUEUED\r\n", c.call("PREPARE", "keep", "SELECT v FROM kv WHERE s = ?"));
+            assertEquals("+QUEUED\r\n", c.call("EXECUTE", "keep", "a"));
+            assertEquals("+QUEUED\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(1, 0, 'dup')"));
+            String exec = c.call("EXEC");
+            assertTrue(exec.startsWith("-ERR EXEC aborted: statement 5 of 5 failed: ")
+                    && exec.endsWith("; no change of this transaction was kept\r\n"), exec);
+            assertEquals("-ERR prepared statement 'fresh' does not exist\r\n", c.call("EXECUTE", "fresh"));
+            assertEquals("*1\r\n$2\r\n10\r\n", c.call("EXECUTE", "get", "1"));
+            // the old text and its typing are back: the parameter is the INT id, not the TEXT s
+            assertEquals("*1\r\n$1\r\na\r\n", c.call("EXECUTE", "keep", "1"));
+            assertTrue(c.call("EXECUTE", "keep", "a").startsWith("-ERR value 'a' for parameter 1"));
+
+            // a block that commits keeps them
+            assertEquals("+OK\r\n", c.call("MULTI"));
+            assertEquals("+QUEUED\r\n", c.call("PREPARE", "fresh", "SELECT 1"));
+            assertEquals("+QUEUED\r\n", c.call("DEALLOCATE", "get"));
+            assertEquals("*2\r\n+OK\r\n+OK\r\n", c.call("EXEC"));
+            assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("EXECUTE", "get", "1"));
+            assertEquals("*1\r\n$1\r\n1\r\n", c.call("EXECUTE", "fresh"));
+        }
+        // the log holds what committed and nothing of the rolled-back block
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = s.raw()) {
+            assertEquals("*1\r\n$1\r\n1\r\n", c.call("EXECUTE", "fresh"));
+            assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("EXECUTE", "get", "1"));
+            assertEquals("*1\r\n$1\r\na\r\n", c.call("EXECUTE", "keep", "1"));
         }
     }
 
