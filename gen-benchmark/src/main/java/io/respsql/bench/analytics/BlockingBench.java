@@ -30,7 +30,12 @@ import java.util.regex.Pattern;
  * it reports p50/p99 per operation and condition, the p99 ratio loaded/quiet, the analytic queries'
  * times and the largest {@code capture_bytes_held} sampled during loaded phases.
  *
- * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline]</pre>
+ * <p>{@code --load no} skips the load (the server already holds this scale factor's data), {@code --rounds 0}
+ * only loads, and
+ * {@code --first-round N} numbers the raw files from N: scripts/blocking-bench.sh uses both to
+ * alternate single rounds between several servers (GC or worker-count variants) in one run.
+ *
+ * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline] [--load yes|no] [--first-round 0]</pre>
  */
 public final class BlockingBench {
     private static final Pattern HELD = Pattern.compile("capture_bytes_held:(\\d+)");
@@ -41,7 +46,7 @@ public final class BlockingBench {
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> o = new HashMap<>(Map.of("--host", "127.0.0.1", "--sf", "0.1", "--seed", "4",
-                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline"));
+                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline", "--load", "yes", "--first-round", "0"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i], args[i + 1]);
         }
@@ -67,6 +72,8 @@ public final class BlockingBench {
         final List<String> modes;
         final Path dir;
         final PrintStream log;
+        final boolean load;
+        final int firstRound;
 
         Run(Map<String, String> o, PrintStream log) {
             host = o.get("--host");
@@ -78,16 +85,23 @@ public final class BlockingBench {
             modes = List.of(o.get("--modes").split(","));
             dir = Path.of(o.get("--out"));
             this.log = log;
+            load = !o.get("--load").equals("no");
+            firstRound = Integer.parseInt(o.get("--first-round"));
         }
 
         int go() throws Exception {
             Files.createDirectories(dir);
             EcomGen g = EcomGen.atScale(seed, sf);
-            long l0 = System.nanoTime();
-            try (RespEngine loader = new RespEngine(host, port, 1000, 32, log)) {
-                loader.load(g);
+            if (load) {
+                long l0 = System.nanoTime();
+                try (RespEngine loader = new RespEngine(host, port, 1000, 32, log)) {
+                    loader.load(g);
+                }
+                log.printf("loaded SF %s (%d rows) in %.1f s%n", sf, g.totalRows(), (System.nanoTime() - l0) / 1e9);
             }
-            log.printf("loaded SF %s (%d rows) in %.1f s%n", sf, g.totalRows(), (System.nanoTime() - l0) / 1e9);
+            if (rounds == 0) {
+                return 0; // --rounds 0: load only
+            }
             Map<String, String> q = Queries.render(Queries.constants(g));
             String[] analytic = {q.get("q07"), q.get("q11")};
             List<String> summary = new ArrayList<>();
@@ -101,7 +115,7 @@ public final class BlockingBench {
                     List<Long> queryMicros = new ArrayList<>();
                     long maxHeld = 0;
                     long sawRunning = 0;
-                    SplittableRandom rnd = new SplittableRandom(seed);
+                    SplittableRandom rnd = new SplittableRandom(seed + firstRound);
                     for (int r = 0; r < rounds; r++) {
                         // Loaded first: the probe runs until Q07 and Q11 have both completed (at least
                         // --ops requests); then quiet with the same number of requests.
@@ -144,7 +158,7 @@ public final class BlockingBench {
                                 load.join();
                                 queryMicros.addAll(qm);
                             }
-                            write(dir.resolve(mode + "-" + phase + "-round" + r + ".txt"), toArray(upd), toArray(sel));
+                            write(dir.resolve(mode + "-" + phase + "-round" + (firstRound + r) + ".txt"), toArray(upd), toArray(sel));
                             lat.computeIfAbsent(phase + " UPDATE", k -> new ArrayList<>()).addAll(upd);
                             lat.computeIfAbsent(phase + " SELECT", k -> new ArrayList<>()).addAll(sel);
                         }
