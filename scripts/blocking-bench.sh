@@ -9,8 +9,11 @@
 # bg-query-min-rows 100000) and inline (bg-query-min-rows 0: the 2010 behaviour, for contrast).
 # Raw per-request latencies and summary.txt go to bench/blocking/<UTC date-time>/ (or RESULT_DIR).
 #
-# VARIANTS compares server settings side by side in one run: "name|JVM options|server flags" entries
-# separated by ';' (e.g. 'g1|-XX:+UseG1GC|;zgc|-XX:+UseZGC|--bg-query-threads 1'). One server per
+# VARIANTS compares server settings side by side in one run: "name|JVM options|server flags[|env]
+# [|checkout]" entries separated by ';' (e.g. 'g1|-XX:+UseG1GC|;zgc|-XX:+UseZGC|--bg-query-threads 1';
+# env: VAR=value words set for that server's scripts/respsql-server, e.g. RESPSQL_WORKER_NICE=0;
+# checkout: another source tree whose scripts/respsql-server runs it, e.g. an older commit's
+# `git archive` extracted and built, for a before/after of code). One server per
 # variant is started and loaded first (all stay up, idle when not measured); then each round runs
 # one loaded/quiet round per variant, the variants' order rotated from round to round, so that every
 # variant sees the same machine. Raw files go to <dir>/<variant>/, the pooled figures (all rounds)
@@ -18,7 +21,8 @@
 # Default: one variant "default" with RESPSQL_JAVA_OPTS as given.
 #
 # Env or flags: SF=0.1 (--sf)  ROUNDS=4 (--rounds)  OPS=2000 (--ops)  MODES=bg,inline (--modes)
-#               RESPSQL_HEAP=3g  RESULT_DIR=  VARIANTS=
+#               RESPSQL_HEAP=3g  RESULT_DIR=  VARIANTS=  ANALYTIC_CONNS=1 (connections running
+#               Q07/Q11 at once in a loaded phase)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,6 +42,7 @@ SF="${SF:-0.1}"
 ROUNDS="${ROUNDS:-4}"
 OPS="${OPS:-2000}"
 MODES="${MODES:-bg,inline}"
+ANALYTIC_CONNS="${ANALYTIC_CONNS:-1}"
 export RESPSQL_HEAP="${RESPSQL_HEAP:-3g}"
 DIR="${RESULT_DIR:-$ROOT/bench/blocking/$(date -u +%Y%m%d-%H%M%S)}"
 mkdir -p "$DIR"
@@ -50,20 +55,21 @@ mkdir -p "$DIR"
   echo "cpu: $(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1), $(nproc) cores online"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "git: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-  echo "SF=$SF ROUNDS=$ROUNDS OPS=$OPS MODES=$MODES RESPSQL_HEAP=$RESPSQL_HEAP"
+  echo "SF=$SF ROUNDS=$ROUNDS OPS=$OPS MODES=$MODES RESPSQL_HEAP=$RESPSQL_HEAP ANALYTIC_CONNS=$ANALYTIC_CONNS"
 } > "$DIR/machine.txt"
 
 VARIANTS="${VARIANTS:-default|${RESPSQL_JAVA_OPTS:-}|}"
 IFS=';' read -r -a VARIANT_LIST <<< "$VARIANTS"
-NAMES=() OPTS=() FLAGS=() PORTS=() PIDS=() DATAS=()
+NAMES=() OPTS=() FLAGS=() ENVS=() ROOTS=() PORTS=() PIDS=() DATAS=()
 for v in "${VARIANT_LIST[@]}"; do
   [[ -z "${v//[[:space:]]/}" ]] && continue
-  IFS='|' read -r name opts flags <<< "$v"
-  NAMES+=("$name"); OPTS+=("$opts"); FLAGS+=("$flags")
+  IFS='|' read -r name opts flags envs checkout <<< "$v"
+  NAMES+=("$name"); OPTS+=("$opts"); FLAGS+=("$flags"); ENVS+=("$envs"); ROOTS+=("${checkout:-$ROOT}")
 done
 echo "variants: ${#NAMES[@]}" >> "$DIR/machine.txt"
 for i in "${!NAMES[@]}"; do
-  echo "  ${NAMES[i]}: RESPSQL_JAVA_OPTS='${OPTS[i]}' server flags '${FLAGS[i]}'" >> "$DIR/machine.txt"
+  echo "  ${NAMES[i]}: RESPSQL_JAVA_OPTS='${OPTS[i]}' server flags '${FLAGS[i]}' env '${ENVS[i]}' checkout ${ROOTS[i]}" \
+    "($(git -C "${ROOTS[i]}" rev-parse --short HEAD 2>/dev/null || echo 'not a git tree'))" >> "$DIR/machine.txt"
 done
 
 cleanup() {
@@ -75,7 +81,7 @@ trap cleanup EXIT
 bench() { # variant index, then blocking-bench flags
   local i="$1"; shift
   GEN_BENCHMARK_JAVA_OPTS="-XX:+UseParallelGC -Xmx2g" "$ROOT/scripts/gen-benchmark" blocking-bench --host 127.0.0.1 \
-    --port "${PORTS[i]}" --out "$DIR/${NAMES[i]}" --sf "$SF" --ops "$OPS" --modes "$MODES" "$@"
+    --port "${PORTS[i]}" --out "$DIR/${NAMES[i]}" --sf "$SF" --ops "$OPS" --modes "$MODES" --analytic-conns "$ANALYTIC_CONNS" "$@"
 }
 
 PORT=7760
@@ -85,7 +91,7 @@ for i in "${!NAMES[@]}"; do
   mkdir -p "$DIR/${NAMES[i]}"
   DATAS[i]="$(mktemp -d "${TMPDIR:-/tmp}/blocking-bench-data.XXXXXX")"
   # shellcheck disable=SC2086  # the flags are several words on purpose
-  RESPSQL_JAVA_OPTS="${OPTS[i]}" "$ROOT/scripts/respsql-server" --port "$PORT" --bind 127.0.0.1 --appendonly no \
+  env ${ENVS[i]} RESPSQL_JAVA_OPTS="${OPTS[i]}" "${ROOTS[i]}/scripts/respsql-server" --port "$PORT" --bind 127.0.0.1 --appendonly no \
     --save "" --dir "${DATAS[i]}" ${FLAGS[i]} > "$DIR/${NAMES[i]}/server-output.txt" 2>&1 &
   PIDS[i]=$!
   for _ in $(seq 1 600); do

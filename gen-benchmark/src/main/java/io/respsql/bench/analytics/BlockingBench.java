@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * {@code --first-round N} numbers the raw files from N: scripts/blocking-bench.sh uses both to
  * alternate single rounds between several servers (GC or worker-count variants) in one run.
  *
- * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline] [--load yes|no] [--first-round 0]</pre>
+ * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline] [--load yes|no] [--first-round 0] [--analytic-conns 1]</pre>
  */
 public final class BlockingBench {
     private static final Pattern HELD = Pattern.compile("capture_bytes_held:(\\d+)");
@@ -46,7 +46,8 @@ public final class BlockingBench {
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> o = new HashMap<>(Map.of("--host", "127.0.0.1", "--sf", "0.1", "--seed", "4",
-                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline", "--load", "yes", "--first-round", "0"));
+                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline", "--load", "yes", "--first-round", "0",
+                "--analytic-conns", "1"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i], args[i + 1]);
         }
@@ -74,6 +75,8 @@ public final class BlockingBench {
         final PrintStream log;
         final boolean load;
         final int firstRound;
+        /** Connections running Q07 and Q11 back to back at once in a loaded phase (each starts with the next query). */
+        final int analyticConns;
 
         Run(Map<String, String> o, PrintStream log) {
             host = o.get("--host");
@@ -87,6 +90,7 @@ public final class BlockingBench {
             this.log = log;
             load = !o.get("--load").equals("no");
             firstRound = Integer.parseInt(o.get("--first-round"));
+            analyticConns = Integer.parseInt(o.get("--analytic-conns"));
         }
 
         int go() throws Exception {
@@ -122,19 +126,23 @@ public final class BlockingBench {
                         int n = 0;
                         for (String phase : new String[] {"loaded", "quiet"}) {
                             AtomicBoolean stop = new AtomicBoolean();
-                            CountDownLatch started = new CountDownLatch(1);
-                            Thread load = null;
+                            CountDownLatch started = new CountDownLatch(analyticConns);
+                            List<Thread> loads = new ArrayList<>();
                             List<Long> qm = java.util.Collections.synchronizedList(new ArrayList<>());
                             if (phase.equals("loaded")) {
-                                load = new Thread(() -> analyticLoop(analytic, stop, started, qm), "analytic");
-                                load.start();
+                                for (int k = 0; k < analyticConns; k++) {
+                                    int first = k;
+                                    Thread load = new Thread(() -> analyticLoop(analytic, first, stop, started, qm), "analytic-" + k);
+                                    load.start();
+                                    loads.add(load);
+                                }
                                 started.await();
                             }
                             List<Long> upd = new ArrayList<>();
                             List<Long> sel = new ArrayList<>();
                             // Inline, every probe request waits behind a whole query: a few suffice.
                             int least = mode.equals("inline") ? Math.min(ops, 20) : ops;
-                            for (int i = 0; phase.equals("loaded") ? (i < least || qm.size() < 2) : i < n; i++) {
+                            for (int i = 0; phase.equals("loaded") ? (i < least || qm.size() < 2 * analyticConns) : i < n; i++) {
                                 int id = 1 + rnd.nextInt(g.customers);
                                 long t0 = System.nanoTime();
                                 if (i % 2 == 0) {
@@ -153,11 +161,11 @@ public final class BlockingBench {
                                     n = i + 1;
                                 }
                             }
-                            if (load != null) {
-                                stop.set(true);
+                            stop.set(true);
+                            for (Thread load : loads) {
                                 load.join();
-                                queryMicros.addAll(qm);
                             }
+                            queryMicros.addAll(qm);
                             write(dir.resolve(mode + "-" + phase + "-round" + (firstRound + r) + ".txt"), toArray(upd), toArray(sel));
                             lat.computeIfAbsent(phase + " UPDATE", k -> new ArrayList<>()).addAll(upd);
                             lat.computeIfAbsent(phase + " SELECT", k -> new ArrayList<>()).addAll(sel);
@@ -187,9 +195,9 @@ public final class BlockingBench {
             return 0;
         }
 
-        void analyticLoop(String[] queries, AtomicBoolean stop, CountDownLatch started, List<Long> micros) {
+        void analyticLoop(String[] queries, int first, AtomicBoolean stop, CountDownLatch started, List<Long> micros) {
             try (Conn c = new Conn(host, port)) {
-                for (int i = 0; !stop.get(); i++) {
+                for (int i = first; !stop.get(); i++) {
                     long t0 = System.nanoTime();
                     c.send("SQL", queries[i % 2]);
                     started.countDown();
