@@ -18,8 +18,8 @@ import java.util.List;
  * RespSQL over RESP: each statement is the one argument of {@code SQL}. The load sends
  * multi-row INSERTs pipelined ({@code window} statements in flight); the queries are timed as a
  * client round trip and, from {@code SLOWLOG} with {@code slowlog-log-slower-than 0}, as the
- * server's own execution time. TIMESTAMP is stored as TEXT {@code yyyy-mm-dd hh:mm:ss} (RespSQL
- * has no timestamp type yet), as in Seed004Test.
+ * server's own execution time. Every column has its standard type (order_ts is a TIMESTAMP), as in
+ * Seed004Test.
  */
 final class RespEngine implements Engine {
     private final String host;
@@ -66,17 +66,13 @@ final class RespEngine implements Engine {
                 ? "; its server execution time (SLOWLOG, microseconds, slowlog-log-slower-than 0) in a column of its own" : "");
     }
 
-    static String respsqlType(String standard) {
-        return standard.equals("TIMESTAMP") ? "TEXT" : standard;
-    }
-
     @Override
     public List<Step> load(EcomGen g) throws Exception {
         List<Step> steps = new ArrayList<>();
         for (String t : Tables.NAMES) {
             call("SQL", "DROP TABLE IF EXISTS " + t);
         }
-        for (String ddl : Tables.createTables(RespEngine::respsqlType, true)) {
+        for (String ddl : Tables.createTables(s -> s, true)) {
             expectOk(ddl, call("SQL", ddl));
         }
         double[] cpu0 = serverCpu();
@@ -287,7 +283,7 @@ final class RespEngine implements Engine {
             }
         }
         sb.append("loopback ").append(host).append(':').append(port).append(", one connection, statements sent as SQL <statement>\n");
-        sb.append("order_ts stored as TEXT 'yyyy-mm-dd hh:mm:ss' (no TIMESTAMP type yet); primary keys and the 6 secondary indexes\n");
+        sb.append("order_ts a TIMESTAMP; primary keys and the 6 secondary indexes\n");
         return sb.toString();
     }
 
