@@ -117,13 +117,15 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /**
      * Rows the plan visits, as a yes/no guide: the row count of every table it reads with a full
-     * scan or a walk of a whole index, plus, for every table a nested-loop join probes once per
-     * row of another (an index or primary key probe keyed by another relation's column), at least
-     * one row per row read whole, capped at that table's size. Seed 004's Q07 scans 50,000
-     * customers and probes orders and order_items: 150,000, where the scans alone counted 50,000
-     * and Q07 ran inline, stalling every client for up to 1.5 s. A small table driving probes into
-     * a large one stays small (10 rows probing a primary key: 20). A lookup or bounded range with
-     * constant keys counts nothing: its size is not known without probing.
+     * scan or a walk of a whole index; when some table is read whole, also every table a
+     * nested-loop join probes once per row of another (a probe keyed by another relation's
+     * column): an index probe counts the probed table's rows (a foreign-key join from a scanned
+     * table visits all of them: seed 004's Q07 scans 50,000 customers and probes orders and
+     * order_items by index, 1,099,375 rows, where the scan alone counted 50,000 and Q07 ran
+     * inline, stalling every client for up to 1.5 s), a primary key probe one row per row read
+     * whole, capped at the table's size (10 rows driving primary key probes into a large table
+     * count 20: on the index-less view it would be a scan of the large table). A lookup or
+     * bounded range with constant keys counts nothing: its size is not known without probing.
      */
     static long estimate(PlannedQuery plan, long threshold) {
         long upper = 0;
@@ -144,8 +146,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         long rows = scanned;
         List<String> lines = plan.explain();
         for (Table t : new LinkedHashSet<>(plan.tablesRead())) {
-            if (!whole.contains(t) && probedPerRow(lines, t.name())) {
-                rows += Math.min(t.rowCount(), scanned);
+            if (whole.contains(t)) {
+                continue;
+            }
+            String probe = joinProbe(lines, t.name());
+            if (probe != null) {
+                rows += probe.equals("primary key") ? Math.min(t.rowCount(), scanned) : t.rowCount();
             }
         }
         return rows;
@@ -153,16 +159,17 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /** "index probe on T using I (col = a.col)" or "primary key probe on ...": a join probe keyed by another relation. */
     private static final java.util.regex.Pattern JOIN_PROBE = java.util.regex.Pattern.compile(
-            "(?:index|primary key) probe on (\\S+) using \\S+ \\(\\S+ = [A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_\"].*");
+            "(index|primary key) probe on (\\S+) using \\S+ \\(\\S+ = [A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z_\"].*");
 
-    private static boolean probedPerRow(List<String> lines, String table) {
+    /** The kind ("index" or "primary key") of the join probe on {@code table} in the plan, or null. */
+    private static String joinProbe(List<String> lines, String table) {
         for (String l : lines) {
             java.util.regex.Matcher m = JOIN_PROBE.matcher(l.strip());
-            if (m.matches() && m.group(1).equals(table)) {
-                return true;
+            if (m.matches() && m.group(2).equals(table)) {
+                return m.group(1);
             }
         }
-        return false;
+        return null;
     }
 
     @Override
