@@ -112,6 +112,7 @@ for ((r = 0; r < ROUNDS; r++)); do
     echo "round $r ${NAMES[i]}: load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$DIR/rounds.txt"
     bench "$i" --load no --rounds 1 --first-round "$r" > "$DIR/${NAMES[i]}/output-round$r.txt" 2>&1 || rc=1
     tail -n +2 "$DIR/${NAMES[i]}/output-round$r.txt" | sed "s/^/  [${NAMES[i]} round $r] /" >> "$DIR/output.txt"
+    rm -f "$DIR/${NAMES[i]}/summary.txt" # that round's alone (output-round$r.txt has it); the pooled one is $DIR/summary.txt
   done
 done
 set -e
