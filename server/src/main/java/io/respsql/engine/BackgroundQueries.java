@@ -92,6 +92,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         this.workers = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "respsql-query-" + n.incrementAndGet());
             t.setDaemon(true);
+            // The event loop must win the CPU whenever it has work: a worker that shares its core
+            // delays each of its wake-ups by up to a scheduler slice (ms). The JVM applies Java
+            // priorities only with -XX:ThreadPriorityPolicy=1, which scripts/respsql-server sets
+            // with MIN_PRIORITY mapped to nice 19 (docs/engine.md); otherwise this is a no-op.
+            t.setPriority(Thread.MIN_PRIORITY);
             return t;
         });
     }

@@ -70,14 +70,17 @@ class RowsTouchedTest {
     }
 
     @Test
-    void fullScansCountTheirTablesRowsProbesAndRangesNothing() {
+    void fullScansCountTheirTablesRowsJoinProbesTheirReachProbesAndRangesNothing() {
         expect(0, "SELECT v FROM big WHERE id = 5", "primary key probe on big");
         expect(0, "SELECT v FROM big WHERE v = 3", "index probe on big using big_v");
         expect(0, "SELECT v FROM big WHERE id BETWEEN 5 AND 50", "primary key range on big");
         expect(BIG, "SELECT COUNT(*) FROM big WHERE fk = 3", "full scan of big");
         expect(BIG, "SELECT id FROM big ORDER BY id", "(all keys)"); // a whole-index walk for ORDER BY
         expect(BIG + SMALL, "SELECT b.id FROM big b, small s WHERE b.fk + 0 = s.v + 0", "full scan of big");
-        expect(SMALL, "SELECT s.v, b.v FROM small s JOIN big b ON b.id = s.id", "full scan of small");
+        // probes driven by a table read whole: a primary key one row per driving row, another index its whole table
+        expect(2 * SMALL, "SELECT s.v, b.v FROM small s JOIN big b ON b.id = s.id", "full scan of small");
+        expect(SMALL + BIG, "SELECT s.v, b.v FROM small s JOIN big b ON b.v = s.v", "index probe on big using big_v");
+        expect(0, "SELECT s.v, b.v FROM small s JOIN big b ON b.v = s.v WHERE s.id = 2", "index probe on big using big_v");
         expect(SMALL, "SELECT v FROM big WHERE id = 3 AND fk IN (SELECT v FROM small)", "full scan of small");
         expect(BIG + SMALL, "SELECT v FROM small WHERE v = (SELECT MAX(fk) FROM big)", "full scan of big");
         expect(BIG + SMALL, "SELECT id FROM small WHERE EXISTS (SELECT 1 FROM big WHERE big.fk = small.id + 0)",

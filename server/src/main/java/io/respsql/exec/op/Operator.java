@@ -45,4 +45,11 @@ public interface Operator {
     default long rowsTouched() {
         return 0;
     }
+
+    /** {@link #rowsTouched()} summed over {@code op} and every operator under it (subqueries not counted). */
+    static long rowsTouchedUnder(Operator op) {
+        long[] sum = {op.rowsTouched()};
+        op.inputs(in -> sum[0] += rowsTouchedUnder(in));
+        return sum[0];
+    }
 }
