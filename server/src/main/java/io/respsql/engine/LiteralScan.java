@@ -18,8 +18,13 @@ final class LiteralScan {
     static final char INTEGER = '\u0001';
     static final char DECIMAL = '\u0002';
     static final char STRING = '\u0003';
-    /** More literals than this: not cached (a bulk INSERT is not a point statement). */
-    static final int MAX_LITERALS = 256;
+    /**
+     * More literals than this: not cached. Only SELECT, UPDATE and DELETE are cache candidates (a
+     * bulk INSERT never is), so what has many literals is an IN list; a 1,000-id list cached is
+     * the same rows as a range at about the range's cost instead of a full parse each time
+     * (issue 13). The entry's byte estimate grows with its literals ({@link PlanCache.Entry#bytes}).
+     */
+    static final int MAX_LITERALS = 4096;
 
     int count;
     int[] starts = new int[16];

@@ -24,6 +24,16 @@ final class InList extends Expression {
     private final ByteSet texts;
     private final boolean listHasNull;
     private final ValueCompare[] items;
+    /**
+     * The general form over an integer operand whose items are all integer parameters (a cached
+     * plan of {@code id IN (1, 2, ...)}): probed through {@link #runSet}, built from the parameter
+     * values once per run ({@link ParamValues#run}), not compared item by item for every row.
+     */
+    private final boolean paramLongs;
+    private LongOpenHashSet runSet;
+    private ParamValues runOf;
+    private int runNumber;
+    private boolean runHasNull;
 
     /** The constant form: {@code values} are Literals comparable with {@code operand} as {@code kind}. */
     InList(Expression operand, List<Expression> values, int kind, boolean negated) {
@@ -51,6 +61,7 @@ final class InList extends Expression {
         this.longs = ls;
         this.texts = ts;
         this.listHasNull = hasNull;
+        this.paramLongs = false;
     }
 
     /** The general form: one comparison per item ({@code pairs[i]} = operand and item i, comparable). */
@@ -67,6 +78,41 @@ final class InList extends Expression {
         this.longs = null;
         this.texts = null;
         this.listHasNull = false;
+        boolean p = operand.type().isInteger() && operand.type() != SqlType.BOOLEAN && pairs.length > 1;
+        for (Expression[] pair : pairs) {
+            p &= pair[0] == operand && pair[1] instanceof Parameter && pair[1].type().isInteger();
+        }
+        this.paramLongs = p;
+    }
+
+    /** {@link #runSet} for the parameter values of this run (see {@link #paramLongs}). */
+    private LongOpenHashSet runSet(EvalContext ctx) {
+        ParamValues pv = ctx.params;
+        if (runSet == null || runOf != pv || runNumber != pv.run) {
+            if (runSet == null) {
+                runSet = new LongOpenHashSet(items.length);
+            } else {
+                runSet.clear();
+            }
+            boolean hasNull = false;
+            for (ValueCompare item : items) {
+                int i = ((Parameter) item.right).index();
+                if (pv.nulls[i]) {
+                    hasNull = true;
+                } else {
+                    runSet.add(pv.longs[i]);
+                }
+            }
+            runHasNull = hasNull;
+            runOf = pv;
+            runNumber = pv.run;
+        }
+        return runSet;
+    }
+
+    private long runVerdict(boolean hit, EvalContext ctx) {
+        ctx.isNull = !hit && runHasNull;
+        return hit != negated && !ctx.isNull ? 1 : 0;
     }
 
     /** -0.0 and 0.0 are one key (they compare equal). */
@@ -103,6 +149,11 @@ final class InList extends Expression {
                 return ctx.isNull ? 0 : verdict(texts.contains(a, ctx.textOffset, ctx.textLength), ctx);
             }
             default: {
+                if (paramLongs) {
+                    LongOpenHashSet set = runSet(ctx);
+                    long v = operand.evalLong(ctx);
+                    return ctx.isNull ? 0 : runVerdict(set.contains(v), ctx);
+                }
                 boolean sawNull = false;
                 for (ValueCompare item : items) {
                     int c = item.compare(ctx);
@@ -127,25 +178,32 @@ final class InList extends Expression {
                 return 0;
             }
             boolean want = !negated;
-            if (kind == ValueCompare.LONG && col instanceof ColumnRef.IntRef) {
+            LongOpenHashSet set = longs;
+            if (paramLongs) {
+                set = runSet(ctx);
+                if (negated && runHasNull) {
+                    return 0;
+                }
+            }
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.IntRef) {
                 IntColumn c = (IntColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
                 for (int i = 0; i < n; i++) {
                     int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
                         sel[kept++] = s;
                     }
                 }
                 return kept;
             }
-            if (kind == ValueCompare.LONG && col instanceof ColumnRef.LongRef) {
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.LongRef) {
                 LongColumn c = (LongColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
                 for (int i = 0; i < n; i++) {
                     int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
                         sel[kept++] = s;
                     }
                 }
