@@ -182,7 +182,9 @@ public final class UpdateExecutor {
     /**
      * {@code SET v = v ± k} into an unindexed INT column ({@link Assignment#isIncrement}): every
      * matched row's value is checked first ({@link IntColumn#firstOutside}) and only then is k
-     * added, in a primitive loop that skips NULLs. Without a WHERE (and outside a transaction,
+     * added, in a primitive loop that skips NULLs; a row list outside a block is checked as it is
+     * added to ({@link IntColumn#addWithin}: one pass over strided rows), the additions taken back
+     * at the first value that does not fit. Without a WHERE (and outside a transaction,
      * whose undo log wants the rows) it walks the table's chunks and builds no row list. A row
      * that would leave the INT range is computed by the general path, which throws its exact error
      * ("value ... is out of range", "integer overflow in a + b") before anything was written.
@@ -216,12 +218,19 @@ public final class UpdateExecutor {
         RowCollector.collect(root, ctx, buffer);
         int n = buffer.size();
         int[] r = buffer.elements();
+        if (undo == null) {
+            int bad = c.addWithin(r, n, (int) delta, lo, hi); // one pass; a failure takes its additions back
+            if (bad >= 0) {
+                throw rowError(a, ctx, bad);
+            }
+            return n;
+        }
         int bad = c.firstOutside(r, n, lo, hi);
         if (bad >= 0) {
             throw rowError(a, ctx, bad);
         }
-        if (undo != null && n > 0) {
-            undo.changingCells(t, new Column[] {c}, r, n);
+        if (n > 0) {
+            undo.changingCells(t, new Column[] {c}, r, n); // a block's log: only what is certain to change
         }
         c.addTo(r, n, (int) delta);
         return n;
