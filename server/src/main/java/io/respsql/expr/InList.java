@@ -25,12 +25,14 @@ final class InList extends Expression {
     private final boolean listHasNull;
     private final ValueCompare[] items;
     /**
-     * The general form over an integer operand whose items are all integer parameters (a cached
-     * plan of {@code id IN (1, 2, ...)}): probed through {@link #runSet}, built from the parameter
-     * values once per run ({@link ParamValues#run}), not compared item by item for every row.
+     * The general form whose items are all parameters (a cached plan of {@code id IN (1, 2, ...)}):
+     * {@link ValueCompare#LONG}, {@code DOUBLE} or {@code TEXT} as the constant form would probe
+     * them, else {@link #GENERAL}. Probed through a hash set built from the parameter values once
+     * per run ({@link ParamValues#run}), not compared item by item for every row.
      */
-    private final boolean paramLongs;
-    private LongOpenHashSet runSet;
+    private final int runKind;
+    private LongOpenHashSet runLongs;
+    private ByteSet runTexts;
     private ParamValues runOf;
     private int runNumber;
     private boolean runHasNull;
@@ -61,7 +63,7 @@ final class InList extends Expression {
         this.longs = ls;
         this.texts = ts;
         this.listHasNull = hasNull;
-        this.paramLongs = false;
+        this.runKind = GENERAL;
     }
 
     /** The general form: one comparison per item ({@code pairs[i]} = operand and item i, comparable). */
@@ -78,36 +80,55 @@ final class InList extends Expression {
         this.longs = null;
         this.texts = null;
         this.listHasNull = false;
-        boolean p = operand.type().isInteger() && operand.type() != SqlType.BOOLEAN && pairs.length > 1;
-        for (Expression[] pair : pairs) {
-            p &= pair[0] == operand && pair[1] instanceof Parameter && pair[1].type().isInteger();
-        }
-        this.paramLongs = p;
+        this.runKind = runKindOf(operand, pairs);
     }
 
-    /** {@link #runSet} for the parameter values of this run (see {@link #paramLongs}). */
-    private LongOpenHashSet runSet(EvalContext ctx) {
-        ParamValues pv = ctx.params;
-        if (runSet == null || runOf != pv || runNumber != pv.run) {
-            if (runSet == null) {
-                runSet = new LongOpenHashSet(items.length);
-            } else {
-                runSet.clear();
-            }
-            boolean hasNull = false;
-            for (ValueCompare item : items) {
-                int i = ((Parameter) item.right).index();
-                if (pv.nulls[i]) {
-                    hasNull = true;
-                } else {
-                    runSet.add(pv.longs[i]);
-                }
-            }
-            runHasNull = hasNull;
-            runOf = pv;
-            runNumber = pv.run;
+    private static int runKindOf(Expression operand, Expression[][] pairs) {
+        SqlType t = operand.type();
+        boolean text = t == SqlType.TEXT;
+        if (pairs.length < 2 || !(text || t.isNumeric())) {
+            return GENERAL;
         }
-        return runSet;
+        boolean anyDouble = t == SqlType.DOUBLE;
+        for (Expression[] pair : pairs) {
+            Expression v = pair[1];
+            if (pair[0] != operand || !(v instanceof Parameter) || (text ? v.type() != SqlType.TEXT : !v.type().isNumeric())) {
+                return GENERAL;
+            }
+            anyDouble |= v.type() == SqlType.DOUBLE;
+        }
+        return text ? ValueCompare.TEXT : anyDouble ? ValueCompare.DOUBLE : ValueCompare.LONG;
+    }
+
+    /** Builds the run's set from the parameter values when this run's are not the ones it holds. */
+    private void prepareRun(EvalContext ctx) {
+        ParamValues pv = ctx.params;
+        if (runOf == pv && runNumber == pv.run && (runLongs != null || runTexts != null)) {
+            return;
+        }
+        boolean hasNull = false;
+        if (runKind == ValueCompare.TEXT) {
+            runTexts = new ByteSet(items.length); // per run, never per row
+        } else if (runLongs == null) {
+            runLongs = new LongOpenHashSet(items.length);
+        } else {
+            runLongs.clear();
+        }
+        for (ValueCompare item : items) {
+            int i = ((Parameter) item.right).index();
+            if (pv.nulls[i]) {
+                hasNull = true;
+            } else if (runKind == ValueCompare.TEXT) {
+                runTexts.add(pv.texts[i]);
+            } else if (runKind == ValueCompare.DOUBLE) {
+                runLongs.add(doubleKey(pv.doubles[i]));
+            } else {
+                runLongs.add(pv.longs[i]);
+            }
+        }
+        runHasNull = hasNull;
+        runOf = pv;
+        runNumber = pv.run;
     }
 
     private long runVerdict(boolean hit, EvalContext ctx) {
@@ -149,10 +170,20 @@ final class InList extends Expression {
                 return ctx.isNull ? 0 : verdict(texts.contains(a, ctx.textOffset, ctx.textLength), ctx);
             }
             default: {
-                if (paramLongs) {
-                    LongOpenHashSet set = runSet(ctx);
+                if (runKind == ValueCompare.LONG) {
+                    prepareRun(ctx);
                     long v = operand.evalLong(ctx);
-                    return ctx.isNull ? 0 : runVerdict(set.contains(v), ctx);
+                    return ctx.isNull ? 0 : runVerdict(runLongs.contains(v), ctx);
+                }
+                if (runKind == ValueCompare.DOUBLE) {
+                    prepareRun(ctx);
+                    double v = operand.evalDouble(ctx);
+                    return ctx.isNull ? 0 : runVerdict(runLongs.contains(doubleKey(v)), ctx);
+                }
+                if (runKind == ValueCompare.TEXT) {
+                    prepareRun(ctx);
+                    byte[] a = operand.evalText(ctx);
+                    return ctx.isNull ? 0 : runVerdict(runTexts.contains(a, ctx.textOffset, ctx.textLength), ctx);
                 }
                 boolean sawNull = false;
                 for (ValueCompare item : items) {
@@ -179,8 +210,10 @@ final class InList extends Expression {
             }
             boolean want = !negated;
             LongOpenHashSet set = longs;
+            boolean paramLongs = runKind == ValueCompare.LONG;
             if (paramLongs) {
-                set = runSet(ctx);
+                prepareRun(ctx);
+                set = runLongs;
                 if (negated && runHasNull) {
                     return 0;
                 }
