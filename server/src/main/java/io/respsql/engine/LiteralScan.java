@@ -18,8 +18,13 @@ final class LiteralScan {
     static final char INTEGER = '\u0001';
     static final char DECIMAL = '\u0002';
     static final char STRING = '\u0003';
-    /** More literals than this: not cached (a bulk INSERT is not a point statement). */
-    static final int MAX_LITERALS = 256;
+    /**
+     * More literals than this: not cached. Only SELECT, UPDATE and DELETE are cache candidates (a
+     * bulk INSERT never is), so what has many literals is an IN list; a 1,000-id list cached is
+     * the same rows as a range at about the range's cost instead of a full parse each time
+     * (issue 13). The entry's byte estimate grows with its literals ({@link PlanCache.Entry#bytes}).
+     */
+    static final int MAX_LITERALS = 4096;
 
     int count;
     int[] starts = new int[16];
@@ -90,7 +95,8 @@ final class LiteralScan {
                     long v = 0;
                     for (int k = start; k < i; k++) {
                         int d = s.charAt(k) - '0';
-                        if (v > (Long.MAX_VALUE - d) / 10) {
+                        // 18 digits always fit; only a longer number needs the overflow test
+                        if (k - start >= 18 && v > (Long.MAX_VALUE - d) / 10) {
                             return false; // beyond 64 bits the binder makes it a DOUBLE: keep to the plain path
                         }
                         v = v * 10 + d;
@@ -250,11 +256,19 @@ final class LiteralScan {
         return c >= '0' && c <= '9';
     }
 
+    // ASCII first: a long IN list is digits and commas, and Character's tables are the slow way to say no.
     private static boolean isIdentStart(char c) {
-        return Character.isLetter(c) || c == '_' || c == '@' || c == '$' || c == '#';
+        if (c < 128) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@' || c == '$' || c == '#';
+        }
+        return Character.isLetter(c);
     }
 
     private static boolean isIdentPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
+        if (c < 128) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':'
+                    || c == '@' || c == '$' || c == '#';
+        }
+        return Character.isLetterOrDigit(c);
     }
 }

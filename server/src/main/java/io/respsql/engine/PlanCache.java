@@ -12,6 +12,8 @@ package io.respsql.engine;
 final class PlanCache {
     /** What a plan costs beside its key, for the byte bound: operators, expressions, names (a rough mean). */
     static final int PLAN_BYTES = 4096;
+    /** What each parameter adds to a plan, for the byte bound (see {@link Entry#bytes}). */
+    static final int PARAM_BYTES = 96;
     static final int DEFAULT_MAX_ENTRIES = 1000;
     static final long DEFAULT_MAX_BYTES = 32L << 20;
 
@@ -24,6 +26,7 @@ final class PlanCache {
         final boolean write;
         /** The table a write changes (WATCH), as written. */
         final String touched;
+        private final long bytes;
         Entry next; // bucket chain
         Entry newer;
         Entry older;
@@ -34,10 +37,26 @@ final class PlanCache {
             this.plan = plan;
             this.write = write;
             this.touched = touched;
+            this.bytes = estimate();
         }
 
         long bytes() {
-            return 64 + 2L * key.length() + (plan == null ? 0 : PLAN_BYTES);
+            return bytes;
+        }
+
+        // A literal costs about PARAM_BYTES in the plan beside its marker (its Parameter and, in
+        // an IN list, its probe), so a long IN list counts what it holds.
+        private long estimate() {
+            return 64 + 2L * key.length() + (plan == null ? 0 : PLAN_BYTES + PARAM_BYTES * (long) literals());
+        }
+
+        private int literals() {
+            int n = 0;
+            for (int i = 0; i < key.length(); i++) {
+                char c = key.charAt(i);
+                n += c == LiteralScan.INTEGER || c == LiteralScan.DECIMAL || c == LiteralScan.STRING ? 1 : 0;
+            }
+            return n;
         }
     }
 

@@ -34,6 +34,12 @@ public final class Expressions {
 
     // ---- leaves ------------------------------------------------------------------------------
 
+    /** The column {@code e} reads when it is a bare reference to a column of {@code relation}, else null. */
+    public static Column columnRead(Expression e, int relation) {
+        return e instanceof ColumnRef r && r.relation == relation ? r.column : null;
+    }
+
+
     public static Expression constLong(SqlType type, long v) {
         return Literal.ofLong(type, v);
     }

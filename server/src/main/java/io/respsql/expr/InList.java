@@ -24,6 +24,18 @@ final class InList extends Expression {
     private final ByteSet texts;
     private final boolean listHasNull;
     private final ValueCompare[] items;
+    /**
+     * The general form whose items are all parameters (a cached plan of {@code id IN (1, 2, ...)}):
+     * {@link ValueCompare#LONG}, {@code DOUBLE} or {@code TEXT} as the constant form would probe
+     * them, else {@link #GENERAL}. Probed through a hash set built from the parameter values once
+     * per run ({@link ParamValues#run}), not compared item by item for every row.
+     */
+    private final int runKind;
+    private LongOpenHashSet runLongs;
+    private ByteSet runTexts;
+    private ParamValues runOf;
+    private int runNumber;
+    private boolean runHasNull;
 
     /** The constant form: {@code values} are Literals comparable with {@code operand} as {@code kind}. */
     InList(Expression operand, List<Expression> values, int kind, boolean negated) {
@@ -51,6 +63,7 @@ final class InList extends Expression {
         this.longs = ls;
         this.texts = ts;
         this.listHasNull = hasNull;
+        this.runKind = GENERAL;
     }
 
     /** The general form: one comparison per item ({@code pairs[i]} = operand and item i, comparable). */
@@ -67,6 +80,60 @@ final class InList extends Expression {
         this.longs = null;
         this.texts = null;
         this.listHasNull = false;
+        this.runKind = runKindOf(operand, pairs);
+    }
+
+    private static int runKindOf(Expression operand, Expression[][] pairs) {
+        SqlType t = operand.type();
+        boolean text = t == SqlType.TEXT;
+        if (pairs.length < 2 || !(text || t.isNumeric())) {
+            return GENERAL;
+        }
+        boolean anyDouble = t == SqlType.DOUBLE;
+        for (Expression[] pair : pairs) {
+            Expression v = pair[1];
+            if (pair[0] != operand || !(v instanceof Parameter) || (text ? v.type() != SqlType.TEXT : !v.type().isNumeric())) {
+                return GENERAL;
+            }
+            anyDouble |= v.type() == SqlType.DOUBLE;
+        }
+        return text ? ValueCompare.TEXT : anyDouble ? ValueCompare.DOUBLE : ValueCompare.LONG;
+    }
+
+    /** Builds the run's set from the parameter values when this run's are not the ones it holds. */
+    private void prepareRun(EvalContext ctx) {
+        ParamValues pv = ctx.params;
+        if (runOf == pv && runNumber == pv.run && (runLongs != null || runTexts != null)) {
+            return;
+        }
+        boolean hasNull = false;
+        if (runKind == ValueCompare.TEXT) {
+            runTexts = new ByteSet(items.length); // per run, never per row
+        } else if (runLongs == null) {
+            runLongs = new LongOpenHashSet(items.length);
+        } else {
+            runLongs.clear();
+        }
+        for (ValueCompare item : items) {
+            int i = ((Parameter) item.right).index();
+            if (pv.nulls[i]) {
+                hasNull = true;
+            } else if (runKind == ValueCompare.TEXT) {
+                runTexts.add(pv.texts[i]);
+            } else if (runKind == ValueCompare.DOUBLE) {
+                runLongs.add(doubleKey(pv.doubles[i]));
+            } else {
+                runLongs.add(pv.longs[i]);
+            }
+        }
+        runHasNull = hasNull;
+        runOf = pv;
+        runNumber = pv.run;
+    }
+
+    private long runVerdict(boolean hit, EvalContext ctx) {
+        ctx.isNull = !hit && runHasNull;
+        return hit != negated && !ctx.isNull ? 1 : 0;
     }
 
     /** -0.0 and 0.0 are one key (they compare equal). */
@@ -103,6 +170,21 @@ final class InList extends Expression {
                 return ctx.isNull ? 0 : verdict(texts.contains(a, ctx.textOffset, ctx.textLength), ctx);
             }
             default: {
+                if (runKind == ValueCompare.LONG) {
+                    prepareRun(ctx);
+                    long v = operand.evalLong(ctx);
+                    return ctx.isNull ? 0 : runVerdict(runLongs.contains(v), ctx);
+                }
+                if (runKind == ValueCompare.DOUBLE) {
+                    prepareRun(ctx);
+                    double v = operand.evalDouble(ctx);
+                    return ctx.isNull ? 0 : runVerdict(runLongs.contains(doubleKey(v)), ctx);
+                }
+                if (runKind == ValueCompare.TEXT) {
+                    prepareRun(ctx);
+                    byte[] a = operand.evalText(ctx);
+                    return ctx.isNull ? 0 : runVerdict(runTexts.contains(a, ctx.textOffset, ctx.textLength), ctx);
+                }
                 boolean sawNull = false;
                 for (ValueCompare item : items) {
                     int c = item.compare(ctx);
@@ -127,25 +209,34 @@ final class InList extends Expression {
                 return 0;
             }
             boolean want = !negated;
-            if (kind == ValueCompare.LONG && col instanceof ColumnRef.IntRef) {
+            LongOpenHashSet set = longs;
+            boolean paramLongs = runKind == ValueCompare.LONG;
+            if (paramLongs) {
+                prepareRun(ctx);
+                set = runLongs;
+                if (negated && runHasNull) {
+                    return 0;
+                }
+            }
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.IntRef) {
                 IntColumn c = (IntColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
                 for (int i = 0; i < n; i++) {
                     int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
                         sel[kept++] = s;
                     }
                 }
                 return kept;
             }
-            if (kind == ValueCompare.LONG && col instanceof ColumnRef.LongRef) {
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.LongRef) {
                 LongColumn c = (LongColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
                 for (int i = 0; i < n; i++) {
                     int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && longs.contains(c.get(s)) == want) {
+                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
                         sel[kept++] = s;
                     }
                 }

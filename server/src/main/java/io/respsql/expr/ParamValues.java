@@ -11,6 +11,11 @@ public final class ParamValues {
     public byte[][] texts;
     public boolean[] nulls;
     private int size;
+    /**
+     * Moves on every {@link #reset}: one number per run, so what an expression derives from the
+     * values (an IN list's hash set) is rebuilt once per run, not per row.
+     */
+    public int run;
 
     public ParamValues(int capacity) {
         resize(Math.max(capacity, 1));
@@ -29,6 +34,7 @@ public final class ParamValues {
             resize(n);
         }
         size = n;
+        run++;
     }
 
     public int size() {

@@ -398,6 +398,38 @@ public final class LongIntBTree {
             return treeMove(l, l.start(r));
         }
 
+        /**
+         * {@link #seek} for probes in ascending key order: the cursor is where the previous, smaller
+         * probe stopped, so every pair before it has a key below {@code lo}. When lo falls inside
+         * the current leaf only that leaf is searched, from the current run, with no descent from
+         * the root: an IN list's sorted keys mostly share leaves (a merge walk of list and index).
+         */
+        public boolean seekAhead(long lo) {
+            if (state == TREE && lo <= key && index == runStart) {
+                // on the first pair above the previous probe's key, so also the first at or above lo
+                return true;
+            }
+            if (state == TREE && lo > key) {
+                Leaf l = leaf;
+                int n = l.runs;
+                if (lo <= l.keys[n - 1]) {
+                    int a = run;
+                    int b = n;
+                    long[] ks = l.keys;
+                    while (a < b) {
+                        int mid = (a + b) >>> 1;
+                        if (ks[mid] < lo) {
+                            a = mid + 1;
+                        } else {
+                            b = mid;
+                        }
+                    }
+                    return treeMove(l, l.start(a));
+                }
+            }
+            return seek(lo);
+        }
+
         /** Positions at the last pair with key <= hi. Returns valid(). */
         public boolean seekLast(long hi) {
             if (dense) {

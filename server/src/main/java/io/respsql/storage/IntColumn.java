@@ -43,6 +43,165 @@ public final class IntColumn extends Column {
         }
     }
 
+    // ---- the increment kernel (UPDATE t SET v = v + k) -------------------------------------------
+    // Two passes so that a failing statement writes nothing: firstOutside finds the first row
+    // (in slot order, the order a scan visits) whose value would leave the INT range, and only
+    // when there is none does addTo write. NULL rows are skipped by both (NULL + k is NULL).
+
+    /** The first of {@code rows[0..n)} that is not NULL and holds a value outside [lo, hi], or -1. */
+    public int firstOutside(int[] rows, int n, int lo, int hi) {
+        boolean nullable = anyNulls;
+        for (int i = 0; i < n; i++) {
+            int row = rows[i];
+            int x = chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
+            if ((x < lo || x > hi) && !(nullable && isNull(row))) {
+                return row;
+            }
+        }
+        return -1;
+    }
+
+    /** Adds {@code delta} to the value of each of {@code rows[0..n)} that is not NULL (the caller checked the sums fit). */
+    public void addTo(int[] rows, int n, int delta) {
+        boolean nullable = anyNulls;
+        for (int i = 0; i < n; i++) {
+            int row = rows[i];
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c);
+            }
+            if (!(nullable && isNull(row))) {
+                chunks[c][row & Chunks.MASK] += delta;
+            }
+        }
+    }
+
+    /**
+     * {@link #firstOutside} and {@link #addTo} in one pass over {@code rows[0..n)} (strided rows,
+     * as an fk value's, cost a cache miss each: one pass, not two): adds {@code delta} to each
+     * non-NULL value in [lo, hi]; at the first that is outside, the additions already made are
+     * taken back and that row is returned. -1 when every row was added to.
+     */
+    public int addWithin(int[] rows, int n, int delta, int lo, int hi) {
+        boolean nullable = anyNulls;
+        for (int i = 0; i < n; i++) {
+            int row = rows[i];
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c);
+            }
+            if (nullable && isNull(row)) {
+                continue;
+            }
+            int[] a = chunks[c];
+            int o = row & Chunks.MASK;
+            int x = a[o];
+            if (x < lo || x > hi) {
+                for (int j = 0; j < i; j++) {
+                    int r = rows[j];
+                    if (!(nullable && isNull(r))) {
+                        chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
+                    }
+                }
+                return row;
+            }
+            a[o] = x + delta;
+        }
+        return -1;
+    }
+
+    /**
+     * {@link #firstOutside(int[], int, int, int)} over every live row of {@code live} (the table's
+     * allocator), walking its bitmap: a run of whole live words without NULLs is one primitive
+     * min/max loop over the chunk array, so no row list is built.
+     */
+    public int firstOutside(RowAllocator live, int lo, int hi) {
+        int chunkCount = Math.min(live.chunkCount(), chunks.length);
+        for (int c = 0; c < chunkCount; c++) {
+            long[] lw = live.liveChunk(c);
+            long[] nw = c < nulls.length ? nulls[c] : null;
+            int[] a = chunks[c];
+            int words = Math.min(lw.length, (a.length + 63) >>> 6);
+            int w = 0;
+            while (w < words) {
+                long bits = liveNonNull(lw, nw, w);
+                if (bits == -1L) {
+                    int end = w + 1;
+                    while (end < words && liveNonNull(lw, nw, end) == -1L) {
+                        end++;
+                    }
+                    int from = w << 6;
+                    int to = end << 6;
+                    int min = Integer.MAX_VALUE;
+                    int max = Integer.MIN_VALUE;
+                    for (int o = from; o < to; o++) {
+                        int x = a[o];
+                        min = Math.min(min, x);
+                        max = Math.max(max, x);
+                    }
+                    if (min < lo || max > hi) {
+                        for (int o = from; o < to; o++) {
+                            if (a[o] < lo || a[o] > hi) {
+                                return (c << Chunks.SHIFT) + o;
+                            }
+                        }
+                    }
+                    w = end;
+                    continue;
+                }
+                while (bits != 0) {
+                    int o = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    bits &= bits - 1;
+                    if (a[o] < lo || a[o] > hi) {
+                        return (c << Chunks.SHIFT) + o;
+                    }
+                }
+                w++;
+            }
+        }
+        return -1;
+    }
+
+    /** The live rows of a bitmap word that are not NULL. */
+    private static long liveNonNull(long[] live, long[] nulls, int w) {
+        return nulls == null || w >= nulls.length ? live[w] : live[w] & ~nulls[w];
+    }
+
+    /** {@link #addTo(int[], int, int)} over every live row of {@code live}, a chunk at a time. */
+    public void addToLive(RowAllocator live, int delta) {
+        int chunkCount = Math.min(live.chunkCount(), chunks.length);
+        for (int c = 0; c < chunkCount; c++) {
+            long[] lw = live.liveChunk(c);
+            if (frozen[c]) {
+                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
+            }
+            long[] nw = c < nulls.length ? nulls[c] : null;
+            int[] a = chunks[c];
+            int words = Math.min(lw.length, (a.length + 63) >>> 6);
+            int w = 0;
+            while (w < words) {
+                long bits = liveNonNull(lw, nw, w);
+                if (bits == -1L) {
+                    int end = w + 1;
+                    while (end < words && liveNonNull(lw, nw, end) == -1L) {
+                        end++;
+                    }
+                    int to = end << 6;
+                    for (int o = w << 6; o < to; o++) {
+                        a[o] += delta;
+                    }
+                    w = end;
+                    continue;
+                }
+                while (bits != 0) {
+                    a[(w << 6) + Long.numberOfTrailingZeros(bits)] += delta;
+                    bits &= bits - 1;
+                }
+                w++;
+            }
+        }
+    }
+
     @Override
     void copyChunk(int c) {
         chunks[c] = chunks[c].clone();

@@ -294,6 +294,53 @@ class LongIntBTreeTest {
     }
 
     @Test
+    void seekAheadLandsWhereSeekDoes() {
+        // Sorted probes (an IN list) walked forward with seekAhead, from where the previous probe's
+        // rows ended, must reach exactly the pairs a fresh seek finds: keys present and absent,
+        // repeated, inside the current leaf and beyond it, past the last key.
+        for (int leafCap : new int[] {4, 64}) {
+            LongIntBTree tree = new LongIntBTree(leafCap, 3);
+            java.util.Random rnd = new java.util.Random(leafCap);
+            for (int i = 0; i < 5000; i++) {
+                tree.insert(rnd.nextInt(3000) * 2L, rnd.nextInt(1_000_000)); // even keys only
+            }
+            long[] probes = new long[400];
+            for (int i = 0; i < probes.length; i++) {
+                probes[i] = rnd.nextInt(6100) - 20;
+            }
+            java.util.Arrays.sort(probes);
+            LongIntBTree.Cursor walk = tree.cursor();
+            for (int i = 0; i < probes.length; i++) {
+                if (i > 0 && probes[i] == probes[i - 1]) {
+                    continue;
+                }
+                long key = probes[i];
+                java.util.List<Integer> want = new java.util.ArrayList<>();
+                LongIntBTree.Cursor fresh = tree.cursor();
+                for (boolean ok = fresh.seek(key); ok && fresh.key() == key; ok = fresh.next()) {
+                    want.add(fresh.row());
+                }
+                java.util.List<Integer> got = new java.util.ArrayList<>();
+                boolean ok = i == 0 ? walk.seek(key) : walk.seekAhead(key);
+                LongIntBTree.Cursor check = tree.cursor();
+                boolean any = check.seek(key);
+                assertEquals(any, ok, "valid after seekAhead(" + key + ")");
+                if (ok) {
+                    assertEquals(check.key(), walk.key(), "key after seekAhead(" + key + ")");
+                    assertEquals(check.row(), walk.row(), "row after seekAhead(" + key + ")");
+                }
+                for (; ok && walk.key() == key; ok = walk.next()) {
+                    got.add(walk.row());
+                }
+                assertEquals(want, got, "rows of key " + key + ", leaves of " + leafCap);
+                if (!ok) {
+                    break; // past the last pair: an IN walk stops there too
+                }
+            }
+        }
+    }
+
+    @Test
     void clearResetsTheTree() {
         LongIntBTree tree = new LongIntBTree(4, 3);
         LongIntBTree empty = new LongIntBTree(4, 3);

@@ -38,6 +38,9 @@ final class Assignment {
      * once per row and the values stored later, the row's old values being what it reads.
      */
     private boolean rowLocalInt;
+    /** For {@code SET c = c ± k}: k, and -1 for minus ({@link #bindIncrement}); null otherwise. */
+    private Expression step;
+    private int stepSign;
 
     private Assignment(Table t, Column column, Expression value, Cell pending) {
         this.table = t;
@@ -93,12 +96,66 @@ final class Assignment {
                 a = new Assignment(t, c, x, cell);
                 a.rowLocalInt = !a.indexed && c.type().storedAs() == ColumnType.INT && c instanceof IntColumn
                         && x.relations() == 1L && rowArithmetic(e);
+                if (a.rowLocalInt && c.type() == ColumnType.INT) {
+                    a.bindIncrement(e, plan);
+                }
             }
         }
         if (a.value == null && a.pending.isNull && a.notNull) {
             throw Tables.nullViolation(t, c);
         }
         return a;
+    }
+
+    /**
+     * {@code SET c = c + k}, {@code c - k} or {@code k + c} with k an integer literal or parameter:
+     * {@link #step} is k's expression (negated by {@link #stepSign} for minus), so the UPDATE can
+     * add one number to the column's values in a primitive loop ({@link IntColumn#addTo}).
+     */
+    private void bindIncrement(Expr e, StatementPlanner.RowsPlan plan) {
+        if (!(e instanceof Expr.Binary b) || (b.op() != Expr.BinaryOp.ADD && b.op() != Expr.BinaryOp.SUB)) {
+            return;
+        }
+        Expr col = b.left();
+        Expr k = b.right();
+        if (b.op() == Expr.BinaryOp.ADD && isNumberOrParameter(col)) {
+            col = b.right();
+            k = b.left();
+        }
+        if (!(col instanceof Expr.Column) || !isNumberOrParameter(k)) {
+            return;
+        }
+        Expression target = plan.bindRowExpression(col);
+        Expression kx = plan.bindRowExpression(k);
+        if (io.respsql.expr.Expressions.columnRead(target, 0) == column && kx.relations() == 0L
+                && (kx.type() == SqlType.INT || kx.type() == SqlType.BIGINT)) {
+            step = kx;
+            stepSign = b.op() == Expr.BinaryOp.SUB ? -1 : 1;
+        }
+    }
+
+    private static boolean isNumberOrParameter(Expr e) {
+        return (e instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER)
+                || (e instanceof Expr.Parameter p && p.kind() == Expr.LiteralKind.INTEGER);
+    }
+
+    /** Whether this is {@code SET c = c ± k} ({@link #bindIncrement}): {@link #delta} may stand for compute and write. */
+    boolean isIncrement() {
+        return step != null;
+    }
+
+    /**
+     * The number this run adds to every non-NULL value, clamped to ±2^33 (beyond that no INT
+     * value stays in range, and the clamp keeps the range arithmetic exact); {@link Long#MIN_VALUE}
+     * when k is NULL (every value becomes NULL: the general path does that).
+     */
+    long delta(EvalContext ctx) {
+        long k = step.evalLong(ctx);
+        if (ctx.isNull) {
+            return Long.MIN_VALUE;
+        }
+        k = Math.max(-(1L << 33), Math.min(1L << 33, k));
+        return stepSign * k;
     }
 
     /** Column references, literals (a cached plan's parameters too) and arithmetic only: what reads nothing but the row itself. */

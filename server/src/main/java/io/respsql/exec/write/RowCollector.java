@@ -20,6 +20,10 @@ final class RowCollector {
             lookup.collectSlots(ctx, into);
             return;
         }
+        if (root instanceof io.respsql.exec.op.scan.IndexRange range && root.relations() == 1L) {
+            range.collectSlots(ctx, into);
+            return;
+        }
         root.run(ctx, c -> {
             into.add(c.slots[0]);
             return true;

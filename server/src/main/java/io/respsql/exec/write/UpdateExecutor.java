@@ -1,6 +1,10 @@
 package io.respsql.exec.write;
 
 import io.respsql.exec.Headroom;
+import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.scan.IndexLookup;
+import io.respsql.exec.op.scan.IndexRange;
+import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
@@ -9,6 +13,8 @@ import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.RowAllocator;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 import io.respsql.storage.UndoLog;
@@ -79,6 +85,13 @@ public final class UpdateExecutor {
         ctx.params = params;
         for (Assignment a : as) {
             a.prepare(ctx);
+        }
+        if (as.length == 1 && as[0].isIncrement()) {
+            long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo);
+            if (done >= 0) {
+                out.integer(done);
+                return done;
+            }
         }
         RowCollector.collect(p.rows().root(), ctx, buffer);
         int n = buffer.size();
@@ -164,6 +177,70 @@ public final class UpdateExecutor {
         }
         out.integer(n);
         return n;
+    }
+
+    /**
+     * {@code SET v = v ± k} into an unindexed INT column ({@link Assignment#isIncrement}): every
+     * matched row's value is checked first ({@link IntColumn#firstOutside}) and only then is k
+     * added, in a primitive loop that skips NULLs; a row list outside a block is checked as it is
+     * added to ({@link IntColumn#addWithin}: one pass over strided rows), the additions taken back
+     * at the first value that does not fit. Without a WHERE (and outside a transaction,
+     * whose undo log wants the rows) it walks the table's chunks and builds no row list. A row
+     * that would leave the INT range is computed by the general path, which throws its exact error
+     * ("value ... is out of range", "integer overflow in a + b") before anything was written.
+     * Returns the rows changed, or -1 when the general path must run (k is NULL, or the row
+     * source could yield a row twice).
+     */
+    private static long increment(Table t, Operator root, Assignment a, EvalContext ctx, IntArrayList buffer,
+                                  UndoLog undo) {
+        long delta = a.delta(ctx);
+        if (delta == Long.MIN_VALUE) {
+            return -1;
+        }
+        // x + delta stays an INT exactly when x is in [lo, hi] (empty when |delta| >= 2^32).
+        long low = Math.max(Integer.MIN_VALUE, Integer.MIN_VALUE - delta);
+        long high = Math.min(Integer.MAX_VALUE, Integer.MAX_VALUE - delta);
+        int lo = low <= high ? (int) low : 1; // both within the INT range when not empty
+        int hi = low <= high ? (int) high : 0;
+        IntColumn c = (IntColumn) a.column;
+        if (undo == null && root instanceof TableScan scan && scan.allRowsOf(t)) {
+            RowAllocator live = t.rows();
+            int bad = c.firstOutside(live, lo, hi);
+            if (bad >= 0) {
+                throw rowError(a, ctx, bad);
+            }
+            c.addToLive(live, (int) delta);
+            return live.liveCount();
+        }
+        if (!(root instanceof IndexLookup || root instanceof IndexRange || root instanceof TableScan)) {
+            return -1; // e.g. a union of index probes: the general path's compute-then-write is safe with repeats
+        }
+        RowCollector.collect(root, ctx, buffer);
+        int n = buffer.size();
+        int[] r = buffer.elements();
+        if (undo == null) {
+            int bad = c.addWithin(r, n, (int) delta, lo, hi); // one pass; a failure takes its additions back
+            if (bad >= 0) {
+                throw rowError(a, ctx, bad);
+            }
+            return n;
+        }
+        int bad = c.firstOutside(r, n, lo, hi);
+        if (bad >= 0) {
+            throw rowError(a, ctx, bad);
+        }
+        if (n > 0) {
+            undo.changingCells(t, new Column[] {c}, r, n); // a block's log: only what is certain to change
+        }
+        c.addTo(r, n, (int) delta);
+        return n;
+    }
+
+    /** The general path's error for a row whose new value does not fit (it computes and throws). */
+    private static RuntimeException rowError(Assignment a, EvalContext ctx, int row) {
+        ctx.slots[0] = row;
+        a.compute(ctx);
+        return new IllegalStateException("row " + row + " was found out of range but computes to " + a.pending().l);
     }
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */

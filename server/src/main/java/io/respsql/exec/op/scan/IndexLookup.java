@@ -24,6 +24,7 @@ public final class IndexLookup implements Operator {
     private final String description;
     /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
     private LongIntBTree.Cursor spare;
+    private long[] spareKeys;
 
     public IndexLookup(TableIndex index, int relation, KeyProbe[] keys, Expression filter, String description) {
         this.index = index;
@@ -47,23 +48,54 @@ public final class IndexLookup implements Operator {
     private boolean probeAll(LongIntBTree.Cursor c, EvalContext ctx, TupleConsumer out) {
         if (keys.length == 1) {
             long k = keys[0].key(ctx);
-            return keys[0].none || probe(c, k, ctx, out);
+            return keys[0].none || probe(c, k, ctx, out, true);
         }
-        long[] ks = new long[keys.length];
+        long[] ks = takeKeys();
+        try {
+            int n = sortedKeys(ctx, ks);
+            for (int i = 0; i < n; i++) {
+                if (!probe(c, ks[i], ctx, out, i == 0)) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            spareKeys = ks;
+        }
+    }
+
+    /** The key buffer, reused by runs that do not overlap (a re-entered lookup gets its own). */
+    private long[] takeKeys() {
+        long[] ks = spareKeys != null ? spareKeys : new long[keys.length];
+        spareKeys = null;
+        return ks;
+    }
+
+    /**
+     * The probe values' keys, sorted, each once, without the ones that match nothing (NULL):
+     * the cursor then walks them forward ({@link LongIntBTree.Cursor#seekAhead}), a merge of the
+     * list with the index rather than a descent from the root per value.
+     */
+    private int sortedKeys(EvalContext ctx, long[] ks) {
         int n = 0;
+        boolean sorted = true;
         for (KeyProbe p : keys) {
             long k = p.key(ctx);
             if (!p.none) {
+                sorted &= n == 0 || ks[n - 1] <= k;
                 ks[n++] = k;
             }
         }
-        Arrays.sort(ks, 0, n);
+        if (!sorted) {
+            Arrays.sort(ks, 0, n);
+        }
+        int m = 0;
         for (int i = 0; i < n; i++) {
-            if ((i == 0 || ks[i] != ks[i - 1]) && !probe(c, ks[i], ctx, out)) {
-                return false;
+            if (m == 0 || ks[i] != ks[m - 1]) {
+                ks[m++] = ks[i];
             }
         }
-        return true;
+        return m;
     }
 
     /**
@@ -72,31 +104,47 @@ public final class IndexLookup implements Operator {
      * time ({@link LongIntBTree.Cursor#copyRun}), not one consumer call per row: the FK-range UPDATE.
      */
     public void collectSlots(EvalContext ctx, IntArrayList into) {
-        if (keys.length != 1 || filter != null) {
+        if (filter != null) {
             int rel = relation;
             run(ctx, t -> into.add(t.slots[rel]));
-            return;
-        }
-        long key = keys[0].key(ctx);
-        if (keys[0].none) {
             return;
         }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
-            for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
-                int at = into.size();
-                into.size(at + c.runRemaining()); // grows the backing array when needed
-                c.copyRun(into.elements(), at);
+            if (keys.length == 1) {
+                long key = keys[0].key(ctx);
+                if (!keys[0].none) {
+                    copyKey(c, key, into, true);
+                }
+                return;
+            }
+            long[] ks = takeKeys();
+            try {
+                int n = sortedKeys(ctx, ks);
+                for (int i = 0; i < n; i++) {
+                    copyKey(c, ks[i], into, i == 0);
+                }
+            } finally {
+                spareKeys = ks;
             }
         } finally {
             spare = c;
         }
     }
 
-    private boolean probe(LongIntBTree.Cursor c, long key, EvalContext ctx, TupleConsumer out) {
+    /** Appends the rows of {@code key}, a leaf run at a time. {@code first}: the cursor's first seek of this run. */
+    private static void copyKey(LongIntBTree.Cursor c, long key, IntArrayList into, boolean first) {
+        for (boolean ok = first ? c.seek(key) : c.seekAhead(key); ok && c.key() == key; ok = c.next()) {
+            int at = into.size();
+            into.size(at + c.runRemaining()); // grows the backing array when needed
+            c.copyRun(into.elements(), at);
+        }
+    }
+
+    private boolean probe(LongIntBTree.Cursor c, long key, EvalContext ctx, TupleConsumer out, boolean first) {
         int[] slots = ctx.slots;
-        for (boolean ok = c.seek(key); ok && c.key() == key; ok = c.next()) {
+        for (boolean ok = first ? c.seek(key) : c.seekAhead(key); ok && c.key() == key; ok = c.next()) {
             slots[relation] = c.row();
             if ((filter == null || filter.isTrue(ctx)) && !out.accept(ctx)) {
                 return false;

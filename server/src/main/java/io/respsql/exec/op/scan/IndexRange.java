@@ -7,6 +7,8 @@ import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
 import io.respsql.storage.TableIndex;
 
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
 import java.util.List;
 
 /**
@@ -38,31 +40,83 @@ public final class IndexRange implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        long lo = Long.MIN_VALUE;
-        long hi = Long.MAX_VALUE;
-        for (KeyProbe p : lows) {
-            long k = p.key(ctx);
-            if (p.none) {
-                return true;
-            }
-            lo = Math.max(lo, k);
-        }
-        for (KeyProbe p : highs) {
-            long k = p.key(ctx);
-            if (p.none) {
-                return true;
-            }
-            hi = Math.min(hi, k);
-        }
-        if (lo > hi) {
+        if (!bounds(ctx)) {
             return true;
         }
+        long lo = boundLo;
+        long hi = boundHi;
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
             return walk(c, lo, hi, ctx, out);
         } finally {
             spare = c;
+        }
+    }
+
+    /** Set by {@link #bounds}, read at once by its caller. */
+    private long boundLo;
+    private long boundHi;
+
+    /** Evaluates the bounds into {@link #boundLo}..{@link #boundHi}; false when no key can be in range. */
+    private boolean bounds(EvalContext ctx) {
+        long lo = Long.MIN_VALUE;
+        long hi = Long.MAX_VALUE;
+        for (KeyProbe p : lows) {
+            long k = p.key(ctx);
+            if (p.none) {
+                return false;
+            }
+            lo = Math.max(lo, k);
+        }
+        for (KeyProbe p : highs) {
+            long k = p.key(ctx);
+            if (p.none) {
+                return false;
+            }
+            hi = Math.min(hi, k);
+        }
+        boundLo = lo;
+        boundHi = hi;
+        return lo <= hi;
+    }
+
+    /**
+     * The rows {@link #run} would push, appended to {@code into} in the same order (UPDATE and
+     * DELETE collect their rows first). Without a filter, ascending, the cursor's rows go straight
+     * into the list, a leaf run at a time where a key repeats: no consumer call per row (a
+     * {@code WHERE id > 0} over the whole table).
+     */
+    public void collectSlots(EvalContext ctx, IntArrayList into) {
+        if (filter != null || descending) {
+            int rel = relation;
+            run(ctx, t -> into.add(t.slots[rel]));
+            return;
+        }
+        if (!bounds(ctx)) {
+            return;
+        }
+        long lo = boundLo;
+        long hi = boundHi;
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            collect(c, lo, hi, into);
+        } finally {
+            spare = c;
+        }
+    }
+
+    private static void collect(LongIntBTree.Cursor c, long lo, long hi, IntArrayList into) {
+        for (boolean ok = c.seek(lo); ok && c.key() <= hi; ok = c.next()) {
+            int n = c.runRemaining();
+            if (n == 1) {
+                into.add(c.row());
+            } else {
+                int at = into.size();
+                into.size(at + n);
+                c.copyRun(into.elements(), at);
+            }
         }
     }
 

@@ -69,6 +69,11 @@ public final class TableScan implements Operator {
         return table.isWorkTable() ? 0 : table.rowCount();
     }
 
+    /** Every live row of {@code t} and nothing else: no filter (an UPDATE may then work a chunk at a time). */
+    public boolean allRowsOf(Table t) {
+        return filter == null && table == t;
+    }
+
     @Override
     public long relations() {
         return 1L << relation;
