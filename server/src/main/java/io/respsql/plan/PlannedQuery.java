@@ -77,14 +77,27 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     public List<io.respsql.storage.Table> tablesReadWhole() {
         if (readWhole == null) {
             List<String> lines = explain();
+            // A walk in key order that a LIMIT stops (no sort after it) reads only what the LIMIT needs.
+            boolean stopsEarly = false;
+            for (String l : lines) {
+                String x = l.strip();
+                if (x.startsWith("sort by ")) {
+                    stopsEarly = false;
+                    break;
+                }
+                stopsEarly |= x.startsWith("limit ");
+            }
             List<io.respsql.storage.Table> whole = new java.util.ArrayList<>();
             for (io.respsql.storage.Table t : tablesRead) {
                 String scan = "full scan of " + t.name();
                 String walk = " on " + t.name() + " using ";
                 for (String l : lines) {
                     String x = l.strip();
+                    if (x.startsWith("hash join") || x.startsWith("nested loop join with ")) { // the joined relation's own access
+                        x = x.substring(x.indexOf(" with ") + " with ".length());
+                    }
                     boolean full = x.equals(scan) || x.startsWith(scan + ";") || x.startsWith(scan + " ");
-                    boolean wholeIndex = x.contains(walk) && x.contains("(all keys)"); // an index walk for ORDER BY
+                    boolean wholeIndex = x.contains(walk) && x.contains("(all keys)") && !stopsEarly; // an index walk for ORDER BY
                     if (full || wholeIndex) {
                         whole.add(t);
                         break;
