@@ -19,8 +19,8 @@ import java.util.List;
 /**
  * Turns a {@link LogicalQuery} into a tree of operators. Per SELECT block: an access path per
  * relation from the conditions on it alone ({@link AccessPlanner}), a greedy left-deep join
- * order (the most selective access first; then a relation reachable by an index probe on an
- * equi-join column, else by a hash join on one, else by nested loops), the conditions applied
+ * order from row estimates ({@link Cardinality}; each step an index probe, a hash join or nested
+ * loops, whichever costs least: see {@code JoinPlanner}), the conditions applied
  * as soon as their relations are joined, then aggregation, HAVING, DISTINCT, ORDER BY (a sort,
  * top-N with a LIMIT, unless an index walk already gives the order) and LIMIT/OFFSET.
  */
@@ -216,14 +216,17 @@ public final class QueryPlanner {
      * of the rows it needs.
      */
     private static final class JoinPlanner {
-        // Costs in units of one row read in sequence.
+        // Costs in units of one row read in sequence, fitted to SF 0.1 runs of seed 004's joins
+        // (bench/joins/README.md): 50,000 probes of orders_customer_id reaching 300,000 orders took
+        // about 0.4x the time of hashing the 50,000 customers and probing with 300,000 orders, and
+        // 0.2x that of hashing the 300,000 orders (a LEFT JOIN's build side). Building is the dear part.
         /** An index descent for one joined tuple. */
         private static final double PROBE = 10;
         /** A row reached through an index (random access, a cache miss). */
         private static final double FETCH = 5;
         /** Per tuple put into / looked up in a hash table; and a hash table's fixed cost. */
-        private static final double HASH_BUILD = 3;
-        private static final double HASH_PROBE = 3;
+        private static final double HASH_BUILD = 20;
+        private static final double HASH_PROBE = 5;
         private static final double HASH_SETUP = 100;
 
         private final LogicalQuery.Block b;

@@ -49,40 +49,47 @@ class JoinPlanningTest {
     }
 
     @Test
-    void unfilteredForeignKeyJoinsAreHashJoinsBuildingTheSmallerSide() {
-        String q = "SELECT c.country, COUNT(*) FROM order_items oi JOIN orders o ON o.order_id = oi.order_id"
-                + " JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country ORDER BY c.country";
-        List<String> plan = f.explain(q);
-        assertEquals("join order: c -> o -> oi", plan.get(0), plan.toString());
-        assertEquals("full scan of customers", plan.get(1), plan.toString());
-        // 500 customers are hashed and 3,000 orders probe them; then the 3,000 joined rows are hashed and 7,500 items probe.
-        assertTrue(plan.get(2).startsWith("hash join (hash table on the joined rows) with full scan of orders"), plan.toString());
-        assertTrue(plan.get(3).startsWith("hash join (hash table on the joined rows) with full scan of order_items"), plan.toString());
-        long[] lines = new long[7]; // the generator's rows counted here: order i has 1 + i % 4 items, customer 1 + 7i % 500
-        for (int i = 1; i <= ORDERS; i++) {
-            lines[(1 + (i * 7) % CUSTOMERS) % 7] += 1 + i % 4;
-        }
-        List<String> expected = new ArrayList<>();
-        for (int k = 0; k < 7; k++) {
-            expected.add("c" + k + "|" + lines[k]);
-        }
-        assertEquals(expected, f.rows(q));
-    }
-
-    @Test
-    void theSmallDimensionIsHashedWhenTheBigTableStreams() {
+    void fewOuterTuplesProbeAnIndexManyBuildAHashTable() {
         String q = "SELECT p.category, COUNT(*), SUM(oi.total) FROM order_items oi JOIN orders o ON o.order_id = oi.order_id"
                 + " JOIN products p ON p.product_id = oi.product_id GROUP BY p.category ORDER BY p.category";
         List<String> plan = f.explain(q);
+        // 200 products probe order_items_product_id (7,500 rows reached); those 7,500 would probe orders one
+        // by one, dearer than hashing the 3,000 orders once.
         assertEquals("join order: p -> oi -> o", plan.get(0), plan.toString());
-        assertTrue(plan.get(2).startsWith("hash join (hash table on the joined rows) with full scan of order_items"), plan.toString());
-        // 7,500 joined rows against 3,000 orders: the orders are hashed.
+        assertEquals("full scan of products", plan.get(1), plan.toString());
+        assertTrue(plan.get(2).startsWith("index probe on order_items using order_items_product_id"), plan.toString());
         assertTrue(plan.get(3).startsWith("hash join (hash table on o) with full scan of orders"), plan.toString());
         long lines = 0;
         for (String r : f.rows(q)) {
             lines += Long.parseLong(r.split("\\|")[1]);
         }
         assertEquals(7500, lines);
+        String c = "SELECT c.country, COUNT(*) FROM order_items oi JOIN orders o ON o.order_id = oi.order_id"
+                + " JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.country ORDER BY c.country";
+        long[] perCountry = new long[7]; // the generator's rows counted here: order i has 1 + i % 4 items, customer 1 + 7i % 500
+        for (int i = 1; i <= ORDERS; i++) {
+            perCountry[(1 + (i * 7) % CUSTOMERS) % 7] += 1 + i % 4;
+        }
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < 7; k++) {
+            expected.add("c" + k + "|" + perCountry[k]);
+        }
+        assertEquals(expected, f.rows(c));
+    }
+
+    @Test
+    void withoutAnIndexTheSmallerSideIsHashedAndTheBiggerStreams() {
+        // No index on order_items.total: the 50 or so platinum customers are hashed, the 7,500 items probe.
+        String q = "SELECT COUNT(*) FROM customers c JOIN order_items oi ON oi.total = c.customer_id WHERE c.tier = 'platinum'";
+        List<String> plan = f.explain(q);
+        assertEquals("join order: c -> oi", plan.get(0), plan.toString());
+        assertTrue(plan.get(2).startsWith("hash join (hash table on the joined rows) with full scan of order_items"), plan.toString());
+        long n = 0;
+        for (int item = 1; item <= 7500; item++) {
+            int total = item % 100;
+            n += total >= 1 && total <= CUSTOMERS && total % 4 == 3 ? 1 : 0; // tier platinum: id % 4 == 3
+        }
+        assertEquals(List.of("count=" + n), f.rows(q));
     }
 
     @Test
@@ -129,17 +136,27 @@ class JoinPlanningTest {
 
     @Test
     void aLeftJoinBuildsItsNullableSideAndKeepsEveryPreservedRow() {
-        String q = "SELECT c.customer_id, o.order_id FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id"
-                + " AND o.status = 'none' WHERE c.customer_id <= 3 ORDER BY c.customer_id";
-        assertEquals(List.of("1|NULL", "2|NULL", "3|NULL"), f.rows(q));
-        String all = "SELECT COUNT(*), COUNT(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.customer_id"
-                + " AND o.order_ym = 202101";
-        List<String> plan = f.explain(all);
-        assertEquals("join order: c -> o", plan.get(0), plan.toString());
-        List<String> rows = f.rows(all);
-        List<String> probe = new ArrayList<>(rows);
-        assertEquals(1, probe.size());
-        String[] counts = rows.get(0).split("\\|");
-        assertTrue(Long.parseLong(counts[0]) >= CUSTOMERS, rows.toString());
+        // The 500 customers are fewer than the 7,500 items, yet the items are hashed: the preserved rows must probe.
+        String q = "SELECT COUNT(*), COUNT(oi.order_item_id) FROM customers c LEFT JOIN order_items oi ON oi.total = c.customer_id";
+        List<String> plan = f.explain(q);
+        assertEquals("join order: c -> oi", plan.get(0), plan.toString());
+        assertTrue(plan.get(2).startsWith("hash join (hash table on oi) with full scan of order_items"), plan.toString());
+        long[] matches = new long[CUSTOMERS + 1];
+        for (int item = 1; item <= 7500; item++) {
+            int total = item % 100;
+            if (total >= 1) {
+                matches[total]++;
+            }
+        }
+        long rows = 0;
+        long matched = 0;
+        for (int c = 1; c <= CUSTOMERS; c++) {
+            rows += Math.max(1, matches[c]);
+            matched += matches[c];
+        }
+        assertEquals(List.of(rows + "|" + matched), f.rows(q));
+        assertEquals(List.of("1|NULL", "2|NULL", "3|NULL"), f.rows("SELECT c.customer_id, o.order_id FROM customers c"
+                + " LEFT JOIN orders o ON o.customer_id = c.customer_id AND o.status = 'none' WHERE c.customer_id <= 3"
+                + " ORDER BY c.customer_id"));
     }
 }
