@@ -1,7 +1,5 @@
 package io.respsql.plan;
 
-import io.respsql.expr.EvalContext;
-import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
 import io.respsql.storage.Column;
 import io.respsql.storage.TableIndex;
@@ -16,9 +14,10 @@ import java.util.Map;
  * the keys of a sorted prefix of the index, scaled up: the prefix holds the same share of the
  * keys as of the entries when they are evenly spread), else are guessed as one per ten rows.
  * A condition's selectivity: {@code col = constant} one over the column's distinct values
- * ({@value #EQ} without an index), IN that times the list's length, a range on an integer index
- * interpolated between its smallest and largest key, else fixed defaults; the terms of one
- * relation are taken as independent.
+ * ({@value #EQ} without an index), IN that times the list's length, ranges and other terms fixed
+ * defaults; the terms of one relation are taken as independent. No estimate reads a constant's
+ * value: the plan cache plans {@code v < 49} once for every value, and the plan must not depend on
+ * which value came first.
  */
 final class Cardinality {
     static final double EQ = 0.1;
@@ -30,8 +29,6 @@ final class Cardinality {
     private static final int SAMPLE = 512;
 
     private final Map<Column, Double> distinct = new IdentityHashMap<>();
-    private final Map<Column, long[]> bounds = new IdentityHashMap<>();
-    private final EvalContext ctx = new EvalContext(QueryBinder.MAX_RELATIONS);
 
     /** The relation's rows before any condition. */
     double tableRows(Relation r) {
@@ -68,9 +65,8 @@ final class Cardinality {
             double s = switch (sa.op) {
                 case EQ -> eq(r, sa.column);
                 case IN -> Math.min(1, sa.values.length * eq(r, sa.column));
-                case BETWEEN -> range(r, sa.column, sa.values[0], sa.values[1], BETWEEN);
-                case GT, GE -> range(r, sa.column, sa.values[0], null, RANGE);
-                default -> range(r, sa.column, null, sa.values[0], RANGE);
+                case BETWEEN -> BETWEEN;
+                default -> RANGE;
             };
             best = found ? Math.min(best, s) : s;
             found = true;
@@ -118,47 +114,6 @@ final class Cardinality {
             seen++;
         }
         return more ? (double) keys * tree.size() / seen : keys;
-    }
-
-    /** A range's share of the rows: interpolated over an integer index's key span, else {@code fallback}. */
-    private double range(Relation r, Column c, Expression low, Expression high, double fallback) {
-        TableIndex ix = index(r, c);
-        if (ix == null || !c.type().isInteger() || (low != null && !low.isConstant()) || (high != null && !high.isConstant())) {
-            return fallback;
-        }
-        long[] b = bounds.get(c);
-        if (b == null) {
-            LongIntBTree.Cursor cur = ix.tree().cursor();
-            if (!cur.first()) {
-                return fallback;
-            }
-            long min = cur.key();
-            cur.last();
-            b = new long[]{min, cur.key()};
-            bounds.put(c, b);
-        }
-        double lo = b[0];
-        double hi = b[1];
-        try {
-            if (low != null) {
-                double v = low.evalDouble(ctx);
-                if (ctx.isNull) {
-                    return fallback; // NULL (or a parameter not bound yet): no share known
-                }
-                lo = Math.max(lo, v);
-            }
-            if (high != null) {
-                double v = high.evalDouble(ctx);
-                if (ctx.isNull) {
-                    return fallback;
-                }
-                hi = Math.min(hi, v);
-            }
-        } catch (RuntimeException e) { // a constant that fails to evaluate fails at run time, not here
-            return fallback;
-        }
-        double span = (double) b[1] - b[0] + 1;
-        return Math.max(0, Math.min(1, (hi - lo + 1) / span));
     }
 
     private static TableIndex index(Relation r, Column c) {
