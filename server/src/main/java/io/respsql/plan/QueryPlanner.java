@@ -282,6 +282,9 @@ public final class QueryPlanner {
             }
             Operator op = p.access.op();
             presorted[0] = p.ordered;
+            if (p.ordered && needed() >= 0 && op instanceof io.respsql.exec.op.scan.IndexRange walk) {
+                walk.stoppedByLimit(); // the background-query estimate: not a read of the whole index
+            }
             List<String> steps = b.explain ? new ArrayList<>() : NO_LINES;
             StringBuilder order = new StringBuilder("join order: ");
             steps.add(p.access.description());

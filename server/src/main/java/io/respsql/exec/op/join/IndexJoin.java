@@ -89,6 +89,11 @@ public final class IndexJoin implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(outer);
+    }
+
+    @Override
     public long relations() {
         return outer.relations() | (1L << relation);
     }
