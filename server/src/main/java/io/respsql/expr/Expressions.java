@@ -57,6 +57,11 @@ public final class Expressions {
         return Literal.ofNull(type);
     }
 
+    /** The stored column {@code e} reads when it is a plain column reference, else null (the planner's estimates). */
+    public static Column referencedColumn(Expression e) {
+        return e instanceof ColumnRef r ? r.column : null;
+    }
+
     /** Column {@code c} of relation number {@code relation}; slot -1 reads as NULL (outer join). */
     public static Expression column(Column c, int relation, String label) {
         if (relation < 0 || relation >= 64) {

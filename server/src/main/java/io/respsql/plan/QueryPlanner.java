@@ -19,8 +19,8 @@ import java.util.List;
 /**
  * Turns a {@link LogicalQuery} into a tree of operators. Per SELECT block: an access path per
  * relation from the conditions on it alone ({@link AccessPlanner}), a greedy left-deep join
- * order (the most selective access first; then a relation reachable by an index probe on an
- * equi-join column, else by a hash join on one, else by nested loops), the conditions applied
+ * order from row estimates ({@link Cardinality}; each step an index probe, a hash join or nested
+ * loops, whichever costs least: see {@code JoinPlanner}), the conditions applied
  * as soon as their relations are joined, then aggregation, HAVING, DISTINCT, ORDER BY (a sort,
  * top-N with a LIMIT, unless an index walk already gives the order) and LIMIT/OFFSET.
  */
@@ -202,13 +202,46 @@ public final class QueryPlanner {
         return e;
     }
 
-    /** Greedy left-deep join order and the join operators of one block. */
+    /**
+     * Greedy left-deep join order and the join operators of one block, from row estimates
+     * ({@link Cardinality}). The first relation is the one with the fewest estimated rows after
+     * its own conditions; then, step by step, the relation whose join costs least, each joined
+     * the cheapest way: an index probe per joined tuple (few joined tuples, an index on the
+     * relation's equi-join column), a hash join (the smaller side built, the bigger probing; a
+     * LEFT JOIN always builds its nullable side, so the preserved rows probe), else nested loops.
+     * A LEFT JOIN's relation waits for those before it. With ORDER BY one indexed column (and no
+     * grouping), a second plan starts with that relation walked in key order and joins only in
+     * ways that keep the order (probes, hash joins probed by the joined rows); it wins when it
+     * costs less than the first plan and its sort, a LIMIT scaling its streamed part by the share
+     * of the rows it needs.
+     */
     private static final class JoinPlanner {
+        // Costs in units of one row read in sequence, fitted to SF 0.1 runs of seed 004's joins
+        // (bench/joins/README.md): 50,000 probes of orders_customer_id reaching 300,000 orders took
+        // about 0.4x the time of hashing the 50,000 customers and probing with 300,000 orders, and
+        // 0.2x that of hashing the 300,000 orders (a LEFT JOIN's build side). Building is the dear part.
+        /** An index descent for one joined tuple. */
+        private static final double PROBE = 10;
+        /** A row reached through an index (random access, a cache miss). */
+        private static final double FETCH = 5;
+        /** Per tuple put into / looked up in a hash table; and a hash table's fixed cost. */
+        private static final double HASH_BUILD = 20;
+        private static final double HASH_PROBE = 5;
+        private static final double HASH_SETUP = 100;
+        /**
+         * A probe into a hash table of at most this many tuples costs {@link #HASH_PROBE_SMALL}: the
+         * table stays in cache (SF 0.1: 10,000 products hashed and 750,000 items streaming through
+         * them beat 10,000 probes of order_items_product_id reaching the same 750,000 rows at random,
+         * 4,260 ms inline against 1,498 ms for the all-hash plan of Q08/Q30 in the same minute).
+         */
+        private static final double SMALL_BUILD = 65_536;
+        private static final double HASH_PROBE_SMALL = 2;
+
         private final LogicalQuery.Block b;
         private final List<String> lines;
         private final boolean[] presorted;
         private final long block;
-        private final List<Conjunct> pending;
+        private final Cardinality card = new Cardinality();
 
         JoinPlanner(LogicalQuery.Block b, List<String> lines, boolean[] presorted) {
             this.b = b;
@@ -219,77 +252,62 @@ public final class QueryPlanner {
                 m |= r.bit();
             }
             this.block = m;
-            this.pending = new ArrayList<>(b.where);
+        }
+
+        /** One candidate plan: the first relation's access, then one step per other relation. */
+        private static final class Plan {
+            Relation first;
+            AccessPlanner.Access access;
+            final List<Step> steps = new ArrayList<>();
+            /** Conditions no step took (defensive). */
+            Expression leftover;
+            double rows;
+            /** Cost paid before the first tuple comes out (hash builds) and per tuple streamed. */
+            double blocking;
+            double streamed;
+            boolean ordered;
         }
 
         Operator plan() {
-            List<Relation> remaining = new ArrayList<>(b.relations);
+            Plan p;
+            if (b.relations.size() == 1) {
+                p = greedy(orderHint(), false);
+            } else {
+                p = greedy(null, false);
+                LogicalQuery.OrderKey hint = orderHint();
+                Plan o = hint == null ? null : greedy(hint, true);
+                if (o != null && cost(o) < cost(p) + sortCost(p.rows)) {
+                    p = o;
+                }
+            }
+            Operator op = p.access.op();
+            presorted[0] = p.ordered;
+            if (p.ordered && needed() >= 0 && op instanceof io.respsql.exec.op.scan.IndexRange walk) {
+                walk.stoppedByLimit(); // the background-query estimate: not a read of the whole index
+            }
             List<String> steps = b.explain ? new ArrayList<>() : NO_LINES;
             StringBuilder order = new StringBuilder("join order: ");
-
-            // The first relation: the cheapest access path of its own conditions (and the block's constant ones).
-            Relation first = null;
-            AccessPlanner.Access best = null;
-            LogicalQuery.OrderKey hint = orderHint();
-            for (Relation r : remaining) {
-                if (r.dependsOn != 0) {
-                    continue;
-                }
-                AccessPlanner.Access a = AccessPlanner.choose(r, ownConditions(r, 0, pending), hint);
-                if (best == null || a.cost() < best.cost()) {
-                    best = a;
-                    first = r;
-                }
-            }
-            remaining.remove(first);
-            pending.removeAll(ownConditions(first, 0, pending));
-            Operator op = best.op();
-            presorted[0] = best.ordered() && remaining.isEmpty();
-            steps.add(best.description());
+            steps.add(p.access.description());
             if (b.explain) {
-                order.append(first.displayName());
+                order.append(p.first.displayName());
             }
-            long placed = first.bit();
-
-            while (!remaining.isEmpty()) {
-                Relation next = null;
-                Step bestStep = null;
-                for (Relation r : remaining) {
-                    if ((r.dependsOn & ~placed) != 0) {
-                        continue;
-                    }
-                    Step s = step(r, placed);
-                    if (bestStep == null || s.cost < bestStep.cost) {
-                        bestStep = s;
-                        next = r;
-                    }
-                }
-                remaining.remove(next);
-                op = bestStep.build(op);
-                steps.add(bestStep.description);
-                for (Conjunct c : bestStep.consumed) {
-                    pending.remove(c);
-                }
-                placed |= next.bit();
-                if (next.outerJoined) {
-                    // WHERE terms on the nullable side filter after the join (a NULL row may fail them).
-                    List<Conjunct> after = ready(placed, pending);
-                    pending.removeAll(after);
-                    if (!after.isEmpty()) {
-                        op = new Filter(op, and(after));
-                        if (b.explain) {
-                            steps.add("filter " + io.respsql.exec.op.Describe.condition(and(after)));
-                        }
+            for (Step s : p.steps) {
+                op = s.build(op);
+                steps.add(s.description);
+                if (s.after != null) {
+                    op = new Filter(op, s.after);
+                    if (b.explain) {
+                        steps.add("filter " + io.respsql.exec.op.Describe.condition(s.after));
                     }
                 }
                 if (b.explain) {
-                    order.append(" -> ").append(next.displayName());
+                    order.append(" -> ").append(s.relation.displayName());
                 }
             }
-            if (!pending.isEmpty()) { // conditions on no relation of the block that no step took (defensive)
-                op = new Filter(op, and(pending));
+            if (p.leftover != null) {
+                op = new Filter(op, p.leftover);
                 if (b.explain) {
-                    steps.add("filter " + io.respsql.exec.op.Describe.condition(and(pending)));
+                    steps.add("filter " + io.respsql.exec.op.Describe.condition(p.leftover));
                 }
             }
             if (b.relations.size() > 1) {
@@ -299,13 +317,110 @@ public final class QueryPlanner {
             return op;
         }
 
-        /** The ORDER BY an index walk of a single-table block could give. */
+        /** Rows the block needs from its joins: LIMIT + OFFSET, or all (-1). */
+        private double needed() {
+            return b.limit >= 0 && !b.aggregate && !b.distinct && b.windows.isEmpty() ? (double) b.limit + b.offset : -1;
+        }
+
+        /** A plan's cost: its streamed part scaled down when a LIMIT stops it early (only an ordered plan stops early). */
+        private double cost(Plan p) {
+            double need = needed();
+            double share = p.ordered && need >= 0 ? Math.min(1, need / Math.max(1, p.rows)) : 1;
+            return p.blocking + share * p.streamed;
+        }
+
+        /** What sorting the joined rows costs (a top-N heap with a LIMIT); nothing without ORDER BY. */
+        private double sortCost(double rows) {
+            if (b.order.isEmpty()) {
+                return 0;
+            }
+            return needed() >= 0 ? 2 * rows : rows * (1 + Math.log(Math.max(2, rows)) / Math.log(2));
+        }
+
+        /**
+         * The greedy plan. With {@code hint}: the hinted relation first; with {@code mustOrder} too,
+         * null unless its access gives the order, and only order-keeping steps.
+         */
+        private Plan greedy(LogicalQuery.OrderKey hint, boolean mustOrder) {
+            List<Conjunct> pending = new ArrayList<>(b.where);
+            List<Relation> remaining = new ArrayList<>(b.relations);
+            Plan p = new Plan();
+            if (mustOrder) {
+                Relation r = hint.relation();
+                if (r.dependsOn != 0 || r.outerJoined) {
+                    return null;
+                }
+                List<Conjunct> own = ownConditions(r, 0, pending);
+                p.access = AccessPlanner.choose(r, own, hint);
+                if (!p.access.ordered()) {
+                    return null;
+                }
+                p.first = r;
+                p.rows = card.rows(r, own);
+            } else {
+                for (Relation r : remaining) {
+                    if (r.dependsOn != 0) {
+                        continue;
+                    }
+                    List<Conjunct> own = ownConditions(r, 0, pending);
+                    double rows = card.rows(r, own);
+                    AccessPlanner.Access a = AccessPlanner.choose(r, own, hint);
+                    if (p.first == null || rows < p.rows || (rows == p.rows && a.cost() < p.access.cost())) {
+                        p.first = r;
+                        p.access = a;
+                        p.rows = rows;
+                    }
+                }
+            }
+            pending.removeAll(ownConditions(p.first, 0, pending));
+            remaining.remove(p.first);
+            p.ordered = p.access.ordered() && (mustOrder || remaining.isEmpty());
+            p.streamed = p.access.cost();
+            long placed = p.first.bit();
+            double need = needed();
+            while (!remaining.isEmpty()) {
+                Step best = null;
+                double bestScore = 0;
+                for (Relation r : remaining) {
+                    if ((r.dependsOn & ~placed) != 0) {
+                        continue;
+                    }
+                    Step s = step(r, placed, pending, p.rows, mustOrder, mustOrder ? need : -1);
+                    double score = s.blocking + s.share * s.streamed;
+                    // A relation with a join term to the joined ones before any cross product (as most planners).
+                    if (best == null || (s.connected && !best.connected) || (s.connected == best.connected && score < bestScore)) {
+                        best = s;
+                        bestScore = score;
+                    }
+                }
+                remaining.remove(best.relation);
+                pending.removeAll(best.consumed);
+                placed |= best.relation.bit();
+                if (best.relation.outerJoined) {
+                    // WHERE terms on the nullable side filter after the join (a NULL row may fail them).
+                    List<Conjunct> after = ready(placed, pending);
+                    pending.removeAll(after);
+                    best.after = and(after);
+                }
+                p.steps.add(best);
+                p.rows = best.rows;
+                p.blocking += best.blocking;
+                p.streamed += best.streamed;
+            }
+            p.leftover = and(pending);
+            return p;
+        }
+
+        /**
+         * The ORDER BY an index walk could give: one plain column of a relation of the block, its
+         * NULL placement the index's, and no grouping, DISTINCT or window between the rows and the order.
+         */
         private LogicalQuery.OrderKey orderHint() {
-            if (b.relations.size() != 1 || b.aggregate || b.distinct || !b.windows.isEmpty() || b.order.size() != 1) {
+            if (b.aggregate || b.distinct || !b.windows.isEmpty() || b.order.size() != 1) {
                 return null;
             }
             LogicalQuery.OrderKey k = b.order.get(0);
-            return k.column() != null && k.relation() == b.relations.get(0) && k.nullsFirst() == k.descending() ? k : null;
+            return k.column() != null && b.relations.contains(k.relation()) && k.nullsFirst() == k.descending() ? k : null;
         }
 
         /** Pending conditions all of whose block relations are within {@code mask}. */
@@ -331,8 +446,24 @@ public final class QueryPlanner {
             return out;
         }
 
-        /** How relation {@code r} would be joined to the {@code placed} ones, and at what cost. */
-        private Step step(Relation r, long placed) {
+        /** The block relation that is exactly {@code bits}, or null. */
+        private Relation relationOf(long bits) {
+            for (Relation r : b.relations) {
+                if (r.bit() == bits) {
+                    return r;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The cheapest way to join relation {@code r} to the {@code placed} ones (about
+         * {@code outRows} tuples): an index probe, a hash join or nested loops, with its cost and
+         * the joined rows it is estimated to give. {@code keepOrder}: only ways that keep the
+         * joined tuples' order (a hash join then builds on {@code r}); {@code need} >= 0: a LIMIT
+         * stops such a plan after about that many rows, so only that share of the streamed cost counts.
+         */
+        private Step step(Relation r, long placed, List<Conjunct> pending, double outRows, boolean keepOrder, double need) {
             List<Conjunct> conds = r.outerJoined ? r.on : ready(placed | r.bit(), pending);
             List<Conjunct> own = new ArrayList<>();
             List<Conjunct> cross = new ArrayList<>();
@@ -347,7 +478,32 @@ public final class QueryPlanner {
             Step s = new Step();
             s.relation = r;
             s.consumed = r.outerJoined ? List.of() : conds;
+            s.connected = !cross.isEmpty();
+            double inRows = card.rows(r, own);
+
+            // The joined rows: an equality divides by the larger side's distinct keys, any other term by a default.
+            double rows = outRows * inRows;
+            for (Conjunct c : cross) {
+                double sel = Cardinality.OTHER;
+                for (Conjunct.Sarg sa : c.sargs) {
+                    if (sa.relation == r && sa.op == Conjunct.Op.EQ && (sa.valueRels & block & ~placed) == 0) {
+                        double ndv = Math.min(inRows, card.distinct(r, sa.column));
+                        io.respsql.storage.Column oc = Expressions.referencedColumn(sa.values[0]);
+                        Relation or = oc == null ? null : relationOf(sa.valueRels & block);
+                        if (or != null) {
+                            ndv = Math.max(ndv, Math.min(outRows, card.distinct(or, oc)));
+                        }
+                        sel = 1 / Math.max(1, ndv);
+                        break;
+                    }
+                }
+                rows *= sel;
+            }
+            s.rows = Math.max(1, r.outerJoined ? Math.max(rows, outRows) : rows);
+            s.share = need >= 0 ? Math.min(1, need / s.rows) : 1;
+
             // An index probe keyed by the joined rows.
+            double indexCost = Double.MAX_VALUE;
             if (r.kind == Relation.Kind.TABLE) {
                 for (Conjunct c : cross) {
                     for (Conjunct.Sarg sa : c.sargs) {
@@ -359,16 +515,44 @@ public final class QueryPlanner {
                         if (ix == null) {
                             continue;
                         }
-                        double cost = ix.isPrimary() ? 1 : 10;
-                        if (s.index == null || cost < s.cost) {
+                        double perProbe = ix.unique() ? 1 : card.tableRows(r) / card.distinct(r, sa.column);
+                        double cost = outRows * (PROBE + perProbe * FETCH);
+                        if (s.index == null || cost < indexCost || (cost == indexCost && ix.isPrimary())) {
                             s.index = ix;
                             s.key = sa;
-                            s.cost = cost;
+                            indexCost = cost;
                         }
                     }
                 }
             }
-            if (s.index != null) {
+
+            // A hash join on the equi-join columns, or nested loops over the relation's own access path.
+            AccessPlanner.Access a = AccessPlanner.choose(r, own, null);
+            boolean connected = false;
+            for (Conjunct c : cross) {
+                for (Conjunct.Sarg sa : c.sargs) {
+                    connected |= sa.relation == r && sa.op == Conjunct.Op.EQ;
+                }
+            }
+            List<Expression[]> equi = connected ? equiKeys(r, cross) : null;
+            double otherBlocking;
+            double otherStreamed;
+            boolean buildOuter = false;
+            if (equi != null) {
+                buildOuter = !keepOrder && !r.outerJoined && outRows < inRows;
+                if (buildOuter) { // the joined rows into the table, the relation's rows probe it as they stream
+                    otherBlocking = HASH_SETUP + HASH_BUILD * outRows;
+                    otherStreamed = a.cost() + (outRows <= SMALL_BUILD ? HASH_PROBE_SMALL : HASH_PROBE) * inRows;
+                } else {
+                    otherBlocking = HASH_SETUP + a.cost() + HASH_BUILD * inRows;
+                    otherStreamed = (inRows <= SMALL_BUILD ? HASH_PROBE_SMALL : HASH_PROBE) * outRows;
+                }
+            } else { // the inner side is buffered once, then every pair is tried
+                otherBlocking = a.cost();
+                otherStreamed = outRows * inRows;
+            }
+            if (s.index != null && s.share * indexCost <= otherBlocking + s.share * otherStreamed) {
+                s.streamed = indexCost + s.rows;
                 List<Conjunct> filter = new ArrayList<>(own);
                 filter.addAll(cross);
                 s.filter = and(filter);
@@ -377,19 +561,22 @@ public final class QueryPlanner {
                         + (s.filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(s.filter));
                 return s;
             }
-            AccessPlanner.Access a = AccessPlanner.choose(r, own, null);
+            s.index = null;
+            s.key = null;
             s.access = a;
             s.condition = and(cross);
-            boolean connected = false;
-            for (Conjunct c : cross) {
-                for (Conjunct.Sarg sa : c.sargs) {
-                    connected |= sa.relation == r && sa.op == Conjunct.Op.EQ;
-                }
+            s.equi = equi;
+            s.buildOuter = buildOuter;
+            s.blocking = otherBlocking;
+            s.streamed = otherStreamed + s.rows;
+            if (b.explain) {
+                String how = equi != null
+                        ? "hash join (hash table on " + (buildOuter ? "the joined rows" : r.displayName()) + ") with "
+                        : "nested loop join with ";
+                s.description = how + a.description() + (s.condition == null ? "" : "; on " + io.respsql.exec.op.Describe.condition(s.condition));
+            } else {
+                s.description = "";
             }
-            s.equi = connected ? equiKeys(r, cross) : null;
-            s.cost = a.cost() * (connected ? 1 : 1000);
-            s.description = !b.explain ? "" : (connected && s.equi != null ? "hash join with " : "nested loop join with ") + a.description()
-                    + (s.condition == null ? "" : "; on " + io.respsql.exec.op.Describe.condition(s.condition));
             return s;
         }
 
@@ -415,9 +602,18 @@ public final class QueryPlanner {
         /** A chosen way to join one relation. */
         private static final class Step {
             Relation relation;
-            double cost;
             String description;
             List<Conjunct> consumed;
+            /** The share of the streamed cost that counts (a LIMIT stops an order-keeping plan early). */
+            double share;
+            /** A term links it to the joined relations (else it is a cross product). */
+            boolean connected;
+            /** Estimated joined rows after this step; its cost before the first tuple and per streamed tuple. */
+            double rows;
+            double blocking;
+            double streamed;
+            /** WHERE terms on a LEFT JOIN's nullable side, applied after it (or null). */
+            Expression after;
             // index join
             io.respsql.storage.TableIndex index;
             Conjunct.Sarg key;
@@ -426,6 +622,8 @@ public final class QueryPlanner {
             AccessPlanner.Access access;
             Expression condition;
             List<Expression[]> equi;
+            /** Hash join: the joined rows are the build side, this relation's rows probe (an inner join only). */
+            boolean buildOuter;
 
             Operator build(Operator outer) {
                 Relation r = relation;
@@ -436,16 +634,17 @@ public final class QueryPlanner {
                 }
                 int[] innerRels = {r.number};
                 if (equi != null) {
-                    Expression[] build = new Expression[equi.size()];
-                    Expression[] probe = new Expression[equi.size()];
-                    for (int i = 0; i < build.length; i++) {
-                        build[i] = equi.get(i)[0];
-                        probe[i] = equi.get(i)[1];
+                    Expression[] inner = new Expression[equi.size()];
+                    Expression[] joined = new Expression[equi.size()];
+                    for (int i = 0; i < inner.length; i++) {
+                        inner[i] = equi.get(i)[0];
+                        joined[i] = equi.get(i)[1];
                     }
-                    Operator h = Blocking.hashJoin(access.op(), innerRels, build, outer, probe, r.outerJoined, condition);
-                    if (h != null) {
-                        return h;
+                    if (buildOuter) {
+                        int[] outerRels = io.respsql.exec.op.TupleBuffer.relationsOf(outer.relations());
+                        return Blocking.hashJoin(outer, outerRels, joined, access.op(), inner, false, condition);
                     }
+                    return Blocking.hashJoin(access.op(), innerRels, inner, outer, joined, r.outerJoined, condition);
                 }
                 return new NestedLoopJoin(outer, access.op(), innerRels, condition, r.outerJoined);
             }

@@ -102,7 +102,7 @@ class PlanCacheDifferentialTest {
         }
         for (int n = 0; n < 4000; n++) {
             String sql = statement(r);
-            assertEquals(plain.run(sql), cached.run(sql), sql);
+            assertEquals(rows(sql, plain.run(sql)), rows(sql, cached.run(sql)), sql);
             if (n % 500 == 499) {
                 String ddl = r.nextBoolean() ? "CREATE INDEX t_b" + n + " ON t (b)" : "DROP INDEX t_v";
                 assertEquals(plain.run(ddl), cached.run(ddl), ddl);
@@ -112,6 +112,24 @@ class PlanCacheDifferentialTest {
         assertEquals(plain.run("DUMP u"), cached.run("DUMP u"));
         assertTrue(cached.engine.planCacheHits() > 1000, "hits: " + cached.engine.planCacheHits());
         assertEquals(0, plain.engine.planCacheHits());
+    }
+
+    /**
+     * The reply, with its rows in sorted order when the statement is a join without ORDER BY: the
+     * join order is chosen from the tables' row counts, and a plan cached when they differed may
+     * join in another order, so only the rows, not their order, must be the same.
+     */
+    private static String rows(String sql, String reply) {
+        if (!sql.startsWith("SELECT") || !sql.contains(" JOIN ") || sql.contains("ORDER BY") || !reply.startsWith("*")) {
+            return reply;
+        }
+        String[] parts = reply.split("\r\n");
+        java.util.List<String> rows = new java.util.ArrayList<>();
+        for (int i = 1; i + 1 < parts.length; i += 2) { // a "$len" line, then the row
+            rows.add(parts[i] + "\r\n" + parts[i + 1]);
+        }
+        java.util.Collections.sort(rows);
+        return parts[0] + "\r\n" + String.join("\r\n", rows);
     }
 
     private static String statement(Random r) {

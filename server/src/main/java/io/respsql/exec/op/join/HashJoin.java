@@ -10,7 +10,6 @@ import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -21,9 +20,9 @@ import java.util.List;
  * {@code leftOuter} the probe side is preserved: a probe tuple without any match is pushed once
  * with the build relations' slots at -1 (the NULL row).
  *
- * <p>Distinct keys get dense ids from a {@link KeyTable}; the tuples of one key form a chain
- * through an int[] of next links (head/tail per key id), so a key with many tuples costs no
- * list object. Numeric keys of different types meet as doubles.
+ * <p>Distinct keys get dense ids from a {@link KeyTable} (a {@link LongKeyTable} for one
+ * integer key); the tuples of one key form a {@link Chains} chain. Numeric keys of different
+ * types meet as doubles.
  */
 public final class HashJoin implements Operator {
     private final Operator build;
@@ -72,9 +71,7 @@ public final class HashJoin implements Operator {
         private final Expression key;
         final LongKeyTable table = new LongKeyTable();
         final TupleBuffer tuples;
-        int[] head = new int[16];
-        int[] tail = new int[16];
-        int[] next = new int[16];
+        final Chains chains = new Chains();
 
         LongBuild(Expression key, int[] relations) {
             this.key = key;
@@ -88,21 +85,7 @@ public final class HashJoin implements Operator {
                 return true; // NULL = anything is never TRUE
             }
             int id = table.findOrAdd(k);
-            int t = tuples.append(ctx);
-            if (t == next.length) {
-                next = Arrays.copyOf(next, t * 2);
-            }
-            next[t] = -1;
-            if (table.added) {
-                if (id == head.length) {
-                    head = Arrays.copyOf(head, id * 2);
-                    tail = Arrays.copyOf(tail, id * 2);
-                }
-                head[id] = t;
-            } else {
-                next[tail[id]] = t;
-            }
-            tail[id] = t;
+            chains.link(id, table.added, tuples.append(ctx));
             return true;
         }
     }
@@ -131,7 +114,7 @@ public final class HashJoin implements Operator {
             boolean matched = false;
             if (!ctx.isNull) {
                 int id = b.table.find(k);
-                for (int t = id < 0 ? -1 : b.head[id]; t >= 0; t = b.next[t]) {
+                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
                     b.tuples.restore(ctx, t);
                     if (residual == null || residual.isTrue(ctx)) {
                         matched = true;
@@ -158,9 +141,7 @@ public final class HashJoin implements Operator {
         private final KeyBuffer buf;
         final KeyTable table;
         final TupleBuffer tuples;
-        int[] head = new int[16];
-        int[] tail = new int[16];
-        int[] next = new int[16];
+        final Chains chains = new Chains();
 
         Build(Keys keys, int[] relations) {
             this.keys = keys;
@@ -176,21 +157,7 @@ public final class HashJoin implements Operator {
                 return true; // NULL = anything is never TRUE: this tuple can match no probe
             }
             int id = table.findOrAdd(buf);
-            int t = tuples.append(ctx);
-            if (t == next.length) {
-                next = Arrays.copyOf(next, t * 2);
-            }
-            next[t] = -1;
-            if (table.added) {
-                if (id == head.length) {
-                    head = Arrays.copyOf(head, id * 2);
-                    tail = Arrays.copyOf(tail, id * 2);
-                }
-                head[id] = t;
-            } else {
-                next[tail[id]] = t;
-            }
-            tail[id] = t;
+            chains.link(id, table.added, tuples.append(ctx));
             return true;
         }
     }
@@ -221,7 +188,7 @@ public final class HashJoin implements Operator {
             boolean matched = false;
             if (!buf.anyNull()) {
                 int id = b.table.find(buf);
-                for (int t = id < 0 ? -1 : b.head[id]; t >= 0; t = b.next[t]) {
+                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
                     b.tuples.restore(ctx, t);
                     if (residual == null || residual.isTrue(ctx)) {
                         matched = true;

@@ -24,6 +24,8 @@ public final class IndexRange implements Operator {
     private final boolean descending;
     private final Expression filter;
     private final String description;
+    /** Set by the planner: a LIMIT above stops the walk after the rows it needs (only order-keeping joins between). */
+    private boolean stoppedByLimit;
     /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
     private LongIntBTree.Cursor spare;
 
@@ -141,12 +143,21 @@ public final class IndexRange implements Operator {
     }
 
     /**
-     * A walk of the whole index (no bound: ORDER BY served by the index) visits every entry; a
-     * bounded range's size is not known without probing, so it counts nothing.
+     * A walk of the whole index (no bound: ORDER BY served by the index) visits every entry, unless
+     * a LIMIT stops it ({@link #stoppedByLimit()}); a bounded range's size is not known without
+     * probing, so it counts nothing.
      */
     @Override
     public long rowsTouched() {
-        return lows.length == 0 && highs.length == 0 ? index.tree().size() : 0;
+        return lows.length == 0 && highs.length == 0 && !stoppedByLimit ? index.tree().size() : 0;
+    }
+
+    /**
+     * Marks the walk as one a LIMIT stops early (ORDER BY col LIMIT n over key probes): it visits
+     * about the rows the LIMIT needs, not the whole index, so it counts as a bounded range does.
+     */
+    public void stoppedByLimit() {
+        stoppedByLimit = true;
     }
 
     @Override

@@ -1,0 +1,1 @@
+SELECT oi.order_item_id, oi.order_id, p.product_id, p.name, oi.quantity, oi.line_total_cents FROM order_items oi JOIN products p ON p.product_id = oi.product_id WHERE oi.customer_id = 25007 ORDER BY oi.order_item_id DESC LIMIT 1

@@ -1,0 +1,1 @@
+SELECT COUNT(*) FROM customers WHERE email LIKE 'user123%'

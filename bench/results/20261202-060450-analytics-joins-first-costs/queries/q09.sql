@@ -1,0 +1,1 @@
+SELECT p.category, COUNT(*) AS lines_n, SUM(oi.line_total_cents) AS revenue FROM order_items oi JOIN orders o ON o.order_id = oi.order_id JOIN customers c ON c.customer_id = o.customer_id JOIN products p ON p.product_id = oi.product_id WHERE o.order_ym BETWEEN 202401 AND 202403 AND c.tier = 'platinum' AND o.status = 'delivered' GROUP BY p.category ORDER BY p.category

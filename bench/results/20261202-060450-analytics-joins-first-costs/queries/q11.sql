@@ -1,0 +1,1 @@
+SELECT a.product_id AS p1, b.product_id AS p2, COUNT(*) AS pair_n FROM order_items a JOIN order_items b ON b.order_id = a.order_id AND a.product_id < b.product_id GROUP BY a.product_id, b.product_id ORDER BY COUNT(*) DESC, a.product_id ASC, b.product_id ASC LIMIT 20

@@ -1,0 +1,1 @@
+SELECT o.order_id, c.tier, p.name, oi.line_total_cents FROM order_items oi JOIN orders o ON o.order_id = oi.order_id JOIN customers c ON c.customer_id = o.customer_id JOIN products p ON p.product_id = oi.product_id ORDER BY oi.order_item_id LIMIT 100

@@ -1,0 +1,1 @@
+SELECT o.channel, COUNT(*) AS n, SUM(o.total_cents) AS revenue FROM orders o JOIN customers c ON c.customer_id = o.customer_id WHERE o.order_ym BETWEEN 202401 AND 202412 AND o.status IN ('paid', 'shipped', 'delivered') AND c.country IN ('US', 'IN', 'GB') AND c.email LIKE 'user1%' GROUP BY o.channel ORDER BY o.channel

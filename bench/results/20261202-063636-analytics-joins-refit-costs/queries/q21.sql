@@ -1,0 +1,1 @@
+SELECT status, COUNT(*) AS n, SUM(total_cents) AS revenue FROM orders WHERE order_ts BETWEEN TIMESTAMP '2024-01-01 00:00:00' AND TIMESTAMP '2024-12-31 23:59:59' GROUP BY status ORDER BY status

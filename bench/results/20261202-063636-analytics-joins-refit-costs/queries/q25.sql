@@ -1,0 +1,1 @@
+SELECT customer_id, order_id, order_ts, total_cents FROM ( SELECT customer_id, order_id, order_ts, total_cents, row_number() OVER (PARTITION BY customer_id ORDER BY order_ts DESC, order_id DESC) AS rn FROM orders ) z WHERE rn = 1 ORDER BY customer_id LIMIT 100

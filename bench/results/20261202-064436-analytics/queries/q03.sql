@@ -1,0 +1,1 @@
+SELECT c.customer_id, c.tier, o.order_id, o.order_ts, p.product_id, p.name, oi.quantity, oi.line_total_cents FROM customers c JOIN orders o ON o.customer_id = c.customer_id JOIN order_items oi ON oi.order_id = o.order_id JOIN products p ON p.product_id = oi.product_id WHERE c.customer_id = 25007 ORDER BY o.order_ts DESC, oi.order_item_id ASC LIMIT 1

@@ -1,0 +1,1 @@
+SELECT order_ym, SUM(total_cents) AS revenue, lag(SUM(total_cents), 1) OVER (ORDER BY order_ym) AS prev_month, lead(SUM(total_cents), 1) OVER (ORDER BY order_ym) AS next_month FROM orders GROUP BY order_ym ORDER BY order_ym

@@ -1,0 +1,1 @@
+SELECT order_ym, SUM(total_cents) AS revenue, SUM(SUM(total_cents)) OVER (ORDER BY order_ym ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cumulative FROM orders GROUP BY order_ym ORDER BY order_ym

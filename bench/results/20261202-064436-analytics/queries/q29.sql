@@ -1,0 +1,1 @@
+SELECT decile, COUNT(*) AS n, MIN(lifetime_value_cents) AS lo, MAX(lifetime_value_cents) AS hi FROM ( SELECT customer_id, lifetime_value_cents, ntile(10) OVER (ORDER BY lifetime_value_cents DESC, customer_id ASC) AS decile FROM customers ) z GROUP BY decile ORDER BY decile
