@@ -79,7 +79,8 @@ class RowsTouchedTest {
         expect(BIG + SMALL, "SELECT b.id FROM big b, small s WHERE b.fk + 0 = s.v + 0", "full scan of big");
         // probes driven by a table read whole: a primary key one row per driving row, another index its whole table
         expect(2 * SMALL, "SELECT s.v, b.v FROM small s JOIN big b ON b.id = s.id", "full scan of small");
-        expect(SMALL + BIG, "SELECT s.v, b.v FROM small s JOIN big b ON b.v = s.v", "index probe on big using big_v");
+        // big.v repeats: index probes into big_v or a hash join over a scan of big, either reaches all of big
+        expect(SMALL + BIG, "SELECT s.v, b.v FROM small s JOIN big b ON b.v = s.v", "full scan of small");
         expect(0, "SELECT s.v, b.v FROM small s JOIN big b ON b.v = s.v WHERE s.id = 2", "index probe on big using big_v");
         expect(SMALL, "SELECT v FROM big WHERE id = 3 AND fk IN (SELECT v FROM small)", "full scan of small");
         expect(BIG + SMALL, "SELECT v FROM small WHERE v = (SELECT MAX(fk) FROM big)", "full scan of big");
