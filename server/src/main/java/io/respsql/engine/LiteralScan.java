@@ -228,6 +228,7 @@ final class LiteralScan {
     void fill(ParamValues p) {
         p.reset(count);
         for (int i = 0; i < count; i++) {
+            p.setSource(sql, i, starts[i], ends[i]);
             switch (kinds[i]) {
                 case INTEGER:
                     p.setLong(i, integers[i]);

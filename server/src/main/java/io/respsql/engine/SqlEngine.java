@@ -326,6 +326,8 @@ public final class SqlEngine {
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
                 q.run(results, params);
                 changes = -1;
+            } else if (e.plan instanceof InsertExecutor.Plan ins) {
+                changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
             } else if (e.plan instanceof UpdateExecutor.Plan u) {
                 changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
             } else {
@@ -366,6 +368,15 @@ public final class SqlEngine {
             return null; // the plain path replies with the error
         }
         String key = scan.key();
+        if (st instanceof Statement.Insert ins) {
+            InsertExecutor.Plan plan;
+            try {
+                plan = InsertExecutor.plan(catalog, ins, sql, this::parameterOf, scan.count);
+            } catch (RuntimeException e) {
+                plan = null; // no such table or column: the plain path replies
+            }
+            return new PlanCache.Entry(key, scan.hash, plan, true, ins.table());
+        }
         Statement p = Parameterizer.rewrite(st, scan);
         if (p == null) {
             return new PlanCache.Entry(key, scan.hash, null, false, null);
@@ -383,6 +394,12 @@ public final class SqlEngine {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
         }
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
+    }
+
+    /** The parameter a literal of the scanned text becomes (-1: the scan saw it otherwise). */
+    private int parameterOf(io.respsql.sql.tree.Expr.Literal l) {
+        int i = scan.literalAt(l.start(), l.end());
+        return i >= 0 && LiteralScan.kindOf(scan.kinds[i]) == l.kind() ? i : -1;
     }
 
     // ---- prepared statements ---------------------------------------------------------------------

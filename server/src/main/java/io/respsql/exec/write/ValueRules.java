@@ -2,6 +2,7 @@ package io.respsql.exec.write;
 
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import io.respsql.expr.ParamValues;
 import io.respsql.protocol.ShortestDouble;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr;
@@ -80,6 +81,68 @@ final class ValueRules {
         Expr.Literal lit = (Expr.Literal) x;
         number(c, lit, negative, e, sql, rowScope, out);
         return true;
+    }
+
+    /**
+     * Whether a cached INSERT can convert parameter values of {@code kind} (the literal kind its
+     * key fixes) for {@code c} with {@link #parameter}: numbers into number columns, numbers as
+     * written into TEXT (unsigned only: a sign and the spaces after it are part of the text),
+     * strings into any column {@link #literal} takes a string for. Anything else stays on the plain path.
+     */
+    static boolean parameterFits(Column c, Expr.LiteralKind kind, boolean signed) {
+        switch (kind) {
+            case INTEGER:
+            case DECIMAL:
+                return switch (c.type()) {
+                    case INT, BIGINT, BOOLEAN, FLOAT -> true;
+                    case TEXT -> !signed;
+                    default -> false;
+                };
+            case STRING:
+                return !signed;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Parameter {@code i} of a cached INSERT (a literal of {@code kind}, negated when {@code negative})
+     * converted for {@code c} exactly as {@link #literal} converts the literal it stands for. A
+     * value the column refuses throws; the caller then answers through the plain path, whose error
+     * names the value as written (so the messages here do not matter and none is built).
+     */
+    static void parameter(Column c, Expr.LiteralKind kind, boolean negative, ParamValues p, int i, Cell out) {
+        if (kind == Expr.LiteralKind.STRING) {
+            if (c.type() == ColumnType.TEXT) {
+                out.setText(p.texts[i]);
+            } else {
+                String v = new String(p.texts[i], StandardCharsets.UTF_8);
+                quoted(c, v, "'" + v + "'", out);
+            }
+            return;
+        }
+        if (c.type() == ColumnType.TEXT) {
+            out.setText(p.sourceText(i).getBytes(StandardCharsets.UTF_8)); // unsigned: verbatim, leading zeros kept
+            return;
+        }
+        if (kind == Expr.LiteralKind.INTEGER) {
+            long v = negative ? -p.longs[i] : p.longs[i]; // the scan keeps it within 0..Long.MAX_VALUE
+            if (c.type() == ColumnType.FLOAT) {
+                out.setDouble((double) v); // as Double.parseDouble of the digits: both round to nearest
+            } else {
+                out.setLong(toInteger(c, v, null));
+            }
+            return;
+        }
+        double d = negative ? -p.doubles[i] : p.doubles[i];
+        if (c.type() == ColumnType.FLOAT) {
+            if (Double.isInfinite(d)) {
+                throw new SqlException("value out of range for FLOAT column '" + c.name() + "'");
+            }
+            out.setDouble(d);
+        } else {
+            out.setLong(toInteger(c, d, null));
+        }
     }
 
     /** A number literal under any chain of unary {@code +}/{@code -}. */
