@@ -27,12 +27,22 @@ final class LiteralScan {
     char[] kinds = new char[16];
     long[] integers = new long[16];
     int hash;
+    /** The last scan stopped at more than its limit of literals (the text may still scan with a higher one). */
+    boolean tooMany;
+    private int limit;
     private String sql;
 
     /** Scans {@code s}; false when it cannot be cached (an integer beyond 64 bits, too many literals, a quote left open). */
     boolean scan(String s) {
+        return scan(s, MAX_LITERALS);
+    }
+
+    /** {@link #scan(String)} with room for {@code maxLiterals} literals (a bulk INSERT's stream of values). */
+    boolean scan(String s, int maxLiterals) {
         sql = s;
         count = 0;
+        tooMany = false;
+        limit = maxLiterals;
         int h = 0;
         int n = s.length();
         int i = 0;
@@ -156,7 +166,8 @@ final class LiteralScan {
     }
 
     private boolean add(int start, int end, char kind) {
-        if (count == MAX_LITERALS) {
+        if (count == limit) {
+            tooMany = true;
             return false;
         }
         if (count == starts.length) {
@@ -171,6 +182,21 @@ final class LiteralScan {
         kinds[count] = kind;
         count++;
         return true;
+    }
+
+    /** The scanned text. */
+    String text() {
+        return sql;
+    }
+
+    /** Lets arrays grown by a bulk statement go, so one huge INSERT does not keep them. */
+    void trim() {
+        if (starts.length > 1 << 16) {
+            starts = new int[16];
+            ends = new int[16];
+            kinds = new char[16];
+            integers = new long[16];
+        }
     }
 
     /** The key of the scanned text: the text with each literal replaced by its kind's marker. */

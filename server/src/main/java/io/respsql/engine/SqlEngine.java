@@ -294,6 +294,9 @@ public final class SqlEngine {
     private Outcome executeCached(String sql, RespWriter out, ResultSink results) {
         if (!scan.scan(sql)) {
             cache.misses++;
+            if (scan.tooMany && sql.regionMatches(true, firstWord(sql), "INSERT", 0, 6)) {
+                return executeBulk(sql, out);
+            }
             return null;
         }
         cache.validate(catalog.schemaVersion());
@@ -357,6 +360,194 @@ public final class SqlEngine {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    // ---- bulk INSERT ... VALUES ------------------------------------------------------------------
+
+    /** More literals than this in one INSERT: the plain path (its text is then hundreds of megabytes). */
+    private static final int MAX_BULK_LITERALS = 1 << 26;
+    private final InsertExecutor.Bulk bulk = new InsertExecutor.Bulk();
+    private long bulkInserts;
+    private int walk;
+    private int walkLiteral;
+
+    /** Bulk INSERTs whose rows were read straight from the text ({@link #executeBulk}). */
+    public long bulkInsertsStreamed() {
+        return bulkInserts;
+    }
+
+    private static int firstWord(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * An INSERT with more literals than a cached plan takes (a bulk load's thousand rows): when every
+     * row is a list of literals (signed numbers, strings, NULL), only the statement up to its first
+     * row is parsed (table, columns) and the rows are read from the scan's literals straight into
+     * pending rows, converted as the plain path converts those literals. Null when the plain path
+     * must answer: another shape anywhere (an expression, unquoted text, RETURN SIZE), or a value
+     * refused (nothing was written; the plain path gives the exact error).
+     */
+    private Outcome executeBulk(String sql, RespWriter out) {
+        if (!scan.scan(sql, MAX_BULK_LITERALS)) {
+            return null;
+        }
+        long mark = out.mark();
+        try {
+            int open = firstRow(sql);
+            if (open < 0) {
+                return null;
+            }
+            walk = open;
+            walkLiteral = 0;
+            int width = row(sql, -1, null);
+            if (width < 0) {
+                return null;
+            }
+            Statement st;
+            try {
+                st = SqlParser.parse(sql.substring(0, walk));
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
+                    || !bulk.start(catalog, ins) || bulk.width() != width) {
+                return null;
+            }
+            walk = open;
+            walkLiteral = 0;
+            int n = sql.length();
+            while (true) {
+                bulk.addRow();
+                if (row(sql, width, bulk) < 0) {
+                    return null;
+                }
+                skipSpace(sql);
+                if (walk == n) {
+                    break;
+                }
+                if (sql.charAt(walk) != ',') {
+                    return null;
+                }
+                walk++;
+                skipSpace(sql);
+            }
+            if (walkLiteral != scan.count) {
+                return null;
+            }
+            if (writeGuard != null) {
+                String refusal = writeGuard.refusal();
+                if (refusal != null) {
+                    out.error(refusal);
+                    return Outcome.failed(refusal);
+                }
+            }
+            long changes = bulk.write(catalog, headroom, undo, out);
+            bulkInserts++;
+            return took(changes, sql, ins.table());
+        } catch (RuntimeException | OutOfMemoryError x) {
+            if (out.discardReply(mark)) {
+                return null; // nothing was written: the plain path answers, error or not
+            }
+            LOG.error("statement failed: {}", abbreviate(sql), x);
+            return Outcome.failed("ERR internal error: " + x);
+        } finally {
+            bulk.release();
+            scan.trim();
+        }
+    }
+
+    /**
+     * Where the first row's {@code (} is: after the last word VALUES before the first literal,
+     * in a prefix without quotes; -1 when there is none.
+     */
+    private int firstRow(String sql) {
+        int first = scan.count == 0 ? sql.length() : scan.starts[0];
+        int values = -1;
+        for (int i = 0; i + 6 <= first; i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`' || c == '[') {
+                return -1;
+            }
+            if ((c == 'V' || c == 'v') && sql.regionMatches(true, i, "VALUES", 0, 6)
+                    && (i == 0 || !isWordChar(sql.charAt(i - 1))) && (i + 6 == sql.length() || !isWordChar(sql.charAt(i + 6)))) {
+                values = i + 6;
+            }
+        }
+        if (values < 0) {
+            return -1;
+        }
+        walk = values;
+        skipSpace(sql);
+        return walk < sql.length() && sql.charAt(walk) == '(' ? walk : -1;
+    }
+
+    /**
+     * Reads the row {@code (v, ...)} at {@link #walk} (each v a literal of the scan under at most one
+     * sign, or NULL), handing its values to {@code into} when not null. Returns its values' count
+     * ({@code width} when given), or -1 when it is not such a row (or {@code into} refused a value).
+     */
+    private int row(String sql, int width, InsertExecutor.Bulk into) {
+        int n = sql.length();
+        walk++; // '('
+        for (int i = 0; ; i++) {
+            if (width >= 0 && i >= width) {
+                return -1;
+            }
+            skipSpace(sql);
+            if (walk >= n) {
+                return -1;
+            }
+            boolean signed = false;
+            boolean negative = false;
+            char c = sql.charAt(walk);
+            if (c == '-' || c == '+') {
+                signed = true;
+                negative = c == '-';
+                walk++;
+                skipSpace(sql);
+            }
+            if (walkLiteral < scan.count && walk == scan.starts[walkLiteral]) {
+                int k = walkLiteral++;
+                int end = scan.ends[k];
+                if (into != null && !into.set(i, LiteralScan.kindOf(scan.kinds[k]), signed, negative, scan.integers[k], sql,
+                        walk, end)) {
+                    return -1;
+                }
+                walk = end;
+            } else if (!signed && walk + 4 <= n && sql.regionMatches(true, walk, "NULL", 0, 4)
+                    && (walk + 4 == n || !isWordChar(sql.charAt(walk + 4)))) {
+                walk += 4; // the value stays NULL
+            } else {
+                return -1;
+            }
+            skipSpace(sql);
+            if (walk >= n) {
+                return -1;
+            }
+            c = sql.charAt(walk++);
+            if (c == ')') {
+                return width < 0 || i + 1 == width ? i + 1 : -1;
+            }
+            if (c != ',') {
+                return -1;
+            }
+        }
+    }
+
+    private void skipSpace(String sql) {
+        int n = sql.length();
+        while (walk < n && Character.isWhitespace(sql.charAt(walk))) {
+            walk++;
+        }
+    }
+
+    private static boolean isWordChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
     }
 
     /** Parses and plans the scanned text with its literals as parameters; a negative entry when it cannot be cached. */

@@ -255,6 +255,93 @@ public final class InsertExecutor {
         return write(catalog, t, p.named, rows, p.unique, p.written, cell, p.returnSize, headroom, undo, out);
     }
 
+    // ---- a stream of VALUES rows (bulk load) -----------------------------------------------------
+
+    /**
+     * A bulk INSERT ... VALUES read straight from its text: the caller walks the rows and hands over
+     * each value as a literal's span ({@link #set}) or NULL; the values are converted as the plain
+     * path converts those literals, into pending rows, and written through the same checks
+     * ({@link #write}), so a bad value anywhere leaves nothing. No syntax tree, no bound expression
+     * per value. One per engine, reused (event loop only).
+     */
+    public static final class Bulk {
+        private Table table;
+        private int[] target;
+        private boolean[] named;
+        private PendingRows rows;
+        private int[] written = new int[16];
+        private final Cell cell = new Cell();
+        private int at;
+
+        /**
+         * Starts a statement shaped as {@code s} (its rows are not read: only its table and
+         * columns); false when it is no VALUES insert. Throws the plain path's errors for an
+         * unknown table or column.
+         */
+        public boolean start(Catalog catalog, Statement.Insert s) {
+            if (s.rows() == null || s.returnSize()) {
+                return false;
+            }
+            table = Tables.require(catalog, s.table(), "INSERT into");
+            target = targetColumns(table, s.columns());
+            named = target.length < table.columnCount() ? named(table, target) : null;
+            if (rows == null || rows.columns != table.columnCount()) {
+                rows = new PendingRows(table.columnCount(), 1024);
+            }
+            rows.clear();
+            return true;
+        }
+
+        /** Values per row. */
+        public int width() {
+            return target.length;
+        }
+
+        /** Begins the next row (every value NULL until set). */
+        public void addRow() {
+            at = rows.addRow();
+        }
+
+        /**
+         * Value {@code i} of the current row: the literal {@code sql[start, end)} of {@code kind}
+         * (an INTEGER's value read as {@code integer}), under a sign when {@code signed}.
+         * False when only the plain path can read it (a sign before text, a number for a DATE);
+         * a value its column refuses throws (the plain path then gives the error).
+         */
+        public boolean set(int i, Expr.LiteralKind kind, boolean signed, boolean negative, long integer, String sql,
+                int start, int end) {
+            Column c = table.column(target[i]);
+            if (!ValueRules.parameterFits(c, kind, signed)) {
+                return false;
+            }
+            ValueRules.literalAt(c, kind, negative, integer, sql, start, end, cell);
+            rows.set(at, target[i], cell);
+            return true;
+        }
+
+        /** Writes the rows read (all or none) and replies OK; returns the rows inserted. */
+        public long write(Catalog catalog, Headroom headroom, UndoLog undo, RespWriter out) {
+            if (written.length < rows.rows) {
+                written = new int[Math.max(rows.rows, written.length * 2)];
+            }
+            try {
+                return InsertExecutor.write(catalog, table, named, rows, uniqueSecondaries(table), written, cell, false,
+                        headroom, undo, out);
+            } finally {
+                release();
+            }
+        }
+
+        /** Lets the statement's table and values go (a huge statement's arrays too). */
+        public void release() {
+            table = null;
+            if (rows != null && rows.longs.length > 1 << 20) {
+                rows = null;
+                written = new int[16];
+            }
+        }
+    }
+
     /** EXPLAIN of an INSERT. */
     public static List<String> explain(Catalog catalog, Statement.Insert s, String sql) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
