@@ -186,4 +186,79 @@ class PlanCacheInsertTest {
                 side.run("INSERT INTO m VALUES (000000000051,000000000001,2147483648,000000000001)"));
         assertEquals(":50\r\n", side.run("SELECT COUNT(*) FROM m"));
     }
+
+    /**
+     * Bulk INSERTs (more literals than a cached plan takes) read straight from their text against
+     * the plain path: the same replies, tables, listener texts, and a bad value in any row (a late
+     * one too) leaves nothing of the statement.
+     */
+    @Test
+    void bulkInsertsReadFromTheTextAreTheSame() {
+        Side cached = new Side(true);
+        Side plain = new Side(false);
+        for (String s : SETUP) {
+            assertEquals(plain.run(s), cached.run(s), s);
+        }
+        Random r = new Random(11);
+        int next = 0;
+        for (int n = 0; n < 120; n++) {
+            boolean bad = n % 4 == 3;
+            int rows = 60 + r.nextInt(200);
+            int badRow = bad ? r.nextInt(rows) : -1;
+            String sql;
+            StringBuilder b = new StringBuilder();
+            switch (n % 3) {
+                case 0 -> {
+                    b.append("INSERT INTO a VALUES ");
+                    for (int i = 0; i < rows; i++) {
+                        int id = i == badRow && r.nextBoolean() ? next - 1 : next++; // a duplicate key
+                        b.append(i == 0 ? "" : r.nextBoolean() ? ", " : ",").append('(').append(id).append(", ")
+                                .append(i == badRow ? VALUES[r.nextInt(VALUES.length)] : Integer.toString(r.nextInt(1000) - 500))
+                                .append(",").append(r.nextBoolean() ? "NULL" : "-" + r.nextInt(99999))
+                                .append(", ").append(r.nextInt(1000) / 8.0).append(", '").append(r.nextInt(50)).append(i % 7 == 0 ? "''x" : "")
+                                .append("', ").append(r.nextBoolean() ? "1" : "'false'").append(", '2024-0").append(1 + r.nextInt(9))
+                                .append("-1").append(r.nextInt(10)).append("', '2024-06-01 12:0").append(r.nextInt(10)).append(":00')");
+                    }
+                }
+                case 1 -> {
+                    b.append("INSERT INTO u (k, v, z) VALUES\n");
+                    for (int i = 0; i < rows; i++) {
+                        b.append(i == 0 ? "" : ",\n").append("('k").append(next++).append("',")
+                                .append(i == badRow ? Integer.toString(next - 2) : Integer.toString(next)).append(",")
+                                .append(r.nextInt(9) == 0 ? "+7" : "0" + r.nextInt(100)).append(")");
+                    }
+                    next++;
+                }
+                default -> {
+                    b.append("insert into nopk values");
+                    for (int i = 0; i < rows; i++) {
+                        b.append(i == 0 ? " " : ",").append('(').append(i == badRow ? VALUES[r.nextInt(VALUES.length)] : r.nextInt(50))
+                                .append(',').append(r.nextInt(5) == 0 ? "null" : r.nextBoolean() ? "0" + r.nextInt(100) : "'é" + i + "'")
+                                .append(')');
+                    }
+                }
+            }
+            sql = b.toString();
+            if (n % 10 == 9) {
+                cached.engine.beginBlock();
+                plain.engine.beginBlock();
+            }
+            assertEquals(plain.run(sql), cached.run(sql), sql);
+            if (n % 10 == 9) {
+                if (r.nextBoolean()) {
+                    cached.engine.commitBlock();
+                    plain.engine.commitBlock();
+                } else {
+                    cached.engine.rollbackBlock();
+                    plain.engine.rollbackBlock();
+                }
+            }
+        }
+        for (String t : TABLES) {
+            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t);
+        }
+        assertEquals(plain.logged, cached.logged, "what the commit listener was told");
+        assertTrue(cached.engine.bulkInsertsStreamed() >= 60, "streamed: " + cached.engine.bulkInsertsStreamed());
+        assertEquals(0, plain.engine.bulkInsertsStreamed());
+    }
 }
