@@ -143,8 +143,8 @@ final class ValueRules {
         if (c.type() == ColumnType.TEXT) {
             out.setText(text);
         } else {
-            String v = new String(text, StandardCharsets.UTF_8);
-            quoted(c, v, "'" + v + "'", out);
+            // a refusal's message is the plain path's to give (its caller falls back): none built here
+            quoted(c, new String(text, StandardCharsets.UTF_8), null, out);
         }
     }
 
