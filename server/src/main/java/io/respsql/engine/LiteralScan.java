@@ -277,11 +277,22 @@ final class LiteralScan {
         return c >= '0' && c <= '9';
     }
 
+    /** ASCII answers of {@link #isIdentStart} and {@link #isIdentPart} (a bulk INSERT scans millions of characters). */
+    private static final boolean[] ASCII_START = new boolean[128];
+    private static final boolean[] ASCII_PART = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            ASCII_START[c] = Character.isLetter(c) || c == '_' || c == '@' || c == '$' || c == '#';
+            ASCII_PART[c] = Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
+        }
+    }
+
     private static boolean isIdentStart(char c) {
-        return Character.isLetter(c) || c == '_' || c == '@' || c == '$' || c == '#';
+        return c < 128 ? ASCII_START[c] : Character.isLetter(c);
     }
 
     private static boolean isIdentPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
+        return c < 128 ? ASCII_PART[c] : Character.isLetterOrDigit(c);
     }
 }
