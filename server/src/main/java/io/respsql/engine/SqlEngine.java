@@ -229,6 +229,8 @@ public final class SqlEngine {
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results, Offload offload) {
         this.offload = undo == null ? offload : null;
+        parsed = null;
+        parsedText = null;
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
@@ -242,6 +244,8 @@ public final class SqlEngine {
             return executeText(sql, out, results);
         } finally {
             this.offload = null;
+            parsed = null;
+            parsedText = null;
         }
     }
 
@@ -305,6 +309,12 @@ public final class SqlEngine {
         if (fresh) {
             e = cacheEntry(sql);
             if (e == null) {
+                cache.misses++;
+                return null;
+            }
+            if (e.plan == null && e.write && parsed instanceof Statement.Insert) {
+                // Not kept: an INSERT whose values are not all parameters has them in its key, so a
+                // negative entry would match this one text only. The plain path reuses the parse.
                 cache.misses++;
                 return null;
             }
@@ -550,6 +560,13 @@ public final class SqlEngine {
         return Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
     }
 
+    /**
+     * The statement {@link #cacheEntry} parsed, and its text: when the cache cannot take it, the
+     * plain path runs this parse rather than parsing again (syntax trees are not changed by planning).
+     */
+    private Statement parsed;
+    private String parsedText;
+
     /** Parses and plans the scanned text with its literals as parameters; a negative entry when it cannot be cached. */
     private PlanCache.Entry cacheEntry(String sql) {
         Statement st;
@@ -558,6 +575,8 @@ public final class SqlEngine {
         } catch (RuntimeException e) {
             return null; // the plain path replies with the error
         }
+        parsed = st;
+        parsedText = sql;
         String key = scan.key();
         if (st instanceof Statement.Insert ins) {
             InsertExecutor.Plan plan;
@@ -686,7 +705,9 @@ public final class SqlEngine {
             return prepareOrDeallocate(verb, sql, out);
         }
         try {
-            Statement st = SqlParser.parse(sql);
+            Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
+            parsed = null;
+            parsedText = null;
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {

@@ -185,6 +185,13 @@ class PlanCacheInsertTest {
         assertEquals("-ERR value 2147483648 is out of range for INT column 'count'\r\n",
                 side.run("INSERT INTO m VALUES (000000000051,000000000001,2147483648,000000000001)"));
         assertEquals(":50\r\n", side.run("SELECT COUNT(*) FROM m"));
+        // Unquoted 2010 text is in the key: such INSERTs are not kept, so distinct names do not fill the cache.
+        int entries = side.engine.planCacheEntries();
+        for (int i = 60; i < 80; i++) {
+            assertEquals("+OK\r\n", side.run("INSERT INTO m VALUES (" + i + ",1,4,name" + i + ")"));
+        }
+        assertEquals(entries, side.engine.planCacheEntries());
+        assertEquals("*1\r\n$13\r\n61,1,4,name61\r\n", side.run("SELECT * FROM m WHERE id = 61"));
     }
 
     /**

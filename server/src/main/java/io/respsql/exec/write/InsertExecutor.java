@@ -171,6 +171,7 @@ public final class InsertExecutor {
     /**
      * The cached plan of an INSERT ... VALUES, or null when it cannot be one: a query for rows,
      * a value that must be evaluated (an expression, a function, a signed number for a TEXT column),
+     * unquoted text or a typed literal (their text is in the key),
      * a literal that is not one of the {@code literals} parameters, or one that the plain path
      * would refuse for its column whatever its value (its errors are the plain path's to give).
      * Throws what the plain path throws for an unknown table or column.
@@ -214,7 +215,13 @@ public final class InsertExecutor {
                     made++;
                     continue;
                 }
-                // A constant (NULL, TRUE, unquoted text, a typed literal): converted now, the same every run.
+                // A constant (NULL, TRUE, FALSE): converted now, the same every run. Unquoted 2010 text
+                // (marieanne) is not cached: it is in the key, so a plan would serve only that one value
+                // and a load of distinct names would fill the cache with plans used once.
+                if (!(e instanceof Expr.Literal lit) || (lit.kind() != Expr.LiteralKind.NULL
+                        && lit.kind() != Expr.LiteralKind.TRUE && lit.kind() != Expr.LiteralKind.FALSE)) {
+                    return null;
+                }
                 Cell k = new Cell();
                 try {
                     if (!ValueRules.literal(c, e, sql, false, k)) {
