@@ -92,6 +92,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         this.workers = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "respsql-query-" + n.incrementAndGet());
             t.setDaemon(true);
+            // The event loop must win the CPU whenever it has work: a worker that shares its core
+            // delays each of its wake-ups by up to a scheduler slice (ms). The JVM applies Java
+            // priorities only with -XX:ThreadPriorityPolicy=1, which scripts/respsql-server sets
+            // with MIN_PRIORITY mapped to nice 19 (docs/engine.md); otherwise this is a no-op.
+            t.setPriority(Thread.MIN_PRIORITY);
             return t;
         });
     }
@@ -110,31 +115,15 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         return this;
     }
 
-    /**
-     * Rows the plan's scans visit: the row count of every table it reads with a full scan or a
-     * walk of a whole index (an index lookup or a bounded range counts nothing: its size is not
-     * known without probing). Joins and aggregates run over those rows, so their
-     * sum orders statements well enough for a yes/no decision.
-     */
-    static long estimate(PlannedQuery plan, long threshold) {
-        long upper = 0;
-        for (Table t : plan.tablesRead()) {
-            upper += t.rowCount();
-        }
-        if (upper < threshold) {
-            return upper; // cheap exit: no EXPLAIN text for small statements
-        }
-        long rows = 0;
-        for (Table t : plan.tablesReadWhole()) {
-            rows += t.rowCount();
-        }
-        return rows;
+    /** Rows the plan's scans visit ({@link PlannedQuery#estimatedRowsTouched()}): offloaded from {@code bg-query-min-rows} on. */
+    static long estimate(PlannedQuery plan) {
+        return plan.estimatedRowsTouched();
     }
 
     @Override
     public boolean wouldOffload(PlannedQuery plan) {
         long threshold = minRows.getAsLong();
-        return session != null && threshold > 0 && !plan.tablesRead().isEmpty() && estimate(plan, threshold) >= threshold;
+        return session != null && threshold > 0 && !plan.tablesRead().isEmpty() && estimate(plan) >= threshold;
     }
 
     @Override
@@ -142,7 +131,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         Session s = session;
         session = null;
         long threshold = minRows.getAsLong();
-        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, threshold) < threshold) {
+        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan) < threshold) {
             return false;
         }
         Channel ch = s.channel();

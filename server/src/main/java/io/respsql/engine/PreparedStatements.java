@@ -8,14 +8,13 @@ import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.PreparedDef;
+import io.respsql.storage.PreparedDef.Param;
 import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Named statements with {@code ?} parameters: {@code PREPARE name <statement>}, {@code EXECUTE name
@@ -24,17 +23,17 @@ import java.util.Map;
  * the value decides (a number or text). EXECUTE checks each value against its parameter's type,
  * then runs the statement with the values in place of the {@code ?}s as literals: the plan cache
  * makes that a cached plan's run, and the log and replicas see an ordinary statement.
- * PREPARE and DEALLOCATE are logged like writes, so the names survive a restart and reach replicas.
+ * PREPARE and DEALLOCATE are logged like writes; the definitions ({@link PreparedDef}) live in the
+ * catalog, so snapshots (SAVE, BGSAVE, a log rewrite's preamble, a replica's full sync) carry them
+ * and a block's rollback takes them back.
  */
 final class PreparedStatements {
-    /** One parameter's type: a column type, or null when the value decides. */
-    record Param(ColumnType type, String column) {
-    }
+    /** Where the definitions live: with the tables, so snapshots, replicas and block rollbacks carry them. */
+    private final Catalog catalog;
 
-    record Prepared(String name, String text, int[] marks, List<Param> params) {
+    PreparedStatements(Catalog catalog) {
+        this.catalog = catalog;
     }
-
-    private final Map<String, Prepared> byName = new LinkedHashMap<>();
 
     /** Whether {@code sql} is PREPARE, EXECUTE or DEALLOCATE (its first word). */
     static String verb(String sql) {
@@ -62,12 +61,11 @@ final class PreparedStatements {
         return new String[] {rest.substring(0, sp), rest.substring(sp).strip()};
     }
 
-    Collection<Prepared> all() {
-        return byName.values();
-    }
-
-    /** PREPARE: parses and types the statement; replaces a statement of the same name. */
-    void prepare(Catalog catalog, String name, String text) {
+    /**
+     * PREPARE: parses and types the statement, then hands the definition to {@code undo} (null
+     * outside a block) before it replaces a statement of the same name: a failure leaves both as they were.
+     */
+    void prepare(String name, String text, UndoLog undo) {
         if (name.isEmpty()) {
             throw new SqlException("PREPARE needs a name and a statement: PREPARE <name> <statement>");
         }
@@ -100,39 +98,48 @@ final class PreparedStatements {
         for (Param p : params) {
             ps.add(p == null ? new Param(null, null) : p);
         }
-        byName.put(key(name), new Prepared(name, text, marks, ps));
+        PreparedDef def = new PreparedDef(name, text, marks, ps);
+        if (undo != null) {
+            undo.preparedChanging(name);
+        }
+        catalog.putPrepared(def);
     }
 
-    boolean deallocate(String name) {
-        return byName.remove(key(name)) != null;
-    }
-
-    void clear() {
-        byName.clear();
+    /** DEALLOCATE: false when there is no such statement (nothing recorded then). */
+    boolean deallocate(String name, UndoLog undo) {
+        if (catalog.prepared(name) == null) {
+            return false;
+        }
+        if (undo != null) {
+            undo.preparedChanging(name);
+        }
+        catalog.removePrepared(name);
+        return true;
     }
 
     /** The statement EXECUTE runs: the values checked against the parameters' types, in place of the {@code ?}s. */
     String bind(String name, List<String> values) {
-        Prepared p = byName.get(key(name));
+        PreparedDef p = catalog.prepared(name);
         if (p == null) {
             throw new SqlException("prepared statement '" + name + "' does not exist");
         }
-        if (values.size() != p.marks.length) {
-            throw new SqlException("prepared statement '" + name + "' takes " + p.marks.length + " value(s), not "
-                    + values.size());
+        int n = p.paramCount();
+        if (values.size() != n) {
+            throw new SqlException("prepared statement '" + name + "' takes " + n + " value(s), not " + values.size());
         }
-        StringBuilder b = new StringBuilder(p.text.length() + 16 * values.size());
+        String text = p.text();
+        StringBuilder b = new StringBuilder(text.length() + 16 * n);
         int from = 0;
-        for (int i = 0; i < p.marks.length; i++) {
-            b.append(p.text, from, p.marks[i]);
+        for (int i = 0; i < n; i++) {
+            b.append(text, from, p.mark(i));
             b.append(literal(p, i, values.get(i)));
-            from = p.marks[i] + 1;
+            from = p.mark(i) + 1;
         }
-        return b.append(p.text, from, p.text.length()).toString();
+        return b.append(text, from, text.length()).toString();
     }
 
-    private static String literal(Prepared p, int i, String v) {
-        Param param = p.params.get(i);
+    private static String literal(PreparedDef p, int i, String v) {
+        Param param = p.params().get(i);
         ColumnType t = param.type();
         if (t == null) {
             return isNumber(v) ? v : quote(v);
@@ -166,8 +173,8 @@ final class PreparedStatements {
         }
     }
 
-    private static SqlException misfit(Prepared p, int i, String v, Param param) {
-        return new SqlException("value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name
+    private static SqlException misfit(PreparedDef p, int i, String v, Param param) {
+        return new SqlException("value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name()
                 + "' does not fit its type " + param.type() + " (column '" + param.column() + "')");
     }
 
@@ -186,10 +193,6 @@ final class PreparedStatements {
 
     private static String quote(String v) {
         return "'" + v.replace("'", "''") + "'";
-    }
-
-    private static String key(String name) {
-        return name.toLowerCase(Locale.ROOT);
     }
 
     /** Finds each parameter's column from its context in the statement. */

@@ -58,7 +58,7 @@ public final class SqlEngine {
     /** Plans of text statements by their literal-free text, and the scratch of a lookup. */
     private final PlanCache cache = new PlanCache();
     private final LiteralScan scan = new LiteralScan();
-    private final PreparedStatements prepared = new PreparedStatements();
+    private final PreparedStatements prepared;
     private io.respsql.config.ServerConfig cacheConfig;
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
     /** Set only for the statement being executed by {@link #execute(String, RespWriter, ResultSink, Offload)}. */
@@ -66,6 +66,7 @@ public final class SqlEngine {
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
+        this.prepared = new PreparedStatements(catalog);
     }
 
     /** Who is told of each write that took effect (persistence); {@link CommitListener#NONE} by default. */
@@ -632,13 +633,14 @@ public final class SqlEngine {
                     return Outcome.failed(refusal);
                 }
             }
+            // inside a block the change is recorded in the undo log, so a rollback takes it back
             if (verb.equals("PREPARE")) {
-                prepared.prepare(catalog, nr[0], nr[1]);
+                prepared.prepare(nr[0], nr[1], undo);
             } else {
                 if (!nr[1].isEmpty()) {
                     throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
                 }
-                if (!prepared.deallocate(nr[0])) {
+                if (!prepared.deallocate(nr[0], undo)) {
                     throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
                 }
             }
@@ -668,10 +670,10 @@ public final class SqlEngine {
         return executePrepared(name, values, out, rows2010.on(out));
     }
 
-    /** The prepared statements as PREPARE texts (for a snapshot or a log rewrite to replay). */
+    /** The prepared statements as PREPARE texts, in the order they were first prepared. */
     public List<String> preparedStatements() {
         List<String> out = new ArrayList<>();
-        for (PreparedStatements.Prepared p : prepared.all()) {
+        for (io.respsql.storage.PreparedDef p : catalog.preparedStatements()) {
             out.add("PREPARE " + p.name() + " " + p.text());
         }
         return out;

@@ -165,7 +165,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
 
     /**
      * Writes the current data to a temporary file (a snapshot preamble; nothing for an empty
-     * catalog), fsyncs it and renames it over the AOF, then appends to it. Runs on the event loop
+     * catalog: no table, view or prepared statement), fsyncs it and renames it over the AOF, then appends to it. Runs on the event loop
      * before the server serves clients.
      */
     private void rewriteFromData() throws IOException {
@@ -175,7 +175,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         CatalogImage image = engine.catalog().capture();
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            if (!image.tables().isEmpty()) {
+            if (!image.isEmpty()) {
                 SnapshotWriter.write(image, out);
             }
             out.force(true);
@@ -222,7 +222,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
                 Files.createDirectories(target.toAbsolutePath().getParent());
                 try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
-                    if (!image.tables().isEmpty()) {
+                    if (!image.isEmpty()) {
                         SnapshotWriter.write(image, out);
                     }
                 }

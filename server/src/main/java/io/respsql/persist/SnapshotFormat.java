@@ -5,7 +5,7 @@ import io.respsql.storage.ColumnType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The snapshot file layout (version 2). Every number is little-endian; a string is an int byte
+ * The snapshot file layout (version 3). Every number is little-endian; a string is an int byte
  * length then UTF-8 bytes.
  *
  * <pre>
@@ -21,6 +21,10 @@ import java.nio.charset.StandardCharsets;
  *   per column: byte hasNulls  [long[(highWater + 63) / 64] nullBitmap]    as the live bitmap
  *               then slots 0 .. highWater-1: int | long | double bits | (int length, bytes)
  * int viewCount   per view: string name  int columnCount  string[columnCount]  string queryText
+ * int preparedCount   per prepared statement, in the order they were first prepared:
+ *   string name  string text  int paramCount
+ *   per parameter: int mark (offset of its '?' in text, as a char index)  byte type (0: the value decides)
+ *                  [string column, when type is not 0]
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
@@ -29,6 +33,10 @@ import java.nio.charset.StandardCharsets;
  * empty string), so a load lays rows out in exactly the same slots and later inserts reuse slots
  * in the same order.
  *
+ * <p>Version 2 (read, no longer written) is version 3 without the prepared statements. They are a
+ * new section, not an addition to version 2: a version-2 reader takes whatever follows the views
+ * for the checksum, so it would reject such a file as damaged rather than say it is newer.
+ *
  * <p>Version 1 (read, no longer written) differs: a column is {@code string name, byte type}
  * (types 1-4); the primary position is never -1; an index is {@code string name, int
  * columnPosition}; columns have no null bitmap byte; there are no views.
@@ -36,7 +44,7 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The oldest version the reader still loads. */
     static final int OLDEST_VERSION = 1;
     static final byte FLAG_NOT_NULL = 1;
@@ -45,7 +53,9 @@ final class SnapshotFormat {
     static final int BUFFER = 1 << 20;
     /** Longest table, column or index name accepted when reading (guards against corrupt lengths). */
     static final int MAX_NAME = 1 << 16;
-    /** Longest DEFAULT or view query text accepted when reading. */
+    /** Type code of a prepared statement's parameter that the value types (a number or text). */
+    static final byte UNTYPED = 0;
+    /** Longest DEFAULT, view query or prepared statement text accepted when reading. */
     static final int MAX_TEXT = 1 << 26;
     static final int MAX_COLUMNS = 1 << 16;
 

@@ -7,6 +7,7 @@ import io.respsql.storage.ColumnType;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.LongColumn;
+import io.respsql.storage.PreparedDef;
 import io.respsql.storage.Table;
 import io.respsql.storage.TextColumn;
 import io.respsql.storage.ViewDef;
@@ -34,7 +35,7 @@ import java.util.zip.CRC32C;
  */
 public final class SnapshotReader {
     /** What a load brought in. {@code endOffset} is the position just past the snapshot. */
-    public record Result(int tables, long rows, long endOffset) {
+    public record Result(int tables, long rows, int preparedStatements, long endOffset) {
     }
 
     private final ReadableByteChannel in;
@@ -230,6 +231,7 @@ public final class SnapshotReader {
                 views.add(new ViewDef(viewName, cols, text()));
             }
         }
+        List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -267,7 +269,45 @@ public final class SnapshotReader {
         for (ViewDef v : views) {
             target.addView(v);
         }
-        return new Result(tables.size(), rows, offset());
+        for (PreparedDef p : prepared) {
+            target.putPrepared(p);
+        }
+        return new Result(tables.size(), rows, prepared.size(), offset());
+    }
+
+    /** The prepared-statement section (version 3 on). */
+    private List<PreparedDef> prepared() throws IOException {
+        int count = i32();
+        check(count >= 0, "prepared statement count " + count);
+        List<PreparedDef> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            String preparedName = string();
+            check(!preparedName.isEmpty() && seen.add(key(preparedName)), "prepared statement name '" + preparedName + "'");
+            String text = text();
+            int n = i32();
+            check(n >= 0 && n <= text.length(), "prepared statement " + preparedName + " with " + n + " parameters");
+            int[] marks = new int[n];
+            List<PreparedDef.Param> params = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                marks[k] = i32();
+                need(1);
+                byte code = buf.get();
+                if (code == SnapshotFormat.UNTYPED) {
+                    params.add(new PreparedDef.Param(null, null));
+                } else {
+                    ColumnType type = SnapshotFormat.type(code, version);
+                    check(type != null, "unknown parameter type code " + code + " in prepared statement " + preparedName);
+                    params.add(new PreparedDef.Param(type, string()));
+                }
+            }
+            try {
+                out.add(new PreparedDef(preparedName, text, marks, params));
+            } catch (IllegalArgumentException e) {
+                throw corrupt("prepared statement " + preparedName + ": " + e.getMessage());
+            }
+        }
+        return out;
     }
 
     private Table table(List<String> indexNames) throws IOException {

@@ -2,6 +2,7 @@ package io.respsql.persist;
 
 import io.respsql.storage.CatalogImage;
 import io.respsql.storage.ColumnImage;
+import io.respsql.storage.PreparedDef;
 import io.respsql.storage.RowsImage;
 import io.respsql.storage.TableImage;
 import io.respsql.storage.ViewDef;
@@ -60,6 +61,21 @@ public final class SnapshotWriter {
                 string(c);
             }
             string(v.queryText());
+        }
+        i32(image.preparedStatements().size());
+        for (PreparedDef p : image.preparedStatements()) {
+            string(p.name());
+            string(p.text());
+            i32(p.paramCount());
+            for (int i = 0; i < p.paramCount(); i++) {
+                PreparedDef.Param param = p.params().get(i);
+                i32(p.mark(i));
+                room(1);
+                buf.put(param.type() == null ? SnapshotFormat.UNTYPED : SnapshotFormat.typeCode(param.type()));
+                if (param.type() != null) {
+                    string(param.column());
+                }
+            }
         }
         flush();
         // The checksum covers every byte before it; the end marker follows it.

@@ -70,30 +70,41 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return tablesRead;
     }
 
-    /** The tables this plan reads whole (found once from its EXPLAIN lines: a cached plan asks every run). */
-    private List<io.respsql.storage.Table> readWhole;
+    /** Subqueries' plans (in expressions, so not reached from the root); set once, at planning. */
+    private List<Operator> subqueryPlans = List.of();
+    /** Every operator of the plan and of its subqueries, flattened once (the plan's structure is fixed). */
+    private Operator[] operators;
 
-    /** The tables read with a full scan or a walk of a whole index; computed once per plan. */
-    public List<io.respsql.storage.Table> tablesReadWhole() {
-        if (readWhole == null) {
-            List<String> lines = explain();
-            List<io.respsql.storage.Table> whole = new java.util.ArrayList<>();
-            for (io.respsql.storage.Table t : tablesRead) {
-                String scan = "full scan of " + t.name();
-                String walk = " on " + t.name() + " using ";
-                for (String l : lines) {
-                    String x = l.strip();
-                    boolean full = x.equals(scan) || x.startsWith(scan + ";") || x.startsWith(scan + " ");
-                    boolean wholeIndex = x.contains(walk) && x.contains("(all keys)"); // an index walk for ORDER BY
-                    if (full || wholeIndex) {
-                        whole.add(t);
-                        break;
-                    }
-                }
+    void subqueryPlans(List<Operator> plans) {
+        this.subqueryPlans = List.copyOf(plans);
+    }
+
+    /**
+     * Estimated rows the plan visits: the sum of {@link Operator#rowsTouched()} over its operators
+     * and its subqueries' (a full scan or whole-index walk of a base table counts its rows now; a
+     * probe or bounded range counts nothing; a correlated subquery counts once). Joins and
+     * aggregates run over those rows, so the sum orders statements well enough for a yes/no
+     * decision (bg-query-min-rows). The access paths are fixed at plan time; the row counts are
+     * read on each call, so a cached plan's figure follows its tables' growth.
+     */
+    public long estimatedRowsTouched() {
+        Operator[] ops = operators;
+        if (ops == null) {
+            List<Operator> all = new java.util.ArrayList<>();
+            java.util.ArrayDeque<Operator> todo = new java.util.ArrayDeque<>(subqueryPlans);
+            todo.push(p.root());
+            while (!todo.isEmpty()) {
+                Operator op = todo.pop();
+                all.add(op);
+                op.inputs(todo::push);
             }
-            readWhole = whole;
+            ops = operators = all.toArray(new Operator[0]);
         }
-        return readWhole;
+        long rows = 0;
+        for (Operator op : ops) {
+            rows += op.rowsTouched();
+        }
+        return rows;
     }
 
     public ResultColumns columns() {

@@ -38,6 +38,8 @@ public final class QueryBinder {
     private final ReadableCatalog catalog;
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
     private final List<Table> tablesRead = new ArrayList<>();
+    /** The plan of every subquery bound (they sit in expressions, not in the operator tree): for estimates. */
+    private final List<io.respsql.exec.op.Operator> subqueryPlans = new ArrayList<>();
     private String sql;
     private int relations;
     private int viewDepth;
@@ -167,6 +169,7 @@ public final class QueryBinder {
         // group: each one found restarts the binding with it as an implicit aggregate.
         List<Expr> bare = new ArrayList<>();
         int subplansBefore = scope.subplans.size();
+        int subqueriesBefore = subqueryPlans.size();
         while (true) {
             try {
                 bindOutputs(s, items, aliases, starBound, aggCalls, bare, scope, b);
@@ -177,6 +180,7 @@ public final class QueryBinder {
                 }
                 bare.add(e.column);
                 scope.subplans.subList(subplansBefore, scope.subplans.size()).clear();
+                subqueryPlans.subList(subqueriesBefore, subqueryPlans.size()).clear(); // bound again below
                 scope.group = null;
                 b.groupKeys.clear();
                 b.aggregates.clear();
@@ -692,6 +696,11 @@ public final class QueryBinder {
         return tablesRead;
     }
 
+    /** The root of each subquery's plan, nested ones included (each once). */
+    List<io.respsql.exec.op.Operator> subqueryPlans() {
+        return subqueryPlans;
+    }
+
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
         if (f instanceof Query.TableRef t) {
@@ -1144,6 +1153,7 @@ public final class QueryBinder {
             throw new SqlException("the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
         QueryPlanner.Planned p = QueryPlanner.plan(lq);
+        subqueryPlans.add(p.root());
         if (!explain) {
             return p;
         }

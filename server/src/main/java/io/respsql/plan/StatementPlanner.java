@@ -62,6 +62,7 @@ public final class StatementPlanner {
             return QueryPlanner.plan(b.bindQuery(query, null)).explain();
         });
         planned.tablesRead(binder.tablesRead());
+        planned.subqueryPlans(binder.subqueryPlans());
         return planned;
     }
 

@@ -21,6 +21,7 @@ import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
+import io.respsql.storage.ViewDef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -708,6 +709,11 @@ public final class Replication implements CommitListener, WriteGuard {
                 catalog.registerIndex(ix.name(), t);
             }
         }
+        for (ViewDef v : fresh.views()) {
+            catalog.addView(v);
+        }
+        // the master's prepared statements replace the replica's own (FLUSHALL's clear keeps them)
+        catalog.replacePrepared(fresh.preparedStatements());
         replid = masterId;
         history = true;
         replid2 = ZERO_ID;

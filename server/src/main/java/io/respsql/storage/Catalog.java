@@ -24,6 +24,11 @@ public final class Catalog implements ReadableCatalog {
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final Map<String, Table> indexOwners = new LinkedHashMap<>();
     private final Map<String, ViewDef> views = new LinkedHashMap<>();
+    /**
+     * Prepared statements by name (a namespace of their own). Not part of the schema: they do not
+     * bump {@link #schemaVersion}, and FLUSHALL ({@link #clear}) keeps them.
+     */
+    private final Map<String, PreparedDef> prepared = new LinkedHashMap<>();
     /** Captures not yet released, oldest first. */
     private final List<CatalogImage> captures = new ArrayList<>();
     /** Bumped by every change of the schema (tables, indexes, views): cached plans of an older one are stale. */
@@ -85,6 +90,34 @@ public final class Catalog implements ReadableCatalog {
         return Collections.unmodifiableCollection(views.values());
     }
 
+    /** The prepared statement called {@code name} (case-insensitive), or null. */
+    public PreparedDef prepared(String name) {
+        return prepared.get(key(name));
+    }
+
+    /** Adds or replaces a prepared statement; returns the one it replaced, or null. */
+    public PreparedDef putPrepared(PreparedDef p) {
+        return prepared.put(key(p.name()), p);
+    }
+
+    /** Removes a prepared statement; returns it, or null when there was none. */
+    public PreparedDef removePrepared(String name) {
+        return prepared.remove(key(name));
+    }
+
+    /** Every prepared statement, in the order they were first prepared. */
+    public Collection<PreparedDef> preparedStatements() {
+        return Collections.unmodifiableCollection(prepared.values());
+    }
+
+    /** Replaces every prepared statement by {@code with} (a replica's full sync takes the master's). */
+    public void replacePrepared(Collection<PreparedDef> with) {
+        prepared.clear();
+        for (PreparedDef p : with) {
+            putPrepared(p);
+        }
+    }
+
     /** Removes the table and its indexes; returns the number of objects dropped (table + indexes). */
     public int drop(Table t) {
         schemaVersion++;
@@ -123,7 +156,8 @@ public final class Catalog implements ReadableCatalog {
         for (Table t : which) {
             images.add(t.capture());
         }
-        CatalogImage image = new CatalogImage(this, images, new ArrayList<>(views.values()), System.currentTimeMillis());
+        CatalogImage image = new CatalogImage(this, images, new ArrayList<>(views.values()),
+                new ArrayList<>(prepared.values()), System.currentTimeMillis());
         captures.add(image);
         return image;
     }
@@ -205,7 +239,7 @@ public final class Catalog implements ReadableCatalog {
         views.putAll(saved.views());
     }
 
-    /** Drops every table and view (FLUSHALL). */
+    /** Drops every table and view (FLUSHALL); prepared statements stay, as they always did. */
     public void clear() {
         schemaVersion++;
         tables.clear();

@@ -24,14 +24,17 @@ public final class CatalogImage {
     private final Catalog owner;
     private final List<TableImage> tables;
     private final List<ViewDef> views;
+    private final List<PreparedDef> prepared;
     private final long createdMillis;
     private final long copiedAtCapture;
     private long copiedAtRelease = -1;
 
-    CatalogImage(Catalog owner, List<TableImage> tables, List<ViewDef> views, long createdMillis) {
+    CatalogImage(Catalog owner, List<TableImage> tables, List<ViewDef> views, List<PreparedDef> prepared,
+            long createdMillis) {
         this.owner = owner;
         this.tables = Collections.unmodifiableList(tables);
         this.views = Collections.unmodifiableList(views);
+        this.prepared = Collections.unmodifiableList(prepared);
         this.createdMillis = createdMillis;
         this.copiedAtCapture = copiedNow();
     }
@@ -43,6 +46,16 @@ public final class CatalogImage {
     /** The views, in creation order (immutable definitions). */
     public List<ViewDef> views() {
         return views;
+    }
+
+    /** The prepared statements, in the order they were first prepared (immutable definitions). */
+    public List<PreparedDef> preparedStatements() {
+        return prepared;
+    }
+
+    /** Whether nothing was captured: no table, no view, no prepared statement (a log rewrite then writes no preamble). */
+    public boolean isEmpty() {
+        return tables.isEmpty() && views.isEmpty() && prepared.isEmpty();
     }
 
     /** Wall-clock time of the capture, epoch milliseconds. */

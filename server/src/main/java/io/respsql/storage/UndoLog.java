@@ -8,7 +8,8 @@ import java.util.List;
  * What a transaction (a MULTI/EXEC block) changed, kept so that {@link #rollback()} can take all
  * of it back when a later statement of the block fails. Statements record before they change
  * anything (or, for an INSERT, once its rows are in): the rows an INSERT wrote, the values an
- * UPDATE overwrites, the rows a DELETE frees, and the catalog's names around DDL and FLUSHALL.
+ * UPDATE overwrites, the rows a DELETE frees, and the catalog's names around DDL and FLUSHALL, a prepared statement's
+ * definition around PREPARE and DEALLOCATE.
  *
  * <p>One entry per statement, holding primitive arrays; only statements inside a block record,
  * so statements outside one pay nothing. Rollback undoes the entries newest first, so each one
@@ -112,6 +113,21 @@ public final class UndoLog {
     /** {@code DROP VIEW} removed {@code view}: rollback adds it again. */
     public void viewDropped(ViewDef view) {
         entries.add(() -> catalog.addView(view));
+    }
+
+    /**
+     * PREPARE or DEALLOCATE is about to add, replace or remove the prepared statement {@code name}:
+     * rollback puts back the definition it has now, or removes the name when it has none.
+     */
+    public void preparedChanging(String name) {
+        PreparedDef before = catalog.prepared(name);
+        entries.add(() -> {
+            if (before == null) {
+                catalog.removePrepared(name);
+            } else {
+                catalog.putPrepared(before);
+            }
+        });
     }
 
     /** Takes back every recorded change, newest first, and empties the log. */

@@ -281,7 +281,7 @@ class SnapshotTest {
         byte[] future = snap.clone();
         future[8] = 9;
         Files.write(file, future);
-        assertEquals("Snapshot " + file + " has format version 9; this server reads versions 1 to 2",
+        assertEquals("Snapshot " + file + " has format version 9; this server reads versions 1 to 3",
                 assertThrows(SnapshotException.class, () -> SnapshotReader.load(file, new Catalog())).getMessage());
     }
 
@@ -292,7 +292,7 @@ class SnapshotTest {
         db.ok("CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1),(2)");
         byte[] snap = snapshot(db.catalog);
         // header 24 bytes, name 4+1, count 4, column 4+2+1+1 (name, type, flags), pk 4, index count 4:
-        // high-water mark at 49 (format version 2)
+        // high-water mark at 49 (format versions 2 and 3)
         int at = 24 + 5 + 4 + 8 + 4 + 4;
         assertEquals(2, ByteBuffer.wrap(snap, at, 4).order(ByteOrder.LITTLE_ENDIAN).getInt());
         ByteBuffer.wrap(snap, at, 4).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.MAX_VALUE);
@@ -309,8 +309,8 @@ class SnapshotTest {
     @Test
     void emptyCatalogRoundTrips() throws IOException {
         byte[] snap = snapshot(new Catalog());
-        // magic, version, created, table count, view count, checksum, end marker
-        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 8, snap.length);
+        // magic, version, created, table count, view count, prepared statement count, checksum, end marker
+        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 4 + 8, snap.length);
         assertTrue(load(snap).catalog.tables().isEmpty());
     }
 

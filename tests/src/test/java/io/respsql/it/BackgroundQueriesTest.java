@@ -178,6 +178,37 @@ class BackgroundQueriesTest {
         }
     }
 
+    /**
+     * A join that scans a small table and probes a large one by index once per row (seed 004's Q07
+     * shape) visits the large one whole: it goes to a worker, though its scan alone reads 50 rows.
+     * 50 rows driving primary key probes visit 50 more and stay inline, as does a join by
+     * constant keys.
+     */
+    @Test
+    void aJoinProbingALargeTablePerRowGoesToTheBackground() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("SQL", "CREATE INDEX t_g ON t (g)"));
+        String join = "SELECT u.label, COUNT(*), SUM(t.v) FROM u JOIN t ON t.g = u.k GROUP BY u.label ORDER BY u.label";
+        String plan = c.call("SQL", "EXPLAIN " + join);
+        assertTrue(plan.contains("full scan of u") && plan.contains("index probe on t using t_g (g = u.k)"),
+                "the premise: u is scanned and t probed per row; plan was " + plan);
+        String byKey = "SELECT u.label, t.v FROM u JOIN t ON t.id = u.k ORDER BY u.label";
+        String keyPlan = c.call("SQL", "EXPLAIN " + byKey);
+        assertTrue(keyPlan.contains("full scan of u") && keyPlan.contains("primary key probe on t"),
+                "the premise: u is scanned and t's primary key probed per row; plan was " + keyPlan);
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+        String inline = c.call("SQL", join);
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "1000"));
+        long total = infoField(c, "bg_queries_total");
+        assertEquals(inline, c.call("SQL", join), "the background reply is the inline one");
+        assertEquals(total + 1, infoField(c, "bg_queries_total"), "the join went to a worker");
+        assertTrue(c.call("SQL", byKey).contains("L49"));
+        assertEquals(total + 1, infoField(c, "bg_queries_total"), "50 rows driving primary key probes stay inline");
+        String point = "SELECT u.label, t.v FROM u JOIN t ON t.g = u.k WHERE u.k = 3 AND t.id = 53";
+        assertTrue(c.call("SQL", point).contains("L3"));
+        assertEquals(total + 1, infoField(c, "bg_queries_total"), "a join by constant keys stays inline");
+    }
+
     @Test
     void pointQueriesStayInline() throws Exception {
         RespConnection c = server.raw();

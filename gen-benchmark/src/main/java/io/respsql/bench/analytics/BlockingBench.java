@@ -30,7 +30,12 @@ import java.util.regex.Pattern;
  * it reports p50/p99 per operation and condition, the p99 ratio loaded/quiet, the analytic queries'
  * times and the largest {@code capture_bytes_held} sampled during loaded phases.
  *
- * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline]</pre>
+ * <p>{@code --load no} skips the load (the server already holds this scale factor's data), {@code --rounds 0}
+ * only loads, and
+ * {@code --first-round N} numbers the raw files from N: scripts/blocking-bench.sh uses both to
+ * alternate single rounds between several servers (GC or worker-count variants) in one run.
+ *
+ * <pre>gen-benchmark blocking-bench --port P --out DIR [--sf 0.1] [--seed 4] [--rounds 4] [--ops 2000] [--modes bg,inline] [--load yes|no] [--first-round 0] [--analytic-conns 1]</pre>
  */
 public final class BlockingBench {
     private static final Pattern HELD = Pattern.compile("capture_bytes_held:(\\d+)");
@@ -41,7 +46,8 @@ public final class BlockingBench {
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> o = new HashMap<>(Map.of("--host", "127.0.0.1", "--sf", "0.1", "--seed", "4",
-                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline"));
+                "--rounds", "4", "--ops", "2000", "--modes", "bg,inline", "--load", "yes", "--first-round", "0",
+                "--analytic-conns", "1"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i], args[i + 1]);
         }
@@ -67,6 +73,10 @@ public final class BlockingBench {
         final List<String> modes;
         final Path dir;
         final PrintStream log;
+        final boolean load;
+        final int firstRound;
+        /** Connections running Q07 and Q11 back to back at once in a loaded phase (each starts with the next query). */
+        final int analyticConns;
 
         Run(Map<String, String> o, PrintStream log) {
             host = o.get("--host");
@@ -78,16 +88,24 @@ public final class BlockingBench {
             modes = List.of(o.get("--modes").split(","));
             dir = Path.of(o.get("--out"));
             this.log = log;
+            load = !o.get("--load").equals("no");
+            firstRound = Integer.parseInt(o.get("--first-round"));
+            analyticConns = Integer.parseInt(o.get("--analytic-conns"));
         }
 
         int go() throws Exception {
             Files.createDirectories(dir);
             EcomGen g = EcomGen.atScale(seed, sf);
-            long l0 = System.nanoTime();
-            try (RespEngine loader = new RespEngine(host, port, 1000, 32, log)) {
-                loader.load(g);
+            if (load) {
+                long l0 = System.nanoTime();
+                try (RespEngine loader = new RespEngine(host, port, 1000, 32, log)) {
+                    loader.load(g);
+                }
+                log.printf("loaded SF %s (%d rows) in %.1f s%n", sf, g.totalRows(), (System.nanoTime() - l0) / 1e9);
             }
-            log.printf("loaded SF %s (%d rows) in %.1f s%n", sf, g.totalRows(), (System.nanoTime() - l0) / 1e9);
+            if (rounds == 0) {
+                return 0; // --rounds 0: load only
+            }
             Map<String, String> q = Queries.render(Queries.constants(g));
             String[] analytic = {q.get("q07"), q.get("q11")};
             List<String> summary = new ArrayList<>();
@@ -101,26 +119,30 @@ public final class BlockingBench {
                     List<Long> queryMicros = new ArrayList<>();
                     long maxHeld = 0;
                     long sawRunning = 0;
-                    SplittableRandom rnd = new SplittableRandom(seed);
+                    SplittableRandom rnd = new SplittableRandom(seed + firstRound);
                     for (int r = 0; r < rounds; r++) {
                         // Loaded first: the probe runs until Q07 and Q11 have both completed (at least
                         // --ops requests); then quiet with the same number of requests.
                         int n = 0;
                         for (String phase : new String[] {"loaded", "quiet"}) {
                             AtomicBoolean stop = new AtomicBoolean();
-                            CountDownLatch started = new CountDownLatch(1);
-                            Thread load = null;
+                            CountDownLatch started = new CountDownLatch(analyticConns);
+                            List<Thread> loads = new ArrayList<>();
                             List<Long> qm = java.util.Collections.synchronizedList(new ArrayList<>());
                             if (phase.equals("loaded")) {
-                                load = new Thread(() -> analyticLoop(analytic, stop, started, qm), "analytic");
-                                load.start();
+                                for (int k = 0; k < analyticConns; k++) {
+                                    int first = k;
+                                    Thread load = new Thread(() -> analyticLoop(analytic, first, stop, started, qm), "analytic-" + k);
+                                    load.start();
+                                    loads.add(load);
+                                }
                                 started.await();
                             }
                             List<Long> upd = new ArrayList<>();
                             List<Long> sel = new ArrayList<>();
                             // Inline, every probe request waits behind a whole query: a few suffice.
                             int least = mode.equals("inline") ? Math.min(ops, 20) : ops;
-                            for (int i = 0; phase.equals("loaded") ? (i < least || qm.size() < 2) : i < n; i++) {
+                            for (int i = 0; phase.equals("loaded") ? (i < least || qm.size() < 2 * analyticConns) : i < n; i++) {
                                 int id = 1 + rnd.nextInt(g.customers);
                                 long t0 = System.nanoTime();
                                 if (i % 2 == 0) {
@@ -139,12 +161,12 @@ public final class BlockingBench {
                                     n = i + 1;
                                 }
                             }
-                            if (load != null) {
-                                stop.set(true);
+                            stop.set(true);
+                            for (Thread load : loads) {
                                 load.join();
-                                queryMicros.addAll(qm);
                             }
-                            write(dir.resolve(mode + "-" + phase + "-round" + r + ".txt"), toArray(upd), toArray(sel));
+                            queryMicros.addAll(qm);
+                            write(dir.resolve(mode + "-" + phase + "-round" + (firstRound + r) + ".txt"), toArray(upd), toArray(sel));
                             lat.computeIfAbsent(phase + " UPDATE", k -> new ArrayList<>()).addAll(upd);
                             lat.computeIfAbsent(phase + " SELECT", k -> new ArrayList<>()).addAll(sel);
                         }
@@ -173,9 +195,9 @@ public final class BlockingBench {
             return 0;
         }
 
-        void analyticLoop(String[] queries, AtomicBoolean stop, CountDownLatch started, List<Long> micros) {
+        void analyticLoop(String[] queries, int first, AtomicBoolean stop, CountDownLatch started, List<Long> micros) {
             try (Conn c = new Conn(host, port)) {
-                for (int i = 0; !stop.get(); i++) {
+                for (int i = first; !stop.get(); i++) {
                     long t0 = System.nanoTime();
                     c.send("SQL", queries[i % 2]);
                     started.countDown();

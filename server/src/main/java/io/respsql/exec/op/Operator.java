@@ -3,6 +3,7 @@ package io.respsql.exec.op;
 import io.respsql.expr.EvalContext;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A physical operator: produces tuples by setting row slots in the {@link EvalContext} and
@@ -26,4 +27,29 @@ public interface Operator {
 
     /** EXPLAIN lines: this operator then its inputs, indented by {@code depth}. */
     void explain(List<String> lines, int depth);
+
+    /**
+     * The operators this one pulls rows from (none for a scan), for walks over a plan such as its
+     * rows-touched estimate ({@code plan.PlannedQuery#estimatedRowsTouched}). Subqueries in
+     * expressions are not inputs: the planner keeps their plans beside the tree.
+     */
+    default void inputs(Consumer<Operator> each) {
+    }
+
+    /**
+     * Rows this operator visits by itself, inputs not counted, from its access path and the
+     * table's size now: a full scan or a whole-index walk of a base table its rows; a probe, a
+     * bounded range, or an operator over its inputs' tuples 0 (for the yes/no of running a query
+     * in the background, {@code bg-query-min-rows}, not a cost model).
+     */
+    default long rowsTouched() {
+        return 0;
+    }
+
+    /** {@link #rowsTouched()} summed over {@code op} and every operator under it (subqueries not counted). */
+    static long rowsTouchedUnder(Operator op) {
+        long[] sum = {op.rowsTouched()};
+        op.inputs(in -> sum[0] += rowsTouchedUnder(in));
+        return sum[0];
+    }
 }

@@ -189,6 +189,11 @@ public final class HashAggregate implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return 1L << outputRelation;
     }

@@ -51,6 +51,11 @@ public final class Distinct implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return input.relations();
     }

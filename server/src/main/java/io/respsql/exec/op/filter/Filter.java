@@ -26,6 +26,11 @@ public final class Filter implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return input.relations();
     }

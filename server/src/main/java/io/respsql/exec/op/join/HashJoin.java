@@ -243,6 +243,12 @@ public final class HashJoin implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(probe);
+        each.accept(build);
+    }
+
+    @Override
     public long relations() {
         return build.relations() | probe.relations();
     }

@@ -69,6 +69,12 @@ public final class NestedLoopJoin implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(outer);
+        each.accept(inner);
+    }
+
+    @Override
     public long relations() {
         return outer.relations() | inner.relations();
     }

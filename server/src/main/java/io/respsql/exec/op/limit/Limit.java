@@ -40,6 +40,11 @@ public final class Limit implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return input.relations();
     }

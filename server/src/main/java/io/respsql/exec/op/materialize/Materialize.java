@@ -42,6 +42,11 @@ public final class Materialize implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(source);
+    }
+
+    @Override
     public long relations() {
         return 1L << relation;
     }

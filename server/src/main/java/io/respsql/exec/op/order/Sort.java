@@ -224,6 +224,11 @@ public final class Sort implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return input.relations();
     }

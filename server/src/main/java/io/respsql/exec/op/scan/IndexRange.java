@@ -86,6 +86,15 @@ public final class IndexRange implements Operator {
         return true;
     }
 
+    /**
+     * A walk of the whole index (no bound: ORDER BY served by the index) visits every entry; a
+     * bounded range's size is not known without probing, so it counts nothing.
+     */
+    @Override
+    public long rowsTouched() {
+        return lows.length == 0 && highs.length == 0 ? index.tree().size() : 0;
+    }
+
     @Override
     public long relations() {
         return 1L << relation;

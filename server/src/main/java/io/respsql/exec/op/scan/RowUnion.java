@@ -49,6 +49,13 @@ public final class RowUnion implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        for (Operator part : parts) {
+            each.accept(part);
+        }
+    }
+
+    @Override
     public long relations() {
         return 1L << relation;
     }

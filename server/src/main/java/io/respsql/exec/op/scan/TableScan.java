@@ -63,6 +63,12 @@ public final class TableScan implements Operator {
         }
     }
 
+    /** A base table's live rows now; a work table's are counted where its rows come from (the source's plan). */
+    @Override
+    public long rowsTouched() {
+        return table.isWorkTable() ? 0 : table.rowCount();
+    }
+
     @Override
     public long relations() {
         return 1L << relation;

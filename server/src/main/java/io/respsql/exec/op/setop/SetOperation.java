@@ -135,6 +135,12 @@ public final class SetOperation implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(left);
+        each.accept(right);
+    }
+
+    @Override
     public long relations() {
         return 1L << outputRelation;
     }

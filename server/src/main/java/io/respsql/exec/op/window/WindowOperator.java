@@ -128,6 +128,11 @@ public final class WindowOperator implements Operator {
     }
 
     @Override
+    public void inputs(java.util.function.Consumer<Operator> each) {
+        each.accept(input);
+    }
+
+    @Override
     public long relations() {
         return input.relations() | (1L << outputRelation);
     }
