@@ -41,6 +41,9 @@ public final class GenBenchmark {
         if (args.length > 0 && args[0].equals("blocking-bench")) {
             return io.respsql.bench.analytics.BlockingBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }
+        if (args.length > 0 && args[0].equals("load-bench")) {
+            return io.respsql.bench.analytics.LoadBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         if (args.length > 0 && args[0].equals("soak")) {
             return io.respsql.bench.soak.Soak.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }

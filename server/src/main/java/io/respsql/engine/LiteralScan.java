@@ -19,12 +19,18 @@ final class LiteralScan {
     static final char DECIMAL = '\u0002';
     static final char STRING = '\u0003';
     /**
-     * More literals than this: not cached. Only SELECT, UPDATE and DELETE are cache candidates (a
-     * bulk INSERT never is), so what has many literals is an IN list; a 1,000-id list cached is
+     * More literals than this: not cached. An INSERT has a bound of its own
+     * ({@link #MAX_INSERT_LITERALS}), so what has many literals is an IN list; a 1,000-id list cached is
      * the same rows as a range at about the range's cost instead of a full parse each time
      * (issue 13). The entry's byte estimate grows with its literals ({@link PlanCache.Entry#bytes}).
      */
     static final int MAX_LITERALS = 4096;
+    /**
+     * An INSERT is cached up to this many literals (a point INSERT, a few rows); beyond, its rows
+     * are streamed from the text ({@link BulkValues}) instead: one plan per bulk statement's shape
+     * would be used once and hold thousands of parameters.
+     */
+    static final int MAX_INSERT_LITERALS = 256;
 
     int count;
     int[] starts = new int[16];
@@ -32,12 +38,22 @@ final class LiteralScan {
     char[] kinds = new char[16];
     long[] integers = new long[16];
     int hash;
+    /** The last scan stopped at more than its limit of literals (the text may still scan with a higher one). */
+    boolean tooMany;
+    private int limit;
     private String sql;
 
     /** Scans {@code s}; false when it cannot be cached (an integer beyond 64 bits, too many literals, a quote left open). */
     boolean scan(String s) {
+        return scan(s, MAX_LITERALS);
+    }
+
+    /** {@link #scan(String)} with room for {@code maxLiterals} literals (a bulk INSERT's stream of values). */
+    boolean scan(String s, int maxLiterals) {
         sql = s;
         count = 0;
+        tooMany = false;
+        limit = maxLiterals;
         int h = 0;
         int n = s.length();
         int i = 0;
@@ -162,7 +178,8 @@ final class LiteralScan {
     }
 
     private boolean add(int start, int end, char kind) {
-        if (count == MAX_LITERALS) {
+        if (count == limit) {
+            tooMany = true;
             return false;
         }
         if (count == starts.length) {
@@ -177,6 +194,21 @@ final class LiteralScan {
         kinds[count] = kind;
         count++;
         return true;
+    }
+
+    /** The scanned text. */
+    String text() {
+        return sql;
+    }
+
+    /** Lets arrays grown by a bulk statement go, so one huge INSERT does not keep them. */
+    void trim() {
+        if (starts.length > 1 << 16) {
+            starts = new int[16];
+            ends = new int[16];
+            kinds = new char[16];
+            integers = new long[16];
+        }
     }
 
     /** The key of the scanned text: the text with each literal replaced by its kind's marker. */
@@ -234,6 +266,7 @@ final class LiteralScan {
     void fill(ParamValues p) {
         p.reset(count);
         for (int i = 0; i < count; i++) {
+            p.setSource(sql, i, starts[i], ends[i]);
             switch (kinds[i]) {
                 case INTEGER:
                     p.setLong(i, integers[i]);
@@ -256,19 +289,22 @@ final class LiteralScan {
         return c >= '0' && c <= '9';
     }
 
-    // ASCII first: a long IN list is digits and commas, and Character's tables are the slow way to say no.
-    private static boolean isIdentStart(char c) {
-        if (c < 128) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '@' || c == '$' || c == '#';
+    /** ASCII answers of {@link #isIdentStart} and {@link #isIdentPart} (a bulk INSERT scans millions of characters). */
+    private static final boolean[] ASCII_START = new boolean[128];
+    private static final boolean[] ASCII_PART = new boolean[128];
+
+    static {
+        for (char c = 0; c < 128; c++) {
+            ASCII_START[c] = Character.isLetter(c) || c == '_' || c == '@' || c == '$' || c == '#';
+            ASCII_PART[c] = Character.isLetterOrDigit(c) || c == '_' || c == ':' || c == '@' || c == '$' || c == '#';
         }
-        return Character.isLetter(c);
+    }
+
+    private static boolean isIdentStart(char c) {
+        return c < 128 ? ASCII_START[c] : Character.isLetter(c);
     }
 
     private static boolean isIdentPart(char c) {
-        if (c < 128) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':'
-                    || c == '@' || c == '$' || c == '#';
-        }
-        return Character.isLetterOrDigit(c);
+        return c < 128 ? ASCII_PART[c] : Character.isLetterOrDigit(c);
     }
 }

@@ -71,7 +71,7 @@ final class PlanCache {
     long hits;
     long misses;
 
-    /** Whether the text starts with SELECT, UPDATE or DELETE: the statements a plan is cached for. */
+    /** Whether the text starts with SELECT, UPDATE, DELETE or INSERT: the statements a plan is cached for. */
     static boolean candidate(String sql) {
         int i = 0;
         int n = sql.length();
@@ -79,7 +79,7 @@ final class PlanCache {
             i++;
         }
         return sql.regionMatches(true, i, "SELECT", 0, 6) || sql.regionMatches(true, i, "UPDATE", 0, 6)
-                || sql.regionMatches(true, i, "DELETE", 0, 6);
+                || sql.regionMatches(true, i, "DELETE", 0, 6) || sql.regionMatches(true, i, "INSERT", 0, 6);
     }
 
     boolean enabled() {

@@ -230,6 +230,8 @@ public final class SqlEngine {
      */
     public Outcome execute(String sql, RespWriter out, ResultSink results, Offload offload) {
         this.offload = undo == null ? offload : null;
+        parsed = null;
+        parsedText = null;
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
@@ -243,6 +245,8 @@ public final class SqlEngine {
             return executeText(sql, out, results);
         } finally {
             this.offload = null;
+            parsed = null;
+            parsedText = null;
         }
     }
 
@@ -293,8 +297,12 @@ public final class SqlEngine {
      * statement changes nothing, so the plain path then gives the exact reply, error or not).
      */
     private Outcome executeCached(String sql, RespWriter out, ResultSink results) {
-        if (!scan.scan(sql)) {
+        boolean insert = sql.regionMatches(true, firstWord(sql), "INSERT", 0, 6);
+        if (!scan.scan(sql, insert ? LiteralScan.MAX_INSERT_LITERALS : LiteralScan.MAX_LITERALS)) {
             cache.misses++;
+            if (scan.tooMany && insert) {
+                return executeBulk(sql, out);
+            }
             return null;
         }
         cache.validate(catalog.schemaVersion());
@@ -303,6 +311,12 @@ public final class SqlEngine {
         if (fresh) {
             e = cacheEntry(sql);
             if (e == null) {
+                cache.misses++;
+                return null;
+            }
+            if (e.plan == null && e.write && parsed instanceof Statement.Insert) {
+                // Not kept: an INSERT whose values are not all parameters has them in its key, so a
+                // negative entry would match this one text only. The plain path reuses the parse.
                 cache.misses++;
                 return null;
             }
@@ -327,6 +341,8 @@ public final class SqlEngine {
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
                 q.run(results, params);
                 changes = -1;
+            } else if (e.plan instanceof InsertExecutor.Plan ins) {
+                changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
             } else if (e.plan instanceof UpdateExecutor.Plan u) {
                 changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
             } else {
@@ -358,6 +374,84 @@ public final class SqlEngine {
         }
     }
 
+    // ---- bulk INSERT ... VALUES ------------------------------------------------------------------
+
+    /** More literals than this in one INSERT: the plain path (its text is then hundreds of megabytes). */
+    private static final int MAX_BULK_LITERALS = 1 << 26;
+    private final InsertExecutor.Bulk bulk = new InsertExecutor.Bulk();
+    private long bulkInserts;
+    private final BulkValues values = new BulkValues(scan);
+
+    /** Bulk INSERTs whose rows were read straight from the text ({@link #executeBulk}). */
+    public long bulkInsertsStreamed() {
+        return bulkInserts;
+    }
+
+    private static int firstWord(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * An INSERT with more literals than a cached plan takes (a bulk load's thousand rows): when every
+     * row is a list of literals (signed numbers, strings, NULL), only the statement up to its first
+     * row is parsed (table, columns) and the rows are read from the scan's literals straight into
+     * pending rows, converted as the plain path converts those literals. Null when the plain path
+     * must answer: another shape anywhere (an expression, unquoted text, RETURN SIZE), or a value
+     * refused (nothing was written; the plain path gives the exact error).
+     */
+    private Outcome executeBulk(String sql, RespWriter out) {
+        if (!scan.scan(sql, MAX_BULK_LITERALS)) {
+            return null;
+        }
+        long mark = out.mark();
+        try {
+            int prefix = values.firstRowEnd(sql);
+            if (prefix < 0) {
+                return null;
+            }
+            Statement st;
+            try {
+                st = SqlParser.parse(sql.substring(0, prefix));
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
+                    || !bulk.start(catalog, ins) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
+                return null;
+            }
+            if (writeGuard != null) {
+                String refusal = writeGuard.refusal();
+                if (refusal != null) {
+                    out.error(refusal);
+                    return Outcome.failed(refusal);
+                }
+            }
+            long changes = bulk.write(catalog, headroom, undo, out);
+            bulkInserts++;
+            return took(changes, sql, ins.table());
+        } catch (RuntimeException | OutOfMemoryError x) {
+            if (out.discardReply(mark)) {
+                return null; // nothing was written: the plain path answers, error or not
+            }
+            LOG.error("statement failed: {}", abbreviate(sql), x);
+            return Outcome.failed("ERR internal error: " + x);
+        } finally {
+            bulk.release();
+            scan.trim();
+        }
+    }
+
+    /**
+     * The statement {@link #cacheEntry} parsed, and its text: when the cache cannot take it, the
+     * plain path runs this parse rather than parsing again (syntax trees are not changed by planning).
+     */
+    private Statement parsed;
+    private String parsedText;
+
     /** Parses and plans the scanned text with its literals as parameters; a negative entry when it cannot be cached. */
     private PlanCache.Entry cacheEntry(String sql) {
         Statement st;
@@ -366,7 +460,18 @@ public final class SqlEngine {
         } catch (RuntimeException e) {
             return null; // the plain path replies with the error
         }
+        parsed = st;
+        parsedText = sql;
         String key = scan.key();
+        if (st instanceof Statement.Insert ins) {
+            InsertExecutor.Plan plan;
+            try {
+                plan = InsertExecutor.plan(catalog, ins, sql, this::parameterOf, scan.count);
+            } catch (RuntimeException e) {
+                plan = null; // no such table or column: the plain path replies
+            }
+            return new PlanCache.Entry(key, scan.hash, plan, true, ins.table());
+        }
         Statement p = Parameterizer.rewrite(st, scan);
         if (p == null) {
             return new PlanCache.Entry(key, scan.hash, null, false, null);
@@ -384,6 +489,12 @@ public final class SqlEngine {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
         }
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
+    }
+
+    /** The parameter a literal of the scanned text becomes (-1: the scan saw it otherwise). */
+    private int parameterOf(io.respsql.sql.tree.Expr.Literal l) {
+        int i = scan.literalAt(l.start(), l.end());
+        return i >= 0 && LiteralScan.kindOf(scan.kinds[i]) == l.kind() ? i : -1;
     }
 
     // ---- prepared statements ---------------------------------------------------------------------
@@ -480,7 +591,9 @@ public final class SqlEngine {
             return prepareOrDeallocate(verb, sql, out);
         }
         try {
-            Statement st = SqlParser.parse(sql);
+            Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
+            parsed = null;
+            parsedText = null;
             if (writeGuard != null && isWrite(st)) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {

@@ -16,6 +16,14 @@ public final class ParamValues {
      * values (an IN list's hash set) is rebuilt once per run, not per row.
      */
     public int run;
+    /**
+     * The text the values were read from and each value's span in it (a plan cache run), so that
+     * a cached INSERT can store a number into a TEXT column as written ({@code 0005} stays
+     * {@code 0005}); null when the values did not come from a text.
+     */
+    private String source;
+    private int[] starts;
+    private int[] ends;
 
     public ParamValues(int capacity) {
         resize(Math.max(capacity, 1));
@@ -26,6 +34,8 @@ public final class ParamValues {
         doubles = new double[n];
         texts = new byte[n][];
         nulls = new boolean[n];
+        starts = new int[n];
+        ends = new int[n];
     }
 
     /** Makes room for {@code n} values (old values are dropped). */
@@ -35,6 +45,19 @@ public final class ParamValues {
         }
         size = n;
         run++;
+        source = null;
+    }
+
+    /** Value {@code i} was written as {@code text[start, end)}. */
+    public void setSource(String text, int i, int start, int end) {
+        source = text;
+        starts[i] = start;
+        ends[i] = end;
+    }
+
+    /** Value {@code i} as written in the statement's text; null when it did not come from a text. */
+    public String sourceText(int i) {
+        return source == null ? null : source.substring(starts[i], ends[i]);
     }
 
     public int size() {

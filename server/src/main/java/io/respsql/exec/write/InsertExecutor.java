@@ -39,29 +39,38 @@ public final class InsertExecutor {
     public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
-        int nCols = t.columnCount();
         PendingRows rows;
         if (s.rows() != null) {
             rows = values(t, target, s.rows(), sql);
         } else {
             rows = query(catalog, t, target, s, sql);
         }
+        boolean[] named = target.length < t.columnCount() ? named(t, target) : null;
+        return write(catalog, t, named, rows, uniqueSecondaries(t), new int[rows.rows], new Cell(), s.returnSize(),
+                headroom, undo, out);
+    }
+
+    /**
+     * The rows of {@code rows} (their named columns converted) completed, checked and written, or
+     * nothing written and an error thrown; then the reply. Shared by the plain and the cached path,
+     * so both check, write and take back alike. {@code written} has room for every row.
+     */
+    private static long write(Catalog catalog, Table t, boolean[] named, PendingRows rows, List<TableIndex> unique,
+            int[] written, Cell cell, boolean returnSize, Headroom headroom, UndoLog undo, RespWriter out) {
         int nRows = rows.rows;
-        if (target.length < nCols) {
-            fillOmitted(t, target, rows);
+        int nCols = t.columnCount();
+        if (named != null) {
+            fillOmitted(t, named, rows, cell);
         }
         checkNotNull(t, rows);
         if (t.hasPrimaryKey()) {
             checkKeys(t, rows);
         }
         headroom.ensure(writeBytes(t, rows));
-        List<TableIndex> unique = uniqueSecondaries(t);
-        int[] written = new int[nRows];
         int fromFree = Math.min(nRows, t.rows().freeCount());
         int done = 0;
         int next = -1;
         boolean allocated = false;
-        Cell cell = new Cell();
         try {
             for (int r = 0; r < nRows; r++) {
                 next = t.peekRow(0);
@@ -100,12 +109,244 @@ public final class InsertExecutor {
         if (undo != null) {
             undo.insertedRows(t, written, done, fromFree);
         }
-        if (s.returnSize()) {
+        if (returnSize) {
             out.integer(t.dataBytes() + t.indexBytes());
         } else {
             out.ok();
         }
         return nRows;
+    }
+
+    // ---- the plan cache's INSERT ... VALUES -----------------------------------------------------
+
+    /**
+     * An INSERT ... VALUES whose values are literals (the plan cache's parameters) or constants:
+     * the target table, which column each value goes to, and how it is converted, bound once.
+     * A run converts the parameters straight into reused pending rows and writes them through the
+     * same checks as the plain path ({@link #write}): no lexing, parsing or binding, and nothing
+     * allocated but what the stored values need. Event loop only (its scratch is reused).
+     */
+    public static final class Plan {
+        final Table table;
+        final boolean[] named;
+        final boolean returnSize;
+        final List<TableIndex> unique;
+        final int nRows;
+        final int width;
+        /** Per value (row-major, {@code width} a row): its column position. */
+        final int[] column;
+        /** Per value: the parameter it is, or -1 for a constant ({@link #constants}). */
+        final int[] param;
+        final Expr.LiteralKind[] kind;
+        final boolean[] negative;
+        final Cell[] constants;
+        private final PendingRows rows;
+        private final int[] written;
+        private final Cell cell = new Cell();
+
+        private Plan(Table table, boolean[] named, boolean returnSize, int nRows, int width) {
+            this.table = table;
+            this.named = named;
+            this.returnSize = returnSize;
+            this.unique = uniqueSecondaries(table);
+            this.nRows = nRows;
+            this.width = width;
+            int n = nRows * width;
+            column = new int[n];
+            param = new int[n];
+            kind = new Expr.LiteralKind[n];
+            negative = new boolean[n];
+            constants = new Cell[n];
+            rows = new PendingRows(table.columnCount(), nRows);
+            written = new int[nRows];
+        }
+    }
+
+    /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */
+    @FunctionalInterface
+    public interface Parameters {
+        int indexOf(Expr.Literal literal);
+    }
+
+    /**
+     * The cached plan of an INSERT ... VALUES, or null when it cannot be one: a query for rows,
+     * a value that must be evaluated (an expression, a function, a signed number for a TEXT column),
+     * unquoted text or a typed literal (their text is in the key),
+     * a literal that is not one of the {@code literals} parameters, or one that the plain path
+     * would refuse for its column whatever its value (its errors are the plain path's to give).
+     * Throws what the plain path throws for an unknown table or column.
+     */
+    public static Plan plan(Catalog catalog, Statement.Insert s, String sql, Parameters params, int literals) {
+        if (s.rows() == null) {
+            return null;
+        }
+        Table t = Tables.require(catalog, s.table(), "INSERT into");
+        int[] target = targetColumns(t, s.columns());
+        int nRows = s.rows().size();
+        Plan p = new Plan(t, target.length < t.columnCount() ? named(t, target) : null, s.returnSize(), nRows,
+                target.length);
+        int made = 0;
+        int v = 0;
+        for (List<Expr> row : s.rows()) {
+            if (row.size() != target.length) {
+                return null; // the plain path's error
+            }
+            for (int i = 0; i < target.length; i++, v++) {
+                Column c = t.column(target[i]);
+                Expr e = row.get(i);
+                p.column[v] = target[i];
+                boolean negative = false;
+                boolean signed = false;
+                Expr x = e;
+                while (x instanceof Expr.Unary u && u.op() != Expr.UnaryOp.NOT) {
+                    negative ^= u.op() == Expr.UnaryOp.MINUS;
+                    signed = true;
+                    x = u.operand();
+                }
+                int index = x instanceof Expr.Literal lit ? params.indexOf(lit) : -1;
+                if (index >= 0) {
+                    Expr.Literal lit = (Expr.Literal) x;
+                    if (!ValueRules.parameterFits(c, lit.kind(), signed)) {
+                        return null;
+                    }
+                    p.param[v] = index;
+                    p.kind[v] = lit.kind();
+                    p.negative[v] = negative;
+                    made++;
+                    continue;
+                }
+                // A constant (NULL, TRUE, FALSE): converted now, the same every run. Unquoted 2010 text
+                // (marieanne) is not cached: it is in the key, so a plan would serve only that one value
+                // and a load of distinct names would fill the cache with plans used once.
+                if (!(e instanceof Expr.Literal lit) || (lit.kind() != Expr.LiteralKind.NULL
+                        && lit.kind() != Expr.LiteralKind.TRUE && lit.kind() != Expr.LiteralKind.FALSE)) {
+                    return null;
+                }
+                Cell k = new Cell();
+                try {
+                    if (!ValueRules.literal(c, e, sql, false, k)) {
+                        return null;
+                    }
+                } catch (SqlException refused) {
+                    return null;
+                }
+                p.param[v] = -1;
+                p.constants[v] = k;
+            }
+        }
+        // A literal inside a constant (unquoted text such as foo-5): its value is part of the row, so not cached.
+        return made == literals ? p : null;
+    }
+
+    /** Runs a cached INSERT with {@code params}' values; as {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog, RespWriter)}. */
+    public static long run(Catalog catalog, Plan p, Headroom headroom, UndoLog undo, RespWriter out,
+            io.respsql.expr.ParamValues params) {
+        Table t = p.table;
+        PendingRows rows = p.rows;
+        rows.clear();
+        Cell cell = p.cell;
+        int v = 0;
+        for (int r = 0; r < p.nRows; r++) {
+            int at = rows.addRow();
+            for (int i = 0; i < p.width; i++, v++) {
+                int col = p.column[v];
+                int index = p.param[v];
+                if (index < 0) {
+                    rows.set(at, col, p.constants[v]);
+                } else {
+                    ValueRules.parameter(t.column(col), p.kind[v], p.negative[v], params, index, cell);
+                    rows.set(at, col, cell);
+                }
+            }
+        }
+        return write(catalog, t, p.named, rows, p.unique, p.written, cell, p.returnSize, headroom, undo, out);
+    }
+
+    // ---- a stream of VALUES rows (bulk load) -----------------------------------------------------
+
+    /**
+     * A bulk INSERT ... VALUES read straight from its text: the caller walks the rows and hands over
+     * each value as a literal's span ({@link #set}) or NULL; the values are converted as the plain
+     * path converts those literals, into pending rows, and written through the same checks
+     * ({@link #write}), so a bad value anywhere leaves nothing. No syntax tree, no bound expression
+     * per value. One per engine, reused (event loop only).
+     */
+    public static final class Bulk {
+        private Table table;
+        private int[] target;
+        private boolean[] named;
+        private PendingRows rows;
+        private int[] written = new int[16];
+        private final Cell cell = new Cell();
+        private int at;
+
+        /**
+         * Starts a statement shaped as {@code s} (its rows are not read: only its table and
+         * columns); false when it is no VALUES insert. Throws the plain path's errors for an
+         * unknown table or column.
+         */
+        public boolean start(Catalog catalog, Statement.Insert s) {
+            if (s.rows() == null || s.returnSize()) {
+                return false;
+            }
+            table = Tables.require(catalog, s.table(), "INSERT into");
+            target = targetColumns(table, s.columns());
+            named = target.length < table.columnCount() ? named(table, target) : null;
+            if (rows == null || rows.columns != table.columnCount()) {
+                rows = new PendingRows(table.columnCount(), 1024);
+            }
+            rows.clear();
+            return true;
+        }
+
+        /** Values per row. */
+        public int width() {
+            return target.length;
+        }
+
+        /** Begins the next row (every value NULL until set). */
+        public void addRow() {
+            at = rows.addRow();
+        }
+
+        /**
+         * Value {@code i} of the current row: the literal {@code sql[start, end)} of {@code kind}
+         * (an INTEGER's value read as {@code integer}), under a sign when {@code signed}.
+         * False when only the plain path can read it (a sign before text, a number for a DATE);
+         * a value its column refuses throws (the plain path then gives the error).
+         */
+        public boolean set(int i, Expr.LiteralKind kind, boolean signed, boolean negative, long integer, String sql,
+                int start, int end) {
+            Column c = table.column(target[i]);
+            if (!ValueRules.parameterFits(c, kind, signed)) {
+                return false;
+            }
+            ValueRules.literalAt(c, kind, negative, integer, sql, start, end, cell);
+            rows.set(at, target[i], cell);
+            return true;
+        }
+
+        /** Writes the rows read (all or none) and replies OK; returns the rows inserted. */
+        public long write(Catalog catalog, Headroom headroom, UndoLog undo, RespWriter out) {
+            if (written.length < rows.rows) {
+                written = new int[Math.max(rows.rows, written.length * 2)];
+            }
+            try {
+                return InsertExecutor.write(catalog, table, named, rows, uniqueSecondaries(table), written, cell, false,
+                        headroom, undo, out);
+            } finally {
+                release();
+            }
+        }
+
+        /** Lets the statement's table and values go (a huge statement's arrays too). */
+        public void release() {
+            table = null;
+            if (rows != null && rows.longs.length > 1 << 20) {
+                rows = null;
+                written = new int[16];
+            }
+        }
     }
 
     /** EXPLAIN of an INSERT. */
@@ -177,13 +418,17 @@ public final class InsertExecutor {
         return rows;
     }
 
-    /** Columns the statement does not name take their DEFAULT, or NULL. */
-    private static void fillOmitted(Table t, int[] target, PendingRows rows) {
+    /** Which columns {@code target} names. */
+    private static boolean[] named(Table t, int[] target) {
         boolean[] named = new boolean[t.columnCount()];
         for (int c : target) {
             named[c] = true;
         }
-        Cell cell = new Cell();
+        return named;
+    }
+
+    /** Columns the statement does not name take their DEFAULT, or NULL. */
+    private static void fillOmitted(Table t, boolean[] named, PendingRows rows, Cell cell) {
         for (int c = 0; c < named.length; c++) {
             if (named[c]) {
                 continue;
@@ -244,28 +489,50 @@ public final class InsertExecutor {
         return target;
     }
 
-    /** New primary keys must be distinct from each other and from the table's. */
+    /** Up to this many rows, keys within the statement are compared pairwise (no set to allocate). */
+    private static final int PAIRWISE_KEYS = 16;
+
+    /**
+     * New primary keys must be distinct from each other and from the table's; the first row whose
+     * key is taken (by the table or an earlier row) is the one named.
+     */
     private static void checkKeys(Table t, PendingRows rows) {
         Column pk = t.primaryColumn();
         int p = pk.position();
         int nRows = rows.rows;
         int nCols = rows.columns;
         if (pk.type() == ColumnType.TEXT) {
-            Set<String> batch = nRows > 1 ? new HashSet<>() : null;
+            Set<String> batch = nRows > PAIRWISE_KEYS ? new HashSet<>() : null;
             for (int r = 0; r < nRows; r++) {
                 byte[] v = rows.texts[r * nCols + p];
-                String shown = new String(v, StandardCharsets.UTF_8);
-                if (PrimaryKeys.findText(t, v) >= 0 || (batch != null && !batch.add(shown))) {
-                    throw duplicate(t, shown);
+                boolean taken = PrimaryKeys.findText(t, v) >= 0;
+                if (!taken && batch != null) {
+                    taken = !batch.add(new String(v, StandardCharsets.UTF_8));
+                } else {
+                    for (int q = 0; q < r && !taken; q++) {
+                        taken = java.util.Arrays.equals(v, rows.texts[q * nCols + p]);
+                    }
+                }
+                if (taken) {
+                    throw duplicate(t, new String(v, StandardCharsets.UTF_8));
                 }
             }
             return;
         }
-        LongOpenHashSet batch = nRows > 1 ? new LongOpenHashSet(nRows) : null;
+        LongOpenHashSet batch = nRows > PAIRWISE_KEYS ? new LongOpenHashSet(nRows) : null;
         for (int r = 0; r < nRows; r++) {
             int slot = r * nCols + p;
             long key = PrimaryKeys.numericKey(pk, rows.longs[slot], rows.doubles[slot]);
-            if (PrimaryKeys.findNumeric(t, key) >= 0 || (batch != null && !batch.add(key))) {
+            boolean taken = PrimaryKeys.findNumeric(t, key) >= 0;
+            if (!taken && batch != null) {
+                taken = !batch.add(key);
+            } else {
+                for (int q = 0; q < r && !taken; q++) {
+                    int other = q * nCols + p;
+                    taken = PrimaryKeys.numericKey(pk, rows.longs[other], rows.doubles[other]) == key;
+                }
+            }
+            if (taken) {
                 throw duplicate(t, pk.type() == ColumnType.FLOAT ? Double.toString(rows.doubles[slot]) : Long.toString(rows.longs[slot]));
             }
         }

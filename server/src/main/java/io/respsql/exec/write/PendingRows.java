@@ -24,6 +24,11 @@ final class PendingRows {
         nulls = new boolean[n];
     }
 
+    /** Drops every row (the arrays stay, for the next statement of a cached plan). */
+    void clear() {
+        rows = 0;
+    }
+
     /** Adds a row (every value NULL until set); returns its number. */
     int addRow() {
         int need = (rows + 1) * columns;
@@ -35,6 +40,7 @@ final class PendingRows {
             nulls = Arrays.copyOf(nulls, n);
         }
         Arrays.fill(nulls, rows * columns, need, true);
+        Arrays.fill(texts, rows * columns, need, null); // a reused row holds no text of an earlier statement
         return rows++;
     }
 

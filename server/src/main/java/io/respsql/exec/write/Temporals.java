@@ -17,6 +17,12 @@ final class Temporals {
 
     /** Days of {@code text} ({@code YYYY-MM-DD}); null when it is not a date. */
     static Long date(String text) {
+        if (text.length() == 10) {
+            long d = fastDate(text);
+            if (d != NO_FAST) {
+                return d;
+            }
+        }
         try {
             return LocalDate.parse(text.trim()).toEpochDay();
         } catch (DateTimeParseException e) {
@@ -26,6 +32,10 @@ final class Temporals {
 
     /** Microseconds of {@code text} ({@code YYYY-MM-DD[ HH:MM[:SS[.f]]]}, or with a 'T'); null when it is not one. */
     static Long timestamp(String text) {
+        long fast = fastTimestamp(text);
+        if (fast != NO_FAST) {
+            return fast;
+        }
         String t = text.trim();
         try {
             if (t.length() == 10) {
@@ -36,6 +46,55 @@ final class Temporals {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /** No fast answer: the text is not in the plain form (or not valid); java.time decides. */
+    private static final long NO_FAST = Long.MIN_VALUE;
+
+    /**
+     * The days of {@code YYYY-MM-DD} exactly (the form a bulk load sends), read without java.time's
+     * parser (its resolver allocates per call); {@link #NO_FAST} for any other text, so java.time
+     * keeps every other form and every refusal.
+     */
+    private static long fastDate(String t) {
+        if (t.length() < 10 || t.charAt(4) != '-' || t.charAt(7) != '-') {
+            return NO_FAST;
+        }
+        int y = digits(t, 0, 4);
+        int m = digits(t, 5, 2);
+        int d = digits(t, 8, 2);
+        if (y < 0 || m < 1 || m > 12 || d < 1 || d > java.time.Month.of(m).length(java.time.Year.isLeap(y))) {
+            return NO_FAST;
+        }
+        return LocalDate.of(y, m, d).toEpochDay();
+    }
+
+    /** {@code YYYY-MM-DD HH:MM:SS} (or with 'T') exactly, as {@link #fastDate}; {@link #NO_FAST} otherwise. */
+    private static long fastTimestamp(String t) {
+        if (t.length() != 19 || (t.charAt(10) != ' ' && t.charAt(10) != 'T') || t.charAt(13) != ':' || t.charAt(16) != ':') {
+            return NO_FAST;
+        }
+        long days = fastDate(t);
+        int h = digits(t, 11, 2);
+        int mi = digits(t, 14, 2);
+        int sec = digits(t, 17, 2);
+        if (days == NO_FAST || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) {
+            return NO_FAST;
+        }
+        return (days * 86_400L + h * 3_600L + mi * 60L + sec) * 1_000_000L;
+    }
+
+    /** The {@code n} ASCII digits at {@code at} as a number, or -1. */
+    private static int digits(String t, int at, int n) {
+        int v = 0;
+        for (int i = at; i < at + n; i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     static String dateText(long days) {

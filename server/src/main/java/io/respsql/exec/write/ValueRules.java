@@ -2,6 +2,7 @@ package io.respsql.exec.write;
 
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import io.respsql.expr.ParamValues;
 import io.respsql.protocol.ShortestDouble;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr;
@@ -80,6 +81,122 @@ final class ValueRules {
         Expr.Literal lit = (Expr.Literal) x;
         number(c, lit, negative, e, sql, rowScope, out);
         return true;
+    }
+
+    /**
+     * Whether a cached INSERT can convert parameter values of {@code kind} (the literal kind its
+     * key fixes) for {@code c} with {@link #parameter}: numbers into number columns, numbers as
+     * written into TEXT (unsigned only: a sign and the spaces after it are part of the text),
+     * strings into any column {@link #literal} takes a string for. Anything else stays on the plain path.
+     */
+    static boolean parameterFits(Column c, Expr.LiteralKind kind, boolean signed) {
+        switch (kind) {
+            case INTEGER:
+            case DECIMAL:
+                return switch (c.type()) {
+                    case INT, BIGINT, BOOLEAN, FLOAT -> true;
+                    case TEXT -> !signed;
+                    default -> false;
+                };
+            case STRING:
+                return !signed;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Parameter {@code i} of a cached INSERT (a literal of {@code kind}, negated when {@code negative})
+     * converted for {@code c} exactly as {@link #literal} converts the literal it stands for. A
+     * value the column refuses throws; the caller then answers through the plain path, whose error
+     * names the value as written (so the messages here do not matter and none is built).
+     */
+    static void parameter(Column c, Expr.LiteralKind kind, boolean negative, ParamValues p, int i, Cell out) {
+        if (kind == Expr.LiteralKind.STRING) {
+            string(c, p.texts[i], out);
+        } else if (c.type() == ColumnType.TEXT) {
+            out.setText(p.sourceText(i).getBytes(StandardCharsets.UTF_8)); // unsigned: verbatim, leading zeros kept
+        } else {
+            number(c, kind, negative, p.longs[i], p.doubles[i], out);
+        }
+    }
+
+    /**
+     * The literal written at {@code sql[start, end)} (of {@code kind}; an INTEGER's value already
+     * read as {@code integer}, 0..Long.MAX_VALUE), negated when {@code negative}, for {@code c}:
+     * {@link #parameter} reading the text itself, for a stream of VALUES rows. Throws as it does.
+     */
+    static void literalAt(Column c, Expr.LiteralKind kind, boolean negative, long integer, String sql, int start,
+            int end, Cell out) {
+        if (kind == Expr.LiteralKind.STRING) {
+            string(c, unquotedBytes(sql, start, end), out);
+        } else if (c.type() == ColumnType.TEXT) {
+            out.setText(asciiOrUtf8(sql, start, end, false)); // unsigned: verbatim, leading zeros kept
+        } else {
+            double d = kind == Expr.LiteralKind.DECIMAL ? Double.parseDouble(sql.substring(start, end)) : integer;
+            number(c, kind, negative, integer, d, out);
+        }
+    }
+
+    /** A string literal's bytes (already unquoted) for {@code c}, as {@link #literal} converts a STRING literal. */
+    private static void string(Column c, byte[] text, Cell out) {
+        if (c.type() == ColumnType.TEXT) {
+            out.setText(text);
+        } else {
+            // a refusal's message is the plain path's to give (its caller falls back): none built here
+            quoted(c, new String(text, StandardCharsets.UTF_8), null, out);
+        }
+    }
+
+    /** An unsigned number literal's value ({@code l} for an INTEGER, {@code d} for a DECIMAL) for number column {@code c}. */
+    private static void number(Column c, Expr.LiteralKind kind, boolean negative, long l, double d, Cell out) {
+        if (kind == Expr.LiteralKind.INTEGER) {
+            long v = negative ? -l : l;
+            if (c.type() == ColumnType.FLOAT) {
+                out.setDouble((double) v); // as Double.parseDouble of the digits: both round to nearest
+            } else {
+                out.setLong(toInteger(c, v, null));
+            }
+            return;
+        }
+        double v = negative ? -d : d;
+        if (c.type() == ColumnType.FLOAT) {
+            if (Double.isInfinite(v)) {
+                throw new SqlException("value out of range for FLOAT column '" + c.name() + "'");
+            }
+            out.setDouble(v);
+        } else {
+            out.setLong(toInteger(c, v, null));
+        }
+    }
+
+    /** The UTF-8 bytes of string literal {@code sql[start, end)} (quotes included) without its quotes, {@code ''} as one. */
+    private static byte[] unquotedBytes(String sql, int start, int end) {
+        return asciiOrUtf8(sql, start + 1, end - 1, true);
+    }
+
+    /** The UTF-8 bytes of {@code sql[from, to)}, {@code ''} read as one quote when {@code quoted}; no String for ASCII. */
+    private static byte[] asciiOrUtf8(String sql, int from, int to, boolean quoted) {
+        int n = 0;
+        for (int i = from; i < to; i++, n++) {
+            char ch = sql.charAt(i);
+            if (ch >= 0x80) {
+                String s = sql.substring(from, to);
+                return (quoted && s.indexOf('\'') >= 0 ? s.replace("''", "'") : s).getBytes(StandardCharsets.UTF_8);
+            }
+            if (quoted && ch == '\'') {
+                i++; // the scan saw a doubled quote here
+            }
+        }
+        byte[] b = new byte[n];
+        for (int i = from, k = 0; i < to; i++, k++) {
+            char ch = sql.charAt(i);
+            b[k] = (byte) ch;
+            if (quoted && ch == '\'') {
+                i++;
+            }
+        }
+        return b;
     }
 
     /** A number literal under any chain of unary {@code +}/{@code -}. */

@@ -106,4 +106,36 @@ class ValueRulesTest {
         assertEquals("2024-06-01 01:00:00.500000", Temporals.timestampText(Temporals.timestamp("2024-06-01 01:00:00.5")));
         assertEquals(null, Temporals.date("2024-13-01"));
     }
+
+    /** The plain forms read without java.time's parser give exactly java.time's answers, refusals too. */
+    @org.junit.jupiter.api.Test
+    void fastDateAndTimestampAgreeWithJavaTime() {
+        java.util.Random r = new java.util.Random(3);
+        String[] fixed = {"2024-02-29", "2023-02-29", "2024-13-01", "2024-00-10", "2024-04-31", "0000-01-01", "9999-12-31",
+            "2024-06-01 24:00:00", "2024-06-01 23:59:60", "2024-06-01T12:30:59", "2024-06-01 12:60:00", "2024-06-0a",
+            "2024-06-01 1:00:000", "+2024-06-01", "2024-06-01 12:30:00"};
+        java.util.List<String> texts = new java.util.ArrayList<>(java.util.List.of(fixed));
+        for (int i = 0; i < 20000; i++) {
+            texts.add(String.format("%04d-%02d-%02d", r.nextInt(10000), r.nextInt(14), r.nextInt(33)));
+            texts.add(String.format("%04d-%02d-%02d%c%02d:%02d:%02d", 1900 + r.nextInt(200), r.nextInt(14), r.nextInt(33),
+                    r.nextBoolean() ? ' ' : 'T', r.nextInt(26), r.nextInt(62), r.nextInt(62)));
+        }
+        for (String t : texts) {
+            Long date;
+            try {
+                date = java.time.LocalDate.parse(t).toEpochDay();
+            } catch (java.time.format.DateTimeParseException e) {
+                date = null;
+            }
+            assertEquals(date, Temporals.date(t), t);
+            Long ts;
+            try {
+                ts = t.length() == 10 ? java.time.LocalDate.parse(t).toEpochDay() * 86_400_000_000L
+                        : java.time.LocalDateTime.parse(t.replace(' ', 'T')).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+            } catch (java.time.format.DateTimeParseException e) {
+                ts = null;
+            }
+            assertEquals(ts, Temporals.timestamp(t), t);
+        }
+    }
 }

@@ -1,0 +1,271 @@
+package io.respsql.engine;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * INSERT ... VALUES through the plan cache against the same statements with the cache off, on two
+ * copies of the same data: every reply (OK, RETURN SIZE, each error), what the commit listener is
+ * told, which tables WATCH sees changed, blocks committed and rolled back, and the tables at the
+ * end must be the same. The values range over the 2010 dialect's quirks (leading zeros, unquoted
+ * text, quoted numbers) and every kind of refusal (type, range, NOT NULL, primary key, UNIQUE,
+ * value count, unknown column or table).
+ */
+class PlanCacheInsertTest {
+    /** One engine, the texts its commit listener was told, and a reply per statement. */
+    static final class Side {
+        final PlanCacheDifferentialTest.Side side = new PlanCacheDifferentialTest.Side();
+        final SqlEngine engine = side.engine;
+        final List<String> logged = new ArrayList<>();
+
+        String run(String sql) {
+            return side.run(sql);
+        }
+
+        Side(boolean cache) {
+            engine.commitListener(new CommitListener() {
+                @Override
+                public void committed(String sql, long changes) {
+                    logged.add(changes + " " + sql);
+                }
+
+                @Override
+                public void flushedAll() {
+                    logged.add("FLUSHALL");
+                }
+            });
+            if (!cache) {
+                engine.planCacheLimits(0, 0);
+            }
+        }
+    }
+
+    private static final String[] SETUP = {
+        "CREATE TABLE a (id INT PRIMARY KEY, n INT NOT NULL, b BIGINT, f FLOAT, s TEXT, ok BOOLEAN, d DATE, ts TIMESTAMP)",
+        "CREATE INDEX a_n ON a (n)",
+        "CREATE TABLE u (k TEXT PRIMARY KEY, v INT UNIQUE, w TEXT DEFAULT 'dflt', z INT DEFAULT 7)",
+        "CREATE TABLE nopk (x INT, y TEXT)",
+        "CREATE TABLE fk (id FLOAT PRIMARY KEY, t TEXT NOT NULL)",
+    };
+
+    private static final String[] TABLES = {"a", "u", "nopk", "fk"};
+
+    private static final String[] TEMPLATES = {
+        "INSERT INTO a VALUES (%i, %v, %v, %v, %v, %v, %v, %v)",
+        "INSERT INTO a VALUES (%i,%v,%v,%v,%v,%v,%v,%v)",
+        "INSERT INTO a (id, n) VALUES (%i, %v)",
+        "INSERT INTO a (n, id, s) VALUES (%v, %i, %v), (%v, %i, %v)",
+        "INSERT INTO a (id, n, f) VALUES (%i, %v, %v) RETURN SIZE",
+        "insert into A (ID, N, S) values (%i, %v, %v)",
+        "INSERT INTO u VALUES (%v, %v, %v, %v)",
+        "INSERT INTO u (k, v) VALUES (%v, %v)",
+        "INSERT INTO u (v, k) VALUES (%v, %v), (%v, %v), (%v, %v)",
+        "INSERT INTO nopk VALUES (%v, %v)",
+        "INSERT INTO nopk VALUES (%v, %v), (%v, %v) RETURN SIZE",
+        "INSERT INTO nopk VALUES (%v)",
+        "INSERT INTO nopk VALUES (%v, %v), (%v)",
+        "INSERT INTO nopk (x, q) VALUES (%v, %v)",
+        "INSERT INTO nopk (x, x) VALUES (%v, %v)",
+        "INSERT INTO nosuch VALUES (%v)",
+        "INSERT INTO fk VALUES (%v, %v)",
+        "INSERT INTO fk VALUES (%v, %v), (%v, %v)",
+        "DELETE FROM a WHERE id = %i",
+        "DELETE FROM u WHERE v = %i",
+        "DELETE FROM nopk WHERE x = %i",
+        "DELETE FROM fk WHERE t = %v",
+    };
+
+    /** Values of every kind, with the edge cases of each column type. */
+    private static final String[] VALUES = {
+        "0", "1", "7", "0005", "000000000001", "2147483647", "2147483648", "-2147483648", "-2147483649",
+        "9223372036854775807", "99999999999999999999", "-1", "- 3", "+4", "--2",
+        "2.5", "2.0", "-2.0", "1e3", "1e400", "-1e400", ".5", "5.", "0.1",
+        "'x'", "'5'", "' 7 '", "''", "'it''s'", "'2024-06-01'", "'2024-06-01 12:00:00'", "'true'", "'1.5'", "-'5'",
+        "NULL", "TRUE", "FALSE", "abc", "foo-5", "12abc", "marie anne", "\"dq\"", "DATE '2024-06-01'",
+        "1+1", "abs(-3)",
+    };
+
+    @Test
+    void cachedAndUncachedInsertsAreTheSame() {
+        for (long seed = 1; seed <= 6; seed++) {
+            runSeed(seed);
+        }
+    }
+
+    private void runSeed(long seed) {
+        Side cached = new Side(true);
+        Side plain = new Side(false);
+        for (String s : SETUP) {
+            assertEquals(plain.run(s), cached.run(s), s);
+        }
+        Random r = new Random(seed);
+        long hitsBefore = cached.engine.planCacheHits();
+        for (int n = 0; n < 3000; n++) {
+            if (n % 200 == 0) {
+                block(r, cached, plain);
+            }
+            String sql = statement(r);
+            long pointC = cached.engine.changeCounter();
+            long pointP = plain.engine.changeCounter();
+            assertEquals(plain.run(sql), cached.run(sql), sql);
+            for (String t : TABLES) {
+                assertEquals(plain.engine.changedSince(t, pointP), cached.engine.changedSince(t, pointC),
+                        "WATCH of " + t + " after " + sql);
+            }
+        }
+        for (String t : TABLES) {
+            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t);
+        }
+        assertEquals(plain.logged, cached.logged, "what the commit listener was told");
+        assertTrue(cached.engine.planCacheHits() - hitsBefore > 300, "hits: " + cached.engine.planCacheHits());
+        assertEquals(0, plain.engine.planCacheHits());
+    }
+
+    /** A few statements in a block, then commit or roll back, on both sides. */
+    private static void block(Random r, Side cached, Side plain) {
+        cached.engine.beginBlock();
+        plain.engine.beginBlock();
+        for (int i = 0; i < 8; i++) {
+            String sql = statement(r);
+            assertEquals(plain.run(sql), cached.run(sql), "in a block: " + sql);
+        }
+        if (r.nextBoolean()) {
+            cached.engine.commitBlock();
+            plain.engine.commitBlock();
+        } else {
+            cached.engine.rollbackBlock();
+            plain.engine.rollbackBlock();
+        }
+        for (String t : TABLES) {
+            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t + " after a block");
+        }
+    }
+
+    private static String statement(Random r) {
+        String t = TEMPLATES[r.nextInt(TEMPLATES.length)];
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c != '%') {
+                b.append(c);
+                continue;
+            }
+            char k = t.charAt(++i);
+            if (k == 'i' && r.nextInt(6) != 0) {
+                b.append(r.nextInt(60));
+            } else if (r.nextInt(4) != 0) {
+                b.append(r.nextBoolean() ? Integer.toString(r.nextInt(40)) : "'" + (char) ('a' + r.nextInt(6)) + "'");
+            } else {
+                b.append(VALUES[r.nextInt(VALUES.length)]);
+            }
+        }
+        return b.toString();
+    }
+
+    @Test
+    void aRepeatedInsertShapeIsAHitAndStoresEachTextsValues() {
+        Side side = new Side(true);
+        assertEquals("+OK\r\n", side.run("CREATE TABLE m (id INT PRIMARY KEY, fk INT, count INT, note TEXT)"));
+        long hits = side.engine.planCacheHits();
+        for (int i = 1; i <= 50; i++) {
+            String id = String.format("%012d", i);
+            assertEquals("+OK\r\n", side.run("INSERT INTO m VALUES (" + id + "," + id + ",4," + id + ")"));
+        }
+        assertEquals(hits + 49, side.engine.planCacheHits(), "the first INSERT plans, the other 49 hit");
+        assertEquals("*1\r\n$18\r\n7,7,4,000000000007\r\n", side.run("SELECT * FROM m WHERE id = 7"));
+        // A failing run of a cached shape answers with the plain path's error and changes nothing.
+        assertEquals("-ERR INSERT on Existing Data - use UPDATE (table 'm' already has id=7)\r\n",
+                side.run("INSERT INTO m VALUES (000000000007,000000000001,4,000000000001)"));
+        assertEquals("-ERR value 2147483648 is out of range for INT column 'count'\r\n",
+                side.run("INSERT INTO m VALUES (000000000051,000000000001,2147483648,000000000001)"));
+        assertEquals(":50\r\n", side.run("SELECT COUNT(*) FROM m"));
+        // Unquoted 2010 text is in the key: such INSERTs are not kept, so distinct names do not fill the cache.
+        int entries = side.engine.planCacheEntries();
+        for (int i = 60; i < 80; i++) {
+            assertEquals("+OK\r\n", side.run("INSERT INTO m VALUES (" + i + ",1,4,name" + i + ")"));
+        }
+        assertEquals(entries, side.engine.planCacheEntries());
+        assertEquals("*1\r\n$13\r\n61,1,4,name61\r\n", side.run("SELECT * FROM m WHERE id = 61"));
+    }
+
+    /**
+     * Bulk INSERTs (more literals than a cached plan takes) read straight from their text against
+     * the plain path: the same replies, tables, listener texts, and a bad value in any row (a late
+     * one too) leaves nothing of the statement.
+     */
+    @Test
+    void bulkInsertsReadFromTheTextAreTheSame() {
+        Side cached = new Side(true);
+        Side plain = new Side(false);
+        for (String s : SETUP) {
+            assertEquals(plain.run(s), cached.run(s), s);
+        }
+        Random r = new Random(11);
+        int next = 0;
+        for (int n = 0; n < 120; n++) {
+            boolean bad = n % 4 == 3;
+            int rows = 60 + r.nextInt(200);
+            int badRow = bad ? r.nextInt(rows) : -1;
+            String sql;
+            StringBuilder b = new StringBuilder();
+            switch (n % 3) {
+                case 0 -> {
+                    b.append("INSERT INTO a VALUES ");
+                    for (int i = 0; i < rows; i++) {
+                        int id = i == badRow && r.nextBoolean() ? next - 1 : next++; // a duplicate key
+                        b.append(i == 0 ? "" : r.nextBoolean() ? ", " : ",").append('(').append(id).append(", ")
+                                .append(i == badRow ? VALUES[r.nextInt(VALUES.length)] : Integer.toString(r.nextInt(1000) - 500))
+                                .append(",").append(r.nextBoolean() ? "NULL" : "-" + r.nextInt(99999))
+                                .append(", ").append(r.nextInt(1000) / 8.0).append(", '").append(r.nextInt(50)).append(i % 7 == 0 ? "''x" : "")
+                                .append("', ").append(r.nextBoolean() ? "1" : "'false'").append(", '2024-0").append(1 + r.nextInt(9))
+                                .append("-1").append(r.nextInt(10)).append("', '2024-06-01 12:0").append(r.nextInt(10)).append(":00')");
+                    }
+                }
+                case 1 -> {
+                    b.append("INSERT INTO u (k, v, z) VALUES\n");
+                    for (int i = 0; i < rows; i++) {
+                        b.append(i == 0 ? "" : ",\n").append("('k").append(next++).append("',")
+                                .append(i == badRow ? Integer.toString(next - 2) : Integer.toString(next)).append(",")
+                                .append(r.nextInt(9) == 0 ? "+7" : "0" + r.nextInt(100)).append(")");
+                    }
+                    next++;
+                }
+                default -> {
+                    b.append("insert into nopk values");
+                    for (int i = 0; i < rows; i++) {
+                        b.append(i == 0 ? " " : ",").append('(').append(i == badRow ? VALUES[r.nextInt(VALUES.length)] : r.nextInt(50))
+                                .append(',').append(r.nextInt(5) == 0 ? "null" : r.nextBoolean() ? "0" + r.nextInt(100) : "'é" + i + "'")
+                                .append(')');
+                    }
+                }
+            }
+            sql = b.toString();
+            if (n % 10 == 9) {
+                cached.engine.beginBlock();
+                plain.engine.beginBlock();
+            }
+            assertEquals(plain.run(sql), cached.run(sql), sql);
+            if (n % 10 == 9) {
+                if (r.nextBoolean()) {
+                    cached.engine.commitBlock();
+                    plain.engine.commitBlock();
+                } else {
+                    cached.engine.rollbackBlock();
+                    plain.engine.rollbackBlock();
+                }
+            }
+        }
+        for (String t : TABLES) {
+            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t);
+        }
+        assertEquals(plain.logged, cached.logged, "what the commit listener was told");
+        assertTrue(cached.engine.bulkInsertsStreamed() >= 60, "streamed: " + cached.engine.bulkInsertsStreamed());
+        assertEquals(0, plain.engine.bulkInsertsStreamed());
+    }
+}
