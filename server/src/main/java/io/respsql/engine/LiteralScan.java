@@ -38,8 +38,6 @@ final class LiteralScan {
     char[] kinds = new char[16];
     long[] integers = new long[16];
     int hash;
-    /** The last scan stopped at more than its limit of literals (the text may still scan with a higher one). */
-    boolean tooMany;
     private int limit;
     private String sql;
 
@@ -52,7 +50,6 @@ final class LiteralScan {
     boolean scan(String s, int maxLiterals) {
         sql = s;
         count = 0;
-        tooMany = false;
         limit = maxLiterals;
         int h = 0;
         int n = s.length();
@@ -179,7 +176,6 @@ final class LiteralScan {
 
     private boolean add(int start, int end, char kind) {
         if (count == limit) {
-            tooMany = true;
             return false;
         }
         if (count == starts.length) {

@@ -297,13 +297,15 @@ public final class SqlEngine {
      * statement changes nothing, so the plain path then gives the exact reply, error or not).
      */
     private Outcome executeCached(String sql, RespWriter out, ResultSink results) {
+        // An INSERT is scanned once whatever its size: a few literals take the cache, more are streamed.
         boolean insert = sql.regionMatches(true, firstWord(sql), "INSERT", 0, 6);
-        if (!scan.scan(sql, insert ? LiteralScan.MAX_INSERT_LITERALS : LiteralScan.MAX_LITERALS)) {
+        if (!scan.scan(sql, insert ? MAX_BULK_LITERALS : LiteralScan.MAX_LITERALS)) {
             cache.misses++;
-            if (scan.tooMany && insert) {
-                return executeBulk(sql, out);
-            }
             return null;
+        }
+        if (insert && scan.count > LiteralScan.MAX_INSERT_LITERALS) {
+            cache.misses++;
+            return executeBulk(sql, out);
         }
         cache.validate(catalog.schemaVersion());
         PlanCache.Entry e = cache.find(scan);
@@ -396,7 +398,8 @@ public final class SqlEngine {
     }
 
     /**
-     * An INSERT with more literals than a cached plan takes (a bulk load's thousand rows): when every
+     * An INSERT with more literals than a cached plan takes (a bulk load's thousand rows), scanned
+     * whole by {@link #executeCached}: when every
      * row is a list of literals (signed numbers, strings, NULL), only the statement up to its first
      * row is parsed (table, columns) and the rows are read from the scan's literals straight into
      * pending rows, converted as the plain path converts those literals. Null when the plain path
@@ -404,9 +407,6 @@ public final class SqlEngine {
      * refused (nothing was written; the plain path gives the exact error).
      */
     private Outcome executeBulk(String sql, RespWriter out) {
-        if (!scan.scan(sql, MAX_BULK_LITERALS)) {
-            return null;
-        }
         long mark = out.mark();
         try {
             int prefix = values.firstRowEnd(sql);
