@@ -3,13 +3,13 @@ package io.respsql.exec.op.join;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
-import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
-import io.respsql.exec.op.TupleBuffer;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import it.unimi.dsi.fastutil.HashCommon;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,9 +20,10 @@ import java.util.List;
  * {@code leftOuter} the probe side is preserved: a probe tuple without any match is pushed once
  * with the build relations' slots at -1 (the NULL row).
  *
- * <p>Distinct keys get dense ids from a {@link KeyTable} (a {@link LongKeyTable} for one
- * integer key); the tuples of one key form a {@link Chains} chain. Numeric keys of different
- * types meet as doubles.
+ * <p>The build tuples are kept as flat row slots ({@link BuildRows}) regrouped by key after the
+ * build, so a probe's matches are one contiguous run. One integer key: an open-addressing table
+ * of longs sized once from the build's tuple count ({@link LongBuild}); any other keys: dense ids
+ * from a {@link KeyTable}. Numeric keys of different types meet as doubles.
  */
 public final class HashJoin implements Operator {
     private final Operator build;
@@ -47,35 +48,51 @@ public final class HashJoin implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        // The build side's rows read, as a first capacity (bounded: a selective filter over a big
+        // scan keeps few); the hash table itself is sized once, from the tuples actually built.
+        int capacity = (int) Math.min(Operator.rowsTouchedUnder(build), 1 << 16);
         if (buildKeys.singleLong() && probeKeys.singleLong()) {
-            LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations);
+            LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations, capacity);
             build.run(ctx, table);
-            if (table.tuples.size() == 0 && !leftOuter) {
+            if (table.rows.size == 0 && !leftOuter) {
                 return true;
             }
-            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), buildRelations, leftOuter, residual, out));
+            table.finish();
+            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), leftOuter, residual, out));
         }
-        Build table = new Build(buildKeys, buildRelations);
+        Build table = new Build(buildKeys, buildRelations, capacity);
         build.run(ctx, table);
-        if (table.tuples.size() == 0 && !leftOuter) {
+        if (table.rows.size == 0 && !leftOuter) {
             return true;
         }
-        return probe.run(ctx, new Probe(table, probeKeys, buildRelations, leftOuter, residual, out));
+        table.finish();
+        return probe.run(ctx, new Probe(table, probeKeys, leftOuter, residual, out));
+    }
+
+    private static int hash(long k) {
+        return HashCommon.mix((int) (k ^ (k >>> 32)));
     }
 
     /**
-     * The build side keyed by one integer (the usual id = id join): a {@link LongKeyTable} on the
-     * key's value, read straight from its expression, instead of a key buffer and a generic table.
+     * The build side keyed by one integer (the usual id = id join). The tuples are first only
+     * appended (key and slots, no hashing); {@link #finish} then sizes an open-addressing table
+     * once from their number and fills it: per slot the key and, in the long next to it, the
+     * run of that key's tuples (start &lt;&lt; 32 | end, never 0 in a used slot), so a probe
+     * touches one cache line of the table and then its matches' contiguous slots.
      */
     private static final class LongBuild implements TupleConsumer {
         private final Expression key;
-        final LongKeyTable table = new LongKeyTable();
-        final TupleBuffer tuples;
-        final Chains chains = new Chains();
+        final BuildRows rows;
+        /** The build keys in build order. */
+        private long[] keys;
+        /** Slot i: table[2i] the key, table[2i + 1] its tuples' run (0: empty). */
+        long[] table;
+        int mask;
 
-        LongBuild(Expression key, int[] relations) {
+        LongBuild(Expression key, int[] relations, int capacity) {
             this.key = key;
-            this.tuples = new TupleBuffer(relations);
+            this.rows = new BuildRows(relations, capacity);
+            this.keys = new long[Math.max(capacity, 16)];
         }
 
         @Override
@@ -84,25 +101,116 @@ public final class HashJoin implements Operator {
             if (ctx.isNull) {
                 return true; // NULL = anything is never TRUE
             }
-            int id = table.findOrAdd(k);
-            chains.link(id, table.added, tuples.append(ctx));
+            int n = rows.size;
+            if (n == keys.length) {
+                keys = Arrays.copyOf(keys, n * 2);
+            }
+            keys[n] = k;
+            rows.append(ctx);
             return true;
+        }
+
+        void finish() {
+            int n = rows.size;
+            // At most half full; sized for every key distinct up to 32,768 tuples (1 MB of table),
+            // beyond that grown as distinct keys arrive: many tuples may share few keys.
+            int slots = Math.min(Integer.highestOneBit(Math.max(n, 8) * 2 - 1) << 1, 1 << 16);
+            long[] t = new long[slots * 2];
+            int m = slots - 1;
+            long[] ks = keys;
+            int[] at = new int[n];
+            int distinct = 0;
+            boolean grown = false;
+            for (int i = 0; i < n; i++) { // count each key's tuples in its slot
+                long k = ks[i];
+                int h = hash(k) & m;
+                while (t[2 * h + 1] != 0 && t[2 * h] != k) {
+                    h = (h + 1) & m;
+                }
+                if (t[2 * h + 1] == 0) {
+                    t[2 * h] = k;
+                    if (++distinct * 2 > slots) {
+                        t[2 * h + 1] = 1;
+                        slots *= 2;
+                        m = slots - 1;
+                        t = grow(t, m);
+                        grown = true;
+                        continue;
+                    }
+                }
+                t[2 * h + 1]++;
+                at[i] = h;
+            }
+            if (grown) { // the slots found before the last growth moved
+                for (int i = 0; i < n; i++) {
+                    long k = ks[i];
+                    int h = hash(k) & m;
+                    while (t[2 * h] != k) {
+                        h = (h + 1) & m;
+                    }
+                    at[i] = h;
+                }
+            }
+            if (distinct == n) { // all keys distinct (a primary key): tuple i is its key's run, in place
+                for (int i = 0; i < n; i++) {
+                    t[2 * at[i] + 1] = ((long) i << 32) | (i + 1);
+                }
+            } else { // runs in slot order, each in build order
+                long first = 0;
+                for (int h = 0; h < slots; h++) {
+                    long c = t[2 * h + 1];
+                    if (c != 0) {
+                        t[2 * h + 1] = (first << 32) | first;
+                        first += c;
+                    }
+                }
+                rows.beginMove();
+                for (int i = 0; i < n; i++) {
+                    int v = 2 * at[i] + 1;
+                    long r = t[v];
+                    rows.move(i, (int) r);
+                    t[v] = r + 1; // the end advances as the run fills
+                }
+                rows.endMove();
+            }
+            keys = null;
+            table = t;
+            mask = m;
+        }
+
+        /** The used slots of {@code t} (key, count) in a table of {@code m + 1} slots. */
+        private static long[] grow(long[] t, int m) {
+            long[] g = new long[(m + 1) * 2];
+            for (int i = 0; i < t.length; i += 2) {
+                if (t[i + 1] != 0) {
+                    long k = t[i];
+                    int h = hash(k) & m;
+                    while (g[2 * h + 1] != 0) {
+                        h = (h + 1) & m;
+                    }
+                    g[2 * h] = k;
+                    g[2 * h + 1] = t[i + 1];
+                }
+            }
+            return g;
         }
     }
 
     /** {@link Probe} over a {@link LongBuild}. */
     private static final class LongProbe implements TupleConsumer {
-        private final LongBuild b;
+        private final BuildRows rows;
+        private final long[] table;
+        private final int mask;
         private final Expression key;
-        private final int[] buildRelations;
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
 
-        LongProbe(LongBuild b, Expression key, int[] buildRelations, boolean leftOuter, Expression residual, TupleConsumer out) {
-            this.b = b;
+        LongProbe(LongBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out) {
+            this.rows = b.rows;
+            this.table = b.table;
+            this.mask = b.mask;
             this.key = key;
-            this.buildRelations = buildRelations;
             this.leftOuter = leftOuter;
             this.residual = residual;
             this.out = out;
@@ -113,41 +221,55 @@ public final class HashJoin implements Operator {
             long k = key.evalLong(ctx);
             boolean matched = false;
             if (!ctx.isNull) {
-                int id = b.table.find(k);
-                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
-                    b.tuples.restore(ctx, t);
-                    if (residual == null || residual.isTrue(ctx)) {
-                        matched = true;
-                        if (!out.accept(ctx)) {
-                            return false;
+                long[] t = table;
+                int m = mask;
+                int h = hash(k) & m;
+                long run;
+                while ((run = t[2 * h + 1]) != 0) {
+                    if (t[2 * h] == k) {
+                        int end = (int) run;
+                        for (int p = (int) (run >>> 32); p < end; p++) {
+                            rows.restore(ctx, p);
+                            if (residual == null || residual.isTrue(ctx)) {
+                                matched = true;
+                                if (!out.accept(ctx)) {
+                                    return false;
+                                }
+                            }
                         }
+                        break;
                     }
+                    h = (h + 1) & m;
                 }
             }
             if (!matched && leftOuter) {
-                int[] slots = ctx.slots;
-                for (int r : buildRelations) {
-                    slots[r] = -1;
-                }
+                rows.nullRow(ctx);
                 return out.accept(ctx);
             }
             return true;
         }
     }
 
-    /** One run's hash table: key ids, and per key a chain of build tuple numbers. */
+    /**
+     * One run's hash table for any keys: dense key ids from a {@link KeyTable}; after the build,
+     * the tuples regrouped by id so that id i's are {@code start[i]} to {@code start[i + 1]}.
+     */
     private static final class Build implements TupleConsumer {
         private final Keys keys;
         private final KeyBuffer buf;
         final KeyTable table;
-        final TupleBuffer tuples;
-        final Chains chains = new Chains();
+        final BuildRows rows;
+        /** Each tuple's key id, in build order. */
+        private int[] ids;
+        /** Id i's tuples: start[i] to start[i + 1]; null when every id has one tuple (id i: tuple i). */
+        int[] start;
 
-        Build(Keys keys, int[] relations) {
+        Build(Keys keys, int[] relations, int capacity) {
             this.keys = keys;
             this.buf = keys.newBuffer();
             this.table = new KeyTable(keys.newStore());
-            this.tuples = new TupleBuffer(relations);
+            this.rows = new BuildRows(relations, capacity);
+            this.ids = new int[Math.max(capacity, 16)];
         }
 
         @Override
@@ -156,9 +278,36 @@ public final class HashJoin implements Operator {
             if (buf.anyNull()) {
                 return true; // NULL = anything is never TRUE: this tuple can match no probe
             }
-            int id = table.findOrAdd(buf);
-            chains.link(id, table.added, tuples.append(ctx));
+            int n = rows.size;
+            if (n == ids.length) {
+                ids = Arrays.copyOf(ids, n * 2);
+            }
+            ids[n] = table.findOrAdd(buf);
+            rows.append(ctx);
             return true;
+        }
+
+        void finish() {
+            int n = rows.size;
+            int distinct = table.size();
+            if (distinct < n) { // ids are dense in first-seen order: all distinct means id i is tuple i
+                int[] s = new int[distinct + 1];
+                int[] id = ids;
+                for (int i = 0; i < n; i++) {
+                    s[id[i] + 1]++;
+                }
+                for (int i = 0; i < distinct; i++) {
+                    s[i + 1] += s[i];
+                }
+                int[] fill = Arrays.copyOf(s, distinct);
+                rows.beginMove();
+                for (int i = 0; i < n; i++) {
+                    rows.move(i, fill[id[i]]++);
+                }
+                rows.endMove();
+                start = s;
+            }
+            ids = null;
         }
     }
 
@@ -167,16 +316,14 @@ public final class HashJoin implements Operator {
         private final Build b;
         private final Keys keys;
         private final KeyBuffer buf;
-        private final int[] buildRelations;
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
 
-        Probe(Build b, Keys keys, int[] buildRelations, boolean leftOuter, Expression residual, TupleConsumer out) {
+        Probe(Build b, Keys keys, boolean leftOuter, Expression residual, TupleConsumer out) {
             this.b = b;
             this.keys = keys;
             this.buf = keys.newBuffer();
-            this.buildRelations = buildRelations;
             this.leftOuter = leftOuter;
             this.residual = residual;
             this.out = out;
@@ -188,21 +335,22 @@ public final class HashJoin implements Operator {
             boolean matched = false;
             if (!buf.anyNull()) {
                 int id = b.table.find(buf);
-                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
-                    b.tuples.restore(ctx, t);
-                    if (residual == null || residual.isTrue(ctx)) {
-                        matched = true;
-                        if (!out.accept(ctx)) {
-                            return false;
+                if (id >= 0) {
+                    int[] s = b.start;
+                    int end = s == null ? id + 1 : s[id + 1];
+                    for (int p = s == null ? id : s[id]; p < end; p++) {
+                        b.rows.restore(ctx, p);
+                        if (residual == null || residual.isTrue(ctx)) {
+                            matched = true;
+                            if (!out.accept(ctx)) {
+                                return false;
+                            }
                         }
                     }
                 }
             }
             if (!matched && leftOuter) {
-                int[] slots = ctx.slots;
-                for (int r : buildRelations) {
-                    slots[r] = -1;
-                }
+                b.rows.nullRow(ctx);
                 return out.accept(ctx);
             }
             return true;
