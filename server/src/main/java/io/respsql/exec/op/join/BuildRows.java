@@ -57,6 +57,15 @@ final class BuildRows {
         }
     }
 
+    int width() {
+        return width;
+    }
+
+    /** Sets the one build relation's slot to {@code row} (a tuple kept in the hash table itself). */
+    void restoreRow(EvalContext ctx, int row) {
+        ctx.slots[rel0] = row;
+    }
+
     /** Sets the build relations' slots to -1 (the NULL row of a LEFT JOIN). */
     void nullRow(EvalContext ctx) {
         int[] slots = ctx.slots;

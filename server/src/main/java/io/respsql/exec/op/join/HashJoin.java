@@ -78,7 +78,8 @@ public final class HashJoin implements Operator {
      * appended (key and slots, no hashing); {@link #finish} then sizes an open-addressing table
      * once from their number and fills it: per slot the key and, in the long next to it, the
      * run of that key's tuples (start &lt;&lt; 32 | end, never 0 in a used slot), so a probe
-     * touches one cache line of the table and then its matches' contiguous slots.
+     * touches one cache line of the table and then its matches' contiguous slots; or, when the
+     * build is one relation with distinct keys, the row slot itself (top bit set).
      */
     private static final class LongBuild implements TupleConsumer {
         private final Expression key;
@@ -151,7 +152,15 @@ public final class HashJoin implements Operator {
                     at[i] = h;
                 }
             }
-            if (distinct == n) { // all keys distinct (a primary key): tuple i is its key's run, in place
+            if (distinct == n && rows.width() == 1) {
+                // A primary key of one relation: the slot holds the row itself (top bit set), so a
+                // probe reads no tuple array at all.
+                int[] r = rows.rows;
+                for (int i = 0; i < n; i++) {
+                    t[2 * at[i] + 1] = Long.MIN_VALUE | (r[i] & 0xFFFFFFFFL);
+                }
+                rows.rows = null;
+            } else if (distinct == n) { // all keys distinct: tuple i is its key's run, in place
                 for (int i = 0; i < n; i++) {
                     t[2 * at[i] + 1] = ((long) i << 32) | (i + 1);
                 }
@@ -227,6 +236,16 @@ public final class HashJoin implements Operator {
                 long run;
                 while ((run = t[2 * h + 1]) != 0) {
                     if (t[2 * h] == k) {
+                        if (run < 0) { // the one row of a primary key
+                            rows.restoreRow(ctx, (int) run);
+                            if (residual == null || residual.isTrue(ctx)) {
+                                matched = true;
+                                if (!out.accept(ctx)) {
+                                    return false;
+                                }
+                            }
+                            break;
+                        }
                         int end = (int) run;
                         for (int p = (int) (run >>> 32); p < end; p++) {
                             rows.restore(ctx, p);

@@ -179,6 +179,12 @@ class HashJoinTest {
                 new Expression[] {p.col("k", 0)}, true, null);
         assertEquals(List.of(List.of(0, 1, 0), List.of(0, 1, 1), List.of(0, 3, 0), List.of(0, 3, 1), List.of(0, 5, 0),
                 List.of(0, 5, 1), List.of(1, -1, -1)), TestSupport.slots(j, 3, 0, 1, 2));
+        // distinct keys over two relations: a.id x the one row of c1
+        TestTable c1 = TestSupport.table("c1", "id:INT").row(7);
+        TestTable q = TestSupport.table("q", "id:INT,k:INT").row(0, 4).row(1, 9).row(2, 0);
+        HashJoin d = new HashJoin(new NestedLoopJoin(a.scan(1), c1.scan(2), new int[] {2}, null, false), new int[] {1, 2},
+                new Expression[] {a.col("id", 1)}, q.scan(0), new Expression[] {q.col("k", 0)}, true, null);
+        assertEquals(List.of(List.of(0, 4, 0), List.of(1, -1, -1), List.of(2, 0, 0)), TestSupport.slots(d, 3, 0, 1, 2));
     }
 
     @Test
