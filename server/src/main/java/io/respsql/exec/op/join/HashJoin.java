@@ -114,80 +114,70 @@ public final class HashJoin implements Operator {
         void finish() {
             int n = rows.size;
             // At most half full; sized for every key distinct up to 32,768 tuples (1 MB of table),
-            // beyond that grown as distinct keys arrive: many tuples may share few keys.
+            // beyond that grown as distinct keys arrive: many tuples may share few keys. While
+            // counting, a used slot holds its key's dense id + 1 (ids survive a growth).
             int slots = Math.min(Integer.highestOneBit(Math.max(n, 8) * 2 - 1) << 1, 1 << 16);
             long[] t = new long[slots * 2];
             int m = slots - 1;
             long[] ks = keys;
-            int[] at = new int[n];
+            int[] ids = new int[n];
+            int[] start = new int[n + 1]; // id i's tuples counted at i + 1, then its first position at i
             int distinct = 0;
-            boolean grown = false;
-            for (int i = 0; i < n; i++) { // count each key's tuples in its slot
+            for (int i = 0; i < n; i++) {
                 long k = ks[i];
                 int h = hash(k) & m;
-                while (t[2 * h + 1] != 0 && t[2 * h] != k) {
+                long v;
+                while ((v = t[2 * h + 1]) != 0 && t[2 * h] != k) {
                     h = (h + 1) & m;
                 }
-                if (t[2 * h + 1] == 0) {
+                int id;
+                if (v == 0) {
+                    id = distinct++;
                     t[2 * h] = k;
-                    if (++distinct * 2 > slots) {
-                        t[2 * h + 1] = 1;
+                    t[2 * h + 1] = id + 1;
+                    if (distinct * 2 > slots) {
                         slots *= 2;
                         m = slots - 1;
                         t = grow(t, m);
-                        grown = true;
-                        continue;
                     }
+                } else {
+                    id = (int) v - 1;
                 }
-                t[2 * h + 1]++;
-                at[i] = h;
+                ids[i] = id;
+                start[id + 1]++;
             }
-            if (grown) { // the slots found before the last growth moved
-                for (int i = 0; i < n; i++) {
-                    long k = ks[i];
-                    int h = hash(k) & m;
-                    while (t[2 * h] != k) {
-                        h = (h + 1) & m;
-                    }
-                    at[i] = h;
+            if (distinct < n) { // runs in first-seen order of their keys, each in build order
+                for (int id = 0; id < distinct; id++) {
+                    start[id + 1] += start[id];
                 }
-            }
-            if (distinct == n && rows.width() == 1) {
-                // A primary key of one relation: the slot holds the row itself (top bit set), so a
-                // probe reads no tuple array at all.
-                int[] r = rows.rows;
-                for (int i = 0; i < n; i++) {
-                    t[2 * at[i] + 1] = Long.MIN_VALUE | (r[i] & 0xFFFFFFFFL);
-                }
-                rows.rows = null;
-            } else if (distinct == n) { // all keys distinct: tuple i is its key's run, in place
-                for (int i = 0; i < n; i++) {
-                    t[2 * at[i] + 1] = ((long) i << 32) | (i + 1);
-                }
-            } else { // runs in slot order, each in build order
-                long first = 0;
-                for (int h = 0; h < slots; h++) {
-                    long c = t[2 * h + 1];
-                    if (c != 0) {
-                        t[2 * h + 1] = (first << 32) | first;
-                        first += c;
-                    }
-                }
+                int[] fill = Arrays.copyOf(start, distinct);
                 rows.beginMove();
                 for (int i = 0; i < n; i++) {
-                    int v = 2 * at[i] + 1;
-                    long r = t[v];
-                    rows.move(i, (int) r);
-                    t[v] = r + 1; // the end advances as the run fills
+                    rows.move(i, fill[ids[i]]++);
                 }
                 rows.endMove();
+            }
+            // All keys distinct: id i is tuple i. Of one relation (a primary key), the slot holds
+            // the row itself (top bit set), so a probe reads no tuple array at all.
+            boolean inline = distinct == n && rows.width() == 1;
+            int[] r = rows.rows;
+            for (int h = 0; h < slots; h++) {
+                long v = t[2 * h + 1];
+                if (v != 0) {
+                    int id = (int) v - 1;
+                    t[2 * h + 1] = inline ? Long.MIN_VALUE | (r[id] & 0xFFFFFFFFL)
+                            : distinct == n ? ((long) id << 32) | (id + 1) : ((long) start[id] << 32) | start[id + 1];
+                }
+            }
+            if (inline) {
+                rows.rows = null;
             }
             keys = null;
             table = t;
             mask = m;
         }
 
-        /** The used slots of {@code t} (key, count) in a table of {@code m + 1} slots. */
+        /** The used slots of {@code t} (key, id + 1) in a table of {@code m + 1} slots. */
         private static long[] grow(long[] t, int m) {
             long[] g = new long[(m + 1) * 2];
             for (int i = 0; i < t.length; i += 2) {
