@@ -48,9 +48,10 @@ public final class HashJoin implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        // The build side's rows read, as a first capacity (bounded: a selective filter over a big
-        // scan keeps few); the hash table itself is sized once, from the tuples actually built.
-        int capacity = (int) Math.min(Operator.rowsTouchedUnder(build), 1 << 16);
+        // The build side's rows read, as a first capacity of the tuple arrays, bounded (a selective
+        // filter over a big scan keeps few, and a correlated subquery runs this per outer row); the
+        // hash table itself is sized once, from the tuples actually built.
+        int capacity = (int) Math.min(Operator.rowsTouchedUnder(build), 1 << 12);
         if (buildKeys.singleLong() && probeKeys.singleLong()) {
             LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations, capacity);
             build.run(ctx, table);
