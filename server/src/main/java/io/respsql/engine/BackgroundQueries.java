@@ -318,17 +318,23 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /** Event loop: the worker is done; write its reply behind the client's earlier ones, release, resume. */
     private void finish(Job job) {
+        boolean written = false;
         try {
-            deliver(job);
+            written = deliver(job);
         } finally {
             if (job.call != null) {
-                // After the reply was written: the time counted ends here (see the class comment).
+                // After the reply was written and before the client's next request can run: the
+                // time counted ends here (see the class comment).
                 job.call.complete(job.failed);
             }
         }
+        if (written) {
+            job.session.unblock();
+        }
     }
 
-    private void deliver(Job job) {
+    /** Writes the job's reply, or drops it (the client is gone, or the reply broke); true: written. */
+    private boolean deliver(Job job) {
         running.remove(job);
         job.view.release();
         if (job.timer != null) {
@@ -355,7 +361,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 job.session.kill();
             }
-            return;
+            return false;
         }
         if (ch.isActive() && !job.session.isClosing()) {
             // A streamed reply's tail may start anywhere in an element: only a whole reply can be an error.
@@ -367,10 +373,10 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             ch.write(job.reply, ch.voidPromise());
             // Flushed in a task, after a group commit already queued (as WAIT's reply).
             loop.execute(ch::flush);
-            job.session.unblock();
-        } else {
-            job.reply.release();
+            return true;
         }
+        job.reply.release();
+        return false;
     }
 
     /** INFO fields (event loop). */
