@@ -220,12 +220,15 @@ public final class QueryPlanner {
         // (bench/joins/README.md): 50,000 probes of orders_customer_id reaching 300,000 orders took
         // about 0.4x the time of hashing the 50,000 customers and probing with 300,000 orders, and
         // 0.2x that of hashing the 300,000 orders (a LEFT JOIN's build side). Building is the dear part.
+        // HASH_BUILD refitted after HashJoin's flat build (bench/joins/hashjoin-ab/README.md: the same
+        // shapes in one JVM solved for a build and a probe cost per tuple, in units of the index
+        // plan: build 10.5-18.5 and probe ~5 for the new operator, 18-35 and ~9 for the old one).
         /** An index descent for one joined tuple. */
         private static final double PROBE = 10;
         /** A row reached through an index (random access, a cache miss). */
         private static final double FETCH = 5;
         /** Per tuple put into / looked up in a hash table; and a hash table's fixed cost. */
-        private static final double HASH_BUILD = 20;
+        private static final double HASH_BUILD = 12;
         private static final double HASH_PROBE = 5;
         private static final double HASH_SETUP = 100;
         /**

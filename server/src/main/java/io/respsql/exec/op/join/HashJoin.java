@@ -3,13 +3,13 @@ package io.respsql.exec.op.join;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
-import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
-import io.respsql.exec.op.TupleBuffer;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import it.unimi.dsi.fastutil.HashCommon;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,9 +20,10 @@ import java.util.List;
  * {@code leftOuter} the probe side is preserved: a probe tuple without any match is pushed once
  * with the build relations' slots at -1 (the NULL row).
  *
- * <p>Distinct keys get dense ids from a {@link KeyTable} (a {@link LongKeyTable} for one
- * integer key); the tuples of one key form a {@link Chains} chain. Numeric keys of different
- * types meet as doubles.
+ * <p>The build tuples are kept as flat row slots ({@link BuildRows}) regrouped by key after the
+ * build, so a probe's matches are one contiguous run. One integer key: an open-addressing table
+ * of longs sized once from the build's tuple count ({@link LongBuild}); any other keys: dense ids
+ * from a {@link KeyTable}. Numeric keys of different types meet as doubles.
  */
 public final class HashJoin implements Operator {
     private final Operator build;
@@ -47,35 +48,53 @@ public final class HashJoin implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        // The build side's rows read, as a first capacity of the tuple arrays, bounded (a selective
+        // filter over a big scan keeps few, and a correlated subquery runs this per outer row); the
+        // hash table itself is sized once, from the tuples actually built.
+        int capacity = (int) Math.min(Operator.rowsTouchedUnder(build), 1 << 12);
         if (buildKeys.singleLong() && probeKeys.singleLong()) {
-            LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations);
+            LongBuild table = new LongBuild(buildKeys.expression(0), buildRelations, capacity);
             build.run(ctx, table);
-            if (table.tuples.size() == 0 && !leftOuter) {
+            if (table.rows.size == 0 && !leftOuter) {
                 return true;
             }
-            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), buildRelations, leftOuter, residual, out));
+            table.finish();
+            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), leftOuter, residual, out));
         }
-        Build table = new Build(buildKeys, buildRelations);
+        Build table = new Build(buildKeys, buildRelations, capacity);
         build.run(ctx, table);
-        if (table.tuples.size() == 0 && !leftOuter) {
+        if (table.rows.size == 0 && !leftOuter) {
             return true;
         }
-        return probe.run(ctx, new Probe(table, probeKeys, buildRelations, leftOuter, residual, out));
+        table.finish();
+        return probe.run(ctx, new Probe(table, probeKeys, leftOuter, residual, out));
+    }
+
+    private static int hash(long k) {
+        return HashCommon.mix((int) (k ^ (k >>> 32)));
     }
 
     /**
-     * The build side keyed by one integer (the usual id = id join): a {@link LongKeyTable} on the
-     * key's value, read straight from its expression, instead of a key buffer and a generic table.
+     * The build side keyed by one integer (the usual id = id join). The tuples are first only
+     * appended (key and slots, no hashing); {@link #finish} then sizes an open-addressing table
+     * once from their number and fills it: per slot the key and, in the long next to it, the
+     * run of that key's tuples (start &lt;&lt; 32 | end, never 0 in a used slot), so a probe
+     * touches one cache line of the table and then its matches' contiguous slots; or, when the
+     * build is one relation with distinct keys, the row slot itself (top bit set).
      */
     private static final class LongBuild implements TupleConsumer {
         private final Expression key;
-        final LongKeyTable table = new LongKeyTable();
-        final TupleBuffer tuples;
-        final Chains chains = new Chains();
+        final BuildRows rows;
+        /** The build keys in build order. */
+        private long[] keys;
+        /** Slot i: table[2i] the key, table[2i + 1] its tuples' run (0: empty). */
+        long[] table;
+        int mask;
 
-        LongBuild(Expression key, int[] relations) {
+        LongBuild(Expression key, int[] relations, int capacity) {
             this.key = key;
-            this.tuples = new TupleBuffer(relations);
+            this.rows = new BuildRows(relations, capacity);
+            this.keys = new long[Math.max(capacity, 16)];
         }
 
         @Override
@@ -84,25 +103,114 @@ public final class HashJoin implements Operator {
             if (ctx.isNull) {
                 return true; // NULL = anything is never TRUE
             }
-            int id = table.findOrAdd(k);
-            chains.link(id, table.added, tuples.append(ctx));
+            int n = rows.size;
+            if (n == keys.length) {
+                keys = Arrays.copyOf(keys, n * 2);
+            }
+            keys[n] = k;
+            rows.append(ctx);
             return true;
+        }
+
+        void finish() {
+            int n = rows.size;
+            // At most half full; sized for every key distinct up to 32,768 tuples (1 MB of table),
+            // beyond that grown as distinct keys arrive: many tuples may share few keys. While
+            // counting, a used slot holds its key's dense id + 1 (ids survive a growth).
+            int slots = Math.min(Integer.highestOneBit(Math.max(n, 8) * 2 - 1) << 1, 1 << 16);
+            long[] t = new long[slots * 2];
+            int m = slots - 1;
+            long[] ks = keys;
+            int[] ids = new int[n];
+            int[] start = new int[n + 1]; // id i's tuples counted at i + 1, then its first position at i
+            int distinct = 0;
+            for (int i = 0; i < n; i++) {
+                long k = ks[i];
+                int h = hash(k) & m;
+                long v;
+                while ((v = t[2 * h + 1]) != 0 && t[2 * h] != k) {
+                    h = (h + 1) & m;
+                }
+                int id;
+                if (v == 0) {
+                    id = distinct++;
+                    t[2 * h] = k;
+                    t[2 * h + 1] = id + 1;
+                    if (distinct * 2 > slots) {
+                        slots *= 2;
+                        m = slots - 1;
+                        t = grow(t, m);
+                    }
+                } else {
+                    id = (int) v - 1;
+                }
+                ids[i] = id;
+                start[id + 1]++;
+            }
+            if (distinct < n) { // runs in first-seen order of their keys, each in build order
+                for (int id = 0; id < distinct; id++) {
+                    start[id + 1] += start[id];
+                }
+                int[] fill = Arrays.copyOf(start, distinct);
+                rows.beginMove();
+                for (int i = 0; i < n; i++) {
+                    rows.move(i, fill[ids[i]]++);
+                }
+                rows.endMove();
+            }
+            // All keys distinct: id i is tuple i. Of one relation (a primary key), the slot holds
+            // the row itself (top bit set), so a probe reads no tuple array at all.
+            boolean inline = distinct == n && rows.width() == 1;
+            int[] r = rows.rows;
+            for (int h = 0; h < slots; h++) {
+                long v = t[2 * h + 1];
+                if (v != 0) {
+                    int id = (int) v - 1;
+                    t[2 * h + 1] = inline ? Long.MIN_VALUE | (r[id] & 0xFFFFFFFFL)
+                            : distinct == n ? ((long) id << 32) | (id + 1) : ((long) start[id] << 32) | start[id + 1];
+                }
+            }
+            if (inline) {
+                rows.rows = null;
+            }
+            keys = null;
+            table = t;
+            mask = m;
+        }
+
+        /** The used slots of {@code t} (key, id + 1) in a table of {@code m + 1} slots. */
+        private static long[] grow(long[] t, int m) {
+            long[] g = new long[(m + 1) * 2];
+            for (int i = 0; i < t.length; i += 2) {
+                if (t[i + 1] != 0) {
+                    long k = t[i];
+                    int h = hash(k) & m;
+                    while (g[2 * h + 1] != 0) {
+                        h = (h + 1) & m;
+                    }
+                    g[2 * h] = k;
+                    g[2 * h + 1] = t[i + 1];
+                }
+            }
+            return g;
         }
     }
 
     /** {@link Probe} over a {@link LongBuild}. */
     private static final class LongProbe implements TupleConsumer {
-        private final LongBuild b;
+        private final BuildRows rows;
+        private final long[] table;
+        private final int mask;
         private final Expression key;
-        private final int[] buildRelations;
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
 
-        LongProbe(LongBuild b, Expression key, int[] buildRelations, boolean leftOuter, Expression residual, TupleConsumer out) {
-            this.b = b;
+        LongProbe(LongBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out) {
+            this.rows = b.rows;
+            this.table = b.table;
+            this.mask = b.mask;
             this.key = key;
-            this.buildRelations = buildRelations;
             this.leftOuter = leftOuter;
             this.residual = residual;
             this.out = out;
@@ -113,41 +221,65 @@ public final class HashJoin implements Operator {
             long k = key.evalLong(ctx);
             boolean matched = false;
             if (!ctx.isNull) {
-                int id = b.table.find(k);
-                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
-                    b.tuples.restore(ctx, t);
-                    if (residual == null || residual.isTrue(ctx)) {
-                        matched = true;
-                        if (!out.accept(ctx)) {
-                            return false;
+                long[] t = table;
+                int m = mask;
+                int h = hash(k) & m;
+                long run;
+                while ((run = t[2 * h + 1]) != 0) {
+                    if (t[2 * h] == k) {
+                        if (run < 0) { // the one row of a primary key
+                            rows.restoreRow(ctx, (int) run);
+                            if (residual == null || residual.isTrue(ctx)) {
+                                matched = true;
+                                if (!out.accept(ctx)) {
+                                    return false;
+                                }
+                            }
+                            break;
                         }
+                        int end = (int) run;
+                        for (int p = (int) (run >>> 32); p < end; p++) {
+                            rows.restore(ctx, p);
+                            if (residual == null || residual.isTrue(ctx)) {
+                                matched = true;
+                                if (!out.accept(ctx)) {
+                                    return false;
+                                }
+                            }
+                        }
+                        break;
                     }
+                    h = (h + 1) & m;
                 }
             }
             if (!matched && leftOuter) {
-                int[] slots = ctx.slots;
-                for (int r : buildRelations) {
-                    slots[r] = -1;
-                }
+                rows.nullRow(ctx);
                 return out.accept(ctx);
             }
             return true;
         }
     }
 
-    /** One run's hash table: key ids, and per key a chain of build tuple numbers. */
+    /**
+     * One run's hash table for any keys: dense key ids from a {@link KeyTable}; after the build,
+     * the tuples regrouped by id so that id i's are {@code start[i]} to {@code start[i + 1]}.
+     */
     private static final class Build implements TupleConsumer {
         private final Keys keys;
         private final KeyBuffer buf;
         final KeyTable table;
-        final TupleBuffer tuples;
-        final Chains chains = new Chains();
+        final BuildRows rows;
+        /** Each tuple's key id, in build order. */
+        private int[] ids;
+        /** Id i's tuples: start[i] to start[i + 1]; null when every id has one tuple (id i: tuple i). */
+        int[] start;
 
-        Build(Keys keys, int[] relations) {
+        Build(Keys keys, int[] relations, int capacity) {
             this.keys = keys;
             this.buf = keys.newBuffer();
             this.table = new KeyTable(keys.newStore());
-            this.tuples = new TupleBuffer(relations);
+            this.rows = new BuildRows(relations, capacity);
+            this.ids = new int[Math.max(capacity, 16)];
         }
 
         @Override
@@ -156,9 +288,36 @@ public final class HashJoin implements Operator {
             if (buf.anyNull()) {
                 return true; // NULL = anything is never TRUE: this tuple can match no probe
             }
-            int id = table.findOrAdd(buf);
-            chains.link(id, table.added, tuples.append(ctx));
+            int n = rows.size;
+            if (n == ids.length) {
+                ids = Arrays.copyOf(ids, n * 2);
+            }
+            ids[n] = table.findOrAdd(buf);
+            rows.append(ctx);
             return true;
+        }
+
+        void finish() {
+            int n = rows.size;
+            int distinct = table.size();
+            if (distinct < n) { // ids are dense in first-seen order: all distinct means id i is tuple i
+                int[] s = new int[distinct + 1];
+                int[] id = ids;
+                for (int i = 0; i < n; i++) {
+                    s[id[i] + 1]++;
+                }
+                for (int i = 0; i < distinct; i++) {
+                    s[i + 1] += s[i];
+                }
+                int[] fill = Arrays.copyOf(s, distinct);
+                rows.beginMove();
+                for (int i = 0; i < n; i++) {
+                    rows.move(i, fill[id[i]]++);
+                }
+                rows.endMove();
+                start = s;
+            }
+            ids = null;
         }
     }
 
@@ -167,16 +326,14 @@ public final class HashJoin implements Operator {
         private final Build b;
         private final Keys keys;
         private final KeyBuffer buf;
-        private final int[] buildRelations;
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
 
-        Probe(Build b, Keys keys, int[] buildRelations, boolean leftOuter, Expression residual, TupleConsumer out) {
+        Probe(Build b, Keys keys, boolean leftOuter, Expression residual, TupleConsumer out) {
             this.b = b;
             this.keys = keys;
             this.buf = keys.newBuffer();
-            this.buildRelations = buildRelations;
             this.leftOuter = leftOuter;
             this.residual = residual;
             this.out = out;
@@ -188,21 +345,22 @@ public final class HashJoin implements Operator {
             boolean matched = false;
             if (!buf.anyNull()) {
                 int id = b.table.find(buf);
-                for (int t = b.chains.first(id); t >= 0; t = b.chains.next(t)) {
-                    b.tuples.restore(ctx, t);
-                    if (residual == null || residual.isTrue(ctx)) {
-                        matched = true;
-                        if (!out.accept(ctx)) {
-                            return false;
+                if (id >= 0) {
+                    int[] s = b.start;
+                    int end = s == null ? id + 1 : s[id + 1];
+                    for (int p = s == null ? id : s[id]; p < end; p++) {
+                        b.rows.restore(ctx, p);
+                        if (residual == null || residual.isTrue(ctx)) {
+                            matched = true;
+                            if (!out.accept(ctx)) {
+                                return false;
+                            }
                         }
                     }
                 }
             }
             if (!matched && leftOuter) {
-                int[] slots = ctx.slots;
-                for (int r : buildRelations) {
-                    slots[r] = -1;
-                }
+                b.rows.nullRow(ctx);
                 return out.accept(ctx);
             }
             return true;

@@ -113,6 +113,80 @@ class HashJoinTest {
         assertEquals(9, run(j).size());
     }
 
+    /**
+     * Build sides past the table's first size (32,768 tuples): all keys distinct (a primary key),
+     * many tuples per key, and NULLs, on the integer and the two-key (generic) paths, against the
+     * matches listed by a nested loop (probe order, then build order).
+     */
+    @Test
+    void bigBuildSidesMatchANestedLoop() {
+        int n = 70_000;
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(11);
+        for (int keys : new int[] {n, 40_000, 300}) {
+            TestTable b = TestSupport.table("b", "id:INT,k:INT,s:TEXT");
+            Integer[] bk = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                bk[i] = keys == n ? (Integer) ((i * 7919) % n) : i % 97 == 0 ? null : (Integer) rnd.nextInt(keys);
+                b.row(i, bk[i], "t" + (bk[i] == null ? 0 : bk[i] % 3));
+            }
+            TestTable p = TestSupport.table("p", "id:INT,k:INT,s:TEXT");
+            Integer[] pk = new Integer[500];
+            for (int i = 0; i < pk.length; i++) {
+                pk[i] = i % 50 == 0 ? null : (Integer) rnd.nextInt(keys + keys / 10);
+                p.row(i, pk[i], "t" + (pk[i] == null ? 0 : pk[i] % 3));
+            }
+            java.util.Map<Integer, List<Integer>> byKey = new java.util.HashMap<>();
+            for (int i = 0; i < n; i++) {
+                if (bk[i] != null) {
+                    byKey.computeIfAbsent(bk[i], x -> new java.util.ArrayList<>()).add(i);
+                }
+            }
+            List<List<Integer>> inner = new java.util.ArrayList<>();
+            List<List<Integer>> outer = new java.util.ArrayList<>();
+            for (int i = 0; i < pk.length; i++) {
+                List<Integer> m = pk[i] == null ? List.of() : byKey.getOrDefault(pk[i], List.of());
+                for (int t : m) {
+                    inner.add(List.of(i, t));
+                    outer.add(List.of(i, t));
+                }
+                if (m.isEmpty()) {
+                    outer.add(List.of(i, -1));
+                }
+            }
+            assertTrue(inner.size() > 100, "keys " + keys + ": " + inner.size() + " matches");
+            assertEquals(inner, run(join(p, "k", b, "k", false, null)), "keys " + keys);
+            assertEquals(outer, run(join(p, "k", b, "k", true, null)), "keys " + keys);
+            // k and s: s follows k, so the same matches through the generic key table
+            HashJoin two = new HashJoin(b.scan(1), new int[] {1}, new Expression[] {b.col("k", 1), b.col("s", 1)}, p.scan(0),
+                    new Expression[] {p.col("k", 0), p.col("s", 0)}, true, null);
+            assertEquals(outer, run(two), "keys " + keys + ", two keys");
+        }
+    }
+
+    /** Build tuples of two relations (the build side a join itself) keep both slots through the regrouping. */
+    @Test
+    void aBuildSideOfTwoRelationsRestoresBoth() {
+        TestTable a = TestSupport.table("a", "id:INT,k:INT");
+        TestTable c = TestSupport.table("c", "id:INT");
+        for (int i = 0; i < 6; i++) {
+            a.row(i, i % 2);
+        }
+        c.row(0).row(1);
+        // build = a x c (relations 1 and 2), keyed by a.k; probe relation 0
+        io.respsql.exec.op.Operator cross = new NestedLoopJoin(a.scan(1), c.scan(2), new int[] {2}, null, false);
+        TestTable p = TestSupport.table("p", "id:INT,k:INT").row(0, 1).row(1, 5);
+        HashJoin j = new HashJoin(cross, new int[] {1, 2}, new Expression[] {a.col("k", 1)}, p.scan(0),
+                new Expression[] {p.col("k", 0)}, true, null);
+        assertEquals(List.of(List.of(0, 1, 0), List.of(0, 1, 1), List.of(0, 3, 0), List.of(0, 3, 1), List.of(0, 5, 0),
+                List.of(0, 5, 1), List.of(1, -1, -1)), TestSupport.slots(j, 3, 0, 1, 2));
+        // distinct keys over two relations: a.id x the one row of c1
+        TestTable c1 = TestSupport.table("c1", "id:INT").row(7);
+        TestTable q = TestSupport.table("q", "id:INT,k:INT").row(0, 4).row(1, 9).row(2, 0);
+        HashJoin d = new HashJoin(new NestedLoopJoin(a.scan(1), c1.scan(2), new int[] {2}, null, false), new int[] {1, 2},
+                new Expression[] {a.col("id", 1)}, q.scan(0), new Expression[] {q.col("k", 0)}, true, null);
+        assertEquals(List.of(List.of(0, 4, 0), List.of(1, -1, -1), List.of(2, 0, 0)), TestSupport.slots(d, 3, 0, 1, 2));
+    }
+
     @Test
     void probingAllocatesNothingPerRow() {
         int n = 100_000;

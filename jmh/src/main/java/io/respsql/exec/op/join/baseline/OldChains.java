@@ -1,4 +1,4 @@
-package io.respsql.exec.op.join;
+package io.respsql.exec.op.join.baseline;
 
 import java.util.Arrays;
 
@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The build tuples of each key id as a chain through one int[] of next links (head and tail per
  * key id): a key with many tuples costs no list object, and appending keeps build order.
  */
-final class Chains {
+final class OldChains {
     private int[] head = new int[16];
     private int[] tail = new int[16];
     private int[] next = new int[16];

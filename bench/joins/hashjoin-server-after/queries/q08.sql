@@ -1,0 +1,1 @@
+SELECT c.tier, p.category, COUNT(*) AS lines_n, SUM(oi.line_total_cents) AS revenue FROM order_items oi JOIN orders o ON o.order_id = oi.order_id JOIN customers c ON c.customer_id = o.customer_id JOIN products p ON p.product_id = oi.product_id GROUP BY c.tier, p.category ORDER BY c.tier, p.category

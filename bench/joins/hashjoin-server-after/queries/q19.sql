@@ -1,0 +1,1 @@
+SELECT p.category, SUM(CASE WHEN o.status = 'returned' THEN oi.line_total_cents ELSE 0 END) AS returned_cents, SUM(oi.line_total_cents) AS total_cents, COUNT(*) AS lines_n FROM order_items oi JOIN orders o ON o.order_id = oi.order_id JOIN products p ON p.product_id = oi.product_id GROUP BY p.category ORDER BY p.category

@@ -1,0 +1,1 @@
+SELECT category, product_id, revenue, rk FROM ( SELECT p.category, p.product_id, SUM(oi.line_total_cents) AS revenue, rank() OVER (PARTITION BY p.category ORDER BY SUM(oi.line_total_cents) DESC) AS rk FROM order_items oi JOIN products p ON p.product_id = oi.product_id GROUP BY p.category, p.product_id ) z WHERE rk <= 3 ORDER BY category, rk, product_id
