@@ -109,6 +109,32 @@ public final class IndexRange implements Operator {
         }
     }
 
+    /**
+     * True when the rows are exactly the index's pairs with keys in the bounds, ascending, each
+     * once: no filter, not descending. Then {@link #keyBounds} and a cursor of {@link #index()}
+     * walk them without this operator (UPDATE's increment, a batch at a time).
+     */
+    public boolean plainKeyRange() {
+        return filter == null && !descending;
+    }
+
+    /**
+     * Evaluates the bounds for this run: {@code into[0]..into[1]} (inclusive), false when no key
+     * can be in range. Only for {@link #plainKeyRange()}.
+     */
+    public boolean keyBounds(EvalContext ctx, long[] into) {
+        if (!bounds(ctx)) {
+            return false;
+        }
+        into[0] = boundLo;
+        into[1] = boundHi;
+        return true;
+    }
+
+    public TableIndex index() {
+        return index;
+    }
+
     private static void collect(LongIntBTree.Cursor c, long lo, long hi, IntArrayList into) {
         for (boolean ok = c.seek(lo); ok && c.key() <= hi; ok = c.next()) {
             int n = c.runRemaining();
