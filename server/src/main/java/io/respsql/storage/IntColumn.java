@@ -80,34 +80,99 @@ public final class IntColumn extends Column {
      * {@link #firstOutside} and {@link #addTo} in one pass over {@code rows[0..n)} (strided rows,
      * as an fk value's, cost a cache miss each: one pass, not two): adds {@code delta} to each
      * non-NULL value in [lo, hi]; at the first that is outside, the additions already made are
-     * taken back and that row is returned. -1 when every row was added to.
+     * taken back and that row is returned. -1 when every row was added to. A stretch of
+     * consecutive slots without NULLs (a primary key's rows walked in key order) is checked by one
+     * min/max loop and added to by another, with no per-row chunk lookup.
      */
     public int addWithin(int[] rows, int n, int delta, int lo, int hi) {
         boolean nullable = anyNulls;
-        for (int i = 0; i < n; i++) {
+        int i = 0;
+        while (i < n) {
             int row = rows[i];
             int c = row >>> Chunks.SHIFT;
             if (frozen[c]) {
-                thaw(c);
-            }
-            if (nullable && isNull(row)) {
-                continue;
+                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
             }
             int[] a = chunks[c];
             int o = row & Chunks.MASK;
-            int x = a[o];
-            if (x < lo || x > hi) {
-                for (int j = 0; j < i; j++) {
-                    int r = rows[j];
-                    if (!(nullable && isNull(r))) {
-                        chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
-                    }
-                }
-                return row;
+            int room = Math.min(n - i, a.length - o);
+            int len = 1;
+            while (len < room && rows[i + len] == row + len) {
+                len++;
             }
-            a[o] = x + delta;
+            if (len >= MIN_STRETCH && !(nullable && anyNullIn(c, o, len))) {
+                int to = o + len;
+                int min = Integer.MAX_VALUE;
+                int max = Integer.MIN_VALUE;
+                for (int x = o; x < to; x++) {
+                    int v = a[x];
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+                if (min < lo || max > hi) {
+                    int at = o;
+                    while (a[at] >= lo && a[at] <= hi) {
+                        at++;
+                    }
+                    takeBack(rows, i, delta, nullable);
+                    return (c << Chunks.SHIFT) + at;
+                }
+                for (int x = o; x < to; x++) {
+                    a[x] += delta;
+                }
+                i += len;
+                continue;
+            }
+            for (int end = i + len; i < end; i++) { // rows[i..end) lie in chunk c
+                int r = rows[i];
+                if (nullable && isNull(r)) {
+                    continue;
+                }
+                int off = r & Chunks.MASK;
+                int x = a[off];
+                if (x < lo || x > hi) {
+                    takeBack(rows, i, delta, nullable);
+                    return r;
+                }
+                a[off] = x + delta;
+            }
         }
         return -1;
+    }
+
+    /** Below this many consecutive slots {@link #addWithin} goes row by row. */
+    private static final int MIN_STRETCH = 16;
+
+    /** Subtracts {@code delta} again from the non-NULL values of {@code rows[0..n)}. */
+    private void takeBack(int[] rows, int n, int delta, boolean nullable) {
+        for (int j = 0; j < n; j++) {
+            int r = rows[j];
+            if (!(nullable && isNull(r))) {
+                chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
+            }
+        }
+    }
+
+    /** Whether any of the {@code len} slots from offset {@code o} of chunk {@code c} is NULL. */
+    private boolean anyNullIn(int c, int o, int len) {
+        long[] bm = c < nulls.length ? nulls[c] : null;
+        if (bm == null) {
+            return false;
+        }
+        int last = o + len - 1;
+        for (int w = o >>> 6; w <= last >>> 6 && w < bm.length; w++) {
+            long bits = bm[w];
+            if (w == o >>> 6) {
+                bits &= -1L << o; // shifts are mod 64
+            }
+            if (w == last >>> 6) {
+                bits &= -1L >>> (63 - (last & 63));
+            }
+            if (bits != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
