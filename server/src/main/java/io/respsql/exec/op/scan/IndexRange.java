@@ -100,6 +100,14 @@ public final class IndexRange implements Operator {
         }
         long lo = boundLo;
         long hi = boundHi;
+        if (index.unique() || index.isPrimary()) {
+            // at most one row per key: size the list once (the engine releases a large buffer
+            // after each statement, so a 5M-row range would otherwise regrow it from empty)
+            long size = index.tree().size();
+            long span = hi - lo; // negative when it overflows
+            long rows = span >= 0 && span < size ? span + 1 : size;
+            into.ensureCapacity((int) Math.min(into.size() + rows, Integer.MAX_VALUE - 16));
+        }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
