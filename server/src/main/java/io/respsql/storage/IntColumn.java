@@ -85,23 +85,60 @@ public final class IntColumn extends Column {
      * min/max loop and added to by another, with no per-row chunk lookup.
      */
     public int addWithin(int[] rows, int n, int delta, int lo, int hi) {
+        if (n >= MIN_STRETCH && consecutive(rows, n)) {
+            return addWithinStretch(rows[0], n, delta, lo, hi);
+        }
+        // row by row: strided rows (an fk value's) are a cache miss each, so this loop stays tight
         boolean nullable = anyNulls;
-        int i = 0;
-        while (i < n) {
+        for (int i = 0; i < n; i++) {
             int row = rows[i];
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c);
+            }
+            if (nullable && isNull(row)) {
+                continue;
+            }
+            int[] a = chunks[c];
+            int o = row & Chunks.MASK;
+            int x = a[o];
+            if (x < lo || x > hi) {
+                takeBack(rows, i, delta, nullable);
+                return row;
+            }
+            a[o] = x + delta;
+        }
+        return -1;
+    }
+
+    /** Whether {@code rows[0..n)} are the consecutive slots rows[0], rows[0] + 1, ... (the last checked first). */
+    private static boolean consecutive(int[] rows, int n) {
+        int first = rows[0];
+        if (rows[n - 1] != first + n - 1) {
+            return false;
+        }
+        for (int i = 1; i < n; i++) {
+            if (rows[i] != first + i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #addWithin} over the slots [first, first + n), a chunk's part at a time. */
+    private int addWithinStretch(int first, int n, int delta, int lo, int hi) {
+        boolean nullable = anyNulls;
+        int end = first + n;
+        for (int row = first; row < end; ) {
             int c = row >>> Chunks.SHIFT;
             if (frozen[c]) {
                 thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
             }
             int[] a = chunks[c];
             int o = row & Chunks.MASK;
-            int room = Math.min(n - i, a.length - o);
-            int len = 1;
-            while (len < room && rows[i + len] == row + len) {
-                len++;
-            }
-            if (len >= MIN_STRETCH && !(nullable && anyNullIn(c, o, len))) {
-                int to = o + len;
+            int len = Math.min(end - row, a.length - o);
+            int to = o + len;
+            if (!(nullable && anyNullIn(c, o, len))) {
                 int min = Integer.MAX_VALUE;
                 int max = Integer.MIN_VALUE;
                 for (int x = o; x < to; x++) {
@@ -114,33 +151,41 @@ public final class IntColumn extends Column {
                     while (a[at] >= lo && a[at] <= hi) {
                         at++;
                     }
-                    takeBack(rows, i, delta, nullable);
+                    takeBackSlots(first, row, delta, nullable);
                     return (c << Chunks.SHIFT) + at;
                 }
                 for (int x = o; x < to; x++) {
                     a[x] += delta;
                 }
-                i += len;
-                continue;
-            }
-            for (int end = i + len; i < end; i++) { // rows[i..end) lie in chunk c
-                int r = rows[i];
-                if (nullable && isNull(r)) {
-                    continue;
+            } else {
+                for (int x = o; x < to; x++) {
+                    int r = (c << Chunks.SHIFT) + x;
+                    if (isNull(r)) {
+                        continue;
+                    }
+                    int v = a[x];
+                    if (v < lo || v > hi) {
+                        takeBackSlots(first, r, delta, nullable);
+                        return r;
+                    }
+                    a[x] = v + delta;
                 }
-                int off = r & Chunks.MASK;
-                int x = a[off];
-                if (x < lo || x > hi) {
-                    takeBack(rows, i, delta, nullable);
-                    return r;
-                }
-                a[off] = x + delta;
             }
+            row += len;
         }
         return -1;
     }
 
-    /** Below this many consecutive slots {@link #addWithin} goes row by row. */
+    /** Subtracts {@code delta} again from the non-NULL values of the slots [from, to). */
+    private void takeBackSlots(int from, int to, int delta, boolean nullable) {
+        for (int r = from; r < to; r++) {
+            if (!(nullable && isNull(r))) {
+                chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
+            }
+        }
+    }
+
+    /** Below this many rows {@link #addWithin} goes row by row. */
     private static final int MIN_STRETCH = 16;
 
     /** Subtracts {@code delta} again from the non-NULL values of {@code rows[0..n)}. */

@@ -7,8 +7,8 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link IntColumn#addWithin} against a row-at-a-time model: row lists mixing long stretches of
- * consecutive slots (a key-ordered primary key), jumps, stretches across a chunk boundary, NULLs
+ * {@link IntColumn#addWithin} against a row-at-a-time model: row lists of consecutive slots (a
+ * key-ordered primary key), lists mixing stretches and jumps, stretches across a chunk boundary, NULLs
  * inside stretches, and a value out of range anywhere (every addition taken back, the first misfit
  * in list order named).
  */
@@ -44,6 +44,13 @@ class IntColumnAddWithinTest {
                 at = rnd.nextInt(4) == 0 ? rnd.nextInt(ROWS) : at + rnd.nextInt(0, 50);
                 if (at >= ROWS) {
                     at = rnd.nextInt(ROWS);
+                }
+            }
+            if (trial % 5 == 0) { // one stretch of consecutive slots (a primary key in key order), across a chunk boundary
+                int from = Chunks.SIZE - rnd.nextInt(1, 5000);
+                n = rnd.nextInt(16, rows.length);
+                for (int i = 0; i < n; i++) {
+                    rows[i] = from + i;
                 }
             }
             // distinct rows only, as an index walk yields
