@@ -2,6 +2,7 @@ package io.respsql.command;
 
 import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.ReplyAbortedException;
+import io.respsql.info.DeferredCall;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
 import io.respsql.client.Session;
@@ -20,6 +21,9 @@ import org.slf4j.LoggerFactory;
  * (wrong arity; an unknown subcommand is counted on its container), and feeds a latency
  * histogram. A subcommand is counted under its full name, e.g. {@code config|get}, as Redis does.
  * Commands at least {@code slowlog-log-slower-than} microseconds long go to the SLOWLOG.
+ *
+ * <p>A command whose reply comes later (a query run in the background) is recorded once, when
+ * its reply is written, with its whole time ({@link #deferCall}).
  */
 public final class CommandDispatcher {
     private static final Logger log = LoggerFactory.getLogger(CommandDispatcher.class);
@@ -180,10 +184,74 @@ public final class CommandDispatcher {
         out.simple("QUEUED");
     }
 
+    // The call in progress, for deferCall (event loop; EXEC runs calls inside its own, so execute
+    // saves and restores them).
+    private CommandSpec callSpec;
+    private Session callSession;
+    private CommandArgs callArgs;
+    private long callBegan;
+    private boolean callDeferred;
+
+    /**
+     * Called by the handler running now when its reply will be written later (a query handed to a
+     * worker, {@link io.respsql.engine.BackgroundQueries}): the dispatcher then records nothing for
+     * this call, and the returned record does, once, when told the reply was written. Its time runs
+     * from this call's start (as an inline command's) to that moment. The SLOWLOG arguments are
+     * copied now, since the request's buffers are reused once the handler returns. Null when no
+     * call is running.
+     */
+    public DeferredCall deferCall() {
+        if (callSpec == null || callDeferred) {
+            return null;
+        }
+        callDeferred = true;
+        byte[][] args = skipsSlowlog(callSpec) ? null : io.respsql.info.SlowLog.capture(callArgs);
+        return new Deferred(callSpec, callBegan, args, callSession.addr(), callSession.name());
+    }
+
+    private final class Deferred implements DeferredCall {
+        private final CommandSpec spec;
+        private final long began;
+        private final byte[][] args;
+        private final String addr;
+        private final String name;
+        private boolean done;
+
+        Deferred(CommandSpec spec, long began, byte[][] args, String addr, String name) {
+            this.spec = spec;
+            this.began = began;
+            this.args = args;
+            this.addr = addr;
+            this.name = name;
+        }
+
+        @Override
+        public void complete(boolean failed) {
+            if (done) {
+                return;
+            }
+            done = true;
+            long micros = record(spec, System.nanoTime() - began, failed);
+            if (args != null && stats.slowLog.isSlow(micros)) {
+                stats.slowLog.add(args, micros, addr, name);
+            }
+        }
+    }
+
     private void execute(CommandSpec spec, Session session, CommandArgs args, RespWriter out, long start) {
         session.commandStarted(spec.fullName(), stats.clockMillis());
         stats.totalCommandsProcessed++;
+        CommandSpec outerSpec = callSpec;
+        Session outerSession = callSession;
+        CommandArgs outerArgs = callArgs;
+        long outerBegan = callBegan;
+        boolean outerDeferred = callDeferred;
         long began = System.nanoTime();
+        callSpec = spec;
+        callSession = session;
+        callArgs = args;
+        callBegan = began;
+        callDeferred = false;
         try {
             spec.handler().execute(session, args, out);
             if (spec.hasFlag(CommandFlags.WRITE)) {
@@ -206,13 +274,32 @@ public final class CommandDispatcher {
             }
         }
         long elapsed = System.nanoTime() - began;
-        spec.recordCall(elapsed, out.broken() || out.errorSince(start));
-        long micros = elapsed / 1000;
+        boolean deferred = callDeferred;
+        callSpec = outerSpec;
+        callSession = outerSession;
+        callArgs = outerArgs;
+        callBegan = outerBegan;
+        callDeferred = outerDeferred;
+        if (deferred) {
+            return; // recorded when its reply is written (deferCall)
+        }
+        long micros = record(spec, elapsed, out.broken() || out.errorSince(start));
+        if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec)) {
+            stats.slowLog.add(args, micros, session.addr(), session.name());
+        }
+    }
+
+    /** Counts one call of {@code spec} that took {@code elapsedNanos}; returns its microseconds. */
+    private long record(CommandSpec spec, long elapsedNanos, boolean failed) {
+        spec.recordCall(elapsedNanos, failed);
+        long micros = elapsedNanos / 1000;
         // As Redis: the latency monitor's "command" and "fast-command" events, in milliseconds.
         stats.latency.addIfNeeded(spec.hasFlag(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000,
                 stats.clockMillis());
-        if (stats.slowLog.isSlow(micros) && !(spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG)) {
-            stats.slowLog.add(args, micros, session.addr(), session.name());
-        }
+        return micros;
+    }
+
+    private static boolean skipsSlowlog(CommandSpec spec) {
+        return (spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG);
     }
 }

@@ -7,6 +7,7 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.respsql.client.Session;
 import io.respsql.expr.Cancellation;
+import io.respsql.info.DeferredCall;
 import io.respsql.plan.PlannedQuery;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
@@ -48,6 +49,16 @@ import java.util.function.LongSupplier;
  * read once per batch; the statement then fails with {@code -ERR query cancelled: ...}. Any error
  * of the worker, an OutOfMemoryError included, becomes the statement's error reply; the view is
  * always released.
+ *
+ * <p>Stats: the command's call, time (INFO commandstats), LATENCY sample and SLOWLOG entry are
+ * recorded once, in {@link #finish} on the event loop, through the dispatcher's
+ * {@link DeferredCall} taken when the statement is handed off. The time counted runs from the
+ * handler's start on the event loop (parse, plan, estimate, read view, hand-off) through the wait
+ * for a worker and the worker's run (planning against the view, execution, encoding; chunks of a
+ * streamed reply written on the way) and the wait for the event loop to take the finished job, to
+ * the moment the reply's last bytes are written to the connection. A statement cancelled (timeout,
+ * CLIENT KILL, the connection closing) or cut short is recorded as well, as a failed call, when
+ * its worker returns.
  */
 public final class BackgroundQueries implements SqlEngine.Offload {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundQueries.class);
@@ -69,6 +80,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final Set<Job> running = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private long total;
     private long cancelled;
+    /** Takes the running command's stats from the dispatcher (deferCall); default: nothing recorded. */
+    private java.util.function.Supplier<DeferredCall> calls = () -> null;
 
     /** The request being served ({@link #forRequest}); event loop only. */
     private Session session;
@@ -99,6 +112,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             t.setPriority(Thread.MIN_PRIORITY);
             return t;
         });
+    }
+
+    /** Where an offloaded statement's stats are deferred to (the dispatcher's {@code deferCall}). */
+    public BackgroundQueries calls(java.util.function.Supplier<DeferredCall> deferral) {
+        this.calls = deferral == null ? () -> null : deferral;
+        return this;
     }
 
     /**
@@ -141,6 +160,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
         ReadView view = catalog.readView(tables);
         Job job = new Job(s, q, sql, view, typed, protocol);
+        job.call = calls.get();
         running.add(job);
         total++;
         s.block();
@@ -175,6 +195,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         final int protocol;
         final Cancellation cancel = new Cancellation();
         ScheduledFuture<?> timer;
+        /** The command's stats, recorded in finish (null: not recorded, e.g. unit tests). */
+        DeferredCall call;
         io.netty.util.concurrent.GenericFutureListener<io.netty.util.concurrent.Future<? super Void>> closeListener;
         /** Written by the worker before the hand-off to the event loop. */
         ByteBuf reply;
@@ -183,6 +205,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         /** The reply was cut short (a failure after a chunk left, or the output limit): close. */
         boolean broken;
         boolean outputLimitHit;
+        /** Set in finish: the reply was an error, was cut short or could not be written. */
+        boolean failed;
         /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
         final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
         long softSince;
@@ -270,6 +294,10 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
     }
 
+    private static boolean isError(ByteBuf reply) {
+        return reply.isReadable() && reply.getByte(reply.readerIndex()) == '-';
+    }
+
     private ByteBuf error(String text) {
         return Unpooled.copiedBuffer("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n",
                 java.nio.charset.StandardCharsets.UTF_8);
@@ -290,6 +318,23 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /** Event loop: the worker is done; write its reply behind the client's earlier ones, release, resume. */
     private void finish(Job job) {
+        boolean written = false;
+        try {
+            written = deliver(job);
+        } finally {
+            if (job.call != null) {
+                // After the reply was written and before the client's next request can run: the
+                // time counted ends here (see the class comment).
+                job.call.complete(job.failed);
+            }
+        }
+        if (written) {
+            job.session.unblock();
+        }
+    }
+
+    /** Writes the job's reply, or drops it (the client is gone, or the reply broke); true: written. */
+    private boolean deliver(Job job) {
         running.remove(job);
         job.view.release();
         if (job.timer != null) {
@@ -300,6 +345,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
         Channel ch = job.session.channel();
         ch.closeFuture().removeListener(job.closeListener);
+        job.failed = true;
         if (job.broken) {
             if (job.reply != null) {
                 job.reply.release();
@@ -315,17 +361,22 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 job.session.kill();
             }
-            return;
+            return false;
         }
         if (ch.isActive() && !job.session.isClosing()) {
+            // A streamed reply's tail may start anywhere in an element: only a whole reply can be an error.
+            job.failed = job.chunks == 0 && isError(job.reply);
+            if (job.failed) {
+                stats.countError(job.reply, job.reply.readerIndex()); // as the dispatcher counts an inline error reply
+            }
             stats.totalNetOutputBytes += job.reply.readableBytes();
             ch.write(job.reply, ch.voidPromise());
             // Flushed in a task, after a group commit already queued (as WAIT's reply).
             loop.execute(ch::flush);
-            job.session.unblock();
-        } else {
-            job.reply.release();
+            return true;
         }
+        job.reply.release();
+        return false;
     }
 
     /** INFO fields (event loop). */

@@ -56,12 +56,25 @@ public final class SlowLog {
 
     /** Logs a command; call only when {@link #isSlow(long)} said so. */
     public void add(Args args, long durationMicros, String addr, String clientName) {
+        add(capture(args), durationMicros, addr, clientName);
+    }
+
+    /**
+     * The arguments as an entry keeps them (capped, secrets redacted): for a command whose duration
+     * is known only after its request's buffers are gone (a query run in the background).
+     */
+    public static byte[][] capture(Args args) {
+        return copy(args);
+    }
+
+    /** Logs a command whose arguments were {@link #capture captured}; call only when {@link #isSlow(long)} said so. */
+    public void add(byte[][] capturedArgs, long durationMicros, String addr, String clientName) {
         int maxLen = config.slowlogMaxLen();
         if (maxLen <= 0) {
             clear();
             return;
         }
-        Entry e = new Entry(nextId++, System.currentTimeMillis() / 1000, durationMicros, copy(args), addr,
+        Entry e = new Entry(nextId++, System.currentTimeMillis() / 1000, durationMicros, capturedArgs, addr,
                 clientName);
         resize(maxLen);
         head = (head + 1) % ring.length;

@@ -178,6 +178,7 @@ public final class RespSqlServer implements AutoCloseable {
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
+        background.calls(dispatcher::deferCall); // an offloaded query's stats: recorded when its reply is written
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 

@@ -520,6 +520,7 @@ public final class QueryPlanner {
                         if (s.index == null || cost < indexCost || (cost == indexCost && ix.isPrimary())) {
                             s.index = ix;
                             s.key = sa;
+                            s.perProbe = perProbe;
                             indexCost = cost;
                         }
                     }
@@ -617,6 +618,8 @@ public final class QueryPlanner {
             // index join
             io.respsql.storage.TableIndex index;
             Conjunct.Sarg key;
+            /** Rows one probe of {@link #index} is estimated to find. */
+            double perProbe;
             Expression filter;
             // nested loop / hash join
             AccessPlanner.Access access;
@@ -630,7 +633,7 @@ public final class QueryPlanner {
                 if (index != null) {
                     io.respsql.exec.op.scan.KeyProbe probe = new io.respsql.exec.op.scan.KeyProbe(key.values[0],
                             key.column.type(), io.respsql.exec.op.scan.KeyProbe.Bound.EQ);
-                    return new IndexJoin(outer, index, r.number, probe, filter, r.outerJoined, description);
+                    return new IndexJoin(outer, index, r.number, probe, filter, r.outerJoined, perProbe, description);
                 }
                 int[] innerRels = {r.number};
                 if (equi != null) {

@@ -94,6 +94,22 @@ class RowsTouchedTest {
     }
 
     @Test
+    void aJoinProbeCountsItsDrivingRowsTimesTheRowsAProbeFinds() {
+        sql("CREATE TABLE many (id INT PRIMARY KEY, k INT)");
+        sql("CREATE INDEX many_k ON many (k)");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < BIG; i++) {
+            sb.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(i / 3).append(')'); // 3 rows a key
+        }
+        sql("INSERT INTO many VALUES " + sb);
+        String q = "SELECT s.v, m.id FROM small s JOIN many m ON m.k = s.id";
+        assertTrue(explain(q).contains("index probe on many using many_k (k = s.id)"), explain(q));
+        long rows = plan(q).estimatedRowsTouched();
+        // the scan's 40 rows, and 40 probes of about 3 rows each (the distinct keys are sampled)
+        assertTrue(rows >= SMALL + 2 * SMALL && rows <= SMALL + 4 * SMALL, rows + "\n" + explain(q));
+    }
+
+    @Test
     void aPlanKeptAcrossStatementsFollowsItsTablesSize() {
         PlannedQuery p = plan("SELECT COUNT(*) FROM small WHERE v > 2");
         assertEquals(SMALL, p.estimatedRowsTouched());

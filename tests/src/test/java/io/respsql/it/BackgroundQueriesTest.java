@@ -81,6 +81,49 @@ class BackgroundQueriesTest {
         assertTrue(parked.await(30, TimeUnit.SECONDS), "the statement did not reach a worker");
     }
 
+    /**
+     * Makes every background statement slow: its worker spends at least {@code minMillis} (before
+     * planning) and stores the time it spent there in {@code held}, or stops early once cancelled.
+     */
+    private static void slowWorkers(long minMillis, java.util.concurrent.atomic.AtomicLong held) {
+        BackgroundQueries.testHold = (Cancellation c) -> {
+            long t0 = System.nanoTime();
+            while (!c.cancelled() && System.nanoTime() - t0 < minMillis * 1_000_000L) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+            }
+            held.set(System.nanoTime() - t0);
+        };
+    }
+
+    /** The newest SLOWLOG entry as {duration in microseconds, its arguments joined by spaces}. */
+    private static String[] newestSlowlog(RespConnection c) throws IOException {
+        String r = c.call("SLOWLOG", "GET", "1");
+        Matcher m = Pattern.compile("^\\*1\r\n\\*6\r\n:\\d+\r\n:\\d+\r\n:(\\d+)\r\n\\*(\\d+)\r\n").matcher(r);
+        assertTrue(m.find(), "one SLOWLOG entry expected: " + r);
+        int argc = Integer.parseInt(m.group(2));
+        Matcher bulk = Pattern.compile("\\$(\\d+)\r\n").matcher(r);
+        StringBuilder args = new StringBuilder();
+        int at = m.end();
+        for (int i = 0; i < argc; i++) {
+            assertTrue(bulk.find(at), r);
+            int len = Integer.parseInt(bulk.group(1));
+            args.append(i > 0 ? " " : "").append(r, bulk.end(), bulk.end() + len);
+            at = bulk.end() + len + 2;
+        }
+        return new String[] {m.group(1), args.toString()};
+    }
+
+    /** {calls, usec, failed_calls} of {@code cmdstat_<name>}, zeros when the command has no line yet. */
+    private static long[] cmdstat(RespConnection c, String name) throws IOException {
+        Matcher m = Pattern.compile("cmdstat_" + Pattern.quote(name)
+                + ":calls=(\\d+),usec=(\\d+),usec_per_call=[0-9.]+,rejected_calls=\\d+,failed_calls=(\\d+)")
+                .matcher(c.call("INFO", "commandstats"));
+        if (!m.find()) {
+            return new long[3];
+        }
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))};
+    }
+
     private static long infoField(RespConnection c, String field) throws IOException {
         Matcher m = Pattern.compile(field + ":(\\d+)").matcher(c.call("INFO", "stats"));
         assertTrue(m.find(), field + " missing from INFO");
@@ -190,8 +233,10 @@ class BackgroundQueriesTest {
         assertEquals("+OK\r\n", c.call("SQL", "CREATE INDEX t_g ON t (g)"));
         String join = "SELECT u.label, COUNT(*), SUM(t.v) FROM u JOIN t ON t.g = u.k GROUP BY u.label ORDER BY u.label";
         String plan = c.call("SQL", "EXPLAIN " + join);
-        assertTrue(plan.contains("full scan of u") && plan.contains("index probe on t using t_g (g = u.k)"),
-                "the premise: u is scanned and t probed per row; plan was " + plan);
+        // every row of t has a partner in u: probed per row of u, or hashed from a scan, t is read whole
+        assertTrue(plan.contains("full scan of u") && (plan.contains("index probe on t using t_g (g = u.k)")
+                        || plan.contains("full scan of t")),
+                "the premise: u is scanned and t reached through it; plan was " + plan);
         String byKey = "SELECT u.label, t.v FROM u JOIN t ON t.id = u.k ORDER BY u.label";
         String keyPlan = c.call("SQL", "EXPLAIN " + byKey);
         assertTrue(keyPlan.contains("full scan of u") && keyPlan.contains("primary key probe on t"),
@@ -254,6 +299,103 @@ class BackgroundQueriesTest {
         assertEquals(0, running);
         assertEquals(1, infoField(admin, "bg_queries_cancelled"));
         assertEquals(0, infoField(admin, "captures_outstanding"));
+        a.close();
+    }
+
+    /**
+     * An offloaded query's SLOWLOG entry, commandstats and LATENCY sample hold its whole run: the
+     * worker's time included (here made at least 150 ms long), never more than the client's round
+     * trip; counted once, with the arguments as sent.
+     */
+    @Test
+    void aBackgroundQueryIsTimedWholeOnceInSlowlogCommandstatsAndLatency() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "slowlog-log-slower-than", "0"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "latency-monitor-threshold", "100"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "RESETSTAT"));
+        java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
+        slowWorkers(150, held);
+        long total = infoField(c, "bg_queries_total");
+        assertEquals("+OK\r\n", c.call("SLOWLOG", "RESET"));
+        long t0 = System.nanoTime();
+        String reply = c.call("SQL", GROUP);
+        long roundTripMicros = (System.nanoTime() - t0) / 1000;
+        assertTrue(reply.startsWith("*50\r\n"), reply);
+        // The next request: the query's entry is the newest (recorded when its reply was written).
+        String[] entry = newestSlowlog(c);
+        assertEquals("SQL " + GROUP, entry[1]);
+        assertEquals(total + 1, infoField(c, "bg_queries_total"), "the premise: it ran on a worker");
+        long workerMicros = held.get() / 1000;
+        assertTrue(workerMicros >= 150_000, "the premise: the worker spent " + workerMicros + " us");
+        long micros = Long.parseLong(entry[0]);
+        assertTrue(micros >= workerMicros && micros <= roundTripMicros,
+                "server time " + micros + " us: at least the worker's " + workerMicros + " us, at most the round trip "
+                        + roundTripMicros + " us");
+        long[] sql = cmdstat(c, "sql");
+        assertEquals(1, sql[0], "counted once");
+        assertEquals(0, sql[2], "not failed");
+        assertTrue(sql[1] >= workerMicros && sql[1] <= roundTripMicros, "cmdstat_sql usec " + sql[1]);
+        String latest = c.call("LATENCY", "LATEST");
+        Matcher lat = Pattern.compile("\\$7\r\ncommand\r\n:\\d+\r\n:(\\d+)\r\n").matcher(latest);
+        assertTrue(lat.find(), latest);
+        assertTrue(Long.parseLong(lat.group(1)) >= workerMicros / 1000, latest);
+
+        // An inline query is recorded as before, by the dispatcher, once.
+        BackgroundQueries.testHold = null;
+        assertTrue(c.call("SELECT", "v", "FROM", "t", "WHERE", "id = 5").startsWith("*1"));
+        assertEquals("SELECT v FROM t WHERE id = 5", newestSlowlog(c)[1]);
+        assertEquals(total + 1, infoField(c, "bg_queries_total"), "the premise: it ran inline");
+        assertEquals(1, cmdstat(c, "select")[0]);
+        assertEquals(1, cmdstat(c, "sql")[0], "the background query still counted once");
+    }
+
+    /** A background query cancelled by its timeout is recorded once, as a failed call with its error counted. */
+    @Test
+    void aTimedOutBackgroundQueryIsRecordedOnceAsFailed() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "slowlog-log-slower-than", "0"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "query-timeout-ms", "50"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "RESETSTAT"));
+        holdWorkers(); // parked until the timeout cancels it
+        assertEquals("+OK\r\n", c.call("SLOWLOG", "RESET"));
+        assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n", c.call("SQL", GROUP));
+        String[] entry = newestSlowlog(c);
+        assertEquals("SQL " + GROUP, entry[1]);
+        assertTrue(Long.parseLong(entry[0]) >= 50_000, "it ran until its 50 ms timeout: " + entry[0] + " us");
+        long[] sql = cmdstat(c, "sql");
+        assertEquals(1, sql[0]);
+        assertEquals(1, sql[2], "a failed call");
+        assertEquals(1, infoField(c, "total_error_replies"));
+    }
+
+    /** A background query whose client is killed is recorded once, when its worker hands back, as failed. */
+    @Test
+    void aKilledClientsBackgroundQueryIsRecordedOnce() throws Exception {
+        RespConnection a = new RespConnection(TestServer.HOST, server.port());
+        RespConnection admin = server.raw();
+        assertEquals("+OK\r\n", admin.call("CONFIG", "SET", "slowlog-log-slower-than", "0"));
+        assertEquals("+OK\r\n", admin.call("CONFIG", "RESETSTAT"));
+        String id = a.call("CLIENT", "ID").substring(1).trim();
+        holdWorkers();
+        a.sendCommand("SQL", GROUP);
+        awaitParked();
+        assertEquals(0, cmdstat(admin, "sql")[0], "not recorded while it runs");
+        assertEquals(":1\r\n", admin.call("CLIENT", "KILL", "ID", id));
+        assertTrue(a.awaitClosedByServer(30_000));
+        long running = 1;
+        for (int i = 0; i < 10_000 && running != 0; i++) {
+            running = infoField(admin, "bg_queries_running");
+        }
+        assertEquals(0, running);
+        long[] sql = cmdstat(admin, "sql");
+        assertEquals(1, sql[0], "counted once");
+        assertEquals(1, sql[2], "its reply never reached the client: failed");
+        assertEquals(0, infoField(admin, "total_error_replies"), "no error reply was sent");
+        boolean logged = false;
+        for (String line : admin.call("SLOWLOG", "GET", "-1").split("\r\n")) {
+            logged |= line.equals(GROUP);
+        }
+        assertTrue(logged, "the killed query is in the SLOWLOG");
         a.close();
     }
 }

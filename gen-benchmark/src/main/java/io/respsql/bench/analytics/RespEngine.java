@@ -18,7 +18,10 @@ import java.util.List;
  * RespSQL over RESP: each statement is the one argument of {@code SQL}. The load sends
  * multi-row INSERTs pipelined ({@code window} statements in flight); the queries are timed as a
  * client round trip and, from {@code SLOWLOG} with {@code slowlog-log-slower-than 0}, as the
- * server's own execution time. Every column has its standard type (order_ts is a TIMESTAMP), as in
+ * server's own execution time: for a query the server runs on a worker thread (bg-query-min-rows)
+ * that entry covers the event loop's part, the wait for a worker and the worker's run, up to the
+ * reply's write, recorded once when the reply is written (so it is the newest entry when the
+ * client reads it). Every column has its standard type (order_ts is a TIMESTAMP), as in
  * Seed004Test.
  */
 final class RespEngine implements Engine {
@@ -63,7 +66,8 @@ final class RespEngine implements Engine {
     @Override
     public String clock() {
         return "client round trip (RESP over loopback, reply read whole)" + (slowlog
-                ? "; its server execution time (SLOWLOG, microseconds, slowlog-log-slower-than 0) in a column of its own" : "");
+                ? "; its server execution time (SLOWLOG, microseconds, slowlog-log-slower-than 0) in a column of its own;"
+                + " for a query run in the background it includes the worker's queueing and run, up to the reply's write" : "");
     }
 
     @Override
