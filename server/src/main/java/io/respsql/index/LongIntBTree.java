@@ -378,6 +378,47 @@ public final class LongIntBTree {
             return n;
         }
 
+        /**
+         * Copies the rows of the pairs from here on whose key is at most {@code hi}, up to
+         * {@code cap} of them, into {@code dst[0..)} and moves past them; returns how many (0: none
+         * left in range). A range walked a batch at a time (UPDATE's increment over an index
+         * range): a leaf's rows or a dense page's slots are copied in one loop, not a step per row.
+         */
+        public int fill(long hi, int[] dst, int cap) {
+            int n = 0;
+            while (n < cap && state != INVALID && key <= hi) {
+                if (state == TREE) {
+                    Leaf l = leaf;
+                    // the rest of the leaf when its last key is in range, else the rest of this key's run
+                    int end = l.keys[l.runs - 1] <= hi ? l.size : runEnd;
+                    int take = Math.min(end - index, cap - n);
+                    System.arraycopy(l.rows, index, dst, n, take);
+                    n += take;
+                    int last = index + take - 1;
+                    if (last != index) {
+                        treeMove(l, last);
+                    }
+                    next();
+                    continue;
+                }
+                // dense: consecutive slots of this page hold consecutive keys
+                int[] pg = page;
+                int p = slot >>> pageShift;
+                int i = slot & pageMask;
+                long k = key;
+                while (i < pg.length && n < cap && k <= hi) {
+                    int r = pg[i];
+                    if (r != EMPTY) {
+                        dst[n++] = r;
+                    }
+                    i++;
+                    k++;
+                }
+                denseForward(p, i); // the next live slot, maybe on a later page (its key may be above hi)
+            }
+            return n;
+        }
+
         /** Positions at the first pair with key >= lo (row ignored). Returns valid(). */
         public boolean seek(long lo) {
             if (dense) {

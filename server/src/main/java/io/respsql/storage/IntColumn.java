@@ -80,9 +80,15 @@ public final class IntColumn extends Column {
      * {@link #firstOutside} and {@link #addTo} in one pass over {@code rows[0..n)} (strided rows,
      * as an fk value's, cost a cache miss each: one pass, not two): adds {@code delta} to each
      * non-NULL value in [lo, hi]; at the first that is outside, the additions already made are
-     * taken back and that row is returned. -1 when every row was added to.
+     * taken back and that row is returned. -1 when every row was added to. A stretch of
+     * consecutive slots without NULLs (a primary key's rows walked in key order) is checked by one
+     * min/max loop and added to by another, with no per-row chunk lookup.
      */
     public int addWithin(int[] rows, int n, int delta, int lo, int hi) {
+        if (n >= MIN_STRETCH && consecutive(rows, n)) {
+            return addWithinStretch(rows[0], n, delta, lo, hi);
+        }
+        // row by row: strided rows (an fk value's) are a cache miss each, so this loop stays tight
         boolean nullable = anyNulls;
         for (int i = 0; i < n; i++) {
             int row = rows[i];
@@ -97,17 +103,121 @@ public final class IntColumn extends Column {
             int o = row & Chunks.MASK;
             int x = a[o];
             if (x < lo || x > hi) {
-                for (int j = 0; j < i; j++) {
-                    int r = rows[j];
-                    if (!(nullable && isNull(r))) {
-                        chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
-                    }
-                }
+                takeBack(rows, i, delta, nullable);
                 return row;
             }
             a[o] = x + delta;
         }
         return -1;
+    }
+
+    /** Whether {@code rows[0..n)} are the consecutive slots rows[0], rows[0] + 1, ... (the last checked first). */
+    private static boolean consecutive(int[] rows, int n) {
+        int first = rows[0];
+        if (rows[n - 1] != first + n - 1) {
+            return false;
+        }
+        for (int i = 1; i < n; i++) {
+            if (rows[i] != first + i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #addWithin} over the slots [first, first + n), a chunk's part at a time. */
+    private int addWithinStretch(int first, int n, int delta, int lo, int hi) {
+        boolean nullable = anyNulls;
+        int end = first + n;
+        for (int row = first; row < end; ) {
+            int c = row >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
+            }
+            int[] a = chunks[c];
+            int o = row & Chunks.MASK;
+            int len = Math.min(end - row, a.length - o);
+            int to = o + len;
+            if (!(nullable && anyNullIn(c, o, len))) {
+                int min = Integer.MAX_VALUE;
+                int max = Integer.MIN_VALUE;
+                for (int x = o; x < to; x++) {
+                    int v = a[x];
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+                if (min < lo || max > hi) {
+                    int at = o;
+                    while (a[at] >= lo && a[at] <= hi) {
+                        at++;
+                    }
+                    takeBackSlots(first, row, delta, nullable);
+                    return (c << Chunks.SHIFT) + at;
+                }
+                for (int x = o; x < to; x++) {
+                    a[x] += delta;
+                }
+            } else {
+                for (int x = o; x < to; x++) {
+                    int r = (c << Chunks.SHIFT) + x;
+                    if (isNull(r)) {
+                        continue;
+                    }
+                    int v = a[x];
+                    if (v < lo || v > hi) {
+                        takeBackSlots(first, r, delta, nullable);
+                        return r;
+                    }
+                    a[x] = v + delta;
+                }
+            }
+            row += len;
+        }
+        return -1;
+    }
+
+    /** Subtracts {@code delta} again from the non-NULL values of the slots [from, to). */
+    private void takeBackSlots(int from, int to, int delta, boolean nullable) {
+        for (int r = from; r < to; r++) {
+            if (!(nullable && isNull(r))) {
+                chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
+            }
+        }
+    }
+
+    /** Below this many rows {@link #addWithin} goes row by row. */
+    private static final int MIN_STRETCH = 16;
+
+    /** Subtracts {@code delta} again from the non-NULL values of {@code rows[0..n)}. */
+    private void takeBack(int[] rows, int n, int delta, boolean nullable) {
+        for (int j = 0; j < n; j++) {
+            int r = rows[j];
+            if (!(nullable && isNull(r))) {
+                chunks[r >>> Chunks.SHIFT][r & Chunks.MASK] -= delta;
+            }
+        }
+    }
+
+    /** Whether any of the {@code len} slots from offset {@code o} of chunk {@code c} is NULL. */
+    private boolean anyNullIn(int c, int o, int len) {
+        long[] bm = c < nulls.length ? nulls[c] : null;
+        if (bm == null) {
+            return false;
+        }
+        int last = o + len - 1;
+        for (int w = o >>> 6; w <= last >>> 6 && w < bm.length; w++) {
+            long bits = bm[w];
+            if (w == o >>> 6) {
+                bits &= -1L << o; // shifts are mod 64
+            }
+            if (w == last >>> 6) {
+                bits &= -1L >>> (63 - (last & 63));
+            }
+            if (bits != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

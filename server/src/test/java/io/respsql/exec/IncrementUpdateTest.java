@@ -20,14 +20,14 @@ class IncrementUpdateTest {
         assertEquals(reply, h.run(sql), sql);
     }
 
-    /** t(id, v = id % 1000, w = the same), NULL in v and w where id % 9973 = 5, rows id % 5003 = 7 deleted. */
+    /** t(id, v = id % 1000, w = the same, g = id % 97), NULL in v and w where id % 9973 = 5, rows id % 5003 = 7 deleted. */
     private long table() {
-        expect("CREATE TABLE t (id int primary key, v int, w int)", "+OK");
+        expect("CREATE TABLE t (id int primary key, v int, w int, g int)", "+OK");
         for (int from = 0; from < ROWS; from += 10_000) {
             StringBuilder b = new StringBuilder("INSERT INTO t VALUES ");
             for (int i = from; i < from + 10_000; i++) {
                 String v = i % 9973 == 5 ? "NULL" : Integer.toString(i % 1000);
-                b.append(i > from ? "," : "").append('(').append(i).append(',').append(v).append(',').append(v).append(')');
+                b.append(i > from ? "," : "").append('(').append(i).append(',').append(v).append(',').append(v).append(',').append(i % 97).append(')');
             }
             expect(b.toString(), "+OK");
         }
@@ -123,5 +123,57 @@ class IncrementUpdateTest {
             view.release();
         }
         expect("SELECT v FROM t WHERE id = 1234", "*1 $3 241");
+    }
+
+    /**
+     * An index range without filter is walked through the cursor a batch at a time (no row list):
+     * over a non-unique secondary index (a tree with runs of a key across leaves) and over the
+     * primary key, it matches the general path; an overflow found many batches into the walk
+     * takes back every earlier batch (DUMP unchanged, the general path's error); a block takes
+     * back the range increments and keeps a statement that failed inside it out; a capture taken
+     * before the UPDATE keeps the old values.
+     */
+    @Test
+    void anIndexRangeIsWalkedInBatchesLikeTheGeneralPath() {
+        long live = table();
+        expect("CREATE INDEX t_g ON t (g)", "+OK");
+        for (String where : new String[] {" WHERE g BETWEEN 10 AND 60", " WHERE g > 90", " WHERE g = 3",
+                " WHERE id BETWEEN 65530 AND 131080", " WHERE id >= 199990", " WHERE g > 500"}) {
+            String a = h.run("UPDATE t SET v = v + 11" + where);
+            assertEquals(h.run("UPDATE t SET w = w + 11 + 0" + where), a, where);
+            assertEquals(h.run("SELECT COUNT(*) FROM t" + where), a, where);
+            sameAsGeneralPath(live);
+        }
+        // an overflow late in the walk: g = 40 at id 194,040 (some 60,000 rows, 15 batches, into g BETWEEN 10 AND 60)
+        expect("UPDATE t SET v = 2147483000, w = 2147483000 WHERE id = 194040", ":1");
+        expect("SELECT g FROM t WHERE id = 194040", "*1 $2 40");
+        String before = h.run("DUMP t");
+        String err = h.run("UPDATE t SET v = v + 1000 + 0 WHERE g BETWEEN 10 AND 60");
+        assertEquals("-ERR value 2147484000 is out of range for INT column 'v'", err);
+        assertEquals(err, h.run("UPDATE t SET v = v + 1000 WHERE g BETWEEN 10 AND 60"));
+        assertEquals(err, h.run("UPDATE t SET v = v + 1000 WHERE id BETWEEN 1 AND 199999"));
+        assertEquals(before, h.run("DUMP t"), "a failed range increment changes nothing");
+
+        h.engine.beginBlock();
+        assertEquals(h.run("SELECT COUNT(*) FROM t WHERE g BETWEEN 10 AND 60"), h.run("UPDATE t SET v = v + 5 WHERE g BETWEEN 10 AND 60"));
+        assertEquals(err.replace("2147484000", "2147484005"), h.run("UPDATE t SET v = v + 1000 WHERE g BETWEEN 10 AND 60"));
+        assertEquals(h.run("SELECT COUNT(*) FROM t WHERE id BETWEEN 100 AND 150000"), h.run("UPDATE t SET v = v - 9 WHERE id BETWEEN 100 AND 150000"));
+        expect("DELETE FROM t WHERE id BETWEEN 120 AND 130", ":11");
+        expect("UPDATE t SET v = v + 2 WHERE id > 0", ":" + (live - 1 - 11));
+        h.engine.rollbackBlock();
+        assertEquals(before, h.run("DUMP t"), "the block's range increments are taken back");
+
+        ReadView view = h.engine.catalog().readView();
+        try {
+            String a = h.run("UPDATE t SET v = v + 7 WHERE g BETWEEN 0 AND 48");
+            assertEquals(h.run("UPDATE t SET w = w + 7 + 0 WHERE g BETWEEN 0 AND 48"), a);
+            sameAsGeneralPath(live);
+            io.respsql.storage.IntColumn v = (io.respsql.storage.IntColumn) view.table("t").column("v");
+            assertEquals(1234 % 1000, v.get(1234), "the capture still holds the value before the UPDATE");
+        } finally {
+            view.release();
+        }
+        expect("SELECT v FROM t WHERE id = 1234", "*1 $3 " + (1234 % 1000 + (1234 % 97 <= 48 ? 7 : 0)
+                + (1234 % 97 >= 10 && 1234 % 97 <= 60 ? 11 : 0) + (1234 % 97 > 90 ? 11 : 0) + (1234 % 97 == 3 ? 11 : 0)));
     }
 }

@@ -695,4 +695,51 @@ class LongIntBTreeTest {
             fail(ctx.get() + " " + p + " not below its upper bound " + hi);
         }
     }
+
+    // ------------------------------------------------------------------ Cursor.fill
+
+    /**
+     * fill hands out, batch by batch, exactly the rows a seek/next walk visits up to hi, in the
+     * same order: dense sets (with holes, several pages) and trees (distinct keys, runs of a key
+     * across leaves), bounds inside and outside the keys, batch sizes 1, 3 and larger than a leaf.
+     */
+    @ParameterizedTest(name = "dense={0} runs={1}")
+    @CsvSource({"true,1", "false,1", "false,7", "true,3"})
+    void fillHandsOutTheRowsOfAWalk(boolean dense, int runs) {
+        LongIntBTree tree = dense ? new LongIntBTree(8, 4, true, 4) : new LongIntBTree(8, 4, false, 4);
+        SplittableRandom rnd = new SplittableRandom(runs * 31L + (dense ? 1 : 0));
+        int row = 0;
+        for (long k = 100; k < 400; k++) {
+            if (rnd.nextInt(5) == 0) {
+                continue; // a hole
+            }
+            for (int j = 0; j < runs; j++) {
+                tree.insert(k, row++);
+            }
+        }
+        assertEquals(dense && runs == 1, tree.dense, "the layout under test");
+        long[][] ranges = {{0, 1000}, {100, 100}, {150, 260}, {399, 5000}, {401, 900}, {Long.MIN_VALUE, Long.MAX_VALUE}, {120, 119}};
+        for (long[] r : ranges) {
+            List<Integer> expected = new ArrayList<>();
+            LongIntBTree.Cursor w = tree.cursor();
+            for (boolean ok = w.seek(r[0]); ok && w.key() <= r[1]; ok = w.next()) {
+                expected.add(w.row());
+            }
+            for (int cap : new int[] {1, 3, 37, 5000}) {
+                List<Integer> got = new ArrayList<>();
+                LongIntBTree.Cursor c = tree.cursor();
+                int[] batch = new int[cap + 2];
+                if (c.seek(r[0])) {
+                    int n;
+                    while ((n = c.fill(r[1], batch, cap)) > 0) {
+                        assertTrue(n <= cap, "at most cap rows");
+                        for (int i = 0; i < n; i++) {
+                            got.add(batch[i]);
+                        }
+                    }
+                }
+                assertEquals(expected, got, "range " + r[0] + ".." + r[1] + " cap " + cap);
+            }
+        }
+    }
 }

@@ -175,6 +175,50 @@ class PersistenceTest {
         }
     }
 
+    /**
+     * Increments pipelined right behind a BGSAVE (over the whole table, a primary-key range walked
+     * through the cursor, a secondary-index range) write into chunks the save captured: the saved
+     * file holds the values from before them, the server the values after.
+     */
+    @Test
+    void backgroundSaveKeepsTheValuesFromBeforeIncrementsBehindIt() throws Exception {
+        int rows = 150_000; // three chunks
+        try (TestServer s = start()) {
+            sql(s, "CREATE TABLE t (id INT PRIMARY KEY, g INT, v INT)", "CREATE INDEX t:g ON t (g)");
+            for (int from = 0; from < rows; from += 5000) {
+                StringBuilder values = new StringBuilder();
+                for (int i = from; i < from + 5000; i++) {
+                    values.append(values.length() == 0 ? "" : ",").append('(').append(i).append(',').append(i % 50)
+                          .append(',').append(i % 13 == 4 ? "NULL" : Integer.toString(i % 1000)).append(')');
+                }
+                sql(s, "INSERT INTO t VALUES " + values);
+            }
+            RedisAsyncCommands<String, String> async = s.lettuceAsync();
+            List<RedisFuture<Object>> replies = new ArrayList<>();
+            replies.add(TestServer.dispatchAsync(async, "BGSAVE"));
+            replies.add(TestServer.dispatchAsync(async, "SQL", "UPDATE t SET v = v + 7 WHERE id > 0"));
+            replies.add(TestServer.dispatchAsync(async, "SQL", "UPDATE t SET v = v + 100 WHERE id BETWEEN 70000 AND 140000"));
+            replies.add(TestServer.dispatchAsync(async, "SQL", "UPDATE t SET v = v + 1000 WHERE g BETWEEN 10 AND 19"));
+            replies.add(TestServer.dispatchAsync(async, "SQL", "UPDATE t SET v = v + 10000"));
+            List<Object> got = new ArrayList<>();
+            for (RedisFuture<Object> f : replies) {
+                got.add(f.get(AWAIT_MILLIS, TimeUnit.MILLISECONDS));
+            }
+            assertEquals(List.of("Background saving started", (long) rows - 1, 70_001L, (long) rows / 5, (long) rows), got);
+            awaitSaves(s, 1);
+            assertEquals((long) rows / 13 + 1, q(s, "SELECT COUNT(*) FROM t WHERE v IS NULL"));
+            // v = id % 1000 + 10000, + 7 for id > 0, + 100 in 70000..140000, + 1000 for g = id % 50 in 10..19
+            assertEquals(List.of("10000", "10008", "11020", "11067", "10108", "11117"),
+                    q(s, "SELECT v FROM t WHERE id IN (0, 1, 13, 60, 70001, 70010) ORDER BY id"));
+            assertEquals((long) rows - rows / 13 - 1, q(s, "SELECT COUNT(*) FROM t WHERE v >= 10000"));
+        }
+        try (TestServer s = start()) {
+            assertEquals((long) rows / 13 + 1, q(s, "SELECT COUNT(*) FROM t WHERE v IS NULL"));
+            assertEquals((long) rows - rows / 13 - 1, q(s, "SELECT COUNT(*) FROM t WHERE v = id % 1000"),
+                    "the saved file holds the values from before the increments");
+        }
+    }
+
     @Test
     void backgroundSaveUnderTwentyWritersIsAConsistentCut() throws Exception {
         int writers = 20;

@@ -100,6 +100,14 @@ public final class IndexRange implements Operator {
         }
         long lo = boundLo;
         long hi = boundHi;
+        if (index.unique() || index.isPrimary()) {
+            // at most one row per key: size the list once (the engine releases a large buffer
+            // after each statement, so a 5M-row range would otherwise regrow it from empty)
+            long size = index.tree().size();
+            long span = hi - lo; // negative when it overflows
+            long rows = span >= 0 && span < size ? span + 1 : size;
+            into.ensureCapacity((int) Math.min(into.size() + rows, Integer.MAX_VALUE - 16));
+        }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
@@ -107,6 +115,32 @@ public final class IndexRange implements Operator {
         } finally {
             spare = c;
         }
+    }
+
+    /**
+     * True when the rows are exactly the index's pairs with keys in the bounds, ascending, each
+     * once: no filter, not descending. Then {@link #keyBounds} and a cursor of {@link #index()}
+     * walk them without this operator (UPDATE's increment, a batch at a time).
+     */
+    public boolean plainKeyRange() {
+        return filter == null && !descending;
+    }
+
+    /**
+     * Evaluates the bounds for this run: {@code into[0]..into[1]} (inclusive), false when no key
+     * can be in range. Only for {@link #plainKeyRange()}.
+     */
+    public boolean keyBounds(EvalContext ctx, long[] into) {
+        if (!bounds(ctx)) {
+            return false;
+        }
+        into[0] = boundLo;
+        into[1] = boundHi;
+        return true;
+    }
+
+    public TableIndex index() {
+        return index;
     }
 
     private static void collect(LongIntBTree.Cursor c, long lo, long hi, IntArrayList into) {

@@ -1,0 +1,92 @@
+package io.respsql.storage;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * {@link IntColumn#addWithin} against a row-at-a-time model: row lists of consecutive slots (a
+ * key-ordered primary key), lists mixing stretches and jumps, stretches across a chunk boundary, NULLs
+ * inside stretches, and a value out of range anywhere (every addition taken back, the first misfit
+ * in list order named).
+ */
+class IntColumnAddWithinTest {
+    private static final int ROWS = Chunks.SIZE * 2 + 1000;
+
+    @Test
+    void matchesARowAtATimeModel() {
+        SplittableRandom rnd = new SplittableRandom(13);
+        for (int trial = 0; trial < 200; trial++) {
+            IntColumn c = new IntColumn("v", 0);
+            c.ensureCapacity(ROWS);
+            int[] model = new int[ROWS];
+            boolean[] isNull = new boolean[ROWS];
+            for (int r = 0; r < ROWS; r++) {
+                model[r] = rnd.nextInt(-1000, 1000);
+                c.set(r, model[r]);
+            }
+            int nulls = trial % 3 == 0 ? 0 : rnd.nextInt(1, 40);
+            for (int k = 0; k < nulls; k++) {
+                int r = rnd.nextInt(ROWS);
+                isNull[r] = true;
+                c.setNull(r);
+            }
+            int[] rows = new int[5000];
+            int n = 0;
+            int at = trial % 2 == 0 ? Chunks.SIZE - rnd.nextInt(1, 3000) : rnd.nextInt(ROWS);
+            while (n < rows.length) {
+                int len = rnd.nextInt(1, 600);
+                for (int k = 0; k < len && n < rows.length && at < ROWS; k++) {
+                    rows[n++] = at++;
+                }
+                at = rnd.nextInt(4) == 0 ? rnd.nextInt(ROWS) : at + rnd.nextInt(0, 50);
+                if (at >= ROWS) {
+                    at = rnd.nextInt(ROWS);
+                }
+            }
+            if (trial % 5 == 0) { // one stretch of consecutive slots (a primary key in key order), across a chunk boundary
+                int from = Chunks.SIZE - rnd.nextInt(1, 5000);
+                n = rnd.nextInt(16, rows.length);
+                for (int i = 0; i < n; i++) {
+                    rows[i] = from + i;
+                }
+            }
+            // distinct rows only, as an index walk yields
+            java.util.BitSet seen = new java.util.BitSet();
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                if (!seen.get(rows[i])) {
+                    seen.set(rows[i]);
+                    rows[m++] = rows[i];
+                }
+            }
+            int misfit = -1;
+            if (trial % 4 != 1) {
+                int r = rows[rnd.nextInt(m)];
+                if (!isNull[r]) {
+                    model[r] = 2_000_000;
+                    c.set(r, model[r]);
+                }
+            }
+            int delta = 7;
+            int lo = -10_000;
+            int hi = 1_000_000;
+            for (int i = 0; i < m; i++) {
+                int r = rows[i];
+                if (!isNull[r] && (model[r] < lo || model[r] > hi)) {
+                    misfit = r;
+                    break;
+                }
+            }
+            int got = c.addWithin(rows, m, delta, lo, hi);
+            assertEquals(misfit, got, "trial " + trial);
+            for (int r = 0; r < ROWS; r++) {
+                int expected = model[r] + (misfit < 0 && seen.get(r) && !isNull[r] ? delta : 0);
+                assertEquals(isNull[r], c.isNull(r), "NULL stays NULL, row " + r);
+                assertEquals(isNull[r] ? 0 : expected, c.get(r), "trial " + trial + " row " + r + " (a NULL's slot holds 0)");
+            }
+        }
+    }
+}
