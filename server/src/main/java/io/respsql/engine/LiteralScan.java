@@ -57,12 +57,10 @@ final class LiteralScan {
         while (i < n) {
             char c = s.charAt(i);
             if (isIdentStart(c)) {
-                int start = i;
-                while (i < n && isIdentPart(s.charAt(i))) {
+                char w;
+                while (i < n && isIdentPart(w = s.charAt(i))) { // hashed as it is read: one pass
+                    h = 31 * h + w;
                     i++;
-                }
-                for (int k = start; k < i; k++) {
-                    h = 31 * h + s.charAt(k);
                 }
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s.charAt(i + 1)))) {
                 int start = i;
@@ -126,18 +124,16 @@ final class LiteralScan {
                 int start = i;
                 i++;
                 while (true) {
-                    if (i >= n) {
+                    int q = s.indexOf('\'', i); // the JDK's search beats a charAt loop over a bulk load's strings
+                    if (q < 0) {
                         return false;
                     }
-                    if (s.charAt(i) == '\'') {
-                        if (i + 1 < n && s.charAt(i + 1) == '\'') {
-                            i += 2;
-                            continue;
-                        }
-                        i++;
-                        break;
+                    if (q + 1 < n && s.charAt(q + 1) == '\'') {
+                        i = q + 2;
+                        continue;
                     }
-                    i++;
+                    i = q + 1;
+                    break;
                 }
                 if (!add(start, i, STRING)) {
                     return false;
