@@ -65,7 +65,10 @@ final class LiteralScan {
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s.charAt(i + 1)))) {
                 int start = i;
                 boolean decimal = false;
-                while (i < n && isDigit(s.charAt(i))) {
+                long digits = 0; // the value as the digits are read (one pass); a longer number is read again below
+                char dc;
+                while (i < n && isDigit(dc = s.charAt(i))) {
+                    digits = digits * 10 + (dc - '0');
                     i++;
                 }
                 if (i < n && s.charAt(i) == '.' && i + 1 < n && isDigit(s.charAt(i + 1))) {
@@ -102,7 +105,12 @@ final class LiteralScan {
                     continue;
                 }
                 char kind = decimal ? DECIMAL : INTEGER;
-                if (!decimal) {
+                if (!decimal && i - start <= 18) {
+                    if (!add(start, i, kind)) { // 18 digits always fit
+                        return false;
+                    }
+                    integers[count - 1] = digits;
+                } else if (!decimal) {
                     long v = 0;
                     for (int k = start; k < i; k++) {
                         int d = s.charAt(k) - '0';

@@ -528,12 +528,24 @@ public final class InsertExecutor {
             }
             return;
         }
-        LongOpenHashSet batch = nRows > PAIRWISE_KEYS ? new LongOpenHashSet(nRows) : null;
+        // Keys in strictly rising order (a bulk load's) are distinct from each other: then only the
+        // table is asked, and no set of the statement's keys is built.
+        boolean rising = true;
+        long prev = 0;
+        for (int r = 0; r < nRows && rising; r++) {
+            int slot = r * nCols + p;
+            long key = PrimaryKeys.numericKey(pk, rows.longs[slot], rows.doubles[slot]);
+            rising = r == 0 || key > prev;
+            prev = key;
+        }
+        LongOpenHashSet batch = !rising && nRows > PAIRWISE_KEYS ? new LongOpenHashSet(nRows) : null;
         for (int r = 0; r < nRows; r++) {
             int slot = r * nCols + p;
             long key = PrimaryKeys.numericKey(pk, rows.longs[slot], rows.doubles[slot]);
             boolean taken = PrimaryKeys.findNumeric(t, key) >= 0;
-            if (!taken && batch != null) {
+            if (rising) {
+                // distinct from the earlier rows' keys: nothing more to check
+            } else if (!taken && batch != null) {
                 taken = !batch.add(key);
             } else {
                 for (int q = 0; q < r && !taken; q++) {
