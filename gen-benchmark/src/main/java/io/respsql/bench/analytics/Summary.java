@@ -100,7 +100,7 @@ final class Summary {
         sb.append(String.join(", ", means)).append(".\n");
         if (resp != null && !ducks.isEmpty()) {
             // issue 11: RespSQL/DuckDB <= 1.0 with the same cores; beating DuckDB on one thread is the goal
-            sb.append("\nIssue 11's target, geometric mean RespSQL/DuckDB <= 1.0:");
+            sb.append("\nIssue 11's target (set at SF 1), geometric mean RespSQL/DuckDB <= 1.0, in this run:");
             for (int i = 0; i < ducks.size(); i++) {
                 sb.append(i == 0 ? " " : "; ").append(ducks.get(i)).append(' ').append(geo(rd.get(i)))
                         .append(rd.get(i).isEmpty() ? "" : Math.exp(logMean(rd.get(i))) <= 1.0 ? " (met)" : " (not met)");
