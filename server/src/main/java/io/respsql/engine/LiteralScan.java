@@ -57,17 +57,18 @@ final class LiteralScan {
         while (i < n) {
             char c = s.charAt(i);
             if (isIdentStart(c)) {
-                int start = i;
-                while (i < n && isIdentPart(s.charAt(i))) {
+                char w;
+                while (i < n && isIdentPart(w = s.charAt(i))) { // hashed as it is read: one pass
+                    h = 31 * h + w;
                     i++;
-                }
-                for (int k = start; k < i; k++) {
-                    h = 31 * h + s.charAt(k);
                 }
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s.charAt(i + 1)))) {
                 int start = i;
                 boolean decimal = false;
-                while (i < n && isDigit(s.charAt(i))) {
+                long digits = 0; // the value as the digits are read (one pass); a longer number is read again below
+                char dc;
+                while (i < n && isDigit(dc = s.charAt(i))) {
+                    digits = digits * 10 + (dc - '0');
                     i++;
                 }
                 if (i < n && s.charAt(i) == '.' && i + 1 < n && isDigit(s.charAt(i + 1))) {
@@ -104,7 +105,12 @@ final class LiteralScan {
                     continue;
                 }
                 char kind = decimal ? DECIMAL : INTEGER;
-                if (!decimal) {
+                if (!decimal && i - start <= 18) {
+                    if (!add(start, i, kind)) { // 18 digits always fit
+                        return false;
+                    }
+                    integers[count - 1] = digits;
+                } else if (!decimal) {
                     long v = 0;
                     for (int k = start; k < i; k++) {
                         int d = s.charAt(k) - '0';
@@ -126,18 +132,16 @@ final class LiteralScan {
                 int start = i;
                 i++;
                 while (true) {
-                    if (i >= n) {
+                    int q = s.indexOf('\'', i); // the JDK's search beats a charAt loop over a bulk load's strings
+                    if (q < 0) {
                         return false;
                     }
-                    if (s.charAt(i) == '\'') {
-                        if (i + 1 < n && s.charAt(i + 1) == '\'') {
-                            i += 2;
-                            continue;
-                        }
-                        i++;
-                        break;
+                    if (q + 1 < n && s.charAt(q + 1) == '\'') {
+                        i = q + 2;
+                        continue;
                     }
-                    i++;
+                    i = q + 1;
+                    break;
                 }
                 if (!add(start, i, STRING)) {
                     return false;

@@ -268,4 +268,61 @@ class PlanCacheInsertTest {
         assertTrue(cached.engine.bulkInsertsStreamed() >= 60, "streamed: " + cached.engine.bulkInsertsStreamed());
         assertEquals(0, plain.engine.bulkInsertsStreamed());
     }
+    /**
+     * A bulk INSERT whose keys rise (a load's) checks them against the table only: one taken by the
+     * table is still refused (the first such row named, nothing of the statement left), as are
+     * falling or repeated keys; TEXT values (quotes, non-ASCII, numbers into TEXT) and TIMESTAMP/DATE
+     * literals in and out of their plain form come out as the plain path stores them.
+     */
+    @Test
+    void bulkRisingKeysAndTextAndTimestampValuesAreThePlainPaths() {
+        Side cached = new Side(true);
+        Side plain = new Side(false);
+        for (String s : SETUP) {
+            assertEquals(plain.run(s), cached.run(s), s);
+        }
+        assertEquals(plain.run("INSERT INTO a (id, n) VALUES (1000, 1)"), cached.run("INSERT INTO a (id, n) VALUES (1000, 1)"));
+        String[] texts = {"'plain'", "'it''s'", "''", "'é''ü'", "0042", "7", "'x y'", "NULL"};
+        String[] stamps = {"'2024-06-01 12:34:56'", "'2024-06-01T01:02:03'", "'2024-06-01 12:34:56.5'", "'2024-06-01'",
+            "'2024-02-30 00:00:00'", "' 2024-06-01 12:34:56'", "'2024-06-01 24:00:00'", "NULL"};
+        String[] dates = {"'2024-06-01'", "'2024-02-29'", "'2023-02-29'", "' 2024-06-01'", "'2024-6-1'", "NULL"};
+        for (int variant = 0; variant < 6; variant++) {
+            StringBuilder b = new StringBuilder("INSERT INTO a (id, n, s, ts, d) VALUES ");
+            int rows = 300;
+            for (int i = 0; i < rows; i++) {
+                int id = variant * 1000 + i + 1;
+                if (variant == 1 && i == rows - 1) {
+                    id = 1000; // rising, and taken by the table
+                } else if (variant == 2 && i == 150) {
+                    id = variant * 1000 + 10; // falling: a repeat of an earlier row's key
+                } else if (variant == 3) {
+                    id = 3000 + rows - i; // falling, all distinct
+                }
+                b.append(i == 0 ? "" : ",").append('(').append(id).append(", ").append(i).append(", ")
+                        .append(texts[i % texts.length]).append(", ")
+                        .append(variant >= 4 ? stamps[i % stamps.length] : "'2024-06-01 12:34:56'").append(", ")
+                        .append(variant >= 4 ? dates[i % dates.length] : "'2024-06-01'").append(')');
+            }
+            String sql = b.toString();
+            if (variant == 5) {
+                sql = sql.replace("'2024-02-30 00:00:00'", "'2024-03-01 00:00:00'").replace("' 2024-06-01 12:34:56'", "'1999-12-31 23:59:59'")
+                        .replace("'2024-06-01 24:00:00'", "'2000-01-01T00:00:00'").replace("'2023-02-29'", "'2023-02-28'")
+                        .replace("'2024-6-1'", "'2024-12-31'"); // every value valid: the rows go in
+            }
+            String reply = plain.run(sql);
+            assertEquals(reply, cached.run(sql), sql);
+            String expected = switch (variant) {
+                case 1 -> "id=1000";
+                case 2 -> "id=2010";
+                case 4 -> "not a valid";
+                default -> "OK";
+            };
+            assertTrue(reply.contains(expected), variant + ": " + reply);
+        }
+        assertEquals(plain.run("DUMP a"), cached.run("DUMP a"));
+        assertEquals(plain.run("SELECT COUNT(*), MIN(id), MAX(id) FROM a"), cached.run("SELECT COUNT(*), MIN(id), MAX(id) FROM a"));
+        assertEquals(plain.run("SELECT s, ts, d FROM a WHERE id = 5 OR id = 5004 OR id = 5005 ORDER BY id"),
+                cached.run("SELECT s, ts, d FROM a WHERE id = 5 OR id = 5004 OR id = 5005 ORDER BY id"));
+        assertTrue(cached.engine.bulkInsertsStreamed() >= 3, "streamed: " + cached.engine.bulkInsertsStreamed());
+    }
 }

@@ -20,36 +20,64 @@ import java.util.concurrent.TimeUnit;
  * DuckDB in this process (in-memory database, {@code org.duckdb:duckdb_jdbc}): loaded with its
  * appender, native types (TIMESTAMP), no indexes or constraints (DuckDB scans with zone maps; its
  * ART indexes are optional). Queries timed in process: execute and fetch every row. A query
- * still running at the cap is cancelled.
+ * still running at the cap is cancelled. One loaded database can be measured at several thread
+ * settings ({@link #withThreads}): each is a system of its own, named DuckDB-&lt;n&gt;t, that sets
+ * DuckDB's {@code threads} before its runs.
  */
 final class DuckEngine implements Engine {
     private final DuckDBConnection conn;
     private final Statement st;
     private final int threads;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "duckdb-cap");
-        t.setDaemon(true);
-        return t;
-    });
+    /** The engine that loaded the database (this one, or the one {@link #withThreads} was called on). */
+    private final DuckEngine owner;
+    /** The database's threads setting now (owner's field; all settings share it). */
+    private int threadsSet;
+    private final ScheduledExecutorService timer;
 
     DuckEngine(int threads, String memoryLimit) throws SQLException {
         this.threads = threads;
+        this.owner = this;
         conn = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
         st = conn.createStatement();
-        st.execute("SET threads = " + threads);
         if (memoryLimit != null && !memoryLimit.isBlank()) {
             st.execute("SET memory_limit = '" + memoryLimit + "'");
+        }
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "duckdb-cap");
+            t.setDaemon(true);
+            return t;
+        });
+        useThreads();
+    }
+
+    private DuckEngine(DuckEngine owner, int threads) {
+        this.threads = threads;
+        this.owner = owner;
+        this.conn = owner.conn;
+        this.st = owner.st;
+        this.timer = owner.timer;
+    }
+
+    /** The same database measured with {@code threads} threads (loaded by this engine; its load() does nothing). */
+    DuckEngine withThreads(int threads) {
+        return new DuckEngine(this, threads);
+    }
+
+    private void useThreads() throws SQLException {
+        if (owner.threadsSet != threads) {
+            st.execute("SET threads = " + threads);
+            owner.threadsSet = threads;
         }
     }
 
     @Override
     public String name() {
-        return "DuckDB";
+        return "DuckDB-" + threads + "t";
     }
 
     @Override
     public String key() {
-        return "duckdb";
+        return "duckdb-" + threads + "t";
     }
 
     @Override
@@ -68,6 +96,9 @@ final class DuckEngine implements Engine {
     @Override
     public List<Step> load(EcomGen g) throws Exception {
         List<Step> steps = new ArrayList<>();
+        if (owner != this) {
+            return steps; // the owner loaded the database this setting shares
+        }
         for (String t : Tables.NAMES) {
             st.execute("DROP TABLE IF EXISTS " + t);
         }
@@ -100,9 +131,9 @@ final class DuckEngine implements Engine {
             double s = (System.nanoTime() - t0) / 1e9;
             all += rows;
             allSeconds += s;
-            steps.add(new Step(name(), "append " + Tables.NAMES[t], rows, s, "DuckDBAppender"));
+            steps.add(new Step("DuckDB", "append " + Tables.NAMES[t], rows, s, "DuckDBAppender"));
         }
-        steps.add(new Step(name(), "append (all tables)", all, allSeconds, "no indexes or constraints"));
+        steps.add(new Step("DuckDB", "append (all tables)", all, allSeconds, "no indexes or constraints"));
         for (int t = 0; t < Tables.NAMES.length; t++) {
             try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + Tables.NAMES[t])) {
                 rs.next();
@@ -116,6 +147,7 @@ final class DuckEngine implements Engine {
 
     @Override
     public Answer run(String sql, long capMillis) throws Exception {
+        useThreads(); // before the clock starts
         boolean[] cancelled = {false};
         try (Statement q = conn.createStatement()) {
             ScheduledFuture<?> cap = timer.schedule(() -> {
@@ -163,6 +195,7 @@ final class DuckEngine implements Engine {
 
     @Override
     public String describe() throws Exception {
+        useThreads();
         StringBuilder sb = new StringBuilder();
         for (String s : new String[] {"SELECT version()", "SELECT current_setting('threads')", "SELECT current_setting('memory_limit')"}) {
             try (ResultSet rs = st.executeQuery(s)) {
@@ -177,6 +210,9 @@ final class DuckEngine implements Engine {
 
     @Override
     public void close() {
+        if (owner != this) {
+            return; // the owner closes the shared database
+        }
         timer.shutdownNow();
         try {
             conn.close();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -168,6 +169,71 @@ class AnalyticsBenchTest {
     }
 
     @Test
+    void duckdbThreadSettingsParse() {
+        assertEquals(List.of(1, 2), AnalyticsBench.duckThreads(null, 2));
+        assertEquals(List.of(1), AnalyticsBench.duckThreads(null, 1), "one core: one setting, not two of the same");
+        assertEquals(List.of(1, 4), AnalyticsBench.duckThreads("1,4,1", 2));
+        assertEquals(List.of(2), AnalyticsBench.duckThreads("2", 8));
+        assertEquals(List.of(), AnalyticsBench.duckThreads("0", 2), "0 leaves DuckDB out");
+        assertThrows(IllegalArgumentException.class, () -> AnalyticsBench.duckThreads("1,x", 2));
+        assertThrows(IllegalArgumentException.class, () -> AnalyticsBench.duckThreads("-1", 2));
+    }
+
+    @Test
+    void eachDuckdbSettingHasItsColumnsRatiosAndGeometricMeans() throws Exception {
+        Fake pg = new Fake("PostgreSQL", AnalyticsBenchTest::truth);
+        Fake d1 = new Fake("DuckDB-1t", AnalyticsBenchTest::truth);
+        Fake d2 = new Fake("DuckDB-2t", sql -> sql.contains("COUNT(*) FROM order_items") ? List.of(List.of("-1")) : truth(sql));
+        Fake resp = new Fake("RespSQL", AnalyticsBenchTest::truth);
+        assertEquals(1, run(List.of(pg, d1, d2, resp), false), "DuckDB-2t's wrong Q13 is a mismatch of its own");
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertTrue(summary.contains("| query | PostgreSQL | DuckDB-1t | DuckDB-2t | RespSQL | RespSQL server | DuckDB-1t/PG | DuckDB-2t/PG "
+                + "| RespSQL/PG | RespSQL/DuckDB-1t | RespSQL/DuckDB-2t | RespSQL outcome |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"),
+                summary);
+        assertTrue(summary.contains("| Q01 | 0.001 | 0.001 | 0.001 | 0.001 |  | 1.00 | 1.00 | 1.00 | 1.00 | 1.00 | matches PostgreSQL |"), summary);
+        assertTrue(summary.contains("| Q13 | 0.001 | 0.001 | MISMATCH | 0.001 |  | 1.00 |  | 1.00 | 1.00 |  | matches PostgreSQL |"), summary);
+        assertTrue(summary.contains("DuckDB-1t/PostgreSQL 1.000 (31), DuckDB-2t/PostgreSQL 1.000 (30), RespSQL/PostgreSQL 1.000 (31), "
+                + "RespSQL/DuckDB-1t 1.000 (31), RespSQL/DuckDB-2t 1.000 (30)."), summary);
+        assertTrue(summary.contains("target (set at SF 1), geometric mean RespSQL/DuckDB <= 1.0, in this run: DuckDB-1t 1.000 (met); DuckDB-2t 1.000 (met)."), summary);
+        assertTrue(summary.contains("| Answered (matching PostgreSQL) | 31 of 31 | 31 of 31 | 30 of 31 | 31 of 31 |"), summary);
+        assertTrue(summary.contains("DuckDB-2t Q13: MISMATCH"), summary);
+        long d2runs = Files.readAllLines(dir.resolve("runs.tsv")).stream().filter(l -> l.split("\t")[1].equals("DuckDB-2t")).count();
+        assertEquals(31 * 5, d2runs, "runs.tsv names each setting");
+    }
+
+    @Test
+    void aReferenceOverTheCapIsTakenFromOneUntimedRunAndTheOthersAreChecked() throws Exception {
+        List<Long> caps = new ArrayList<>();
+        Fake pg = new Fake("PostgreSQL", AnalyticsBenchTest::truth) {
+            @Override
+            public Answer run(String sql, long capMillis) {
+                if (!sql.contains("b.product_id")) { // Q11 only is over the cap
+                    return super.run(sql, capMillis);
+                }
+                calls++;
+                caps.add(capMillis);
+                return capMillis <= 10_000 ? Answer.error("canceling statement due to statement timeout", true, capMillis * 1_000_000)
+                        : new Answer(truth(sql), null, false, 20_000_000_000L, -1);
+            }
+        };
+        Fake resp = new Fake("RespSQL", sql -> sql.contains("b.product_id") ? List.of(List.of("wrong")) : truth(sql));
+        assertEquals(1, run(List.of(pg, resp), false), "RespSQL's Q11 is checked against the un-timed answer: a mismatch");
+        assertEquals(List.of(10_000L, 120_000L), caps, "one timed run at the seed's cap, one un-timed run at the reference cap");
+        String summary = Files.readString(dir.resolve("summary.md"));
+        assertTrue(summary.contains("| Q11 | cap |"), summary);
+        assertTrue(summary.contains("PostgreSQL over the cap: answer from an un-timed run"), summary);
+        assertTrue(summary.contains("RespSQL Q11: MISMATCH"), summary);
+        assertTrue(Files.readString(dir.resolve("reference-untimed.tsv")).contains("q11\tPostgreSQL\t20000.000\t120000\treference\t2\t"));
+
+        Fake agreeing = new Fake("RespSQL", AnalyticsBenchTest::truth);
+        caps.clear();
+        assertEquals(0, run(List.of(pg, agreeing), false));
+        summary = Files.readString(dir.resolve("summary.md"));
+        assertTrue(summary.contains("matches PostgreSQL (PostgreSQL over the cap: answer from an un-timed run (20,000 ms, cap 120000 ms)) |"), summary);
+        assertTrue(summary.contains("| Answered (matching PostgreSQL) | 30 of 31 | 31 of 31 |"), summary);
+    }
+
+    @Test
     void duckdbLoadsTheDataSetAndAnswers() throws Exception {
         EcomGen g = EcomGen.atScale(4, 0.002);
         try (DuckEngine duck = new DuckEngine(1, null)) {
@@ -183,6 +249,14 @@ class AnalyticsBenchTest {
             Engine.Answer ts = duck.run("SELECT order_ts FROM orders WHERE order_id = 1", 10_000);
             assertEquals(EcomGen.timestamp(g.oTs[0]), ts.rows().get(0).get(0));
             assertTrue(duck.run("SELECT nope FROM orders", 10_000).failed());
+            DuckEngine two = duck.withThreads(2);
+            assertEquals("DuckDB-2t", two.name());
+            assertEquals(List.of(), two.load(g), "the second setting shares the loaded database");
+            assertEquals(List.of(List.of("2")), two.run("SELECT current_setting('threads')", 10_000).rows());
+            assertEquals(items.rows(), two.run(q.get("q13"), 10_000).rows());
+            assertEquals(List.of(List.of("1")), duck.run("SELECT current_setting('threads')", 10_000).rows());
+            two.close(); // the owner's database stays open
+            assertEquals(items.rows(), duck.run(q.get("q13"), 10_000).rows());
         }
     }
 }

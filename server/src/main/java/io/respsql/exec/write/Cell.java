@@ -9,8 +9,13 @@ final class Cell {
     boolean isNull;
     long l;
     double d;
-    /** TEXT: the bytes, owned by this cell (a copy or a constant). */
+    /**
+     * TEXT: the bytes {@code text[textOff, textOff + textLen)}; a whole array owned by this cell
+     * (a copy or a constant) except when {@link PendingRows#get} fills it with a slice of its buffer.
+     */
     byte[] text;
+    int textOff;
+    int textLen;
 
     void setNull() {
         isNull = true;
@@ -31,6 +36,8 @@ final class Cell {
     void setText(byte[] b) {
         isNull = false;
         text = b;
+        textOff = 0;
+        textLen = b.length;
     }
 
     void copyFrom(Cell o) {
@@ -38,5 +45,7 @@ final class Cell {
         l = o.l;
         d = o.d;
         text = o.text;
+        textOff = o.textOff;
+        textLen = o.textLen;
     }
 }

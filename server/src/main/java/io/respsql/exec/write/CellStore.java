@@ -29,7 +29,7 @@ final class CellStore {
                 ((DoubleColumn) c).set(row, v.d);
                 return;
             default:
-                ((TextColumn) c).set(row, v.text);
+                ((TextColumn) c).set(row, v.text, v.textOff, v.textLen);
         }
     }
 

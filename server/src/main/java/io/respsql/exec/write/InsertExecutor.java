@@ -321,6 +321,15 @@ public final class InsertExecutor {
             if (!ValueRules.parameterFits(c, kind, signed)) {
                 return false;
             }
+            if (c.type() == ColumnType.TEXT) {
+                // straight into the rows' text buffer: no array per value (ValueRules.literalAt's conversion)
+                if (kind == Expr.LiteralKind.STRING) {
+                    rows.setText(at, target[i], sql, start + 1, end - 1, true);
+                } else {
+                    rows.setText(at, target[i], sql, start, end, false); // unsigned: verbatim, leading zeros kept
+                }
+                return true;
+            }
             ValueRules.literalAt(c, kind, negative, integer, sql, start, end, cell);
             rows.set(at, target[i], cell);
             return true;
@@ -342,7 +351,7 @@ public final class InsertExecutor {
         /** Lets the statement's table and values go (a huge statement's arrays too). */
         public void release() {
             table = null;
-            if (rows != null && rows.longs.length > 1 << 20) {
+            if (rows != null && (rows.longs.length > 1 << 20 || rows.textBytes.length > 1 << 24)) {
                 rows = null;
                 written = new int[16];
             }
@@ -504,13 +513,13 @@ public final class InsertExecutor {
         if (pk.type() == ColumnType.TEXT) {
             Set<String> batch = nRows > PAIRWISE_KEYS ? new HashSet<>() : null;
             for (int r = 0; r < nRows; r++) {
-                byte[] v = rows.texts[r * nCols + p];
+                byte[] v = rows.textCopy(r, p); // a TEXT key: an array per row, as the set of keys needs
                 boolean taken = PrimaryKeys.findText(t, v) >= 0;
                 if (!taken && batch != null) {
                     taken = !batch.add(new String(v, StandardCharsets.UTF_8));
                 } else {
                     for (int q = 0; q < r && !taken; q++) {
-                        taken = java.util.Arrays.equals(v, rows.texts[q * nCols + p]);
+                        taken = rows.sameText(r * nCols + p, q * nCols + p);
                     }
                 }
                 if (taken) {
@@ -519,12 +528,24 @@ public final class InsertExecutor {
             }
             return;
         }
-        LongOpenHashSet batch = nRows > PAIRWISE_KEYS ? new LongOpenHashSet(nRows) : null;
+        // Keys in strictly rising order (a bulk load's) are distinct from each other: then only the
+        // table is asked, and no set of the statement's keys is built.
+        boolean rising = true;
+        long prev = 0;
+        for (int r = 0; r < nRows && rising; r++) {
+            int slot = r * nCols + p;
+            long key = PrimaryKeys.numericKey(pk, rows.longs[slot], rows.doubles[slot]);
+            rising = r == 0 || key > prev;
+            prev = key;
+        }
+        LongOpenHashSet batch = !rising && nRows > PAIRWISE_KEYS ? new LongOpenHashSet(nRows) : null;
         for (int r = 0; r < nRows; r++) {
             int slot = r * nCols + p;
             long key = PrimaryKeys.numericKey(pk, rows.longs[slot], rows.doubles[slot]);
             boolean taken = PrimaryKeys.findNumeric(t, key) >= 0;
-            if (!taken && batch != null) {
+            if (rising) {
+                // distinct from the earlier rows' keys: nothing more to check
+            } else if (!taken && batch != null) {
                 taken = !batch.add(key);
             } else {
                 for (int q = 0; q < r && !taken; q++) {
@@ -594,9 +615,8 @@ public final class InsertExecutor {
     private static long writeBytes(Table t, PendingRows rows) {
         long need = (long) rows.rows * (rows.columns * 8L + Headroom.INDEX_BYTES_PER_ENTRY * t.indexes().size());
         for (int i = 0; i < rows.rows * rows.columns; i++) {
-            byte[] text = rows.texts[i];
-            if (text != null) {
-                need += text.length + 4;
+            if (rows.textLen[i] >= 0) {
+                need += rows.textLen[i] + 4;
             }
         }
         return need;

@@ -49,7 +49,7 @@ final class Temporals {
     }
 
     /** No fast answer: the text is not in the plain form (or not valid); java.time decides. */
-    private static final long NO_FAST = Long.MIN_VALUE;
+    static final long NO_FAST = Long.MIN_VALUE;
 
     /**
      * The days of {@code YYYY-MM-DD} exactly (the form a bulk load sends), read without java.time's
@@ -57,12 +57,17 @@ final class Temporals {
      * keeps every other form and every refusal.
      */
     private static long fastDate(String t) {
-        if (t.length() < 10 || t.charAt(4) != '-' || t.charAt(7) != '-') {
+        return t.length() < 10 ? NO_FAST : dateAt(t, 0);
+    }
+
+    /** {@link #fastDate} of the 10 characters of {@code t} at {@code at} (there must be 10). */
+    private static long dateAt(String t, int at) {
+        if (t.charAt(at + 4) != '-' || t.charAt(at + 7) != '-') {
             return NO_FAST;
         }
-        int y = digits(t, 0, 4);
-        int m = digits(t, 5, 2);
-        int d = digits(t, 8, 2);
+        int y = digits(t, at, 4);
+        int m = digits(t, at + 5, 2);
+        int d = digits(t, at + 8, 2);
         if (y < 0 || m < 1 || m > 12 || d < 1 || d > java.time.Month.of(m).length(java.time.Year.isLeap(y))) {
             return NO_FAST;
         }
@@ -71,17 +76,31 @@ final class Temporals {
 
     /** {@code YYYY-MM-DD HH:MM:SS} (or with 'T') exactly, as {@link #fastDate}; {@link #NO_FAST} otherwise. */
     private static long fastTimestamp(String t) {
-        if (t.length() != 19 || (t.charAt(10) != ' ' && t.charAt(10) != 'T') || t.charAt(13) != ':' || t.charAt(16) != ':') {
+        return fastTimestamp(t, 0, t.length());
+    }
+
+    /**
+     * {@link #fastTimestamp(String)} of {@code t[from, to)}: a bulk INSERT's TIMESTAMP literal read
+     * in place (no String, no boxed Long); {@link #NO_FAST} when it is not of that form.
+     */
+    static long fastTimestamp(String t, int from, int to) {
+        if (to - from != 19 || (t.charAt(from + 10) != ' ' && t.charAt(from + 10) != 'T') || t.charAt(from + 13) != ':'
+                || t.charAt(from + 16) != ':') {
             return NO_FAST;
         }
-        long days = fastDate(t);
-        int h = digits(t, 11, 2);
-        int mi = digits(t, 14, 2);
-        int sec = digits(t, 17, 2);
+        long days = dateAt(t, from);
+        int h = digits(t, from + 11, 2);
+        int mi = digits(t, from + 14, 2);
+        int sec = digits(t, from + 17, 2);
         if (days == NO_FAST || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) {
             return NO_FAST;
         }
         return (days * 86_400L + h * 3_600L + mi * 60L + sec) * 1_000_000L;
+    }
+
+    /** {@link #fastDate} of {@code t[from, to)} (a bulk INSERT's DATE literal in place); {@link #NO_FAST} otherwise. */
+    static long fastDate(String t, int from, int to) {
+        return to - from != 10 ? NO_FAST : dateAt(t, from);
     }
 
     /** The {@code n} ASCII digits at {@code at} as a number, or -1. */

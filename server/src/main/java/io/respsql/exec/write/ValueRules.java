@@ -129,6 +129,13 @@ final class ValueRules {
     static void literalAt(Column c, Expr.LiteralKind kind, boolean negative, long integer, String sql, int start,
             int end, Cell out) {
         if (kind == Expr.LiteralKind.STRING) {
+            // the plain form of a TIMESTAMP or DATE read in place: no String and no boxed value per row
+            long fast = c.type() == ColumnType.TIMESTAMP ? Temporals.fastTimestamp(sql, start + 1, end - 1)
+                    : c.type() == ColumnType.DATE ? Temporals.fastDate(sql, start + 1, end - 1) : Temporals.NO_FAST;
+            if (fast != Temporals.NO_FAST) {
+                out.setLong(fast);
+                return;
+            }
             string(c, unquotedBytes(sql, start, end), out);
         } else if (c.type() == ColumnType.TEXT) {
             out.setText(asciiOrUtf8(sql, start, end, false)); // unsigned: verbatim, leading zeros kept
