@@ -3,19 +3,11 @@ package io.respsql.engine;
 import io.respsql.expr.ParamValues;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Statement;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * The plan-cache lookup of a text statement, as SqlEngine.executeCached does it: {@link LiteralScan}
@@ -29,13 +21,7 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar PlanCacheBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class PlanCacheBenchmark {
+public class PlanCacheBenchmark extends KernelBenchmark {
     private static final int SHAPES = 500;
 
     /** point: SELECT by primary key; update: the increment by primary key; in: an IN list of 20 ids. */

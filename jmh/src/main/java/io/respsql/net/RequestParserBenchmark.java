@@ -3,22 +3,13 @@ package io.respsql.net;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.respsql.config.ServerConfig;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Decode alone: {@link RequestParser} over one read holding 16 pipelined RESP requests, as
@@ -30,13 +21,7 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar RequestParserBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Dio.netty.leakDetection.level=disabled"})
-public class RequestParserBenchmark {
+public class RequestParserBenchmark extends KernelBenchmark {
     private static final int PIPELINE = 16;
 
     /**
@@ -51,17 +36,17 @@ public class RequestParserBenchmark {
 
     @Setup
     public void setUp() {
-        StringBuilder b = new StringBuilder();
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < PIPELINE; i++) {
             String id = Integer.toString(i * 37);
-            b.append(switch (request) {
-                case "ping" -> encode("PING");
-                case "words" -> encode("SELECT", "v", "FROM", "kv", "WHERE", "id", "=", id);
-                case "statement" -> encode("SQL", "UPDATE message_list SET count = count + 1 WHERE id = " + id);
+            b.writeBytes(switch (request) {
+                case "ping" -> RequestPathBenchmark.encode("PING");
+                case "words" -> RequestPathBenchmark.encode("SELECT", "v", "FROM", "kv", "WHERE", "id", "=", id);
+                case "statement" -> RequestPathBenchmark.encode("SQL", "UPDATE message_list SET count = count + 1 WHERE id = " + id);
                 default -> throw new IllegalArgumentException(request);
             });
         }
-        byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = b.toByteArray();
         source = PooledByteBufAllocator.DEFAULT.directBuffer(bytes.length);
         source.writeBytes(bytes);
         parser = new RequestParser(1024 * 1024, new ServerConfig());
@@ -89,13 +74,5 @@ public class RequestParserBenchmark {
         }
         parser.end();
         return requests + (bytes << 8);
-    }
-
-    private static String encode(String... args) {
-        StringBuilder sb = new StringBuilder().append('*').append(args.length).append("\r\n");
-        for (String a : args) {
-            sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
-        }
-        return sb.toString();
     }
 }

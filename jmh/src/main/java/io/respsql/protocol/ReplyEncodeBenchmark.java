@@ -4,24 +4,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.respsql.result.ResultColumns;
 import io.respsql.result.ResultSink;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Reply encode: a result of 1,000 rows (INT id, BIGINT total, FLOAT price, TEXT name, one NULL in
@@ -35,13 +27,7 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar ReplyEncodeBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Dio.netty.leakDetection.level=disabled"})
-public class ReplyEncodeBenchmark {
+public class ReplyEncodeBenchmark extends KernelBenchmark {
     private static final int ROWS = 1000;
 
     /** typed2, typed3: TypedRows under RESP2 and RESP3; rows2010: the 2010 form. */

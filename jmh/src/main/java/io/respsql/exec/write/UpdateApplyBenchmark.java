@@ -9,17 +9,12 @@ import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.concurrent.TimeUnit;
 
@@ -43,13 +38,9 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar UpdateApplyBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-public class UpdateApplyBenchmark {
+public class UpdateApplyBenchmark extends KernelBenchmark {
     static final int ROWS = 1_000_000;
 
     @Param({"fkConst", "fkIncr", "pkRangeIncr", "allIncr"})

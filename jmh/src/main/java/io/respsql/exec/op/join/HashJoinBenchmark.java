@@ -12,17 +12,12 @@ import io.respsql.storage.ColumnType;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.Table;
 import io.respsql.storage.TextColumn;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -43,13 +38,9 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar HashJoinBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
-public class HashJoinBenchmark {
+public class HashJoinBenchmark extends KernelBenchmark {
     private static final int CUSTOMERS = 50_000;
     private static final int ORDERS = 300_000;
 
