@@ -1,6 +1,5 @@
 package io.respsql.index;
 
-import io.respsql.index.baseline.OldLongIntBTree;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -9,7 +8,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -20,15 +18,14 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The index kernels of message_list at 10M rows, current LongIntBTree ("new") against the
- * pre-issue-13 class ("old", {@link OldLongIntBTree}): the primary key holds (n, n-1) and the fk
- * index (n % 100, n-1) for n = 1..10M, both inserted in row order as the large-update test does.
- * Each fork builds only the implementation of its impl parameter, so every call site is
- * monomorphic. Run alternately per implementation with scripts in bench/index-memory/.
+ * The index kernels of message_list at 10M rows (LongIntBTree): the primary key holds (n, n-1)
+ * (a dense set) and the fk index (n % 100, n-1) (a B+tree of run-length leaves) for n = 1..10M,
+ * both inserted in row order as the large-update test does. Point lookups (firstRow), range walks
+ * through a cursor, ascending inserts and removes. The A/B against the pre-issue-13 class is done
+ * (bench/index-memory/README.md names the commit that held the old class).
  *
  * <pre>
- * mvn -B -q -o -Pjmh -pl jmh -am package -DskipTests
- * java -jar jmh/target/respsql-jmh.jar IndexBenchmark -p impl=new
+ * java -jar jmh/target/respsql-jmh.jar IndexBenchmark -prof gc
  * </pre>
  */
 @State(Scope.Thread)
@@ -44,18 +41,10 @@ public class IndexBenchmark {
     static final int BATCH = 1_000_000;
     static final int REMOVES = 10_000;
 
-    @Param({"old", "new"})
-    public String impl;
-
-    private boolean old;
     private LongIntBTree pk;
     private LongIntBTree fk;
     private LongIntBTree.Cursor pkCur;
     private LongIntBTree.Cursor fkCur;
-    private OldLongIntBTree oldPk;
-    private OldLongIntBTree oldFk;
-    private OldLongIntBTree.Cursor oldPkCur;
-    private OldLongIntBTree.Cursor oldFkCur;
 
     /** Random probe keys (existing), cycled. */
     private final long[] probes = new long[1 << 16];
@@ -63,26 +52,14 @@ public class IndexBenchmark {
 
     @Setup(Level.Trial)
     public void build() {
-        old = impl.equals("old");
-        if (old) {
-            oldPk = new OldLongIntBTree();
-            oldFk = new OldLongIntBTree();
-            for (int n = 1; n <= ROWS; n++) {
-                oldPk.insert(n, n - 1);
-                oldFk.insert(n % MOD, n - 1);
-            }
-            oldPkCur = oldPk.cursor();
-            oldFkCur = oldFk.cursor();
-        } else {
-            pk = new LongIntBTree();
-            fk = new LongIntBTree();
-            for (int n = 1; n <= ROWS; n++) {
-                pk.insert(n, n - 1);
-                fk.insert(n % MOD, n - 1);
-            }
-            pkCur = pk.cursor();
-            fkCur = fk.cursor();
+        pk = new LongIntBTree();
+        fk = new LongIntBTree();
+        for (int n = 1; n <= ROWS; n++) {
+            pk.insert(n, n - 1);
+            fk.insert(n % MOD, n - 1);
         }
+        pkCur = pk.cursor();
+        fkCur = fk.cursor();
         SplittableRandom rnd = new SplittableRandom(7);
         for (int i = 0; i < probes.length; i++) {
             probes[i] = 1 + rnd.nextInt(ROWS);
@@ -97,14 +74,14 @@ public class IndexBenchmark {
     @Benchmark
     public int pkFirstRow() {
         long k = nextProbe();
-        return old ? oldPk.firstRow(k) : pk.firstRow(k);
+        return pk.firstRow(k);
     }
 
     /** Point lookup on the fk index (first row of a key with 100,000 rows). */
     @Benchmark
     public int fkFirstRow() {
         long k = nextProbe() % MOD;
-        return old ? oldFk.firstRow(k) : fk.firstRow(k);
+        return fk.firstRow(k);
     }
 
     /** The FK range: seek fk = k and walk its 100,000 rows. Time per walk. */
@@ -113,18 +90,10 @@ public class IndexBenchmark {
         long k = 1 + (nextProbe() % (MOD - 1));
         long sum = 0;
         int n = 0;
-        if (old) {
-            OldLongIntBTree.Cursor c = oldFkCur;
-            for (boolean v = c.seek(k); v && c.key() == k; v = c.next()) {
-                sum += c.row();
-                n++;
-            }
-        } else {
-            LongIntBTree.Cursor c = fkCur;
-            for (boolean v = c.seek(k); v && c.key() == k; v = c.next()) {
-                sum += c.row();
-                n++;
-            }
+        LongIntBTree.Cursor c = fkCur;
+        for (boolean v = c.seek(k); v && c.key() == k; v = c.next()) {
+            sum += c.row();
+            n++;
         }
         return sum + n;
     }
@@ -134,18 +103,10 @@ public class IndexBenchmark {
     public long pkRangeWalk100k() {
         long lo = nextProbe() % (ROWS - WALK);
         long sum = 0;
-        if (old) {
-            OldLongIntBTree.Cursor c = oldPkCur;
-            boolean v = c.seek(lo);
-            for (int i = 0; v && i < WALK; i++, v = c.next()) {
-                sum += c.row() + c.key();
-            }
-        } else {
-            LongIntBTree.Cursor c = pkCur;
-            boolean v = c.seek(lo);
-            for (int i = 0; v && i < WALK; i++, v = c.next()) {
-                sum += c.row() + c.key();
-            }
+        LongIntBTree.Cursor c = pkCur;
+        boolean v = c.seek(lo);
+        for (int i = 0; v && i < WALK; i++, v = c.next()) {
+            sum += c.row() + c.key();
         }
         return sum;
     }
@@ -154,13 +115,6 @@ public class IndexBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long insertAscendingPk() {
-        if (old) {
-            OldLongIntBTree t = new OldLongIntBTree();
-            for (int n = 1; n <= BATCH; n++) {
-                t.insert(n, n - 1);
-            }
-            return t.size();
-        }
         LongIntBTree t = new LongIntBTree();
         for (int n = 1; n <= BATCH; n++) {
             t.insert(n, n - 1);
@@ -172,13 +126,6 @@ public class IndexBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long insertAscendingFk() {
-        if (old) {
-            OldLongIntBTree t = new OldLongIntBTree();
-            for (int n = 1; n <= BATCH; n++) {
-                t.insert(n % MOD, n - 1);
-            }
-            return t.size();
-        }
         LongIntBTree t = new LongIntBTree();
         for (int n = 1; n <= BATCH; n++) {
             t.insert(n % MOD, n - 1);
@@ -207,13 +154,8 @@ public class IndexBenchmark {
         @TearDown(Level.Invocation)
         public void putBack(IndexBenchmark b) {
             for (int row : rows) {
-                if (b.old) {
-                    b.oldPk.insert(row + 1, row);
-                    b.oldFk.insert((row + 1) % MOD, row);
-                } else {
-                    b.pk.insert(row + 1, row);
-                    b.fk.insert((row + 1) % MOD, row);
-                }
+                b.pk.insert(row + 1, row);
+                b.fk.insert((row + 1) % MOD, row);
             }
         }
     }
@@ -224,7 +166,7 @@ public class IndexBenchmark {
     public int removePk(Removals r) {
         int removed = 0;
         for (int row : r.rows) {
-            if (old ? oldPk.remove(row + 1, row) : pk.remove(row + 1, row)) {
+            if (pk.remove(row + 1, row)) {
                 removed++;
             }
         }
@@ -238,7 +180,7 @@ public class IndexBenchmark {
         int removed = 0;
         for (int row : r.rows) {
             long k = (row + 1) % MOD;
-            if (old ? oldFk.remove(k, row) : fk.remove(k, row)) {
+            if (fk.remove(k, row)) {
                 removed++;
             }
         }

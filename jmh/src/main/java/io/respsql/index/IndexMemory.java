@@ -1,6 +1,5 @@
 package io.respsql.index;
 
-import io.respsql.index.baseline.OldLongIntBTree;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.Table;
@@ -19,10 +18,11 @@ import java.util.SplittableRandom;
  *
  * <pre>
  * java -Xms3g -Xmx3g -cp jmh/target/respsql-jmh.jar io.respsql.index.IndexMemory table N MOD W
- * java ... io.respsql.index.IndexMemory trees new|old N MOD W
+ * java ... io.respsql.index.IndexMemory trees new|roaring N MOD W
  * </pre>
  * "table" builds the real Table (current LongIntBTree) and reports data and index bytes per row;
- * "trees" builds only the two indexes, with the current or the baseline (pre-issue-13) class.
+ * "trees" builds only the two indexes with the current class, or the fk index as RoaringBitmaps.
+ * (The "old" option, the pre-issue-13 class, was measured and removed: bench/index-memory/README.md.)
  */
 public final class IndexMemory {
     private IndexMemory() {
@@ -101,15 +101,7 @@ public final class IndexMemory {
             accounted = pk.memoryBytes() + fk.memoryBytes();
             detail = String.format("pk=%.2f fk=%.2f", (double) pk.memoryBytes() / n, (double) fk.memoryBytes() / n);
         } else {
-            OldLongIntBTree pk = new OldLongIntBTree();
-            OldLongIntBTree fk = new OldLongIntBTree();
-            for (int i = 0; i < n; i++) {
-                pk.insert(ids[i], i);
-                fk.insert(ids[i] % mod, i);
-            }
-            keep = new Object[] {pk, fk};
-            accounted = pk.memoryBytes() + fk.memoryBytes();
-            detail = String.format("pk=%.2f fk=%.2f", (double) pk.memoryBytes() / n, (double) fk.memoryBytes() / n);
+            throw new IllegalArgumentException("trees new|roaring, not " + impl);
         }
         long after = usedAfterGc(); // ids stays reachable: it was counted in "before" too
         System.out.printf("%s impl=%s rows=%d mod=%d window=%d accounted_bytes_per_row=%.2f heap_bytes_per_row=%.2f %s%n",

@@ -14,22 +14,14 @@ import io.respsql.info.ServerStats;
 import io.respsql.persist.Persistence;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
+import io.respsql.KernelBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The request path without the socket: one read's bytes go into the client pipeline (RequestParser,
@@ -42,13 +34,7 @@ import java.util.concurrent.TimeUnit;
  * java -jar jmh/target/respsql-jmh.jar RequestPathBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Dio.netty.leakDetection.level=disabled"})
-public class RequestPathBenchmark {
+public class RequestPathBenchmark extends KernelBenchmark {
     private static final int PIPELINE = 16;
 
     /** ping: PING; select: SELECT v FROM kv WHERE id = N; update: UPDATE kv SET v = v + 1 WHERE id = N. */
@@ -118,7 +104,8 @@ public class RequestPathBenchmark {
         return n;
     }
 
-    private static byte[] encode(String... args) {
+    /** One request as a RESP array of bulk strings. */
+    static byte[] encode(String... args) {
         StringBuilder sb = new StringBuilder().append('*').append(args.length).append("\r\n");
         for (String a : args) {
             sb.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");

@@ -108,8 +108,7 @@ class PlanCacheDifferentialTest {
                 assertEquals(plain.run(ddl), cached.run(ddl), ddl);
             }
         }
-        assertEquals(plain.run("DUMP t"), cached.run("DUMP t"));
-        assertEquals(plain.run("DUMP u"), cached.run("DUMP u"));
+        DifferentialSupport.assertSameDumps(plain, cached, "", "t", "u");
         assertTrue(cached.engine.planCacheHits() > 1000, "hits: " + cached.engine.planCacheHits());
         assertEquals(0, plain.engine.planCacheHits());
     }
@@ -133,24 +132,15 @@ class PlanCacheDifferentialTest {
     }
 
     private static String statement(Random r) {
-        String t = TEMPLATES[r.nextInt(TEMPLATES.length)];
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c != '%') {
-                b.append(c);
-                continue;
-            }
-            char k = t.charAt(++i);
+        return DifferentialSupport.statement(TEMPLATES, r, (k, rnd) -> {
             if (k == 'i') {
-                b.append(r.nextInt(8) == 0 ? NUMBERS[r.nextInt(NUMBERS.length)] : Integer.toString(r.nextInt(70)));
-            } else if (k == 'n') {
-                b.append(r.nextInt(3) == 0 ? NUMBERS[r.nextInt(NUMBERS.length)] : Integer.toString(r.nextInt(70)));
-            } else {
-                b.append(r.nextInt(3) == 0 ? STRINGS[r.nextInt(STRINGS.length)]
-                        : "'" + (char) ('a' + r.nextInt(4)) + (char) ('a' + r.nextInt(4)) + "'");
+                return rnd.nextInt(8) == 0 ? NUMBERS[rnd.nextInt(NUMBERS.length)] : Integer.toString(rnd.nextInt(70));
             }
-        }
-        return b.toString();
+            if (k == 'n') {
+                return rnd.nextInt(3) == 0 ? NUMBERS[rnd.nextInt(NUMBERS.length)] : Integer.toString(rnd.nextInt(70));
+            }
+            return rnd.nextInt(3) == 0 ? STRINGS[rnd.nextInt(STRINGS.length)]
+                    : "'" + (char) ('a' + rnd.nextInt(4)) + (char) ('a' + rnd.nextInt(4)) + "'";
+        });
     }
 }

@@ -119,9 +119,7 @@ class PlanCacheInsertTest {
                         "WATCH of " + t + " after " + sql);
             }
         }
-        for (String t : TABLES) {
-            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t);
-        }
+        DifferentialSupport.assertSameDumps(plain.side, cached.side, "", TABLES);
         assertEquals(plain.logged, cached.logged, "what the commit listener was told");
         assertTrue(cached.engine.planCacheHits() - hitsBefore > 300, "hits: " + cached.engine.planCacheHits());
         assertEquals(0, plain.engine.planCacheHits());
@@ -135,37 +133,20 @@ class PlanCacheInsertTest {
             String sql = statement(r);
             assertEquals(plain.run(sql), cached.run(sql), "in a block: " + sql);
         }
-        if (r.nextBoolean()) {
-            cached.engine.commitBlock();
-            plain.engine.commitBlock();
-        } else {
-            cached.engine.rollbackBlock();
-            plain.engine.rollbackBlock();
-        }
-        for (String t : TABLES) {
-            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t + " after a block");
-        }
+        DifferentialSupport.endBlock(r.nextBoolean(), cached.engine, plain.engine);
+        DifferentialSupport.assertSameDumps(plain.side, cached.side, " after a block", TABLES);
     }
 
     private static String statement(Random r) {
-        String t = TEMPLATES[r.nextInt(TEMPLATES.length)];
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            if (c != '%') {
-                b.append(c);
-                continue;
+        return DifferentialSupport.statement(TEMPLATES, r, (k, rnd) -> {
+            if (k == 'i' && rnd.nextInt(6) != 0) {
+                return Integer.toString(rnd.nextInt(60));
             }
-            char k = t.charAt(++i);
-            if (k == 'i' && r.nextInt(6) != 0) {
-                b.append(r.nextInt(60));
-            } else if (r.nextInt(4) != 0) {
-                b.append(r.nextBoolean() ? Integer.toString(r.nextInt(40)) : "'" + (char) ('a' + r.nextInt(6)) + "'");
-            } else {
-                b.append(VALUES[r.nextInt(VALUES.length)]);
+            if (rnd.nextInt(4) != 0) {
+                return rnd.nextBoolean() ? Integer.toString(rnd.nextInt(40)) : "'" + (char) ('a' + rnd.nextInt(6)) + "'";
             }
-        }
-        return b.toString();
+            return VALUES[rnd.nextInt(VALUES.length)];
+        });
     }
 
     @Test
@@ -252,18 +233,10 @@ class PlanCacheInsertTest {
             }
             assertEquals(plain.run(sql), cached.run(sql), sql);
             if (n % 10 == 9) {
-                if (r.nextBoolean()) {
-                    cached.engine.commitBlock();
-                    plain.engine.commitBlock();
-                } else {
-                    cached.engine.rollbackBlock();
-                    plain.engine.rollbackBlock();
-                }
+                DifferentialSupport.endBlock(r.nextBoolean(), cached.engine, plain.engine);
             }
         }
-        for (String t : TABLES) {
-            assertEquals(plain.run("DUMP " + t), cached.run("DUMP " + t), "DUMP " + t);
-        }
+        DifferentialSupport.assertSameDumps(plain.side, cached.side, "", TABLES);
         assertEquals(plain.logged, cached.logged, "what the commit listener was told");
         assertTrue(cached.engine.bulkInsertsStreamed() >= 60, "streamed: " + cached.engine.bulkInsertsStreamed());
         assertEquals(0, plain.engine.bulkInsertsStreamed());

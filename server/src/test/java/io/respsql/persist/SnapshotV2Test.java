@@ -1,11 +1,8 @@
 package io.respsql.persist;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
 import io.respsql.index.IndexKeys;
 import io.respsql.index.LongIntBTree;
-import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
 import io.respsql.storage.Chunks;
@@ -25,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +29,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.respsql.persist.SnapshotTesting.fixture;
+import static io.respsql.persist.SnapshotTesting.load;
+import static io.respsql.persist.SnapshotTesting.snapshot;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,23 +44,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SnapshotV2Test {
     @TempDir
     Path dir;
-
-    private static byte[] snapshot(Catalog catalog) throws IOException {
-        CatalogImage image = catalog.capture();
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            SnapshotWriter.write(image, out);
-            return out.toByteArray();
-        } finally {
-            image.release();
-        }
-    }
-
-    private static Catalog load(byte[] bytes) throws IOException {
-        Catalog c = new Catalog();
-        SnapshotReader.load(Channels.newChannel(new ByteArrayInputStream(bytes)), "test", c);
-        return c;
-    }
 
     private static String value(Column col, int row) {
         if (col.isNull(row)) {
@@ -116,16 +98,8 @@ class SnapshotV2Test {
         return sb.toString();
     }
 
-    private static Path fixture(String name) throws URISyntaxException {
-        return Path.of(SnapshotV2Test.class.getResource("/snapshots/" + name).toURI());
-    }
-
     private static String sql(Catalog catalog, String statement) {
-        ByteBuf buf = Unpooled.buffer();
-        new SqlEngine(catalog).execute(statement, new RespWriter().target(buf));
-        String s = buf.toString(StandardCharsets.UTF_8).replace("\r\n", " ").trim();
-        buf.release();
-        return s;
+        return SnapshotTesting.sql(new SqlEngine(catalog), statement);
     }
 
     private static String text(Table t, String column, int row) {

@@ -5,24 +5,24 @@ import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
-import io.respsql.storage.CatalogImage;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.PreparedDef;
 import io.respsql.storage.Table;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.zip.CRC32C;
 
+import static io.respsql.persist.SnapshotTesting.fixture;
+import static io.respsql.persist.SnapshotTesting.load;
+import static io.respsql.persist.SnapshotTesting.reply;
+import static io.respsql.persist.SnapshotTesting.snapshot;
+import static io.respsql.persist.SnapshotTesting.sql;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -31,43 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Format version 3 (prepared statements) and reading version 2. */
 class SnapshotV3Test {
-    private static byte[] snapshot(Catalog catalog) throws IOException {
-        CatalogImage image = catalog.capture();
-        try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            SnapshotWriter.write(image, out);
-            return out.toByteArray();
-        } finally {
-            image.release();
-        }
-    }
-
-    private static Catalog load(byte[] bytes) throws IOException {
-        Catalog c = new Catalog();
-        SnapshotReader.load(Channels.newChannel(new ByteArrayInputStream(bytes)), "test", c);
-        return c;
-    }
-
-    private static String sql(SqlEngine engine, String statement) {
-        ByteBuf buf = Unpooled.buffer();
-        engine.execute(statement, new RespWriter().target(buf));
-        return reply(buf);
-    }
-
     private static String execute(SqlEngine engine, String name, String... values) {
         ByteBuf buf = Unpooled.buffer();
         engine.executePrepared(name, List.of(values), new RespWriter().target(buf));
         return reply(buf);
-    }
-
-    private static String reply(ByteBuf buf) {
-        String s = buf.toString(StandardCharsets.UTF_8).replace("\r\n", " ").trim();
-        buf.release();
-        return s;
-    }
-
-    private static Path fixture(String name) throws URISyntaxException {
-        return Path.of(SnapshotV3Test.class.getResource("/snapshots/" + name).toURI());
     }
 
     /** A catalog with a table and prepared statements of every kind of parameter. */

@@ -89,4 +89,59 @@ class IntColumnAddWithinTest {
             }
         }
     }
+
+    /**
+     * The whole-table walk (firstOutside over the live rows, then addToLive) against a model: live
+     * rows released here and there (partial bitmap words), NULLs, a chunk boundary, a misfit or none.
+     */
+    @Test
+    void theLiveWalkMatchesARowAtATimeModel() {
+        SplittableRandom rnd = new SplittableRandom(29);
+        for (int trial = 0; trial < 60; trial++) {
+            RowAllocator live = new RowAllocator();
+            IntColumn c = new IntColumn("v", 0);
+            int rows = Chunks.SIZE + rnd.nextInt(1, 9000);
+            c.ensureCapacity(rows);
+            int[] model = new int[rows];
+            boolean[] isNull = new boolean[rows];
+            for (int r = 0; r < rows; r++) {
+                assertEquals(r, live.allocate());
+                model[r] = rnd.nextInt(-1000, 1000);
+                c.set(r, model[r]);
+            }
+            boolean[] gone = new boolean[rows];
+            for (int k = trial % 3 == 0 ? 0 : rnd.nextInt(1, 300); k > 0; k--) {
+                int r = rnd.nextInt(rows);
+                if (!gone[r]) {
+                    gone[r] = true;
+                    live.release(r);
+                }
+            }
+            for (int k = trial % 4 == 0 ? 0 : rnd.nextInt(1, 40); k > 0; k--) {
+                int r = rnd.nextInt(rows);
+                isNull[r] = true;
+                c.setNull(r);
+            }
+            if (trial % 2 == 1) {
+                int r = rnd.nextInt(rows);
+                model[r] = 2_000_000; // outside for a live non-NULL row; a released or NULL one is not looked at
+                c.set(r, model[r]);
+                isNull[r] = false;
+            }
+            int lo = -10_000;
+            int hi = 1_000_000;
+            int misfit = -1;
+            for (int r = 0; r < rows && misfit < 0; r++) {
+                if (!gone[r] && !isNull[r] && (model[r] < lo || model[r] > hi)) {
+                    misfit = r;
+                }
+            }
+            assertEquals(misfit, c.firstOutside(live, lo, hi), "trial " + trial);
+            c.addToLive(live, -3);
+            for (int r = 0; r < rows; r++) {
+                int expected = isNull[r] ? 0 : model[r] + (gone[r] ? 0 : -3);
+                assertEquals(expected, c.get(r), "trial " + trial + " row " + r);
+            }
+        }
+    }
 }

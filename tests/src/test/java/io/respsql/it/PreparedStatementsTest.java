@@ -29,6 +29,31 @@ class PreparedStatementsTest {
         assertEquals("+OK\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(1, 10, 'a'), (2, 20, 'b b')"));
     }
 
+    /** A server with the log on, fsync'ed per write, in this test's dir. */
+    private TestServer startLogged() throws Exception {
+        return TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
+    }
+
+    /** A new server on this test's dir that loads what the log holds. */
+    private TestServer restartFromTheLog() throws Exception {
+        return TestServer.start(c -> c.dir(dir).appendOnly(true));
+    }
+
+    /** BGREWRITEAOF, awaited. */
+    private static void rewriteTheLog(TestServer s, RespConnection c) throws Exception {
+        assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
+        assertTrue(s.server().appendOnlyFile().rewriteDone().get(30, TimeUnit.SECONDS));
+    }
+
+    /** EXECUTE of {@code name} answers that there is no such prepared statement. */
+    private static void assertNoSuchStatement(RespConnection c, String name, String... values) throws java.io.IOException {
+        String[] args = new String[2 + values.length];
+        args[0] = "EXECUTE";
+        args[1] = name;
+        System.arraycopy(values, 0, args, 2, values.length);
+        assertEquals("-ERR prepared statement '" + name + "' does not exist\r\n", c.call(args));
+    }
+
     @Test
     void prepareExecuteDeallocateAndTheirErrors() throws Exception {
         try (TestServer s = TestServer.start(); RespConnection c = s.raw()) {
@@ -42,7 +67,7 @@ class PreparedStatementsTest {
             assertEquals("+OK\r\n", c.call("EXECUTE", "put", "3", "30", "c"));
             assertEquals("*1\r\n$4\r\n30,c\r\n", c.call("EXECUTE", "get", "3"));
 
-            assertEquals("-ERR prepared statement 'nope' does not exist\r\n", c.call("EXECUTE", "nope", "1"));
+            assertNoSuchStatement(c, "nope", "1");
             assertEquals("-ERR prepared statement 'get' takes 1 value(s), not 2\r\n", c.call("EXECUTE", "get", "1", "2"));
             assertEquals("-ERR value 'x' for parameter 1 of prepared statement 'get' does not fit its type INT (column 'id')\r\n",
                     c.call("EXECUTE", "get", "x"));
@@ -50,17 +75,16 @@ class PreparedStatementsTest {
                     + " (column 'v')\r\n", c.call("EXECUTE", "put", "4", "3000000000", "d"));
             String bad = c.call("PREPARE", "bad", "SELECT v FROM kv WHERE id = = ?");
             assertTrue(bad.startsWith("-ERR "), bad);
-            assertEquals("-ERR prepared statement 'bad' does not exist\r\n", c.call("EXECUTE", "bad", "1"));
+            assertNoSuchStatement(c, "bad", "1");
             assertEquals("+OK\r\n", c.call("DEALLOCATE", "get"));
-            assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("EXECUTE", "get", "1"));
+            assertNoSuchStatement(c, "get", "1");
             assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("DEALLOCATE", "get"));
         }
     }
 
     @Test
     void preparedStatementsSurviveARestartThroughTheLog() throws Exception {
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
-             RespConnection c = s.raw()) {
+        try (TestServer s = startLogged(); RespConnection c = s.raw()) {
             fill(c);
             assertEquals("+OK\r\n", c.call("PREPARE", "get", "SELECT v FROM kv WHERE id = ?"));
             assertEquals("+OK\r\n", c.call("PREPARE", "gone", "SELECT v FROM kv"));
@@ -68,9 +92,9 @@ class PreparedStatementsTest {
             assertEquals("+OK\r\n", c.call("PREPARE", "set", "UPDATE kv SET v = ? WHERE id = ?"));
             assertEquals(":1\r\n", c.call("EXECUTE", "set", "77", "2"));
         }
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = s.raw()) {
+        try (TestServer s = restartFromTheLog(); RespConnection c = s.raw()) {
             assertEquals("*1\r\n$2\r\n77\r\n", c.call("EXECUTE", "get", "2"));
-            assertEquals("-ERR prepared statement 'gone' does not exist\r\n", c.call("EXECUTE", "gone"));
+            assertNoSuchStatement(c, "gone");
         }
     }
 
@@ -102,7 +126,7 @@ class PreparedStatementsTest {
         assertEquals("*1\r\n$6\r\n20,b b\r\n", c.call("EXECUTE", "get", "2"));
         assertEquals("-ERR value 'x' for parameter 1 of prepared statement 'Get' does not fit its type INT (column 'id')\r\n",
                 c.call("EXECUTE", "get", "x"));
-        assertEquals("-ERR prepared statement 'gone' does not exist\r\n", c.call("EXECUTE", "gone"));
+        assertNoSuchStatement(c, "gone");
         assertEquals("+OK\r\n", c.call("EXECUTE", "put", "3", "30", "c"));
         assertEquals("*1\r\n$4\r\n30,c\r\n", c.call("EXECUTE", "get", "3"));
         assertEquals("*1\r\n$2\r\n60\r\n", c.call("EXECUTE", "total"));
@@ -123,22 +147,20 @@ class PreparedStatementsTest {
         assertTrue(Files.notExists(dir.resolve("appendonly.aof")), "only the snapshot is there to restart from");
         try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(false)); RespConnection c = s.raw()) {
             assertPrepared(c);
-            assertEquals("-ERR prepared statement 'late' does not exist\r\n", c.call("EXECUTE", "late"));
+            assertNoSuchStatement(c, "late");
         }
     }
 
     @Test
     void preparedStatementsSurviveALogRewrite() throws Exception {
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
-             RespConnection c = s.raw()) {
+        try (TestServer s = startLogged(); RespConnection c = s.raw()) {
             fill(c);
             prepareSome(c);
-            assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
-            assertTrue(s.server().appendOnlyFile().rewriteDone().get(30, TimeUnit.SECONDS));
+            rewriteTheLog(s, c);
             byte[] head = Arrays.copyOf(Files.readAllBytes(dir.resolve("appendonly.aof")), 8);
             assertEquals("RSQLSNAP", new String(head, StandardCharsets.US_ASCII), "the log is a snapshot preamble now");
         }
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = s.raw()) {
+        try (TestServer s = restartFromTheLog(); RespConnection c = s.raw()) {
             assertPrepared(c);
         }
     }
@@ -146,13 +168,11 @@ class PreparedStatementsTest {
     /** A catalog of prepared statements only (no table) still gets a preamble: the rewrite does not drop them. */
     @Test
     void aLogRewriteOfOnlyPreparedStatementsKeepsThem() throws Exception {
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
-             RespConnection c = s.raw()) {
+        try (TestServer s = startLogged(); RespConnection c = s.raw()) {
             assertEquals("+OK\r\n", c.call("PREPARE", "twice", "SELECT ? * 2"));
-            assertEquals("+Background append only file rewriting started\r\n", c.call("BGREWRITEAOF"));
-            assertTrue(s.server().appendOnlyFile().rewriteDone().get(30, TimeUnit.SECONDS));
+            rewriteTheLog(s, c);
         }
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = s.raw()) {
+        try (TestServer s = restartFromTheLog(); RespConnection c = s.raw()) {
             assertEquals("*1\r\n$2\r\n42\r\n", c.call("EXECUTE", "twice", "21"));
         }
     }
@@ -168,8 +188,8 @@ class PreparedStatementsTest {
             ReplicatedTransactionTest.replicate(master, replica);
             assertEquals("*1\r\n$6\r\n20,b b\r\n", r.call("EXECUTE", "get", "2"));
             assertEquals("*1\r\n$2\r\n30\r\n", r.call("EXECUTE", "total"));
-            assertEquals("-ERR prepared statement 'gone' does not exist\r\n", r.call("EXECUTE", "gone"));
-            assertEquals("-ERR prepared statement 'mine' does not exist\r\n", r.call("EXECUTE", "mine"));
+            assertNoSuchStatement(r, "gone");
+            assertNoSuchStatement(r, "mine");
             assertEquals("-ERR value 'x' for parameter 1 of prepared statement 'Get' does not fit its type INT (column 'id')\r\n",
                     r.call("EXECUTE", "get", "x"));
             assertEquals("*1\r\n$4\r\n2,20\r\n", r.call("SELECT", "*", "FROM", "big"), "views come with the sync too");
@@ -178,8 +198,7 @@ class PreparedStatementsTest {
 
     @Test
     void aBlockThatRollsBackTakesBackItsPrepareAndDeallocate() throws Exception {
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
-             RespConnection c = s.raw()) {
+        try (TestServer s = startLogged(); RespConnection c = s.raw()) {
             fill(c);
             assertEquals("+OK\r\n", c.call("PREPARE", "get", "SELECT v FROM kv WHERE id = ?"));
             assertEquals("+OK\r\n", c.call("PREPARE", "keep", "SELECT s FROM kv WHERE id = ?"));
@@ -192,7 +211,7 @@ class PreparedStatementsTest {
             String exec = c.call("EXEC");
             assertTrue(exec.startsWith("-ERR EXEC aborted: statement 5 of 5 failed: ")
                     && exec.endsWith("; no change of this transaction was kept\r\n"), exec);
-            assertEquals("-ERR prepared statement 'fresh' does not exist\r\n", c.call("EXECUTE", "fresh"));
+            assertNoSuchStatement(c, "fresh");
             assertEquals("*1\r\n$2\r\n10\r\n", c.call("EXECUTE", "get", "1"));
             // the old text and its typing are back: the parameter is the INT id, not the TEXT s
             assertEquals("*1\r\n$1\r\na\r\n", c.call("EXECUTE", "keep", "1"));
@@ -203,13 +222,13 @@ class PreparedStatementsTest {
             assertEquals("+QUEUED\r\n", c.call("PREPARE", "fresh", "SELECT 1"));
             assertEquals("+QUEUED\r\n", c.call("DEALLOCATE", "get"));
             assertEquals("*2\r\n+OK\r\n+OK\r\n", c.call("EXEC"));
-            assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("EXECUTE", "get", "1"));
+            assertNoSuchStatement(c, "get", "1");
             assertEquals("*1\r\n$1\r\n1\r\n", c.call("EXECUTE", "fresh"));
         }
         // the log holds what committed and nothing of the rolled-back block
-        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = s.raw()) {
+        try (TestServer s = restartFromTheLog(); RespConnection c = s.raw()) {
             assertEquals("*1\r\n$1\r\n1\r\n", c.call("EXECUTE", "fresh"));
-            assertEquals("-ERR prepared statement 'get' does not exist\r\n", c.call("EXECUTE", "get", "1"));
+            assertNoSuchStatement(c, "get", "1");
             assertEquals("*1\r\n$1\r\na\r\n", c.call("EXECUTE", "keep", "1"));
         }
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.util.function.IntFunction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,61 +87,27 @@ class RequestAllocationTest {
 
     @Test
     void pingAllocatesNothingPerRequest() throws IOException {
-        Workload ping = new Workload("PING") {
-            @Override
-            String[] request(int i) {
-                return new String[] {"PING"};
-            }
-
-            @Override
-            String reply(int i) {
-                return "+PONG\r\n";
-            }
-        };
-        double pipelined = measure(ping, 100);
-        double single = measure(ping, 1);
-        assertAtMost(ping, 100, pipelined, PING_PIPELINED_MAX);
-        assertAtMost(ping, 1, single, PING_SINGLE_MAX);
+        Workload ping = new Workload("PING", i -> new String[] {"PING"}, i -> "+PONG\r\n");
+        assertPipelinedAndSingle(ping, PING_PIPELINED_MAX, PING_SINGLE_MAX);
     }
 
     @Test
     void pointSelectAllocatesOnlyItsStatement() throws IOException {
-        Workload select = new Workload("SELECT v FROM kv WHERE id = N") {
-            @Override
-            String[] request(int i) {
-                return new String[] {"SELECT", "v", "FROM", "kv", "WHERE", "id", "=", Integer.toString(i % ROWS + 1)};
-            }
-
-            @Override
-            String reply(int i) {
-                String v = Integer.toString((i % ROWS + 1) * 10);
-                return "*1\r\n$" + v.length() + "\r\n" + v + "\r\n";
-            }
-        };
-        double pipelined = measure(select, 100);
-        double single = measure(select, 1);
-        assertAtMost(select, 100, pipelined, SELECT_MAX);
-        assertAtMost(select, 1, single, SELECT_MAX);
+        Workload select = new Workload("SELECT v FROM kv WHERE id = N",
+                i -> new String[] {"SELECT", "v", "FROM", "kv", "WHERE", "id", "=", Integer.toString(i % ROWS + 1)},
+                i -> {
+                    String v = Integer.toString((i % ROWS + 1) * 10);
+                    return "*1\r\n$" + v.length() + "\r\n" + v + "\r\n";
+                });
+        assertPipelinedAndSingle(select, SELECT_MAX, SELECT_MAX);
     }
 
     @Test
     void pointUpdateAllocatesOnlyItsStatement() throws IOException {
-        Workload update = new Workload("UPDATE kv SET v = v + 1 WHERE id = N") {
-            @Override
-            String[] request(int i) {
-                return new String[] {"UPDATE", "ku", "SET", "v", "=", "v", "+", "1", "WHERE", "id", "=",
-                        Integer.toString(i % ROWS + 1)};
-            }
-
-            @Override
-            String reply(int i) {
-                return ":1\r\n";
-            }
-        };
-        double pipelined = measure(update, 100);
-        double single = measure(update, 1);
-        assertAtMost(update, 100, pipelined, UPDATE_MAX);
-        assertAtMost(update, 1, single, UPDATE_MAX);
+        Workload update = new Workload("UPDATE kv SET v = v + 1 WHERE id = N",
+                i -> new String[] {"UPDATE", "ku", "SET", "v", "=", "v", "+", "1", "WHERE", "id", "=", Integer.toString(i % ROWS + 1)},
+                i -> ":1\r\n");
+        assertPipelinedAndSingle(update, UPDATE_MAX, UPDATE_MAX);
     }
 
     @Test
@@ -149,41 +116,27 @@ class RequestAllocationTest {
             assertEquals("+OK\r\n", c.call("CREATE", "TABLE", "ki", "(id int primary key, fk int, count int)"));
             assertEquals("+OK\r\n", c.call("CREATE", "INDEX", "ki:fk:index", "ON", "ki", "(fk)"));
         }
-        Workload insert = new Workload("INSERT INTO ki VALUES (N,N,4)") {
-            private int next = 1;
-
-            @Override
-            String[] request(int i) {
-                String id = String.format("%012d", next++); // the gen-benchmark's keys: zero-padded, all new
-                return new String[] {"INSERT", "INTO", "ki", "VALUES", "(" + id + "," + id.substring(4) + ",4)"};
-            }
-
-            @Override
-            String reply(int i) {
-                return "+OK\r\n";
-            }
+        int[] next = {1};
+        IntFunction<String[]> newRow = i -> {
+            String id = String.format("%012d", next[0]++); // the gen-benchmark's keys: zero-padded, all new
+            return new String[] {"INSERT", "INTO", "ki", "VALUES", "(" + id + "," + id.substring(4) + ",4)"};
         };
-        double pipelined = measure(insert, 100);
-        double single = measure(insert, 1);
-        assertAtMost(insert, 100, pipelined, INSERT_MAX);
-        assertAtMost(insert, 1, single, INSERT_MAX);
+        assertPipelinedAndSingle(new Workload("INSERT INTO ki VALUES (N,N,4)", newRow, i -> "+OK\r\n"), INSERT_MAX, INSERT_MAX);
         if (PRINT) {
             try (RespConnection c = new RespConnection(TestServer.HOST, server.port())) {
                 assertEquals("+OK\r\n", c.call("CONFIG", "SET", "plan-cache-max-entries", "0"));
-                measure(new Workload("uncached: INSERT INTO ki VALUES (N,N,4)") {
-                    @Override
-                    String[] request(int i) {
-                        return insert.request(i);
-                    }
-
-                    @Override
-                    String reply(int i) {
-                        return "+OK\r\n";
-                    }
-                }, 100);
+                measure(new Workload("uncached: INSERT INTO ki VALUES (N,N,4)", newRow, i -> "+OK\r\n"), 100);
                 assertEquals("+OK\r\n", c.call("CONFIG", "SET", "plan-cache-max-entries", "1000"));
             }
         }
+    }
+
+    /** Measures 100 requests per write, then one per write, and checks each against its limit. */
+    private static void assertPipelinedAndSingle(Workload w, double pipelinedMax, double singleMax) throws IOException {
+        double pipelined = measure(w, 100);
+        double single = measure(w, 1);
+        assertAtMost(w, 100, pipelined, pipelinedMax);
+        assertAtMost(w, 1, single, singleMax);
     }
 
     /** The event loop's allocated bytes per request, the smallest of {@link #ROUNDS} rounds after a warm-up. */
@@ -224,15 +177,14 @@ class RequestAllocationTest {
         }
     }
 
-    private abstract static class Workload {
-        final String name;
-
-        Workload(String name) {
-            this.name = name;
+    /** A request stream: the i-th request's arguments and the reply it must get. */
+    private record Workload(String name, IntFunction<String[]> requests, IntFunction<String> replies) {
+        String[] request(int i) {
+            return requests.apply(i);
         }
 
-        abstract String[] request(int i);
-
-        abstract String reply(int i);
+        String reply(int i) {
+            return replies.apply(i);
+        }
     }
 }
