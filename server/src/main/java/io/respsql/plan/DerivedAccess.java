@@ -20,7 +20,7 @@ import java.util.List;
  *     {@code k >= rn}) on a ROW_NUMBER, RANK or DENSE_RANK column of the derived query's last window
  *     makes that window a per-partition top-k ({@link WindowOperator.TopK}): rows that cannot pass
  *     are dropped before its sort; the outer condition still filters;</li>
- * <li>an outer {@code ORDER BY} on the derived column that is that window's only partition key,
+ * <li>an outer {@code ORDER BY} on the derived column that is the only partition key of its windows,
  *     with a LIMIT, over one base table with an index on the key: the derived query walks the
  *     index (its rows arrive grouped by partition), the window computes a partition at a time, and
  *     the derived rows stream to the outer block in key order (no materialization), so the LIMIT
@@ -169,7 +169,7 @@ final class DerivedAccess {
      * that is that window's only partition key (a plain column of the table); null otherwise.
      */
     private static LogicalQuery.OrderKey grouping(Relation r, LogicalQuery.Block sb, LogicalQuery.OrderKey hint) {
-        if (sb.windows.size() != 1 || sb.aggregate || sb.distinct || sb.relations.size() != 1 || !sb.order.isEmpty()
+        if (sb.windows.isEmpty() || sb.aggregate || sb.distinct || sb.relations.size() != 1 || !sb.order.isEmpty()
                 || sb.limit >= 0 || sb.offset > 0 || hint.relation() != r) {
             return null;
         }
@@ -183,10 +183,14 @@ final class DerivedAccess {
         }
         Expression out = sb.outputs.get(i);
         Column c = Expressions.referencedColumn(out);
-        Expression[] parts = sb.windows.get(0).partitionKeys();
-        if (c == null || out.relations() != base.bit() || parts.length != 1 || Expressions.referencedColumn(parts[0]) != c
-                || parts[0].relations() != base.bit()) {
+        if (c == null || out.relations() != base.bit()) {
             return null;
+        }
+        for (LogicalQuery.WindowStep w : sb.windows) { // stacked windows over the same key pass whole partitions on in order
+            Expression[] parts = w.partitionKeys();
+            if (parts.length != 1 || Expressions.referencedColumn(parts[0]) != c || parts[0].relations() != base.bit()) {
+                return null;
+            }
         }
         return new LogicalQuery.OrderKey(out, hint.descending(), hint.nullsFirst(), base, c);
     }

@@ -144,7 +144,7 @@ public final class QueryPlanner {
         for (int s = 0; s < b.windows.size(); s++) {
             LogicalQuery.WindowStep w = b.windows.get(s);
             op = new io.respsql.exec.op.window.WindowOperator(op, carried, w.partitionKeys(), w.orderKeys(), w.functions(),
-                    w.output().table, w.output().number, s == hints.step() ? hints.topK() : null, grouped && s == 0);
+                    w.output().table, w.output().number, s == hints.step() ? hints.topK() : null, grouped);
             int[] more = java.util.Arrays.copyOf(carried, carried.length + 1);
             more[carried.length] = w.output().number;
             carried = more;
@@ -153,7 +153,7 @@ public final class QueryPlanner {
                         + " partition key(s), " + w.orderKeys().length + " order key(s)"
                         + (s == hints.step() && hints.topK() != null ? "; top-k per partition (" + w.functions()[hints.topK().function()]
                         .kind().sqlName() + (hints.topK().strict() ? " < " : " <= ") + hints.topK().bound().describe() + ")" : "")
-                        + (grouped && s == 0 ? "; input grouped by partition" : ""));
+                        + (grouped ? "; input grouped by partition" : ""));
             }
         }
         if (b.distinct) {
