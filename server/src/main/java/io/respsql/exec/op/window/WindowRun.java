@@ -229,8 +229,11 @@ final class WindowRun implements TupleConsumer {
             pid = new int[count];
             parts = partitionIds(count, pid);
         }
-        if ((long) parts * k > 4L * count + 1024) {
-            return count; // a heap per partition would outgrow the rows: sort them all
+        if ((long) parts * k * 3 > count) {
+            // k rows per partition would keep a third of the rows or more: the cut costs more than the
+            // sort it saves (the radix sort of all rows is cheap), and a heap per partition could
+            // outgrow the rows
+            return count;
         }
         int kk = (int) k;
         WindowFunctionKind kind = op.functions[op.topK.function()].kind();
