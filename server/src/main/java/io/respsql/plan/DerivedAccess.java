@@ -158,7 +158,7 @@ final class DerivedAccess {
             if (k != WindowFunctionKind.ROW_NUMBER && k != WindowFunctionKind.RANK && k != WindowFunctionKind.DENSE_RANK) {
                 continue;
             }
-            return new Hints(last, new WindowOperator.TopK(f, bound, strict), null, false);
+            return new Hints(last, new WindowOperator.TopK(f, bound, strict, rowsPerPartition(sb, w)), null, false);
         }
         return null;
     }
@@ -193,6 +193,28 @@ final class DerivedAccess {
             }
         }
         return new LogicalQuery.OrderKey(out, hint.descending(), hint.nullsFirst(), base, c);
+    }
+
+    /**
+     * Rows per partition the window's input is expected to have: over one base table, its rows
+     * over the partition column's distinct values (an index's sample); 0 unknown.
+     */
+    private static double rowsPerPartition(LogicalQuery.Block sb, LogicalQuery.WindowStep w) {
+        if (sb.relations.size() != 1 || sb.aggregate || sb.relations.get(0).kind != Relation.Kind.TABLE) {
+            return 0;
+        }
+        Relation base = sb.relations.get(0);
+        Cardinality card = new Cardinality();
+        double rows = card.tableRows(base);
+        Expression[] parts = w.partitionKeys();
+        if (parts.length == 0) {
+            return Math.max(1, rows);
+        }
+        Column c = parts.length == 1 ? Expressions.referencedColumn(parts[0]) : null;
+        if (c == null || parts[0].relations() != base.bit() || AccessPlanner.indexOn(base.table, c) == null) {
+            return 0; // without an index the distinct values are a guess (as in the background, on a capture): try the cut
+        }
+        return Math.max(1, rows / Math.max(1, card.distinct(base, c)));
     }
 
     private static int columnIndex(Relation r, Column c) {

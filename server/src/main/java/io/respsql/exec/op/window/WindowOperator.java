@@ -52,11 +52,16 @@ public final class WindowOperator implements Operator {
      * {@code function} (ROW_NUMBER, RANK or DENSE_RANK) of this window: a run evaluates the bound
      * once and keeps, per partition, only the rows whose value can pass it (the first k in window
      * order for ROW_NUMBER, every row ranked k or better for RANK and DENSE_RANK, ties included),
-     * so it sorts a few rows per partition instead of all of them. The outer filter still
+     * so it sorts a few rows per partition instead of all of them. {@code rowsPerPartition}: the
+     * planner's estimate (0: none); a run whose k is a third of it or more skips the cut before
+     * grouping the rows (k comes with the run, so the plan does not depend on it). The outer filter still
      * applies; only the functions {@link #topKSafe} allows may share the window (their values over
      * a prefix of each sorted partition are their values over the whole partition).
      */
-    public record TopK(int function, Expression bound, boolean strict) {
+    public record TopK(int function, Expression bound, boolean strict, double rowsPerPartition) {
+        public TopK(int function, Expression bound, boolean strict) {
+            this(function, bound, strict, 0);
+        }
     }
 
     /** Whether every function of the window depends only on rows before it (and its own rank), so a top-k cut keeps them right. */

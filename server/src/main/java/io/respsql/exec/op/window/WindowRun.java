@@ -220,6 +220,10 @@ final class WindowRun implements TupleConsumer {
         if (k >= count && count > 0) {
             return count; // no partition has more than k rows
         }
+        double perPartition = op.topK.rowsPerPartition();
+        if (!op.grouped && perPartition > 0 && perPartition < 3.0 * k) {
+            return count; // the planner expects partitions too small for the cut to pay (see below)
+        }
         int parts;
         int[] pid;
         if (op.grouped || partition.length == 0) {
