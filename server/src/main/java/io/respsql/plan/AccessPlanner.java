@@ -43,7 +43,15 @@ final class AccessPlanner {
     }
 
     static Access choose(Relation r, List<Conjunct> conds, LogicalQuery.OrderKey hint) {
+        return choose(r, conds, hint, false);
+    }
+
+    /** {@code limited}: a LIMIT stops the block early (a derived table may then stream in the hinted order). */
+    static Access choose(Relation r, List<Conjunct> conds, LogicalQuery.OrderKey hint, boolean limited) {
         if (r.kind != Relation.Kind.TABLE) {
+            if (r.kind == Relation.Kind.DERIVED) {
+                return DerivedAccess.choose(r, conds, hint, limited);
+            }
             if (r.sourcePlan == null) {
                 r.sourcePlan = QueryPlanner.plan(r.source);
             }

@@ -38,8 +38,13 @@ public final class QueryPlanner {
     }
 
     static Planned plan(LogicalQuery q) {
+        return plan(q, DerivedAccess.Hints.NONE);
+    }
+
+    /** {@code hints}: what an outer block asks of a derived table's query (a SELECT block's; ignored otherwise). */
+    static Planned plan(LogicalQuery q, DerivedAccess.Hints hints) {
         if (q instanceof LogicalQuery.Block b) {
-            return planBlock(b);
+            return planBlock(b, hints);
         } else if (q instanceof LogicalQuery.SetOp s) {
             return planSetOp(s);
         }
@@ -81,9 +86,10 @@ public final class QueryPlanner {
         return new Planned(op, s.outputs, s.names, carried, s.outerRefs, lines, false, null, null);
     }
 
-    private static Planned planBlock(LogicalQuery.Block b) {
+    private static Planned planBlock(LogicalQuery.Block b, DerivedAccess.Hints hints) {
         List<String> lines = lines(b);
         boolean[] presorted = {false};
+        boolean grouped = false;
         Operator op;
         Table countTable = null;
         if (b.relations.isEmpty()) {
@@ -98,7 +104,17 @@ public final class QueryPlanner {
                 lines.add("one row (no FROM)");
             }
         } else {
-            op = new JoinPlanner(b, lines, presorted).plan();
+            JoinPlanner jp = new JoinPlanner(b, lines, presorted);
+            jp.grouping = hints.grouping();
+            op = jp.plan();
+            if (hints.grouping() != null) {
+                // the walk in the key's order took (or not): the window then sees each partition's rows together
+                grouped = presorted[0];
+                presorted[0] = false;
+                if (grouped && hints.limited()) {
+                    DerivedAccess.stoppedByLimit(op);
+                }
+            }
             if (b.countStarOnly && b.relations.size() == 1 && b.where.isEmpty()
                     && b.relations.get(0).kind == Relation.Kind.TABLE) {
                 countTable = b.relations.get(0).table;
@@ -125,15 +141,19 @@ public final class QueryPlanner {
                 carried[i] = b.relations.get(i).number;
             }
         }
-        for (LogicalQuery.WindowStep w : b.windows) {
+        for (int s = 0; s < b.windows.size(); s++) {
+            LogicalQuery.WindowStep w = b.windows.get(s);
             op = new io.respsql.exec.op.window.WindowOperator(op, carried, w.partitionKeys(), w.orderKeys(), w.functions(),
-                    w.output().table, w.output().number);
+                    w.output().table, w.output().number, s == hints.step() ? hints.topK() : null, grouped);
             int[] more = java.util.Arrays.copyOf(carried, carried.length + 1);
             more[carried.length] = w.output().number;
             carried = more;
             if (b.explain) {
                 lines.add("window: " + w.functions().length + " function(s) over " + w.partitionKeys().length
-                        + " partition key(s), " + w.orderKeys().length + " order key(s)");
+                        + " partition key(s), " + w.orderKeys().length + " order key(s)"
+                        + (s == hints.step() && hints.topK() != null ? "; top-k per partition (" + w.functions()[hints.topK().function()]
+                        .kind().sqlName() + (hints.topK().strict() ? " < " : " <= ") + hints.topK().bound().describe() + ")" : "")
+                        + (grouped ? "; input grouped by partition" : ""));
             }
         }
         if (b.distinct) {
@@ -245,6 +265,8 @@ public final class QueryPlanner {
         private final boolean[] presorted;
         private final long block;
         private final Cardinality card = new Cardinality();
+        /** Set for a derived table's block: walk its one relation in this key's order (a window's partitions together). */
+        LogicalQuery.OrderKey grouping;
 
         JoinPlanner(LogicalQuery.Block b, List<String> lines, boolean[] presorted) {
             this.b = b;
@@ -273,7 +295,9 @@ public final class QueryPlanner {
 
         Operator plan() {
             Plan p;
-            if (b.relations.size() == 1) {
+            if (grouping != null && b.relations.size() == 1) {
+                p = greedy(grouping, false);
+            } else if (b.relations.size() == 1) {
                 p = greedy(orderHint(), false);
             } else {
                 p = greedy(null, false);
@@ -354,7 +378,7 @@ public final class QueryPlanner {
                     return null;
                 }
                 List<Conjunct> own = ownConditions(r, 0, pending);
-                p.access = AccessPlanner.choose(r, own, hint);
+                p.access = AccessPlanner.choose(r, own, hint, needed() >= 0);
                 if (!p.access.ordered()) {
                     return null;
                 }
@@ -367,7 +391,7 @@ public final class QueryPlanner {
                     }
                     List<Conjunct> own = ownConditions(r, 0, pending);
                     double rows = card.rows(r, own);
-                    AccessPlanner.Access a = AccessPlanner.choose(r, own, hint);
+                    AccessPlanner.Access a = AccessPlanner.choose(r, own, hint, hint != null && needed() >= 0);
                     if (p.first == null || rows < p.rows || (rows == p.rows && a.cost() < p.access.cost())) {
                         p.first = r;
                         p.access = a;

@@ -27,6 +27,8 @@ public final class Relation {
     boolean explain;
     /** DERIVED: the source's plan, made once however often join planning costs the relation. */
     QueryPlanner.Planned sourcePlan;
+    /** DERIVED: plans of the source told of an outer top-k filter or order ({@link DerivedAccess}), by variant. */
+    java.util.Map<Object, QueryPlanner.Planned> variants;
 
     // ---- join structure of the block that lists it ----------------------------------------------
     /** Joined by LEFT JOIN: rows of the relations before it are kept with slot -1 here when nothing matches. */

@@ -14,12 +14,13 @@ public final class WorkTableWriter {
     private WorkTableWriter() {
     }
 
-    /** Appends one row holding {@code values} evaluated in {@code ctx}. */
-    public static void append(Table work, Expression[] values, EvalContext ctx) {
+    /** Appends one row holding {@code values} evaluated in {@code ctx}; returns its row number. */
+    public static int append(Table work, Expression[] values, EvalContext ctx) {
         int row = work.allocateRow();
         for (int i = 0; i < values.length; i++) {
             write(work.column(i), row, values[i], ctx);
         }
+        return row;
     }
 
     public static void write(Column c, int row, Expression e, EvalContext ctx) {

@@ -177,6 +177,7 @@ final class ValueBuffer {
             }
             nulls = p;
         }
+        size = n;
     }
 
     private int at(int i) {
@@ -271,6 +272,59 @@ final class ValueBuffer {
         }
         int c = compare(i, j);
         return descending ? -c : c;
+    }
+
+    /**
+     * A hash of value {@code i} consistent with {@link #same} (NULLs alike; -0.0 as 0.0, every NaN
+     * alike, through {@link #sortKey}): for grouping rows by partition without sorting them.
+     */
+    int hash(int i) {
+        if (nulls != null && nulls[at(i)]) {
+            return 0x5bd1e995;
+        }
+        long h;
+        if (kind == Kind.TEXT) {
+            int a = at(i);
+            h = 1;
+            for (int p = offsets[a], e = p + lengths[a]; p < e; p++) {
+                h = 31 * h + arena[p];
+            }
+        } else {
+            h = sortKey(i, false);
+        }
+        h *= 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    /**
+     * Moves value {@code i} to position 0 and forgets the others (a grouped window run keeps the
+     * row that opened the next partition while it drops the finished one).
+     */
+    void keepOnly(int i) {
+        if (constant) {
+            return;
+        }
+        boolean wasNull = nulls != null && nulls[i];
+        switch (kind) {
+            case LONG:
+                longs[0] = longs[i];
+                break;
+            case DOUBLE:
+                doubles[0] = doubles[i];
+                break;
+            default: {
+                int len = lengths[i];
+                System.arraycopy(arena, offsets[i], arena, 0, len);
+                offsets[0] = 0;
+                lengths[0] = len;
+                arenaUsed = len;
+            }
+        }
+        if (nulls != null) {
+            java.util.Arrays.fill(nulls, false);
+            nulls[0] = wasNull;
+        }
+        size = 1;
     }
 
     /** Same value, NULL equal to NULL: for partition and peer boundaries. */

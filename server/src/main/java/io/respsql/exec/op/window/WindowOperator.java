@@ -42,9 +42,61 @@ public final class WindowOperator implements Operator {
     /** Test seam while storage's NULL bitmaps and truncate are stubs: see {@link #withStubStorage}. */
     ResultColumn.NullObserver nullObserver;
     private boolean truncate = true;
+    /** Null, or the bound an outer filter puts on one ranking function: rows past it are dropped before the sort. */
+    final TopK topK;
+    /** The input arrives grouped by the partition keys (an index walk): one partition is buffered at a time. */
+    final boolean grouped;
+
+    /**
+     * An outer {@code WHERE f <= bound} (strict: {@code f < bound}) on ranking function
+     * {@code function} (ROW_NUMBER, RANK or DENSE_RANK) of this window: a run evaluates the bound
+     * once and keeps, per partition, only the rows whose value can pass it (the first k in window
+     * order for ROW_NUMBER, every row ranked k or better for RANK and DENSE_RANK, ties included),
+     * so it sorts a few rows per partition instead of all of them. {@code rowsPerPartition}: the
+     * planner's estimate (0: none); a run whose k is a third of it or more skips the cut before
+     * grouping the rows (k comes with the run, so the plan does not depend on it). The outer filter still
+     * applies; only the functions {@link #topKSafe} allows may share the window (their values over
+     * a prefix of each sorted partition are their values over the whole partition).
+     */
+    public record TopK(int function, Expression bound, boolean strict, double rowsPerPartition) {
+        public TopK(int function, Expression bound, boolean strict) {
+            this(function, bound, strict, 0);
+        }
+    }
+
+    /** Whether every function of the window depends only on rows before it (and its own rank), so a top-k cut keeps them right. */
+    public static boolean topKSafe(WindowFunctionSpec[] functions) {
+        for (WindowFunctionSpec f : functions) {
+            switch (f.kind()) {
+                case ROW_NUMBER:
+                case RANK:
+                case DENSE_RANK:
+                case LAG:
+                    break;
+                default:
+                    return false;
+            }
+        }
+        return true;
+    }
 
     public WindowOperator(Operator input, int[] carriedRelations, Expression[] partitionKeys, WindowSortKey[] orderKeys,
                           WindowFunctionSpec[] functions, Table output, int outputRelation) {
+        this(input, carriedRelations, partitionKeys, orderKeys, functions, output, outputRelation, null, false);
+    }
+
+    public WindowOperator(Operator input, int[] carriedRelations, Expression[] partitionKeys, WindowSortKey[] orderKeys,
+                          WindowFunctionSpec[] functions, Table output, int outputRelation, TopK topK, boolean grouped) {
+        this.topK = topK;
+        this.grouped = grouped;
+        if (topK != null) {
+            WindowFunctionKind k = functions[topK.function()].kind();
+            if ((k != WindowFunctionKind.ROW_NUMBER && k != WindowFunctionKind.RANK && k != WindowFunctionKind.DENSE_RANK)
+                    || !topKSafe(functions) || !topK.bound().type().isInteger()) {
+                throw new IllegalArgumentException("top-k needs an integer bound on ROW_NUMBER, RANK or DENSE_RANK with only "
+                        + "ranking functions and LAG beside it");
+            }
+        }
         this.input = input;
         this.carriedRelations = carriedRelations.clone();
         this.partitionKeys = partitionKeys.clone();
@@ -109,6 +161,11 @@ public final class WindowOperator implements Operator {
         return output;
     }
 
+    /** Whether the input arrives grouped by partition (a partition is computed and pushed as soon as the next starts). */
+    public boolean grouped() {
+        return grouped;
+    }
+
     public int outputRelation() {
         return outputRelation;
     }
@@ -122,9 +179,9 @@ public final class WindowOperator implements Operator {
         if (truncate) {
             output.truncate();
         }
-        WindowRun run = new WindowRun(this);
+        WindowRun run = new WindowRun(this, ctx, out);
         input.run(ctx, run);
-        return run.finish(ctx, out);
+        return !run.stopped() && run.finish();
     }
 
     @Override
@@ -155,6 +212,13 @@ public final class WindowOperator implements Operator {
         b.append(':');
         for (int i = 0; i < functions.length; i++) {
             b.append(i == 0 ? " " : ", ").append(functions[i].describe());
+        }
+        if (topK != null) {
+            b.append("; top-k ").append(functions[topK.function()].kind().sqlName()).append(topK.strict() ? " < " : " <= ")
+                    .append(topK.bound().describe()).append(" per partition");
+        }
+        if (grouped) {
+            b.append("; input grouped by partition");
         }
         lines.add(b.toString());
         input.explain(lines, depth + 1);

@@ -220,7 +220,48 @@ final class WindowTestSupport {
         }
     }
 
+    /** Pushes the given row slots of relation {@link #INPUT}, in that order; counts what it pushed. */
+    static final class OrderedScan implements Operator {
+        final int[] slots;
+        int pushed;
+
+        OrderedScan(int[] slots) {
+            this.slots = slots;
+        }
+
+        @Override
+        public boolean run(EvalContext ctx, TupleConsumer out) {
+            for (int s : slots) {
+                ctx.slots[INPUT] = s;
+                pushed++;
+                if (!out.accept(ctx)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public long relations() {
+            return 1L << INPUT;
+        }
+
+        @Override
+        public void explain(List<String> lines, int depth) {
+            lines.add("  ".repeat(depth) + "TestScan " + slots.length);
+        }
+    }
+
     static Result run(int rows, Expression[] partition, WindowSortKey[] order, WindowFunctionSpec... fns) {
+        return run(new Scan(rows), rows, null, false, -1, partition, order, fns);
+    }
+
+    /**
+     * A run over {@code input} (row slots below {@code rows}) with a top-k cut and/or grouped
+     * input; {@code stopAfter} >= 0: the consumer stops after that many tuples.
+     */
+    static Result run(Operator input, int rows, WindowOperator.TopK topK, boolean grouped, int stopAfter,
+                      Expression[] partition, WindowSortKey[] order, WindowFunctionSpec... fns) {
         List<String> names = new ArrayList<>();
         List<ColumnType> types = new ArrayList<>();
         for (int f = 0; f < fns.length; f++) {
@@ -229,7 +270,7 @@ final class WindowTestSupport {
         }
         Table out = new Table("w", names, types, 0);
         Set<Long> nulls = new HashSet<>();
-        WindowOperator op = new WindowOperator(new Scan(rows), new int[] {INPUT}, partition, order, fns, out, OUTPUT)
+        WindowOperator op = new WindowOperator(input, new int[] {INPUT}, partition, order, fns, out, OUTPUT, topK, grouped)
                 .withStubStorage((f, row) -> nulls.add(((long) f << 32) | row));
         Result r = new Result(rows, fns.length);
         EvalContext ctx = new EvalContext(2);
@@ -244,7 +285,7 @@ final class WindowTestSupport {
             for (int f = 0; f < fns.length; f++) {
                 r.values[in][f] = nulls.contains(((long) f << 32) | row) ? null : read(out, f, row);
             }
-            return true;
+            return stopAfter < 0 || r.order.size() < stopAfter;
         });
         return r;
     }
