@@ -290,13 +290,37 @@ abstract class KeyCoder {
 
         /** The code of the bytes, added when new. {@code b} may be null when {@code len} is 0. */
         int code(byte[] b, int off, int len) {
+            if (len <= 16) {
+                // short values (statuses, countries, tiers): up to two little-endian words, masked to
+                // the value, compared as longs instead of hashed and compared byte by byte
+                long w0 = len == 0 ? 0 : word(b, off, Math.min(len, 8));
+                long w1 = len <= 8 ? 0 : word(b, off + 8, len - 8);
+                int h = shortHash(w0, w1, len);
+                int i = h & mask;
+                int sl;
+                while ((sl = slots[i]) != 0) {
+                    int id = sl - 1;
+                    if (w0s[id] == w0 && w1s[id] == w1 && lens[id] == len) {
+                        return id;
+                    }
+                    i = (i + 1) & mask;
+                }
+                int id = newCode(h, b, off, len);
+                w0s[id] = w0;
+                w1s[id] = w1;
+                slots[i] = id + 1;
+                if (size * 2 > slots.length) {
+                    rehash();
+                }
+                return id;
+            }
             int h = hash(b, off, len);
             int i = h & mask;
             int sl;
             while ((sl = slots[i]) != 0) {
                 int id = sl - 1;
                 if (hashes[id] == h && lens[id] == len && id != nullCode
-                        && (len == 0 || Arrays.equals(arena, offs[id], offs[id] + len, b, off, off + len))) {
+                        && Arrays.equals(arena, offs[id], offs[id] + len, b, off, off + len)) {
                     return id;
                 }
                 i = (i + 1) & mask;
@@ -309,10 +333,34 @@ abstract class KeyCoder {
             return id;
         }
 
+        /** Per code of a value of at most 16 bytes: its words as {@link #word} reads them (0 past the value). */
+        private long[] w0s = new long[16];
+        private long[] w1s = new long[16];
+
+        /** The {@code n} (1..8) bytes at {@code off} as a little-endian long, higher bytes 0. */
+        private static long word(byte[] b, int off, int n) {
+            if (off + 8 <= b.length) {
+                long w = (long) LONGS.get(b, off);
+                return n == 8 ? w : w & ((1L << (n << 3)) - 1);
+            }
+            long w = 0;
+            for (int k = n - 1; k >= 0; k--) {
+                w = (w << 8) | (b[off + k] & 0xFF);
+            }
+            return w;
+        }
+
+        private static int shortHash(long w0, long w1, int len) {
+            long h = HashCommon.mix(w0 * 0x9E3779B97F4A7C15L + w1 + len);
+            return (int) (h ^ (h >>> 32));
+        }
+
         private int newCode(int h, byte[] b, int off, int len) {
             int id = size++;
             if (id == hashes.length) {
                 int m = id * 2;
+                w0s = Arrays.copyOf(w0s, m);
+                w1s = Arrays.copyOf(w1s, m);
                 hashes = Arrays.copyOf(hashes, m);
                 offs = Arrays.copyOf(offs, m);
                 lens = Arrays.copyOf(lens, m);

@@ -97,8 +97,8 @@ public final class IndexRange implements Operator {
 
     /**
      * A batch of the rows in range: by the scan ({@code row} the next live slot to look at) or the
-     * cursor; the filter applied. Returns the count, 0 at the end. {@code pos[0]}: the scan's next
-     * live slot (-1 done), moved on; null for the cursor.
+     * cursor; the filter applied. Returns the count, 0 at the end. {@code pos[0]}: where the scan goes
+     * on (the slot after the last one taken), moved on; null for the cursor.
      */
     private int nextBatch(EvalContext ctx, int[] pos, LongIntBTree.Cursor c, long lo, long hi, int[] sel) {
         boolean scan = pos != null;
@@ -109,16 +109,11 @@ public final class IndexRange implements Operator {
             int n;
             if (scan) {
                 io.respsql.storage.RowAllocator rows = scanTable.rows();
-                int row = pos[0];
-                if (row < 0) {
+                n = rows.nextLiveBatch(pos[0], sel, TableScan.BATCH);
+                if (n == 0) {
                     return 0;
                 }
-                n = 0;
-                while (row >= 0 && n < TableScan.BATCH) {
-                    sel[n++] = row;
-                    row = rows.nextLive(row + 1);
-                }
-                pos[0] = row;
+                pos[0] = sel[n - 1] + 1;
                 n = keep(index.column(), sel, n, lo, hi);
             } else {
                 n = c.fill(hi, sel, TableScan.BATCH);
@@ -186,7 +181,7 @@ public final class IndexRange implements Operator {
         try {
             int[] pos = null;
             if (scan) {
-                pos = new int[] {scanTable.rows().nextLive(0)};
+                pos = new int[] {0};
             } else if (!c.seek(lo)) {
                 return true;
             }
@@ -219,7 +214,7 @@ public final class IndexRange implements Operator {
             int[] sel = spareSel != null ? spareSel : new int[TableScan.BATCH];
             spareSel = null;
             try {
-                int[] pos = {scanTable.rows().nextLive(0)};
+                int[] pos = {0};
                 int[] slots = ctx.slots;
                 int n;
                 while ((n = nextBatch(ctx, pos, null, lo, hi, sel)) > 0) {

@@ -38,16 +38,13 @@ public final class TableScan implements Operator {
             RowAllocator rows = table.rows();
             int[] slots = ctx.slots;
             io.respsql.expr.Cancellation cancel = ctx.cancel;
-            int row = rows.nextLive(0);
-            while (row >= 0) {
+            int row = 0;
+            int n;
+            while ((n = rows.nextLiveBatch(row, sel, BATCH)) > 0) {
                 if (cancel != null) {
                     cancel.check(); // one volatile read per batch: a background query stops within a batch
                 }
-                int n = 0;
-                while (row >= 0 && n < BATCH) {
-                    sel[n++] = row;
-                    row = rows.nextLive(row + 1);
-                }
+                row = sel[n - 1] + 1;
                 if (filter != null) {
                     n = filter.filter(ctx, relation, sel, n);
                 }
@@ -84,16 +81,13 @@ public final class TableScan implements Operator {
         try {
             RowAllocator rows = table.rows();
             io.respsql.expr.Cancellation cancel = ctx.cancel;
-            int row = rows.nextLive(0);
-            while (row >= 0) {
+            int row = 0;
+            int n;
+            while ((n = rows.nextLiveBatch(row, sel, BATCH)) > 0) {
                 if (cancel != null) {
                     cancel.check();
                 }
-                int n = 0;
-                while (row >= 0 && n < BATCH) {
-                    sel[n++] = row;
-                    row = rows.nextLive(row + 1);
-                }
+                row = sel[n - 1] + 1;
                 if (filter != null) {
                     n = filter.filter(ctx, relation, sel, n);
                 }
