@@ -184,10 +184,42 @@ final class ColumnRange {
         return kept;
     }
 
+    /** {@code col = k} / {@code col <> k}: one reference read per row, the length compared before any byte. */
+    private int filterTextPoint(TextColumn c, int[] sel, int n) {
+        boolean nulls = c.mayHaveNulls();
+        boolean want = !negate;
+        byte[] k = tlo;
+        int klen = k.length;
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            int s = sel[i];
+            if (nulls && c.isNull(s)) {
+                continue;
+            }
+            long ref = c.refOf(s);
+            boolean in;
+            if (ref == TextColumn.EMPTY_REF) {
+                in = klen == 0;
+            } else {
+                byte[] a = c.refBytes(ref);
+                int len = TextColumn.refLength(a, ref);
+                int off = TextColumn.refOffset(ref);
+                in = len == klen && java.util.Arrays.equals(a, off, off + len, k, 0, klen);
+            }
+            if (in == want) {
+                sel[kept++] = s;
+            }
+        }
+        return kept;
+    }
+
     private int filterText(TextColumn c, int[] sel, int n) {
         boolean nulls = c.mayHaveNulls();
         boolean want = !negate;
         boolean point = tlo != null && tlo == thi;
+        if (point) {
+            return filterTextPoint(c, sel, n);
+        }
         int kept = 0;
         for (int i = 0; i < n; i++) {
             int s = sel[i];

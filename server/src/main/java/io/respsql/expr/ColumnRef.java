@@ -74,6 +74,26 @@ abstract class ColumnRef extends Expression {
     }
 
     @Override
+    public final Column plainColumn(int rel) {
+        return rel == relation ? column : null;
+    }
+
+    /** Fills {@code nulls} for a batch of this column's slots; false (nothing written) when the column holds no NULL. */
+    final boolean batchNulls(int[] sel, int n, boolean[] nulls) {
+        if (!column.mayHaveNulls()) {
+            return false;
+        }
+        Column col = column;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            boolean isNull = col.isNull(sel[i]);
+            nulls[i] = isNull;
+            any |= isNull;
+        }
+        return any;
+    }
+
+    @Override
     public final long relations() {
         return 1L << relation;
     }
@@ -101,6 +121,30 @@ abstract class ColumnRef extends Expression {
             int s = slot(ctx);
             return s < 0 ? 0 : c.get(s);
         }
+
+        @Override
+        public boolean evalLongBatch(EvalContext ctx, int rel, int[] sel, int n, long[] out, boolean[] nulls) {
+            if (rel != relation) {
+                return super.evalLongBatch(ctx, rel, sel, n, out, nulls);
+            }
+            IntColumn col = c;
+            for (int i = 0; i < n; i++) {
+                out[i] = col.get(sel[i]); // a NULL row's slot holds 0
+            }
+            return batchNulls(sel, n, nulls);
+        }
+
+        @Override
+        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
+            if (rel != relation) {
+                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
+            }
+            IntColumn col = c;
+            for (int i = 0; i < n; i++) {
+                out[i] = col.get(sel[i]);
+            }
+            return batchNulls(sel, n, nulls);
+        }
     }
 
     static final class LongRef extends ColumnRef {
@@ -116,6 +160,30 @@ abstract class ColumnRef extends Expression {
             int s = slot(ctx);
             return s < 0 ? 0 : c.get(s);
         }
+
+        @Override
+        public boolean evalLongBatch(EvalContext ctx, int rel, int[] sel, int n, long[] out, boolean[] nulls) {
+            if (rel != relation) {
+                return super.evalLongBatch(ctx, rel, sel, n, out, nulls);
+            }
+            LongColumn col = c;
+            for (int i = 0; i < n; i++) {
+                out[i] = col.get(sel[i]);
+            }
+            return batchNulls(sel, n, nulls);
+        }
+
+        @Override
+        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
+            if (rel != relation) {
+                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
+            }
+            LongColumn col = c;
+            for (int i = 0; i < n; i++) {
+                out[i] = col.get(sel[i]);
+            }
+            return batchNulls(sel, n, nulls);
+        }
     }
 
     static final class DoubleRef extends ColumnRef {
@@ -130,6 +198,18 @@ abstract class ColumnRef extends Expression {
         public double evalDouble(EvalContext ctx) {
             int s = slot(ctx);
             return s < 0 ? 0 : c.get(s);
+        }
+
+        @Override
+        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
+            if (rel != relation) {
+                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
+            }
+            DoubleColumn col = c;
+            for (int i = 0; i < n; i++) {
+                out[i] = col.get(sel[i]);
+            }
+            return batchNulls(sel, n, nulls);
         }
     }
 

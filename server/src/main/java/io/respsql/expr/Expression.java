@@ -67,6 +67,48 @@ public abstract class Expression {
     }
 
     /**
+     * Batch form of {@link #evalLong} over the slots {@code sel[0..n)} of {@code relation} (the
+     * other relations' slots as the caller set them): {@code out[i]} the value, {@code nulls[i]}
+     * whether it is NULL. Returns whether any is NULL; when it returns false {@code nulls} may be
+     * left as it was. The default evaluates row by row (leaving {@code ctx.slots[relation]} at
+     * the last slot); a column reference overrides it with a loop over its chunks.
+     */
+    public boolean evalLongBatch(EvalContext ctx, int relation, int[] sel, int n, long[] out, boolean[] nulls) {
+        int[] slots = ctx.slots;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            slots[relation] = sel[i];
+            out[i] = evalLong(ctx);
+            boolean isNull = ctx.isNull;
+            nulls[i] = isNull;
+            any |= isNull;
+        }
+        return any;
+    }
+
+    /** Batch form of {@link #evalDouble}, as {@link #evalLongBatch}. */
+    public boolean evalDoubleBatch(EvalContext ctx, int relation, int[] sel, int n, double[] out, boolean[] nulls) {
+        int[] slots = ctx.slots;
+        boolean any = false;
+        for (int i = 0; i < n; i++) {
+            slots[relation] = sel[i];
+            out[i] = evalDouble(ctx);
+            boolean isNull = ctx.isNull;
+            nulls[i] = isNull;
+            any |= isNull;
+        }
+        return any;
+    }
+
+    /**
+     * The stored column this expression is, when it is a plain reference to a column of
+     * {@code relation}; else null. Batch readers use it to read the column's chunks directly.
+     */
+    public io.respsql.storage.Column plainColumn(int relation) {
+        return null;
+    }
+
+    /**
      * The relations this expression reads, one bit per relation number (a correlated subquery's
      * outer references included). 0 for a constant. Statements over more than 64 relations are
      * refused by the binder.

@@ -250,7 +250,11 @@ final class AccessPlanner {
                         && emptyRange(lo, hi)) {
                     return empty(r, what);
                 }
-                op = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
+                IndexRange range = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
+                if (!ordered) {
+                    range.mayScan(r.table); // no ORDER BY relies on key order: a wide range may scan
+                }
+                op = range;
             } else {
                 Expression[] values = sargs.get(0).values;
                 KeyProbe[] keys = new KeyProbe[values.length];

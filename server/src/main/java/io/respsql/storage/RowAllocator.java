@@ -166,6 +166,47 @@ public final class RowAllocator {
         }
     }
 
+    /**
+     * Up to {@code cap} live rows from {@code from} on, ascending, into {@code dst}; returns how
+     * many (0: none left). A word of the live bitmap at a time (a scan's batch), not a call per
+     * row; the next batch starts after {@code dst[n - 1]}.
+     */
+    public int nextLiveBatch(int from, int[] dst, int cap) {
+        int hw = highWater;
+        if (from >= hw || from < 0 || cap <= 0) {
+            return 0;
+        }
+        long[][] lv = live;
+        int c = from >>> Chunks.SHIFT;
+        int w = (from & Chunks.MASK) >>> 6;
+        long word = lv[c][w] & (-1L << from);
+        int n = 0;
+        while (true) {
+            int baseRow = (c << Chunks.SHIFT) + (w << 6);
+            while (word != 0) {
+                int row = baseRow + Long.numberOfTrailingZeros(word);
+                if (row >= hw) {
+                    return n;
+                }
+                dst[n++] = row;
+                if (n == cap) {
+                    return n;
+                }
+                word &= word - 1;
+            }
+            if (++w == WORDS_PER_CHUNK) {
+                w = 0;
+                if (++c >= lv.length) {
+                    return n;
+                }
+            }
+            if ((c << Chunks.SHIFT) + (w << 6) >= hw) {
+                return n;
+            }
+            word = lv[c][w];
+        }
+    }
+
     private void thaw(int c) {
         live[c] = live[c].clone();
         frozen[c] = false;

@@ -52,6 +52,10 @@ class ExpressionFilterTest {
             conditions.add(Expressions.inList(f.s, List.of(txt(""), txt("hello")), neg));
             conditions.add(Expressions.inList(f.s, List.of(txt("zz"), nul()), neg));
             conditions.add(Expressions.like(f.s, txt("h%"), null, neg));
+            // literal prefix then one %: the in-place prefix loop (ASCII case folded, UTF-8 bytes)
+            for (String p : new String[] {"%", "HE%", "hello%", "hellos%", "é%", "ab%", "%%", "a_%", "a%b"}) {
+                conditions.add(Expressions.like(f.s, txt(p), null, neg));
+            }
         }
         conditions.add(Expressions.binary(AND, Expressions.binary(GT, f.a, i(0)), Expressions.binary(LT, f.b, d(2))));
         conditions.add(Expressions.binary(OR, Expressions.binary(GT, f.a, i(5)), Expressions.binary(EQ, f.s, txt("a"))));

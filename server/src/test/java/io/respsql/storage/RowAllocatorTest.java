@@ -93,6 +93,37 @@ class RowAllocatorTest {
     }
 
     @Test
+    void nextLiveBatchListsWhatNextLiveWalks() {
+        allocate(Chunks.SIZE + 5000);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+        for (int row = 0; row < Chunks.SIZE + 5000; row++) {
+            // runs of released slots, whole words and a whole chunk boundary among them
+            if (r.nextInt(4) == 0 || (row >= 640 && row < 900) || (row >= Chunks.SIZE - 70 && row < Chunks.SIZE + 3)) {
+                rows.release(row);
+            }
+        }
+        java.util.List<Integer> walked = new java.util.ArrayList<>();
+        for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            walked.add(row);
+        }
+        for (int cap : new int[] {1, 7, 64, 1024}) {
+            java.util.List<Integer> batched = new java.util.ArrayList<>();
+            int[] dst = new int[cap];
+            int from = 0;
+            int n;
+            while ((n = rows.nextLiveBatch(from, dst, cap)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    batched.add(dst[i]);
+                }
+                from = dst[n - 1] + 1;
+            }
+            assertEquals(walked, batched, "cap " + cap);
+        }
+        assertEquals(0, rows.nextLiveBatch(Chunks.SIZE + 5000, new int[4], 4));
+        assertEquals(0, rows.nextLiveBatch(-1, new int[4], 4));
+    }
+
+    @Test
     void nextLiveSkipsDeletedRowsInsideAWord() {
         allocate(64 * 3);
         for (int r = 1; r < 64 * 3 - 1; r++) {

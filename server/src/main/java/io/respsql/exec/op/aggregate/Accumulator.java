@@ -16,7 +16,7 @@ abstract class Accumulator {
     protected final Expression arg;
     /** How the argument is read ({@link Keys#LONG}, DOUBLE, TEXT); -1 for COUNT(*) or a bare NULL. */
     protected final byte kind;
-    private final DistinctValues seen;
+    final DistinctValues seen;
 
     Accumulator(Expression arg, boolean distinct) {
         this.arg = arg;
@@ -64,6 +64,49 @@ abstract class Accumulator {
             }
             default:
                 // a bare NULL argument: every value is NULL, nothing to take
+        }
+    }
+
+    /**
+     * Takes the rows {@code sel[0..n)} of {@code relation}, row i into group {@code gids[i]}: the
+     * argument evaluated for the whole batch first ({@link Expression#evalLongBatch}), then one
+     * loop. Functions override it with a loop of their own for the common non-DISTINCT case.
+     */
+    void accumulateBatch(EvalContext ctx, int relation, int[] sel, int n, int[] gids, BatchScratch s) {
+        if (kind == Keys.LONG) {
+            long[] v = s.longs;
+            boolean[] nulls = s.nulls;
+            boolean anyNull = arg.evalLongBatch(ctx, relation, sel, n, v, nulls);
+            for (int i = 0; i < n; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = gids[i];
+                if (seen == null || seen.firstLong(g, v[i])) {
+                    addLong(g, v[i]);
+                }
+            }
+            return;
+        }
+        if (kind == Keys.DOUBLE) {
+            double[] d = s.doubles;
+            boolean[] nulls = s.nulls;
+            boolean anyNull = arg.evalDoubleBatch(ctx, relation, sel, n, d, nulls);
+            for (int i = 0; i < n; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = gids[i];
+                if (seen == null || seen.firstDouble(g, d[i])) {
+                    addDouble(g, d[i]);
+                }
+            }
+            return;
+        }
+        int[] slots = ctx.slots;
+        for (int i = 0; i < n; i++) {
+            slots[relation] = sel[i];
+            accumulate(ctx, gids[i]);
         }
     }
 

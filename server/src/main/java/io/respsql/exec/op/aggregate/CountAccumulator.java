@@ -30,6 +30,33 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
+    void accumulateBatch(EvalContext ctx, int relation, int[] sel, int n, int[] gids, BatchScratch s) {
+        long[] c = counts;
+        if (arg == null) {
+            for (int i = 0; i < n; i++) {
+                c[gids[i]]++;
+            }
+            return;
+        }
+        if (seen != null || kind != io.respsql.exec.op.Keys.LONG) {
+            super.accumulateBatch(ctx, relation, sel, n, gids, s);
+            return;
+        }
+        boolean[] nulls = s.nulls;
+        if (!arg.evalLongBatch(ctx, relation, sel, n, s.longs, nulls)) {
+            for (int i = 0; i < n; i++) {
+                c[gids[i]]++;
+            }
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!nulls[i]) {
+                c[gids[i]]++;
+            }
+        }
+    }
+
+    @Override
     void addLong(int g, long v) {
         counts[g]++;
     }

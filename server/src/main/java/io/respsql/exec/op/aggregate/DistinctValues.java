@@ -25,13 +25,58 @@ final class DistinctValues {
 
     boolean firstLong(int g, long v) {
         if (pairs != null) {
-            return pairs.add(g, v);
+            // a value that fits in an int goes with its group into one long: one array, one cache
+            // line per probe (a given value always takes the same path, so each pair is seen once)
+            return v == (int) v ? packed.add(((long) (g + 1) << 32) | (v & 0xFFFFFFFFL)) : pairs.add(g, v);
         }
         buf.reset();
         buf.setLong(0, g);
         buf.setLong(1, v);
         table.findOrAdd(buf);
         return table.added;
+    }
+
+    private final PackedSet packed = new PackedSet();
+
+    /** Open-addressing set of non-zero longs ((group + 1) << 32 | int value); 0 marks an empty slot. */
+    private static final class PackedSet {
+        private long[] slots = new long[64];
+        private int mask = 63;
+        private int size;
+
+        boolean add(long e) {
+            long[] sl = slots;
+            int m = mask;
+            int i = (int) it.unimi.dsi.fastutil.HashCommon.mix(e) & m;
+            long x;
+            while ((x = sl[i]) != 0) {
+                if (x == e) {
+                    return false;
+                }
+                i = (i + 1) & m;
+            }
+            sl[i] = e;
+            if (++size * 2 > sl.length) {
+                rehash();
+            }
+            return true;
+        }
+
+        private void rehash() {
+            long[] fresh = new long[slots.length * 2];
+            int m = fresh.length - 1;
+            for (long x : slots) {
+                if (x != 0) {
+                    int i = (int) it.unimi.dsi.fastutil.HashCommon.mix(x) & m;
+                    while (fresh[i] != 0) {
+                        i = (i + 1) & m;
+                    }
+                    fresh[i] = x;
+                }
+            }
+            slots = fresh;
+            mask = m;
+        }
     }
 
     /** Open-addressing set of (group, long) pairs in parallel arrays; linear probing. */

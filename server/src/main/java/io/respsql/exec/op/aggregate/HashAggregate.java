@@ -1,5 +1,6 @@
 package io.respsql.exec.op.aggregate;
 
+import io.respsql.exec.op.BatchConsumer;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyStore;
 import io.respsql.exec.op.KeyTable;
@@ -8,6 +9,8 @@ import io.respsql.exec.op.LongKeyTable;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.Outputs;
 import io.respsql.exec.op.TupleConsumer;
+import io.respsql.exec.op.scan.IndexRange;
+import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.storage.Table;
@@ -50,6 +53,14 @@ public final class HashAggregate implements Operator {
         for (int a = 0; a < accs.length; a++) {
             accs[a] = aggregates[a].newAccumulator(ctx);
         }
+        if (input instanceof TableScan) {
+            TableScan scan = (TableScan) input;
+            return runBatches(ctx, out, accs, scan.relation(), scan.tableRows(), scan::runBatches);
+        }
+        if (input instanceof IndexRange) {
+            IndexRange range = (IndexRange) input;
+            return runBatches(ctx, out, accs, range.relation(), range.index().tree().size(), range::runBatches);
+        }
         if (keys.singleLong()) {
             return runLong(ctx, out, accs);
         }
@@ -76,6 +87,129 @@ public final class HashAggregate implements Operator {
             }
         }
         return true;
+    }
+
+    /**
+     * Over a table scan, a batch at a time ({@link TableScan#runBatches}): each key turns the batch
+     * into dense codes ({@link KeyCoder}), several keys' codes are folded pairwise into group
+     * numbers through {@link LongKeyTable}s on (left code, right code), then every accumulator
+     * takes the batch in one loop. Groups are numbered in first-seen order, as row at a time.
+     */
+    private boolean runBatches(EvalContext ctx, TupleConsumer out, Accumulator[] accs, int relation, long inputRows,
+                               BatchSource source) {
+        BatchGrouping grouping = new BatchGrouping(keys, accs, relation, inputRows);
+        source.run(ctx, grouping);
+        int groups = grouping.groups();
+        int keyCount = keys.size();
+        int[] rows = new int[groups];
+        int[] codes = new int[Math.max(keyCount, 1)];
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            if (keyCount > 0) {
+                grouping.decode(g, codes);
+                for (int j = 0; j < keyCount; j++) {
+                    grouping.coders[j].write(output.column(j), row, codes[j]);
+                }
+            }
+            for (int a = 0; a < accs.length; a++) {
+                accs[a].write(output.column(keyCount + a), row, g);
+            }
+            rows[g] = row;
+        }
+        for (int g = 0; g < groups; g++) {
+            ctx.slots[outputRelation] = rows[g];
+            if (!out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A scan's or a range's batch-at-a-time run. */
+    private interface BatchSource {
+        boolean run(EvalContext ctx, BatchConsumer out);
+    }
+
+    private static final class BatchGrouping implements BatchConsumer {
+        final KeyCoder[] coders;
+        /** pairs[j] (j >= 1): group number of keys 0..j from (number of keys 0..j-1, code of key j). */
+        private final LongKeyTable[] pairs;
+        private final Accumulator[] accs;
+        private final int relation;
+        private final BatchScratch scratch = new BatchScratch();
+        private final int[] gids = new int[TableScan.BATCH];
+        private final int[] codes = new int[TableScan.BATCH];
+        private int capacity;
+
+        BatchGrouping(Keys keys, Accumulator[] accs, int relation, long rows) {
+            int k = keys.size();
+            this.coders = new KeyCoder[k];
+            for (int j = 0; j < k; j++) {
+                coders[j] = KeyCoder.of(keys.expression(j), relation, rows);
+            }
+            this.pairs = new LongKeyTable[k];
+            for (int j = 1; j < k; j++) {
+                pairs[j] = new LongKeyTable();
+            }
+            this.accs = accs;
+            this.relation = relation;
+            ensure(k == 0 ? 1 : 16);
+        }
+
+        private void ensure(int n) {
+            capacity = n;
+            for (Accumulator a : accs) {
+                a.grow(n);
+            }
+        }
+
+        int groups() {
+            int k = coders.length;
+            return k == 0 ? 1 : k == 1 ? coders[0].size() : pairs[k - 1].size();
+        }
+
+        /** The codes of group {@code g}'s keys into {@code into}. */
+        void decode(int g, int[] into) {
+            int id = g;
+            for (int j = coders.length - 1; j >= 1; j--) {
+                long pair = pairs[j].key(id);
+                into[j] = (int) pair;
+                id = (int) (pair >>> 32);
+            }
+            into[0] = id;
+        }
+
+        @Override
+        public boolean acceptBatch(EvalContext ctx, int[] sel, int n) {
+            int[] g = gids;
+            int k = coders.length;
+            if (k == 0) {
+                java.util.Arrays.fill(g, 0, n, 0);
+            } else {
+                coders[0].codes(ctx, relation, sel, n, g, scratch);
+                for (int j = 1; j < k; j++) {
+                    coders[j].codes(ctx, relation, sel, n, codes, scratch);
+                    LongKeyTable t = pairs[j];
+                    int[] c = codes;
+                    for (int i = 0; i < n; i++) {
+                        g[i] = t.findOrAdd(((long) g[i] << 32) | c[i]);
+                    }
+                }
+                int groups = groups();
+                if (groups > capacity) {
+                    int cap = capacity;
+                    while (cap < groups) {
+                        cap *= 2;
+                    }
+                    ensure(cap);
+                }
+            }
+            Accumulator[] as = accs;
+            for (int a = 0; a < as.length; a++) {
+                as[a].accumulateBatch(ctx, relation, sel, n, g, scratch);
+            }
+            return true;
+        }
     }
 
     /** GROUP BY one integer-carried key: groups found in a {@link LongKeyTable} on the key's value. */

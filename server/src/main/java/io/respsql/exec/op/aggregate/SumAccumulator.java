@@ -29,6 +29,50 @@ final class SumAccumulator extends Accumulator {
     }
 
     @Override
+    void accumulateBatch(io.respsql.expr.EvalContext ctx, int relation, int[] sel, int n, int[] gids, BatchScratch s) {
+        if (seen != null) {
+            super.accumulateBatch(ctx, relation, sel, n, gids, s);
+            return;
+        }
+        boolean[] nulls = s.nulls;
+        boolean[] any = this.any;
+        if (kind == io.respsql.exec.op.Keys.DOUBLE) {
+            double[] d = s.doubles;
+            boolean anyNull = arg.evalDoubleBatch(ctx, relation, sel, n, d, nulls);
+            double[] ds = dsums;
+            for (int i = 0; i < n; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = gids[i];
+                ds[g] += d[i];
+                any[g] = true;
+            }
+            return;
+        }
+        if (kind != io.respsql.exec.op.Keys.LONG) {
+            return; // a bare NULL argument: nothing to take
+        }
+        long[] v = s.longs;
+        boolean anyNull = arg.evalLongBatch(ctx, relation, sel, n, v, nulls);
+        long[] sums = this.sums;
+        for (int i = 0; i < n; i++) {
+            if (anyNull && nulls[i]) {
+                continue;
+            }
+            int g = gids[i];
+            long x = v[i];
+            long a = sums[g];
+            long r = a + x;
+            if (((a ^ r) & (x ^ r)) < 0) {
+                throw new SqlException("integer out of range");
+            }
+            sums[g] = r;
+            any[g] = true;
+        }
+    }
+
+    @Override
     void addLong(int g, long v) {
         long s = sums[g];
         long r = s + v;

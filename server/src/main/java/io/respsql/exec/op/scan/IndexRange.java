@@ -1,10 +1,16 @@
 package io.respsql.exec.op.scan;
 
+import io.respsql.exec.op.BatchConsumer;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.LongColumn;
+import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
@@ -40,6 +46,163 @@ public final class IndexRange implements Operator {
         this.description = description;
     }
 
+    /** Set by {@link #mayScan}: the table, when the rows may come in slot order from a scan instead. */
+    private Table scanTable;
+    /** A batch's slots, reused by runs that do not overlap. */
+    private int[] spareSel;
+
+    /** Below this many index entries a range never turns into a scan (either is cheap). */
+    static final long SCAN_MIN_ROWS = 10_000;
+    /**
+     * A range covering more than 1 in this many of the index's keys is read by a scan: a row of an
+     * index range is a random access to each column read (rows come in key order, not slot order),
+     * a scan reads the columns in order through a tight key-bounds loop.
+     */
+    static final int SCAN_FRACTION = 10;
+
+    /**
+     * Lets a run read {@code table}'s rows by a scan checking the key bounds instead of walking the
+     * index, when the bounds cover a large share of the keys (interpolated between the index's
+     * smallest and largest key; integer and temporal single-column indexes only). The planner
+     * calls it only when nothing relies on key order.
+     */
+    public void mayScan(Table table) {
+        ColumnType ct = index.column().type();
+        if (index.columnCount() == 1 && !index.descending(0) && !descending
+                && (ct == ColumnType.INT || ct == ColumnType.BIGINT || ct == ColumnType.DATE || ct == ColumnType.TIMESTAMP)) {
+            this.scanTable = table;
+        }
+    }
+
+    /** Whether this run's bounds {@code lo..hi} are better served by a scan ({@link #mayScan}). */
+    private boolean scanInstead(long lo, long hi) {
+        if (scanTable == null || stoppedByLimit) {
+            return false;
+        }
+        LongIntBTree tree = index.tree();
+        if (tree.size() < SCAN_MIN_ROWS) {
+            return false;
+        }
+        LongIntBTree.Cursor c = tree.cursor();
+        if (!c.first()) {
+            return false;
+        }
+        long min = c.key();
+        c.last();
+        long max = c.key();
+        double from = Math.max((double) lo, (double) min);
+        double to = Math.min((double) hi, (double) max);
+        return to >= from && (to - from + 1) * SCAN_FRACTION > (double) max - (double) min + 1;
+    }
+
+    /**
+     * A batch of the rows in range: by the scan ({@code row} the next live slot to look at) or the
+     * cursor; the filter applied. Returns the count, 0 at the end. {@code pos[0]}: where the scan goes
+     * on (the slot after the last one taken), moved on; null for the cursor.
+     */
+    private int nextBatch(EvalContext ctx, int[] pos, LongIntBTree.Cursor c, long lo, long hi, int[] sel) {
+        boolean scan = pos != null;
+        while (true) {
+            if (ctx.cancel != null) {
+                ctx.cancel.check();
+            }
+            int n;
+            if (scan) {
+                io.respsql.storage.RowAllocator rows = scanTable.rows();
+                n = rows.nextLiveBatch(pos[0], sel, TableScan.BATCH);
+                if (n == 0) {
+                    return 0;
+                }
+                pos[0] = sel[n - 1] + 1;
+                n = keep(index.column(), sel, n, lo, hi);
+            } else {
+                n = c.fill(hi, sel, TableScan.BATCH);
+                if (n == 0) {
+                    return 0;
+                }
+            }
+            if (filter != null) {
+                n = filter.filter(ctx, relation, sel, n);
+            }
+            if (n > 0) {
+                return n;
+            }
+        }
+    }
+
+    /** Keeps the slots whose (non-NULL) value lies in {@code lo..hi}. */
+    private static int keep(Column col, int[] sel, int n, long lo, long hi) {
+        boolean nulls = col.mayHaveNulls();
+        int kept = 0;
+        if (col instanceof LongColumn) {
+            LongColumn lc = (LongColumn) col;
+            for (int i = 0; i < n; i++) {
+                int s = sel[i];
+                long v = lc.get(s);
+                if (v >= lo && v <= hi && !(nulls && lc.isNull(s))) {
+                    sel[kept++] = s;
+                }
+            }
+        } else {
+            IntColumn ic = (IntColumn) col;
+            for (int i = 0; i < n; i++) {
+                int s = sel[i];
+                long v = ic.get(s);
+                if (v >= lo && v <= hi && !(nulls && ic.isNull(s))) {
+                    sel[kept++] = s;
+                }
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * As {@link #run}, a batch at a time (ascending only; for a descending range each row goes
+     * through {@link #run}): {@code ctx.slots[relation]} is not set for the batches.
+     */
+    public boolean runBatches(EvalContext ctx, BatchConsumer out) {
+        if (descending) {
+            int[] one = new int[1];
+            return run(ctx, t -> {
+                one[0] = t.slots[relation];
+                return out.acceptBatch(t, one, 1);
+            });
+        }
+        if (!bounds(ctx)) {
+            return true;
+        }
+        long lo = boundLo;
+        long hi = boundHi;
+        boolean scan = scanInstead(lo, hi);
+        int[] sel = spareSel != null ? spareSel : new int[TableScan.BATCH];
+        spareSel = null;
+        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
+        spare = null;
+        try {
+            int[] pos = null;
+            if (scan) {
+                pos = new int[] {0};
+            } else if (!c.seek(lo)) {
+                return true;
+            }
+            int n;
+            while ((n = nextBatch(ctx, pos, c, lo, hi, sel)) > 0) {
+                if (!out.acceptBatch(ctx, sel, n)) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            spare = c;
+            spareSel = sel;
+        }
+    }
+
+    /** The relation number whose slots this range produces. */
+    public int relation() {
+        return relation;
+    }
+
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
         if (!bounds(ctx)) {
@@ -47,6 +210,26 @@ public final class IndexRange implements Operator {
         }
         long lo = boundLo;
         long hi = boundHi;
+        if (scanInstead(lo, hi)) {
+            int[] sel = spareSel != null ? spareSel : new int[TableScan.BATCH];
+            spareSel = null;
+            try {
+                int[] pos = {0};
+                int[] slots = ctx.slots;
+                int n;
+                while ((n = nextBatch(ctx, pos, null, lo, hi, sel)) > 0) {
+                    for (int i = 0; i < n; i++) {
+                        slots[relation] = sel[i];
+                        if (!out.accept(ctx)) {
+                            return false;
+                        }
+                    }
+                }
+                return true;
+            } finally {
+                spareSel = sel;
+            }
+        }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {

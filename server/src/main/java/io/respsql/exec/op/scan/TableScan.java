@@ -1,5 +1,6 @@
 package io.respsql.exec.op.scan;
 
+import io.respsql.exec.op.BatchConsumer;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
@@ -37,16 +38,13 @@ public final class TableScan implements Operator {
             RowAllocator rows = table.rows();
             int[] slots = ctx.slots;
             io.respsql.expr.Cancellation cancel = ctx.cancel;
-            int row = rows.nextLive(0);
-            while (row >= 0) {
+            int row = 0;
+            int n;
+            while ((n = rows.nextLiveBatch(row, sel, BATCH)) > 0) {
                 if (cancel != null) {
                     cancel.check(); // one volatile read per batch: a background query stops within a batch
                 }
-                int n = 0;
-                while (row >= 0 && n < BATCH) {
-                    sel[n++] = row;
-                    row = rows.nextLive(row + 1);
-                }
+                row = sel[n - 1] + 1;
                 if (filter != null) {
                     n = filter.filter(ctx, relation, sel, n);
                 }
@@ -55,6 +53,46 @@ public final class TableScan implements Operator {
                     if (!out.accept(ctx)) {
                         return false;
                     }
+                }
+            }
+            return true;
+        } finally {
+            spare = sel;
+        }
+    }
+
+    /** The scanned table's live rows now. */
+    public long tableRows() {
+        return table.rowCount();
+    }
+
+    /** The relation number whose slots this scan produces. */
+    public int relation() {
+        return relation;
+    }
+
+    /**
+     * As {@link #run}, but hands each filtered batch to {@code out} whole ({@link BatchConsumer}):
+     * {@code ctx.slots[relation]} is not set for it.
+     */
+    public boolean runBatches(EvalContext ctx, BatchConsumer out) {
+        int[] sel = spare != null ? spare : new int[BATCH];
+        spare = null;
+        try {
+            RowAllocator rows = table.rows();
+            io.respsql.expr.Cancellation cancel = ctx.cancel;
+            int row = 0;
+            int n;
+            while ((n = rows.nextLiveBatch(row, sel, BATCH)) > 0) {
+                if (cancel != null) {
+                    cancel.check();
+                }
+                row = sel[n - 1] + 1;
+                if (filter != null) {
+                    n = filter.filter(ctx, relation, sel, n);
+                }
+                if (n > 0 && !out.acceptBatch(ctx, sel, n)) {
+                    return false;
                 }
             }
             return true;
