@@ -109,6 +109,11 @@ class EagerAggregationTest {
                 + " ON p.product_id = oi.product_id WHERE oi.total > 100000 GROUP BY p.product_id, p.category",
             "SELECT DISTINCT p.category, COUNT(*) FROM order_items oi JOIN products p ON p.product_id = oi.product_id"
                 + " GROUP BY p.category, p.product_id",
+            // the fact side a derived table; a scalar subquery in the select list over the group's key
+            "SELECT p.product_id, p.category, SUM(x.t) FROM (SELECT product_id AS pid, total AS t FROM order_items WHERE qty < 4) x"
+                + " JOIN products p ON p.product_id = x.pid GROUP BY p.product_id, p.category",
+            "SELECT p.product_id, COUNT(*), (SELECT COUNT(*) FROM tags t WHERE t.product_id = p.product_id) FROM order_items oi"
+                + " JOIN products p ON p.product_id = oi.product_id GROUP BY p.product_id",
         };
         for (String q : applies) {
             if (!q.contains(") z")) {
