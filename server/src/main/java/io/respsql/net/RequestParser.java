@@ -54,10 +54,17 @@ final class RequestParser {
     /** Bytes of the arguments already complete in the unfinished request. */
     private long argBytes;
     private String error;
+    private final boolean wholeArrays;
 
     RequestParser(int maxArgs, ServerConfig config) {
+        this(maxArgs, config, true);
+    }
+
+    /** {@code wholeArrays} false: every array element by element (tests compare the two paths). */
+    RequestParser(int maxArgs, ServerConfig config, boolean wholeArrays) {
         this.maxArgs = maxArgs;
         this.config = config;
+        this.wholeArrays = wholeArrays;
     }
 
     /** The arguments of the request {@link #next()} just completed. */
@@ -197,6 +204,9 @@ final class RequestParser {
 
     /** Ends the read: keeps what is left of it for the next read and releases it. */
     void end() {
+        if (in == null) {
+            return; // discarded during the read (QUIT, a kill, a protocol error): nothing is left to keep
+        }
         if (in == qbuf) {
             if (!qbuf.isReadable()) {
                 dropQueryBuffer(); // nothing waits: the next read is parsed in place again
