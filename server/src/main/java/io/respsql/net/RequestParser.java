@@ -89,6 +89,7 @@ final class RequestParser {
 
     /** Starts on the bytes of one read; the parser takes over {@code read} (releases it in {@link #end}). */
     void begin(ByteBuf read, ByteBufAllocator alloc) {
+        releaseMirror();
         if (qbuf != null && qbuf.isReadable()) {
             qbuf.writeBytes(read);
             read.release();
@@ -200,40 +201,103 @@ final class RequestParser {
      * exact error. RequestParserTest compares the two over random splits of random input.
      */
     private boolean wholeArray(int n) {
-        ByteBuf b = in;
-        int p = b.readerIndex();
-        int w = b.writerIndex();
+        int p = in.readerIndex();
+        byte[] m = mirror(p);
+        if (m == null) {
+            return false;
+        }
+        // Read from the plain copy: a ByteBuf's getByte checks bounds and liveness on every byte.
+        int base = mirrorFrom;
+        int i0 = p - base;
+        int w = mirrorTo - base;
+        int q = i0;
         long max = config.protoMaxBulkLen();
         for (int i = 0; i < n; i++) {
-            if (w - p < 4 || b.getByte(p) != '$') {
+            if (w - q < 4 || m[q] != '$') {
                 return abandon();
             }
-            p++;
+            q++;
             int len = 0;
             int digits = 0;
             int c;
-            while (p < w && (c = b.getByte(p) - '0') >= 0 && c <= 9) {
+            while (q < w && (c = m[q] - '0') >= 0 && c <= 9) {
                 len = len * 10 + c;
-                p++;
+                q++;
                 if (++digits > 9) {
                     return abandon(); // (int) would overflow; the general path refuses or reads it
                 }
             }
-            if (digits == 0 || w - p < 2 || b.getByte(p) != '\r' || b.getByte(p + 1) != '\n' || len > max) {
+            if (digits == 0 || w - q < 2 || m[q] != '\r' || m[q + 1] != '\n' || len > max) {
                 return abandon();
             }
-            p += 2;
-            if (w - p < len + 2 || b.getByte(p + len) != '\r' || b.getByte(p + len + 1) != '\n') {
+            q += 2;
+            if (w - q < len + 2 || m[q + len] != '\r' || m[q + len + 1] != '\n') {
                 return abandon();
             }
             ByteBuf slot = slot(args.count(), len);
-            b.getBytes(p, slot, len);
+            slot.writeBytes(m, q, len);
             args.add(slot);
             argBytes += len;
-            p += len + 2;
+            q += len + 2;
         }
-        b.readerIndex(p);
+        in.readerIndex(base + q);
         return true;
+    }
+
+    /** Longest stretch of a read mirrored into a plain array; a longer request is read from the buffer. */
+    private static final int MIRROR_MAX = 16 * 1024;
+
+    /** The mirror array of one thread, and the parser whose bytes it holds now. */
+    private static final class Mirror {
+        final byte[] bytes = new byte[MIRROR_MAX];
+        RequestParser owner;
+    }
+
+    /** One mirror per event-loop thread: a read is parsed on one thread, start to end. */
+    private static final ThreadLocal<Mirror> MIRRORS = ThreadLocal.withInitial(Mirror::new);
+    /** This thread's mirror once this read asked for it (null before), holding {@link #in}'s bytes [mirrorFrom, mirrorTo). */
+    private Mirror mirror;
+    private int mirrorFrom;
+    private int mirrorTo;
+
+    /** Lets the thread's mirror go at the end of a read (so it keeps no closed connection's parser). */
+    private void releaseMirror() {
+        if (mirror != null) {
+            if (mirror.owner == this) {
+                mirror.owner = null;
+            }
+            mirror = null;
+        }
+    }
+
+    /**
+     * A plain copy of the read's bytes from {@code p} on (up to {@link #MIRROR_MAX}), copied again
+     * only when less than half of it is left ahead of {@code p} ({@link #in} does not change until
+     * {@link #end}); null when nothing is left. Another parser on this thread may have taken the
+     * array meanwhile (a command serving one client cannot run another's requests, but the owner
+     * check keeps that from ever mattering).
+     */
+    private byte[] mirror(int p) {
+        Mirror mr = mirror;
+        int w = in.writerIndex();
+        if (mr == null || mr.owner != this || p < mirrorFrom
+                || (mirrorTo - p < MIRROR_MAX / 2 && mirrorTo < w)) {
+            int len = Math.min(w - p, MIRROR_MAX);
+            if (len <= 0) {
+                return null;
+            }
+            if (mr == null) {
+                mr = MIRRORS.get();
+                mirror = mr;
+            }
+            mr.owner = this;
+            in.getBytes(p, mr.bytes, 0, len);
+            mirrorFrom = p;
+            mirrorTo = p + len;
+        } else if (p >= mirrorTo) {
+            return null;
+        }
+        return mr.bytes;
     }
 
     /** {@link #wholeArray} cannot take it: forgets the arguments it took (their buffers stay). */
@@ -279,6 +343,7 @@ final class RequestParser {
         }
         in = null;
         msg = null;
+        releaseMirror();
     }
 
     /** Drops everything, a half-received request included (the connection is closing). */
@@ -288,6 +353,7 @@ final class RequestParser {
             msg = null;
         }
         in = null;
+        releaseMirror();
         args.clear();
         argBytes = 0;
         inArray = false;

@@ -171,4 +171,27 @@ class RequestParserTest {
         p.end();
         assertEquals(0, p.bufferedBytes());
     }
+
+    /** Two parsers taking turns on one thread (they share its mirror array) each read their own bytes. */
+    @Test
+    void parsersTakingTurnsOnOneThread() {
+        RequestParser a = new RequestParser(1024, new ServerConfig());
+        RequestParser b = new RequestParser(1024, new ServerConfig());
+        a.begin(bytes("*1\r\n$2\r\nA1\r\n*1\r\n$2\r\nA2\r\n"), ByteBufAllocator.DEFAULT);
+        assertTrue(a.next());
+        assertEquals("A1", a.args().string(0));
+        a.reset();
+        b.begin(bytes("*1\r\n$2\r\nB1\r\n*1\r\n$2\r\nB2\r\n"), ByteBufAllocator.DEFAULT);
+        assertTrue(b.next());
+        assertEquals("B1", b.args().string(0));
+        b.reset();
+        assertTrue(a.next());
+        assertEquals("A2", a.args().string(0));
+        a.reset();
+        a.end();
+        assertTrue(b.next());
+        assertEquals("B2", b.args().string(0));
+        b.reset();
+        b.end();
+    }
 }
