@@ -160,4 +160,45 @@ class FkRangeUpdateTest {
             view.release();
         }
     }
+
+    /**
+     * A primary-key range covering every row ({@code id > -1000}) increments over the live rows
+     * like the no-WHERE form; one that misses a row does not; an overflow names the first misfit
+     * in key order as the general path does, even when slot order differs (ids inserted
+     * descending), and writes nothing; in a block it is taken back.
+     */
+    @Test
+    void aCoveringPrimaryKeyRangeIsTheWholeTable() {
+        expect("CREATE TABLE d (id int primary key, v int, w int)", "+OK");
+        StringBuilder b = new StringBuilder("INSERT INTO d VALUES ");
+        for (int id = 150_000; id >= 1; id--) { // slot order is descending key order
+            String v = id % 7001 == 3 ? "NULL" : Integer.toString(id % 1000);
+            b.append(id < 150_000 ? "," : "").append('(').append(id).append(',').append(v).append(',').append(v).append(')');
+        }
+        expect(b.toString(), "+OK");
+        expect("DELETE FROM d WHERE id % 4999 = 1", ":31");
+        long live = 150_000 - 31;
+        for (String where : new String[] {" WHERE id > -1000", " WHERE id BETWEEN 1 AND 150000", " WHERE id >= 2",
+                " WHERE id < 150000", " WHERE id > 0 AND id < 200000"}) {
+            String a = h.run("UPDATE d SET v = v + 5" + where);
+            assertEquals(h.run("UPDATE d SET w = w + 5 + 0" + where), a, where);
+            assertEquals(h.run("SELECT COUNT(*) FROM d" + where), a, where);
+            expect("SELECT COUNT(*) FROM d WHERE v IS NOT DISTINCT FROM w", ":" + live);
+        }
+        expect("SELECT v FROM d WHERE id = 2", "*1 $2 27"); // 2 + 5 in each of the 5 ranges
+        // two misfits: id 20 (slot near the end) and id 140000 (slot near the start); key order names id 20's value
+        expect("UPDATE d SET v = 2147483000, w = 2147483000 WHERE id = 140000", ":1");
+        expect("UPDATE d SET v = 2147482990, w = 2147482990 WHERE id = 20", ":1");
+        String before = h.run("DUMP d");
+        String err = h.run("UPDATE d SET v = v + 1000 + 0 WHERE id > -1000");
+        assertEquals("-ERR value 2147483990 is out of range for INT column 'v'", err);
+        assertEquals(err, h.run("UPDATE d SET v = v + 1000 WHERE id > -1000"));
+        assertEquals(before, h.run("DUMP d"), "a failed UPDATE changes nothing");
+        h.engine.beginBlock();
+        expect("UPDATE d SET v = v - 7 WHERE id > -1000", ":" + live);
+        expect("DELETE FROM d WHERE id = 77", ":1");
+        expect("UPDATE d SET v = v + 2 WHERE id >= 1", ":" + (live - 1));
+        h.engine.rollbackBlock();
+        assertEquals(before, h.run("DUMP d"), "the block's increments are taken back");
+    }
 }

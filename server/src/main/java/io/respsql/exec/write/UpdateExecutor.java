@@ -226,8 +226,22 @@ public final class UpdateExecutor {
         }
         if (root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
             long[] bounds = new long[2];
-            return range.keyBounds(ctx, bounds)
-                    ? incrementRange(range.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo) : 0;
+            if (!range.keyBounds(ctx, bounds)) {
+                return 0;
+            }
+            if (coversAllRows(t, range.index(), bounds)) {
+                // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
+                RowAllocator live = t.rows();
+                if (c.firstOutside(live, lo, hi) < 0) {
+                    c.addToLive(live, (int) delta);
+                    if (undo != null) {
+                        undo.addedToLive(t, c, (int) delta);
+                    }
+                    return live.liveCount();
+                }
+                // a misfit (nothing written): the range walk names the first in key order, as the general path
+            }
+            return incrementRange(range.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo);
         }
         // a key of a non-unique index (a unique one's single row keeps the lookup's cursor below)
         if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
@@ -255,6 +269,21 @@ public final class UpdateExecutor {
         }
         c.addTo(r, n, (int) delta);
         return n;
+    }
+
+    /**
+     * Whether the primary-key range [bounds[0], bounds[1]] holds every live row: the key holds one
+     * entry per live row and its first and last keys are within the bounds.
+     */
+    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds) {
+        if (!index.isPrimary() || index.tree().size() != t.rows().liveCount()) {
+            return false;
+        }
+        LongIntBTree.Cursor cur = index.tree().cursor();
+        if (!cur.first() || cur.key() < bounds[0]) {
+            return false;
+        }
+        return cur.last() && cur.key() <= bounds[1];
     }
 
     /**
