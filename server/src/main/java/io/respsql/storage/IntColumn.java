@@ -43,6 +43,38 @@ public final class IntColumn extends Column {
         }
     }
 
+    /**
+     * {@link #set} of one value into each of {@code rows[0..n)} (the FK-range UPDATE's constant
+     * SET), a chunk's stretch of rows at a time: the copy-on-write test and the chunk lookup once
+     * per stretch, not per row, and the NULL bits cleared in a second loop only where the chunk
+     * has a bitmap. Rows in any order (an index's posting list is ascending: one stretch per chunk).
+     */
+    public void setAll(int[] rows, int n, int value) {
+        int i = 0;
+        while (i < n) {
+            int c = rows[i] >>> Chunks.SHIFT;
+            if (frozen[c]) {
+                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
+            }
+            int[] a = chunks[c];
+            int base = c << Chunks.SHIFT;
+            int from = i;
+            for (; i < n; i++) {
+                int o = rows[i] - base;
+                if (o >>> Chunks.SHIFT != 0) {
+                    break; // another chunk
+                }
+                a[o] = value;
+            }
+            if (anyNulls && c < nulls.length && nulls[c] != null) {
+                long[] bm = nulls[c];
+                for (int j = from; j < i; j++) {
+                    bm[(rows[j] & Chunks.MASK) >>> 6] &= ~(1L << rows[j]);
+                }
+            }
+        }
+    }
+
     // ---- the increment kernel (UPDATE t SET v = v + k) -------------------------------------------
     // Two passes so that a failing statement writes nothing: firstOutside finds the first row
     // (in slot order, the order a scan visits) whose value would leave the INT range, and only
@@ -88,25 +120,48 @@ public final class IntColumn extends Column {
         if (n >= MIN_STRETCH && consecutive(rows, n)) {
             return addWithinStretch(rows[0], n, delta, lo, hi);
         }
-        // row by row: strided rows (an fk value's) are a cache miss each, so this loop stays tight
+        // row by row: strided rows (an fk value's) are a cache miss each, so the loop stays tight:
+        // the copy-on-write test, the chunk and its NULL bitmap once per stretch of rows in one chunk
         boolean nullable = anyNulls;
-        for (int i = 0; i < n; i++) {
-            int row = rows[i];
-            int c = row >>> Chunks.SHIFT;
+        int i = 0;
+        while (i < n) {
+            int c = rows[i] >>> Chunks.SHIFT;
             if (frozen[c]) {
-                thaw(c);
-            }
-            if (nullable && isNull(row)) {
-                continue;
+                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
             }
             int[] a = chunks[c];
-            int o = row & Chunks.MASK;
-            int x = a[o];
-            if (x < lo || x > hi) {
-                takeBack(rows, i, delta, nullable);
-                return row;
+            int base = c << Chunks.SHIFT;
+            long[] bm = nullable && c < nulls.length ? nulls[c] : null;
+            if (bm == null) {
+                for (; i < n; i++) {
+                    int o = rows[i] - base;
+                    if (o >>> Chunks.SHIFT != 0) {
+                        break; // another chunk
+                    }
+                    int x = a[o];
+                    if (x < lo || x > hi) {
+                        takeBack(rows, i, delta, nullable);
+                        return rows[i];
+                    }
+                    a[o] = x + delta;
+                }
+            } else {
+                for (; i < n; i++) {
+                    int o = rows[i] - base;
+                    if (o >>> Chunks.SHIFT != 0) {
+                        break;
+                    }
+                    if ((bm[o >>> 6] & (1L << o)) != 0) {
+                        continue; // NULL + k is NULL
+                    }
+                    int x = a[o];
+                    if (x < lo || x > hi) {
+                        takeBack(rows, i, delta, nullable);
+                        return rows[i];
+                    }
+                    a[o] = x + delta;
+                }
             }
-            a[o] = x + delta;
         }
         return -1;
     }

@@ -227,14 +227,24 @@ final class Assignment {
         }
     }
 
+    /**
+     * Whether this run writes one non-NULL INT into a column that is in no index (so no UNIQUE or
+     * primary key check, no index entry): {@link #constantInt} and {@link IntColumn#setAll} may
+     * stand for the writes. Only after {@link #prepare}.
+     */
+    boolean constantIntWrite() {
+        return isConstant() && !indexed && !pending.isNull && column.type() == ColumnType.INT;
+    }
+
+    /** The value of a {@link #constantIntWrite}. */
+    int constantInt() {
+        return (int) pending.l;
+    }
+
     /** Writes the constant into every row: one tight loop per column (the FK-range UPDATE). */
     void writeAll(int[] rows, int n) {
-        if (!indexed && !pending.isNull && column.type() == ColumnType.INT) {
-            io.respsql.storage.IntColumn c = (io.respsql.storage.IntColumn) column;
-            int v = (int) pending.l;
-            for (int i = 0; i < n; i++) {
-                c.set(rows[i], v);
-            }
+        if (constantIntWrite()) {
+            ((io.respsql.storage.IntColumn) column).setAll(rows, n, constantInt());
             return;
         }
         for (int i = 0; i < n; i++) {

@@ -94,6 +94,13 @@ public final class UpdateExecutor {
                 return done;
             }
         }
+        if (undo == null && as.length == 1 && as[0].constantIntWrite()) {
+            long done = setKeyRange(p.rows().root(), as[0], ctx, buffer);
+            if (done >= 0) {
+                out.integer(done);
+                return done;
+            }
+        }
         RowCollector.collect(p.rows().root(), ctx, buffer);
         int n = buffer.size();
         int[] r = buffer.elements();
@@ -218,7 +225,30 @@ public final class UpdateExecutor {
             return live.liveCount();
         }
         if (root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
-            return incrementRange(range, a, c, (int) delta, lo, hi, ctx, buffer, undo);
+            long[] bounds = new long[2];
+            if (!range.keyBounds(ctx, bounds)) {
+                return 0;
+            }
+            if (coversAllRows(t, range.index(), bounds)) {
+                // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
+                RowAllocator live = t.rows();
+                if (c.firstOutside(live, lo, hi) < 0) {
+                    c.addToLive(live, (int) delta);
+                    if (undo != null) {
+                        undo.addedToLive(t, c, (int) delta);
+                    }
+                    return live.liveCount();
+                }
+                // a misfit (nothing written): the range walk names the first in key order, as the general path
+            }
+            return incrementRange(range.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo);
+        }
+        // a key of a non-unique index (a unique one's single row keeps the lookup's cursor below)
+        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
+                && root.relations() == 1L) {
+            long[] bounds = new long[2]; // fk = 7: the index range [7, 7], its posting list a batch at a time
+            return lookup.keyBounds(ctx, bounds)
+                    ? incrementRange(lookup.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo) : 0;
         }
         RowCollector.collect(root, ctx, buffer);
         int n = buffer.size();
@@ -242,6 +272,21 @@ public final class UpdateExecutor {
     }
 
     /**
+     * Whether the primary-key range [bounds[0], bounds[1]] holds every live row: the key holds one
+     * entry per live row and its first and last keys are within the bounds.
+     */
+    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds) {
+        if (!index.isPrimary() || index.tree().size() != t.rows().liveCount()) {
+            return false;
+        }
+        LongIntBTree.Cursor cur = index.tree().cursor();
+        if (!cur.first() || cur.key() < bounds[0]) {
+            return false;
+        }
+        return cur.last() && cur.key() <= bounds[1];
+    }
+
+    /**
      * The increment over an index range without filter (a {@code WHERE id > 0} over 5M rows): the
      * cursor hands out its rows a batch at a time into the engine's row buffer (no row list of the
      * whole range), and each batch is checked and added to in one pass ({@link IntColumn#addWithin}).
@@ -250,13 +295,8 @@ public final class UpdateExecutor {
      * error is thrown, so nothing is written. The column is in no index, so writing cannot disturb
      * the walk. A block's log records the range, not the rows: rollback subtracts over it again.
      */
-    private static long incrementRange(IndexRange range, Assignment a, IntColumn c, int delta, int lo, int hi,
-                                       EvalContext ctx, IntArrayList buffer, UndoLog undo) {
-        long[] bounds = new long[2];
-        if (!range.keyBounds(ctx, bounds)) {
-            return 0;
-        }
-        TableIndex index = range.index();
+    private static long incrementRange(TableIndex index, long[] bounds, Assignment a, IntColumn c, int delta, int lo,
+                                       int hi, EvalContext ctx, IntArrayList buffer, UndoLog undo) {
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
         if (cur.seek(bounds[0])) {
@@ -275,6 +315,51 @@ public final class UpdateExecutor {
         }
         if (undo != null && done > 0) {
             undo.addedInRange(c, delta, index, bounds[0], bounds[1]);
+        }
+        return done;
+    }
+
+    /**
+     * A constant into an unindexed INT column ({@link Assignment#constantIntWrite}) over an index
+     * key or range without filter ({@code SET count = 5 WHERE fk = 7}), outside a block: the
+     * cursor hands out the rows a batch at a time into the engine's row buffer and each batch is
+     * stored by one loop ({@link IntColumn#setAll}); no row list of the whole range. Nothing can
+     * fail (the value was checked when prepared), the column is in no index (writing cannot
+     * disturb the walk) and no UNIQUE or primary key is involved. Returns -1 for any other row
+     * source (the general path runs).
+     */
+    private static long setKeyRange(Operator root, Assignment a, EvalContext ctx, IntArrayList buffer) {
+        if (root.relations() != 1L) {
+            return -1;
+        }
+        long[] bounds = new long[2];
+        TableIndex index;
+        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()) {
+            if (!lookup.keyBounds(ctx, bounds)) {
+                return 0;
+            }
+            index = lookup.index();
+        } else if (root instanceof IndexRange range && range.plainKeyRange()) {
+            if (!range.keyBounds(ctx, bounds)) {
+                return 0;
+            }
+            index = range.index();
+        } else {
+            return -1;
+        }
+        IntColumn c = (IntColumn) a.column;
+        int v = a.constantInt();
+        LongIntBTree.Cursor cur = index.tree().cursor();
+        long done = 0;
+        if (cur.seek(bounds[0])) {
+            buffer.clear();
+            buffer.ensureCapacity(UndoLog.RANGE_BATCH);
+            int[] batch = buffer.elements();
+            int n;
+            while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
+                c.setAll(batch, n, v);
+                done += n;
+            }
         }
         return done;
     }

@@ -161,6 +161,30 @@ public final class IndexLookup implements Operator {
         }
     }
 
+    /**
+     * One key and no filter ({@code fk = 7}): the rows are exactly the index's range [key, key],
+     * so {@link #keyBounds} and a cursor of {@link #index()} can walk them without this operator
+     * (UPDATE's write loops, a batch at a time).
+     */
+    public boolean plainSingleKey() {
+        return filter == null && keys.length == 1;
+    }
+
+    /** For {@link #plainSingleKey()}: the key as the bounds {@code into[0] = into[1]}; false when it matches nothing (NULL). */
+    public boolean keyBounds(EvalContext ctx, long[] into) {
+        long key = keys[0].key(ctx);
+        if (keys[0].none) {
+            return false;
+        }
+        into[0] = key;
+        into[1] = key;
+        return true;
+    }
+
+    public TableIndex index() {
+        return index;
+    }
+
     /** Appends the rows of {@code key}, a leaf run at a time. {@code first}: the cursor's first seek of this run. */
     private void copyKey(LongIntBTree.Cursor c, long key, IntArrayList into, boolean first) {
         for (boolean ok = first ? c.seek(key) : c.seekAhead(key); ok && c.key() == key; ok = c.next()) {
