@@ -62,6 +62,12 @@ public final class Expressions {
         return e instanceof ColumnRef r ? r.column : null;
     }
 
+    /** The column {@code e} is {@code col IS NULL} of (not IS NOT NULL), a plain column of relation {@code relation}; else null. */
+    public static Column isNullTestOf(Expression e, int relation) {
+        return e instanceof NullTest.IsNull t && !t.negated && t.operand instanceof ColumnRef r && r.relation == relation
+                ? r.column : null;
+    }
+
     /** Column {@code c} of relation number {@code relation}; slot -1 reads as NULL (outer join). */
     public static Expression column(Column c, int relation, String label) {
         if (relation < 0 || relation >= 64) {

@@ -491,6 +491,7 @@ public final class QueryPlanner {
                     // WHERE terms on the nullable side filter after the join (a NULL row may fail them).
                     List<Conjunct> after = ready(placed, pending);
                     pending.removeAll(after);
+                    antiJoin(best, after);
                     best.after = and(after);
                 }
                 p.steps.add(best);
@@ -500,6 +501,26 @@ public final class QueryPlanner {
             }
             p.leftover = and(pending);
             return p;
+        }
+
+        /**
+         * Makes LEFT JOIN step {@code s} an anti-join when a term of {@code after} is an IS NULL that
+         * only the NULL-extended rows pass ({@link AntiJoinRule}), dropping that term; kept as is
+         * when neither its index probe nor an exact key set can serve it.
+         */
+        private void antiJoin(Step s, List<Conjunct> after) {
+            Conjunct isNull = AntiJoinRule.isNullTerm(s.relation, after);
+            if (isNull == null || (s.index == null && (s.access == null || s.equi == null))) {
+                return;
+            }
+            if (s.index == null && (s.antiKeys = AntiJoinRule.hashKeys(s.relation, block)) == null) {
+                return;
+            }
+            after.remove(isNull);
+            s.anti = true;
+            if (b.explain) {
+                s.description = "anti join (rows without a match, " + isNull.text + "): " + s.description;
+            }
         }
 
         /**
@@ -718,12 +739,22 @@ public final class QueryPlanner {
             List<Expression[]> equi;
             /** Hash join: the joined rows are the build side, this relation's rows probe (an inner join only). */
             boolean buildOuter;
+            /** Set when the LEFT JOIN is an anti-join by a key set (inner keys, outer values); see {@link #antiJoin}. */
+            Expression[][] antiKeys;
+            /** The LEFT JOIN is an anti-join (by {@link #index}, or by {@link #antiKeys}). */
+            boolean anti;
 
             Operator build(Operator outer) {
                 Relation r = relation;
+                if (anti && index == null) {
+                    return io.respsql.exec.op.join.AntiJoin.byHash(outer, r.number, access.op(), antiKeys[0], antiKeys[1], description);
+                }
                 if (index != null) {
                     io.respsql.exec.op.scan.KeyProbe probe = new io.respsql.exec.op.scan.KeyProbe(key.values[0],
                             key.column.type(), io.respsql.exec.op.scan.KeyProbe.Bound.EQ);
+                    if (anti) {
+                        return io.respsql.exec.op.join.AntiJoin.byIndex(outer, index, r.number, probe, filter, description);
+                    }
                     return new IndexJoin(outer, index, r.number, probe, filter, r.outerJoined, perProbe, description);
                 }
                 int[] innerRels = {r.number};

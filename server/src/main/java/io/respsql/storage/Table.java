@@ -27,6 +27,8 @@ import java.util.Map;
 public final class Table {
     private final String name;
     private final Column[] columns;
+    /** Rows every column's storage holds (a writable table's chunks never shrink: truncate keeps them). */
+    private int covered;
     private final Map<String, Column> byName = new HashMap<>();
     /** Null when no PRIMARY KEY was declared (then the row slot is the row's identity). */
     private final Column primaryColumn;
@@ -258,8 +260,15 @@ public final class Table {
     public int allocateRow() {
         checkWritable();
         int row = rows.allocate();
-        for (Column c : columns) {
-            c.ensureCapacity(row + 1);
+        if (row >= covered) {
+            // Grow every column to the size Chunks.grow would reach anyway (the first chunk doubled,
+            // then whole chunks), once: per row, asking each column cost more than writing the row.
+            int want = row < Chunks.SIZE ? Math.min(Chunks.SIZE, Math.max(Chunks.INITIAL, Integer.highestOneBit(row) << 1))
+                    : ((row >>> Chunks.SHIFT) + 1) << Chunks.SHIFT;
+            for (Column c : columns) {
+                c.ensureCapacity(want);
+            }
+            covered = want;
         }
         return row;
     }

@@ -5,7 +5,6 @@ import io.respsql.expr.EvalContext;
 import io.respsql.storage.Table;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.ints.IntComparator;
-import it.unimi.dsi.fastutil.longs.LongArrays;
 
 import java.util.Arrays;
 
@@ -427,8 +426,8 @@ final class WindowRun implements TupleConsumer {
 
     /**
      * Positions 0..n-1 in (partition keys, order keys) order; stable, so ties keep input order.
-     * All keys numeric: one radix pass per key, last key first (each pass sorts (key, rank in the
-     * previous order) pairs, so it is stable). Otherwise a numeric first key is radix sorted and
+     * All keys numeric: one stable radix sort per key, last key first ({@link StableRadix}: equal
+     * keys keep the previous pass's order). Otherwise a numeric first key is radix sorted and
      * only the runs equal on it are sorted by the other keys; a TEXT first key, a comparison sort.
      * A grouped run's batch is one partition: only the order keys count.
      */
@@ -447,10 +446,12 @@ final class WindowRun implements TupleConsumer {
         }
         if (numeric) {
             long[] keys = new long[n];
-            long[] ranks = new long[n];
+            long[] tmpKeys = new long[n];
+            int[] pay = new int[n];
+            int[] tmpPay = new int[n];
             int[] next = new int[n];
             for (int k = keyCount - 1; k >= 0; k--) {
-                radixPass(perm, k, keys, ranks, next);
+                radixPass(perm, k, keys, tmpKeys, pay, tmpPay, next);
                 int[] t = perm;
                 perm = next;
                 next = t;
@@ -472,7 +473,7 @@ final class WindowRun implements TupleConsumer {
         }
         int m = n - nulls;
         long[] keys = new long[m];
-        long[] pos = new long[m];
+        int[] pos = new int[m];
         int nullAt = nullsFirst ? 0 : m;
         int j = 0;
         for (int i = 0; i < n; i++) {
@@ -483,11 +484,14 @@ final class WindowRun implements TupleConsumer {
                 pos[j++] = i;
             }
         }
-        LongArrays.radixSort(keys, pos);
-        int base = nullsFirst ? nulls : 0;
-        for (int i = 0; i < m; i++) {
-            perm[base + i] = (int) pos[i];
+        long[] tmpKeys = new long[m];
+        int[] tmpPos = new int[m];
+        if (StableRadix.sort(keys, pos, m, tmpKeys, tmpPos)) {
+            keys = tmpKeys;
+            pos = tmpPos;
         }
+        int base = nullsFirst ? nulls : 0;
+        System.arraycopy(pos, 0, perm, base, m);
         if (keyCount > 1) {
             IntComparator rest = comparatorFrom(1);
             // mergeSort's support array must equal perm over the range sorted; the runs are
@@ -512,9 +516,9 @@ final class WindowRun implements TupleConsumer {
 
     /**
      * Stably reorders {@code perm} by sort key {@code k} into {@code into}: NULLs set apart in
-     * their current order, the others radix sorted as (key, current rank) pairs.
+     * their current order, the others by a stable radix sort of (key, position) pairs.
      */
-    private void radixPass(int[] perm, int k, long[] keys, long[] ranks, int[] into) {
+    private void radixPass(int[] perm, int k, long[] keys, long[] tmpKeys, int[] pay, int[] tmpPay, int[] into) {
         ValueBuffer key = key(k);
         boolean desc = descending(k);
         boolean nullsFirst = nullsFirst(k);
@@ -532,14 +536,11 @@ final class WindowRun implements TupleConsumer {
                 into[nullAt++] = p;
             } else {
                 keys[m] = key.sortKey(p, desc);
-                ranks[m++] = r;
+                pay[m++] = p;
             }
         }
-        LongArrays.radixSort(keys, ranks, 0, m);
-        int base = nullsFirst ? nulls : 0;
-        for (int i = 0; i < m; i++) {
-            into[base + i] = perm[(int) ranks[i]];
-        }
+        int[] sorted = StableRadix.sort(keys, pay, m, tmpKeys, tmpPay) ? tmpPay : pay;
+        System.arraycopy(sorted, 0, into, nullsFirst ? nulls : 0, m);
     }
 
     /** Sort key {@code k}: the partition keys (ascending, NULLs last; none for a grouped run), then the order keys. */
