@@ -64,6 +64,9 @@ public final class HashAggregate implements Operator {
         if (keys.singleLong()) {
             return runLong(ctx, out, accs);
         }
+        if (anyMemoized()) {
+            return runCoded(ctx, out, accs);
+        }
         Grouping grouping = new Grouping(keys, accs);
         input.run(ctx, grouping);
         int groups = grouping.groups();
@@ -207,6 +210,111 @@ public final class HashAggregate implements Operator {
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
                 as[a].accumulateBatch(ctx, relation, sel, n, g, scratch);
+            }
+            return true;
+        }
+    }
+
+    /** Tests let {@link SlotKeyCoder} memoize live tables' columns too (they change only between runs there). */
+    boolean memoLiveColumns;
+
+    private boolean anyMemoized() {
+        for (int j = 0; j < keys.size(); j++) {
+            if (SlotKeyCoder.memoizes(keys.expression(j), memoLiveColumns)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * GROUP BY over tuples (a join) with a key that is a column of one relation: each key a
+     * {@link SlotKeyCoder} code, several keys' codes folded pairwise into group numbers through
+     * {@link LongKeyTable}s on (left number, right code), groups numbered in first-seen order.
+     */
+    private boolean runCoded(EvalContext ctx, TupleConsumer out, Accumulator[] accs) {
+        CodedGrouping grouping = new CodedGrouping(keys, accs, memoLiveColumns);
+        input.run(ctx, grouping);
+        int groups = grouping.groups();
+        int keyCount = keys.size();
+        int[] rows = new int[groups];
+        int[] codes = new int[keyCount];
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            grouping.decode(g, codes);
+            for (int j = 0; j < keyCount; j++) {
+                grouping.coders[j].write(output.column(j), row, codes[j]);
+            }
+            for (int a = 0; a < accs.length; a++) {
+                accs[a].write(output.column(keyCount + a), row, g);
+            }
+            rows[g] = row;
+        }
+        for (int g = 0; g < groups; g++) {
+            ctx.slots[outputRelation] = rows[g];
+            if (!out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final class CodedGrouping implements TupleConsumer {
+        final SlotKeyCoder[] coders;
+        /** pairs[j] (j >= 1): group number of keys 0..j from (number of keys 0..j-1, code of key j). */
+        private final LongKeyTable[] pairs;
+        private final Accumulator[] accs;
+        private int capacity;
+
+        CodedGrouping(Keys keys, Accumulator[] accs, boolean liveColumnsToo) {
+            int k = keys.size();
+            this.coders = new SlotKeyCoder[k];
+            for (int j = 0; j < k; j++) {
+                coders[j] = new SlotKeyCoder(keys.expression(j), liveColumnsToo);
+            }
+            this.pairs = new LongKeyTable[k];
+            for (int j = 1; j < k; j++) {
+                pairs[j] = new LongKeyTable();
+            }
+            this.accs = accs;
+            ensure(16);
+        }
+
+        private void ensure(int n) {
+            capacity = n;
+            for (Accumulator a : accs) {
+                a.grow(n);
+            }
+        }
+
+        int groups() {
+            int k = coders.length;
+            return k == 1 ? coders[0].size() : pairs[k - 1].size();
+        }
+
+        void decode(int g, int[] into) {
+            int id = g;
+            for (int j = coders.length - 1; j >= 1; j--) {
+                long pair = pairs[j].key(id);
+                into[j] = (int) pair;
+                id = (int) (pair >>> 32);
+            }
+            into[0] = id;
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            SlotKeyCoder[] cs = coders;
+            int g = cs[0].code(ctx);
+            for (int j = 1; j < cs.length; j++) {
+                g = pairs[j].findOrAdd(((long) g << 32) | cs[j].code(ctx));
+            }
+            if (g >= capacity) {
+                ensure(capacity * 2);
+            }
+            Accumulator[] as = accs;
+            for (int a = 0; a < as.length; a++) {
+                as[a].accumulate(ctx, g);
             }
             return true;
         }
