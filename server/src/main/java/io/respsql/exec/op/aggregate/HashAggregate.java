@@ -220,7 +220,7 @@ public final class HashAggregate implements Operator {
 
     private boolean anyMemoized() {
         for (int j = 0; j < keys.size(); j++) {
-            if (SlotKeyCoder.memoizes(keys.expression(j), memoLiveColumns)) {
+            if (SlotKeyCoder.memoRelation(keys.expression(j), memoLiveColumns) >= 0) {
                 return true;
             }
         }
@@ -228,9 +228,9 @@ public final class HashAggregate implements Operator {
     }
 
     /**
-     * GROUP BY over tuples (a join) with a key that is a column of one relation: each key a
-     * {@link SlotKeyCoder} code, several keys' codes folded pairwise into group numbers through
-     * {@link LongKeyTable}s on (left number, right code), groups numbered in first-seen order.
+     * GROUP BY over tuples (a join) with a key that is a column of one relation: the keys coded
+     * in units ({@link CodedGrouping}), several units' codes folded pairwise into group numbers
+     * through {@link LongKeyTable}s on (left number, right code), groups numbered in first-seen order.
      */
     private boolean runCoded(EvalContext ctx, TupleConsumer out, Accumulator[] accs) {
         CodedGrouping grouping = new CodedGrouping(keys, accs, memoLiveColumns);
@@ -238,12 +238,15 @@ public final class HashAggregate implements Operator {
         int groups = grouping.groups();
         int keyCount = keys.size();
         int[] rows = new int[groups];
-        int[] codes = new int[keyCount];
+        int[] codes = new int[grouping.coders.length];
         for (int g = 0; g < groups; g++) {
             int row = output.allocateRow();
             grouping.decode(g, codes);
-            for (int j = 0; j < keyCount; j++) {
-                grouping.coders[j].write(output.column(j), row, codes[j]);
+            for (int u = 0; u < codes.length; u++) {
+                int[] at = grouping.positions[u];
+                for (int i = 0; i < at.length; i++) {
+                    grouping.coders[u].write(output.column(at[i]), row, codes[u], i);
+                }
             }
             for (int a = 0; a < accs.length; a++) {
                 accs[a].write(output.column(keyCount + a), row, g);
@@ -259,18 +262,53 @@ public final class HashAggregate implements Operator {
         return true;
     }
 
+    /**
+     * The keys in units, each one {@link SlotKeyCoder}: the keys resolved by one relation's slot
+     * together (c.country, c.customer_id: one memo read per tuple), the others together; units in
+     * the order of their first key.
+     */
     private static final class CodedGrouping implements TupleConsumer {
         final SlotKeyCoder[] coders;
-        /** pairs[j] (j >= 1): group number of keys 0..j from (number of keys 0..j-1, code of key j). */
+        /** positions[u]: the GROUP BY positions of unit u's keys, in the order the unit holds them. */
+        final int[][] positions;
+        /** pairs[u] (u >= 1): group number of units 0..u from (number of units 0..u-1, code of unit u). */
         private final LongKeyTable[] pairs;
         private final Accumulator[] accs;
         private int capacity;
 
         CodedGrouping(Keys keys, Accumulator[] accs, boolean liveColumnsToo) {
-            int k = keys.size();
+            int n = keys.size();
+            int[] unitRel = new int[n]; // per key: its memo relation, or -1
+            for (int j = 0; j < n; j++) {
+                unitRel[j] = SlotKeyCoder.memoRelation(keys.expression(j), liveColumnsToo);
+            }
+            java.util.List<int[]> units = new java.util.ArrayList<>();
+            java.util.List<Integer> rels = new java.util.ArrayList<>();
+            boolean[] taken = new boolean[n];
+            for (int j = 0; j < n; j++) {
+                if (taken[j]) {
+                    continue;
+                }
+                int count = 0;
+                int[] at = new int[n];
+                for (int i = j; i < n; i++) {
+                    if (!taken[i] && unitRel[i] == unitRel[j]) {
+                        taken[i] = true;
+                        at[count++] = i;
+                    }
+                }
+                units.add(java.util.Arrays.copyOf(at, count));
+                rels.add(unitRel[j]);
+            }
+            int k = units.size();
             this.coders = new SlotKeyCoder[k];
-            for (int j = 0; j < k; j++) {
-                coders[j] = new SlotKeyCoder(keys.expression(j), liveColumnsToo);
+            this.positions = units.toArray(new int[0][]);
+            for (int u = 0; u < k; u++) {
+                Expression[] es = new Expression[positions[u].length];
+                for (int i = 0; i < es.length; i++) {
+                    es[i] = keys.expression(positions[u][i]);
+                }
+                coders[u] = new SlotKeyCoder(es, rels.get(u));
             }
             this.pairs = new LongKeyTable[k];
             for (int j = 1; j < k; j++) {

@@ -12,13 +12,14 @@ import io.respsql.storage.Column;
 import java.util.Arrays;
 
 /**
- * One GROUP BY key taken a tuple at a time (the input is a join, not a scan) as a dense code:
- * equal values one code (as grouping compares them, NULL a code of its own), in first-seen order.
+ * Some GROUP BY keys taken a tuple at a time (the input is a join, not a scan) as one dense code:
+ * equal value lists one code (as grouping compares them, NULL a value of its own), in first-seen
+ * order.
  *
- * <p>A key that is plainly a column of one relation whose rows never change during the run (a
- * read view's column: a background query's point-in-time capture) has a value fixed by that
- * relation's row slot, so its code is resolved once per row slot and then read from
- * {@code memo[slot]}. Over a join the key's relation is usually a dimension table whose few rows
+ * <p>Keys that are plainly columns of one relation whose rows never change during the run (a
+ * read view's columns: a background query's point-in-time capture) have values fixed by that
+ * relation's row slot, so their code is resolved once per row slot and then read from
+ * {@code memo[slot]}. Over a join the keys' relation is usually a dimension table whose few rows
  * recur in every joined tuple (c.tier for each order line): per tuple one int read from a small
  * array instead of reading the stored TEXT at a random row and hashing it.
  */
@@ -35,27 +36,30 @@ final class SlotKeyCoder {
     /** Per row slot: the code + 1, 0 while not resolved yet; null without a memo. */
     private int[] memo;
 
-    SlotKeyCoder(Expression e, boolean liveColumnsToo) {
-        this.keys = new Keys(new Expression[] {e});
+    /** {@code relation}: the one relation all of {@code exprs} are plain columns of (see {@link #memoRelation}), or -1. */
+    SlotKeyCoder(Expression[] exprs, int relation) {
+        this.keys = new Keys(exprs);
         this.buf = keys.newBuffer();
         this.store = keys.newStore();
         this.table = new KeyTable(store);
-        boolean fixed = memoizes(e, liveColumnsToo);
-        this.relation = fixed ? e.plainRelation() : -1;
-        this.memo = fixed ? new int[1024] : null;
+        this.relation = relation;
+        this.memo = relation >= 0 ? new int[1024] : null;
     }
 
-    /** Whether {@code e} is resolved per row slot: a plain column of a read view (or of any table, for tests). */
-    static boolean memoizes(Expression e, boolean liveColumnsToo) {
+    /**
+     * The relation by whose slot {@code e} can be resolved: it is plainly a column of that
+     * relation, of a read view (or of any table, for tests); else -1.
+     */
+    static int memoRelation(Expression e, boolean liveColumnsToo) {
         int rel = e.plainRelation();
         if (rel < 0) {
-            return false;
+            return -1;
         }
         Column c = e.plainColumn(rel);
-        return liveColumnsToo || c != null && c.isReadOnly();
+        return liveColumnsToo || c != null && c.isReadOnly() ? rel : -1;
     }
 
-    /** The code of the current tuple's key value. */
+    /** The code of the current tuple's key values. */
     int code(EvalContext ctx) {
         int[] m = memo;
         if (m != null) {
@@ -97,7 +101,8 @@ final class SlotKeyCoder {
         return store.size();
     }
 
-    void write(Column c, int row, int code) {
-        Outputs.writeKey(store, code, 0, c, row);
+    /** Writes key {@code j} (of this coder's) of {@code code}'s values into {@code c} at {@code row}. */
+    void write(Column c, int row, int code, int j) {
+        Outputs.writeKey(store, code, j, c, row);
     }
 }

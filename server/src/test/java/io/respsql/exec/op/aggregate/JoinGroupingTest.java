@@ -46,6 +46,9 @@ class JoinGroupingTest {
 
     /** keys[j] is "rel.column". */
     private static Expression key(String k, TestTable f, TestTable d) {
+        if (k.equals("const")) {
+            return TestSupport.constText("k"); // not a column: a unit without a memo
+        }
         String[] rc = k.split("\\.");
         return rc[0].equals("f") ? f.col(rc[1], 0) : d.col(rc[1], 1);
     }
@@ -53,8 +56,8 @@ class JoinGroupingTest {
     @Test
     void slotCodedGroupingMatchesTheTupleGroupingAndTheModel() {
         Random rnd = new Random(3);
-        String[][] keySets = {{"d.tier"}, {"d.tier", "f.s"}, {"f.s", "d.n"}, {"d.tier", "d.n"}, {"d.n", "d.tier", "f.s"}};
-        for (int round = 0; round < 150; round++) {
+        String[][] keySets = {{"d.tier"}, {"d.tier", "f.s"}, {"f.s", "d.n"}, {"d.tier", "d.n"}, {"d.n", "d.tier", "f.s"}, {"d.tier", "const", "f.s", "d.n"}, {"const", "d.n"}};
+        for (int round = 0; round < 300; round++) {
             int dimRows = new int[] {0, 1, 5, 40}[rnd.nextInt(4)];
             TestTable d = dim(rnd, dimRows, rnd.nextInt(3) == 0);
             TestTable f = fact(rnd, 1 + rnd.nextInt(300), dimRows);
@@ -66,7 +69,7 @@ class JoinGroupingTest {
                 Expression[] keys = new Expression[ks.length];
                 for (int j = 0; j < ks.length; j++) {
                     keys[j] = key(ks[j], f, d);
-                    String col = ks[j].split("\\.")[1];
+                    String col = ks[j].equals("const") ? "const" : ks[j].split("\\.")[1];
                     spec.append("k").append(j).append(col.equals("n") ? ":INT," : ":TEXT,");
                 }
                 Table out = TestSupport.work(spec + "c:BIGINT,sum:BIGINT");
@@ -100,6 +103,10 @@ class JoinGroupingTest {
             for (int dr : matches) {
                 List<Object> key = new ArrayList<>();
                 for (String k : ks) {
+                    if (k.equals("const")) {
+                        key.add("k");
+                        continue;
+                    }
                     String[] rc = k.split("\\.");
                     int col = rc[1].equals("tier") ? 1 : rc[1].equals("n") ? 2 : 3;
                     key.add(rc[0].equals("f") ? TestSupport.readNullable(f, fr, col) : dr < 0 ? null : TestSupport.readNullable(d, dr, col));
