@@ -5,6 +5,7 @@ import io.respsql.exec.op.TestSupport;
 import io.respsql.exec.op.TestSupport.TestTable;
 import io.respsql.exec.op.aggregate.AggregateSpec.Kind;
 import io.respsql.exec.op.join.HashJoin;
+import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.Expression;
 import io.respsql.storage.Table;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,7 @@ class JoinGroupingTest {
             TestTable d = dim(rnd, dimRows, rnd.nextInt(3) == 0);
             TestTable f = fact(rnd, 1 + rnd.nextInt(300), dimRows);
             boolean outer = rnd.nextBoolean();
+            boolean realScans = rnd.nextBoolean();
             String[] ks = keySets[rnd.nextInt(keySets.length)];
             List<List<Object>> expected = model(f, d, ks, outer);
             for (boolean memo : new boolean[] {true, false}) {
@@ -73,13 +75,16 @@ class JoinGroupingTest {
                     spec.append("k").append(j).append(col.equals("n") ? ":INT," : ":TEXT,");
                 }
                 Table out = TestSupport.work(spec + "c:BIGINT,sum:BIGINT");
-                Operator join = new HashJoin(d.scan(1), new int[] {1}, new Expression[] {d.col("id", 1)}, f.scan(0),
+                // real table scans: the dimension's keys are resolved ahead, in row order (the fact has 4x its rows)
+                Operator dScan = realScans ? new TableScan(d.table, 1, null, "d") : d.scan(1);
+                Operator fScan = realScans ? new TableScan(f.table, 0, null, "f") : f.scan(0);
+                Operator join = new HashJoin(dScan, new int[] {1}, new Expression[] {d.col("id", 1)}, fScan,
                         new Expression[] {f.col("dk", 0)}, outer, null);
                 HashAggregate agg = new HashAggregate(join, keys, new AggregateSpec[] {
                         new AggregateSpec(Kind.COUNT_STAR, null, false), new AggregateSpec(Kind.SUM, f.col("v", 0), false)}, out, 2);
                 agg.memoLiveColumns = memo;
                 List<List<Object>> got = TestSupport.collect(agg, out, 2, 3);
-                assertEquals(expected, got, "round " + round + " keys " + String.join(",", ks) + " outer " + outer + " memo " + memo);
+                assertEquals(expected, got, "round " + round + " keys " + String.join(",", ks) + " outer " + outer + " memo " + memo + " scans " + realScans);
             }
         }
     }
