@@ -241,7 +241,11 @@ final class SqlCommands {
             }
             ByteBuf b = a.get(i);
             int n = b.readableBytes();
-            b.getBytes(b.readerIndex(), scratch, pos, n);
+            if (b.hasArray()) { // the parser's argument buffers are heap buffers: a plain array copy
+                System.arraycopy(b.array(), b.arrayOffset() + b.readerIndex(), scratch, pos, n);
+            } else {
+                b.getBytes(b.readerIndex(), scratch, pos, n);
+            }
             pos += n;
         }
         return new String(scratch, 0, pos, StandardCharsets.UTF_8);

@@ -27,6 +27,17 @@ public final class EvalContext {
         this.slots = new int[Math.max(relations, 1)];
     }
 
+    /** Back to what the constructor made, for another run of the same statement. */
+    public void reset() {
+        java.util.Arrays.fill(slots, 0);
+        isNull = false;
+        textOffset = 0;
+        textLength = 0;
+        statementMicros = 0;
+        params = null;
+        cancel = null;
+    }
+
     /** Grows the slot array when the binder numbered more relations than first thought. */
     public void ensureRelations(int relations) {
         if (slots.length < relations) {

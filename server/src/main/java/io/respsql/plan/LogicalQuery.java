@@ -56,6 +56,8 @@ abstract class LogicalQuery {
         Expression having;
         /** The select list is one COUNT(*) and nothing else (the 2010 bare-integer reply). */
         boolean countStarOnly;
+        /** Set when the grouping may run below the join to a dimension's unique key ({@link EagerAggregation}). */
+        EagerAggregation.Shape eager;
     }
 
     /** The calls over one window (partitioning and ordering): their values are columns of {@code output}. */

@@ -196,6 +196,7 @@ public final class QueryBinder {
         scope.windowCalls = null;
         b.outerRefs = scope.outerRefs;
         b.subplans.addAll(scope.subplans);
+        b.eager = EagerAggregation.find(b, this);
         return b;
     }
 

@@ -92,7 +92,10 @@ public final class QueryPlanner {
         boolean grouped = false;
         Operator op;
         Table countTable = null;
-        if (b.relations.isEmpty()) {
+        EagerAggregation.Shape eager = b.eager != null && eagerPays(b.eager) ? b.eager : null;
+        if (eager != null) {
+            op = planEager(b, eager, lines);
+        } else if (b.relations.isEmpty()) {
             op = new OneRow();
             Expression where = and(b.where);
             if (where != null) {
@@ -124,7 +127,8 @@ public final class QueryPlanner {
         Operator countInput = null;
         if (b.aggregate) {
             countInput = b.countStarOnly ? op : null;
-            op = Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
+            op = eager != null ? Blocking.hashAggregate(op, eager.finalKeys(), eager.finalAggs(), b.group.table, b.group.number)
+                    : Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
             if (!b.countStarOnly && b.explain) { // a lone COUNT(*) counts the rows above: the 2010 EXPLAIN shows only their path
                 lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
             }
@@ -164,6 +168,66 @@ public final class QueryPlanner {
         lines.addAll(b.subplans);
         return new Planned(op, b.outputs, b.names, carried, b.outerRefs, lines, b.countStarOnly, countInput,
                 countTable);
+    }
+
+    /**
+     * Whether grouping below the dimension's join pays: the fact column has at most half as many
+     * distinct values as its table has rows (else the early grouping barely shrinks the rows).
+     */
+    private static boolean eagerPays(EagerAggregation.Shape s) {
+        Cardinality card = new Cardinality();
+        return 2 * card.distinct(s.fact(), s.factColumn()) <= card.tableRows(s.fact());
+    }
+
+    /**
+     * {@link EagerAggregation}: the block's other relations joined and grouped by the fact column,
+     * then the dimension joined to the groups, by a probe of its unique index per group or a hash
+     * join built on its rows, whichever costs less ({@link JoinPlanner}'s units). The block's
+     * grouping then runs over these joined groups.
+     */
+    private static Operator planEager(LogicalQuery.Block b, EagerAggregation.Shape s, List<String> lines) {
+        LogicalQuery.Block f = new LogicalQuery.Block();
+        f.sql = b.sql;
+        f.explain = b.explain;
+        f.aggregate = true; // no ORDER BY walk: the rows are grouped next
+        for (Relation r : b.relations) {
+            if (r != s.dim()) {
+                f.relations.add(r);
+            }
+        }
+        f.where.addAll(s.factWhere());
+        if (b.explain) {
+            lines.add("eager aggregation: group by " + s.factKey().describe() + " before the join to " + s.dim().displayName()
+                    + " on its unique key " + s.dimKey().name());
+        }
+        Operator op = new JoinPlanner(f, lines, new boolean[1]).plan();
+        op = Blocking.hashAggregate(op, List.of(s.factKey()), s.preAggs(), s.pre().table, s.pre().number);
+        if (b.explain) {
+            lines.add("hash aggregate: 1 group key(s), " + s.preAggs().size() + " aggregate(s)");
+        }
+        Cardinality card = new Cardinality();
+        Relation d = s.dim();
+        double groups = Math.min(card.distinct(s.fact(), s.factColumn()), card.tableRows(s.fact()));
+        AccessPlanner.Access a = AccessPlanner.choose(d, s.dimWhere(), null);
+        double hashCost = JoinPlanner.HASH_SETUP + a.cost() + JoinPlanner.HASH_BUILD * card.rows(d, s.dimWhere())
+                + JoinPlanner.HASH_PROBE * groups;
+        io.respsql.storage.TableIndex ix = AccessPlanner.indexOn(d.table, s.dimKey());
+        if (ix != null && ix.unique() && groups * (JoinPlanner.PROBE + JoinPlanner.FETCH) <= hashCost) {
+            Expression filter = and(s.dimWhere());
+            String how = !b.explain ? "" : "primary key probe on " + d.table.name() + " using " + ix.name() + " ("
+                    + s.dimKey().name() + " = " + s.preKey().describe() + ")"
+                    + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));
+            lines.add(how);
+            io.respsql.exec.op.scan.KeyProbe probe = new io.respsql.exec.op.scan.KeyProbe(s.preKey(), s.dimKey().type(),
+                    io.respsql.exec.op.scan.KeyProbe.Bound.EQ);
+            return new IndexJoin(op, ix, d.number, probe, filter, false, 1, how);
+        }
+        if (b.explain) {
+            lines.add("hash join (hash table on " + d.displayName() + ") with " + a.description());
+        }
+        Expression key = Expressions.column(s.dimKey(), d.number, s.dimKey().name());
+        return Blocking.hashJoin(a.op(), new int[]{d.number}, new Expression[]{key}, op, new Expression[]{s.preKey()},
+                false, null);
     }
 
     private static Operator orderAndLimit(Operator op, LogicalQuery q, int[] carried, boolean presorted, List<String> lines) {

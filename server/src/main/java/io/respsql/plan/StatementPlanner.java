@@ -94,9 +94,22 @@ public final class StatementPlanner {
                 return access.op();
             }
 
+            /** Reused by {@link #context()}: kept with the plan, which the cache runs for every request. */
+            private io.respsql.expr.EvalContext kept;
+
             @Override
             public io.respsql.expr.EvalContext newContext() {
                 return new io.respsql.expr.EvalContext(QueryBinder.MAX_RELATIONS);
+            }
+
+            @Override
+            public io.respsql.expr.EvalContext context() {
+                io.respsql.expr.EvalContext c = kept;
+                if (c == null) {
+                    return kept = newContext();
+                }
+                c.reset();
+                return c;
             }
 
             @Override
@@ -122,6 +135,13 @@ public final class StatementPlanner {
         Operator root();
 
         io.respsql.expr.EvalContext newContext();
+
+        /**
+         * A context for one run of this plan, the same instance each time (as {@link #newContext()}
+         * made it): UPDATE and DELETE run on the event loop only and a run never re-enters its own
+         * plan, so a cached point UPDATE allocates no context (64 slots) per request.
+         */
+        io.respsql.expr.EvalContext context();
 
         /**
          * Binds an expression over the table's row (relation 0) in this statement's scope: SET

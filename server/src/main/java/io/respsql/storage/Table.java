@@ -31,6 +31,11 @@ public final class Table {
     /** Null when no PRIMARY KEY was declared (then the row slot is the row's identity). */
     private final Column primaryColumn;
     private final TableIndex primaryIndex;
+    /**
+     * A read view's table: the captured table's primary key column (its values were unique when
+     * captured and the view never changes), else null. Planners may rely on it; no index backs it.
+     */
+    private final Column capturedKey;
     private final boolean workTable;
     /** Every index, the primary key's first when there is one. */
     private final List<TableIndex> indexes = new ArrayList<>();
@@ -83,6 +88,7 @@ public final class Table {
             this.primaryColumn = null;
             this.primaryIndex = null;
         }
+        this.capturedKey = null;
     }
 
     private static List<ColumnSpec> specs(List<String> names, List<ColumnType> types) {
@@ -94,7 +100,7 @@ public final class Table {
     }
 
     /** A read view's table over a capture's arrays; see {@link #readOnlyOf}. */
-    private Table(String name, Column[] columns, RowAllocator rows) {
+    private Table(String name, Column[] columns, RowAllocator rows, int keyPosition) {
         this.name = name;
         this.workTable = false;
         this.readOnly = true;
@@ -105,6 +111,7 @@ public final class Table {
         }
         this.primaryColumn = null;
         this.primaryIndex = null;
+        this.capturedKey = keyPosition >= 0 ? columns[keyPosition] : null;
     }
 
     /**
@@ -118,7 +125,7 @@ public final class Table {
         for (int i = 0; i < cols.length; i++) {
             cols[i] = Column.readOnlyOf(image.column(i), i);
         }
-        return new Table(image.name(), cols, RowAllocator.readOnlyOf(image.rows()));
+        return new Table(image.name(), cols, RowAllocator.readOnlyOf(image.rows()), image.primaryPosition());
     }
 
     /** Whether this is a read view's table (see {@link ReadView}): every write throws. */
@@ -384,6 +391,22 @@ public final class Table {
     public boolean isIndexed(Column c) {
         for (TableIndex ix : indexes) {
             if (ix.column() == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether no two live rows share a non-NULL value of {@code c}: {@code c} alone is the key of a
+     * UNIQUE index (the primary key included), or a read view's captured primary key column.
+     */
+    public boolean uniqueValues(Column c) {
+        if (c == capturedKey && c != null) {
+            return true;
+        }
+        for (TableIndex ix : indexes) {
+            if (ix.unique() && ix.columnCount() == 1 && ix.column() == c) {
                 return true;
             }
         }

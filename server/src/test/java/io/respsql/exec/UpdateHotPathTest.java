@@ -51,4 +51,28 @@ class UpdateHotPathTest {
         assertEquals(true, err.startsWith("-ERR"), err);
         expect("SELECT v FROM t WHERE id = 9", "*1 $2 10"); // a failed UPDATE changes nothing
     }
+
+    /**
+     * A probe of a unique index stops at its first match only where a key is one row: not a text
+     * prefix (two texts share their first 8 bytes), not the first column of a two-column index.
+     */
+    @Test
+    void uniqueProbesFindEveryRowTheKeysDoNotTellApart() {
+        expect("CREATE TABLE u (id int primary key, s text, a int, b int, v int)", "+OK");
+        expect("CREATE UNIQUE INDEX u:s ON u (s)", "+OK");
+        expect("CREATE UNIQUE INDEX u:ab ON u (a, b)", "+OK");
+        expect("INSERT INTO u VALUES (1,'abcdefgh1',7,1,0),(2,'abcdefgh2',7,2,0),(3,'abcdefgh3',7,3,0),(4,'x',8,1,0)", "+OK");
+        expect("UPDATE u SET v = v + 1 WHERE s = 'abcdefgh3'", ":1");
+        expect("SELECT id FROM u WHERE v = 1", "*1 $1 3");
+        expect("UPDATE u SET v = v + 10 WHERE a = 7", ":3");
+        expect("SELECT count(*) FROM u WHERE a = 7", ":3");
+        expect("DELETE FROM u WHERE s = 'abcdefgh2'", ":1");
+        expect("SELECT id FROM u WHERE s = 'abcdefgh1'", "*1 $1 1");
+        expect("UPDATE u SET v = 5 WHERE id = 4", ":1");
+        expect("UPDATE u SET v = v + 1 WHERE id IN (4, 1, 99, 3)", ":3");
+        expect("SELECT v FROM u WHERE id = 4", "*1 $1 6");
+        expect("DELETE FROM u WHERE id = 4", ":1");
+        expect("DELETE FROM u WHERE id = 4", ":0");
+        expect("SELECT count(*) FROM u", ":2");
+    }
 }

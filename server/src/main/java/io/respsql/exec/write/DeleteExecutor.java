@@ -29,7 +29,7 @@ public final class DeleteExecutor {
     /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter)} with parameter values (a cached plan). */
     public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params) {
         Table t = p.table();
-        io.respsql.expr.EvalContext ctx = p.rows().newContext();
+        io.respsql.expr.EvalContext ctx = p.rows().context();
         ctx.params = params;
         RowCollector.collect(p.rows().root(), ctx, buffer);
         int n = buffer.size();

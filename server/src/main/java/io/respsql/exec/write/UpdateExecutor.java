@@ -82,7 +82,7 @@ public final class UpdateExecutor {
                            io.respsql.expr.ParamValues params) {
         Table t = p.table();
         Assignment[] as = p.assignments();
-        EvalContext ctx = p.rows().newContext();
+        EvalContext ctx = p.rows().context();
         ctx.params = params;
         for (Assignment a : as) {
             a.prepare(ctx);

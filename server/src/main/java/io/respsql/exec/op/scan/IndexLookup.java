@@ -5,6 +5,7 @@ import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
+import io.respsql.storage.ColumnType;
 import io.respsql.storage.TableIndex;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 
@@ -25,6 +26,12 @@ public final class IndexLookup implements Operator {
     /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
     private LongIntBTree.Cursor spare;
     private long[] spareKeys;
+    /**
+     * At most one row per key: a UNIQUE index (the primary key) over one column whose key is the
+     * whole value (not a text prefix). A probe then stops at its first match rather than
+     * stepping the cursor on to see the next key differ.
+     */
+    private final boolean oneRowPerKey;
 
     public IndexLookup(TableIndex index, int relation, KeyProbe[] keys, Expression filter, String description) {
         this.index = index;
@@ -32,10 +39,23 @@ public final class IndexLookup implements Operator {
         this.keys = keys;
         this.filter = filter;
         this.description = description;
+        this.oneRowPerKey = index.unique() && index.columnCount() == 1 && index.column().type() != ColumnType.TEXT;
     }
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
+        if (oneRowPerKey && keys.length == 1) {
+            long k = keys[0].key(ctx);
+            if (keys[0].none) {
+                return true;
+            }
+            int row = index.tree().firstRow(k); // one descent, no cursor
+            if (row < 0) {
+                return true;
+            }
+            ctx.slots[relation] = row;
+            return (filter != null && !filter.isTrue(ctx)) || out.accept(ctx);
+        }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
@@ -109,6 +129,14 @@ public final class IndexLookup implements Operator {
             run(ctx, t -> into.add(t.slots[rel]));
             return;
         }
+        if (oneRowPerKey && keys.length == 1) { // a point UPDATE / DELETE by primary key
+            long key = keys[0].key(ctx);
+            int row = keys[0].none ? -1 : index.tree().firstRow(key);
+            if (row >= 0) {
+                into.add(row);
+            }
+            return;
+        }
         LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
         spare = null;
         try {
@@ -134,8 +162,12 @@ public final class IndexLookup implements Operator {
     }
 
     /** Appends the rows of {@code key}, a leaf run at a time. {@code first}: the cursor's first seek of this run. */
-    private static void copyKey(LongIntBTree.Cursor c, long key, IntArrayList into, boolean first) {
+    private void copyKey(LongIntBTree.Cursor c, long key, IntArrayList into, boolean first) {
         for (boolean ok = first ? c.seek(key) : c.seekAhead(key); ok && c.key() == key; ok = c.next()) {
+            if (oneRowPerKey) {
+                into.add(c.row());
+                return;
+            }
             int at = into.size();
             into.size(at + c.runRemaining()); // grows the backing array when needed
             c.copyRun(into.elements(), at);
@@ -148,6 +180,9 @@ public final class IndexLookup implements Operator {
             slots[relation] = c.row();
             if ((filter == null || filter.isTrue(ctx)) && !out.accept(ctx)) {
                 return false;
+            }
+            if (oneRowPerKey) {
+                return true;
             }
         }
         return true;
