@@ -78,6 +78,11 @@ abstract class ColumnRef extends Expression {
         return rel == relation ? column : null;
     }
 
+    @Override
+    public final int plainRelation() {
+        return relation;
+    }
+
     /** Fills {@code nulls} for a batch of this column's slots; false (nothing written) when the column holds no NULL. */
     final boolean batchNulls(int[] sel, int n, boolean[] nulls) {
         if (!column.mayHaveNulls()) {

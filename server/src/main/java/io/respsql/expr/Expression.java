@@ -109,6 +109,15 @@ public abstract class Expression {
     }
 
     /**
+     * The relation whose stored column this expression plainly is (see {@link #plainColumn}), or
+     * -1: its value then depends only on that relation's row slot, so a consumer may resolve it
+     * once per row slot instead of once per tuple.
+     */
+    public int plainRelation() {
+        return -1;
+    }
+
+    /**
      * The relations this expression reads, one bit per relation number (a correlated subquery's
      * outer references included). 0 for a constant. Statements over more than 64 relations are
      * refused by the binder.

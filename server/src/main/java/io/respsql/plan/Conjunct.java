@@ -39,6 +39,12 @@ final class Conjunct {
         final Op op;
         final Expression[] values;
         final long valueRels;
+        /**
+         * The conjunct is exactly {@code column op values[0]}, compared as the comparison itself
+         * compares (no conversion of either side on the way): a hash join on it as a key need not
+         * test it again.
+         */
+        boolean exact;
 
         Sarg(Conjunct owner, Relation relation, Column column, Op op, Expression[] values) {
             this.owner = owner;

@@ -848,7 +848,9 @@ public final class QueryBinder {
         }
         Conjunct.Op o = op == Expr.BinaryOp.EQ ? Conjunct.Op.EQ : op == Expr.BinaryOp.LT ? Conjunct.Op.LT
                 : op == Expr.BinaryOp.LE ? Conjunct.Op.LE : op == Expr.BinaryOp.GT ? Conjunct.Op.GT : Conjunct.Op.GE;
-        c.sargs.add(new Conjunct.Sarg(c, r.relation(), r.column(), o, new Expression[]{value}));
+        Conjunct.Sarg sa = new Conjunct.Sarg(c, r.relation(), r.column(), o, new Expression[]{value});
+        sa.exact = true; // c.expr is binary(op, lr[0], lr[1]) with this column as one side, value as the other
+        c.sargs.add(sa);
     }
 
     private static void splitOr(Expr e, List<Expr> out) {

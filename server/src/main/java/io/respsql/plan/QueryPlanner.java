@@ -678,6 +678,7 @@ public final class QueryPlanner {
             s.key = null;
             s.access = a;
             s.condition = and(cross);
+            s.residual = equi == null ? s.condition : and(notCoveredByKeys(r, cross));
             s.equi = equi;
             s.buildOuter = buildOuter;
             s.blocking = otherBlocking;
@@ -691,6 +692,33 @@ public final class QueryPlanner {
                 s.description = "";
             }
             return s;
+        }
+
+        /**
+         * The terms of {@code cross} a hash join on {@link #equiKeys} must still test per match: all
+         * but those its keys decide exactly (an integer or TEXT column = a value of the same kind,
+         * as written: the hash table's equality is the comparison's; numbers meeting as doubles
+         * stay, their hashed form is looser).
+         */
+        private List<Conjunct> notCoveredByKeys(Relation r, List<Conjunct> cross) {
+            List<Conjunct> rest = new ArrayList<>();
+            for (Conjunct c : cross) {
+                boolean covered = false;
+                for (Conjunct.Sarg sa : c.sargs) {
+                    if (sa.relation == r && sa.op == Conjunct.Op.EQ) { // the one equiKeys takes
+                        SqlType a = SqlTypes.of(sa.column.type());
+                        SqlType v = sa.values[0].type();
+                        boolean exactKind = a == SqlType.TEXT ? v == SqlType.TEXT
+                                : a.isLongCarried() && (a == v || (a.isInteger() && v.isInteger()));
+                        covered = sa.exact && exactKind;
+                        break;
+                    }
+                }
+                if (!covered) {
+                    rest.add(c);
+                }
+            }
+            return rest;
         }
 
         /** Equi-join keys usable by a hash join (inner side, outer side), or null. */
@@ -736,6 +764,8 @@ public final class QueryPlanner {
             // nested loop / hash join
             AccessPlanner.Access access;
             Expression condition;
+            /** What a hash join tests per match: {@link #condition} without the terms its keys decide. */
+            Expression residual;
             List<Expression[]> equi;
             /** Hash join: the joined rows are the build side, this relation's rows probe (an inner join only). */
             boolean buildOuter;
@@ -767,9 +797,9 @@ public final class QueryPlanner {
                     }
                     if (buildOuter) {
                         int[] outerRels = io.respsql.exec.op.TupleBuffer.relationsOf(outer.relations());
-                        return Blocking.hashJoin(outer, outerRels, joined, access.op(), inner, false, condition);
+                        return Blocking.hashJoin(outer, outerRels, joined, access.op(), inner, false, residual);
                     }
-                    return Blocking.hashJoin(access.op(), innerRels, inner, outer, joined, r.outerJoined, condition);
+                    return Blocking.hashJoin(access.op(), innerRels, inner, outer, joined, r.outerJoined, residual);
                 }
                 return new NestedLoopJoin(outer, access.op(), innerRels, condition, r.outerJoined);
             }

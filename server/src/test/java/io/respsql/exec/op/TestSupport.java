@@ -149,6 +149,11 @@ public final class TestSupport {
         }
 
         @Override
+        public int plainRelation() {
+            return relation; // no plainColumn: batch readers would miss the side-bitmap NULLs
+        }
+
+        @Override
         public String describe() {
             return c.name();
         }
@@ -245,6 +250,11 @@ public final class TestSupport {
         public void explain(List<String> lines, int depth) {
             lines.add("  ".repeat(depth) + "Scan " + table.name());
         }
+    }
+
+    /** A test table's value as {@link #read} gives it, null when its side bitmap (or storage) says NULL. */
+    public static Object readNullable(TestTable t, int row, int col) {
+        return t.nulls[col].get(row) ? null : read(t.table, row, col);
     }
 
     /** A work table's value as Long (integer columns), Double, String, or null when NULL. */

@@ -64,6 +64,9 @@ public final class HashAggregate implements Operator {
         if (keys.singleLong()) {
             return runLong(ctx, out, accs);
         }
+        if (anyMemoized()) {
+            return runCoded(ctx, out, accs);
+        }
         Grouping grouping = new Grouping(keys, accs);
         input.run(ctx, grouping);
         int groups = grouping.groups();
@@ -207,6 +210,149 @@ public final class HashAggregate implements Operator {
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
                 as[a].accumulateBatch(ctx, relation, sel, n, g, scratch);
+            }
+            return true;
+        }
+    }
+
+    /** Tests let {@link SlotKeyCoder} memoize live tables' columns too (they change only between runs there). */
+    boolean memoLiveColumns;
+
+    private boolean anyMemoized() {
+        for (int j = 0; j < keys.size(); j++) {
+            if (SlotKeyCoder.memoRelation(keys.expression(j), memoLiveColumns) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * GROUP BY over tuples (a join) with a key that is a column of one relation: the keys coded
+     * in units ({@link CodedGrouping}), several units' codes folded pairwise into group numbers
+     * through {@link LongKeyTable}s on (left number, right code), groups numbered in first-seen order.
+     */
+    private boolean runCoded(EvalContext ctx, TupleConsumer out, Accumulator[] accs) {
+        CodedGrouping grouping = new CodedGrouping(keys, accs, memoLiveColumns);
+        input.run(ctx, grouping);
+        int groups = grouping.groups();
+        int keyCount = keys.size();
+        int[] rows = new int[groups];
+        int[] codes = new int[grouping.coders.length];
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            grouping.decode(g, codes);
+            for (int u = 0; u < codes.length; u++) {
+                int[] at = grouping.positions[u];
+                for (int i = 0; i < at.length; i++) {
+                    grouping.coders[u].write(output.column(at[i]), row, codes[u], i);
+                }
+            }
+            for (int a = 0; a < accs.length; a++) {
+                accs[a].write(output.column(keyCount + a), row, g);
+            }
+            rows[g] = row;
+        }
+        for (int g = 0; g < groups; g++) {
+            ctx.slots[outputRelation] = rows[g];
+            if (!out.accept(ctx)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The keys in units, each one {@link SlotKeyCoder}: the keys resolved by one relation's slot
+     * together (c.country, c.customer_id: one memo read per tuple), the others together; units in
+     * the order of their first key.
+     */
+    private static final class CodedGrouping implements TupleConsumer {
+        final SlotKeyCoder[] coders;
+        /** positions[u]: the GROUP BY positions of unit u's keys, in the order the unit holds them. */
+        final int[][] positions;
+        /** pairs[u] (u >= 1): group number of units 0..u from (number of units 0..u-1, code of unit u). */
+        private final LongKeyTable[] pairs;
+        private final Accumulator[] accs;
+        private int capacity;
+
+        CodedGrouping(Keys keys, Accumulator[] accs, boolean liveColumnsToo) {
+            int n = keys.size();
+            int[] unitRel = new int[n]; // per key: its memo relation, or -1
+            for (int j = 0; j < n; j++) {
+                unitRel[j] = SlotKeyCoder.memoRelation(keys.expression(j), liveColumnsToo);
+            }
+            java.util.List<int[]> units = new java.util.ArrayList<>();
+            java.util.List<Integer> rels = new java.util.ArrayList<>();
+            boolean[] taken = new boolean[n];
+            for (int j = 0; j < n; j++) {
+                if (taken[j]) {
+                    continue;
+                }
+                int count = 0;
+                int[] at = new int[n];
+                for (int i = j; i < n; i++) {
+                    if (!taken[i] && unitRel[i] == unitRel[j]) {
+                        taken[i] = true;
+                        at[count++] = i;
+                    }
+                }
+                units.add(java.util.Arrays.copyOf(at, count));
+                rels.add(unitRel[j]);
+            }
+            int k = units.size();
+            this.coders = new SlotKeyCoder[k];
+            this.positions = units.toArray(new int[0][]);
+            for (int u = 0; u < k; u++) {
+                Expression[] es = new Expression[positions[u].length];
+                for (int i = 0; i < es.length; i++) {
+                    es[i] = keys.expression(positions[u][i]);
+                }
+                coders[u] = new SlotKeyCoder(es, rels.get(u));
+            }
+            this.pairs = new LongKeyTable[k];
+            for (int j = 1; j < k; j++) {
+                pairs[j] = new LongKeyTable();
+            }
+            this.accs = accs;
+            ensure(16);
+        }
+
+        private void ensure(int n) {
+            capacity = n;
+            for (Accumulator a : accs) {
+                a.grow(n);
+            }
+        }
+
+        int groups() {
+            int k = coders.length;
+            return k == 1 ? coders[0].size() : pairs[k - 1].size();
+        }
+
+        void decode(int g, int[] into) {
+            int id = g;
+            for (int j = coders.length - 1; j >= 1; j--) {
+                long pair = pairs[j].key(id);
+                into[j] = (int) pair;
+                id = (int) (pair >>> 32);
+            }
+            into[0] = id;
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            SlotKeyCoder[] cs = coders;
+            int g = cs[0].code(ctx);
+            for (int j = 1; j < cs.length; j++) {
+                g = pairs[j].findOrAdd(((long) g << 32) | cs[j].code(ctx));
+            }
+            if (g >= capacity) {
+                ensure(capacity * 2);
+            }
+            Accumulator[] as = accs;
+            for (int a = 0; a < as.length; a++) {
+                as[a].accumulate(ctx, g);
             }
             return true;
         }

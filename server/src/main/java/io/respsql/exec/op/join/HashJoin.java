@@ -33,6 +33,8 @@ public final class HashJoin implements Operator {
     private final Keys probeKeys;
     private final boolean leftOuter;
     private final Expression residual;
+    /** Tests turn the dense form off to compare it with the hashed one. */
+    boolean denseAllowed = true;
 
     public HashJoin(Operator build, int[] buildRelations, Expression[] buildKeys, Operator probe, Expression[] probeKeys,
                     boolean leftOuter, Expression residual) {
@@ -57,6 +59,10 @@ public final class HashJoin implements Operator {
             build.run(ctx, table);
             if (table.rows.size == 0 && !leftOuter) {
                 return true;
+            }
+            DenseBuild dense = denseAllowed ? DenseBuild.of(table) : null;
+            if (dense != null) {
+                return probe.run(ctx, new DenseProbe(dense, probeKeys.expression(0), leftOuter, residual, out));
             }
             table.finish();
             return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), leftOuter, residual, out));
@@ -87,6 +93,9 @@ public final class HashJoin implements Operator {
         final BuildRows rows;
         /** The build keys in build order. */
         private long[] keys;
+        /** Smallest and largest build key (meaningful while rows.size > 0). */
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
         /** Slot i: table[2i] the key, table[2i + 1] its tuples' run (0: empty). */
         long[] table;
         int mask;
@@ -108,6 +117,12 @@ public final class HashJoin implements Operator {
                 keys = Arrays.copyOf(keys, n * 2);
             }
             keys[n] = k;
+            if (k < min) {
+                min = k;
+            }
+            if (k > max) {
+                max = k;
+            }
             rows.append(ctx);
             return true;
         }
@@ -193,6 +208,140 @@ public final class HashJoin implements Operator {
                 }
             }
             return g;
+        }
+    }
+
+    /**
+     * The build side of one integer key whose keys span few values (dense ids, the primary key of
+     * a dimension table: at most {@link #SLOTS_PER_TUPLE} array slots per build tuple): a perfect
+     * hash, key - min indexing an int[] directly, so a probe is one bounds test and one array read
+     * instead of a hashed walk. Distinct keys of one relation: {@code row[k - min]} is the row slot
+     * + 1 (0: no tuple). Otherwise the tuples are regrouped by key (a counting sort, stable: each
+     * key's tuples stay in build order) and key k's tuples are {@code start[k - min]} to
+     * {@code start[k - min + 1]}.
+     */
+    static final class DenseBuild {
+        static final int SLOTS_PER_TUPLE = 4;
+        final BuildRows rows;
+        final long min;
+        final long max;
+        final int span;
+        /** Distinct keys of one relation: per key - min its row slot + 1; else null. */
+        final int[] row;
+        /** Otherwise: per key - min the first of its tuples, one more entry at the end. */
+        final int[] start;
+
+        private DenseBuild(BuildRows rows, long min, int span, int[] row, int[] start) {
+            this.rows = rows;
+            this.min = min;
+            this.max = min + span - 1;
+            this.span = span;
+            this.row = row;
+            this.start = start;
+        }
+
+        /** The dense form of {@code b} (appended, not finished), or null when its keys spread too wide. */
+        static DenseBuild of(LongBuild b) {
+            int n = b.rows.size;
+            if (n == 0) {
+                return new DenseBuild(b.rows, 0, 0, null, new int[1]);
+            }
+            long spanL = b.max - b.min + 1; // overflows to <= 0 only when the keys span more than a long
+            if (spanL <= 0 || spanL > (long) n * SLOTS_PER_TUPLE || spanL > Integer.MAX_VALUE - 1) {
+                return null;
+            }
+            int span = (int) spanL;
+            long min = b.min;
+            long[] ks = b.keys;
+            int[] count = new int[span + 1]; // key - min's tuples counted at + 1
+            boolean distinct = true;
+            for (int i = 0; i < n; i++) {
+                int c = ++count[(int) (ks[i] - min) + 1];
+                distinct &= c == 1;
+            }
+            BuildRows rows = b.rows;
+            b.keys = null;
+            if (distinct && rows.width() == 1) {
+                int[] r = rows.rows;
+                int[] slot = new int[span];
+                for (int i = 0; i < n; i++) {
+                    slot[(int) (ks[i] - min)] = r[i] + 1;
+                }
+                rows.rows = null;
+                return new DenseBuild(rows, min, span, slot, null);
+            }
+            for (int i = 0; i < span; i++) {
+                count[i + 1] += count[i];
+            }
+            int[] fill = Arrays.copyOf(count, span);
+            rows.beginMove();
+            for (int i = 0; i < n; i++) {
+                rows.move(i, fill[(int) (ks[i] - min)]++);
+            }
+            rows.endMove();
+            return new DenseBuild(rows, min, span, null, count);
+        }
+    }
+
+    /** {@link Probe} over a {@link DenseBuild}. */
+    private static final class DenseProbe implements TupleConsumer {
+        private final BuildRows rows;
+        private final long min;
+        private final long max;
+        private final int[] row;
+        private final int[] start;
+        private final Expression key;
+        private final boolean leftOuter;
+        private final Expression residual;
+        private final TupleConsumer out;
+
+        DenseProbe(DenseBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out) {
+            this.rows = b.rows;
+            this.min = b.min;
+            this.max = b.max;
+            this.row = b.row;
+            this.start = b.start;
+            this.key = key;
+            this.leftOuter = leftOuter;
+            this.residual = residual;
+            this.out = out;
+        }
+
+        @Override
+        public boolean accept(EvalContext ctx) {
+            long k = key.evalLong(ctx);
+            boolean matched = false;
+            if (!ctx.isNull && k >= min && k <= max) {
+                int o = (int) (k - min);
+                if (row != null) {
+                    int r = row[o];
+                    if (r != 0) {
+                        rows.restoreRow(ctx, r - 1);
+                        if (residual == null || residual.isTrue(ctx)) {
+                            matched = true;
+                            if (!out.accept(ctx)) {
+                                return false;
+                            }
+                        }
+                    }
+                } else {
+                    int end = start[o + 1];
+                    for (int p = start[o]; p < end; p++) {
+                        rows.restore(ctx, p);
+                        if (residual == null || residual.isTrue(ctx)) {
+                            matched = true;
+                            if (!out.accept(ctx)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            if (!matched && leftOuter) {
+                rows.nullRow(ctx);
+                return out.accept(ctx);
+            }
+            return true;
         }
     }
 
