@@ -359,6 +359,53 @@ public final class IndexRange implements Operator {
         return true;
     }
 
+    /** Set by the planner: 1 when every bound is a constant, 2 when parameters are among them, 0 otherwise. */
+    private int boundValues;
+
+    /**
+     * Marks the bounds as computable before the run, without rows: constants, or constants and the
+     * statement's parameters ({@code withParameters}). Only then is {@link #estimatedRows} asked.
+     */
+    public void boundsKnownBeforeRun(boolean withParameters) {
+        boundValues = withParameters ? 2 : 1;
+    }
+
+    /** Whether {@link #estimatedRows} can be asked ({@code params}: the run's parameter values are at hand). */
+    public boolean estimable(boolean params) {
+        return (boundValues == 1 || boundValues == 2 && params) && (lows.length > 0 || highs.length > 0)
+                && !stoppedByLimit;
+    }
+
+    /**
+     * The index entries between this run's bounds ({@code ctx}: the parameters, if any), for the
+     * yes/no of offloading a statement ({@code bg-query-min-rows}), not a cost model: the bounds'
+     * share of the span between the smallest and largest key (two descents of the index) times its
+     * entries, as {@link #scanInstead} judges; keys spread unevenly make it a guess. 0 when no key
+     * can be in range.
+     */
+    public long estimatedRows(EvalContext ctx) {
+        if (!bounds(ctx)) {
+            return 0;
+        }
+        long lo = boundLo;
+        long hi = boundHi;
+        LongIntBTree tree = index.tree();
+        LongIntBTree.Cursor c = tree.cursor();
+        if (!c.first()) {
+            return 0;
+        }
+        long min = c.key();
+        c.last();
+        long max = c.key();
+        double from = Math.max((double) lo, (double) min);
+        double to = Math.min((double) hi, (double) max);
+        if (to < from) {
+            return 0;
+        }
+        double share = Math.min(1, (to - from + 1) / ((double) max - (double) min + 1));
+        return (long) Math.ceil(share * tree.size());
+    }
+
     /**
      * A walk of the whole index (no bound: ORDER BY served by the index) visits every entry, unless
      * a LIMIT stops it ({@link #stoppedByLimit()}); a bounded range's size is not known without
