@@ -130,25 +130,47 @@ public final class IndexRange implements Operator {
         }
     }
 
-    /** Keeps the slots whose (non-NULL) value lies in {@code lo..hi}. */
+    /**
+     * Keeps the slots whose (non-NULL) value lies in {@code lo..hi}. Without NULLs no branch on the
+     * outcome: each slot is written, then kept or overwritten (a wide range over unordered keys
+     * would mispredict a branch about every other row).
+     */
     private static int keep(Column col, int[] sel, int n, long lo, long hi) {
         boolean nulls = col.mayHaveNulls();
         int kept = 0;
         if (col instanceof LongColumn) {
             LongColumn lc = (LongColumn) col;
+            if (!nulls) {
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    long v = lc.get(s);
+                    sel[kept] = s;
+                    kept += v >= lo & v <= hi ? 1 : 0;
+                }
+                return kept;
+            }
             for (int i = 0; i < n; i++) {
                 int s = sel[i];
                 long v = lc.get(s);
-                if (v >= lo && v <= hi && !(nulls && lc.isNull(s))) {
+                if (v >= lo && v <= hi && !lc.isNull(s)) {
                     sel[kept++] = s;
                 }
             }
         } else {
             IntColumn ic = (IntColumn) col;
+            if (!nulls) {
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    long v = ic.get(s);
+                    sel[kept] = s;
+                    kept += v >= lo & v <= hi ? 1 : 0;
+                }
+                return kept;
+            }
             for (int i = 0; i < n; i++) {
                 int s = sel[i];
                 long v = ic.get(s);
-                if (v >= lo && v <= hi && !(nulls && ic.isNull(s))) {
+                if (v >= lo && v <= hi && !ic.isNull(s)) {
                     sel[kept++] = s;
                 }
             }
