@@ -99,6 +99,16 @@ class WideRangeTest {
                 for (String c : conditions("k", 400, 430)) {
                     same(h, q, c, "k");
                 }
+                // mid-size: below a scan's share, several batches of the walk
+                for (String c : conditions("k", 400, 480)) {
+                    same(h, q, c, "k");
+                }
+                for (String c : conditions("kn", 400, 480)) {
+                    same(h, q, c, "kn");
+                }
+                for (String c : conditions("b", 400 * B, 480 * B)) {
+                    same(h, q, c, "b");
+                }
                 for (String c : conditions("kn", 0, 999)) {
                     same(h, q, c, "kn");
                 }
