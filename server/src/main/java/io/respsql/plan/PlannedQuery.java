@@ -127,7 +127,11 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
                     ctx = estimateContext != null ? estimateContext : (estimateContext = newContext());
                     ctx.params = params;
                 }
-                rows += range.estimatedRows(ctx);
+                try {
+                    rows += range.estimatedRows(ctx);
+                } catch (RuntimeException e) {
+                    // defensive: a bound that fails to evaluate is the run's to report (with its own error); nothing counted
+                }
             }
         }
         return rows;

@@ -96,6 +96,16 @@ class OffloadEstimateTest {
     }
 
     @Test
+    void oddBoundsAnswerAsWithoutTheCheck() {
+        for (String q : new String[] {"SELECT COUNT(*) FROM t WHERE id BETWEEN '1' AND 'x'",
+                "SELECT COUNT(*) FROM t WHERE id BETWEEN '1' AND 'y'", "SELECT COUNT(*) FROM t WHERE id > 'z'",
+                "SELECT COUNT(*) FROM t WHERE ts > 'not a time'", "SELECT COUNT(*) FROM t WHERE ts < 'neither'"}) {
+            String inline = run(q, null);
+            assertEquals(inline, run(q, recorder), q);
+        }
+    }
+
+    @Test
     void aLoneCountStarIsNeverACandidate() {
         run("SELECT COUNT(*) FROM t", recorder);
         run("SELECT COUNT(*) FROM t", recorder);
