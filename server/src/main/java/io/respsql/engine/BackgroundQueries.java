@@ -135,14 +135,14 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     }
 
     /** Rows the plan's scans visit ({@link PlannedQuery#estimatedRowsTouched()}): offloaded from {@code bg-query-min-rows} on. */
-    static long estimate(PlannedQuery plan) {
-        return plan.estimatedRowsTouched();
+    static long estimate(PlannedQuery plan, io.respsql.expr.ParamValues params) {
+        return plan.estimatedRowsTouched(params);
     }
 
     @Override
-    public boolean wouldOffload(PlannedQuery plan) {
+    public boolean wouldOffload(PlannedQuery plan, io.respsql.expr.ParamValues params) {
         long threshold = minRows.getAsLong();
-        return session != null && threshold > 0 && !plan.tablesRead().isEmpty() && estimate(plan) >= threshold;
+        return session != null && threshold > 0 && !plan.tablesRead().isEmpty() && estimate(plan, params) >= threshold;
     }
 
     @Override
@@ -150,7 +150,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         Session s = session;
         session = null;
         long threshold = minRows.getAsLong();
-        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan) < threshold) {
+        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold) {
             return false;
         }
         Channel ch = s.channel();

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
  * as {@link io.respsql.sql.Lexer} would token them) and hashes the rest: the plan cache's key is
  * the text with each literal replaced by a marker of its kind, so {@code WHERE id = 5} and
  * {@code WHERE id = 6} share a plan and {@code WHERE id = '5'} or {@code WHERE id = 5.0} do not.
+ * An integer right after the word LIMIT or OFFSET stays in the key as written: the count shapes
+ * the plan (a top-n sort's n, a walk a LIMIT stops), so each count has its own entry.
  * Whitespace and case stay in the key (column names of a result are taken from the text).
  * Reused for every statement (event loop only): scanning and matching allocate nothing.
  */
@@ -54,12 +56,25 @@ final class LiteralScan {
         int h = 0;
         int n = s.length();
         int i = 0;
+        // the last word read and whether only whitespace followed it (a count after LIMIT / OFFSET)
+        int wordStart = -1;
+        int wordEnd = -1;
         while (i < n) {
             char c = s.charAt(i);
             if (isIdentStart(c)) {
                 char w;
+                wordStart = i;
                 while (i < n && isIdentPart(w = s.charAt(i))) { // hashed as it is read: one pass
                     h = 31 * h + w;
+                    i++;
+                }
+                wordEnd = i;
+                continue;
+            } else if (isDigit(c) && wordEnd >= 0 && countsRows(s, wordStart, wordEnd, i)) {
+                // LIMIT n / OFFSET n: the count shapes the plan (a top-n sort's n, where a walk stops),
+                // so it stays in the key; statements that differ in it are planned apart
+                while (i < n && isDigit(s.charAt(i))) {
+                    h = 31 * h + s.charAt(i);
                     i++;
                 }
             } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s.charAt(i + 1)))) {
@@ -102,6 +117,7 @@ final class LiteralScan {
                     for (int k = start; k < i; k++) {
                         h = 31 * h + s.charAt(k);
                     }
+                    wordEnd = -1;
                     continue;
                 }
                 char kind = decimal ? DECIMAL : INTEGER;
@@ -172,10 +188,31 @@ final class LiteralScan {
             } else {
                 h = 31 * h + c;
                 i++;
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    continue; // a word and the count after it may have whitespace between
+                }
             }
+            wordEnd = -1;
         }
         hash = h;
         return true;
+    }
+
+    /**
+     * Whether the word {@code s[start, end)} is LIMIT or OFFSET with only whitespace up to
+     * {@code at}, where an integer starts that ends before an identifier character would follow.
+     */
+    private static boolean countsRows(String s, int start, int end, int at) {
+        int len = end - start;
+        if (!(len == 5 && s.regionMatches(true, start, "LIMIT", 0, 5) || len == 6 && s.regionMatches(true, start, "OFFSET", 0, 6))) {
+            return false;
+        }
+        int i = at;
+        while (i < s.length() && isDigit(s.charAt(i))) {
+            i++;
+        }
+        // a plain integer only: 1.5, 1e3, 12abc keep their own handling below
+        return i - at <= 18 && (i == s.length() || !isIdentPart(s.charAt(i)) && s.charAt(i) != '.');
     }
 
     private boolean add(int start, int end, char kind) {

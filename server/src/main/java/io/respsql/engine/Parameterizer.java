@@ -12,8 +12,10 @@ import java.util.List;
  * a {@link Expr.Parameter} of its kind, but only where its value cannot change the plan's shape —
  * an operand of a comparison, arithmetic, AND/OR, BETWEEN, IN, LIKE or IS [NOT] DISTINCT in a WHERE
  * or ON condition, or an UPDATE's SET value. Anywhere else (a select-list item, whose text names
- * the column; ORDER BY 1; LIMIT; function arguments; CASE; CAST) the literal stays, the count of
- * parameters then falls short of the scan's, and the statement is not cached.
+ * the column; ORDER BY 1; function arguments; CASE; CAST) the literal stays, the count of
+ * parameters then falls short of the scan's, and the statement is not cached. A LIMIT or OFFSET
+ * count is not a literal of the scan: it is part of the key ({@link LiteralScan}), so such a
+ * statement is cached once per count.
  * Statements: SELECT from tables and joins (no derived table, no set operation), UPDATE, DELETE.
  */
 final class Parameterizer {

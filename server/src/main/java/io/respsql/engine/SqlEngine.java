@@ -221,7 +221,7 @@ public final class SqlEngine {
         boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan);
 
         /** Whether {@link #offer} would take this plan (a cached plan then goes the plain way, which offers it). */
-        boolean wouldOffload(io.respsql.plan.PlannedQuery plan);
+        boolean wouldOffload(io.respsql.plan.PlannedQuery plan, io.respsql.expr.ParamValues params);
     }
 
     /**
@@ -324,8 +324,11 @@ public final class SqlEngine {
             }
             cache.put(e);
         }
+        if (e.plan != null) {
+            scan.fill(params); // before the offload check: a range's estimate reads its bounds
+        }
         if (e.plan == null
-                || (offload != null && e.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q))) {
+                || (offload != null && e.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q, params))) {
             cache.misses++;
             return null;
         }
@@ -337,7 +340,6 @@ public final class SqlEngine {
                 return Outcome.failed(refusal);
             }
         }
-        scan.fill(params);
         try {
             long changes;
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {

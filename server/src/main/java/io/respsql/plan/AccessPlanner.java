@@ -251,6 +251,10 @@ final class AccessPlanner {
                     return empty(r, what);
                 }
                 IndexRange range = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
+                int known = boundsKnownBeforeRun(sargs);
+                if (known > 0) {
+                    range.boundsKnownBeforeRun(known == 2);
+                }
                 if (!ordered) {
                     range.mayScan(r.table); // no ORDER BY relies on key order: a wide range may scan
                 }
@@ -268,6 +272,24 @@ final class AccessPlanner {
             }
             return new Access(op, cost, !r.explain ? "" : desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)),
                     ordered);
+        }
+
+        /**
+         * 1 when every bound is a constant, 2 when statement parameters are among them (a cached
+         * plan's literals), 0 when some bound reads rows or runs a subquery (known only in the run).
+         */
+        private static int boundsKnownBeforeRun(List<Conjunct.Sarg> sargs) {
+            int kind = 1;
+            for (Conjunct.Sarg sa : sargs) {
+                for (Expression v : sa.values) {
+                    if (v instanceof io.respsql.expr.Parameter) {
+                        kind = 2;
+                    } else if (!v.isConstant()) {
+                        return 0;
+                    }
+                }
+            }
+            return kind;
         }
 
         private static Access empty(Relation r, CharSequence what) {

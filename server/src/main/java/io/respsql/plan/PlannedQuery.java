@@ -2,6 +2,7 @@ package io.respsql.plan;
 
 import io.respsql.exec.ResultWriter;
 import io.respsql.exec.op.Operator;
+import io.respsql.exec.op.scan.IndexRange;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.result.ResultColumns;
@@ -72,6 +73,8 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Subqueries' plans (in expressions, so not reached from the root); set once, at planning. */
     private List<Operator> subqueryPlans = List.of();
+    /** Where range bounds are evaluated for the estimate, kept between statements. */
+    private EvalContext estimateContext;
     /** Every operator of the plan and of its subqueries, flattened once (the plan's structure is fixed). */
     private Operator[] operators;
 
@@ -88,6 +91,21 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
      * read on each call, so a cached plan's figure follows its tables' growth.
      */
     public long estimatedRowsTouched() {
+        return estimatedRowsTouched(null);
+    }
+
+    /**
+     * {@link #estimatedRowsTouched()} with the run's parameter values (a cached plan; null: none):
+     * a range whose bounds are constants or parameters counts the index entries it is estimated to
+     * cover ({@link IndexRange#estimatedRows}), so a wide range goes to the background as a scan
+     * does and a narrow one stays inline. A lone COUNT(*) of a whole table reads its row count
+     * (O(1)), whatever the table's size: nothing to offload.
+     */
+    public long estimatedRowsTouched(io.respsql.expr.ParamValues params) {
+        // (event loop only, as the plan cache: the context is kept for the next estimate)
+        if (p.countStarOnly() && p.countTable() != null) {
+            return 0;
+        }
         Operator[] ops = operators;
         if (ops == null) {
             List<Operator> all = new java.util.ArrayList<>();
@@ -101,8 +119,20 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
             ops = operators = all.toArray(new Operator[0]);
         }
         long rows = 0;
+        EvalContext ctx = null;
         for (Operator op : ops) {
             rows += op.rowsTouched();
+            if (op instanceof IndexRange range && range.estimable(params != null)) {
+                if (ctx == null) {
+                    ctx = estimateContext != null ? estimateContext : (estimateContext = newContext());
+                    ctx.params = params;
+                }
+                try {
+                    rows += range.estimatedRows(ctx);
+                } catch (RuntimeException e) {
+                    // defensive: a bound that fails to evaluate is the run's to report (with its own error); nothing counted
+                }
+            }
         }
         return rows;
     }

@@ -36,6 +36,27 @@ class LiteralScanTest {
     }
 
     @Test
+    void aLimitOrOffsetCountStaysInTheKey() {
+        // the count shapes the plan (a top-n sort): statements differing in it are planned apart
+        assertEquals("SELECT v FROM t WHERE id = I ORDER BY v LIMIT 10", key("SELECT v FROM t WHERE id = 5 ORDER BY v LIMIT 10"));
+        assertEquals("SELECT v FROM t limit  3 offset\n20", key("SELECT v FROM t limit  3 offset\n20"));
+        assertNotEquals(key("SELECT v FROM t LIMIT 1"), key("SELECT v FROM t LIMIT 2"));
+        // only a plain integer right after the word: other numbers stay literals (the statement is then not cached)
+        assertEquals("SELECT v FROM t LIMIT D", key("SELECT v FROM t LIMIT 2.5"));
+        assertEquals("SELECT v FROM t LIMIT -I", key("SELECT v FROM t LIMIT -1"));
+        assertEquals("SELECT v FROM t LIMIT (I)", key("SELECT v FROM t LIMIT (1)"));
+        assertEquals("SELECT limits FROM t WHERE limit_ = I AND offset = I", key("SELECT limits FROM t WHERE limit_ = 4 AND offset = 5"));
+        LiteralScan a = new LiteralScan();
+        assertTrue(a.scan("SELECT v FROM t WHERE id = 7 LIMIT 4"));
+        assertEquals(1, a.count);
+        LiteralScan b = new LiteralScan();
+        assertTrue(b.scan("SELECT v FROM t WHERE id = 8 LIMIT 5"));
+        assertFalse(b.matches(a.key()));
+        assertTrue(b.scan("SELECT v FROM t WHERE id = 9 LIMIT 4"));
+        assertTrue(b.matches(a.key()));
+    }
+
+    @Test
     void kindsAndSpacingTellKeysApart() {
         assertNotEquals(key("SELECT v FROM t WHERE id = 5"), key("SELECT v FROM t WHERE id = '5'"));
         assertNotEquals(key("SELECT v FROM t WHERE id = 5"), key("SELECT v FROM t WHERE id = 5.0"));

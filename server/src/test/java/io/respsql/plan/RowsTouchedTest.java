@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link PlannedQuery#estimatedRowsTouched()}: the rows of every base table a plan's access paths
- * read whole (full scans, whole-index walks), in its subqueries too; probes and bounded ranges
- * count nothing. Each case is checked against the plan's EXPLAIN, so the figure follows the
+ * read whole (full scans, whole-index walks), in its subqueries too; a range with bounds known
+ * before the run its estimated entries; probes and ranges bounded by other rows count nothing; a
+ * lone COUNT(*) of a whole table nothing (its row count). Each case is checked against the plan's EXPLAIN, so the figure follows the
  * access path actually chosen.
  */
 class RowsTouchedTest {
@@ -73,7 +74,8 @@ class RowsTouchedTest {
     void fullScansCountTheirTablesRowsJoinProbesTheirReachProbesAndRangesNothing() {
         expect(0, "SELECT v FROM big WHERE id = 5", "primary key probe on big");
         expect(0, "SELECT v FROM big WHERE v = 3", "index probe on big using big_v");
-        expect(0, "SELECT v FROM big WHERE id BETWEEN 5 AND 50", "primary key range on big");
+        // a range with constant bounds counts the entries it covers (ids 1..BIG spread evenly: exact)
+        expect(46, "SELECT v FROM big WHERE id BETWEEN 5 AND 50", "primary key range on big");
         expect(BIG, "SELECT COUNT(*) FROM big WHERE fk = 3", "full scan of big");
         expect(BIG, "SELECT id FROM big ORDER BY id", "(all keys)"); // a whole-index walk for ORDER BY
         expect(BIG + SMALL, "SELECT b.id FROM big b, small s WHERE b.fk + 0 = s.v + 0", "full scan of big");
@@ -91,6 +93,46 @@ class RowsTouchedTest {
         expect(BIG, "SELECT * FROM big_fk", "materialize big_fk");
         expect(BIG, "SELECT d.v FROM (SELECT v FROM big WHERE fk > 0) d", "materialize d");
         expect(SMALL, "SELECT v FROM small UNION SELECT v FROM big WHERE id = 1", "full scan of small");
+    }
+
+    @Test
+    void aLoneCountStarOfATableReadsItsRowCountAndCountsNothing() {
+        expect(0, "SELECT COUNT(*) FROM big", "full scan of big");
+        expect(BIG, "SELECT COUNT(*) FROM big WHERE fk = 3", "full scan of big"); // a filter: the rows are read
+        expect(BIG, "SELECT COUNT(v) FROM big", "full scan of big"); // NULLs of v are not counted: the rows are read
+        sql("DELETE FROM big WHERE id > 100");
+        expect(0, "SELECT COUNT(*) FROM big", "full scan of big");
+    }
+
+    @Test
+    void aRangeCountsTheEntriesItsBoundsCover() {
+        // inclusive and exclusive bounds, one-sided, two conditions narrowing one range
+        expect(50, "SELECT v FROM big WHERE id <= 50", "primary key range on big");
+        expect(49, "SELECT v FROM big WHERE id < 50", "primary key range on big");
+        expect(BIG - 2000, "SELECT v FROM big WHERE id > 2000", "primary key range on big");
+        expect(11, "SELECT v FROM big WHERE id >= 10 AND id <= 20", "primary key range on big");
+        // bounds beyond the keys: clipped to them; a range past every key or empty: nothing
+        expect(BIG, "SELECT v FROM big WHERE id BETWEEN -100 AND 100000", "primary key range on big");
+        expect(0, "SELECT v FROM big WHERE id > 100000", "primary key range on big");
+        expect(0, "SELECT v FROM big WHERE id BETWEEN 50 AND 5", "no rows can match");
+        // a secondary index with repeated keys (v = id % 7, keys 0..6): 2 of 7 keys' share of the entries
+        long rows = plan("SELECT id FROM big WHERE v BETWEEN 2 AND 3").estimatedRowsTouched();
+        assertEquals(Math.ceil(2.0 / 7 * BIG), rows, 1, explain("SELECT id FROM big WHERE v BETWEEN 2 AND 3"));
+        // a bound a subquery computes is not known before the run: nothing counted for the range (small's scan only)
+        expect(SMALL, "SELECT v FROM big WHERE id > (SELECT MAX(v) FROM small)", "primary key range on big");
+    }
+
+    @Test
+    void aRangeOfANullableColumnCountsItsNonNullKeysShare() {
+        sql("CREATE TABLE n (id INT PRIMARY KEY, k INT)");
+        sql("CREATE INDEX n_k ON n (k)");
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= 1000; i++) {
+            sb.append(i == 1 ? "" : ", ").append('(').append(i).append(", ").append(i % 2 == 0 ? "NULL" : String.valueOf(i)).append(')');
+        }
+        sql("INSERT INTO n VALUES " + sb);
+        long rows = plan("SELECT id FROM n WHERE k BETWEEN 1 AND 99").estimatedRowsTouched();
+        assertTrue(rows >= 40 && rows <= 60, rows + "\n" + explain("SELECT id FROM n WHERE k BETWEEN 1 AND 99"));
     }
 
     @Test

@@ -130,25 +130,47 @@ public final class IndexRange implements Operator {
         }
     }
 
-    /** Keeps the slots whose (non-NULL) value lies in {@code lo..hi}. */
+    /**
+     * Keeps the slots whose (non-NULL) value lies in {@code lo..hi}. Without NULLs no branch on the
+     * outcome: each slot is written, then kept or overwritten (a wide range over unordered keys
+     * would mispredict a branch about every other row).
+     */
     private static int keep(Column col, int[] sel, int n, long lo, long hi) {
         boolean nulls = col.mayHaveNulls();
         int kept = 0;
         if (col instanceof LongColumn) {
             LongColumn lc = (LongColumn) col;
+            if (!nulls) {
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    long v = lc.get(s);
+                    sel[kept] = s;
+                    kept += v >= lo & v <= hi ? 1 : 0;
+                }
+                return kept;
+            }
             for (int i = 0; i < n; i++) {
                 int s = sel[i];
                 long v = lc.get(s);
-                if (v >= lo && v <= hi && !(nulls && lc.isNull(s))) {
+                if (v >= lo && v <= hi && !lc.isNull(s)) {
                     sel[kept++] = s;
                 }
             }
         } else {
             IntColumn ic = (IntColumn) col;
+            if (!nulls) {
+                for (int i = 0; i < n; i++) {
+                    int s = sel[i];
+                    long v = ic.get(s);
+                    sel[kept] = s;
+                    kept += v >= lo & v <= hi ? 1 : 0;
+                }
+                return kept;
+            }
             for (int i = 0; i < n; i++) {
                 int s = sel[i];
                 long v = ic.get(s);
-                if (v >= lo && v <= hi && !(nulls && ic.isNull(s))) {
+                if (v >= lo && v <= hi && !ic.isNull(s)) {
                     sel[kept++] = s;
                 }
             }
@@ -357,6 +379,53 @@ public final class IndexRange implements Operator {
             }
         }
         return true;
+    }
+
+    /** Set by the planner: 1 when every bound is a constant, 2 when parameters are among them, 0 otherwise. */
+    private int boundValues;
+
+    /**
+     * Marks the bounds as computable before the run, without rows: constants, or constants and the
+     * statement's parameters ({@code withParameters}). Only then is {@link #estimatedRows} asked.
+     */
+    public void boundsKnownBeforeRun(boolean withParameters) {
+        boundValues = withParameters ? 2 : 1;
+    }
+
+    /** Whether {@link #estimatedRows} can be asked ({@code params}: the run's parameter values are at hand). */
+    public boolean estimable(boolean params) {
+        return (boundValues == 1 || boundValues == 2 && params) && (lows.length > 0 || highs.length > 0)
+                && !stoppedByLimit;
+    }
+
+    /**
+     * The index entries between this run's bounds ({@code ctx}: the parameters, if any), for the
+     * yes/no of offloading a statement ({@code bg-query-min-rows}), not a cost model: the bounds'
+     * share of the span between the smallest and largest key (two descents of the index) times its
+     * entries, as {@link #scanInstead} judges; keys spread unevenly make it a guess. 0 when no key
+     * can be in range.
+     */
+    public long estimatedRows(EvalContext ctx) {
+        if (!bounds(ctx)) {
+            return 0;
+        }
+        long lo = boundLo;
+        long hi = boundHi;
+        LongIntBTree tree = index.tree();
+        LongIntBTree.Cursor c = tree.cursor();
+        if (!c.first()) {
+            return 0;
+        }
+        long min = c.key();
+        c.last();
+        long max = c.key();
+        double from = Math.max((double) lo, (double) min);
+        double to = Math.min((double) hi, (double) max);
+        if (to < from) {
+            return 0;
+        }
+        double share = Math.min(1, (to - from + 1) / ((double) max - (double) min + 1));
+        return (long) Math.ceil(share * tree.size());
     }
 
     /**
