@@ -74,7 +74,7 @@ public enum IoTransport {
      * loads, else NIO; {@code epoll} insists (a clear error where it is unavailable, rather than a
      * silent fallback the operator did not ask for); {@code nio} is NIO.
      *
-     * @throws IllegalStateException for {@code epoll} where the native transport cannot load
+     * @throws IllegalArgumentException (reported by Main as a failed start) for {@code epoll} where the native transport cannot load
      */
     public static IoTransport choose(String setting) {
         switch (setting) {
@@ -82,7 +82,7 @@ public enum IoTransport {
                 return NIO;
             case "epoll":
                 if (!epollAvailable()) {
-                    throw new IllegalStateException("io-transport epoll is not available here: " + epollProblem());
+                    throw new IllegalArgumentException("io-transport epoll is not available here: " + epollProblem());
                 }
                 return EPOLL;
             default:
