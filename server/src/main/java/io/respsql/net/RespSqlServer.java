@@ -193,6 +193,10 @@ public final class RespSqlServer implements AutoCloseable {
             // Pooled buffers keep their NIO views: netty 4.2's default adaptive allocator makes a new
             // ByteBuffer object for every socket read, garbage per request at one request per read.
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            // First read up to 16 KB (netty's default guess is 2 KB): a request that ends the
+            // connection (protocol error) then finds the small rest of its input already read
+            // instead of unread in the kernel, where closing would reset the connection.
+            .childOption(ChannelOption.RCVBUF_ALLOCATOR, new io.netty.channel.AdaptiveRecvByteBufAllocator(64, 16 * 1024, 65536))
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
             .childHandler(new ChannelInitializer<SocketChannel>() {
