@@ -67,6 +67,10 @@ public final class Session {
         this.channel = channel;
         this.addr = format(channel.remoteAddress());
         this.laddr = format(channel.localAddress());
+        // A native channel (epoll) knows its descriptor; NIO's are looked up in /proc (SocketFds).
+        if (channel instanceof io.netty.channel.unix.UnixChannel unix && unix.fd().isOpen()) {
+            this.fd = unix.fd().intValue();
+        }
         this.connectedAtMillis = nowMillis;
         this.lastInteractionMillis = nowMillis;
     }

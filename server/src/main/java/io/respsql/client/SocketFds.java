@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * Finds the file descriptor of each client's socket, for the {@code fd=} of {@code CLIENT LIST}.
- * Java's NIO channels do not expose it, so on Linux it is looked up once per connection:
+ * Native (epoll) channels know it ({@link Session} takes it from the channel); Java's NIO channels
+ * do not expose it, so on Linux it is looked up once per connection:
  * {@code /proc/net/tcp} and {@code tcp6} give the socket inode of the connection from the
  * client's port to the server's, and {@code /proc/self/fd} the descriptor that links to that
  * inode. Where this cannot be found (another OS, a socket already closed) the fd is {@code -1}.

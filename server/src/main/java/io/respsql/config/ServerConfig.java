@@ -39,6 +39,8 @@ public final class ServerConfig {
 
     private int port = DEFAULT_PORT;
     private String bind = DEFAULT_BIND;
+    /** {@code io-transport}: auto (native epoll where available, else NIO), epoll or nio. */
+    private String ioTransport = "auto";
     private int maxClients = DEFAULT_MAXCLIENTS;
     private String requirePass = "";
     private boolean protectedMode = true;
@@ -102,6 +104,15 @@ public final class ServerConfig {
                         throw new ConfigException("only one bind address is supported");
                     }
                     bind = trimmed;
+                }));
+        add(ConfigOption.ofString("io-transport", "<auto|epoll|nio>",
+                "socket transport: netty's native epoll (Linux) or Java NIO; auto picks epoll where it loads (fixed at start)",
+                false, () -> ioTransport, v -> {
+                    String t = v.trim().toLowerCase(java.util.Locale.ROOT);
+                    if (!t.equals("auto") && !t.equals("epoll") && !t.equals("nio")) {
+                        throw new ConfigException("io-transport must be auto, epoll or nio");
+                    }
+                    ioTransport = t;
                 }));
         add(ConfigOption.ofInt("maxclients", "maximum number of connected clients", true, 1, 1_000_000,
                 () -> maxClients, v -> maxClients = v));
@@ -381,6 +392,19 @@ public final class ServerConfig {
 
     public ServerConfig bind(String bind) {
         this.bind = bind;
+        return this;
+    }
+
+    /** {@code auto}, {@code epoll} or {@code nio}. */
+    public String ioTransport() {
+        return ioTransport;
+    }
+
+    public ServerConfig ioTransport(String transport) {
+        if (!transport.equals("auto") && !transport.equals("epoll") && !transport.equals("nio")) {
+            throw new IllegalArgumentException("io-transport must be auto, epoll or nio: " + transport);
+        }
+        this.ioTransport = transport;
         return this;
     }
 

@@ -14,9 +14,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -113,8 +111,9 @@ public final class RespSqlServer implements AutoCloseable {
         InfoReport info = new InfoReport(config, stats, catalog);
         sql.planCacheConfig(config);
         info.engine(sql);
+        IoTransport transportKind = IoTransport.choose(config.ioTransport());
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
-                NioIoHandler.newFactory());
+                transportKind.handlerFactory());
         EventExecutor executor = loop.next();
         // One capture at a time: a background save and a log rewrite exclude each other.
         BackgroundJobs jobs = new BackgroundJobs();
@@ -127,6 +126,7 @@ public final class RespSqlServer implements AutoCloseable {
         // Replication hears of every write after the log, and refuses writes on a read-only replica
         // or a master short of replicas (after the log's own refusal).
         Replication replication = new Replication(config, stats, sql, jobs, (io.netty.channel.EventLoop) executor);
+        replication.socketChannel(transportKind.socketChannel()); // the link to a master lives on this loop
         replication.appendOnlyFile(aof);
         sql.addCommitListener(replication);
         sql.writeGuard(() -> {
@@ -182,17 +182,21 @@ public final class RespSqlServer implements AutoCloseable {
         RespWriter writer = new RespWriter();
         InboundByteCounter inputCounter = new InboundByteCounter(stats);
 
-        String transport = "nio";
+        String transport = transportKind.label();
         ChannelGroup clientChannels = new DefaultChannelGroup("clients", executor);
         ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop, loop)
-            .channel(NioServerSocketChannel.class)
+            .channel(transportKind.serverChannel())
             .option(ChannelOption.SO_BACKLOG, 511)
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
             // Pooled buffers keep their NIO views: netty 4.2's default adaptive allocator makes a new
             // ByteBuffer object for every socket read, garbage per request at one request per read.
             .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+            // First read up to 16 KB (netty's default guess is 2 KB): a request that ends the
+            // connection (protocol error) then finds the small rest of its input already read
+            // instead of unread in the kernel, where closing would reset the connection.
+            .childOption(ChannelOption.RCVBUF_ALLOCATOR, new io.netty.channel.AdaptiveRecvByteBufAllocator(64, 16 * 1024, 65536))
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 8 << 20))
             .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.config.ServerConfig;
 import io.respsql.engine.Outcome;
@@ -59,6 +58,7 @@ final class MasterLink {
     private final ServerConfig config;
     private final SqlEngine engine;
     private final EventLoop loop;
+    private final Class<? extends Channel> socketChannel;
     private final String host;
     private final int port;
     private final StreamParser parser = new StreamParser();
@@ -85,8 +85,10 @@ final class MasterLink {
     private long lastAckMillis;
     private long lastAckOffset = -1;
 
-    MasterLink(Replication repl, ServerConfig config, SqlEngine engine, EventLoop loop, String host, int port) {
+    MasterLink(Replication repl, ServerConfig config, SqlEngine engine, EventLoop loop,
+               Class<? extends Channel> socketChannel, String host, int port) {
         this.repl = repl;
+        this.socketChannel = socketChannel;
         this.config = config;
         this.engine = engine;
         this.loop = loop;
@@ -139,7 +141,7 @@ final class MasterLink {
         state = State.CONNECTING;
         Conn c = new Conn();
         conn = c;
-        ChannelFuture f = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        ChannelFuture f = new Bootstrap().group(loop).channel(socketChannel)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)

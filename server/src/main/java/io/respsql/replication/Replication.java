@@ -74,6 +74,8 @@ public final class Replication implements CommitListener, WriteGuard {
     private final Catalog catalog;
     private final BackgroundJobs jobs;
     private final EventLoop loop;
+    /** The kind of socket the link to a master opens: it must match {@link #loop}'s transport. */
+    private Class<? extends io.netty.channel.Channel> socketChannel = io.netty.channel.socket.nio.NioSocketChannel.class;
     private AppendOnlyFile aof;
 
     private String replid = newId();
@@ -646,12 +648,17 @@ public final class Replication implements CommitListener, WriteGuard {
         }
         waiters.clear();
         stats.blockedClients = 0;
-        link = new MasterLink(this, config, engine, loop, host, port);
+        link = new MasterLink(this, config, engine, loop, socketChannel, host, port);
         LOG.info("Connecting to MASTER {}:{}", host, port);
         link.connect();
     }
 
     /** {@code REPLICAOF NO ONE}: keeps the data, starts a new history (the old id stays usable as replid2). */
+    /** The socket channel class of the event loop's transport (NIO unless set), for the link to a master. */
+    public void socketChannel(Class<? extends io.netty.channel.Channel> type) {
+        this.socketChannel = type;
+    }
+
     /** CLIENT KILL TYPE master: drops the link to the master (it reconnects); whether there was one. */
     public boolean killMasterLink() {
         return link != null && link.drop();

@@ -224,4 +224,15 @@ class ServerConfigTest {
         assertThrows(ConfigException.class, () -> r.option("repl-backlog-size").set("1k"));
         assertEquals(false, r.option("replicaof").mutable());
     }
+
+    @Test
+    void ioTransportIsAutoEpollOrNioAndFixedAtStart() throws Exception {
+        assertEquals("auto", new ServerConfig().ioTransport());
+        assertEquals("nio", ServerConfig.fromArgs("--io-transport", "NIO").ioTransport());
+        assertEquals("epoll", ServerConfig.fromArgs("--io-transport", "epoll").ioTransport());
+        ConfigException bad = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--io-transport", "kqueue"));
+        assertEquals("Bad value 'kqueue' for --io-transport: io-transport must be auto, epoll or nio", bad.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ServerConfig().ioTransport("select"));
+        assertEquals(false, new ServerConfig().option("io-transport").mutable());
+    }
 }
