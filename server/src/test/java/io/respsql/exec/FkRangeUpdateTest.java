@@ -18,23 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * must not take the fast path: its index must follow), a block rolled back, a capture outstanding,
  * an overflow, cached plans with other keys.
  */
-class FkRangeUpdateTest {
-    private final EngineHarness h = new EngineHarness();
-
-    private void expect(String sql, String reply) {
-        UpdateTestTable.expect(h, sql, reply);
-    }
-
-    /**
-     * t(id, v, w, g = id % 97, x), g and x indexed; v = w = x = id % 1000, NULL in v and w where
-     * id % 9973 = 5, rows id % 5003 = 7 deleted. Returns the live rows.
-     */
-    private long table() {
-        return UpdateTestTable.create(h, true);
-    }
-
-    private void sameAsGeneralPath(long live) {
-        UpdateTestTable.sameAsGeneralPath(h, live);
+class FkRangeUpdateTest extends UpdateTableTest { // t: see UpdateTableTest; fk indexes on g and x
+    FkRangeUpdateTest() {
+        super(true);
     }
 
     private long count(String where) {

@@ -12,21 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * does, which {@code SET v = v + k + 0} (not an increment) still takes: over several 64K chunks,
  * with deleted slots, NULLs, an overflow anywhere, a block rolled back and a capture outstanding.
  */
-class IncrementUpdateTest {
-    private final EngineHarness h = new EngineHarness();
-
-    private void expect(String sql, String reply) {
-        UpdateTestTable.expect(h, sql, reply);
-    }
-
-    /** t(id, v = id % 1000, w = the same, g = id % 97), NULL in v and w where id % 9973 = 5, rows id % 5003 = 7 deleted. */
-    private long table() {
-        return UpdateTestTable.create(h, false);
-    }
-
-    /** v and w (updated by the general path alongside) agree on every row, NULLs included. */
-    private void sameAsGeneralPath(long live) {
-        UpdateTestTable.sameAsGeneralPath(h, live);
+class IncrementUpdateTest extends UpdateTableTest { // t: see UpdateTableTest, without the fk indexes
+    IncrementUpdateTest() {
+        super(false);
     }
 
     @Test
