@@ -120,6 +120,9 @@ final class ColumnRange {
         return filterText((TextColumn) col.column, sel, n);
     }
 
+    // filterInt and filterLong are the same loop on purpose, one per column class: the per-row
+    // c.get(s) stays a monomorphic, inlined array read (a shared loop over a common type would make
+    // it a virtual call per row, megamorphic once INT, BIGINT and DOUBLE ranges all run).
     private int filterInt(IntColumn c, int[] sel, int n) {
         boolean nulls = c.mayHaveNulls();
         boolean want = !negate;

@@ -31,6 +31,18 @@ public final class IntColumn extends Column {
         return chunks[row >>> Chunks.SHIFT][row & Chunks.MASK];
     }
 
+    /**
+     * Chunk {@code c}'s values, to be written: copied first when a capture (BGSAVE, a read view)
+     * holds it (the capture keeps the old chunk; its NULL bitmap is copied with it). For the
+     * writers that take a chunk's stretch of rows at a time.
+     */
+    private int[] writableChunk(int c) {
+        if (frozen[c]) {
+            thaw(c);
+        }
+        return chunks[c];
+    }
+
     /** Stores a value; the row is no longer NULL. */
     public void set(int row, int value) {
         int c = row >>> Chunks.SHIFT;
@@ -53,10 +65,7 @@ public final class IntColumn extends Column {
         int i = 0;
         while (i < n) {
             int c = rows[i] >>> Chunks.SHIFT;
-            if (frozen[c]) {
-                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
-            }
-            int[] a = chunks[c];
+            int[] a = writableChunk(c);
             int base = c << Chunks.SHIFT;
             int from = i;
             for (; i < n; i++) {
@@ -126,10 +135,7 @@ public final class IntColumn extends Column {
         int i = 0;
         while (i < n) {
             int c = rows[i] >>> Chunks.SHIFT;
-            if (frozen[c]) {
-                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
-            }
-            int[] a = chunks[c];
+            int[] a = writableChunk(c);
             int base = c << Chunks.SHIFT;
             long[] bm = nullable && c < nulls.length ? nulls[c] : null;
             if (bm == null) {
@@ -186,10 +192,7 @@ public final class IntColumn extends Column {
         int end = first + n;
         for (int row = first; row < end; ) {
             int c = row >>> Chunks.SHIFT;
-            if (frozen[c]) {
-                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
-            }
-            int[] a = chunks[c];
+            int[] a = writableChunk(c);
             int o = row & Chunks.MASK;
             int len = Math.min(end - row, a.length - o);
             int to = o + len;
@@ -337,11 +340,8 @@ public final class IntColumn extends Column {
         int chunkCount = Math.min(live.chunkCount(), chunks.length);
         for (int c = 0; c < chunkCount; c++) {
             long[] lw = live.liveChunk(c);
-            if (frozen[c]) {
-                thaw(c); // a capture (BGSAVE, a read view) keeps the old chunk
-            }
+            int[] a = writableChunk(c);
             long[] nw = c < nulls.length ? nulls[c] : null;
-            int[] a = chunks[c];
             int words = Math.min(lw.length, (a.length + 63) >>> 6);
             int w = 0;
             while (w < words) {

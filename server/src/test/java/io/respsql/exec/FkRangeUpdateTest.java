@@ -18,38 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * must not take the fast path: its index must follow), a block rolled back, a capture outstanding,
  * an overflow, cached plans with other keys.
  */
-class FkRangeUpdateTest {
-    private static final int ROWS = 200_000; // four chunks
-    private final EngineHarness h = new EngineHarness();
-
-    private void expect(String sql, String reply) {
-        assertEquals(reply, h.run(sql), sql);
-    }
-
-    /**
-     * t(id, v, w, g = id % 97, x), g and x indexed; v = w = x = id % 1000, NULL in v and w where
-     * id % 9973 = 5, rows id % 5003 = 7 deleted. Returns the live rows.
-     */
-    private long table() {
-        expect("CREATE TABLE t (id int primary key, v int, w int, g int, x int)", "+OK");
-        for (int from = 0; from < ROWS; from += 10_000) {
-            StringBuilder b = new StringBuilder("INSERT INTO t VALUES ");
-            for (int i = from; i < from + 10_000; i++) {
-                String v = i % 9973 == 5 ? "NULL" : Integer.toString(i % 1000);
-                b.append(i > from ? "," : "").append('(').append(i).append(',').append(v).append(',').append(v)
-                        .append(',').append(i % 97).append(',').append(i % 1000).append(')');
-            }
-            expect(b.toString(), "+OK");
-        }
-        expect("CREATE INDEX t_g ON t (g)", "+OK");
-        expect("CREATE INDEX t_x ON t (x)", "+OK");
-        String deleted = h.run("DELETE FROM t WHERE id % 5003 = 7");
-        return ROWS - Long.parseLong(deleted.substring(1));
-    }
-
-    private void sameAsGeneralPath(long live) {
-        expect("SELECT COUNT(*) FROM t", ":" + live);
-        expect("SELECT COUNT(*) FROM t WHERE v IS NOT DISTINCT FROM w", ":" + live);
+class FkRangeUpdateTest extends UpdateTableTest { // t: see UpdateTableTest; fk indexes on g and x
+    FkRangeUpdateTest() {
+        super(true);
     }
 
     private long count(String where) {

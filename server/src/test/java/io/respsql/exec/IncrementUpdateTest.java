@@ -12,33 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * does, which {@code SET v = v + k + 0} (not an increment) still takes: over several 64K chunks,
  * with deleted slots, NULLs, an overflow anywhere, a block rolled back and a capture outstanding.
  */
-class IncrementUpdateTest {
-    private static final int ROWS = 200_000; // four chunks
-    private final EngineHarness h = new EngineHarness();
-
-    private void expect(String sql, String reply) {
-        assertEquals(reply, h.run(sql), sql);
-    }
-
-    /** t(id, v = id % 1000, w = the same, g = id % 97), NULL in v and w where id % 9973 = 5, rows id % 5003 = 7 deleted. */
-    private long table() {
-        expect("CREATE TABLE t (id int primary key, v int, w int, g int)", "+OK");
-        for (int from = 0; from < ROWS; from += 10_000) {
-            StringBuilder b = new StringBuilder("INSERT INTO t VALUES ");
-            for (int i = from; i < from + 10_000; i++) {
-                String v = i % 9973 == 5 ? "NULL" : Integer.toString(i % 1000);
-                b.append(i > from ? "," : "").append('(').append(i).append(',').append(v).append(',').append(v).append(',').append(i % 97).append(')');
-            }
-            expect(b.toString(), "+OK");
-        }
-        String deleted = h.run("DELETE FROM t WHERE id % 5003 = 7");
-        return ROWS - Long.parseLong(deleted.substring(1));
-    }
-
-    /** v and w (updated by the general path alongside) agree on every row, NULLs included. */
-    private void sameAsGeneralPath(long live) {
-        expect("SELECT COUNT(*) FROM t", ":" + live);
-        expect("SELECT COUNT(*) FROM t WHERE v IS NOT DISTINCT FROM w", ":" + live);
+class IncrementUpdateTest extends UpdateTableTest { // t: see UpdateTableTest, without the fk indexes
+    IncrementUpdateTest() {
+        super(false);
     }
 
     @Test

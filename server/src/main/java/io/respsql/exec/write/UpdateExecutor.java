@@ -299,10 +299,8 @@ public final class UpdateExecutor {
                                        int hi, EvalContext ctx, IntArrayList buffer, UndoLog undo) {
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
-        if (cur.seek(bounds[0])) {
-            buffer.clear();
-            buffer.ensureCapacity(UndoLog.RANGE_BATCH);
-            int[] batch = buffer.elements();
+        int[] batch = firstBatch(cur, bounds[0], buffer);
+        if (batch != null) {
             int n;
             while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
                 int bad = c.addWithin(batch, n, delta, lo, hi);
@@ -317,6 +315,22 @@ public final class UpdateExecutor {
             undo.addedInRange(c, delta, index, bounds[0], bounds[1]);
         }
         return done;
+    }
+
+    /**
+     * The start of a batched index-range walk ({@link #incrementRange}, {@link #setKeyRange}):
+     * seeks {@code cur} to {@code from} and readies the engine's row buffer for
+     * {@link LongIntBTree.Cursor#fill} batches of {@link UndoLog#RANGE_BATCH} rows. Returns the
+     * batch array, or null when no key is at or after {@code from}. The batch loops stay in the
+     * callers: their per-batch kernels differ (one can fail and take its batches back).
+     */
+    private static int[] firstBatch(LongIntBTree.Cursor cur, long from, IntArrayList buffer) {
+        if (!cur.seek(from)) {
+            return null;
+        }
+        buffer.clear();
+        buffer.ensureCapacity(UndoLog.RANGE_BATCH);
+        return buffer.elements();
     }
 
     /**
@@ -351,10 +365,8 @@ public final class UpdateExecutor {
         int v = a.constantInt();
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
-        if (cur.seek(bounds[0])) {
-            buffer.clear();
-            buffer.ensureCapacity(UndoLog.RANGE_BATCH);
-            int[] batch = buffer.elements();
+        int[] batch = firstBatch(cur, bounds[0], buffer);
+        if (batch != null) {
             int n;
             while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
                 c.setAll(batch, n, v);

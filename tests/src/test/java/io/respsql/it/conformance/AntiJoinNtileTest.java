@@ -1,7 +1,6 @@
 package io.respsql.it.conformance;
 
 import io.respsql.it.process.ServerProcess;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -12,9 +11,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code LEFT JOIN ... WHERE right.col IS NULL} (planned as an anti-join when col is non-NULL in
@@ -27,13 +24,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class AntiJoinNtileTest {
     @Test
     void agreesWithPostgresql() throws Exception {
-        if (!PgPeer.installed()) {
-            String why = "no PostgreSQL in " + PgPeer.bin();
-            if ("1".equals(System.getenv("RESPSQL_REQUIRE_CONFORMANCE"))) {
-                fail(why);
-            }
-            Assumptions.abort(why);
-        }
+        PgOracle.requirePostgresql();
         Random rnd = new Random(2026_12_02_11L);
         List<String> load = new ArrayList<>();
         load.add("CREATE TABLE c (id INT PRIMARY KEY, k INT, g INT, v BIGINT, d DOUBLE PRECISION)");
@@ -68,15 +59,10 @@ class AntiJoinNtileTest {
         load.add("INSERT INTO o2 VALUES " + o);
 
         Path work = Files.createTempDirectory("respsql-antijoin-");
-        try (PgPeer pg = PgPeer.start(repoRoot());
+        try (PgPeer pg = PgPeer.start(PgOracle.repoRoot());
              ServerProcess server = ServerProcess.start(work, "--save", "")) {
-            Path file = work.resolve("load.sql");
-            Files.writeString(file, String.join(";\n", load) + ";\nANALYZE;\n");
-            pg.runFile(file);
             try (WireClient client = new WireClient(ServerProcess.HOST, server.port(), 60_000).greet()) {
-                for (String st : load) {
-                    assertEquals("OK", client.sql(st), st);
-                }
+                PgOracle.loadBoth(pg, client, work, load);
                 int anti = 0;
                 for (String r : new String[] {"o", "o2"}) {
                     String j = " FROM c LEFT JOIN " + r + " x ON x.ck = c.k";
@@ -134,37 +120,12 @@ class AntiJoinNtileTest {
                 compare(pg, client, "SELECT id, ntile(3) OVER (PARTITION BY g ORDER BY id) AS t FROM c WHERE id % 5 = 0");
             }
         } finally {
-            try (var s = Files.walk(work)) {
-                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            PgOracle.deleteTree(work);
         }
     }
 
     /** Same rows as PostgreSQL, as multisets. */
     private static void compare(PgPeer pg, WireClient client, String sql) throws Exception {
-        List<List<String>> expected = pg.query(sql);
-        ResultDecoder decoder = ResultDecoder.named("typed");
-        int columns = expected.isEmpty() ? 0 : expected.get(0).size();
-        Object reply = client.send(decoder.command(), sql);
-        ResultDecoder.Decoded d = decoder.decode(reply, columns);
-        if (d.failed()) {
-            fail(sql + " failed on RespSQL: " + d.error());
-        }
-        if (expected.isEmpty()) {
-            assertEquals(0, d.rows().size(), sql);
-            return;
-        }
-        assertNull(Seed004Test.compare(expected, d.rows(), false, d.typed()), sql);
-    }
-
-    private static Path repoRoot() {
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("scripts").resolve("pg-peer.sh"))) {
-                return d;
-            }
-        }
-        throw new AssertionError("no scripts/pg-peer.sh above " + Path.of("").toAbsolutePath());
+        PgOracle.compare(pg, client, sql, false);
     }
 }

@@ -1,7 +1,6 @@
 package io.respsql.it.conformance;
 
 import io.respsql.it.process.ServerProcess;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,9 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Filters on a ranking window column from an outer query ({@code WHERE rn = 1}, {@code rk <= k},
@@ -35,13 +32,7 @@ class WindowTopKTest {
 
     @Test
     void rankingFiltersAgreeWithPostgresql() throws Exception {
-        if (!PgPeer.installed()) {
-            String why = "no PostgreSQL in " + PgPeer.bin();
-            if ("1".equals(System.getenv("RESPSQL_REQUIRE_CONFORMANCE"))) {
-                fail(why);
-            }
-            Assumptions.abort(why);
-        }
+        PgOracle.requirePostgresql();
         Random rnd = new Random(2026_12_02L);
         List<String> load = new ArrayList<>();
         load.add("CREATE TABLE t (id INT PRIMARY KEY, g INT, h INT NOT NULL, c INT, a INT, b TEXT)");
@@ -59,15 +50,10 @@ class WindowTopKTest {
         load.add(ins.toString());
 
         Path work = Files.createTempDirectory("respsql-topk-");
-        try (PgPeer pg = PgPeer.start(repoRoot());
+        try (PgPeer pg = PgPeer.start(PgOracle.repoRoot());
              ServerProcess server = ServerProcess.start(work, "--save", "", "--bg-query-min-rows", "200")) {
-            Path file = work.resolve("load.sql");
-            Files.writeString(file, String.join(";\n", load) + ";\nANALYZE;\n");
-            pg.runFile(file);
             try (WireClient client = new WireClient(ServerProcess.HOST, server.port(), 60_000).greet()) {
-                for (String st : load) {
-                    assertEquals("OK", client.sql(st), st);
-                }
+                PgOracle.loadBoth(pg, client, work, load);
                 int checked = 0;
                 String[] fns = {"row_number()", "rank()", "dense_rank()"};
                 String[] orders = {"a DESC, b", "a, b DESC NULLS LAST", "a NULLS FIRST", "b DESC NULLS LAST, a", "a DESC NULLS LAST"};
@@ -83,14 +69,14 @@ class WindowTopKTest {
                             String inner = "SELECT " + key + " AS k, id, a, b, " + fn + " OVER (PARTITION BY " + key + " ORDER BY "
                                     + order + ") AS r" + extra + " FROM t" + (o == 3 ? " WHERE id % 3 <> 0" : "");
                             String q = "SELECT k, id, a, b, r FROM (" + inner + ") z WHERE " + filter;
-                            compare(pg, client, q, false);
+                            PgOracle.compare(pg, client, q, false);
                             for (String dir : new String[] {"", " DESC"}) {
                                 String full = q + " ORDER BY k" + dir;
                                 List<List<String>> all = pg.query(full);
                                 int n = boundary(all, 1 + (checked % 6));
                                 long bg = bgTotal(client);
                                 String limited = full + " LIMIT " + n;
-                                compare(pg, client, limited, true);
+                                PgOracle.compare(pg, client, limited, true);
                                 if (key.equals("h")) { // (stacked windows over h stream too)
                                     assertEquals(bg, bgTotal(client), "the streamed plan runs inline: " + limited + "\n"
                                             + client.sql("EXPLAIN " + limited));
@@ -105,17 +91,13 @@ class WindowTopKTest {
                 String explain = String.valueOf(client.sql("EXPLAIN SELECT k, id FROM (SELECT h AS k, id, row_number() OVER "
                         + "(PARTITION BY h ORDER BY a, id) AS r FROM t) z WHERE r = 1 ORDER BY k LIMIT 5"));
                 assertTrue(explain.contains("stream z in"), explain);
-                compare(pg, client, "SELECT k, r FROM (SELECT DISTINCT h AS k, rank() OVER (PARTITION BY h ORDER BY a) AS r FROM t) z "
+                PgOracle.compare(pg, client, "SELECT k, r FROM (SELECT DISTINCT h AS k, rank() OVER (PARTITION BY h ORDER BY a) AS r FROM t) z "
                         + "WHERE r <= 2", false);
-                compare(pg, client, "SELECT k, id, r FROM (SELECT h AS k, id, row_number() OVER (PARTITION BY h ORDER BY id) AS r "
+                PgOracle.compare(pg, client, "SELECT k, id, r FROM (SELECT h AS k, id, row_number() OVER (PARTITION BY h ORDER BY id) AS r "
                         + "FROM t ORDER BY id LIMIT 50) z WHERE r <= 1", false);
             }
         } finally {
-            try (var s = Files.walk(work)) {
-                for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            PgOracle.deleteTree(work);
         }
     }
 
@@ -131,42 +113,9 @@ class WindowTopKTest {
         return rows.size();
     }
 
-    /** Same rows as PostgreSQL (as multisets; with {@code keyOrdered}, RespSQL's rows also come in PostgreSQL's key order). */
-    private static void compare(PgPeer pg, WireClient client, String sql, boolean keyOrdered) throws Exception {
-        List<List<String>> expected = pg.query(sql);
-        ResultDecoder decoder = ResultDecoder.named("typed");
-        int columns = expected.isEmpty() ? 0 : expected.get(0).size();
-        Object reply = client.send(decoder.command(), sql);
-        ResultDecoder.Decoded d = decoder.decode(reply, columns);
-        if (d.failed()) {
-            fail(sql + " failed on RespSQL: " + d.error());
-        }
-        if (expected.isEmpty()) {
-            assertEquals(0, d.rows().size(), sql);
-            return;
-        }
-        assertNull(Seed004Test.compare(expected, d.rows(), false, d.typed()), sql);
-        if (keyOrdered) {
-            for (int i = 0; i < expected.size(); i++) {
-                Object k = d.rows().get(i).get(0);
-                assertTrue(Seed004Test.same(expected.get(i).get(0), k, d.typed()), sql + ": row " + (i + 1) + " key " + k
-                        + ", PostgreSQL's " + expected.get(i).get(0));
-            }
-        }
-    }
-
     private static long bgTotal(WireClient client) throws IOException {
         Matcher m = Pattern.compile("bg_queries_total:(\\d+)").matcher(String.valueOf(client.send("INFO", "stats")));
         assertTrue(m.find(), "bg_queries_total in INFO");
         return Long.parseLong(m.group(1));
-    }
-
-    private static Path repoRoot() {
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve("scripts").resolve("pg-peer.sh"))) {
-                return d;
-            }
-        }
-        throw new AssertionError("no scripts/pg-peer.sh above " + Path.of("").toAbsolutePath());
     }
 }

@@ -136,6 +136,8 @@ public final class IndexRange implements Operator {
      * would mispredict a branch about every other row).
      */
     private static int keep(Column col, int[] sel, int n, long lo, long hi) {
+        // one copy of the loops per column class on purpose (not merged): lc.get / ic.get stay
+        // monomorphic inlined array reads, not a virtual call per row
         boolean nulls = col.mayHaveNulls();
         int kept = 0;
         if (col instanceof LongColumn) {

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """A/B of seed 004 queries on two RespSQL servers already loaded with the same data:
 rounds alternate A B B A ..., each round runs every query RUNS times (first discarded),
-first runs every query 3 times on each server unmeasured (warm-up); reports per query the median client round-trip ms per server and the ratio B/A, and the same
+reports per query the median client round-trip ms per server and the ratio B/A, and the same
 for the server process's CPU time per query (all its threads, from /proc/PID/task/*/schedstat:
 less sensitive than wall time to the other processes of a loaded machine).
-usage: ab.py PORT_A PID_A PORT_B PID_B ROUNDS RUNS q14,q15,... > raw.txt"""
-import os, socket, statistics, sys, time
+--warmup N: first runs every query N times on each server, unmeasured (neither is measured while
+still compiling or collecting after its load). --check: compares A's and B's replies (the first
+run of each round) and prints per query whether they are all equal.
+Started by scripts/ab-queries.sh (which starts and loads the servers).
+usage: ab_queries.py [--warmup N] [--check] PORT_A PID_A PORT_B PID_B ROUNDS RUNS q14,q15,... > raw.txt"""
+import argparse, os, socket, statistics, sys, time
 
-SQL_DIR = os.path.join(os.path.dirname(__file__), '../../gen-benchmark/src/main/resources/io/respsql/bench/analytics/seed004')
-WARMUP = 3
+SQL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../gen-benchmark/src/main/resources/io/respsql/bench/analytics/seed004')
 CONST = {'PK_CUSTOMER': '50000', 'PK_EMAIL': 'user50000@mail0.example', 'NEEDLE_CUSTOMER': '75007', 'Q17_THRESHOLD': '0'}
 
 def conn(port):
@@ -63,29 +66,36 @@ def cpu_ns(pid):
     return total
 
 def main():
-    pa, pida, pb, pidb = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    rounds, runs, qs = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7].split(',')
-    cs = {'A': conn(pa), 'B': conn(pb)}
-    pids = {'A': pida, 'B': pidb}
+    ap = argparse.ArgumentParser(description='A/B of seed 004 queries on two loaded RespSQL servers')
+    ap.add_argument('--warmup', type=int, default=0)
+    ap.add_argument('--check', action='store_true')
+    for name in ('port_a', 'pid_a', 'port_b', 'pid_b', 'rounds', 'runs'):
+        ap.add_argument(name, type=int)
+    ap.add_argument('queries')
+    o = ap.parse_args()
+    rounds, runs, qs = o.rounds, o.runs, o.queries.split(',')
+    cs = {'A': conn(o.port_a), 'B': conn(o.port_b)}
+    pids = {'A': o.pid_a, 'B': o.pid_b}
+    replies = {q: set() for q in qs}
     times = {(q, k): [] for q in qs for k in cs}
     cpus = {(q, k): [] for q in qs for k in cs}
     order = []
     for r in range(rounds):
         order += ['A', 'B'] if r % 2 == 0 else ['B', 'A']
-    # Warm-up, not measured: each server runs every query WARMUP times first, so neither is measured
-    # while still compiling or collecting after its load (the second-loaded server had less time to settle).
+    print('load average at start:', open('/proc/loadavg').read().strip())
     for k in ('A', 'B'):
         for q in qs:
-            for _ in range(WARMUP):
+            for _ in range(o.warmup):
                 call(cs[k], 'SQL', sql(q))
-    print('load average at start:', open('/proc/loadavg').read().strip())
     for i, k in enumerate(order):
         for q in qs:
             text = sql(q)
             for j in range(runs):
                 c0 = cpu_ns(pids[k])
                 t0 = time.perf_counter()
-                call(cs[k], 'SQL', text)
+                reply = call(cs[k], 'SQL', text)
+                if o.check and j == 0:
+                    replies[q].add(repr(reply))
                 ms = (time.perf_counter() - t0) * 1e3
                 cms = (cpu_ns(pids[k]) - c0) / 1e6
                 if j > 0:
@@ -101,5 +111,9 @@ def main():
         ca = statistics.median(cpus[(q, 'A')])
         cb = statistics.median(cpus[(q, 'B')])
         print(f'| {q} | {a:.2f} | {b:.2f} | {b / a:.2f} | {ca:.2f} | {cb:.2f} | {cb / ca:.2f} |')
+    if o.check:
+        for q in qs:
+            n = len(replies[q])
+            print(f'replies of {q}: ' + ('all equal' if n == 1 else f'{n} DIFFERENT replies'))
 
 main()
