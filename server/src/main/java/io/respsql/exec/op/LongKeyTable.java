@@ -31,7 +31,7 @@ public final class LongKeyTable {
         long[] sk = slotKeys;
         int[] si = slotIds;
         int m = mask;
-        int i = HashCommon.mix((int) (k ^ (k >>> 32))) & m;
+        int i = hash(k) & m;
         int s;
         while ((s = si[i]) != 0) {
             if (sk[i] == k) {
@@ -47,7 +47,7 @@ public final class LongKeyTable {
         long[] sk = slotKeys;
         int[] si = slotIds;
         int m = mask;
-        int i = HashCommon.mix((int) (k ^ (k >>> 32))) & m;
+        int i = hash(k) & m;
         int s;
         while ((s = si[i]) != 0) {
             if (sk[i] == k) {
@@ -96,6 +96,16 @@ public final class LongKeyTable {
         return id;
     }
 
+    /**
+     * The long mixed as a whole: keys packed as (left &lt;&lt; 32 | right), the pair tables of a
+     * grouping by several keys, must not fold to left ^ right first: small codes on both sides
+     * (two product codes below 2^17) then collide in a few hundred thousand hashes for millions
+     * of keys, and linear probing walks long clusters.
+     */
+    private static int hash(long k) {
+        return (int) HashCommon.mix(k);
+    }
+
     private void rehash() {
         int n = slotIds.length * 2;
         long[] fk = new long[n];
@@ -109,7 +119,7 @@ public final class LongKeyTable {
                 continue;
             }
             long k = sk[i];
-            int j = HashCommon.mix((int) (k ^ (k >>> 32))) & m;
+            int j = hash(k) & m;
             while (fi[j] != 0) {
                 j = (j + 1) & m;
             }

@@ -158,9 +158,11 @@ abstract class KeyCoder {
                 min = Math.min(min, x);
                 max = Math.max(max, x);
             }
-            if (min > max) {
-                return true; // all NULL
-            }
+            return min > max || coversRange(min, max); // min > max: all NULL
+        }
+
+        /** {@link #directCovers} for keys from {@code min} to {@code max}. */
+        private boolean coversRange(long min, long max) {
             int len = direct.length;
             if (len > 0 && min >= base && max - base < len && max - base >= 0) {
                 return true;
@@ -181,6 +183,44 @@ abstract class KeyCoder {
             direct = d;
             base = newBase;
             return true;
+        }
+
+        /**
+         * The code of one integer key (a tuple at a time, {@link SlotKeyCoder}; not for DOUBLE
+         * keys): the codes {@link #codes} would hand out, through the direct array while the keys
+         * stay within its span.
+         */
+        int code(long v, boolean isNull) {
+            if (isNull) {
+                if (table == null) {
+                    return nullCode();
+                }
+                int c = table.findOrAddNull();
+                if (table.added) {
+                    nullCode = c;
+                    newCode(0);
+                }
+                return c;
+            }
+            if (table == null) {
+                long at = v - base; // tested as the batch test does: the subtraction may overflow
+                if (!(v >= base && at >= 0 && at < direct.length) && !coversRange(v, v)) {
+                    return code(v, false); // now hashed
+                }
+                int[] dir = direct;
+                int i = (int) (v - base);
+                int c = dir[i] - 1;
+                if (c < 0) {
+                    c = newCode(v);
+                    dir[i] = c + 1;
+                }
+                return c;
+            }
+            int c = table.findOrAdd(v);
+            if (table.added) {
+                newCode(v);
+            }
+            return c;
         }
 
         private void toHash() {

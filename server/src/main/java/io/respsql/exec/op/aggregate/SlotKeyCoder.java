@@ -7,6 +7,7 @@ import io.respsql.exec.op.Keys;
 import io.respsql.exec.op.Outputs;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import io.respsql.expr.SqlType;
 import io.respsql.storage.Column;
 
 import java.util.Arrays;
@@ -22,10 +23,17 @@ import java.util.Arrays;
  * {@code memo[slot]}. Over a join the keys' relation is usually a dimension table whose few rows
  * recur in every joined tuple (c.tier for each order line): per tuple one int read from a small
  * array instead of reading the stored TEXT at a random row and hashing it.
+ *
+ * <p>A unit of one integer-carried key (a.product_id) is coded from its value instead
+ * ({@link KeyCoder.NumberCoder#code}: a direct array by value - base while the values span
+ * little, else a {@link io.respsql.exec.op.LongKeyTable}): reading the value is one column read,
+ * as the memo read would be, and neither a {@link KeyBuffer} nor a {@link KeyTable} is needed.
  */
 final class SlotKeyCoder {
     /** A memo past this many slots (64 MB) is dropped: the key's rows are too many to pay off. */
     private static final int MAX_MEMO = 1 << 24;
+    /** A one-integer unit's direct array spans at most this many values (4 MB), else it hashes. */
+    private static final long MAX_DIRECT_SPAN = 1 << 20;
 
     private final Keys keys;
     private final KeyBuffer buf;
@@ -35,6 +43,9 @@ final class SlotKeyCoder {
     private final int relation;
     /** Per row slot: the code + 1, 0 while not resolved yet; null without a memo. */
     private int[] memo;
+    /** A unit of one integer-carried key: its value coder (no keys/table/memo used); else null. */
+    private final KeyCoder.NumberCoder number;
+    private final Expression numberExpr;
 
     /** {@code relation}: the one relation all of {@code exprs} are plain columns of (see {@link #memoRelation}), or -1. */
     SlotKeyCoder(Expression[] exprs, int relation) {
@@ -42,8 +53,18 @@ final class SlotKeyCoder {
         this.buf = keys.newBuffer();
         this.store = keys.newStore();
         this.table = new KeyTable(store);
-        this.relation = relation;
-        this.memo = relation >= 0 ? new int[1024] : null;
+        SqlType t = exprs.length == 1 ? exprs[0].type() : SqlType.NULL;
+        if (t.isLongCarried()) {
+            this.numberExpr = exprs[0];
+            this.number = new KeyCoder.NumberCoder(exprs[0], false, MAX_DIRECT_SPAN);
+            this.relation = -1;
+            this.memo = null;
+        } else {
+            this.numberExpr = null;
+            this.number = null;
+            this.relation = relation;
+            this.memo = relation >= 0 ? new int[1024] : null;
+        }
     }
 
     /**
@@ -61,6 +82,11 @@ final class SlotKeyCoder {
 
     /** The code of the current tuple's key values. */
     int code(EvalContext ctx) {
+        KeyCoder.NumberCoder nc = number;
+        if (nc != null) {
+            long v = numberExpr.evalLong(ctx);
+            return nc.code(v, ctx.isNull);
+        }
         int[] m = memo;
         if (m != null) {
             int s = ctx.slots[relation];
@@ -98,11 +124,15 @@ final class SlotKeyCoder {
 
     /** Number of codes handed out so far. */
     int size() {
-        return store.size();
+        return number != null ? number.size() : store.size();
     }
 
     /** Writes key {@code j} (of this coder's) of {@code code}'s values into {@code c} at {@code row}. */
     void write(Column c, int row, int code, int j) {
+        if (number != null) {
+            number.write(c, row, code);
+            return;
+        }
         Outputs.writeKey(store, code, j, c, row);
     }
 }

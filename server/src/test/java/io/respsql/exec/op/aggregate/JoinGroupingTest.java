@@ -89,6 +89,59 @@ class JoinGroupingTest {
         }
     }
 
+    /**
+     * The shape of seed 004's Q11: order lines joined to themselves on the order, a.p &lt; b.p,
+     * grouped by (a.p, b.p) with COUNT(*): each key a one-integer unit coded from its value. Keys
+     * of a small span (a direct array) and of a wide one (past its span: hashed, codes kept),
+     * NULL product ids (no pair: the residual is never TRUE) and NULL orders (no match), duplicate
+     * lines, empty input; against the model and the tuple-at-a-time grouping.
+     */
+    @Test
+    void selfJoinPairsMatchTheModel() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            int lines = round % 10 == 0 ? 0 : 1 + rnd.nextInt(400);
+            int orders = 1 + rnd.nextInt(Math.max(1, lines / 2));
+            boolean wide = rnd.nextBoolean();
+            TestTable oi = TestSupport.table("oi", "o:INT,p:BIGINT");
+            for (int i = 0; i < lines; i++) {
+                Integer o = rnd.nextInt(30) == 0 ? null : 1 + rnd.nextInt(orders);
+                long p = 1 + rnd.nextInt(12);
+                if (wide && rnd.nextInt(4) == 0) {
+                    p = rnd.nextBoolean() ? (rnd.nextLong() >> rnd.nextInt(64)) : rnd.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE;
+                }
+                oi.row(o, rnd.nextInt(12) == 0 ? null : p);
+            }
+            List<List<Object>> expected = new ArrayList<>();
+            Map<List<Object>, long[]> groups = new LinkedHashMap<>();
+            for (int a = 0; a < lines; a++) {
+                Object oa = TestSupport.readNullable(oi, a, 0);
+                Object pa = TestSupport.readNullable(oi, a, 1);
+                for (int b = 0; b < lines; b++) {
+                    Object pb = TestSupport.readNullable(oi, b, 1);
+                    if (oa != null && oa.equals(TestSupport.readNullable(oi, b, 0)) && pa != null && pb != null && (Long) pa < (Long) pb) {
+                        groups.computeIfAbsent(java.util.Arrays.asList(pa, pb), x -> new long[1])[0]++;
+                    }
+                }
+            }
+            for (Map.Entry<List<Object>, long[]> e : groups.entrySet()) {
+                List<Object> r = new ArrayList<>(e.getKey());
+                r.add(e.getValue()[0]);
+                expected.add(r);
+            }
+            for (boolean memo : new boolean[] {true, false}) {
+                Table out = TestSupport.work("p1:BIGINT,p2:BIGINT,c:BIGINT");
+                Expression less = io.respsql.expr.Expressions.binary(io.respsql.sql.tree.Expr.BinaryOp.LT, oi.col("p", 0), oi.col("p", 1));
+                Operator join = new HashJoin(new TableScan(oi.table, 1, null, "b"), new int[] {1}, new Expression[] {oi.col("o", 1)},
+                        new TableScan(oi.table, 0, null, "a"), new Expression[] {oi.col("o", 0)}, false, less);
+                HashAggregate agg = new HashAggregate(join, new Expression[] {oi.col("p", 0), oi.col("p", 1)},
+                        new AggregateSpec[] {new AggregateSpec(Kind.COUNT_STAR, null, false)}, out, 2);
+                agg.memoLiveColumns = memo;
+                assertEquals(expected, TestSupport.collect(agg, out, 2, 3), "round " + round + " lines " + lines + " wide " + wide + " memo " + memo);
+            }
+        }
+    }
+
     /** The join as a nested loop, grouped in first-seen order; SUM over no non-NULL value is NULL. */
     private static List<List<Object>> model(TestTable f, TestTable d, String[] ks, boolean outer) {
         Map<List<Object>, long[]> groups = new LinkedHashMap<>();
