@@ -16,7 +16,7 @@ import java.util.List;
  * parameters then falls short of the scan's, and the statement is not cached. A LIMIT or OFFSET
  * count is not a literal of the scan: it is part of the key ({@link LiteralScan}), so such a
  * statement is cached once per count.
- * Statements: SELECT from tables and joins (no derived table, no set operation), UPDATE, DELETE.
+ * Statements: SELECT from tables, joins and derived SELECTs (no set operation), UPDATE, DELETE.
  */
 final class Parameterizer {
     private final LiteralScan scan;
@@ -35,12 +35,8 @@ final class Parameterizer {
 
     private Statement statement(Statement st) {
         if (st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select s) {
-            Query.FromItem from = from(s.from());
-            if (s.from() != null && from == null) {
-                return null;
-            }
-            return new Statement.QueryStatement(new Query.Select(s.distinct(), s.items(), from, cond(s.where()),
-                    s.groupBy(), s.having(), s.orderBy(), s.limit(), s.offset(), s.scan(), s.start(), s.end()));
+            Query.Select out = select(s);
+            return out == null ? null : new Statement.QueryStatement(out);
         } else if (st instanceof Statement.Update u) {
             List<Statement.Assignment> as = new ArrayList<>(u.assignments().size());
             for (Statement.Assignment a : u.assignments()) {
@@ -53,16 +49,36 @@ final class Parameterizer {
         return null;
     }
 
+    /** A SELECT block with the literals of its WHERE and of its FROM (join conditions, derived tables) rewritten. */
+    private Query.Select select(Query.Select s) {
+        Query.FromItem from = from(s.from());
+        if (s.from() != null && from == null) {
+            return null;
+        }
+        return new Query.Select(s.distinct(), s.items(), from, cond(s.where()), s.groupBy(), s.having(), s.orderBy(),
+                s.limit(), s.offset(), s.scan(), s.start(), s.end());
+    }
+
     private Query.FromItem from(Query.FromItem f) {
         if (f instanceof Query.TableRef) {
             return f;
+        }
+        if (f instanceof Query.Derived d) {
+            // A derived SELECT's WHERE literals are values as the outer block's are (its select list,
+            // ORDER BY and the rest stay as written: a literal there leaves the statement uncached).
+            // A set operation or VALUES is not rewritten.
+            if (!(d.query() instanceof Query.Select s)) {
+                return null;
+            }
+            Query.Select q = select(s);
+            return q == null ? null : new Query.Derived(q, d.alias(), d.start(), d.end());
         }
         if (f instanceof Query.Join j) {
             Query.FromItem l = from(j.left());
             Query.FromItem r = from(j.right());
             return l == null || r == null ? null : new Query.Join(j.kind(), l, r, cond(j.on()), j.using(), j.natural());
         }
-        return null; // a derived table: its own select list and clauses
+        return null;
     }
 
     /** {@code e} with its literals in value positions as parameters (null stays null). */

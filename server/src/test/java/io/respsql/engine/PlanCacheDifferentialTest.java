@@ -62,6 +62,15 @@ class PlanCacheDifferentialTest {
         "SELECT id + %i FROM t WHERE id = %i",
         "SELECT t.id, u.w FROM t JOIN u ON u.k = t.id AND u.k > %i WHERE t.v < %i",
         "SELECT k FROM u WHERE w = %s",
+        // derived tables: their WHERE literals are parameters too, the outer ones as well (a top-k bound)
+        "SELECT id, rn FROM (SELECT id, v, row_number() OVER (PARTITION BY v ORDER BY id DESC) AS rn FROM t) z "
+                + "WHERE rn = %i ORDER BY v, id LIMIT %i",
+        "SELECT v, id FROM (SELECT id, v, rank() OVER (PARTITION BY v ORDER BY s, id) AS r FROM t WHERE id > %i) z "
+                + "WHERE r <= %i ORDER BY v, id LIMIT %i",
+        "SELECT id FROM (SELECT id, v, row_number() OVER (PARTITION BY s ORDER BY v) AS rn FROM t) z WHERE rn < %n ORDER BY id",
+        "SELECT z.id, u.w FROM (SELECT id, v FROM t WHERE v < %i) z JOIN u ON u.k = z.id WHERE z.id > %i",
+        "SELECT count(*) FROM (SELECT v FROM t WHERE s = %s OR v = %n) z",
+        "SELECT id FROM (SELECT id, v + %i AS w FROM t) z WHERE w > %i",
         "SELECT id FROM t WHERE v IS NULL AND id > %i",
         "UPDATE t SET v = v + %i WHERE id = %i",
         "UPDATE t SET v = %n WHERE id = %i",
@@ -86,6 +95,33 @@ class PlanCacheDifferentialTest {
         for (long seed = 1; seed <= 4; seed++) {
             runSeed(seed);
         }
+    }
+
+    /** A derived table's statement takes the cache (the top-k bound and the inner WHERE as parameters), and each run is right. */
+    @Test
+    void derivedTableStatementsAreCached() {
+        Side cached = new Side();
+        Side plain = new Side();
+        plain.engine.planCacheLimits(0, 0);
+        for (String s : SETUP) {
+            cached.run(s);
+            plain.run(s);
+        }
+        for (int i = 1; i <= 40; i++) {
+            String ins = "INSERT INTO t VALUES (" + i + ", " + (i % 5) + ", 0, 'x', 0)";
+            cached.run(ins);
+            plain.run(ins);
+        }
+        String q = "SELECT v, id FROM (SELECT id, v, row_number() OVER (PARTITION BY v ORDER BY id DESC) AS rn FROM t "
+                + "WHERE id > %d) z WHERE rn = %d ORDER BY v LIMIT 3";
+        long hits = cached.engine.planCacheHits();
+        for (int k = 1; k <= 4; k++) {
+            String sql = String.format(q, k * 3, k);
+            assertEquals(plain.run(sql), cached.run(sql), sql);
+        }
+        assertEquals(hits + 3, cached.engine.planCacheHits());
+        // v = id % 5: each partition's largest id, v 0 -> 40, v 1 -> 36, v 2 -> 37 (a cached run with new values)
+        assertEquals("*3\r\n$4\r\n0,40\r\n$4\r\n1,36\r\n$4\r\n2,37\r\n", cached.run(String.format(q, 0, 1)));
     }
 
     private void runSeed(long seed) {
