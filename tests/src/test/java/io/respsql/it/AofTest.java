@@ -158,8 +158,8 @@ class AofTest {
         // must be the bytes the joined String gave, cached or not, ASCII or not, in a block or not.
         try (TestServer s = start(FsyncPolicy.ALWAYS); RespConnection c = s.raw()) {
             assertEquals("+OK\r\n", c.call("CREATE", "TABLE", "kv", "(id int primary key, v int, s text)"));
-            assertEquals(":1\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(5, 0, 'a')"));
-            assertEquals(":1\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(6, 0, 'b')"));
+            assertEquals("+OK\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(5, 0, 'a')"));
+            assertEquals("+OK\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(6, 0, 'b')"));
             for (int i = 0; i < 3; i++) { // planned, then hits
                 assertEquals(":1\r\n", c.call("UPDATE", "kv", "SET", "v = v + 1", "WHERE", "id = " + (5 + i % 2)));
             }
