@@ -44,8 +44,9 @@ final class SqlCommands {
     };
 
     private final ServerContext ctx;
-    /** Reused join buffer; the event loop is the only caller. */
+    /** Reused join buffer, and the view of it as the statement's text; the event loop is the only caller. */
     private byte[] scratch = new byte[1024];
+    private final io.respsql.engine.AsciiText text = new io.respsql.engine.AsciiText();
     /** The typed result encoder, re-pointed at the writer of each QUERY. */
     private final TypedRows typed = new TypedRows();
     private final io.respsql.protocol.Rows2010 rows2010 = new io.respsql.protocol.Rows2010();
@@ -129,7 +130,7 @@ final class SqlCommands {
 
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
-        String statement = join(a, 0);
+        CharSequence statement = join(a, 0);
         ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
     }
 
@@ -158,7 +159,7 @@ final class SqlCommands {
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
-        String statement = join(a, 1);
+        CharSequence statement = join(a, 1);
         if (!refusedForMemory(statement, out)) {
             ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
         }
@@ -166,14 +167,14 @@ final class SqlCommands {
 
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
-        String statement = join(a, 1);
+        CharSequence statement = join(a, 1);
         if (!refusedForMemory(statement, out)) {
             ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
         }
     }
 
     /** SQL and QUERY carry any verb, so they are not DENYOOM as commands: the verb decides. */
-    private boolean refusedForMemory(String statement, RespWriter out) {
+    private boolean refusedForMemory(CharSequence statement, RespWriter out) {
         if (growsMemory(statement) && ctx.memory() != null && ctx.memory().overLimit()) {
             out.error(SqlEngine.OOM_REPLY);
             return true;
@@ -207,7 +208,7 @@ final class SqlCommands {
     }
 
     /** Whether the statement's first word is a verb that may grow memory (see {@link #GROWING_VERBS}). */
-    static boolean growsMemory(String statement) {
+    static boolean growsMemory(CharSequence statement) {
         int i = 0;
         int n = statement.length();
         while (i < n && Character.isWhitespace(statement.charAt(i))) {
@@ -217,16 +218,39 @@ final class SqlCommands {
         while (i < n && Character.isLetter(statement.charAt(i))) {
             i++;
         }
-        String verb = statement.substring(start, i);
         for (String[] v : GROWING_VERBS) {
-            if (verb.equalsIgnoreCase(v[0])) {
+            if (sameIgnoringCase(statement, start, i, v[0])) {
                 return true;
             }
         }
         return false;
     }
 
-    private String join(CommandArgs a, int from) {
+    /** {@code s[start, end)} equalsIgnoreCase {@code word}, without making a String of it. */
+    private static boolean sameIgnoringCase(CharSequence s, int start, int end, String word) {
+        if (end - start != word.length()) {
+            return false;
+        }
+        for (int k = 0; k < word.length(); k++) {
+            char c = s.charAt(start + k);
+            char w = word.charAt(k);
+            if (c != w) {
+                char cu = Character.toUpperCase(c);
+                char wu = Character.toUpperCase(w);
+                if (cu != wu && Character.toLowerCase(cu) != Character.toLowerCase(wu)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The arguments from {@code from} on joined with single spaces: a view of the joined bytes
+     * when they are all ASCII (valid until the next request: the engine makes a String only when
+     * it needs one), else the String decoded from them as UTF-8.
+     */
+    private CharSequence join(CommandArgs a, int from) {
         int len = 0;
         for (int i = from; i < a.count(); i++) {
             len += a.length(i) + 1;
@@ -248,6 +272,7 @@ final class SqlCommands {
             }
             pos += n;
         }
-        return new String(scratch, 0, pos, StandardCharsets.UTF_8);
+        return io.respsql.engine.AsciiText.isAscii(scratch, pos) ? text.set(scratch, pos)
+                : new String(scratch, 0, pos, StandardCharsets.UTF_8);
     }
 }

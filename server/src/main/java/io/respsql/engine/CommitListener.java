@@ -13,6 +13,10 @@ public interface CommitListener {
         }
 
         @Override
+        public void committedText(CharSequence sql, long changes) {
+        }
+
+        @Override
         public void flushedAll() {
         }
     };
@@ -23,6 +27,16 @@ public interface CommitListener {
      * updated or deleted, or 1 for a schema change.
      */
     void committed(String sql, long changes);
+
+    /**
+     * {@link #committed(String, long)} with the text as a CharSequence that may be a view valid
+     * only during this call (a statement read from a request's bytes, {@link AsciiText}): a
+     * listener that writes it out (the log, the replication stream) need not make a String; one
+     * that keeps it must copy it ({@code toString()}). The engine tells every write through this.
+     */
+    default void committedText(CharSequence sql, long changes) {
+        committed(sql.toString(), changes);
+    }
 
     /** Every table was dropped (FLUSHALL/FLUSHDB). */
     void flushedAll();
@@ -45,6 +59,12 @@ public interface CommitListener {
             public void committed(String sql, long changes) {
                 first.committed(sql, changes);
                 second.committed(sql, changes);
+            }
+
+            @Override
+            public void committedText(CharSequence sql, long changes) {
+                first.committedText(sql, changes);
+                second.committedText(sql, changes);
             }
 
             @Override

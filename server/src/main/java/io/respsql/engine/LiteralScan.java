@@ -41,15 +41,19 @@ final class LiteralScan {
     long[] integers = new long[16];
     int hash;
     private int limit;
-    private String sql;
+    private CharSequence sql;
 
-    /** Scans {@code s}; false when it cannot be cached (an integer beyond 64 bits, too many literals, a quote left open). */
-    boolean scan(String s) {
+    /**
+     * Scans {@code s}; false when it cannot be cached (an integer beyond 64 bits, too many literals, a quote left open).
+     * {@code s} is a String, or a statement's bytes as they came ({@link AsciiText}): one scan for both,
+     * so the key and the literals of a text do not depend on its form.
+     */
+    boolean scan(CharSequence s) {
         return scan(s, MAX_LITERALS);
     }
 
-    /** {@link #scan(String)} with room for {@code maxLiterals} literals (a bulk INSERT's stream of values). */
-    boolean scan(String s, int maxLiterals) {
+    /** {@link #scan(CharSequence)} with room for {@code maxLiterals} literals (a bulk INSERT's stream of values). */
+    boolean scan(CharSequence s, int maxLiterals) {
         sql = s;
         count = 0;
         limit = maxLiterals;
@@ -148,7 +152,7 @@ final class LiteralScan {
                 int start = i;
                 i++;
                 while (true) {
-                    int q = s.indexOf('\'', i); // the JDK's search beats a charAt loop over a bulk load's strings
+                    int q = indexOfQuote(s, i);
                     if (q < 0) {
                         return false;
                     }
@@ -202,9 +206,9 @@ final class LiteralScan {
      * Whether the word {@code s[start, end)} is LIMIT or OFFSET with only whitespace up to
      * {@code at}, where an integer starts that ends before an identifier character would follow.
      */
-    private static boolean countsRows(String s, int start, int end, int at) {
+    private static boolean countsRows(CharSequence s, int start, int end, int at) {
         int len = end - start;
-        if (!(len == 5 && s.regionMatches(true, start, "LIMIT", 0, 5) || len == 6 && s.regionMatches(true, start, "OFFSET", 0, 6))) {
+        if (!(len == 5 && wordIs(s, start, "LIMIT") || len == 6 && wordIs(s, start, "OFFSET"))) {
             return false;
         }
         int i = at;
@@ -213,6 +217,54 @@ final class LiteralScan {
         }
         // a plain integer only: 1.5, 1e3, 12abc keep their own handling below
         return i - at <= 18 && (i == s.length() || !isIdentPart(s.charAt(i)) && s.charAt(i) != '.');
+    }
+
+    /** The next {@code '} from {@code i}, or -1. */
+    private static int indexOfQuote(CharSequence s, int i) {
+        if (s instanceof String str) {
+            return str.indexOf('\'', i); // the JDK's search beats a charAt loop over a bulk load's strings
+        }
+        for (int n = s.length(); i < n; i++) {
+            if (s.charAt(i) == '\'') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether {@code s} at {@code at} holds {@code upper} (ASCII upper case) in any case, as
+     * {@link String#regionMatches(boolean, int, String, int, int)} says (an {@link AsciiText} is all
+     * ASCII, where ASCII case folding is the same answer).
+     */
+    static boolean wordIs(CharSequence s, int at, String upper) {
+        int n = upper.length();
+        if (s instanceof String str) {
+            return str.regionMatches(true, at, upper, 0, n);
+        }
+        if (at < 0 || at + n > s.length()) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            char c = s.charAt(at + k);
+            if ((c >= 'a' && c <= 'z' ? (char) (c - 32) : c) != upper.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code a[ai, ai + len)} equals {@code b[bi, bi + len)} (both in range). */
+    private static boolean same(CharSequence a, int ai, String b, int bi, int len) {
+        if (a instanceof String str) {
+            return str.regionMatches(ai, b, bi, len);
+        }
+        for (int k = 0; k < len; k++) {
+            if (a.charAt(ai + k) != b.charAt(bi + k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean add(int start, int end, char kind) {
@@ -234,7 +286,7 @@ final class LiteralScan {
     }
 
     /** The scanned text. */
-    String text() {
+    CharSequence text() {
         return sql;
     }
 
@@ -266,14 +318,14 @@ final class LiteralScan {
         int kn = key.length();
         for (int i = 0; i < count; i++) {
             int len = starts[i] - at;
-            if (k + len + 1 > kn || !sql.regionMatches(at, key, k, len) || key.charAt(k + len) != kinds[i]) {
+            if (k + len + 1 > kn || !same(sql, at, key, k, len) || key.charAt(k + len) != kinds[i]) {
                 return false;
             }
             k += len + 1;
             at = ends[i];
         }
         int rest = sql.length() - at;
-        return kn - k == rest && sql.regionMatches(at, key, k, rest);
+        return kn - k == rest && same(sql, at, key, k, rest);
     }
 
     /** The literal at {@code start..end} of the scanned text, or -1. */
@@ -309,7 +361,7 @@ final class LiteralScan {
                     p.setLong(i, integers[i]);
                     break;
                 case DECIMAL:
-                    p.setDouble(i, Double.parseDouble(sql.substring(starts[i], ends[i])));
+                    p.setDouble(i, Double.parseDouble(sql.subSequence(starts[i], ends[i]).toString()));
                     break;
                 default:
                     p.setText(i, unquote(sql, starts[i], ends[i]).getBytes(StandardCharsets.UTF_8));
@@ -317,8 +369,8 @@ final class LiteralScan {
         }
     }
 
-    private static String unquote(String s, int start, int end) {
-        String inner = s.substring(start + 1, end - 1);
+    private static String unquote(CharSequence s, int start, int end) {
+        String inner = s.subSequence(start + 1, end - 1).toString();
         return inner.indexOf('\'') < 0 ? inner : inner.replace("''", "'");
     }
 

@@ -72,14 +72,14 @@ final class PlanCache {
     long misses;
 
     /** Whether the text starts with SELECT, UPDATE, DELETE or INSERT: the statements a plan is cached for. */
-    static boolean candidate(String sql) {
+    static boolean candidate(CharSequence sql) {
         int i = 0;
         int n = sql.length();
         while (i < n && Character.isWhitespace(sql.charAt(i))) {
             i++;
         }
-        return sql.regionMatches(true, i, "SELECT", 0, 6) || sql.regionMatches(true, i, "UPDATE", 0, 6)
-                || sql.regionMatches(true, i, "DELETE", 0, 6) || sql.regionMatches(true, i, "INSERT", 0, 6);
+        return LiteralScan.wordIs(sql, i, "SELECT") || LiteralScan.wordIs(sql, i, "UPDATE")
+                || LiteralScan.wordIs(sql, i, "DELETE") || LiteralScan.wordIs(sql, i, "INSERT");
     }
 
     boolean enabled() {

@@ -61,7 +61,7 @@ public final class SqlEngine {
     private final PreparedStatements prepared;
     private io.respsql.config.ServerConfig cacheConfig;
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
-    /** Set only for the statement being executed by {@link #execute(String, RespWriter, ResultSink, Offload)}. */
+    /** Set only for the statement being executed by {@link #execute(CharSequence, RespWriter, ResultSink, Offload)}. */
     private Offload offload;
 
     public SqlEngine(Catalog catalog) {
@@ -227,8 +227,10 @@ public final class SqlEngine {
     /**
      * {@link #execute(String, RespWriter, ResultSink)}; a query may go to {@code offload} (null:
      * always inline; never inside a block). An offloaded query writes nothing here and returns READ.
+     * {@code sql} is a String or a request's bytes viewed as text ({@link AsciiText}): a plan-cache
+     * hit runs from the view, and the String is made only where one is needed (a miss, a block).
      */
-    public Outcome execute(String sql, RespWriter out, ResultSink results, Offload offload) {
+    public Outcome execute(CharSequence sql, RespWriter out, ResultSink results, Offload offload) {
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
@@ -242,7 +244,7 @@ public final class SqlEngine {
                     return o;
                 }
             }
-            return executeText(sql, out, results);
+            return executeText(sql.toString(), out, results);
         } finally {
             this.offload = null;
             parsed = null;
@@ -296,22 +298,22 @@ public final class SqlEngine {
      * answer: the text cannot be cached, does not parse, or its cached run failed (a failed
      * statement changes nothing, so the plain path then gives the exact reply, error or not).
      */
-    private Outcome executeCached(String sql, RespWriter out, ResultSink results) {
+    private Outcome executeCached(CharSequence sql, RespWriter out, ResultSink results) {
         // An INSERT is scanned once whatever its size: a few literals take the cache, more are streamed.
-        boolean insert = sql.regionMatches(true, firstWord(sql), "INSERT", 0, 6);
+        boolean insert = LiteralScan.wordIs(sql, firstWord(sql), "INSERT");
         if (!scan.scan(sql, insert ? MAX_BULK_LITERALS : LiteralScan.MAX_LITERALS)) {
             cache.misses++;
             return null;
         }
         if (insert && scan.count > LiteralScan.MAX_INSERT_LITERALS) {
             cache.misses++;
-            return executeBulk(sql, out);
+            return executeBulk(sql.toString(), out);
         }
         cache.validate(catalog.schemaVersion());
         PlanCache.Entry e = cache.find(scan);
         boolean fresh = e == null;
         if (fresh) {
-            e = cacheEntry(sql);
+            e = cacheEntry(sql.toString());
             if (e == null) {
                 cache.misses++;
                 return null;
@@ -369,7 +371,7 @@ public final class SqlEngine {
                 cache.misses++;
                 return null;
             }
-            LOG.error("statement failed: {}", abbreviate(sql), x);
+            LOG.error("statement failed: {}", abbreviate(sql.toString()), x);
             return Outcome.failed("ERR internal error: " + x);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
@@ -391,7 +393,7 @@ public final class SqlEngine {
         return bulkInserts;
     }
 
-    private static int firstWord(String sql) {
+    private static int firstWord(CharSequence sql) {
         int i = 0;
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
             i++;
@@ -566,17 +568,17 @@ public final class SqlEngine {
     }
 
     /** After a statement ran: tells the listener of a write (or queues it in a block), marks its table changed. */
-    private Outcome took(long changes, String sql, String touched) {
+    private Outcome took(long changes, CharSequence sql, String touched) {
         if (changes >= 0) {
             boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
             if (undo != null) {
-                blockWrites.add(sql);
+                blockWrites.add(sql.toString()); // kept until EXEC: the text, not a view of a request
                 blockChanges.add(changes);
                 if (changedData) {
                     blockTouched.add(touched);
                 }
             } else {
-                listener.committed(sql, changes);
+                listener.committedText(sql, changes);
                 if (changedData) {
                     versions.changed(touched);
                 }

@@ -21,7 +21,7 @@ public final class ParamValues {
      * a cached INSERT can store a number into a TEXT column as written ({@code 0005} stays
      * {@code 0005}); null when the values did not come from a text.
      */
-    private String source;
+    private CharSequence source;
     private int[] starts;
     private int[] ends;
 
@@ -49,7 +49,7 @@ public final class ParamValues {
     }
 
     /** Value {@code i} was written as {@code text[start, end)}. */
-    public void setSource(String text, int i, int start, int end) {
+    public void setSource(CharSequence text, int i, int start, int end) {
         source = text;
         starts[i] = start;
         ends[i] = end;
@@ -57,7 +57,7 @@ public final class ParamValues {
 
     /** Value {@code i} as written in the statement's text; null when it did not come from a text. */
     public String sourceText(int i) {
-        return source == null ? null : source.substring(starts[i], ends[i]);
+        return source == null ? null : source.subSequence(starts[i], ends[i]).toString();
     }
 
     public int size() {

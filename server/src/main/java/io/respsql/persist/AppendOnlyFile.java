@@ -360,6 +360,12 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
 
     @Override
     public void committed(String sql, long changes) {
+        committedText(sql, changes);
+    }
+
+    /** Writes the text's UTF-8 bytes as they are: the record is the same for a String and a view of it. */
+    @Override
+    public void committedText(CharSequence sql, long changes) {
         if (open) {
             int from = buf.writerIndex();
             AofFormat.writeSql(buf, sql);

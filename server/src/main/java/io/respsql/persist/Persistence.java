@@ -98,8 +98,13 @@ public final class Persistence implements CommitListener {
 
     @Override
     public void committed(String sql, long changes) {
+        committedText(sql, changes);
+    }
+
+    @Override
+    public void committedText(CharSequence sql, long changes) {
         dirty += changes;
-        appendLog.committed(sql, changes);
+        appendLog.committedText(sql, changes);
     }
 
     @Override

@@ -186,6 +186,12 @@ public final class Replication implements CommitListener, WriteGuard {
 
     @Override
     public void committed(String sql, long changes) {
+        committedText(sql, changes);
+    }
+
+    /** The record written from the text's UTF-8 bytes: the same for a String and a view of it. */
+    @Override
+    public void committedText(CharSequence sql, long changes) {
         if (link != null || backlog == null) {
             return; // a replica's stream is its master's bytes, fed as they arrive
         }

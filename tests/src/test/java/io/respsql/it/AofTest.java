@@ -153,6 +153,36 @@ class AofTest {
     }
 
     @Test
+    void statementsSentAsArgumentsAreLoggedAsTheirJoinedText() throws IOException {
+        // A plan-cache hit runs from the arguments' bytes without a String (issue 13): its record
+        // must be the bytes the joined String gave, cached or not, ASCII or not, in a block or not.
+        try (TestServer s = start(FsyncPolicy.ALWAYS); RespConnection c = s.raw()) {
+            assertEquals("+OK\r\n", c.call("CREATE", "TABLE", "kv", "(id int primary key, v int, s text)"));
+            assertEquals("+OK\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(5, 0, 'a')"));
+            assertEquals("+OK\r\n", c.call("INSERT", "INTO", "kv", "VALUES", "(6, 0, 'b')"));
+            for (int i = 0; i < 3; i++) { // planned, then hits
+                assertEquals(":1\r\n", c.call("UPDATE", "kv", "SET", "v = v + 1", "WHERE", "id = " + (5 + i % 2)));
+            }
+            assertEquals(":1\r\n", c.call("UPDATE", "kv", "SET", "s = 'é''x'", "WHERE", "id = 5"));
+            assertEquals(":0\r\n", c.call("UPDATE", "kv", "SET", "v = v + 1", "WHERE", "id = 7"));
+            assertEquals("+OK\r\n", c.call("MULTI"));
+            assertEquals("+QUEUED\r\n", c.call("UPDATE", "kv", "SET", "v = v + 1", "WHERE", "id = 6"));
+            assertEquals("+QUEUED\r\n", c.call("DELETE", "FROM", "kv", "WHERE", "id = 5"));
+            assertEquals("*2\r\n:1\r\n:1\r\n", c.call("EXEC"));
+            assertEquals(":1\r\n", c.call("SQL", "UPDATE", "kv", "SET v = v + 1", "WHERE id = 6"));
+        }
+        assertEquals(record("CREATE TABLE kv (id int primary key, v int, s text)")
+                + record("INSERT INTO kv VALUES (5, 0, 'a')") + record("INSERT INTO kv VALUES (6, 0, 'b')")
+                + record("UPDATE kv SET v = v + 1 WHERE id = 5") + record("UPDATE kv SET v = v + 1 WHERE id = 6")
+                + record("UPDATE kv SET v = v + 1 WHERE id = 5") + record("UPDATE kv SET s = 'é''x' WHERE id = 5")
+                + record("UPDATE kv SET v = v + 1 WHERE id = 7")
+                + "*1\r\n$5\r\nMULTI\r\n" + record("UPDATE kv SET v = v + 1 WHERE id = 6")
+                + record("DELETE FROM kv WHERE id = 5") + "*1\r\n$4\r\nEXEC\r\n"
+                + record("UPDATE kv SET v = v + 1 WHERE id = 6"),
+                Files.readString(aof(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void truncatedLastRecordIsDroppedAndTheFileCut() throws IOException {
         Map<String, List<Object>> beforeLast;
         try (TestServer s = start(FsyncPolicy.ALWAYS)) {
