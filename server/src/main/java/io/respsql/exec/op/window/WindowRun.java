@@ -463,7 +463,8 @@ final class WindowRun implements TupleConsumer {
      * All keys numeric: one stable radix sort per key, last key first ({@link StableRadix}: equal
      * keys keep the previous pass's order). Otherwise a numeric first key is radix sorted and
      * only the runs equal on it are sorted by the other keys; a TEXT first key, a comparison sort.
-     * A grouped run's batch is one partition: only the order keys count.
+     * A grouped run's batch is one partition: only the order keys count. The array returned is
+     * run scratch with room for {@code room} positions (the caller appends the held-back rows).
      */
     private int[] sortedPositions(int room) {
         perm = ints(perm, room);
