@@ -69,15 +69,32 @@ public final class HashAggregate implements Operator {
         }
         Grouping grouping = new Grouping(keys, accs);
         input.run(ctx, grouping);
-        int groups = grouping.groups();
         int keyCount = keys.size();
-        int[] rows = new int[groups];
         KeyStore store = grouping.store;
-        for (int g = 0; g < groups; g++) {
-            int row = output.allocateRow();
+        return pushGroups(ctx, out, accs, grouping.groups(), keyCount, (g, row) -> {
             for (int j = 0; j < keyCount; j++) {
                 Outputs.writeKey(store, g, j, output.column(j), row);
             }
+        });
+    }
+
+    /** Writes group {@code g}'s GROUP BY values into output row {@code row} (columns 0 .. keys-1). */
+    @FunctionalInterface
+    private interface KeyWriter {
+        void write(int g, int row);
+    }
+
+    /**
+     * The output of every way of grouping: per group (in group-number order) an output row with
+     * its keys ({@code keyWriter}) and then its aggregates (columns from {@code keyCount} on),
+     * then the rows pushed in the same order. False when the consumer stopped.
+     */
+    private boolean pushGroups(EvalContext ctx, TupleConsumer out, Accumulator[] accs, int groups, int keyCount,
+                               KeyWriter keyWriter) {
+        int[] rows = new int[groups];
+        for (int g = 0; g < groups; g++) {
+            int row = output.allocateRow();
+            keyWriter.write(g, row);
             for (int a = 0; a < accs.length; a++) {
                 accs[a].write(output.column(keyCount + a), row, g);
             }
@@ -102,30 +119,16 @@ public final class HashAggregate implements Operator {
                                BatchSource source) {
         BatchGrouping grouping = new BatchGrouping(keys, accs, relation, inputRows);
         source.run(ctx, grouping);
-        int groups = grouping.groups();
         int keyCount = keys.size();
-        int[] rows = new int[groups];
         int[] codes = new int[Math.max(keyCount, 1)];
-        for (int g = 0; g < groups; g++) {
-            int row = output.allocateRow();
+        return pushGroups(ctx, out, accs, grouping.groups(), keyCount, (g, row) -> {
             if (keyCount > 0) {
                 grouping.decode(g, codes);
                 for (int j = 0; j < keyCount; j++) {
                     grouping.coders[j].write(output.column(j), row, codes[j]);
                 }
             }
-            for (int a = 0; a < accs.length; a++) {
-                accs[a].write(output.column(keyCount + a), row, g);
-            }
-            rows[g] = row;
-        }
-        for (int g = 0; g < groups; g++) {
-            ctx.slots[outputRelation] = rows[g];
-            if (!out.accept(ctx)) {
-                return false;
-            }
-        }
-        return true;
+        });
     }
 
     /** A scan's or a range's batch-at-a-time run. */
@@ -235,12 +238,8 @@ public final class HashAggregate implements Operator {
     private boolean runCoded(EvalContext ctx, TupleConsumer out, Accumulator[] accs) {
         CodedGrouping grouping = new CodedGrouping(keys, accs, memoLiveColumns);
         input.run(ctx, grouping);
-        int groups = grouping.groups();
-        int keyCount = keys.size();
-        int[] rows = new int[groups];
         int[] codes = new int[grouping.coders.length];
-        for (int g = 0; g < groups; g++) {
-            int row = output.allocateRow();
+        return pushGroups(ctx, out, accs, grouping.groups(), keys.size(), (g, row) -> {
             grouping.decode(g, codes);
             for (int u = 0; u < codes.length; u++) {
                 int[] at = grouping.positions[u];
@@ -248,18 +247,7 @@ public final class HashAggregate implements Operator {
                     grouping.coders[u].write(output.column(at[i]), row, codes[u], i);
                 }
             }
-            for (int a = 0; a < accs.length; a++) {
-                accs[a].write(output.column(keyCount + a), row, g);
-            }
-            rows[g] = row;
-        }
-        for (int g = 0; g < groups; g++) {
-            ctx.slots[outputRelation] = rows[g];
-            if (!out.accept(ctx)) {
-                return false;
-            }
-        }
-        return true;
+        });
     }
 
     /**
@@ -363,27 +351,13 @@ public final class HashAggregate implements Operator {
         LongGrouping grouping = new LongGrouping(keys.expression(0), accs);
         input.run(ctx, grouping);
         LongKeyTable table = grouping.table;
-        int groups = table.size();
-        int[] rows = new int[groups];
-        for (int g = 0; g < groups; g++) {
-            int row = output.allocateRow();
+        return pushGroups(ctx, out, accs, table.size(), 1, (g, row) -> {
             if (table.isNull(g)) {
                 Outputs.writeNull(output.column(0), row);
             } else {
                 Outputs.writeLong(output.column(0), row, table.key(g));
             }
-            for (int a = 0; a < accs.length; a++) {
-                accs[a].write(output.column(1 + a), row, g);
-            }
-            rows[g] = row;
-        }
-        for (int g = 0; g < groups; g++) {
-            ctx.slots[outputRelation] = rows[g];
-            if (!out.accept(ctx)) {
-                return false;
-            }
-        }
-        return true;
+        });
     }
 
     private static final class LongGrouping implements TupleConsumer {

@@ -24,7 +24,8 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
     private final FrameBounds bounds;
     private final boolean doubles;
     private final boolean running;
-    private final int[] deque;
+    /** MIN/MAX's candidate rows (null for the others), grown to the batch at {@link #bind}. */
+    private int[] deque;
 
     private long count;
     private long sumLo;
@@ -37,15 +38,24 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
     private int head;
     private int tail;
 
-    FrameAggregateEvaluator(WindowFunctionKind kind, ResultColumn out, int[] outRows, ValueBuffer value, FrameBounds bounds,
-                            boolean running, int rows) {
-        super(out, outRows);
+    FrameAggregateEvaluator(WindowFunctionKind kind, ResultColumn out, ValueBuffer value, FrameBounds bounds,
+                            boolean running) {
+        super(out);
         this.kind = kind;
         this.value = value;
         this.bounds = bounds;
         this.doubles = value != null && value.kind == ValueBuffer.Kind.DOUBLE;
         this.running = running;
-        this.deque = kind == WindowFunctionKind.MIN || kind == WindowFunctionKind.MAX ? new int[Math.max(rows, 1)] : null;
+        this.deque = kind == WindowFunctionKind.MIN || kind == WindowFunctionKind.MAX ? new int[16] : null;
+    }
+
+    @Override
+    void bind(int[] outRows, int[] peerStart, int[] peerEnd, int rows) {
+        super.bind(outRows, peerStart, peerEnd, rows);
+        bounds.bind(peerStart, peerEnd);
+        if (deque != null && deque.length < rows) {
+            deque = new int[Math.max(rows, deque.length * 2)]; // holds at most a partition's rows
+        }
     }
 
     @Override

@@ -22,8 +22,9 @@ import io.respsql.sql.tree.Expr.FrameUnit;
 final class FrameBounds {
     private final WindowFrame frame;
     private final boolean rows;
-    private final int[] peerStart;
-    private final int[] peerEnd;
+    /** The batch's peer groups, set by {@link #bind}. */
+    private int[] peerStart;
+    private int[] peerEnd;
     /** The ORDER BY key, for RANGE with an offset; else null. */
     private final ValueBuffer key;
     private final boolean descending;
@@ -43,11 +44,9 @@ final class FrameBounds {
     int start;
     int end;
 
-    FrameBounds(WindowFrame frame, int[] peerStart, int[] peerEnd, ValueBuffer key, WindowSortKey keySpec, EvalContext ctx) {
+    FrameBounds(WindowFrame frame, ValueBuffer key, WindowSortKey keySpec, EvalContext ctx) {
         this.frame = frame;
         this.rows = frame.unit() == FrameUnit.ROWS;
-        this.peerStart = peerStart;
-        this.peerEnd = peerEnd;
         boolean rangeOffset = !rows && frame.hasOffset();
         this.key = rangeOffset ? key : null;
         this.descending = rangeOffset && keySpec.descending();
@@ -84,6 +83,12 @@ final class FrameBounds {
         if (negative) {
             throw new SqlException("frame " + which + " offset must not be negative: " + e.describe());
         }
+    }
+
+    /** The peer groups of the batch about to be computed (a grouped run's scratch arrays, which may have grown). */
+    void bind(int[] peerStart, int[] peerEnd) {
+        this.peerStart = peerStart;
+        this.peerEnd = peerEnd;
     }
 
     void partition(int partitionStart, int partitionEnd) {

@@ -6,11 +6,17 @@ final class FrameValueEvaluator extends WindowEvaluator {
     private final ValueBuffer value;
     private final FrameBounds bounds;
 
-    FrameValueEvaluator(boolean first, ResultColumn out, int[] outRows, ValueBuffer value, FrameBounds bounds) {
-        super(out, outRows);
+    FrameValueEvaluator(boolean first, ResultColumn out, ValueBuffer value, FrameBounds bounds) {
+        super(out);
         this.first = first;
         this.value = value;
         this.bounds = bounds;
+    }
+
+    @Override
+    void bind(int[] outRows, int[] peerStart, int[] peerEnd, int rows) {
+        super.bind(outRows, peerStart, peerEnd, rows);
+        bounds.bind(peerStart, peerEnd);
     }
 
     @Override

@@ -11,8 +11,8 @@ final class OffsetEvaluator extends WindowEvaluator {
     private final ValueBuffer offset;
     private final ValueBuffer dflt;
 
-    OffsetEvaluator(boolean lag, ResultColumn out, int[] outRows, ValueBuffer value, ValueBuffer offset, ValueBuffer dflt) {
-        super(out, outRows);
+    OffsetEvaluator(boolean lag, ResultColumn out, ValueBuffer value, ValueBuffer offset, ValueBuffer dflt) {
+        super(out);
         this.lag = lag;
         this.value = value;
         this.offset = offset;

@@ -9,14 +9,12 @@ import io.respsql.sql.SqlException;
  */
 final class RankingEvaluator extends WindowEvaluator {
     private final WindowFunctionKind kind;
-    private final int[] peerStart;
     /** NTILE's bucket count, read at the partition's first row as PostgreSQL does. */
     private final ValueBuffer buckets;
 
-    RankingEvaluator(WindowFunctionKind kind, ResultColumn out, int[] outRows, int[] peerStart, ValueBuffer buckets) {
-        super(out, outRows);
+    RankingEvaluator(WindowFunctionKind kind, ResultColumn out, ValueBuffer buckets) {
+        super(out);
         this.kind = kind;
-        this.peerStart = peerStart;
         this.buckets = buckets;
     }
 

@@ -1,5 +1,7 @@
 package io.respsql.exec.op.window;
 
+import java.util.Arrays;
+
 /**
  * A stable LSD radix sort of (long key, int payload) pairs by the key's signed order: one pass
  * over the keys counts all eight byte digits, then one scatter pass per byte on which the keys
@@ -17,10 +19,39 @@ final class StableRadix {
      * arrays: returns true when it is in the tmp ones.
      */
     static boolean sort(long[] keys, int[] payload, int n, long[] tmpKeys, int[] tmpPayload) {
+        return sort(keys, payload, n, tmpKeys, tmpPayload, n < SMALL ? null : new int[COUNTS]);
+    }
+
+    /** Length of the digit-count scratch {@link #sort(long[], int[], int, long[], int[], int[])} takes. */
+    static final int COUNTS = 8 * 256;
+    /** Below this many pairs an insertion sort (in place, stable) beats clearing and walking the counts. */
+    static final int SMALL = 24;
+
+    /**
+     * As {@link #sort(long[], int[], int, long[], int[])}, counting digits in {@code counts}
+     * (at least {@link #COUNTS} ints, any content; unused below {@link #SMALL} pairs, may then be
+     * null): a caller sorting many small batches allocates nothing.
+     */
+    static boolean sort(long[] keys, int[] payload, int n, long[] tmpKeys, int[] tmpPayload, int[] counts) {
         if (n < 2) {
             return false;
         }
-        int[] counts = new int[8 * 256];
+        if (n < SMALL) {
+            for (int i = 1; i < n; i++) {
+                long k = keys[i];
+                int p = payload[i];
+                int j = i - 1;
+                while (j >= 0 && keys[j] > k) { // strictly greater: equal keys keep their order
+                    keys[j + 1] = keys[j];
+                    payload[j + 1] = payload[j];
+                    j--;
+                }
+                keys[j + 1] = k;
+                payload[j + 1] = p;
+            }
+            return false;
+        }
+        Arrays.fill(counts, 0, COUNTS, 0);
         for (int i = 0; i < n; i++) {
             long k = keys[i] ^ Long.MIN_VALUE; // signed order as unsigned digits
             for (int d = 0; d < 8; d++) {

@@ -27,8 +27,18 @@ final class ValueBuffer {
     private int arenaUsed;
     private int[] offsets;
     private int[] lengths;
-    /** Null per value; allocated at the first NULL. */
+    /** Null per value; allocated at the first NULL. Entries at and past {@code size} are not meaningful. */
     private boolean[] nulls;
+    /**
+     * {@link #permute}'s targets, swapped with the live arrays: a grouped run permutes once or
+     * twice per partition, and double-buffering keeps that (and the appends after it, which
+     * find the capacity already there) free of allocation once the arrays have grown.
+     */
+    private long[] spareLongs;
+    private double[] spareDoubles;
+    private int[] spareOffsets;
+    private int[] spareLengths;
+    private boolean[] spareNulls;
 
     ValueBuffer(Expression expr) {
         this.expr = expr;
@@ -77,6 +87,7 @@ final class ValueBuffer {
                     setNull(i);
                 } else {
                     longs[i] = v;
+                    clearNull(i);
                 }
                 break;
             }
@@ -86,6 +97,7 @@ final class ValueBuffer {
                     setNull(i);
                 } else {
                     doubles[i] = v;
+                    clearNull(i);
                 }
                 break;
             }
@@ -94,6 +106,7 @@ final class ValueBuffer {
                 if (ctx.isNull) {
                     setNull(i);
                 } else {
+                    clearNull(i);
                     int len = ctx.textLength;
                     if (arenaUsed + len > arena.length) {
                         arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + len));
@@ -137,44 +150,67 @@ final class ValueBuffer {
         nulls[i] = true;
     }
 
-    /** Reorders the values: value {@code i} becomes the old value {@code perm[i]}. */
+    /** Entries are reused (permute's spare arrays, a grouped run's next partition): a non-NULL value says so. */
+    private void clearNull(int i) {
+        if (nulls != null) {
+            nulls[i] = false;
+        }
+    }
+
+    /**
+     * Reorders the values: value {@code i} becomes the old value {@code perm[i]}. Writes into the
+     * spare arrays (grown to the live ones' capacity) and swaps them in, so nothing is allocated
+     * once both have grown and the capacity the appends need is kept.
+     */
     void permute(int[] perm, int n) {
         if (constant) {
             return;
         }
+        int cap = Math.max(capacity(), n);
         switch (kind) {
             case LONG: {
-                long[] p = new long[n];
+                long[] p = spareLongs == null || spareLongs.length < cap ? new long[cap] : spareLongs;
+                long[] v = longs;
                 for (int i = 0; i < n; i++) {
-                    p[i] = longs[perm[i]];
+                    p[i] = v[perm[i]];
                 }
+                spareLongs = v;
                 longs = p;
                 break;
             }
             case DOUBLE: {
-                double[] p = new double[n];
+                double[] p = spareDoubles == null || spareDoubles.length < cap ? new double[cap] : spareDoubles;
+                double[] v = doubles;
                 for (int i = 0; i < n; i++) {
-                    p[i] = doubles[perm[i]];
+                    p[i] = v[perm[i]];
                 }
+                spareDoubles = v;
                 doubles = p;
                 break;
             }
             default: {
-                int[] o = new int[n];
-                int[] l = new int[n];
+                int[] o = spareOffsets == null || spareOffsets.length < cap ? new int[cap] : spareOffsets;
+                int[] l = spareLengths == null || spareLengths.length < cap ? new int[cap] : spareLengths;
+                int[] vo = offsets;
+                int[] vl = lengths;
                 for (int i = 0; i < n; i++) {
-                    o[i] = offsets[perm[i]];
-                    l[i] = lengths[perm[i]];
+                    o[i] = vo[perm[i]];
+                    l[i] = vl[perm[i]];
                 }
+                spareOffsets = vo;
+                spareLengths = vl;
                 offsets = o;
                 lengths = l;
             }
         }
         if (nulls != null) {
-            boolean[] p = new boolean[n];
+            cap = capacity(); // the appends index nulls up to the live arrays' capacity
+            boolean[] p = spareNulls == null || spareNulls.length < cap ? new boolean[cap] : spareNulls;
+            boolean[] v = nulls;
             for (int i = 0; i < n; i++) {
-                p[i] = nulls[perm[i]];
+                p[i] = v[perm[i]];
             }
+            spareNulls = v;
             nulls = p;
         }
         size = n;
@@ -321,8 +357,7 @@ final class ValueBuffer {
             }
         }
         if (nulls != null) {
-            java.util.Arrays.fill(nulls, false);
-            nulls[0] = wasNull;
+            nulls[0] = wasNull; // the entries after it are rewritten by the appends
         }
         size = 1;
     }

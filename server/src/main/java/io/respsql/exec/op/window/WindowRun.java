@@ -39,6 +39,30 @@ final class WindowRun implements TupleConsumer {
     private long k = -1;
     private boolean stopped;
 
+    // Scratch, grown geometrically and reused by every flush: a grouped run flushes once per
+    // partition, and allocating these per partition was most of its cost on small partitions.
+    private int[] perm = new int[16];
+    private int[] permTmp = new int[16];
+    private long[] radixKeys = new long[16];
+    private long[] radixKeysTmp = new long[16];
+    private int[] radixPay = new int[16];
+    private int[] radixPayTmp = new int[16];
+    private int[] radixCounts;
+    private int[] mergeSupport = new int[16];
+    private int[] peerStart = new int[16];
+    private int[] peerEnd = new int[16];
+    private int[] outRows = new int[16];
+    private int[] starts = new int[16];
+    private boolean[] keep = new boolean[16];
+    private int[] heap = new int[16];
+    private int[] heapSizes = new int[16];
+    private int[] sel = new int[16];
+    /** Per function, made at the first batch and re-bound to the scratch arrays at each one. */
+    private WindowEvaluator[] evaluators;
+    /** Comparators on the sort keys from 0 and from 1, made when first needed. */
+    private IntComparator compareAll;
+    private IntComparator compareRest;
+
     WindowRun(WindowOperator op, EvalContext ctx, TupleConsumer out) {
         this.op = op;
         this.ctx = ctx;
@@ -143,17 +167,13 @@ final class WindowRun implements TupleConsumer {
         if (k >= 0) {
             n = cut(count, tail);
         }
-        int[] perm = sortedPositions();
-        int[] ext = perm;
-        if (tail > 0) { // the held-back rows keep their places after the batch
-            ext = Arrays.copyOf(perm, n + tail);
-            for (int i = 0; i < tail; i++) {
-                ext[n + i] = n + i;
-            }
+        int[] perm = sortedPositions(n + tail);
+        for (int i = 0; i < tail; i++) { // the held-back rows keep their places after the batch
+            perm[n + i] = n + i;
         }
         if (n > 0) {
             for (ValueBuffer b : all) {
-                b.permute(ext, n + tail);
+                b.permute(perm, n + tail);
             }
         }
         boolean more = n == 0 || compute(perm);
@@ -170,17 +190,25 @@ final class WindowRun implements TupleConsumer {
 
     /** Computes every function over the batch (sorted as {@code perm} says) and pushes its tuples. */
     private boolean compute(int[] perm) {
-        int[] peerStart = new int[n];
-        int[] peerEnd = new int[n];
+        peerStart = ints(peerStart, n);
+        peerEnd = ints(peerEnd, n);
         int[] partitionStarts = boundaries(peerStart, peerEnd);
 
         Table output = op.output;
-        int[] outRows = new int[n];
+        outRows = ints(outRows, n);
+        int[] outRows = this.outRows;
         for (int i = 0; i < n; i++) {
             outRows[i] = output.allocateRow();
         }
+        if (evaluators == null) {
+            evaluators = new WindowEvaluator[op.functions.length];
+            for (int f = 0; f < evaluators.length; f++) {
+                evaluators[f] = evaluator(f, ctx);
+            }
+        }
         for (int f = 0; f < op.functions.length; f++) {
-            WindowEvaluator e = evaluator(f, ctx, outRows, peerStart, peerEnd);
+            WindowEvaluator e = evaluators[f];
+            e.bind(outRows, peerStart, peerEnd, n);
             for (int p = 0; partitionStarts[p] < n; p++) {
                 e.partition(partitionStarts[p], partitionStarts[p + 1]);
             }
@@ -240,10 +268,15 @@ final class WindowRun implements TupleConsumer {
         }
         int kk = (int) k;
         WindowFunctionKind kind = op.functions[op.topK.function()].kind();
-        boolean[] keep = new boolean[count];
+        keep = count > keep.length ? new boolean[Math.max(count, keep.length * 2)] : keep;
+        boolean[] keep = this.keep;
+        Arrays.fill(keep, 0, count, false);
         if (kk > 0) {
-            int[] heap = new int[parts * kk];
-            int[] size = new int[parts];
+            heap = ints(heap, parts * kk);
+            heapSizes = ints(heapSizes, parts);
+            int[] heap = this.heap;
+            int[] size = heapSizes;
+            Arrays.fill(size, 0, parts, 0);
             for (int i = 0; i < count; i++) {
                 int p = pid == null ? 0 : pid[i];
                 int base = p * kk;
@@ -282,7 +315,8 @@ final class WindowRun implements TupleConsumer {
         if (m == count) {
             return count;
         }
-        int[] sel = new int[m + tail];
+        sel = ints(sel, m + tail);
+        int[] sel = this.sel;
         int j = 0;
         int kc = carried.length;
         for (int i = 0; i < count + tail; i++) {
@@ -429,10 +463,12 @@ final class WindowRun implements TupleConsumer {
      * All keys numeric: one stable radix sort per key, last key first ({@link StableRadix}: equal
      * keys keep the previous pass's order). Otherwise a numeric first key is radix sorted and
      * only the runs equal on it are sorted by the other keys; a TEXT first key, a comparison sort.
-     * A grouped run's batch is one partition: only the order keys count.
+     * A grouped run's batch is one partition: only the order keys count. The array returned is
+     * run scratch with room for {@code room} positions (the caller appends the held-back rows).
      */
-    private int[] sortedPositions() {
-        int[] perm = new int[n];
+    private int[] sortedPositions(int room) {
+        perm = ints(perm, room);
+        int[] perm = this.perm;
         for (int i = 0; i < n; i++) {
             perm[i] = i;
         }
@@ -444,23 +480,23 @@ final class WindowRun implements TupleConsumer {
         for (int k = 0; k < keyCount; k++) {
             numeric &= key(k).kind != ValueBuffer.Kind.TEXT;
         }
+        radixScratch(n);
         if (numeric) {
-            long[] keys = new long[n];
-            long[] tmpKeys = new long[n];
-            int[] pay = new int[n];
-            int[] tmpPay = new int[n];
-            int[] next = new int[n];
+            permTmp = ints(permTmp, room);
+            int[] next = permTmp;
             for (int k = keyCount - 1; k >= 0; k--) {
-                radixPass(perm, k, keys, tmpKeys, pay, tmpPay, next);
+                radixPass(perm, k, next);
                 int[] t = perm;
                 perm = next;
                 next = t;
             }
+            this.perm = perm;
+            this.permTmp = next;
             return perm;
         }
         ValueBuffer first = key(0);
         if (first.kind == ValueBuffer.Kind.TEXT) {
-            IntArrays.mergeSort(perm, 0, n, comparatorFrom(0));
+            mergeSort(perm, 0, n, comparator(0));
             return perm;
         }
         boolean desc = descending(0);
@@ -472,8 +508,8 @@ final class WindowRun implements TupleConsumer {
             }
         }
         int m = n - nulls;
-        long[] keys = new long[m];
-        int[] pos = new int[m];
+        long[] keys = radixKeys;
+        int[] pos = radixPay;
         int nullAt = nullsFirst ? 0 : m;
         int j = 0;
         for (int i = 0; i < n; i++) {
@@ -484,21 +520,16 @@ final class WindowRun implements TupleConsumer {
                 pos[j++] = i;
             }
         }
-        long[] tmpKeys = new long[m];
-        int[] tmpPos = new int[m];
-        if (StableRadix.sort(keys, pos, m, tmpKeys, tmpPos)) {
-            keys = tmpKeys;
-            pos = tmpPos;
+        if (StableRadix.sort(keys, pos, m, radixKeysTmp, radixPayTmp, radixCounts)) {
+            keys = radixKeysTmp;
+            pos = radixPayTmp;
         }
         int base = nullsFirst ? nulls : 0;
         System.arraycopy(pos, 0, perm, base, m);
         if (keyCount > 1) {
-            IntComparator rest = comparatorFrom(1);
-            // mergeSort's support array must equal perm over the range sorted; the runs are
-            // disjoint, so one copy serves them all (the plain overload would copy perm per run).
-            int[] supp = perm.clone();
+            IntComparator rest = comparator(1);
             if (nulls > 1) {
-                IntArrays.mergeSort(perm, nullsFirst ? 0 : m, nullsFirst ? nulls : n, rest, supp);
+                mergeSort(perm, nullsFirst ? 0 : m, nullsFirst ? nulls : n, rest);
             }
             for (int s = 0; s < m; ) {
                 int e = s + 1;
@@ -506,7 +537,7 @@ final class WindowRun implements TupleConsumer {
                     e++;
                 }
                 if (e - s > 1) {
-                    IntArrays.mergeSort(perm, base + s, base + e, rest, supp);
+                    mergeSort(perm, base + s, base + e, rest);
                 }
                 s = e;
             }
@@ -514,11 +545,37 @@ final class WindowRun implements TupleConsumer {
         return perm;
     }
 
+    /** Grows the radix scratch to {@code m} pairs (and makes the digit counts once a batch is large enough to use them). */
+    private void radixScratch(int m) {
+        if (radixKeys.length < m) {
+            int cap = Math.max(m, radixKeys.length * 2);
+            radixKeys = new long[cap];
+            radixKeysTmp = new long[cap];
+            radixPay = new int[cap];
+            radixPayTmp = new int[cap];
+        }
+        if (radixCounts == null && m >= StableRadix.SMALL) {
+            radixCounts = new int[StableRadix.COUNTS];
+        }
+    }
+
+    /**
+     * A stable sort of {@code perm[from, to)}: fastutil's mergeSort with a support array that
+     * equals perm over the range (the plain overload clones all of perm per call).
+     */
+    private void mergeSort(int[] perm, int from, int to, IntComparator c) {
+        mergeSupport = ints(mergeSupport, to);
+        System.arraycopy(perm, from, mergeSupport, from, to - from);
+        IntArrays.mergeSort(perm, from, to, c, mergeSupport);
+    }
+
     /**
      * Stably reorders {@code perm} by sort key {@code k} into {@code into}: NULLs set apart in
      * their current order, the others by a stable radix sort of (key, position) pairs.
      */
-    private void radixPass(int[] perm, int k, long[] keys, long[] tmpKeys, int[] pay, int[] tmpPay, int[] into) {
+    private void radixPass(int[] perm, int k, int[] into) {
+        long[] keys = radixKeys;
+        int[] pay = radixPay;
         ValueBuffer key = key(k);
         boolean desc = descending(k);
         boolean nullsFirst = nullsFirst(k);
@@ -539,7 +596,7 @@ final class WindowRun implements TupleConsumer {
                 pay[m++] = p;
             }
         }
-        int[] sorted = StableRadix.sort(keys, pay, m, tmpKeys, tmpPay) ? tmpPay : pay;
+        int[] sorted = StableRadix.sort(keys, pay, m, radixKeysTmp, radixPayTmp, radixCounts) ? radixPayTmp : pay;
         System.arraycopy(sorted, 0, into, nullsFirst ? nulls : 0, m);
     }
 
@@ -554,6 +611,14 @@ final class WindowRun implements TupleConsumer {
 
     private boolean nullsFirst(int k) {
         return sortNullsFirst[k];
+    }
+
+    /** The comparator on sort keys {@code from} (0 or 1) onward, made once per run. */
+    private IntComparator comparator(int from) {
+        if (from == 0) {
+            return compareAll != null ? compareAll : (compareAll = comparatorFrom(0));
+        }
+        return compareRest != null ? compareRest : (compareRest = comparatorFrom(1));
     }
 
     /** Compares positions on sort keys {@code from} onward. */
@@ -584,7 +649,7 @@ final class WindowRun implements TupleConsumer {
      * ended by {@code n} twice (so {@code starts[p + 1]} is always the end of partition p).
      */
     private int[] boundaries(int[] peerStart, int[] peerEnd) {
-        int[] starts = new int[16];
+        int[] starts = this.starts;
         int parts = 0;
         starts[parts++] = 0;
         peerStart[0] = 0;
@@ -613,6 +678,7 @@ final class WindowRun implements TupleConsumer {
         }
         starts[parts] = n;
         starts[parts + 1] = n;
+        this.starts = starts;
         peerEnd[n - 1] = n;
         for (int i = n - 2; i >= 0; i--) {
             peerEnd[i] = peerStart[i + 1] == i + 1 ? i + 1 : peerEnd[i + 1];
@@ -620,7 +686,8 @@ final class WindowRun implements TupleConsumer {
         return starts;
     }
 
-    private WindowEvaluator evaluator(int f, EvalContext ctx, int[] outRows, int[] peerStart, int[] peerEnd) {
+    /** Function {@code f}'s evaluator for this run; {@link WindowEvaluator#bind} gives it each batch's arrays. */
+    private WindowEvaluator evaluator(int f, EvalContext ctx) {
         WindowFunctionSpec spec = op.functions[f];
         ResultColumn out = new ResultColumn(op.output.column(f), f, op.nullObserver);
         ValueBuffer[] a = args[f];
@@ -628,25 +695,30 @@ final class WindowRun implements TupleConsumer {
             case ROW_NUMBER:
             case RANK:
             case DENSE_RANK:
-                return new RankingEvaluator(spec.kind(), out, outRows, peerStart, null);
+                return new RankingEvaluator(spec.kind(), out, null);
             case NTILE:
-                return new RankingEvaluator(spec.kind(), out, outRows, peerStart, a[0]);
+                return new RankingEvaluator(spec.kind(), out, a[0]);
             case LAG:
             case LEAD:
-                return new OffsetEvaluator(spec.kind() == WindowFunctionKind.LAG, out, outRows, a[0],
+                return new OffsetEvaluator(spec.kind() == WindowFunctionKind.LAG, out, a[0],
                         a.length > 1 ? a[1] : null, a.length > 2 ? a[2] : null);
             default:
                 break;
         }
-        FrameBounds bounds = new FrameBounds(spec.frame(), peerStart, peerEnd, order.length == 1 ? order[0] : null,
+        FrameBounds bounds = new FrameBounds(spec.frame(), order.length == 1 ? order[0] : null,
                 order.length == 1 ? orderSpecs[0] : null, ctx);
         switch (spec.kind()) {
             case FIRST_VALUE:
             case LAST_VALUE:
-                return new FrameValueEvaluator(spec.kind() == WindowFunctionKind.FIRST_VALUE, out, outRows, a[0], bounds);
+                return new FrameValueEvaluator(spec.kind() == WindowFunctionKind.FIRST_VALUE, out, a[0], bounds);
             default:
-                return new FrameAggregateEvaluator(spec.kind(), out, outRows, a.length > 0 ? a[0] : null, bounds,
-                        spec.frame().startsUnbounded(), n);
+                return new FrameAggregateEvaluator(spec.kind(), out, a.length > 0 ? a[0] : null, bounds,
+                        spec.frame().startsUnbounded());
         }
+    }
+
+    /** {@code a}, or a larger array (at least double) when it holds fewer than {@code need}; contents not kept. */
+    private static int[] ints(int[] a, int need) {
+        return a.length >= need ? a : new int[Math.max(need, a.length * 2)];
     }
 }

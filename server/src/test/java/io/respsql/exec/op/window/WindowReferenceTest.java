@@ -247,7 +247,73 @@ class WindowReferenceTest {
         }
     }
 
+    /**
+     * Grouped input (an index walk: one partition buffered and computed at a time, every batch
+     * reusing the run's scratch arrays, value buffers and evaluators) against the same
+     * reference: partition sizes 1 between larger ones, each large one larger than any before
+     * (the scratch must grow mid-run), TEXT or integer partition keys, and NULL order keys and
+     * values only from the fifth partition on (the buffers' NULL flags appear mid-run, and the
+     * reused entries after them must read as not NULL).
+     */
+    @Test
+    void groupedRunsReuseTheirScratchAcrossPartitionsOfEverySize() {
+        int[] sizes = {1, 3, 1, 40, 1, 2, 1, 150, 1, 1, 7, 420, 1, 33, 1, 600, 2, 1};
+        Random rnd = new Random(20261202L);
+        for (int trial = 0; trial < 12; trial++) {
+            Case c;
+            do {
+                c = randomCase(rnd);
+            } while (c.ord.length == 0 && trial % 3 != 0);
+            int n = 0;
+            for (int size : sizes) {
+                n += size;
+            }
+            // slots dealt to partitions at random; the walk visits them grouped, the last partition's key NULL
+            List<Integer> slots = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                slots.add(i);
+            }
+            java.util.Collections.shuffle(slots, rnd);
+            Long[] part = new Long[n];
+            int[] walk = new int[n];
+            int[] partOf = new int[n];
+            int at = 0;
+            for (int p = 0; p < sizes.length; p++) {
+                List<Integer> mine = new ArrayList<>(slots.subList(at, at + sizes[p]));
+                mine.sort(null); // input order within a partition: the stable sort's tie-break
+                for (int slot : mine) {
+                    part[slot] = p == sizes.length - 1 ? null : (long) p;
+                    partOf[slot] = p;
+                    walk[at++] = slot;
+                }
+            }
+            Long[][] ord = new Long[c.ord.length][n];
+            Long[] val = new Long[n];
+            Double[] dval = new Double[n];
+            int spread = 1 + rnd.nextInt(12);
+            for (int i = 0; i < n; i++) {
+                int nullPercent = partOf[i] < 4 ? 0 : 1;
+                for (int k = 0; k < ord.length; k++) {
+                    ord[k][i] = maybeNull(rnd, rnd.nextInt(spread) - 3, 15 * nullPercent);
+                }
+                val[i] = maybeNull(rnd, rnd.nextInt(41) - 20, 20 * nullPercent);
+                dval[i] = val[i] == null ? null : val[i] * 0.37 + (rnd.nextInt(5) == 0 ? 1e6 : 0);
+            }
+            c.n = n;
+            c.part = part;
+            c.ord = ord;
+            c.val = val;
+            c.dval = dval;
+            check(c, trial, walk);
+        }
+    }
+
     private static void check(Case c, int trial) {
+        check(c, trial, null);
+    }
+
+    /** {@code walk} non-null: the input comes in that order, grouped by partition, and the run is told so. */
+    private static void check(Case c, int trial, int[] walk) {
         Expression value = new LongCol("v", SqlType.INT, c.val);
         Expression dvalue = new DoubleCol(c.dval);
         Expression[] partition = c.part == null ? parts()
@@ -273,10 +339,12 @@ class WindowReferenceTest {
         fns.add(fn(NTILE, lit(ntile)));
         fns.add(fn(LAG, value, lit(lagOffset), lit(99)));
         fns.add(fn(LEAD, value, lit(lagOffset)));
-        Result r = run(c.n, partition, order, fns.toArray(new WindowFunctionSpec[0]));
+        WindowFunctionSpec[] specs = fns.toArray(new WindowFunctionSpec[0]);
+        Result r = walk == null ? run(c.n, partition, order, specs)
+                : run(new OrderedScan(walk), c.n, null, true, -1, partition, order, specs);
 
         List<Integer> s = referenceOrder(c);
-        String where = "trial " + trial + " frame " + frame.describe() + " keys " + c.ord.length;
+        String where = (walk == null ? "" : "grouped ") + "trial " + trial + " frame " + frame.describe() + " keys " + c.ord.length;
         assertEquals(s.size(), r.order.size(), where);
         for (int i = 0; i < s.size(); i++) {
             // Peers may come in any order in PostgreSQL; here the sort is stable, so exactly this one.
