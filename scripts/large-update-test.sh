@@ -49,7 +49,7 @@
 # of its own (scripts/respsql-server with RESPSQL_JAR=the jar: pinned, temporary --dir, the same
 # inserts, updates and checks), into DIR/<NAME>/mod-<MOD>/ (the layout above). Then in DIR:
 #   ab-env.txt          the builds (path, sha256), parameters, machine load before and after
-#   ab-long.tsv         round (= MOD), item, metric, build, value: every compared figure
+#   ab-long.tsv         round (1: one sample per MOD), item (the MOD), metric, build, value
 #   ab-ratios.tsv       per MOD and metric, each later build over the first (after/before)
 #   ab-summary.txt      per MOD: FK-range UPDATE p50/p99 ms, update/s, insert/s of each build
 #                       and the ratios (times: below 1 = the later build is faster; rates: above 1)
@@ -86,10 +86,10 @@ if [[ $# -gt 0 ]]; then
       # summary.tsv columns: 7 update_rps, 8 p50_ms, 9 p99_ms, 11 insert_rps, 15 check.
       awk -F'\t' -v mod="$MOD" -v name="$name" 'NR == 2 {
           m = "MOD " mod " (FK range " $2 ")"
-          printf "%s\t%s\tUPDATE p50 ms\t%s\t%s\n", mod, m, name, $8
-          printf "%s\t%s\tUPDATE p99 ms\t%s\t%s\n", mod, m, name, $9
-          printf "%s\t%s\tupdate/s\t%s\t%s\n", mod, m, name, $7
-          printf "%s\t%s\tinsert/s\t%s\t%s\n", mod, m, name, $11
+          printf "1\t%s\tUPDATE p50 ms\t%s\t%s\n", m, name, $8
+          printf "1\t%s\tUPDATE p99 ms\t%s\t%s\n", m, name, $9
+          printf "1\t%s\tupdate/s\t%s\t%s\n", m, name, $7
+          printf "1\t%s\tinsert/s\t%s\t%s\n", m, name, $11
         }' "$out/summary.tsv" >>"$LONG" 2>/dev/null || FAILED=1
     done
   done
