@@ -42,9 +42,72 @@
 #   check-<MOD>.txt       every verification query, expected and actual reply
 #   summary.tsv, summary.txt  one row per MOD
 #   compare.txt, compare.tsv, compare.svg (and compare.png)  from the compare command
+#
+# Several builds side by side: scripts/large-update-test.sh NAME=server.jar ... (e.g.
+# before=A.jar after=B.jar). For each MOD, each build in turn (the order rotated by MOD, so load
+# drift hits every build alike) runs this script's one-build form with MODS=MOD on a fresh server
+# of its own (scripts/respsql-server with RESPSQL_JAR=the jar: pinned, temporary --dir, the same
+# inserts, updates and checks), into DIR/<NAME>/mod-<MOD>/ (the layout above). Then in DIR:
+#   ab-env.txt          the builds (path, sha256), parameters, machine load before and after
+#   ab-long.tsv         round (1: one sample per MOD), item (the MOD), metric, build, value
+#   ab-ratios.tsv       per MOD and metric, each later build over the first (after/before)
+#   ab-summary.txt      per MOD: FK-range UPDATE p50/p99 ms, update/s, insert/s of each build
+#                       and the ratios (times: below 1 = the later build is faster; rates: above 1)
+# PORT (of a running server) does not apply: every build gets servers of its own.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+if [[ $# -gt 0 ]]; then
+  source "$ROOT/scripts/lib/ab-jars.sh"
+  ab_parse_jars "" -- "$@" || exit 2
+  [[ -z "${PORT:-}" ]] || { echo "large-update-test: PORT does not apply to an A/B of builds (each gets fresh servers)" >&2; exit 2; }
+  REQ="${REQ:-10000000}"
+  MODS="${MODS:-100 200 400 1000 2000 5000 10000 100000}"
+  DIR="${RESULT_DIR:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)-${RUN_NAME:-$(hostname)}-ab}"
+  mkdir -p "$DIR" || { echo "large-update-test: cannot create $DIR" >&2; exit 1; }
+  {
+    echo "date: $(date -u +%FT%TZ); host: $(uname -srm), $(nproc) cores; commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "REQ=$REQ MODS=\"$MODS\" CLIENTS=${CLIENTS:-200}"
+    ab_jar_lines
+  } | tee "$DIR/ab-env.txt"
+  LONG="$DIR/ab-long.tsv"
+  printf 'round\titem\tmetric\tname\tvalue\n' >"$LONG"
+  FAILED=0 k=0
+  for MOD in $MODS; do
+    k=$((k + 1))
+    bench_rotate "$k" "${AB_NAMES[@]}"
+    for name in "${ORDER[@]}"; do
+      echo "=== A/B: MOD $MOD, build $name ($(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg))" | tee -a "$DIR/ab-env.txt"
+      out="$DIR/$name/mod-$MOD"
+      RESPSQL_JAR="${AB_JAR[$name]}" SERVER_CMD="$ROOT/scripts/respsql-server" RESULT_DIR="$out" \
+        REQ="$REQ" MODS="$MOD" RENDER_PNG=0 "$0" || FAILED=1
+      # summary.tsv columns: 7 update_rps, 8 p50_ms, 9 p99_ms, 11 insert_rps, 15 check.
+      awk -F'\t' -v mod="$MOD" -v name="$name" 'NR == 2 {
+          m = "MOD " mod " (FK range " $2 ")"
+          printf "1\t%s\tUPDATE p50 ms\t%s\t%s\n", m, name, $8
+          printf "1\t%s\tUPDATE p99 ms\t%s\t%s\n", m, name, $9
+          printf "1\t%s\tupdate/s\t%s\t%s\n", m, name, $7
+          printf "1\t%s\tinsert/s\t%s\t%s\n", m, name, $11
+        }' "$out/summary.tsv" >>"$LONG" 2>/dev/null || FAILED=1
+    done
+  done
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$DIR/ab-env.txt"
+  echo
+  python3 "$ROOT/scripts/lib/ab_ratios.py" "$LONG" "${AB_NAMES[@]}" --tsv "$DIR/ab-ratios.tsv" \
+    --title "Large-update test, builds side by side: $REQ rows, one fresh server per build and MOD ($(basename "$DIR"))" \
+    --note "Ratios: each build over ${AB_NAMES[0]}, one per MOD (the order of the builds rotates by MOD)." \
+    --note "UPDATE p50/p99: one client's round trip of the FK-range UPDATE (below 1 = faster); update/s, insert/s: rates (above 1 = faster)." \
+    --note "Per-build files: $DIR/<build>/mod-<MOD>/ (summary.txt, update-<MOD>.json, check-<MOD>.txt, ...)." \
+    | tee "$DIR/ab-summary.txt"
+  if [[ "$FAILED" != 0 ]]; then
+    echo "large-update-test: FAILED (a build's run failed; see $DIR/<build>/mod-<MOD>/)"
+    exit 1
+  fi
+  echo "large-update-test: all checks passed for every build; results in $DIR"
+  exit 0
+fi
 REQ="${REQ:-10000000}"
 MODS="${MODS:-100 200 400 1000 2000 5000 10000 100000}"
 CLIENTS="${CLIENTS:-200}"

@@ -87,12 +87,9 @@ if [[ $# -eq 0 ]]; then
   version="$(sed -n 's:^  <version>\(.*\)</version>.*:\1:p' "$ROOT/pom.xml" | head -n 1)"
   set -- "respsql=$ROOT/server/target/respsql-server-${version}-all.jar"
 fi
-for spec in "$@"; do
-  name="${spec%%=*}"; jar="${spec#*=}"
-  [[ "$spec" == *=* && -n "$name" && "$name" != redis ]] || bench_die "expected NAME=server.jar (NAME not redis), got $spec"
-  [[ -f "$jar" ]] || bench_die "$jar not found"
-  NAMES+=("$name"); JAR[$name]="$(realpath "$jar")"
-done
+ab_parse_jars redis -- "$@" || bench_die "bad arguments"
+NAMES+=("${AB_NAMES[@]}")
+for name in "${AB_NAMES[@]}"; do JAR[$name]="${AB_JAR[$name]}"; done
 # The 2010 client: built now (when missing or stale) rather than inside a measurement.
 "$GEN" --help >/dev/null || bench_die "scripts/gen-benchmark could not be built"
 
@@ -100,7 +97,7 @@ bench_setup "$OUT"
 CHECKS="$DIR/checks.txt"
 {
   bench_env_header
-  for n in "${NAMES[@]:1}"; do echo "jar $n: ${JAR[$n]} ($(sha256sum "${JAR[$n]}" | cut -c1-12))"; done
+  ab_jar_lines
   echo "rounds $ROUNDS; KEYS $KEYS; requests: PING $N_PING, PING -P 16 $N_PIPE, point reads $N_READ," \
     "UPDATE/INCR $N_UPDATE, UPDATE/INCR -P 16 $N_UPDATE_PIPE, --pipe INSERT/HSET $N_INSERT, gen-benchmark INSERT/SET $N_2010;" \
     "warm-ups a quarter of each"

@@ -24,11 +24,27 @@
 #   WARMUP_ROWS=50000                      untimed warm-up table before section 1 (0: none)
 #   RUN_NAME=$(hostname)  RESULT_DIR=      where results go
 #   RESPSQL_HEAP=3g                        server heap
+#
+# Several RespSQL builds side by side: write-bench.sh [flags] NAME=server.jar ... (e.g.
+# before=A.jar after=B.jar). For each of AB_ROUNDS rounds (1) and each section of SECTIONS, each
+# build in turn (the order rotated by section and round, so load drift hits every build alike)
+# runs this script's one-build form with SECTIONS=<that section> on a fresh server of its own
+# (scripts/respsql-server with RESPSQL_JAR=the jar; the staleness check's second server is the
+# same jar), into DIR/<NAME>/r<round>-s<section>/ (the layout of a one-build run). The PostgreSQL
+# peer (PEER) runs only with the first build, so its figures appear once. Then in DIR:
+#   ab-env.txt       the builds (path, sha256), parameters, load before and after
+#   ab-long.tsv      round, item, metric, build, value: RespSQL's figures of every build
+#                    (scripts/lib/ab_write_extract.py: U1/U2/U3, repeated-U1 p50/p99, shape p50/p99,
+#                    section 3 median-of-rounds p50s; microseconds)
+#   ab-ratios.tsv    per item and metric, each later build over the first (after/before), per round
+#   ab-summary.txt   the figures of each build and the ratios (times: below 1 = the later build is faster)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+AB_SPECS=()
 while [[ $# -gt 0 ]]; do
+  if [[ "$1" != -* && "$1" == *=* ]]; then AB_SPECS+=("$1"); shift; continue; fi
   case "$1" in
     --sizes) SIZES="$2" ;;
     --u1-reps) U1_REPS="$2" ;;
@@ -97,6 +113,51 @@ fi
 
 mkdir -p "$DIR" || die "cannot create $DIR"
 echo "write-bench: results in $DIR"
+
+if [[ ${#AB_SPECS[@]} -gt 0 ]]; then
+  source "$ROOT/scripts/lib/ab-jars.sh"
+  ab_parse_jars "" -- "${AB_SPECS[@]}" || exit 2
+  AB_ROUNDS="${AB_ROUNDS:-1}"
+  [[ "$AB_ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "AB_ROUNDS must be a positive number"
+  "$ROOT/scripts/gen-benchmark" --help >/dev/null || die "gen-benchmark does not build"
+  {
+    echo "date: $(date -u +%FT%TZ); host: $(uname -srm), $(nproc) cores; commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "AB_ROUNDS=$AB_ROUNDS SECTIONS=$SECTIONS SIZES=\"$SIZES\" U1_REPS=$U1_REPS SHAPE_ROWS=$SHAPE_ROWS ONE_ROW_REPS=$ONE_ROW_REPS SHAPE_REPS=$SHAPE_REPS AGG_REPS=$AGG_REPS RUW_ROWS=$RUW_ROWS ROUNDS=$ROUNDS SLICE=${SLICE_MS}ms WRITE_INTERVAL_MS=$WRITE_INTERVAL_MS STALENESS=$STALENESS PEER=$PEER (first build only) SEED=$SEED WARMUP_ROWS=$WARMUP_ROWS"
+    ab_jar_lines
+  } | tee "$DIR/ab-env.txt"
+  LONG="$DIR/ab-long.tsv"
+  printf 'round\titem\tmetric\tname\tvalue\n' >"$LONG"
+  IFS=, read -r -a secs <<<"$SECTIONS"
+  failed=0 k=0
+  for ((r = 1; r <= AB_ROUNDS; r++)); do
+    for sec in "${secs[@]}"; do
+      k=$((k + 1))
+      bench_rotate "$k" "${AB_NAMES[@]}"
+      for name in "${ORDER[@]}"; do
+        echo "=== A/B round $r section $sec: build $name ($(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg))" | tee -a "$DIR/ab-env.txt"
+        out="$DIR/$name/r$r-s$sec"
+        peer=off
+        [[ "$name" == "${AB_NAMES[0]}" ]] && peer="$PEER"
+        RESPSQL_JAR="${AB_JAR[$name]}" RESULT_DIR="$out" SECTIONS="$sec" PEER="$peer" SIZES="$SIZES" U1_REPS="$U1_REPS" \
+          SHAPE_ROWS="$SHAPE_ROWS" ONE_ROW_REPS="$ONE_ROW_REPS" SHAPE_REPS="$SHAPE_REPS" AGG_REPS="$AGG_REPS" \
+          RUW_ROWS="$RUW_ROWS" ROUNDS="$ROUNDS" SLICE="${SLICE_MS}ms" WRITE_INTERVAL_MS="$WRITE_INTERVAL_MS" \
+          STALENESS="$STALENESS" SEED="$SEED" WARMUP_ROWS="$WARMUP_ROWS" "$0" || failed=1
+        python3 "$ROOT/scripts/lib/ab_write_extract.py" "$out" "$r" "$name" >>"$LONG" || failed=1
+      done
+    done
+  done
+  echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$DIR/ab-env.txt"
+  echo
+  python3 "$ROOT/scripts/lib/ab_ratios.py" "$LONG" "${AB_NAMES[@]}" --tsv "$DIR/ab-ratios.tsv" \
+    --title "Write benchmark, RespSQL builds side by side, one fresh server per build and section ($(basename "$DIR"))" \
+    --note "Ratios: each build over ${AB_NAMES[0]}, one per round; all figures are client round trips in microseconds (below 1 = faster)." \
+    --note "Per-build files: $DIR/<build>/r<round>-s<section>/ (summary.md and the raw files of a one-build run)." \
+    | tee "$DIR/ab-summary.txt"
+  [[ "$failed" == 0 ]] || die "FAILED: a build's run failed (see $DIR/<build>/)"
+  echo "write-bench: done; A/B summary in $DIR/ab-summary.txt"
+  exit 0
+fi
 
 # Build both jars before anything is timed.
 "$ROOT/scripts/gen-benchmark" --help >/dev/null || die "gen-benchmark does not build"
@@ -174,6 +235,7 @@ fi
   echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$ROOT" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "pinning: $PINNING"
   echo "respsql: scripts/respsql-server $(printf "%q " "${SERVER_FLAGS[@]}")(heap $RESPSQL_HEAP; no AOF, no snapshots)"
+  [[ -z "${RESPSQL_JAR:-}" ]] || echo "respsql jar: $RESPSQL_JAR ($(sha256sum "$RESPSQL_JAR" | cut -c1-12))"
   if [[ "$PG_STARTED" == 1 ]]; then
     echo "postgresql: $PG_VERSION on 127.0.0.1:$PG_PORT, $PG_SETTINGS"
   else

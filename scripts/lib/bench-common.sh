@@ -51,14 +51,8 @@ bench_env_header() {
 
 bench_free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# The names in the order of round $1 (1-based): rotated, so that drift in the machine's load hits
-# every server alike. Sets ORDER.
-bench_rotate() {
-  local round="$1" k; shift
-  local names=("$@")
-  ORDER=()
-  for ((k = 0; k < ${#names[@]}; k++)); do ORDER+=("${names[$(((k + round - 1) % ${#names[@]}))]}"); done
-}
+# bench_rotate (the order of a round): scripts/lib/ab-jars.sh, shared with the scripts that run no Redis.
+source "$(dirname "${BASH_SOURCE[0]}")/ab-jars.sh"
 
 # Starts a server: bench_start redis NAME, or bench_start respsql NAME JAR. Sets PORT, SERVER_PID,
 # SERVER_KIND and returns once it answers PING.
