@@ -234,9 +234,9 @@ final class RequestParser {
             if (w - q < len + 2 || m[q + len] != '\r' || m[q + len + 1] != '\n') {
                 return abandon();
             }
-            // no copy: the argument is a view of the mirror, which stays as it is until this
-            // parser's next wholeArray (after the request is served and reset)
-            args.add(view(args.count(), m, q, len));
+            ByteBuf slot = slot(args.count(), len);
+            slot.writeBytes(m, q, len);
+            args.add(slot);
             argBytes += len;
             q += len + 2;
         }
@@ -310,18 +310,12 @@ final class RequestParser {
     /** Forgets the request just served (its argument buffers stay for the next one). */
     void reset() {
         for (int i = 0; i < args.count(); i++) {
-            // an argument read by wholeArray is a view: its position's slot may be unused (null)
-            if (i >= KEEP_ARGS || slots.length > i && slots[i] != null && slots[i].capacity() > KEEP_ARG_BYTES) {
-                if (i < slots.length) {
-                    slots[i] = null;
-                }
+            if (i >= KEEP_ARGS || slots[i].capacity() > KEEP_ARG_BYTES) {
+                slots[i] = null;
             }
         }
         if (slots.length > KEEP_ARGS) {
             slots = java.util.Arrays.copyOf(slots, KEEP_ARGS);
-        }
-        if (views.length > KEEP_ARGS) {
-            views = java.util.Arrays.copyOf(views, KEEP_ARGS);
         }
         args.clear();
         argBytes = 0;
@@ -373,23 +367,6 @@ final class RequestParser {
             qbuf.release();
             qbuf = null;
         }
-    }
-
-    /** One reusable view per argument position, over this thread's mirror ({@link #wholeArray}). */
-    private ByteBuf[] views = new ByteBuf[16];
-
-    /** The view of argument position {@code i}: {@code m[from, from + len)}, read only by contract (CommandArgs). */
-    private ByteBuf view(int i, byte[] m, int from, int len) {
-        if (i == views.length) {
-            views = java.util.Arrays.copyOf(views, i * 2);
-        }
-        ByteBuf v = views[i];
-        if (v == null || v.array() != m) {
-            v = Unpooled.wrappedBuffer(m);
-            views[i] = v;
-        }
-        v.setIndex(from, from + len);
-        return v;
     }
 
     /** The reusable buffer of argument position {@code i}, empty, with room for {@code len} bytes. */
