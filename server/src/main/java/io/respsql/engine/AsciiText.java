@@ -34,6 +34,11 @@ public final class AsciiText implements CharSequence {
         return or >= 0;
     }
 
+    /** The viewed bytes: {@code [0, length())} of it (the array is the caller's; do not change it). */
+    byte[] bytes() {
+        return bytes;
+    }
+
     @Override
     public int length() {
         return length;

@@ -313,6 +313,18 @@ final class LiteralScan {
 
     /** Whether the scanned text has {@code key} (as {@link #key()} would build it), without building it. */
     boolean matches(String key) {
+        return matches(key, null);
+    }
+
+    /**
+     * {@link #matches(String)}; {@code keyAscii} is the key's bytes when it is all ASCII (else null,
+     * {@link PlanCache.Entry#keyAscii}): a text that came as bytes is then compared byte for byte,
+     * each stretch between literals in one range compare (a vectorized mismatch), not char by char.
+     */
+    boolean matches(String key, byte[] keyAscii) {
+        if (keyAscii != null && sql instanceof AsciiText t) {
+            return matches(t.bytes(), t.length(), keyAscii);
+        }
         int at = 0; // in sql
         int k = 0; // in key
         int kn = key.length();
@@ -326,6 +338,23 @@ final class LiteralScan {
         }
         int rest = sql.length() - at;
         return kn - k == rest && same(sql, at, key, k, rest);
+    }
+
+    /** {@link #matches(String)} of the text {@code s[0, n)} against the ASCII key {@code key}. */
+    private boolean matches(byte[] s, int n, byte[] key) {
+        int at = 0; // in s
+        int k = 0; // in key
+        int kn = key.length;
+        for (int i = 0; i < count; i++) {
+            int len = starts[i] - at;
+            if (k + len + 1 > kn || !java.util.Arrays.equals(s, at, at + len, key, k, k + len)
+                    || key[k + len] != kinds[i]) {
+                return false;
+            }
+            k += len + 1;
+            at = ends[i];
+        }
+        return kn - k == n - at && java.util.Arrays.equals(s, at, n, key, k, kn);
     }
 
     /** The literal at {@code start..end} of the scanned text, or -1. */

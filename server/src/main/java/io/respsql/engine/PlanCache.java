@@ -20,6 +20,8 @@ final class PlanCache {
     /** A cached plan: what SqlEngine needs to run it without the statement. */
     static final class Entry {
         final String key;
+        /** The key's bytes when it is all ASCII (a text that came as bytes is matched against them), else null. */
+        final byte[] keyAscii;
         final int hash;
         /** Null for a negative entry. */
         final Object plan;
@@ -33,6 +35,7 @@ final class PlanCache {
 
         Entry(String key, int hash, Object plan, boolean write, String touched) {
             this.key = key;
+            this.keyAscii = ascii(key);
             this.hash = hash;
             this.plan = plan;
             this.write = write;
@@ -44,10 +47,19 @@ final class PlanCache {
             return bytes;
         }
 
+        private static byte[] ascii(String key) {
+            for (int i = 0; i < key.length(); i++) {
+                if (key.charAt(i) >= 0x80) {
+                    return null;
+                }
+            }
+            return key.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+
         // A literal costs about PARAM_BYTES in the plan beside its marker (its Parameter and, in
         // an IN list, its probe), so a long IN list counts what it holds.
         private long estimate() {
-            return 64 + 2L * key.length() + (plan == null ? 0 : PLAN_BYTES + PARAM_BYTES * (long) literals());
+            return 64 + 3L * key.length() + (plan == null ? 0 : PLAN_BYTES + PARAM_BYTES * (long) literals());
         }
 
         private int literals() {
@@ -131,7 +143,7 @@ final class PlanCache {
     Entry find(LiteralScan scan) {
         int h = scan.hash;
         for (Entry e = buckets[h & (buckets.length - 1)]; e != null; e = e.next) {
-            if (e.hash == h && scan.matches(e.key)) {
+            if (e.hash == h && scan.matches(e.key, e.keyAscii)) {
                 if (e != newest) {
                     unlink(e);
                     linkNewest(e);

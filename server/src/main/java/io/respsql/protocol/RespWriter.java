@@ -236,9 +236,22 @@ public final class RespWriter {
     }
 
     public void integer(long v) {
+        if (v >= 0 && v < SMALL_INTEGERS.length) {
+            out.writeBytes(SMALL_INTEGERS[(int) v]); // one write, as Redis's shared.integers
+            return;
+        }
         out.writeByte(':');
         writeLongAscii(v);
         out.writeBytes(CRLF);
+    }
+
+    /** {@code :<n>\r\n} for the small counts most replies carry (an UPDATE's rows changed, a point's 1). */
+    private static final byte[][] SMALL_INTEGERS = new byte[256][];
+
+    static {
+        for (int i = 0; i < SMALL_INTEGERS.length; i++) {
+            SMALL_INTEGERS[i] = (":" + i + "\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
     }
 
     public void bulk(byte[] b) {

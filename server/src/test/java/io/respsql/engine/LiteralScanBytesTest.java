@@ -82,6 +82,19 @@ class LiteralScanBytesTest {
             assertTrue(a.matches(key) && b.matches(key), why);
             assertFalse(b.matches(key + " "), why);
             assertFalse(key.length() > 0 && b.matches(key.substring(0, key.length() - 1)), why);
+            // the byte-for-byte match of a view against an ASCII key (PlanCache.Entry#keyAscii) answers the same
+            byte[] keyAscii = key.getBytes(StandardCharsets.US_ASCII);
+            assertTrue(a.matches(key, keyAscii) && b.matches(key, keyAscii), why);
+            assertFalse(b.matches(key + " ", (key + " ").getBytes(StandardCharsets.US_ASCII)), why);
+            assertFalse(key.length() > 0 && b.matches(key.substring(0, key.length() - 1),
+                    Arrays.copyOf(keyAscii, keyAscii.length - 1)), why);
+            String other = statement(r);
+            LiteralScan o = new LiteralScan(); // not a: its scan of sql is compared below
+            if (o.scan(other)) {
+                String otherKey = o.key();
+                assertEquals(b.matches(otherKey), b.matches(otherKey, otherKey.getBytes(StandardCharsets.US_ASCII)),
+                        why + " against the key of " + other);
+            }
             a.fill(pa);
             b.fill(pb);
             assertEquals(pa.size(), pb.size(), why);
@@ -109,6 +122,17 @@ class LiteralScanBytesTest {
         assertFalse(s.matches(key)); // case stays in the key, as for a String
         assertTrue(s.scan(view("UPDATE kv SET v = v + 1 WHERE id = 5 LIMIT 3")));
         assertFalse(s.matches(key));
+        byte[] keyAscii = key.getBytes(StandardCharsets.US_ASCII);
+        assertTrue(s.scan(view("UPDATE kv SET v = v + 1 WHERE id = 123456")));
+        assertTrue(s.matches(key, keyAscii));
+        assertTrue(s.scan(view("UPDATE kv SET v = v + 2 WHERE id = 123456")));
+        assertTrue(s.matches(key, keyAscii));
+        assertTrue(s.scan(view("UPDATE kv SET v = v + 1 WHERE iD = 5")));
+        assertFalse(s.matches(key, keyAscii));
+        assertTrue(s.scan(view("UPDATE kv SET v = v + 1 WHERE id = '5'")));
+        assertFalse(s.matches(key, keyAscii));
+        assertTrue(s.scan(view("UPDATE kv SET v = v + 1 WHERE id = 5 ")));
+        assertFalse(s.matches(key, keyAscii));
     }
 
     @Test
