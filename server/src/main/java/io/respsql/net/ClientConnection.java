@@ -177,6 +177,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
      * end; stops early when a command blocks the client, leaving the rest for {@link #resume}.
      */
     private void serveParsed(ChannelHandlerContext ctx) {
+        dispatcher.beginBatch();
         try {
             while (!session.isBlocked() && parser.next()) {
                 serve(ctx, parser.args());
@@ -193,6 +194,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
                 return;
             }
         } finally {
+            dispatcher.endBatch();
             parser.end();
         }
         long buffered = parser.bufferedBytes();
@@ -218,6 +220,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             writeThenClose(ctx);
         } else if (out.readableBytes() >= EARLY_WRITE_BYTES) {
             writeOut(ctx);
+            dispatcher.breakBatchClock(); // the write is not the next command's time
         }
     }
 

@@ -23,8 +23,11 @@ class ClientConnectionTest {
     private final ServerStats stats = new ServerStats();
     private final ClientRegistry clients = new ClientRegistry();
 
+    private static final int NAP_MILLIS = 30;
+    private CommandTable table;
+
     private EmbeddedChannel channel() {
-        CommandTable table = new CommandTable(List.of(
+        table = new CommandTable(List.of(
             CommandSpec.builder("ping", -1).handler((s, a, out) -> out.simple("PONG")).build(),
             CommandSpec.builder("boom", 1).handler((s, a, out) -> {
                 out.arrayHeader(2);
@@ -43,6 +46,14 @@ class ClientConnectionTest {
                 for (int i = 0; i < 10_000; i++) {
                     out.bulk("row number " + i);
                 }
+            }).build(),
+            CommandSpec.builder("nap", 1).handler((s, a, out) -> {
+                try {
+                    Thread.sleep(NAP_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                out.ok();
             }).build(),
             CommandSpec.builder("silent", 1).handler((s, a, out) -> { }).build(),
             CommandSpec.builder("echo", 2).handler((s, a, out) -> out.bulk(a.bytes(1))).build(),
@@ -111,6 +122,27 @@ class ClientConnectionTest {
         assertFalse(sent.contains("-ERR"), "an error inside a partial reply");
         assertFalse(sent.contains("+PONG"), "requests after the broken reply are not served");
         assertFalse(ch.isOpen());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void pipelinedCommandIsTimedFromTheEndOfThePreviousOneNotAcrossReads() throws InterruptedException {
+        EmbeddedChannel ch = channel();
+        CommandSpec nap = table.lookup("nap");
+        CommandSpec ping = table.lookup("ping");
+        // One read: PING's time starts where NAP's ended (one clock read each), so NAP is not in it.
+        assertEquals("+OK\r\n+PONG\r\n+PONG\r\n", exchange(ch, "NAP\r\nPING\r\nPING\r\n"));
+        assertTrue(nap.usec() >= NAP_MILLIS * 1000L, "nap usec " + nap.usec());
+        assertTrue(ping.usec() < NAP_MILLIS * 1000L, "ping usec " + ping.usec());
+        // The time between two reads (the client's) is not charged to the next read's first command.
+        Thread.sleep(2 * NAP_MILLIS);
+        assertEquals("+PONG\r\n", exchange(ch, "PING\r\n"));
+        assertEquals(3, ping.calls());
+        assertTrue(ping.usec() < NAP_MILLIS * 1000L, "ping usec " + ping.usec());
+        // A rejected request (ECHO without its argument) is not timed; the PING after it still is.
+        assertTrue(exchange(ch, "ECHO\r\nPING\r\n").endsWith("+PONG\r\n"));
+        assertEquals(4, ping.calls());
+        assertTrue(ping.usec() < NAP_MILLIS * 1000L, "ping usec " + ping.usec());
         ch.finishAndReleaseAll();
     }
 
