@@ -172,6 +172,79 @@ public final class IntColumn extends Column {
         return -1;
     }
 
+    /**
+     * {@link #addWithin} for rows in ascending order (one key's posting list in an index: its
+     * pairs are ordered by key, then row), which strided rows (an fk value's: a cache miss each)
+     * make worth a loop of its own: the end of each chunk's part of the batch is found once, by
+     * binary search, so the per-row loop holds no chunk test, and the range test is one unsigned
+     * comparison; fewer instructions per row keep more misses in flight. Rows out of order would
+     * fail the array's bounds check (nothing is written to a wrong slot); callers pass only
+     * ascending rows.
+     */
+    public int addWithinAscending(int[] rows, int n, int delta, int lo, int hi) {
+        if (lo > hi || (n >= MIN_STRETCH && consecutive(rows, n))) {
+            return addWithin(rows, n, delta, lo, hi); // lo > hi: nothing fits (the unsigned test below needs lo <= hi)
+        }
+        // x in [lo, hi] exactly when (x - lo) <= (hi - lo) unsigned, i.e. x + bias <= span signed
+        int bias = Integer.MIN_VALUE - lo;
+        int span = (hi - lo) + Integer.MIN_VALUE;
+        boolean nullable = anyNulls;
+        int i = 0;
+        while (i < n) {
+            int c = rows[i] >>> Chunks.SHIFT;
+            int[] a = writableChunk(c);
+            int base = c << Chunks.SHIFT;
+            int end = chunkEnd(rows, i, n, base, a.length);
+            long[] bm = nullable && c < nulls.length ? nulls[c] : null;
+            if (bm == null) {
+                for (; i < end; i++) {
+                    int o = rows[i] - base;
+                    int x = a[o];
+                    if (x + bias > span) {
+                        takeBack(rows, i, delta, nullable);
+                        return rows[i];
+                    }
+                    a[o] = x + delta;
+                }
+            } else {
+                for (; i < end; i++) {
+                    int o = rows[i] - base;
+                    if ((bm[o >>> 6] & (1L << o)) != 0) {
+                        continue; // NULL + k is NULL
+                    }
+                    int x = a[o];
+                    if (x + bias > span) {
+                        takeBack(rows, i, delta, nullable);
+                        return rows[i];
+                    }
+                    a[o] = x + delta;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The first index j in [i, n) whose row lies past the chunk starting at slot {@code base} of
+     * {@code len} slots, or n; rows ascending, rows[i] in the chunk (so the result is above i).
+     */
+    private static int chunkEnd(int[] rows, int i, int n, int base, int len) {
+        if (rows[n - 1] - base < len) {
+            return n;
+        }
+        int l = i + 1;
+        int h = n - 1; // rows[h] is past the chunk
+        while (l < h) {
+            int m = (l + h) >>> 1;
+            if (rows[m] - base >= len) {
+                h = m;
+            } else {
+                l = m + 1;
+            }
+        }
+        return l;
+    }
+
     /** Whether {@code rows[0..n)} are the consecutive slots rows[0], rows[0] + 1, ... (the last checked first). */
     private static boolean consecutive(int[] rows, int n) {
         int first = rows[0];

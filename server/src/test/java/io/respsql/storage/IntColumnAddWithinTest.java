@@ -144,4 +144,75 @@ class IntColumnAddWithinTest {
             }
         }
     }
+    /**
+     * {@link IntColumn#addWithinAscending} (one key's posting list: strided ascending rows) against
+     * a row-at-a-time model: strides that cross chunk boundaries, NULLs, the INT extremes as the
+     * range's ends (the unsigned range test), a misfit at the last row, anywhere or nowhere, and an
+     * empty range (every non-NULL row a misfit).
+     */
+    @Test
+    void theAscendingKernelMatchesARowAtATimeModel() {
+        SplittableRandom rnd = new SplittableRandom(41);
+        for (int trial = 0; trial < 240; trial++) {
+            IntColumn c = new IntColumn("v", 0);
+            c.ensureCapacity(ROWS);
+            int[] model = new int[ROWS];
+            boolean[] isNull = new boolean[ROWS];
+            int delta = switch (trial % 3) {
+                case 0 -> 1;
+                case 1 -> -1;
+                default -> rnd.nextInt(-100, 100);
+            };
+            long low = Math.max(Integer.MIN_VALUE, (long) Integer.MIN_VALUE - delta);
+            long high = Math.min(Integer.MAX_VALUE, (long) Integer.MAX_VALUE - delta);
+            boolean empty = trial % 17 == 5;
+            int lo = empty ? 1 : (int) low; // as UpdateExecutor.increment: |delta| >= 2^32 gives lo 1, hi 0
+            int hi = empty ? 0 : (int) high;
+            for (int r = 0; r < ROWS; r++) {
+                model[r] = rnd.nextInt(8) == 0 ? (rnd.nextBoolean() ? lo : hi) : rnd.nextInt(-1000, 1000);
+                c.set(r, model[r]);
+            }
+            for (int k = trial % 3 == 2 ? 0 : rnd.nextInt(1, 200); k > 0; k--) {
+                int r = rnd.nextInt(ROWS);
+                isNull[r] = true;
+                c.setNull(r);
+            }
+            int stride = rnd.nextInt(1, 300);
+            int first = rnd.nextInt(stride);
+            int n = 0;
+            int[] rows = new int[ROWS];
+            for (int r = first; r < ROWS; r += stride + (rnd.nextInt(10) == 0 ? rnd.nextInt(3) : 0)) {
+                rows[n++] = r;
+            }
+            if (trial % 4 == 1) {
+                n = Math.min(n, rnd.nextInt(1, 40)); // short lists, within one chunk
+            }
+            int where = trial % 4;
+            if (where != 3 && !empty && delta != 0) { // a misfit: at the last row, or at one anywhere (3: none)
+                int r = where == 0 ? rows[n - 1] : rows[rnd.nextInt(n)];
+                model[r] = delta > 0 ? hi + 1 : lo - 1; // just outside (delta != 0: that end is not the INT extreme)
+                c.set(r, model[r]);
+                isNull[r] = false;
+            }
+            int misfit = -1;
+            for (int i = 0; i < n; i++) {
+                int r = rows[i];
+                if (!isNull[r] && (model[r] < lo || model[r] > hi)) {
+                    misfit = r;
+                    break;
+                }
+            }
+            java.util.BitSet in = new java.util.BitSet();
+            for (int i = 0; i < n; i++) {
+                in.set(rows[i]);
+            }
+            int got = c.addWithinAscending(rows, n, delta, lo, hi);
+            assertEquals(misfit, got, "trial " + trial);
+            for (int r = 0; r < ROWS; r++) {
+                int expected = isNull[r] ? 0 : model[r] + (misfit < 0 && in.get(r) ? delta : 0);
+                assertEquals(isNull[r], c.isNull(r), "NULL stays NULL, row " + r);
+                assertEquals(expected, c.get(r), "trial " + trial + " row " + r);
+            }
+        }
+    }
 }

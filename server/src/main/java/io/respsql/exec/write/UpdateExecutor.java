@@ -299,11 +299,13 @@ public final class UpdateExecutor {
                                        int hi, EvalContext ctx, IntArrayList buffer, UndoLog undo) {
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
+        // one key's rows come in row order (pairs are ordered by key, then row): the ascending kernel
+        boolean ascending = bounds[0] == bounds[1];
         int[] batch = firstBatch(cur, bounds[0], buffer);
         if (batch != null) {
             int n;
             while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
-                int bad = c.addWithin(batch, n, delta, lo, hi);
+                int bad = ascending ? c.addWithinAscending(batch, n, delta, lo, hi) : c.addWithin(batch, n, delta, lo, hi);
                 if (bad >= 0) {
                     UndoLog.addInRange(c, -delta, index, bounds[0], bounds[1], done, batch);
                     throw rowError(a, ctx, bad);

@@ -99,20 +99,66 @@ public final class IndexLookup implements Operator {
     private int sortedKeys(EvalContext ctx, long[] ks) {
         int n = 0;
         boolean sorted = true;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
         for (KeyProbe p : keys) {
             long k = p.key(ctx);
             if (!p.none) {
                 sorted &= n == 0 || ks[n - 1] <= k;
                 ks[n++] = k;
+                min = Math.min(min, k);
+                max = Math.max(max, k);
             }
         }
         if (!sorted) {
+            long span = max - min; // negative when it overflows
+            if (n >= MIN_BITMAP_KEYS && span >= 0 && span < (long) BITMAP_SPAN_PER_KEY * n) {
+                return bitmapSort(ks, n, min, (int) span + 1);
+            }
             Arrays.sort(ks, 0, n);
         }
         int m = 0;
         for (int i = 0; i < n; i++) {
             if (m == 0 || ks[i] != ks[m - 1]) {
                 ks[m++] = ks[i];
+            }
+        }
+        return m;
+    }
+
+    /** Below this many keys the sort is cheap anyway. */
+    private static final int MIN_BITMAP_KEYS = 64;
+    /** Keys spread over at most this many values per key are sorted by a bitmap (one bit per value). */
+    private static final int BITMAP_SPAN_PER_KEY = 8;
+
+    /** {@link #bitmapSort}'s bits, all zero between calls (the call clears what it set; nothing in it can re-enter). */
+    private long[] keyBits;
+
+    /**
+     * Sorts and deduplicates {@code ks[0..n)}, all in [min, min + span), by setting one bit per
+     * key and reading the bits back in order: an IN list of ids near each other (a shuffled 1,000
+     * ids out of a span of 1,000) costs two linear passes instead of a comparison sort.
+     */
+    private int bitmapSort(long[] ks, int n, long min, int span) {
+        int words = (span + 63) >>> 6;
+        long[] bits = keyBits;
+        if (bits == null || bits.length < words) {
+            bits = keyBits = new long[words];
+        }
+        for (int i = 0; i < n; i++) {
+            int o = (int) (ks[i] - min);
+            bits[o >>> 6] |= 1L << o; // shifts are mod 64
+        }
+        int m = 0;
+        for (int w = 0; w < words; w++) {
+            long b = bits[w];
+            if (b != 0) {
+                bits[w] = 0;
+                long base = min + ((long) w << 6);
+                do {
+                    ks[m++] = base + Long.numberOfTrailingZeros(b);
+                    b &= b - 1;
+                } while (b != 0);
             }
         }
         return m;
