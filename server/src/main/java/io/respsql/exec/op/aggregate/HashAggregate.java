@@ -176,13 +176,7 @@ public final class HashAggregate implements Operator {
 
         /** The codes of group {@code g}'s keys into {@code into}. */
         void decode(int g, int[] into) {
-            int id = g;
-            for (int j = coders.length - 1; j >= 1; j--) {
-                long pair = pairs[j].key(id);
-                into[j] = (int) pair;
-                id = (int) (pair >>> 32);
-            }
-            into[0] = id;
+            decodePairs(pairs, coders.length, g, into);
         }
 
         @Override
@@ -319,13 +313,7 @@ public final class HashAggregate implements Operator {
         }
 
         void decode(int g, int[] into) {
-            int id = g;
-            for (int j = coders.length - 1; j >= 1; j--) {
-                long pair = pairs[j].key(id);
-                into[j] = (int) pair;
-                id = (int) (pair >>> 32);
-            }
-            into[0] = id;
+            decodePairs(pairs, coders.length, g, into);
         }
 
         @Override
@@ -464,5 +452,19 @@ public final class HashAggregate implements Operator {
         }
         lines.add(sb.append("] into ").append(output.name()).toString());
         input.explain(lines, depth + 1);
+    }
+
+    /**
+     * The codes of group {@code g}'s {@code k} keys into {@code into}, through the pair tables
+     * both groupings share: pairs[j] maps (group of keys 0..j-1, code of key j) to a group number.
+     */
+    static void decodePairs(LongKeyTable[] pairs, int k, int g, int[] into) {
+        int id = g;
+        for (int j = k - 1; j >= 1; j--) {
+            long pair = pairs[j].key(id);
+            into[j] = (int) pair;
+            id = (int) (pair >>> 32);
+        }
+        into[0] = id;
     }
 }
