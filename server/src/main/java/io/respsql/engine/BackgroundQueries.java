@@ -233,7 +233,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         @Override
         public void handOver(RespWriter w) {
             ByteBuf chunk = w.target();
-            w.continueIn(Unpooled.buffer(RespWriter.CHUNK_BYTES + 1024));
+            // From the connection's pooled allocator, direct as the channel wants it: the channel
+            // releases each chunk back to the pool once written, so a streamed reply reuses a
+            // bounded set of buffers instead of leaving its size in heap garbage (and the channel
+            // does not copy a heap chunk into a direct one before the write).
+            w.continueIn(session.channel().alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024));
             chunks++;
             int n = chunk.readableBytes();
             queued.addAndGet(n);

@@ -62,7 +62,7 @@ class SlowReaderTest {
 
     @AfterEach
     void defaults() {
-        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 64mb 60");
+        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 16mb 60");
         server.dispatch("CONFIG", "SET", "bg-query-min-rows", "100000");
     }
 

@@ -52,7 +52,7 @@ class StreamedRepliesTest {
 
     @AfterEach
     void defaultLimits() {
-        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 64mb 60");
+        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 16mb 60");
     }
 
     @Test
