@@ -276,7 +276,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
     }
 
-    /** {@link RespWriter.Sink}: sends a full chunk of a reply now and checks the output limit. */
+    /**
+     * {@link RespWriter.Sink}: sends a full chunk of a reply now and checks the output limit. A
+     * reply built here is never paced to its reader (as BackgroundQueries does past the soft limit):
+     * this is the event loop, which cannot wait for one client without stalling all of them. The
+     * statements served here are the ones estimated below {@code bg-query-min-rows} (large results
+     * go to a worker), so their replies are bounded; past the limits the client is disconnected.
+     */
     @Override
     public void handOver(RespWriter w) {
         ByteBuf chunk = w.target();
