@@ -17,6 +17,8 @@
 #                       backpressure), up to the hard limit
 #   MAX_GROWTH_MB=64    the bound checked
 #   PORT=16390  OUT=    (OUT: also write the output to this file)
+#   NMT=1 with RESPSQL_JAVA_OPTS=-XX:NativeMemoryTracking=summary: also prints the JVM's
+#                       committed-memory diff (heap, direct buffers under "Other", ...) at the end
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROWS="${ROWS:-10000000}"

@@ -8,7 +8,9 @@ measure: slow_reader.py measure PORT PID ROWS PAUSE_S RATE_BPS
          unsent output (CLIENT LIST omem) and INFO fields every 0.25 s; checks every row (count,
          sum of ids, sum of squares, v = id * 7919 % 1000) and prints one line per sample and a summary.
 """
+import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -139,6 +141,9 @@ def measure(port, pid, rows, pause_s, rate):
     slow = Conn(port, rcvbuf=64 * 1024)
     assert slow.call("CLIENT", "SETNAME", "slowreader") == "+OK"
     base = rss_kb(pid)
+    nmt = os.environ.get("NMT") == "1"  # server started with -XX:NativeMemoryTracking=summary
+    if nmt:
+        subprocess.run(["jcmd", str(pid), "VM.native_memory", "baseline"], capture_output=True)
     print("server pid %d VmRSS before the SELECT: %d kB" % (pid, base))
     print("t_s phase rss_kb rss_growth_kb omem_bytes client_bytes_read bg_waiting_for_reader bg_running")
     fields = ("bg_queries_waiting_for_reader", "bg_queries_running")
@@ -202,6 +207,11 @@ def measure(port, pid, rows, pause_s, rate):
             time.sleep(ahead)
     elapsed = time.time() - t_read
     sample("done", read, force=True)
+    if nmt:
+        diff = subprocess.run(["jcmd", str(pid), "VM.native_memory", "summary.diff"],
+                              capture_output=True, text=True).stdout
+        print("\n".join(ln for ln in diff.splitlines() if "committed=" in ln and ln.lstrip().startswith("-")
+                        or ln.startswith("Total")))
     want_sq = sum(i * i for i in range(1, rows + 1)) & 0xFFFFFFFFFFFFFFFF if rows <= 20_000_000 else None
     ok = (expect_rows == rows and count == rows and ids == rows * (rows + 1) // 2 and bad == 0
           and (want_sq is None or squares == want_sq))
