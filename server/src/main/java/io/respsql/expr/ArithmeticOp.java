@@ -154,7 +154,7 @@ final class ArithmeticOp {
                     ctx.isNull = true; // SQLite's NULL (a finite NaN cannot arise from these ops)
                     return 0;
                 }
-                throw new SqlException("value out of range: overflow"); // PostgreSQL's float8 overflow
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow"); // PostgreSQL's float8 overflow
             }
             return r; // NaN or Infinity in, NaN or Infinity out (PostgreSQL: Infinity - Infinity is NaN)
         }

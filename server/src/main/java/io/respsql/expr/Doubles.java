@@ -90,7 +90,7 @@ public final class Doubles {
 
     /** PostgreSQL's error for a number text that does not fit a double (overflow, or underflow to zero). */
     public static io.respsql.sql.SqlException outOfRange(CharSequence number) {
-        return new io.respsql.sql.SqlException("\"" + number + "\" is out of range for type double precision");
+        return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "\"" + number + "\" is out of range for type double precision");
     }
 
     /** Whether decimal {@code text} read as {@code d} did not fit a double: Infinity, or a non-zero number read as 0. */
