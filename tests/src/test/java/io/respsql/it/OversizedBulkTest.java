@@ -36,4 +36,33 @@ class OversizedBulkTest extends ServerTestBase {
             }
         }
     }
+
+    /**
+     * A refused client that neither closes nor stops sending is still closed: the server drops its
+     * bytes for at most {@code ClientConnection.LINGER_MILLIS} (5 s), then closes its side too.
+     */
+    @Test
+    void aClientThatKeepsTheConnectionOpenIsClosedAfterTheLinger() throws Exception {
+        server.dispatch("CONFIG", "SET", "proto-max-bulk-len", "1mb");
+        try (RespConnection bystander = server.raw(); RespConnection c = server.raw()) {
+            int before = connected(bystander);
+            c.send("*2\r\n$4\r\nECHO\r\n$2000000\r\n");
+            assertEquals("-ERR Protocol error: invalid bulk length\r\n", c.readReply());
+            c.send(new byte[64 * 1024]); // still read (and dropped) during the linger: no reset
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (connected(bystander) >= before) {
+                assertTrue(System.currentTimeMillis() < deadline, "the refused client was never closed");
+                Thread.sleep(50); // no event on the wire for another client's close: poll INFO
+            }
+        }
+    }
+
+    private static int connected(RespConnection c) throws IOException {
+        for (String line : c.call("INFO", "clients").split("\r\n")) {
+            if (line.startsWith("connected_clients:")) {
+                return Integer.parseInt(line.substring("connected_clients:".length()));
+            }
+        }
+        throw new AssertionError("no connected_clients");
+    }
 }
