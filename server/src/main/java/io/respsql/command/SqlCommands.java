@@ -131,6 +131,7 @@ final class SqlCommands {
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 0);
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
     }
 
@@ -154,13 +155,18 @@ final class SqlCommands {
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
         }
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().executePrepared(a.string(1), values, out);
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1);
+        if (StatementTimeout.handle(s, statement, out, ctx.config())) {
+            return;
+        }
         if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
         }
     }
@@ -168,7 +174,11 @@ final class SqlCommands {
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1);
+        if (StatementTimeout.handle(s, statement, out, ctx.config())) {
+            return;
+        }
         if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
         }
     }

@@ -1,0 +1,269 @@
+package io.respsql.it;
+
+import io.respsql.it.process.ServerProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every statement can be stopped (issue 22), over the wire: a cross join is estimated by its row
+ * pairs and runs on a worker, the event loop answers PING meanwhile, timeouts fire on time inline
+ * and on a worker, CLIENT CANCEL stops another client's statement and keeps its connection,
+ * CLIENT KILL ends both, an inline statement over loop-statement-max-ms moves to a worker or is
+ * stopped, and SIGTERM and SHUTDOWN exit within a second while such a query runs.
+ */
+class RunawayStatementsTest {
+    private static final int ROWS = 3_000;
+    /** 3,000^3 = 27 billion row triples: hours of work, so it only ends when it is stopped. */
+    private static final String HUGE = "SELECT COUNT(*) FROM a, b, c";
+    /** 3,000^2 = 9 million pairs: a second or less of work. */
+    private static final String PAIRS = "SELECT COUNT(*) FROM a, b WHERE a.v + b.v >= 0";
+
+    private TestServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = TestServer.start();
+        load(server.raw());
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    /** Tables a, b and c of {@link #ROWS} rows each, without indexes a join could use. */
+    private static void load(RespConnection c) throws IOException {
+        for (String t : new String[] {"a", "b", "c"}) {
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v INT)"));
+            for (int from = 0; from < ROWS; from += 1000) {
+                StringBuilder sb = new StringBuilder("INSERT INTO " + t + " VALUES ");
+                for (int i = from; i < from + 1000; i++) {
+                    sb.append(i > from ? "," : "").append('(').append(i).append(',').append(i % 97).append(')');
+                }
+                String r = c.call("SQL", sb.toString());
+                assertFalse(r.startsWith("-"), r);
+            }
+        }
+    }
+
+    private static long info(RespConnection c, String field) throws IOException {
+        Matcher m = Pattern.compile(field + ":(\\d+)").matcher(c.call("INFO", "stats"));
+        assertTrue(m.find(), field + " missing from INFO");
+        return Long.parseLong(m.group(1));
+    }
+
+    private static long clientId(RespConnection c) throws IOException {
+        String r = c.call("CLIENT", "ID");
+        return Long.parseLong(r.substring(1).trim());
+    }
+
+    /** Waits (bounded) until the background statement started on {@code a} is running. */
+    private static void awaitRunning(RespConnection observer, long n) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (info(observer, "bg_queries_running") != n) {
+            assertTrue(System.nanoTime() < deadline, "bg_queries_running never became " + n);
+            Thread.sleep(2);
+        }
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    @Test
+    void aCrossJoinIsEstimatedByItsRowPairsAndRunsOnAWorker() throws IOException {
+        RespConnection c = server.raw();
+        // 6,000 rows added would stay under bg-query-min-rows (100,000); 9 million pairs do not.
+        long before = info(c, "bg_queries_total");
+        assertEquals(":" + (long) ROWS * ROWS + "\r\n", c.call("SQL", "SELECT COUNT(*) FROM a, b"));
+        assertEquals(before + 1, info(c, "bg_queries_total"), "the 9-million-pair cross join ran on a worker");
+        // A join by key stays inline: 6,000 rows visited.
+        assertEquals(":" + ROWS + "\r\n", c.call("SQL", "SELECT COUNT(*) FROM a JOIN b ON a.id = b.id"));
+        assertEquals(before + 1, info(c, "bg_queries_total"), "the key join stayed inline");
+    }
+
+    @Test
+    void pingStaysFastDuringA27BillionRowCrossJoinAndClientCancelStopsIt() throws Exception {
+        RespConnection victim = server.raw();
+        RespConnection other = new RespConnection(TestServer.HOST, server.port());
+        long victimId = clientId(victim);
+        for (int i = 0; i < 50; i++) {
+            other.call("PING"); // warm the path
+        }
+        victim.sendCommand("SQL", HUGE);
+        awaitRunning(other, 1);
+        long[] pings = new long[200];
+        for (int i = 0; i < pings.length; i++) {
+            long t0 = System.nanoTime();
+            assertEquals("+PONG\r\n", other.call("PING"));
+            pings[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(pings);
+        long p99 = pings[(int) Math.ceil(pings.length * 0.99) - 1];
+        assertTrue(p99 < 10_000_000L, "PING p99 " + ms(p99) + " ms during the cross join; sorted: " + Arrays.toString(pings));
+        assertEquals(0, victim.available(), "the cross join cannot have finished");
+
+        long t0 = System.nanoTime();
+        assertEquals(":1\r\n", other.call("CLIENT", "CANCEL", Long.toString(victimId)));
+        String reply = victim.readReply();
+        long took = System.nanoTime() - t0;
+        assertTrue(reply.startsWith("-ERR query cancelled: by CLIENT CANCEL from client id="), reply);
+        assertTrue(took < 100_000_000L, "CLIENT CANCEL took " + ms(took) + " ms");
+        // The connection goes on.
+        assertEquals("+PONG\r\n", victim.call("PING"));
+        assertEquals(":" + ROWS + "\r\n", victim.call("SQL", "SELECT COUNT(*) FROM a"));
+        assertEquals(":0\r\n", other.call("CLIENT", "CANCEL", Long.toString(victimId)), "nothing running now");
+        assertEquals(":0\r\n", other.call("CLIENT", "CANCEL", "999999"), "no such client");
+        assertTrue(other.call("CLIENT", "CANCEL", "x").startsWith("-ERR"));
+        other.close();
+    }
+
+    @Test
+    void aTimeoutFiresWithin150MsOnAWorker() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "query-timeout-ms", "50"));
+        long t0 = System.nanoTime();
+        String reply = c.call("SQL", HUGE);
+        long took = System.nanoTime() - t0;
+        assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n", reply);
+        assertTrue(took < 150_000_000L, "query-timeout-ms 50 fired after " + ms(took) + " ms");
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "query-timeout-ms", "0"));
+
+        // The connection's own timeout, as PostgreSQL names it, replaces the server's.
+        assertEquals("+OK\r\n", c.call("SQL", "SET statement_timeout = 50"));
+        assertEquals(":50\r\n", c.call("SQL", "SHOW statement_timeout"));
+        long total = info(c, "bg_queries_total");
+        t0 = System.nanoTime();
+        reply = c.call("QUERY", HUGE);
+        took = System.nanoTime() - t0;
+        assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n", reply);
+        assertTrue(took < 150_000_000L, "statement_timeout 50 fired after " + ms(took) + " ms");
+        assertEquals(total + 1, info(c, "bg_queries_total"), "it ran on a worker");
+        assertEquals("+OK\r\n", c.call("SQL", "RESET statement_timeout"));
+        assertEquals(":0\r\n", c.call("SQL", "SHOW statement_timeout"));
+        assertTrue(c.call("SQL", "SET statement_timeout = soon").startsWith("-ERR invalid statement_timeout"));
+    }
+
+    @Test
+    void aTimeoutFiresWithin150MsInline() throws Exception {
+        RespConnection c = server.raw();
+        // Offloading off: every statement runs on the event loop; the loop bound off, so only the timeout stops it.
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "loop-statement-max-ms", "0"));
+        assertEquals("+OK\r\n", c.call("SQL", "SET statement_timeout = 50"));
+        for (String sql : new String[] {HUGE, "SELECT a.id + b.id + c.id AS s FROM a, b, c ORDER BY s LIMIT 3", "SELECT a.v, COUNT(*) FROM a, b, c GROUP BY a.v"}) {
+            long t0 = System.nanoTime();
+            String reply = c.call("SQL", sql);
+            long took = System.nanoTime() - t0;
+            assertEquals("-ERR query cancelled: statement timeout of 50 ms\r\n", reply, sql);
+            assertTrue(took < 150_000_000L, "statement_timeout 50 fired inline after " + ms(took) + " ms: " + sql);
+        }
+        assertEquals(0, info(c, "bg_queries_total"));
+        assertEquals("+PONG\r\n", c.call("PING"));
+    }
+
+    @Test
+    void anInlineStatementOverTheLoopBoundIsStoppedWhereItCannotMove() throws Exception {
+        RespConnection c = server.raw();
+        assertEquals("*2\r\n$21\r\nloop-statement-max-ms\r\n$2\r\n50\r\n",
+                c.call("CONFIG", "GET", "loop-statement-max-ms"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+        long t0 = System.nanoTime();
+        String reply = c.call("SQL", HUGE);
+        long took = System.nanoTime() - t0;
+        assertTrue(reply.startsWith("-ERR query cancelled: ran on the event loop for more than 50 ms (loop-statement-max-ms)"),
+                reply);
+        assertTrue(took < 150_000_000L, "the loop bound stopped it after " + ms(took) + " ms");
+        // Inside MULTI it cannot move either.
+        assertEquals("+OK\r\n", c.call("MULTI"));
+        assertEquals("+QUEUED\r\n", c.call("SQL", HUGE));
+        reply = c.call("EXEC");
+        assertTrue(reply.contains("query cancelled: ran on the event loop for more than 50 ms"), reply);
+    }
+
+    @Test
+    void anInlineStatementOverTheLoopBoundMovesToAWorker() throws Exception {
+        RespConnection c = server.raw();
+        RespConnection other = new RespConnection(TestServer.HOST, server.port());
+        // The estimate says inline (the threshold is beyond any estimate): the bound moves it.
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "1000000000000000000"));
+        long moved = info(c, "bg_queries_moved_off_loop");
+        assertEquals(":" + (long) ROWS * ROWS + "\r\n", c.call("SQL", PAIRS), "the moved statement's answer");
+        assertEquals(moved + 1, info(c, "bg_queries_moved_off_loop"));
+        // A runaway moved off the loop is cancelled there like any other.
+        long victimId = clientId(c);
+        c.sendCommand("SQL", HUGE);
+        awaitRunning(other, 1);
+        assertEquals("+PONG\r\n", other.call("PING"));
+        assertEquals(":1\r\n", other.call("CLIENT", "CANCEL", Long.toString(victimId)));
+        assertTrue(c.readReply().startsWith("-ERR query cancelled: by CLIENT CANCEL"));
+        other.close();
+    }
+
+    @Test
+    void clientKillEndsTheConnectionAndItsStatementWithin100Ms() throws Exception {
+        RespConnection victim = server.raw();
+        RespConnection other = new RespConnection(TestServer.HOST, server.port());
+        long victimId = clientId(victim);
+        victim.sendCommand("SQL", HUGE);
+        awaitRunning(other, 1);
+        long t0 = System.nanoTime();
+        assertEquals(":1\r\n", other.call("CLIENT", "KILL", "ID", Long.toString(victimId)));
+        assertTrue(victim.awaitClosedByServer(5_000), "the connection was not closed");
+        long closed = System.nanoTime() - t0;
+        while (info(other, "bg_queries_running") != 0) {
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "the statement never stopped");
+        }
+        long ended = System.nanoTime() - t0;
+        assertTrue(closed < 100_000_000L, "CLIENT KILL closed the connection after " + ms(closed) + " ms");
+        assertTrue(ended < 100_000_000L, "CLIENT KILL ended the statement after " + ms(ended) + " ms");
+        assertEquals(1, info(other, "bg_queries_cancelled"));
+        other.close();
+    }
+
+    @Test
+    void sigtermAndShutdownExitWithinOneSecondDuringARunawayQuery() throws Exception {
+        for (boolean sigterm : new boolean[] {true, false}) {
+            Path d = dir.resolve(sigterm ? "sigterm" : "shutdown");
+            java.nio.file.Files.createDirectories(d);
+            try (ServerProcess p = ServerProcess.start(d, "--save", "3600 1", "--appendonly", "no")) {
+                RespConnection c = p.raw();
+                load(c);
+                RespConnection observer = p.raw();
+                c.sendCommand("SQL", HUGE);
+                awaitRunning(observer, 1);
+                long t0 = System.nanoTime();
+                if (sigterm) {
+                    p.sigterm();
+                } else {
+                    observer.sendCommand("SHUTDOWN");
+                }
+                int status = p.awaitExit(Duration.ofSeconds(30));
+                long took = System.nanoTime() - t0;
+                assertEquals(0, status, p.outputText());
+                assertTrue(took < 1_000_000_000L, (sigterm ? "SIGTERM" : "SHUTDOWN") + " exited after " + ms(took)
+                        + " ms; output:\n" + p.outputText());
+                // Saved as configured (save rules: a snapshot on the way out).
+                try (ServerProcess again = p.restart()) {
+                    assertEquals(":" + ROWS + "\r\n", again.raw().call("SQL", "SELECT COUNT(*) FROM c"));
+                }
+            }
+        }
+    }
+}
