@@ -156,7 +156,7 @@ final class SqlCommands {
             values.add(a.string(i));
         }
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
-        ctx.sql().executePrepared(a.string(1), values, out);
+        ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */

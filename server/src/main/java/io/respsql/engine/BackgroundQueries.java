@@ -127,10 +127,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /**
      * Points the offer at the request about to run (event loop): its client, reply form (typed
-     * QUERY or the 2010 rows) and protocol. Returns this, or null when offloading is off.
+     * QUERY or the 2010 rows) and protocol. Returns this (null without a client). With
+     * bg-query-min-rows 0 nothing is offloaded by its estimate, but a statement that overruns
+     * loop-statement-max-ms inline still moves here.
      */
     public SqlEngine.Offload forRequest(Session s, boolean typedForm, int protocolVersion) {
-        if (minRows.getAsLong() <= 0 || s == null) {
+        if (s == null) {
             return null;
         }
         this.session = s;
@@ -161,8 +163,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         Session s = session;
         session = null;
         long threshold = minRows.getAsLong();
-        if (s == null || threshold <= 0
-                || (!movedOff && (plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
+        // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
+        if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
             return false;
         }
         Channel ch = s.channel();
@@ -186,7 +188,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             // loop is doing; the timer also wakes a statement parked before its first check.
             String why = SqlEngine.timeoutReason(timeout);
             long deadline = requestStart + timeout * 1_000_000L;
-            job.cancel.arm(deadline, why, false);
+            job.cancel.arm(deadline, why, 0, null);
             job.timer = loop.schedule(() -> job.cancel.cancel(why),
                     Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }

@@ -294,7 +294,7 @@ public final class SqlEngine {
         return sessionTimeoutMs >= 0 ? sessionTimeoutMs : limits == null ? 0 : limits.queryTimeoutMs();
     }
 
-    /** Arms {@link #stop} with the earlier of the event-loop bound and the statement timeout. */
+    /** Arms {@link #stop} with the statement timeout and the event-loop bound. */
     private void armStop() {
         long bound = limits == null ? 0 : limits.loopStatementMaxMs();
         long timeout = timeoutMs();
@@ -303,13 +303,10 @@ public final class SqlEngine {
             return;
         }
         long now = System.nanoTime();
-        if (timeout > 0 && (bound <= 0 || timeout <= bound)) {
-            stop.arm(now + timeout * 1_000_000L, timeoutReason(timeout), false);
-        } else {
-            stop.arm(now + bound * 1_000_000L, "query cancelled: ran on the event loop for more than " + bound
-                    + " ms (loop-statement-max-ms) and could not move to a worker (bg-query-min-rows 0, or inside"
-                    + " MULTI/EXEC); raise loop-statement-max-ms (0: no bound)", true);
-        }
+        stop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null,
+                now + bound * 1_000_000L, bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
+                        + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
+                        + " raise loop-statement-max-ms (0: no bound)" : null);
     }
 
     /** Stops the statement running inline now, if any (SIGTERM, from any thread): it fails with {@code why}. */
@@ -623,6 +620,11 @@ public final class SqlEngine {
 
     /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
     public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
+        return executePrepared(name, values, out, results, null);
+    }
+
+    /** {@link #executePrepared(String, List, RespWriter, ResultSink)}; a query may go to {@code offload}. */
+    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results, Offload offload) {
         String sql;
         try {
             sql = prepared.bind(name, values);
@@ -632,7 +634,7 @@ public final class SqlEngine {
             out.error(error);
             return Outcome.failed(error);
         }
-        return execute(sql, out, results);
+        return execute(sql, out, results, offload);
     }
 
     public Outcome executePrepared(String name, List<String> values, RespWriter out) {

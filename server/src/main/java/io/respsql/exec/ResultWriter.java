@@ -57,9 +57,12 @@ public final class ResultWriter {
         int[] rows = buf.elements();
         int[] slots = ctx.slots;
         io.respsql.expr.Cancellation cancel = ctx.cancel;
+        if (cancel != null) {
+            cancel.replyStarted();
+        }
         for (int i = 0, at = 0; i < n; i++, at += w) {
             if (cancel != null && (i & 1023) == 1023) {
-                cancel.check(); // encoding millions of rows takes long too: once per batch
+                cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
             }
             for (int k = 0; k < w; k++) {
                 slots[carried[k]] = rows[at + k];

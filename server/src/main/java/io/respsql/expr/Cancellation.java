@@ -14,12 +14,11 @@ import io.respsql.sql.SqlException;
  */
 public final class Cancellation {
     private volatile String reason;
-    /** {@link System#nanoTime()} after which {@link #check} cancels (only when {@link #armed}). */
-    private long deadline;
-    private boolean armed;
-    private String deadlineReason;
-    /** The deadline armed is the event-loop bound (loop-statement-max-ms), not a statement timeout. */
-    private boolean deadlineIsLoopBound;
+    /** {@link System#nanoTime()} deadlines, each used only when its reason is not null. */
+    private long timeoutAt;
+    private String timeoutReason;
+    private long loopAt;
+    private String loopReason;
     private boolean loopBoundHit;
 
     /** Asks the statement to stop; the first reason wins (it becomes the error reply). */
@@ -30,22 +29,30 @@ public final class Cancellation {
     }
 
     /**
-     * Clears any earlier cancellation and sets a deadline (nanoTime) with its reason; {@code
-     * deadlineNanos} is used only when {@code deadlineReason} is not null. Call before the run, on
-     * the thread that runs it (or before handing it to a worker).
+     * Clears any earlier cancellation and sets the deadlines (nanoTime): the statement timeout's
+     * and the event-loop bound's, each with the error it gives (null: none). Call before the run,
+     * on the thread that runs it (or before handing it to a worker).
      */
-    public void arm(long deadlineNanos, String why, boolean loopBound) {
+    public void arm(long timeoutNanos, String timeoutWhy, long loopNanos, String loopWhy) {
         reason = null;
         loopBoundHit = false;
-        armed = why != null;
-        deadline = deadlineNanos;
-        deadlineReason = why;
-        deadlineIsLoopBound = loopBound;
+        timeoutAt = timeoutNanos;
+        timeoutReason = timeoutWhy;
+        loopAt = loopNanos;
+        loopReason = loopWhy;
     }
 
-    /** No deadline and no cancellation (the next statement's state before it arms its own). */
+    /** No deadline and no cancellation. */
     public void disarm() {
-        arm(0, null, false);
+        arm(0, null, 0, null);
+    }
+
+    /**
+     * The reply is being encoded: the event-loop bound no longer applies (part of it may leave at
+     * any time, after which the statement could neither move nor answer with an error).
+     */
+    public void replyStarted() {
+        loopReason = null;
     }
 
     public boolean cancelled() {
@@ -61,15 +68,22 @@ public final class Cancellation {
         return loopBoundHit;
     }
 
-    /** Throws the statement's error when cancellation was asked for or its deadline has passed. */
+    /** Throws the statement's error when cancellation was asked for or a deadline has passed. */
     public void check() {
         String r = reason;
         if (r == null) {
-            if (!armed || System.nanoTime() - deadline < 0) {
+            if (timeoutReason == null && loopReason == null) {
                 return;
             }
-            loopBoundHit = deadlineIsLoopBound && reason == null;
-            cancel(deadlineReason);
+            long now = System.nanoTime();
+            if (timeoutReason != null && now - timeoutAt >= 0) {
+                cancel(timeoutReason);
+            } else if (loopReason != null && now - loopAt >= 0) {
+                loopBoundHit = reason == null;
+                cancel(loopReason);
+            } else {
+                return;
+            }
             r = reason;
         }
         throw new SqlException(r);
