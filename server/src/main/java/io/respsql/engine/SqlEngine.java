@@ -68,6 +68,12 @@ public final class SqlEngine {
      * the event-loop bound (loop-statement-max-ms) or the statement timeout, whichever comes first.
      */
     private final io.respsql.expr.Cancellation stop = new io.respsql.expr.Cancellation();
+    /**
+     * A write's stop: the statement timeout only (a write cannot move to a worker, and a big
+     * UPDATE must not fail for taking its time), checked while it looks for its rows, before its
+     * first change, so a stopped write changed nothing.
+     */
+    private final io.respsql.expr.Cancellation writeStop = new io.respsql.expr.Cancellation();
     /** Where the bounds come from (null: none, as in unit tests and log replay). */
     private io.respsql.config.ServerConfig limits;
     /** The requesting connection's statement timeout (ms; -1: query-timeout-ms), for the next statement only. */
@@ -300,9 +306,11 @@ public final class SqlEngine {
         long timeout = timeoutMs();
         if (bound <= 0 && timeout <= 0) {
             stop.disarm();
+            writeStop.disarm();
             return;
         }
         long now = System.nanoTime();
+        writeStop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null, 0, null);
         stop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null,
                 now + bound * 1_000_000L, bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
                         + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
@@ -312,6 +320,7 @@ public final class SqlEngine {
     /** Stops the statement running inline now, if any (SIGTERM, from any thread): it fails with {@code why}. */
     public void cancelRunning(String why) {
         stop.cancel(why);
+        writeStop.cancel(why);
     }
 
     /** The error of a statement stopped by its timeout (inline or on a worker). */
@@ -417,9 +426,9 @@ public final class SqlEngine {
             } else if (e.plan instanceof InsertExecutor.Plan ins) {
                 changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
             } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
+                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params, writeStop);
             } else {
-                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params);
+                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params, writeStop);
             }
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
@@ -433,6 +442,11 @@ public final class SqlEngine {
         } catch (RuntimeException | OutOfMemoryError x) {
             if (x instanceof OutOfMemoryError) {
                 rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
+            }
+            if (writeStop.cancelled()) {
+                String error = "ERR " + writeStop.reason(); // stopped before its first change: nothing to take back
+                fail(out, mark, error);
+                return Outcome.failed(error);
             }
             if (stop.cancelled()) {
                 // Stopped, not failed: running it again inline would only overrun again.
@@ -826,11 +840,12 @@ public final class SqlEngine {
                 }
             }
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, undo, out, writeStop);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
+            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out, null,
+                    writeStop);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out, null, writeStop);
         } else if (st instanceof Statement.CreateTable s) {
             return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
