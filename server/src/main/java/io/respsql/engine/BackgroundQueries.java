@@ -161,12 +161,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff) {
         Session s = session;
-        session = null;
         long threshold = minRows.getAsLong();
         // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
         if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
-            return false;
+            return false; // the request keeps its client: the statement may still move (offer(..., true))
         }
+        session = null;
         Channel ch = s.channel();
         if (!ch.isActive()) {
             return false;
