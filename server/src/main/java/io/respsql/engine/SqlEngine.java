@@ -64,8 +64,9 @@ public final class SqlEngine {
     /** Set only for the statement being executed by {@link #execute(CharSequence, RespWriter, ResultSink, Offload)}. */
     private Offload offload;
     /**
-     * The running read's stop on the event loop, re-armed for every statement with its deadline:
-     * the event-loop bound (loop-statement-max-ms) or the statement timeout, whichever comes first.
+     * The running read's stop on the event loop, re-armed for every statement with two deadlines:
+     * the statement timeout (an error) and the event-loop bound (loop-statement-max-ms: the read
+     * moves to a worker, or inside MULTI/EXEC fails).
      */
     private final io.respsql.expr.Cancellation stop = new io.respsql.expr.Cancellation();
     /**
