@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * A request to stop a running statement: set from another thread (statement timeout, CLIENT
@@ -86,6 +87,6 @@ public final class Cancellation {
             }
             r = reason;
         }
-        throw new SqlException(r);
+        throw new SqlException(SqlState.QUERY_CANCELED, r);
     }
 }
