@@ -316,18 +316,33 @@ class RunawayStatementsTest {
 
     @Test
     void sigtermAndShutdownExitWithinOneSecondDuringARunawayQuery() throws Exception {
-        for (boolean sigterm : new boolean[] {true, false}) {
+        // On a worker (by its estimate) for SIGTERM and SHUTDOWN; and on the event loop with
+        // every bound off (no worker, no loop bound, no timeout): SIGTERM stops it there too.
+        String[][] modes = {
+            {"SIGTERM", "worker"}, {"SHUTDOWN", "worker"}, {"SIGTERM", "inline"},
+        };
+        for (String[] mode : modes) {
+            boolean sigterm = mode[0].equals("SIGTERM");
+            boolean inline = mode[1].equals("inline");
             int[] tries = {0};
             // A fresh process each try (its final save runs in a cold JVM on the shared machine).
-            fastest((sigterm ? "SIGTERM" : "SHUTDOWN") + " during the cross join, to process exit", 1_000_000_000L, () -> {
-                Path d = dir.resolve((sigterm ? "sigterm" : "shutdown") + tries[0]++);
+            fastest(mode[0] + " during the cross join (" + mode[1] + "), to process exit", 1_000_000_000L, () -> {
+                Path d = dir.resolve(mode[0] + mode[1] + tries[0]++);
                 java.nio.file.Files.createDirectories(d);
-                try (ServerProcess p = ServerProcess.start(d, "--save", "3600 1", "--appendonly", "no")) {
+                try (ServerProcess p = ServerProcess.start(d, "--save", "3600 1", "--appendonly", "no",
+                        "--bg-query-min-rows", inline ? "0" : "100000", "--loop-statement-max-ms", inline ? "0" : "50")) {
                     RespConnection c = p.raw();
                     load(c);
                     RespConnection observer = p.raw();
                     c.sendCommand("SQL", HUGE);
-                    awaitRunning(observer, 1);
+                    if (inline) {
+                        // the loop is busy with it: a PING sent now is not answered
+                        observer.sendCommand("PING");
+                        Thread.sleep(200);
+                        assertEquals(0, observer.available(), "the statement holds the event loop");
+                    } else {
+                        awaitRunning(observer, 1);
+                    }
                     long t0 = System.nanoTime();
                     if (sigterm) {
                         p.sigterm();
