@@ -170,7 +170,7 @@ public final class CommandDispatcher {
         String error = null;
         if ("sql".equals(top.group())) {
             String text = SqlCommands.statementText(top, args);
-            if (text != null) {
+            if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
                 error = SqlEngine.checkQueued(text, writeRefusal.get());
             }
         } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {

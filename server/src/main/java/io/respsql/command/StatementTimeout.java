@@ -26,6 +26,11 @@ final class StatementTimeout {
     private StatementTimeout() {
     }
 
+    /** Whether {@code sql} is one of these statements (SET, RESET or SHOW of statement_timeout), valid or not. */
+    static boolean names(CharSequence sql) {
+        return mentions(sql);
+    }
+
     /** Whether {@code sql} is one of these statements; then it is answered here. Cheap for any other statement. */
     static boolean handle(Session s, CharSequence sql, RespWriter out, io.respsql.config.ServerConfig config) {
         if (!mentions(sql)) {

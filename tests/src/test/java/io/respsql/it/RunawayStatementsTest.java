@@ -195,6 +195,12 @@ class RunawayStatementsTest {
         });
         assertEquals("+OK\r\n", c.call("SQL", "RESET statement_timeout"));
         assertEquals(":0\r\n", c.call("SQL", "SHOW statement_timeout"));
+        // inside MULTI too, set when EXEC runs it
+        assertEquals("+OK\r\n", c.call("MULTI"));
+        assertEquals("+QUEUED\r\n", c.call("SQL", "SET statement_timeout TO '2s'"));
+        assertEquals("+QUEUED\r\n", c.call("SQL", "SHOW statement_timeout"));
+        assertEquals("*2\r\n+OK\r\n:2000\r\n", c.call("EXEC"));
+        assertEquals("+OK\r\n", c.call("SQL", "SET statement_timeout = DEFAULT"));
         assertTrue(c.call("SQL", "SET statement_timeout = soon").startsWith("-ERR invalid statement_timeout"));
     }
 
