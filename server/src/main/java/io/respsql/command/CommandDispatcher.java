@@ -171,7 +171,7 @@ public final class CommandDispatcher {
         if ("sql".equals(top.group())) {
             error = SqlCommands.invalidText(top, args);
             String text = error == null ? SqlCommands.statementText(top, args) : null;
-            if (text != null) {
+            if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
                 error = SqlEngine.checkQueued(text, writeRefusal.get());
             }
         } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {

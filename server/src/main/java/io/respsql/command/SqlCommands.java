@@ -134,6 +134,7 @@ final class SqlCommands {
         if (statement == null) {
             return;
         }
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
     }
 
@@ -162,13 +163,18 @@ final class SqlCommands {
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
         }
-        ctx.sql().executePrepared(a.string(1), values, out);
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
+        ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1, out);
-        if (statement != null && !refusedForMemory(statement, out)) {
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())) {
+            return;
+        }
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
         }
     }
@@ -176,7 +182,11 @@ final class SqlCommands {
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1, out);
-        if (statement != null && !refusedForMemory(statement, out)) {
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())) {
+            return;
+        }
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
         }
     }

@@ -79,7 +79,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final LongSupplier minRows;
     private final LongSupplier timeoutMillis;
     private final ExecutorService workers;
-    private final Set<Job> running = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Event loop; also read by {@link #cancelAll} from the shutdown thread, hence synchronized. */
+    private final Set<Job> running = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
     private long total;
     private long cancelled;
     /** Statements that waited for a slow reader (output backpressure), and workers waiting now. */
@@ -87,6 +88,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final AtomicInteger waitingForReader = new AtomicInteger();
     /** How long a worker waiting for its reader parks between checks of its cancellation. */
     private static final long WAIT_SLICE_NANOS = 20_000_000L;
+    /** Statements that overran loop-statement-max-ms inline and were run again here. */
+    private long moved;
     /** Takes the running command's stats from the dispatcher (deferCall); default: nothing recorded. */
     private java.util.function.Supplier<DeferredCall> calls = () -> null;
 
@@ -94,6 +97,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private Session session;
     private boolean typed;
     private int protocol;
+    /** When the request being served started (nanoTime): a statement timeout counts from here. */
+    private long requestStart;
 
     public BackgroundQueries(Catalog catalog, EventLoop loop, io.respsql.config.ServerConfig config,
                              io.respsql.info.ServerStats stats) {
@@ -129,15 +134,18 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /**
      * Points the offer at the request about to run (event loop): its client, reply form (typed
-     * QUERY or the 2010 rows) and protocol. Returns this, or null when offloading is off.
+     * QUERY or the 2010 rows) and protocol. Returns this (null without a client). With
+     * bg-query-min-rows 0 nothing is offloaded by its estimate, but a statement that overruns
+     * loop-statement-max-ms inline still moves here.
      */
     public SqlEngine.Offload forRequest(Session s, boolean typedForm, int protocolVersion) {
-        if (minRows.getAsLong() <= 0 || s == null) {
+        if (s == null) {
             return null;
         }
         this.session = s;
         this.typed = typedForm;
         this.protocol = protocolVersion;
+        this.requestStart = System.nanoTime();
         return this;
     }
 
@@ -154,12 +162,18 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan) {
+        return offer(q, sql, plan, false);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff) {
         Session s = session;
-        session = null;
         long threshold = minRows.getAsLong();
-        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold) {
-            return false;
+        // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
+        if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
+            return false; // the request keeps its client: the statement may still move (offer(..., true))
         }
+        session = null;
         Channel ch = s.channel();
         if (!ch.isActive()) {
             return false;
@@ -171,10 +185,19 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         running.add(job);
         total++;
         s.block();
-        long timeout = timeoutMillis.getAsLong();
+        if (movedOff) {
+            moved++;
+        }
+        long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
         if (timeout > 0) {
-            job.timer = loop.schedule(() -> job.cancel.cancel("query cancelled: statement timeout of " + timeout + " ms"),
-                    timeout, TimeUnit.MILLISECONDS);
+            // Counted from the request's start (an inline attempt included). The worker's own
+            // checks read the deadline (once per batch), so it fires on time whatever the event
+            // loop is doing; the timer also wakes a statement parked before its first check.
+            String why = SqlEngine.timeoutReason(timeout);
+            long deadline = requestStart + timeout * 1_000_000L;
+            job.cancel.arm(deadline, why, 0, null);
+            job.timer = loop.schedule(() -> job.cancel.cancel(why),
+                    Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
         job.closeListener = f -> job.cancel.cancel("query cancelled: connection closed");
         ch.closeFuture().addListener(job.closeListener);
@@ -460,12 +483,42 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         sb.append("bg_queries_cancelled:").append(cancelled).append("\r\n");
         sb.append("bg_queries_waiting_for_reader:").append(waitingForReader.get()).append("\r\n");
         sb.append("bg_queries_paced:").append(pacedStatements.get()).append("\r\n");
+        sb.append("bg_queries_moved_off_loop:").append(moved).append("\r\n");
         sb.append("capture_bytes_held:").append(catalog.captureHeldBytes()).append("\r\n");
         sb.append("captures_outstanding:").append(catalog.outstandingCaptures()).append("\r\n");
     }
 
-    /** Stops the workers (server close); running statements are interrupted. */
+    /**
+     * CLIENT CANCEL (event loop): stops {@code s}'s running background statement, whose client
+     * gets {@code -ERR <why>} and stays connected. Whether one was running.
+     */
+    public boolean cancel(Session s, String why) {
+        boolean any = false;
+        synchronized (running) {
+            for (Job job : running) {
+                if (job.session == s) {
+                    job.cancel.cancel(why);
+                    any = true;
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Asks every running statement to stop (shutdown); any thread. */
+    public void cancelAll(String why) {
+        Job[] jobs;
+        synchronized (running) {
+            jobs = running.toArray(new Job[0]);
+        }
+        for (Job job : jobs) {
+            job.cancel.cancel(why);
+        }
+    }
+
+    /** Stops the workers (server close); running statements are cancelled and interrupted. */
     public void shutdown() {
+        cancelAll("query cancelled: server shutting down");
         workers.shutdownNow();
     }
 }

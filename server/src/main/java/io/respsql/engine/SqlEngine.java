@@ -64,6 +64,24 @@ public final class SqlEngine {
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
     /** Set only for the statement being executed by {@link #execute(CharSequence, RespWriter, ResultSink, Offload)}. */
     private Offload offload;
+    /**
+     * The running read's stop on the event loop, re-armed for every statement with two deadlines:
+     * the statement timeout (an error) and the event-loop bound (loop-statement-max-ms: the read
+     * moves to a worker, or inside MULTI/EXEC fails).
+     */
+    private final io.respsql.expr.Cancellation stop = new io.respsql.expr.Cancellation();
+    /**
+     * A write's stop: the statement timeout only (a write cannot move to a worker, and a big
+     * UPDATE must not fail for taking its time), checked while it looks for its rows, before its
+     * first change, so a stopped write changed nothing.
+     */
+    private final io.respsql.expr.Cancellation writeStop = new io.respsql.expr.Cancellation();
+    /** Where the bounds come from (null: none, as in unit tests and log replay). */
+    private io.respsql.config.ServerConfig limits;
+    /** The requesting connection's statement timeout (ms; -1: query-timeout-ms), for the next statement only. */
+    private long sessionTimeoutMs = -1;
+    /** The read overran the event-loop bound in the cached path: the plain path hands it to a worker. */
+    private boolean moveOff;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -223,6 +241,14 @@ public final class SqlEngine {
 
         /** Whether {@link #offer} would take this plan (a cached plan then goes the plain way, which offers it). */
         boolean wouldOffload(io.respsql.plan.PlannedQuery plan, io.respsql.expr.ParamValues params);
+
+        /**
+         * {@link #offer}, and with {@code moved} whatever the estimate: the query overran the
+         * event-loop bound inline (nothing of its reply was sent) and runs again on a worker.
+         */
+        default boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan, boolean moved) {
+            return !moved && offer(q, sql, plan);
+        }
     }
 
     /**
@@ -235,6 +261,8 @@ public final class SqlEngine {
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
+        moveOff = false;
+        armStop();
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
@@ -250,7 +278,56 @@ public final class SqlEngine {
             this.offload = null;
             parsed = null;
             parsedText = null;
+            sessionTimeoutMs = -1;
+            moveOff = false;
         }
+    }
+
+    /** Where the event-loop bound and query-timeout-ms are read, for every statement. */
+    public void statementLimits(io.respsql.config.ServerConfig config) {
+        this.limits = config;
+    }
+
+    /**
+     * The statement timeout of the connection whose statement runs next (its {@code SET
+     * statement_timeout}, ms; 0: none; -1: the server's query-timeout-ms); applies to that one
+     * statement.
+     */
+    public void sessionTimeout(long ms) {
+        this.sessionTimeoutMs = ms;
+    }
+
+    /** The statement timeout in force for the next statement (ms, 0: none). */
+    private long timeoutMs() {
+        return sessionTimeoutMs >= 0 ? sessionTimeoutMs : limits == null ? 0 : limits.queryTimeoutMs();
+    }
+
+    /** Arms {@link #stop} with the statement timeout and the event-loop bound. */
+    private void armStop() {
+        long bound = limits == null ? 0 : limits.loopStatementMaxMs();
+        long timeout = timeoutMs();
+        if (bound <= 0 && timeout <= 0) {
+            stop.disarm();
+            writeStop.disarm();
+            return;
+        }
+        long now = System.nanoTime();
+        writeStop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null, 0, null);
+        stop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null,
+                now + bound * 1_000_000L, bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
+                        + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
+                        + " raise loop-statement-max-ms (0: no bound)" : null);
+    }
+
+    /** Stops the statement running inline now, if any (SIGTERM, from any thread): it fails with {@code why}. */
+    public void cancelRunning(String why) {
+        stop.cancel(why);
+        writeStop.cancel(why);
+    }
+
+    /** The error of a statement stopped by its timeout (inline or on a worker). */
+    public static String timeoutReason(long ms) {
+        return "query cancelled: statement timeout of " + ms + " ms";
     }
 
     // ---- the plan cache --------------------------------------------------------------------------
@@ -344,14 +421,14 @@ public final class SqlEngine {
         try {
             long changes;
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
-                q.run(results, params);
+                q.runOnLoop(results, params, stop);
                 changes = -1;
             } else if (e.plan instanceof InsertExecutor.Plan ins) {
                 changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
             } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
+                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params, writeStop);
             } else {
-                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params);
+                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params, writeStop);
             }
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
@@ -365,6 +442,21 @@ public final class SqlEngine {
         } catch (RuntimeException | OutOfMemoryError x) {
             if (x instanceof OutOfMemoryError) {
                 rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
+            }
+            if (writeStop.cancelled()) {
+                String error = "ERR " + writeStop.reason(); // stopped before its first change: nothing to take back
+                fail(out, mark, error);
+                return Outcome.failed(SqlState.QUERY_CANCELED, error);
+            }
+            if (stop.cancelled()) {
+                // Stopped, not failed: running it again inline would only overrun again.
+                if (stop.loopBoundHit() && offload != null && out.discardReply(mark)) {
+                    moveOff = true; // the plain path plans it again and hands it to a worker
+                    return null;
+                }
+                String error = "ERR " + stop.reason();
+                fail(out, mark, error);
+                return Outcome.failed(SqlState.QUERY_CANCELED, error);
             }
             if (out.discardReply(mark)) {
                 cache.misses++;
@@ -537,14 +629,20 @@ public final class SqlEngine {
 
     /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
     public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
+        return executePrepared(name, values, out, results, null);
+    }
+
+    /** {@link #executePrepared(String, List, RespWriter, ResultSink)}; a query may go to {@code offload}. */
+    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results, Offload offload) {
         String sql;
         try {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
+            sessionTimeoutMs = -1;
             out.error("ERR " + e.getMessage());
             return Outcome.failed(e);
         }
-        return execute(sql, out, results);
+        return execute(sql, out, results, offload);
     }
 
     public Outcome executePrepared(String name, List<String> values, RespWriter out) {
@@ -728,15 +826,30 @@ public final class SqlEngine {
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            if (moveOff && offload.offer(q, sql, p, true)) {
+                return -1;
+            }
             if (offload == null || !offload.offer(q, sql, p)) {
-                p.run(results);
+                long mark = out.mark();
+                try {
+                    p.runOnLoop(results, null, stop);
+                } catch (SqlException e) {
+                    // Over the event-loop bound with nothing of the reply sent: a worker runs it
+                    // again from the start (the data cannot have changed: the loop was busy with it).
+                    if (stop.loopBoundHit() && offload != null && out.discardReply(mark)
+                            && offload.offer(q, sql, p, true)) {
+                        return -1;
+                    }
+                    throw e;
+                }
             }
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, undo, out, writeStop);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
+            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out, null,
+                    writeStop);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out, null, writeStop);
         } else if (st instanceof Statement.CreateTable s) {
             return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {

@@ -63,22 +63,36 @@ public final class ResultWriter {
         int n = tuples;
         sink.columns(columns, n);
         int[] slots = ctx.slots;
+        io.respsql.expr.Cancellation cancel = ctx.cancel;
+        if (cancel != null) {
+            cancel.replyStarted();
+        }
         if (w == 1) {
             int at = carried[0];
-            for (int c = single.first(); c >= 0; c = single.next(c)) {
-                slots[at] = single.slot(c);
-                sink.beginRow();
-                for (Expression e : outs) {
-                    emit(e, ctx, sink);
+            try {
+                int i = 0;
+                for (int c = single.first(); c >= 0; c = single.next(c), i++) {
+                    if (cancel != null && (i & 1023) == 1023) {
+                        cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+                    }
+                    slots[at] = single.slot(c);
+                    sink.beginRow();
+                    for (Expression e : outs) {
+                        emit(e, ctx, sink);
+                    }
+                    sink.endRow();
                 }
-                sink.endRow();
+                sink.end();
+            } finally {
+                single.release();
             }
-            sink.end();
-            single.release();
             return;
         }
         int[] rows = buf.elements();
         for (int i = 0, at = 0; i < n; i++, at += w) {
+            if (cancel != null && (i & 1023) == 1023) {
+                cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+            }
             for (int k = 0; k < w; k++) {
                 slots[carried[k]] = rows[at + k];
             }

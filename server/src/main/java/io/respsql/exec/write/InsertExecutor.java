@@ -38,13 +38,19 @@ public final class InsertExecutor {
 
     /** Runs the INSERT and replies (OK, or the table's size for RETURN SIZE); returns the rows inserted. */
     public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
+        return run(catalog, s, sql, headroom, undo, out, null);
+    }
+
+    /** {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog, RespWriter)}; an INSERT ... SELECT's query is stopped by {@code cancel} before the first row is written. */
+    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out,
+                           io.respsql.expr.Cancellation cancel) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
         PendingRows rows;
         if (s.rows() != null) {
             rows = values(t, target, s.rows(), sql);
         } else {
-            rows = query(catalog, t, target, s, sql);
+            rows = query(catalog, t, target, s, sql, cancel);
         }
         boolean[] named = target.length < t.columnCount() ? named(t, target) : null;
         return write(catalog, t, named, rows, uniqueSecondaries(t), new int[rows.rows], new Cell(), s.returnSize(),
@@ -401,7 +407,8 @@ public final class InsertExecutor {
     }
 
     /** The query's rows, all gathered before the first is written. */
-    private static PendingRows query(Catalog catalog, Table t, int[] target, Statement.Insert s, String sql) {
+    private static PendingRows query(Catalog catalog, Table t, int[] target, Statement.Insert s, String sql,
+                                     io.respsql.expr.Cancellation cancel) {
         StatementPlanner.QueryPlan plan = StatementPlanner.planQuery(catalog, s.query(), sql);
         List<Expression> outputs = plan.outputs();
         if (outputs.size() != target.length) {
@@ -416,6 +423,7 @@ public final class InsertExecutor {
         PendingRows rows = new PendingRows(t.columnCount(), 16);
         Cell cell = new Cell();
         EvalContext ctx = plan.newContext();
+        ctx.cancel = cancel;
         TupleConsumer gather = c -> {
             int at = rows.addRow();
             for (int i = 0; i < cols.length; i++) {
