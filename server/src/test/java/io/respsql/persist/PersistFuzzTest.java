@@ -68,13 +68,18 @@ class PersistFuzzTest {
             SnapshotReader.load(FILE, catalog);
         } catch (SnapshotException e) {
             String m = e.getMessage();
-            // Damage names its offset; a checksum covers the whole file, and another kind or version of file is no damage.
-            assertTrue(m.contains(" offset ") || m.startsWith("Bad snapshot checksum") || !e.damaged(), m);
+            assertTrue(namesWhere(e), m);
             assertTrue(catalog.tables().isEmpty() && catalog.views().isEmpty() && catalog.preparedStatements().isEmpty(),
                     "a failed load left data behind: " + m);
             return;
         }
         readAll(new SqlEngine(catalog));
+    }
+
+    /** Damage names its offset; a checksum covers the whole file, and another kind or version of file is no damage. */
+    private static boolean namesWhere(SnapshotException e) {
+        String m = e.getMessage();
+        return m.contains(" offset ") || m.startsWith("Bad snapshot checksum") || !e.damaged();
     }
 
     /** The input with its checksum (the 4 bytes before the end marker) set to the CRC of what precedes it; null if it has no end marker. */
@@ -100,7 +105,8 @@ class PersistFuzzTest {
             AofLoader.load(FILE, engine);
         } catch (AofLoadException e) {
             String m = e.getMessage();
-            assertTrue(m.contains(" offset "), m);
+            // A damaged preamble fails as a snapshot file does.
+            assertTrue(e.getCause() instanceof SnapshotException s ? namesWhere(s) : m.contains(" offset "), m);
             // A statement of the log that crashes the engine is a bug of the engine, not damage of the file.
             assertTrue(!m.contains("internal error"), m);
             return;

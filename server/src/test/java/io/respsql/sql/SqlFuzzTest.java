@@ -1,5 +1,6 @@
 package io.respsql.sql;
 
+import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -78,6 +79,7 @@ class SqlFuzzTest {
     }
 
     @FuzzTest(maxDuration = "30s")
+    @DictionaryFile(resourcePath = "/io/respsql/sql/sql.dict") // words, so mutations make statements, not only syntax errors
     void parseAndBind(byte[] input) {
         String sql = new String(input, StandardCharsets.UTF_8);
         try {
