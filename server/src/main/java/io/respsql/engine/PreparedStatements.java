@@ -1,6 +1,7 @@
 package io.respsql.engine;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
@@ -37,11 +38,8 @@ final class PreparedStatements {
 
     /** Whether {@code sql} is PREPARE, EXECUTE or DEALLOCATE (its first word). */
     static String verb(String sql) {
-        int i = 0;
+        int i = io.respsql.sql.Lexer.skipBlank(sql, 0);
         int n = sql.length();
-        while (i < n && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
         for (String v : new String[] {"PREPARE", "DEALLOCATE", "EXECUTE"}) {
             int end = i + v.length();
             if (sql.regionMatches(true, i, v, 0, v.length()) && (end == n || Character.isWhitespace(sql.charAt(end)))) {
@@ -53,7 +51,7 @@ final class PreparedStatements {
 
     /** The words after the verb: name, then the rest (the statement), for PREPARE and DEALLOCATE. */
     static String[] nameAndRest(String sql, String verb) {
-        String rest = sql.strip().substring(verb.length()).strip();
+        String rest = sql.substring(io.respsql.sql.Lexer.skipBlank(sql, 0) + verb.length()).strip();
         int sp = 0;
         while (sp < rest.length() && !Character.isWhitespace(rest.charAt(sp))) {
             sp++;
@@ -67,16 +65,19 @@ final class PreparedStatements {
      */
     void prepare(String name, String text, UndoLog undo) {
         if (name.isEmpty()) {
-            throw new SqlException("PREPARE needs a name and a statement: PREPARE <name> <statement>");
+            throw new SqlException(SqlState.SYNTAX_ERROR, "PREPARE needs a name and a statement: PREPARE <name> <statement>");
         }
         if (text.isEmpty()) {
-            throw new SqlException("PREPARE " + name + " needs a statement");
+            throw new SqlException(SqlState.SYNTAX_ERROR, "PREPARE " + name + " needs a statement");
         }
         List<Integer> at = new ArrayList<>();
         StringBuilder probe = new StringBuilder(text);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
+            int comment = io.respsql.sql.Lexer.commentEnd(text, i);
+            if (comment != i) { // a ? in a comment is no parameter (an open comment: the parse reports it)
+                i = comment < 0 ? text.length() : comment - 1;
+            } else if (c == '\'' || c == '"' || c == '`') {
                 int close = i + 1;
                 while (close < text.length() && text.charAt(close) != c) {
                     close++;
@@ -89,7 +90,7 @@ final class PreparedStatements {
         }
         Statement st = SqlParser.parse(probe.toString());
         if (st instanceof Statement.Explain || verb(text) != null) {
-            throw new SqlException("PREPARE " + name + ": EXPLAIN, PREPARE, EXECUTE and DEALLOCATE cannot be prepared");
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "PREPARE " + name + ": EXPLAIN, PREPARE, EXECUTE and DEALLOCATE cannot be prepared");
         }
         int[] marks = at.stream().mapToInt(Integer::intValue).toArray();
         Param[] params = new Param[marks.length];
@@ -121,11 +122,11 @@ final class PreparedStatements {
     String bind(String name, List<String> values) {
         PreparedDef p = catalog.prepared(name);
         if (p == null) {
-            throw new SqlException("prepared statement '" + name + "' does not exist");
+            throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement '" + name + "' does not exist");
         }
         int n = p.paramCount();
         if (values.size() != n) {
-            throw new SqlException("prepared statement '" + name + "' takes " + n + " value(s), not " + values.size());
+            throw new SqlException(SqlState.SYNTAX_ERROR, "prepared statement '" + name + "' takes " + n + " value(s), not " + values.size());
         }
         String text = p.text();
         StringBuilder b = new StringBuilder(text.length() + 16 * n);
@@ -174,7 +175,7 @@ final class PreparedStatements {
     }
 
     private static SqlException misfit(PreparedDef p, int i, String v, Param param) {
-        return new SqlException("value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name()
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name()
                 + "' does not fit its type " + param.type() + " (column '" + param.column() + "')");
     }
 

@@ -14,6 +14,7 @@ import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
 import io.respsql.result.ResultSink;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
@@ -339,7 +340,7 @@ public final class SqlEngine {
             String refusal = writeGuard.refusal();
             if (refusal != null) {
                 out.error(refusal);
-                return Outcome.failed(refusal);
+                return refused(refusal);
             }
         }
         try {
@@ -362,7 +363,7 @@ public final class SqlEngine {
             return took(changes, sql, e.touched);
         } catch (ReplyAbortedException x) {
             out.breakReply();
-            return Outcome.failed("ERR reply aborted: the client could not take more of it");
+            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
         } catch (RuntimeException | OutOfMemoryError x) {
             if (x instanceof OutOfMemoryError) {
                 rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
@@ -372,7 +373,7 @@ public final class SqlEngine {
                 return null;
             }
             LOG.error("statement failed: {}", abbreviate(sql.toString()), x);
-            return Outcome.failed("ERR internal error: " + x);
+            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
@@ -394,11 +395,7 @@ public final class SqlEngine {
     }
 
     private static int firstWord(CharSequence sql) {
-        int i = 0;
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        return i;
+        return io.respsql.sql.Lexer.skipBlank(sql, 0); // a leading comment is not the first word
     }
 
     /**
@@ -431,7 +428,7 @@ public final class SqlEngine {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             long changes = bulk.write(catalog, headroom, undo, out);
@@ -442,7 +439,7 @@ public final class SqlEngine {
                 return null; // nothing was written: the plain path answers, error or not
             }
             LOG.error("statement failed: {}", abbreviate(sql), x);
-            return Outcome.failed("ERR internal error: " + x);
+            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
         } finally {
             bulk.release();
             scan.trim();
@@ -512,13 +509,13 @@ public final class SqlEngine {
         try {
             String[] nr = PreparedStatements.nameAndRest(sql, verb);
             if (verb.equals("EXECUTE")) {
-                throw new SqlException("EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
+                throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
             if (writeGuard != null) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             // inside a block the change is recorded in the undo log, so a rollback takes it back
@@ -526,18 +523,17 @@ public final class SqlEngine {
                 prepared.prepare(nr[0], nr[1], undo);
             } else {
                 if (!nr[1].isEmpty()) {
-                    throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
                 }
                 if (!prepared.deallocate(nr[0], undo)) {
-                    throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
+                    throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement '" + nr[0] + "' does not exist");
                 }
             }
             out.ok();
             return took(1, sql, null);
         } catch (SqlException e) {
-            String error = "ERR " + e.getMessage();
-            out.error(error);
-            return Outcome.failed(error);
+            out.error("ERR " + e.getMessage());
+            return Outcome.failed(e);
         }
     }
 
@@ -547,9 +543,8 @@ public final class SqlEngine {
         try {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
-            String error = "ERR " + e.getMessage();
-            out.error(error);
-            return Outcome.failed(error);
+            out.error("ERR " + e.getMessage());
+            return Outcome.failed(e);
         }
         return execute(sql, out, results);
     }
@@ -590,6 +585,7 @@ public final class SqlEngine {
     private Outcome executeText(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         String error;
+        String code;
         String verb = PreparedStatements.verb(sql);
         if (verb != null) {
             return prepareOrDeallocate(verb, sql, out);
@@ -602,7 +598,7 @@ public final class SqlEngine {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             String touched = touchedTable(st);
@@ -614,24 +610,33 @@ public final class SqlEngine {
             return took(changes, sql, touched);
         } catch (SqlException e) {
             error = "ERR " + e.getMessage();
+            code = e.sqlState();
         } catch (ReplyAbortedException e) {
             out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
-            return Outcome.failed("ERR reply aborted: the client could not take more of it");
+            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
         } catch (OutOfMemoryError e) {
             rows = new IntArrayList(); // let the row buffer go before replying
             LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
                     abbreviate(sql));
             error = OOM_REPLY;
+            code = SqlState.OUT_OF_MEMORY;
         } catch (RuntimeException e) {
             LOG.error("statement failed: {}", abbreviate(sql), e);
             error = "ERR internal error: " + e;
+            code = SqlState.INTERNAL_ERROR;
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
         fail(out, mark, error);
-        return Outcome.failed(error);
+        return Outcome.failed(code, error);
+    }
+
+    /** A write refused by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS). */
+    private static Outcome refused(String refusal) {
+        return Outcome.failed(refusal.startsWith("READONLY") ? SqlState.READ_ONLY_SQL_TRANSACTION
+                : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
     }
 
     /**
@@ -775,6 +780,6 @@ public final class SqlEngine {
         } else if (st instanceof Statement.QueryStatement q) {
             return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }
-        throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
+        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
     }
 }

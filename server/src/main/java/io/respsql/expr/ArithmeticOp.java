@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BinaryOp;
 
 /**
@@ -15,12 +16,12 @@ final class ArithmeticOp {
     }
 
     static SqlException outOfRange() {
-        return new SqlException("integer out of range");
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
     }
 
     /** The overflow of {@code a op b}, naming the values (built only when it happens). */
     static SqlException overflow(long a, BinaryOp op, long b) {
-        return new SqlException("integer overflow in " + a + " " + op.symbol + " " + b);
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in " + a + " " + op.symbol + " " + b);
     }
 
     /** Integer (and DATE) arithmetic on longs. */
@@ -192,7 +193,7 @@ final class ArithmeticOp {
                 return 0;
             }
             if (v == Long.MIN_VALUE) {
-                throw new SqlException("integer overflow in -(" + v + ")");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in -(" + v + ")");
             }
             return -v;
         }

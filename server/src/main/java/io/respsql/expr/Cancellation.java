@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * A request to stop a statement running on a worker thread (statement timeout, CLIENT KILL).
@@ -29,7 +30,7 @@ public final class Cancellation {
     public void check() {
         String r = reason;
         if (r != null) {
-            throw new SqlException(r);
+            throw new SqlException(SqlState.QUERY_CANCELED, r);
         }
     }
 }

@@ -10,6 +10,7 @@ import io.respsql.index.LongIntBTree;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
@@ -487,7 +488,7 @@ public final class UpdateExecutor {
     }
 
     private static SqlException duplicate(Table t, String key) {
-        return new SqlException("UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
+        return new SqlException(SqlState.UNIQUE_VIOLATION, "UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
                 + " in table '" + t.name() + "'");
     }
 }

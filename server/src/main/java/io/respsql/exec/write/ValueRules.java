@@ -5,6 +5,7 @@ import io.respsql.expr.Expression;
 import io.respsql.expr.ParamValues;
 import io.respsql.protocol.ShortestDouble;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
@@ -169,7 +170,7 @@ final class ValueRules {
         double v = negative ? -d : d;
         if (c.type() == ColumnType.FLOAT) {
             if (Double.isInfinite(v)) {
-                throw new SqlException("value out of range for FLOAT column '" + c.name() + "'");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range for FLOAT column '" + c.name() + "'");
             }
             out.setDouble(v);
         } else {
@@ -268,7 +269,7 @@ final class ValueRules {
                     } catch (NumberFormatException ex) {
                         if (rowScope && !(negative && text.equals("9223372036854775808"))) {
                             // UPDATE reads a SET value as an expression first (as the 2010 engine did)
-                            throw new SqlException("integer " + source(e, sql) + " is out of range (64-bit)");
+                            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer " + source(e, sql) + " is out of range (64-bit)");
                         }
                         if (!negative) {
                             throw outOfRange(c, source(e, sql));
@@ -501,7 +502,7 @@ final class ValueRules {
     /** {@code shown} is how the value was written, or null to print the value itself (built only on error). */
     static long toInteger(Column c, long v, String shown) {
         if (c.type() == ColumnType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
-            throw new SqlException("value " + (shown == null ? Long.toString(v) : shown) + " is out of range for INT column '" + c.name() + "'");
+            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + (shown == null ? Long.toString(v) : shown) + " is out of range for INT column '" + c.name() + "'");
         }
         if (c.type() == ColumnType.BOOLEAN && v != 0 && v != 1) {
             throw notValid(c, shown == null ? Long.toString(v) : shown);
@@ -511,16 +512,16 @@ final class ValueRules {
 
     static long toInteger(Column c, double d, String shown) {
         if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) >= 9.223372036854775807E18) {
-            throw new SqlException("value " + (shown == null ? Double.toString(d) : shown) + " is not a whole number for " + c.type() + " column '" + c.name() + "'");
+            throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value " + (shown == null ? Double.toString(d) : shown) + " is not a whole number for " + c.type() + " column '" + c.name() + "'");
         }
         return toInteger(c, (long) d, shown);
     }
 
     static SqlException notValid(Column c, String shown) {
-        return new SqlException("value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
     }
 
     private static SqlException outOfRange(Column c, String shown) {
-        return new SqlException("value " + shown + " is out of range for " + c.type() + " column '" + c.name() + "'");
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + shown + " is out of range for " + c.type() + " column '" + c.name() + "'");
     }
 }
