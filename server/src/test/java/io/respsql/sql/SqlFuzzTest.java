@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -128,8 +129,9 @@ class SqlFuzzTest {
         }
     }
 
-    /** A clean error has a message for the client. */
+    /** A clean error has a message for the client and a SQLSTATE code (five characters) for programs. */
     private static void clean(SqlException e) {
         assertFalse(e.getMessage() == null || e.getMessage().isEmpty(), "an error without a message");
+        assertTrue(e.sqlState() != null && e.sqlState().length() == 5, "SQLSTATE '" + e.sqlState() + "' of: " + e.getMessage());
     }
 }
