@@ -16,7 +16,9 @@
 #
 # Env: FUZZ_HEAP (default 1g) the -Xmx of each fuzzing JVM; FUZZ_INPUT_TIMEOUT (default 10)
 # seconds one input may take before it counts as a hang (a finding); FUZZ_LOG_DIR (default a
-# temporary directory) where each target's full output is kept.
+# temporary directory) where each target's full output is kept; FUZZ_MAX_LEN (default 4096) the
+# longest input generated (longer seeds, the deep-nesting ones, are cut to it while fuzzing; the
+# regression run of `mvn test` replays them whole).
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,6 +35,7 @@ if ((${#TARGETS[@]} == 0)); then
 fi
 HEAP="${FUZZ_HEAP:-1g}"
 INPUT_TIMEOUT="${FUZZ_INPUT_TIMEOUT:-10}"
+MAX_LEN="${FUZZ_MAX_LEN:-4096}"
 LOG_DIR="${FUZZ_LOG_DIR:-$(mktemp -d)}"
 mkdir -p "$LOG_DIR"
 
@@ -62,6 +65,7 @@ for target in "${TARGETS[@]}"; do
       -Djazzer.internal.arg.0=fuzz \
       -Djazzer.internal.arg.1=-max_total_time="$SECONDS_PER_TARGET" \
       -Djazzer.internal.arg.2=-timeout="$INPUT_TIMEOUT" \
+      -Djazzer.internal.arg.3=-max_len="$MAX_LEN" \
       -Dorg.slf4j.simpleLogger.defaultLogLevel=off \
       io.respsql.fuzz.FuzzLauncher "$target") >"$log" 2>&1
   rc=$?
