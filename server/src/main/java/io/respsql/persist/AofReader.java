@@ -95,6 +95,19 @@ final class AofReader {
             if (len > MAX_ARG_BYTES) {
                 return corrupt("argument of " + len + " bytes is too long");
             }
+            long contentStart = position();
+            if (len + 2 > size - contentStart) {
+                // The file ends inside this argument. A crash in the middle of a write leaves only the
+                // start of one record there; a record after it means the length itself is damaged, and
+                // dropping the tail as cut short would silently drop the good records in it.
+                long next = nextRecordStart(contentStart);
+                if (next >= 0) {
+                    return corrupt("argument of " + len + " bytes at offset " + contentStart
+                            + " runs past the end of the file, but a record starts at offset " + next
+                            + ": its length is damaged");
+                }
+                return Kind.TRUNCATED; // (checked before allocating: a damaged length may be huge)
+            }
             byte[] arg = new byte[(int) len];
             if (!readFully(arg)) {
                 return Kind.TRUNCATED;
@@ -158,6 +171,52 @@ final class AofReader {
             return -1;
         }
         return v;
+    }
+
+    /** What the writer puts at the start of a record (AofFormat), after the CRLF that ends the one before. */
+    private static final byte[][] RECORD_STARTS = {
+            "\r\n*2\r\n$3\r\nSQL\r\n$".getBytes(StandardCharsets.US_ASCII),
+            "\r\n*1\r\n$8\r\nFLUSHALL\r\n".getBytes(StandardCharsets.US_ASCII),
+            "\r\n*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII),
+            "\r\n*1\r\n$4\r\nEXEC\r\n".getBytes(StandardCharsets.US_ASCII),
+    };
+
+    /**
+     * Offset of the first record start (after its preceding CRLF) at or after {@code from}, or -1 when
+     * there is none before the end of the file. Reads the file apart from the window; only used when a
+     * record runs past the end, so once per load at most.
+     */
+    private long nextRecordStart(long from) throws IOException {
+        int longest = 0;
+        for (byte[] p : RECORD_STARTS) {
+            longest = Math.max(longest, p.length);
+        }
+        ByteBuffer b = ByteBuffer.allocate(64 * 1024);
+        for (long at = from; at < size; at += b.capacity() - longest) {
+            b.clear();
+            b.limit((int) Math.min(b.capacity(), size - at));
+            while (b.hasRemaining()) {
+                if (channel.read(b, at + b.position()) < 0) {
+                    break;
+                }
+            }
+            byte[] a = b.array();
+            int n = b.position();
+            for (int i = 0; i < n; i++) {
+                if (a[i] != '\r') {
+                    continue;
+                }
+                for (byte[] p : RECORD_STARTS) {
+                    if (i + p.length <= n && java.util.Arrays.equals(a, i, i + p.length, p, 0, p.length)) {
+                        return at + i + 2;
+                    }
+                }
+            }
+            if (at + n >= size) {
+                break;
+            }
+        }
+        return -1;
     }
 
     private Kind corrupt(String what) {
