@@ -13,6 +13,6 @@ files="$(echo "$*" | tr ' ' ',')"
 # shellcheck disable=SC2086  # MVN_OPTS is a list of flags
 mvn -B ${MVN_OPTS:--o} -q -pl server,tests -am verify -Dtest=PgRegressTest -Dsurefire.failIfNoSpecifiedTests=false \
   -Dpgregress.files="$files" -Dpgregress.updateBaseline="${UPDATE_BASELINE:+true}" 2>&1 |
-  grep -v '^\[0m\[0m$' | sed 's/^\[0m\[0m//'
+  sed 's/\x1b\[[0-9;]*m//g' | grep -v '^$'
 status=${PIPESTATUS[0]}
 exit "$status"

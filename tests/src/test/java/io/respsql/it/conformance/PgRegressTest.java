@@ -89,6 +89,12 @@ class PgRegressTest {
         }
     }
 
+    /** A statement's time on each side, for the list of the slowest (how far they are from the timeout). */
+    record Slow(long pgMillis, long respMillis, String file, int number, String sql) {
+    }
+
+    private static final List<Slow> SLOWEST = new ArrayList<>();
+
     record Row(String file, int number, int line, String category, String sql, String pg, String resp, String why) {
     }
 
@@ -119,7 +125,7 @@ class PgRegressTest {
         List<Row> rows = new ArrayList<>();
         Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
         Path work = Files.createTempDirectory("respsql-pgregress-");
-        try (PgPeer peer = PgPeer.start(PgOracle.repoRoot())) {
+        try (PgPeer peer = startPeer()) {
             Map<String, String> env = Map.of("PG_ABS_SRCDIR", regress.toString(), "PG_LIBDIR",
                     PgPeer.bin().getParent().resolve("lib").toString(), "PG_DLSUFFIX", ".so");
             Setup setup = Setup.run(peer, regress, env);
@@ -149,9 +155,32 @@ class PgRegressTest {
         writeResults(rows, counts);
         String table = table(counts);
         System.out.println(table);
+        SLOWEST.sort(Comparator.comparingLong((Slow x) -> Math.max(x.pgMillis(), x.respMillis())).reversed());
+        System.out.println("slowest statements (PostgreSQL ms, RespSQL ms; the timeout is " + STATEMENT_TIMEOUT_MS + " ms):");
+        for (Slow x : SLOWEST.subList(0, Math.min(5, SLOWEST.size()))) {
+            System.out.printf("  %6d %6d  %s #%d %s%n", x.pgMillis(), x.respMillis(), x.file(), x.number(), cell(x.sql(), 100));
+        }
         System.out.printf("pg-regress: %d files in %.1f s; details in %s%n", counts.size(), (System.nanoTime() - t0) / 1e9,
                 OUT.resolve("results.tsv").toAbsolutePath());
         checkBaseline(counts);
+    }
+
+    /**
+     * A peer, tried three times: pg-peer.sh picks a free port before postgres binds it, so a peer
+     * that another test run starts at the same moment can take it (pg_ctl then fails to start).
+     */
+    private static PgPeer startPeer() throws Exception {
+        IOException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return PgPeer.start(PgOracle.repoRoot());
+            } catch (IOException e) {
+                last = e;
+                System.out.println("pg-regress: PostgreSQL did not start (" + e.getMessage().lines().findFirst().orElse("")
+                        + "), trying again");
+            }
+        }
+        throw last;
     }
 
     // ---- one file ------------------------------------------------------------------------------
@@ -193,8 +222,11 @@ class PgRegressTest {
                     c.merge("skipped", 1, Integer::sum);
                     continue;
                 }
+                long s0 = System.nanoTime();
                 PgAnswer p = pg.run(sql, u.copyData(), regress);
+                long s1 = System.nanoTime();
                 Object r = resp.run(sql);
+                SLOWEST.add(new Slow((s1 - s0) / 1_000_000, (System.nanoTime() - s1) / 1_000_000, file, number, sql));
                 Verdict v = skip != null ? new Verdict("skipped", "") : classify(sql, p, r);
                 c.merge(v.category(), 1, Integer::sum);
                 out.add(new Row(file, number, u.line(), v.category(), sql, (skip != null ? "skip list: " + skip.reason() + "; " : "")
@@ -835,7 +867,9 @@ class PgRegressTest {
             }
             client.close();
             client = new WireClient(ServerProcess.HOST, process.port(), STATEMENT_TIMEOUT_MS);
-            client.send("SQL", "SET sql_dialect TO postgresql"); // PostgreSQL's meaning where RespSQL has it (issue 25)
+            // PostgreSQL's meaning and pg_regress's time zone, where RespSQL has the settings (issue 25); refused today
+            client.send("SQL", "SET sql_dialect TO postgresql");
+            client.send("SQL", "SET TimeZone TO 'PST8PDT'");
         }
 
         Object run(String sql) throws IOException {

@@ -1,14 +1,17 @@
 package io.respsql.it.conformance;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A psql script cut into what psql would send one at a time: SQL statements ended by a semicolon
  * outside quotes ('...', E'...', "...", $tag$...$tag$), comments ({@code --}, nested
- * {@code /* *}{@code /}) and parentheses, and psql meta-commands (a backslash outside quotes: the
+ * {@code /* *}{@code /}), parentheses and, in CREATE FUNCTION/PROCEDURE, BEGIN ... END (psql's own
+ * heuristic), and psql meta-commands (a backslash outside quotes: the
  * rest of the line). A {@code COPY ... FROM STDIN} statement carries its inline data (the lines up
  * to {@code \.}). A statement ended by {@code \g}-style meta-command ({@code \gexec}, {@code \gset})
  * carries it in {@link Unit#meta}.
@@ -30,6 +33,9 @@ final class PsqlScript {
         int line = 1;
         int startLine = -1;
         int depth = 0;
+        int beginDepth = 0;
+        int words = 0;
+        char[] firstWords = new char[4];
         int n = text.length();
         int i = 0;
         while (i < n) {
@@ -136,10 +142,37 @@ final class PsqlScript {
                     buf.setLength(0);
                     startLine = -1;
                     depth = 0;
+                    words = 0;
+                    Arrays.fill(firstWords, '\0');
                 } else {
                     units.add(new Unit(line, null, meta, null));
                 }
                 i = e;
+                continue;
+            }
+            if (Character.isLetter(c) || c == '_') { // a word: psql's BEGIN ... END tracking in CREATE FUNCTION bodies
+                int j = i + 1;
+                while (j < n && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '_' || text.charAt(j) == '$')) {
+                    j++;
+                }
+                String word = text.substring(i, j).toLowerCase(Locale.ROOT);
+                if (words < 4 && Set.of("create", "function", "procedure", "or", "replace").contains(word)) {
+                    firstWords[words] = word.charAt(0);
+                }
+                words++;
+                boolean routine = firstWords[0] == 'c' && (firstWords[1] == 'f' || firstWords[1] == 'p'
+                        || (firstWords[1] == 'o' && firstWords[2] == 'r' && (firstWords[3] == 'f' || firstWords[3] == 'p')));
+                if (routine && depth == 0) {
+                    if (word.equals("begin")) {
+                        beginDepth++;
+                    } else if (word.equals("case") && beginDepth >= 1) {
+                        beginDepth++;
+                    } else if (word.equals("end") && beginDepth > 0) {
+                        beginDepth--;
+                    }
+                }
+                buf.append(text, i, j);
+                i = j;
                 continue;
             }
             if (c == '(') {
@@ -147,7 +180,7 @@ final class PsqlScript {
             } else if (c == ')') {
                 depth = Math.max(0, depth - 1);
             }
-            if (c == ';' && depth == 0) {
+            if (c == ';' && depth == 0 && beginDepth == 0) {
                 String sql = buf.toString().strip();
                 buf.setLength(0);
                 i++;
@@ -178,6 +211,8 @@ final class PsqlScript {
                 }
                 startLine = -1;
                 depth = 0;
+                words = 0;
+                Arrays.fill(firstWords, '\0');
                 continue;
             }
             buf.append(c);

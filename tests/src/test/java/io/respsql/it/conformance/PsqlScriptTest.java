@@ -27,6 +27,10 @@ class PsqlScriptTest {
                 sql("CREATE RULE r AS ON INSERT TO t DO (INSERT INTO u VALUES (1); INSERT INTO u VALUES (2));"));
         assertEquals(List.of("SELECT 'it''s; fine'"), sql("SELECT 'it''s; fine';"));
         assertEquals(List.of("SELECT $1 + 2"), sql("SELECT $1 + 2;"), "a parameter is no dollar quote");
+        assertEquals(List.of("CREATE FUNCTION f(x int) RETURNS int LANGUAGE SQL\nBEGIN ATOMIC\n  SELECT CASE WHEN x > 0 THEN 1 END;\n  SELECT 2;\nEND",
+                "SELECT f(1)", "BEGIN", "SELECT 3", "END"),
+                sql("CREATE FUNCTION f(x int) RETURNS int LANGUAGE SQL\nBEGIN ATOMIC\n  SELECT CASE WHEN x > 0 THEN 1 END;\n  SELECT 2;\nEND;\n"
+                        + "SELECT f(1); BEGIN; SELECT 3; END;"), "psql's BEGIN ... END heuristic, in routines only");
     }
 
     @Test
