@@ -169,7 +169,8 @@ public final class CommandDispatcher {
     private void queue(Transaction tx, CommandSpec spec, CommandSpec top, CommandArgs args, RespWriter out) {
         String error = null;
         if ("sql".equals(top.group())) {
-            String text = SqlCommands.statementText(top, args);
+            error = SqlCommands.invalidText(top, args);
+            String text = error == null ? SqlCommands.statementText(top, args) : null;
             if (text != null) {
                 error = SqlEngine.checkQueued(text, writeRefusal.get());
             }

@@ -62,9 +62,14 @@ public final class ServerConfig {
     private long latencyMonitorThreshold;
     private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
     private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
-    /** {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds. */
+    /**
+     * {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds.
+     * The normal soft limit is also how far a background query's streamed reply runs ahead of a slow
+     * reader (BackgroundQueries.Job#waitForReader): 16 MB keeps such a reader's cost in server memory
+     * (pooled direct buffers) within issue 22's 64 MB of RSS growth (bench/slow-reader/).
+     */
     private final long[][] outputBufferLimits = {
-        {256L << 20, 64L << 20, 60},
+        {256L << 20, 16L << 20, 60},
         {256L << 20, 64L << 20, 60},
         {32L << 20, 8L << 20, 60},
     };

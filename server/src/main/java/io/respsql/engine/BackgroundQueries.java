@@ -31,6 +31,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -80,6 +82,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final Set<Job> running = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private long total;
     private long cancelled;
+    /** Statements that waited for a slow reader (output backpressure), and workers waiting now. */
+    private final AtomicLong pacedStatements = new AtomicLong();
+    private final AtomicInteger waitingForReader = new AtomicInteger();
+    /** How long a worker waiting for its reader parks between checks of its cancellation. */
+    private static final long WAIT_SLICE_NANOS = 20_000_000L;
     /** Takes the running command's stats from the dispatcher (deferCall); default: nothing recorded. */
     private java.util.function.Supplier<DeferredCall> calls = () -> null;
 
@@ -209,40 +216,106 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         boolean failed;
         /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
         final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
-        long softSince;
+        /** The worker parked in {@link #waitForReader}, or null; unparked by {@link #drained}. */
+        volatile Thread waiter;
+        /** Pending output at which a waiting worker resumes (half the soft limit). */
+        volatile long lowWater;
+        /** This statement has waited for its reader at least once (counted once in INFO). */
+        boolean paced;
+        /** Event loop, as each chunk's write completes (or fails): wakes a worker waiting for the reader. */
+        final io.netty.channel.ChannelFutureListener drained = f -> {
+            Thread t = waiter;
+            if (t != null && (!f.isSuccess() || pending() <= lowWater)) {
+                LockSupport.unpark(t);
+            }
+        };
 
         @Override
         public void handOver(RespWriter w) {
             ByteBuf chunk = w.target();
-            w.continueIn(Unpooled.buffer(RespWriter.CHUNK_BYTES + 1024));
+            // From the connection's pooled allocator, direct as the channel wants it: the channel
+            // releases each chunk back to the pool once written, so a streamed reply reuses a
+            // bounded set of buffers instead of leaving its size in heap garbage (and the channel
+            // does not copy a heap chunk into a direct one before the write).
+            w.continueIn(session.channel().alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024));
             chunks++;
             int n = chunk.readableBytes();
             queued.addAndGet(n);
             loop.execute(() -> sendChunk(this, chunk, n));
-            if (overOutputLimit()) {
-                outputLimitHit = true;
-                throw new io.respsql.protocol.ReplyAbortedException("output buffer limit reached");
+            long hard = config.outputHardLimit();
+            if (hard > 0 && pending() > hard) {
+                outputLimit("output buffer limit reached");
+            }
+            waitForReader();
+        }
+
+        /** Unsent bytes of this connection: in the channel, plus chunks not yet taken by the event loop. */
+        long pending() {
+            return session.pendingOutputBytes() + queued.get();
+        }
+
+        /**
+         * Output backpressure (issue 22): past the soft limit of the normal class the reply is
+         * produced only as fast as the client reads it. The worker parks until the connection's
+         * unsent output drains to half the soft limit, woken by the event loop when a chunk's
+         * write completes ({@link #drained}) and every {@link #WAIT_SLICE_NANOS} to check its
+         * cancellation. Redis disconnects a client over the soft limit for {@code seconds}; a paced
+         * stream sits at the soft limit by design, so here the seconds count from the reader's last
+         * progress: a client that reads nothing at all for that long is disconnected (counted as
+         * an output-limit disconnection) and the statement stops. Without a soft limit (0) nothing
+         * waits and only the hard limit applies, as before.
+         */
+        private void waitForReader() {
+            long soft = config.outputSoftLimit();
+            long pending = pending();
+            if (soft <= 0 || pending <= soft) {
+                return;
+            }
+            lowWater = soft / 2;
+            long stallNanos = Math.max(0, config.outputSoftSeconds()) * 1_000_000_000L;
+            long least = pending;
+            long progressAt = System.nanoTime();
+            if (!paced) {
+                paced = true;
+                pacedStatements.incrementAndGet();
+            }
+            waitingForReader.incrementAndGet();
+            waiter = Thread.currentThread();
+            try {
+                while (true) {
+                    cancel.check(); // timeout, CLIENT KILL, the connection closing
+                    if (!session.channel().isActive()) {
+                        throw new io.respsql.protocol.ReplyAbortedException("connection closed");
+                    }
+                    pending = pending();
+                    if (pending <= lowWater) {
+                        return;
+                    }
+                    long now = System.nanoTime();
+                    if (pending < least) {
+                        least = pending;
+                        progressAt = now;
+                    } else if (now - progressAt > stallNanos) {
+                        outputLimit("output buffer limit reached: client read nothing for "
+                                + config.outputSoftSeconds() + " s over the soft limit");
+                    }
+                    LockSupport.parkNanos(this, WAIT_SLICE_NANOS);
+                    if (Thread.interrupted()) { // workers shut down
+                        Thread.currentThread().interrupt();
+                        throw new io.respsql.protocol.ReplyAbortedException("interrupted");
+                    }
+                }
+            } finally {
+                waiter = null;
+                waitingForReader.decrementAndGet();
             }
         }
 
-        /** As the connection's own check (normal class): hard limit, or soft limit for too long. */
-        private boolean overOutputLimit() {
-            long pending = session.pendingOutputBytes() + queued.get();
-            long hard = config.outputHardLimit();
-            long soft = config.outputSoftLimit();
-            if (hard > 0 && pending > hard) {
-                return true;
-            }
-            if (soft > 0 && pending > soft) {
-                long now = System.nanoTime();
-                if (softSince == 0) {
-                    softSince = now;
-                    return false;
-                }
-                return now - softSince > config.outputSoftSeconds() * 1_000_000_000L;
-            }
-            softSince = 0;
-            return false;
+        /** The client is over an output limit: the statement stops (counted as cancelled) and finish disconnects it. */
+        private void outputLimit(String why) {
+            outputLimitHit = true;
+            cancel.cancel("query cancelled: " + why);
+            throw new io.respsql.protocol.ReplyAbortedException(why);
         }
 
         Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
@@ -312,7 +385,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             return;
         }
         stats.totalNetOutputBytes += bytes;
-        ch.write(chunk, ch.voidPromise());
+        // A real promise (one per 64 KB chunk): its completion may wake a worker waiting for the reader.
+        ch.write(chunk).addListener(job.drained);
         loop.execute(ch::flush);
     }
 
@@ -384,6 +458,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         sb.append("bg_queries_running:").append(running.size()).append("\r\n");
         sb.append("bg_queries_total:").append(total).append("\r\n");
         sb.append("bg_queries_cancelled:").append(cancelled).append("\r\n");
+        sb.append("bg_queries_waiting_for_reader:").append(waitingForReader.get()).append("\r\n");
+        sb.append("bg_queries_paced:").append(pacedStatements.get()).append("\r\n");
         sb.append("capture_bytes_held:").append(catalog.captureHeldBytes()).append("\r\n");
         sb.append("captures_outstanding:").append(catalog.outstandingCaptures()).append("\r\n");
     }

@@ -160,6 +160,10 @@ final class PreparedStatements {
                 return Long.toString(x);
             }
             case FLOAT:
+                double special = io.respsql.expr.Doubles.special(v);
+                if (special != 0.0) {
+                    return "CAST(" + quote(v.trim()) + " AS FLOAT)"; // NaN, Infinity: a value in any context
+                }
                 if (!isNumber(v)) {
                     throw misfit(p, i, v, param);
                 }

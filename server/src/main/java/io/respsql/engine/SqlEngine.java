@@ -327,10 +327,8 @@ public final class SqlEngine {
             }
             cache.put(e);
         }
-        if (e.plan != null) {
-            scan.fill(params); // before the offload check: a range's estimate reads its bounds
-        }
-        if (e.plan == null
+        boolean filled = e.plan != null && scan.fill(params); // before the offload check: a range's estimate reads its bounds
+        if (e.plan == null || !filled
                 || (offload != null && e.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q, params))) {
             cache.misses++;
             return null;

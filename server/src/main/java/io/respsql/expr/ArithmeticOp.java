@@ -8,7 +8,9 @@ import io.respsql.sql.tree.Expr.BinaryOp;
  * {@code + - * / %} and unary minus. Integers: 64-bit, overflow is an error naming the values ("integer overflow in a + b"),
  * division truncates toward zero, {@code %} takes the dividend's sign, division or modulo by
  * zero is NULL (SQLite; PostgreSQL errors). DOUBLE when either side is: {@code /} by 0.0 is NULL
- * too, {@code %} works on the operands truncated to integers (SQLite), a NaN result is NULL.
+ * too, {@code %} works on the operands truncated to integers (SQLite). A result beyond a double's
+ * range from finite operands is PostgreSQL's {@code value out of range: overflow}; NaN and Infinity
+ * operands give NaN and Infinity as in PostgreSQL.
  * DATE ± integer is a DATE, DATE - DATE the days between (PostgreSQL).
  */
 final class ArithmeticOp {
@@ -147,11 +149,14 @@ final class ArithmeticOp {
                     r = ib == -1 ? 0 : ia % ib;
                 }
             }
-            if (Double.isNaN(r)) {
-                ctx.isNull = true;
-                return 0;
+            if (r - r != 0 && a - a == 0 && b - b == 0) { // r NaN or infinite, a and b finite
+                if (Double.isNaN(r)) {
+                    ctx.isNull = true; // SQLite's NULL (a finite NaN cannot arise from these ops)
+                    return 0;
+                }
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow"); // PostgreSQL's float8 overflow
             }
-            return r;
+            return r; // NaN or Infinity in, NaN or Infinity out (PostgreSQL: Infinity - Infinity is NaN)
         }
 
         @Override

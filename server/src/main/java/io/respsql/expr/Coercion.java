@@ -61,6 +61,12 @@ final class Coercion {
         int off = ctx.textOffset;
         int len = ctx.textLength;
         String s = TextBuf.string(a, off, len);
+        if (target == SqlType.DOUBLE) {
+            double v = Doubles.special(s);
+            if (v != 0.0) {
+                return Literal.ofDouble(v); // x = 'NaN', x < 'Infinity' on a FLOAT: PostgreSQL's words
+            }
+        }
         if (target.isNumeric()) {
             Number n = NumberText.whole(s);
             if (n == null) {

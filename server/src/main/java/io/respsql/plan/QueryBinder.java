@@ -1047,7 +1047,7 @@ public final class QueryBinder {
             case INTEGER:
                 return integer(l.text());
             case DECIMAL:
-                return Expressions.constDouble(Double.parseDouble(l.text()));
+                return Expressions.constDouble(io.respsql.expr.Doubles.literal(l.text()));
             case STRING:
                 return Expressions.constText(l.text());
             case TRUE:
@@ -1065,7 +1065,7 @@ public final class QueryBinder {
             long v = Long.parseLong(digits);
             return Expressions.constLong(v == (int) v ? SqlType.INT : SqlType.BIGINT, v);
         } catch (NumberFormatException e) {
-            return Expressions.constDouble(Double.parseDouble(digits));
+            return Expressions.constDouble(io.respsql.expr.Doubles.literal(digits));
         }
     }
 
@@ -1084,7 +1084,7 @@ public final class QueryBinder {
                     return integer("-" + l.text());
                 }
                 if (u.operand() instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.DECIMAL) {
-                    return Expressions.constDouble(-Double.parseDouble(l.text()));
+                    return Expressions.constDouble(-io.respsql.expr.Doubles.literal(l.text()));
                 }
                 return Expressions.negate(value(u.operand(), scope));
             case PLUS:

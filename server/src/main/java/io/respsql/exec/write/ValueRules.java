@@ -118,6 +118,10 @@ final class ValueRules {
         } else if (c.type() == ColumnType.TEXT) {
             out.setText(p.sourceText(i).getBytes(StandardCharsets.UTF_8)); // unsigned: verbatim, leading zeros kept
         } else {
+            if (kind == Expr.LiteralKind.DECIMAL && c.type() == ColumnType.FLOAT && p.doubles[i] == 0.0
+                    && io.respsql.expr.Doubles.nonZeroMantissa(p.sourceText(i))) {
+                throw io.respsql.expr.Doubles.outOfRange(p.sourceText(i)); // 10e-400 underflows
+            }
             number(c, kind, negative, p.longs[i], p.doubles[i], out);
         }
     }
@@ -142,6 +146,10 @@ final class ValueRules {
             out.setText(asciiOrUtf8(sql, start, end, false)); // unsigned: verbatim, leading zeros kept
         } else {
             double d = kind == Expr.LiteralKind.DECIMAL ? Double.parseDouble(sql.substring(start, end)) : integer;
+            if (d == 0.0 && kind == Expr.LiteralKind.DECIMAL && c.type() == ColumnType.FLOAT
+                    && io.respsql.expr.Doubles.nonZeroMantissa(sql.substring(start, end))) {
+                throw io.respsql.expr.Doubles.outOfRange(sql.substring(start, end)); // 10e-400 underflows
+            }
             number(c, kind, negative, integer, d, out);
         }
     }
@@ -295,6 +303,9 @@ final class ValueRules {
                 if (Double.isInfinite(d)) {
                     throw outOfRange(c, source(e, sql));
                 }
+                if (d == 0.0 && io.respsql.expr.Doubles.nonZeroMantissa(text)) {
+                    throw io.respsql.expr.Doubles.outOfRange(text); // 10e-400: PostgreSQL refuses the underflow
+                }
                 out.setDouble(negative ? -d : d);
                 return;
             }
@@ -335,6 +346,13 @@ final class ValueRules {
                 break;
         }
         String t = value.trim();
+        if (c.type() == ColumnType.FLOAT) {
+            double special = io.respsql.expr.Doubles.special(t);
+            if (special != 0.0) {
+                out.setDouble(special); // 'NaN', 'Infinity', '-inf', ... as PostgreSQL accepts them
+                return;
+            }
+        }
         if (t.matches("[-+]?\\d+")) {
             if (c.type() == ColumnType.FLOAT) {
                 out.setDouble(Double.parseDouble(t));
@@ -355,10 +373,19 @@ final class ValueRules {
         } catch (NumberFormatException ex) {
             throw notValid(c, shown);
         }
-        if (Double.isNaN(d) || Double.isInfinite(d) || t.isEmpty() || !Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
-            throw notValid(c, shown); // "Infinity", "NaN", "1d": Java reads them, SQL does not
+        if (Double.isNaN(d) || t.isEmpty() || !Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
+            throw notValid(c, shown); // "1d", "0x1p3": Java reads them, SQL does not (the words were taken above)
+        }
+        if (Double.isInfinite(d)) {
+            if (c.type() == ColumnType.FLOAT) {
+                throw io.respsql.expr.Doubles.outOfRange(t); // '1e400': PostgreSQL's error, not Infinity
+            }
+            throw notValid(c, shown);
         }
         if (c.type() == ColumnType.FLOAT) {
+            if (d == 0.0 && io.respsql.expr.Doubles.nonZeroMantissa(t)) {
+                throw io.respsql.expr.Doubles.outOfRange(t); // '10e-400': PostgreSQL refuses the underflow
+            }
             out.setDouble(d);
         } else {
             out.setLong(toInteger(c, d, shown));
@@ -436,10 +463,7 @@ final class ValueRules {
     private static void fromDouble(Column c, double d, String shown, Cell out) {
         switch (c.type()) {
             case FLOAT:
-                if (Double.isNaN(d) || Double.isInfinite(d)) {
-                    throw outOfRange(c, shown != null ? shown : Double.toString(d));
-                }
-                out.setDouble(d);
+                out.setDouble(d); // NaN and ±Infinity are FLOAT values (PostgreSQL); overflowing arithmetic is refused where it happens
                 return;
             case INT:
             case BIGINT:
