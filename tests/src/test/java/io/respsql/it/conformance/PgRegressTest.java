@@ -536,7 +536,7 @@ class PgRegressTest {
 
     // ---- PostgreSQL ----------------------------------------------------------------------------
 
-    private static final Pattern COPY_FROM = Pattern.compile("(?is)^(copy\\s+.+?\\s+from)\\s+('([^']*)'|stdin)(.*)$");
+    private static final Pattern COPY_FROM = Pattern.compile("(?is)^(copy\\s+.+?\\s+from)\\s+('([^']*)'|stdin|stdout)(.*)$");
 
     /** One JDBC session on a database of the peer, as psql's: simple query protocol, pg_regress's TimeZone. */
     static final class Pg implements AutoCloseable {

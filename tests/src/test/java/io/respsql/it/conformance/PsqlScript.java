@@ -11,9 +11,9 @@ import java.util.Set;
  * A psql script cut into what psql would send one at a time: SQL statements ended by a semicolon
  * outside quotes ('...', E'...', "...", $tag$...$tag$), comments ({@code --}, nested
  * {@code /* *}{@code /}), parentheses and, in CREATE FUNCTION/PROCEDURE, BEGIN ... END (psql's own
- * heuristic), and psql meta-commands (a backslash outside quotes: the
- * rest of the line). A {@code COPY ... FROM STDIN} statement carries its inline data (the lines up
- * to {@code \.}). A statement ended by {@code \g}-style meta-command ({@code \gexec}, {@code \gset})
+ * heuristic), and psql meta-commands (a backslash outside quotes: the rest of the line; a
+ * backslash-semicolon is a semicolon inside the statement, sent with it). A {@code COPY ... FROM
+ * STDIN} (or STDOUT) statement carries its inline data (the lines up to {@code \.}). A statement ended by {@code \g}-style meta-command ({@code \gexec}, {@code \gset})
  * carries it in {@link Unit#meta}.
  */
 final class PsqlScript {
@@ -131,6 +131,11 @@ final class PsqlScript {
                     continue;
                 }
             }
+            if (c == '\\' && i + 1 < n && text.charAt(i + 1) == ';') { // psql's \; : a semicolon that ends no statement
+                buf.append(';');
+                i += 2;
+                continue;
+            }
             if (c == '\\') { // a meta-command: the rest of the line
                 int e = text.indexOf('\n', i);
                 e = e < 0 ? n : e;
@@ -226,7 +231,7 @@ final class PsqlScript {
 
     static boolean isCopyFromStdin(String sql) {
         String s = sql.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
-        return s.startsWith("copy ") && s.contains(" from stdin");
+        return s.startsWith("copy ") && (s.contains(" from stdin") || s.contains(" from stdout"));
     }
 
     /**

@@ -36,6 +36,7 @@ class PsqlScriptTest {
     @Test
     void backslashLinesAreMetaCommandsAndGexecEndsTheStatementBeforeIt() {
         assertEquals(List.of("META \\set VERBOSITY terse", "SELECT 1", "META \\d t"), sql("\\set VERBOSITY terse\nSELECT 1;\n\\d t\n"));
+        assertEquals(List.of("SELECT 1; SELECT 2", "SELECT 3"), sql("SELECT 1\\; SELECT 2;\nSELECT 3;"), "\\; is sent with the statement");
         List<PsqlScript.Unit> u = PsqlScript.split("SELECT 'CREATE TABLE x()'\n\\gexec\nSELECT 2;");
         assertEquals("SELECT 'CREATE TABLE x()'", u.get(0).sql());
         assertEquals("\\gexec", u.get(0).meta());
@@ -51,6 +52,7 @@ class PsqlScriptTest {
         assertEquals("1\t'x;\n2\t\\N\n", u.get(0).copyData());
         assertEquals("SELECT 3", u.get(1).sql());
         assertTrue(PsqlScript.isCopyFromStdin("copy t from STDIN null 'null'"));
+        assertEquals("1\tbaz\n", PsqlScript.split("copy t from stdout;\n1\tbaz\n\\.\n").get(0).copyData(), "FROM STDOUT reads inline data too");
     }
 
     @Test
