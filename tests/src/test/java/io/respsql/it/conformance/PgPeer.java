@@ -61,6 +61,19 @@ final class PgPeer implements AutoCloseable {
         return p;
     }
 
+    /** The peer's port, user and database, for a JDBC connection. */
+    int port() {
+        return Integer.parseInt(env.get("PG_PORT"));
+    }
+
+    String user() {
+        return env.get("PG_USER");
+    }
+
+    String database() {
+        return env.get("PG_DB");
+    }
+
     String version() {
         return env.getOrDefault("PG_VERSION", "?");
     }

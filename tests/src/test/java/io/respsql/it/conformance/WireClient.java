@@ -66,6 +66,13 @@ final class WireClient implements AutoCloseable {
         return Reply.read(in);
     }
 
+    /** Sends a command of words (FLUSHALL, DBSIZE) and returns the reply. */
+    Object sendCommand(String... words) throws IOException {
+        out.write(encode(words));
+        out.flush();
+        return Reply.read(in);
+    }
+
     static byte[] encode(String... args) {
         java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
         b.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
