@@ -131,7 +131,12 @@ final class SqlCommands {
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 0);
-        ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+        io.respsql.plan.IndexUse.off(!s.useIndexes());
+        try {
+            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+        } finally {
+            io.respsql.plan.IndexUse.off(false);
+        }
     }
 
     /** Where a long query of this request may run instead of the event loop (null: inline). */
@@ -154,22 +159,37 @@ final class SqlCommands {
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
         }
-        ctx.sql().executePrepared(a.string(1), values, out);
+        io.respsql.plan.IndexUse.off(!s.useIndexes());
+        try {
+            ctx.sql().executePrepared(a.string(1), values, out);
+        } finally {
+            io.respsql.plan.IndexUse.off(false);
+        }
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1);
-        if (!refusedForMemory(statement, out)) {
-            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+        if (!SessionSettings.handle(s, statement, out) && !refusedForMemory(statement, out)) {
+            io.respsql.plan.IndexUse.off(!s.useIndexes());
+            try {
+                ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+            } finally {
+                io.respsql.plan.IndexUse.off(false);
+            }
         }
     }
 
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1);
-        if (!refusedForMemory(statement, out)) {
-            ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
+        if (!SessionSettings.handle(s, statement, out) && !refusedForMemory(statement, out)) {
+            io.respsql.plan.IndexUse.off(!s.useIndexes());
+            try {
+                ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
+            } finally {
+                io.respsql.plan.IndexUse.off(false);
+            }
         }
     }
 
