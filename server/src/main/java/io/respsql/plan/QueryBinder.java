@@ -192,6 +192,9 @@ public final class QueryBinder {
         }
         b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
         b.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
+        if (b.limit == 0 || b.offset > 0) {
+            b.countStarOnly = false; // its one row is cut away: not the bare count (which ignored LIMIT 0 and OFFSET)
+        }
         scope.group = null;
         scope.windowCalls = null;
         b.outerRefs = scope.outerRefs;
