@@ -229,11 +229,9 @@ final class SqlCommands {
 
     /** Whether the statement's first word is a verb that may grow memory (see {@link #GROWING_VERBS}). */
     static boolean growsMemory(CharSequence statement) {
-        int i = 0;
+        // past a leading comment too: "/* x */ INSERT ..." grows memory as INSERT does
+        int i = io.respsql.sql.Lexer.skipBlank(statement, 0);
         int n = statement.length();
-        while (i < n && Character.isWhitespace(statement.charAt(i))) {
-            i++;
-        }
         int start = i;
         while (i < n && Character.isLetter(statement.charAt(i))) {
             i++;

@@ -189,6 +189,9 @@ final class LiteralScan {
                 for (int k = start; k < i; k++) {
                     h = 31 * h + s.charAt(k);
                 }
+            } else if ((c == '-' || c == '/') && io.respsql.sql.Lexer.commentEnd(s, i) != i) {
+                // a comment: its digits and quotes are no literals; such a text takes the plain path
+                return false;
             } else {
                 h = 31 * h + c;
                 i++;

@@ -85,11 +85,7 @@ final class PlanCache {
 
     /** Whether the text starts with SELECT, UPDATE, DELETE or INSERT: the statements a plan is cached for. */
     static boolean candidate(CharSequence sql) {
-        int i = 0;
-        int n = sql.length();
-        while (i < n && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
+        int i = io.respsql.sql.Lexer.skipBlank(sql, 0);
         return LiteralScan.wordIs(sql, i, "SELECT") || LiteralScan.wordIs(sql, i, "UPDATE")
                 || LiteralScan.wordIs(sql, i, "DELETE") || LiteralScan.wordIs(sql, i, "INSERT");
     }

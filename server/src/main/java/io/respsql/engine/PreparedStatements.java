@@ -37,11 +37,8 @@ final class PreparedStatements {
 
     /** Whether {@code sql} is PREPARE, EXECUTE or DEALLOCATE (its first word). */
     static String verb(String sql) {
-        int i = 0;
+        int i = io.respsql.sql.Lexer.skipBlank(sql, 0);
         int n = sql.length();
-        while (i < n && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
         for (String v : new String[] {"PREPARE", "DEALLOCATE", "EXECUTE"}) {
             int end = i + v.length();
             if (sql.regionMatches(true, i, v, 0, v.length()) && (end == n || Character.isWhitespace(sql.charAt(end)))) {
@@ -53,7 +50,7 @@ final class PreparedStatements {
 
     /** The words after the verb: name, then the rest (the statement), for PREPARE and DEALLOCATE. */
     static String[] nameAndRest(String sql, String verb) {
-        String rest = sql.strip().substring(verb.length()).strip();
+        String rest = sql.substring(io.respsql.sql.Lexer.skipBlank(sql, 0) + verb.length()).strip();
         int sp = 0;
         while (sp < rest.length() && !Character.isWhitespace(rest.charAt(sp))) {
             sp++;
@@ -76,7 +73,10 @@ final class PreparedStatements {
         StringBuilder probe = new StringBuilder(text);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
+            int comment = io.respsql.sql.Lexer.commentEnd(text, i);
+            if (comment != i) { // a ? in a comment is no parameter (an open comment: the parse reports it)
+                i = comment < 0 ? text.length() : comment - 1;
+            } else if (c == '\'' || c == '"' || c == '`') {
                 int close = i + 1;
                 while (close < text.length() && text.charAt(close) != c) {
                     close++;

@@ -395,11 +395,7 @@ public final class SqlEngine {
     }
 
     private static int firstWord(CharSequence sql) {
-        int i = 0;
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        return i;
+        return io.respsql.sql.Lexer.skipBlank(sql, 0); // a leading comment is not the first word
     }
 
     /**

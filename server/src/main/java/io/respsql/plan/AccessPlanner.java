@@ -201,7 +201,7 @@ final class AccessPlanner {
                     exact &= KeyProbe.exact(ct, v.type());
                     constant &= v.isConstant();
                 }
-                if (exact) {
+                if (exact && !sa.partial) {
                     decided.add(sa.owner);
                 }
                 if (r.explain) {

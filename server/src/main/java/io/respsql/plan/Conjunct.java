@@ -45,6 +45,11 @@ final class Conjunct {
          * test it again.
          */
         boolean exact;
+        /**
+         * Only part of the conjunct (one bound of a BETWEEN whose other bound reads the row): an
+         * index may be searched by it, but the conjunct must still be tested on every row found.
+         */
+        boolean partial;
 
         Sarg(Conjunct owner, Relation relation, Column column, Op op, Expression[] values) {
             this.owner = owner;

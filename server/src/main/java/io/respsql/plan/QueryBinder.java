@@ -820,8 +820,19 @@ public final class QueryBinder {
                 Expression hi = textCol && isNumberLiteral(x.high()) ? Expressions.constText(text(x.high())) : bind(x.high(), scope);
                 lo = lo == null ? textIfText(x.low(), r.column()) : lo;
                 hi = hi == null ? textIfText(x.high(), r.column()) : hi;
-                if (lo != null && hi != null) {
+                long own = r.relation().bit();
+                boolean loOwn = lo != null && (lo.relations() & own) != 0;
+                boolean hiOwn = hi != null && (hi.relations() & own) != 0;
+                if (lo != null && hi != null && !loOwn && !hiOwn) {
                     c.sargs.add(new Conjunct.Sarg(c, r.relation(), r.column(), Conjunct.Op.BETWEEN, new Expression[]{lo, hi}));
+                } else if (lo != null && hi != null && loOwn != hiOwn) {
+                    // "col BETWEEN 68 AND col4": a bound that reads the row is known only once the row
+                    // is read, so it cannot bound an index range; the other bound can, and the whole
+                    // BETWEEN stays the filter (partial: the range never decides it)
+                    Conjunct.Sarg half = new Conjunct.Sarg(c, r.relation(), r.column(),
+                            loOwn ? Conjunct.Op.LE : Conjunct.Op.GE, new Expression[]{loOwn ? hi : lo});
+                    half.partial = true;
+                    c.sargs.add(half);
                 }
             }
         } else if (e instanceof Expr.InList x && !x.negated()) {

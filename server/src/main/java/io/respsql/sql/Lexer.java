@@ -8,7 +8,8 @@ import java.util.List;
  * {@code message_list:fk:index}); numbers keep their written form (leading zeros are decimal,
  * {@code 000000000001} is 1); strings are single- or double-quoted with the quote doubled to escape
  * (the parser tells a double-quoted name from a string by its context); {@code `x`} and {@code [x]}
- * are names.
+ * are names. Comments ({@code --} to the end of the line, nested {@code /* *}{@code /}) are skipped
+ * as whitespace, as SQL and PostgreSQL define them ({@link #commentEnd}).
  */
 public final class Lexer {
     private Lexer() {
@@ -23,6 +24,12 @@ public final class Lexer {
             char c = s.charAt(i);
             if (Character.isWhitespace(c)) {
                 i++;
+            } else if (c == '-' && i + 1 < n && s.charAt(i + 1) == '-' || c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
+                int end = commentEnd(s, i);
+                if (end < 0) {
+                    throw new SqlException("syntax error: unterminated /* comment starting at position " + (i + 1));
+                }
+                i = end;
             } else if (isIdentStart(c)) {
                 int start = i;
                 while (i < n && isIdentPart(s.charAt(i))) {
@@ -144,6 +151,70 @@ public final class Lexer {
         }
         out.add(new Token(Token.Type.END, "", n, n));
         return out;
+    }
+
+    /**
+     * Where the comment that starts at {@code i} ends (SQL's {@code --} to the end of the line,
+     * {@code /* ... *}{@code /} nested as PostgreSQL nests them); {@code i} itself when no comment
+     * starts there; -1 for a block comment left open. Every reader of statement text that looks at
+     * it before the parser (first-word checks, the plan cache's literal scan, PREPARE's {@code ?}
+     * marks) goes through this, so a comment means the same everywhere.
+     */
+    public static int commentEnd(CharSequence s, int i) {
+        int n = s.length();
+        if (i + 1 >= n) {
+            return i;
+        }
+        char c = s.charAt(i);
+        char next = s.charAt(i + 1);
+        if (c == '-' && next == '-') {
+            i += 2;
+            while (i < n && s.charAt(i) != '\n' && s.charAt(i) != '\r') {
+                i++;
+            }
+            return i;
+        }
+        if (c != '/' || next != '*') {
+            return i;
+        }
+        int depth = 1;
+        i += 2;
+        while (i + 1 < n) {
+            char d = s.charAt(i);
+            char e = s.charAt(i + 1);
+            if (d == '*' && e == '/') {
+                i += 2;
+                if (--depth == 0) {
+                    return i;
+                }
+            } else if (d == '/' && e == '*') {
+                depth++;
+                i += 2;
+            } else {
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The first position at or after {@code i} that is neither whitespace nor inside a comment (a
+     * block comment left open: the text's length, where the parser will report it).
+     */
+    public static int skipBlank(CharSequence s, int i) {
+        int n = s.length();
+        while (i < n) {
+            if (Character.isWhitespace(s.charAt(i))) {
+                i++;
+                continue;
+            }
+            int end = commentEnd(s, i);
+            if (end == i) {
+                return i;
+            }
+            i = end < 0 ? n : end;
+        }
+        return n;
     }
 
     /**

@@ -654,7 +654,7 @@ class SqlParserTest {
             int n = 100_000;
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE " + "(".repeat(n) + "1=1" + ")".repeat(n)));
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "(".repeat(n) + "1" + ")".repeat(n)));
-            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "-".repeat(n) + "1"));
+            assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "- ".repeat(n) + "1"));
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = " + "+".repeat(n) + "1"));
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = 1" + "+1".repeat(n)));
             assertEquals(TOO_DEEP, error("SELECT * FROM t WHERE id = 1" + " || 1".repeat(n)));
