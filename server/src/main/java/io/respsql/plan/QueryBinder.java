@@ -641,7 +641,10 @@ public final class QueryBinder {
                     r.outerJoined = true;
                     r.dependsOn = leftMask;
                     for (Expr e : joinConditions(j, scope, leftMask, r.bit())) {
-                        r.on.add(conjunct(e, scope));
+                        Conjunct c = conjunct(e, scope);
+                        r.on.add(c);
+                        // ON may name a relation left of a comma (t0, t1 LEFT JOIN t2 ON t0.a = t2.a): joined before too
+                        r.dependsOn |= c.rels & scope.mask() & ~r.bit();
                     }
                     return;
                 }
@@ -657,7 +660,9 @@ public final class QueryBinder {
                     r.outerJoined = true;
                     r.dependsOn = rightMask;
                     for (Expr e : joinConditions(j, scope, r.bit(), rightMask)) {
-                        r.on.add(conjunct(e, scope));
+                        Conjunct c = conjunct(e, scope);
+                        r.on.add(c);
+                        r.dependsOn |= c.rels & scope.mask() & ~r.bit();
                     }
                     return;
                 }

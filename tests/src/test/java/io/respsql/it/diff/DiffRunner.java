@@ -209,11 +209,12 @@ final class DiffRunner {
             Gen.Table t = g.newTable("t" + i);
             base.add(t);
             pgOk &= setup(env, logged, g.createTable(t, false), g.createTable(t, true), pgOk);
-            int rows = random.nextInt(36);
+            int rows = random.nextInt(100) < 10 ? 100 + random.nextInt(300) : random.nextInt(36); // now and then enough rows for other plans
             for (int k = 0; k < rows; k++) {
                 String ins = g.insert(t);
                 pgOk &= setup(env, logged, ins, ins, pgOk);
             }
+            t.rows = rows;
             int ni = random.nextInt(4);
             for (int k = 0; k < ni; k++) {
                 String ddl = g.createIndex(t, "i" + i + "_" + k);
@@ -253,6 +254,7 @@ final class DiffRunner {
                 if (pgOk && pg.exec(ddl) != null) {
                     pgOk = false;
                 }
+                v.rows = src.rows;
                 g.tables.add(v);
             } else {
                 skipStatement("setup", r);
@@ -487,10 +489,30 @@ final class DiffRunner {
         } else if (pgOk && k < 84) {
             Gen.Query q = g.query();
             return new PgCheck(q.sql(), q.ordered());
-        } else {
+        } else if (k < 92) {
             Gen.Query q = g.query();
             return new PlanCheck(q.sql(), q.ordered());
+        } else {
+            Gen.Query q = g.query();
+            List<String> texts = new ArrayList<>(List.of(q.sql()));
+            for (int i = 0; i < 3; i++) {
+                texts.add(otherLiterals(q.sql()));
+            }
+            return new CacheCheck(texts, q.ordered());
         }
+    }
+
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("(?<![\\w.'])\\d+(?![\\w.'])");
+
+    /** The text with each integer literal replaced by another: the same plan-cache key, other values. */
+    private String otherLiterals(String sql) {
+        java.util.regex.Matcher m = INTEGER.matcher(sql);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(sb, Integer.toString(random.nextInt(26)));
+        }
+        m.appendTail(sb);
+        return sb.toString();
     }
 
     private Check tlpWhere(Gen g) {
@@ -800,6 +822,71 @@ final class DiffRunner {
             d = differ(with, bg, ordered);
             if (d != null) {
                 return "on the event loop " + with.show() + "\non a worker " + bg.show() + (d.isEmpty() ? "" : "\n" + d);
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The plan cache: texts that differ only in their integer literals share one cached plan on the
+     * indexed connection (the index-off one never uses the cache); each must answer as planned afresh.
+     */
+    static final class CacheCheck implements Check {
+        final List<String> texts;
+        final boolean ordered;
+
+        CacheCheck(List<String> texts, boolean ordered) {
+            this.texts = texts;
+            this.ordered = ordered;
+        }
+
+        @Override
+        public String oracle() {
+            return "plan-cache";
+        }
+
+        @Override
+        public List<String> statements() {
+            List<String> l = new ArrayList<>(texts);
+            l.add("SET use_indexes = off");
+            l.addAll(texts);
+            l.add("SET use_indexes = on");
+            return l;
+        }
+
+        @Override
+        public String run(Env env) throws IOException, Skip {
+            Rows[] cached = new Rows[texts.size()];
+            for (int i = 0; i < texts.size(); i++) {
+                try {
+                    cached[i] = env.query(env.on, texts.get(i));
+                } catch (Skip s) {
+                    cached[i] = Rows.error(s.getMessage());
+                }
+            }
+            int compared = 0;
+            for (int i = 0; i < texts.size(); i++) {
+                Rows fresh;
+                try {
+                    fresh = env.query(env.off, texts.get(i));
+                } catch (Skip s) {
+                    if (!cached[i].failed()) {
+                        return texts.get(i) + ": through the plan cache " + cached[i].show() + ", planned afresh the error " + s.getMessage();
+                    }
+                    continue;
+                }
+                if (cached[i].failed()) {
+                    return texts.get(i) + ": through the plan cache the error " + cached[i].error + ", planned afresh " + fresh.show();
+                }
+                String d = differ(fresh, cached[i], ordered);
+                if (d != null) {
+                    return texts.get(i) + ":\nthrough the plan cache " + cached[i].show() + "\nplanned afresh without indexes " + fresh.show()
+                            + (d.isEmpty() ? "" : "\n" + d);
+                }
+                compared++;
+            }
+            if (compared == 0) {
+                throw new Skip("every variant refused");
             }
             return null;
         }

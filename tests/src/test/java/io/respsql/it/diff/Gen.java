@@ -45,9 +45,13 @@ final class Gen {
         String name;
         final List<Col> cols = new ArrayList<>();
         Col pk;
+        /** Columns declared NOT NULL (an index on one may serve ORDER BY in key order). */
+        final java.util.Set<String> notNull = new java.util.HashSet<>();
         /** Columns of a UNIQUE index (each a single column): kept on the write oracle's copy as well. */
         final List<String> uniqueIndexDdl = new ArrayList<>();
         boolean view;
+        /** Rows inserted (a bound for views): keeps cross joins of the larger tables out. */
+        int rows;
 
         Table(String name) {
             this.name = name;
@@ -105,6 +109,11 @@ final class Gen {
             }
             t.pk = c;
         }
+        for (Col c : t.cols) {
+            if (c != t.pk && chance(15)) {
+                t.notNull.add(c.name);
+            }
+        }
         tables.add(t);
         return t;
     }
@@ -116,6 +125,8 @@ final class Gen {
             sb.append(i == 0 ? "" : ", ").append(c.name).append(' ').append(forPg ? c.type.pg() : c.type.name());
             if (c == t.pk) {
                 sb.append(" PRIMARY KEY");
+            } else if (t.notNull.contains(c.name)) {
+                sb.append(" NOT NULL");
             }
         }
         return sb.append(')').toString();
@@ -156,7 +167,7 @@ final class Gen {
         StringBuilder sb = new StringBuilder("INSERT INTO ").append(t.name).append(" VALUES (");
         for (int i = 0; i < t.cols.size(); i++) {
             Col c = t.cols.get(i);
-            sb.append(i == 0 ? "" : ", ").append(value(c.type, c != t.pk));
+            sb.append(i == 0 ? "" : ", ").append(value(c.type, c != t.pk && !t.notNull.contains(c.name)));
         }
         return sb.append(')').toString();
     }
@@ -195,9 +206,10 @@ final class Gen {
         Ref b = new Ref(pick(readable), alias());
         List<Scoped> scope = new ArrayList<>(scope(a));
         scope.addAll(scope(b));
-        String left = a.table.name + " AS " + a.alias;
-        String right = b.table.name + " AS " + b.alias;
-        int kind = r.nextInt(10);
+        String left = relation(a);
+        String right = relation(b);
+        boolean small = (long) Math.max(1, a.table.rows) * Math.max(1, b.table.rows) <= 5000;
+        int kind = small ? r.nextInt(11) : 2 + r.nextInt(9);
         String sql;
         if (kind < 1) {
             sql = left + " CROSS JOIN " + right;
@@ -205,14 +217,48 @@ final class Gen {
             sql = left + ", " + right;
         } else {
             String on = joinCondition(a, b, scope);
-            sql = left + (kind < 6 ? " JOIN " : kind < 9 ? " LEFT JOIN " : " INNER JOIN ") + right + " ON " + on;
+            sql = left + (kind < 6 ? " JOIN " : kind < 9 ? " LEFT JOIN " : kind < 10 ? " RIGHT JOIN " : " INNER JOIN ")
+                    + right + " ON " + on;
         }
-        return new From(sql, scope, List.of(a, b));
+        List<Ref> refs = new ArrayList<>(List.of(a, b));
+        Table third = pick(readable);
+        if (chance(25) && small && (long) Math.max(1, a.table.rows) * Math.max(1, b.table.rows) * Math.max(1, third.rows) <= 50_000) {
+            Ref c = new Ref(third, alias()); // a third relation
+            List<Scoped> sc = scope(c);
+            Ref other = chance(50) ? a : b;
+            List<Scoped> both = new ArrayList<>(scope);
+            both.addAll(sc);
+            String on = joinCondition(other, c, both);
+            sql += (chance(60) ? " JOIN " : " LEFT JOIN ") + relation(c) + " ON " + on;
+            scope = both;
+            refs.add(c);
+        }
+        return new From(sql, scope, refs);
+    }
+
+    /** A table or view under its alias, now and then as a derived table over it. */
+    private String relation(Ref ref) {
+        if (chance(12)) {
+            String inner = alias();
+            StringBuilder sb = new StringBuilder("(SELECT ");
+            for (int i = 0; i < ref.table.cols.size(); i++) {
+                Col c = ref.table.cols.get(i);
+                sb.append(i == 0 ? "" : ", ").append(inner).append('.').append(c.name).append(" AS ").append(c.name);
+            }
+            Ref in = new Ref(ref.table, inner);
+            sb.append(" FROM ").append(ref.table.name).append(" AS ").append(inner);
+            if (chance(50)) {
+                sb.append(" WHERE ").append(predicate(scope(in), 1));
+            }
+            return sb.append(") AS ").append(ref.alias).toString();
+        }
+        return ref.table.name + " AS " + ref.alias;
     }
 
     private String joinCondition(Ref a, Ref b, List<Scoped> scope) {
         // mostly an equality of like-kinded columns (hash and index joins), sometimes any predicate
-        if (chance(75)) {
+        boolean small = (long) Math.max(1, a.table.rows) * Math.max(1, b.table.rows) <= 5000;
+        if (chance(75) || !small) {
             for (int tries = 0; tries < 8; tries++) {
                 Col ca = pick(a.table.cols);
                 Col cb = pick(b.table.cols);
@@ -361,6 +407,16 @@ final class Gen {
                 String not = chance(25) ? " NOT" : "";
                 StringBuilder sb = new StringBuilder();
                 int n = 1 + r.nextInt(4);
+                List<Scoped> ints = ofKind(scope, Kind.I);
+                if (!ints.isEmpty() && chance(10)) { // 64 keys or more lying close together: a bitmap sorts them
+                    sb.append(pick(ints).text).append(not).append(" IN (");
+                    int m = 64 + r.nextInt(40);
+                    int base = r.nextInt(10) - 8;
+                    for (int i = 0; i < m; i++) {
+                        sb.append(i == 0 ? "" : ", ").append(base + r.nextInt(m * 3));
+                    }
+                    return sb.append(')').toString();
+                }
                 if (textual) {
                     sb.append(text(scope, 0)).append(not).append(" IN (");
                     for (int i = 0; i < n; i++) {
@@ -653,12 +709,27 @@ final class Gen {
         }
     }
 
+    /** A condition an index answers alone (equality, IN, a range) on one column: the write kernels' paths. */
+    private String indexShaped(Table t, List<Scoped> scope) {
+        Scoped c = pick(scope);
+        if (c.type() == Type.TEXT) {
+            return c.text() + " = '" + text() + "'";
+        }
+        return switch (r.nextInt(5)) {
+            case 0 -> c.text() + " = " + literal(Type.INT);
+            case 1 -> c.text() + " IN (" + literal(Type.INT) + ", " + literal(Type.INT) + ", " + literal(Type.INT) + ")";
+            case 2 -> c.text() + " BETWEEN " + literal(Type.INT) + " AND " + literal(Type.INT);
+            case 3 -> c.text() + " > " + literal(Type.INT);
+            default -> c.text() + " <= " + literal(Type.INT) + " AND " + c.text() + " > " + literal(Type.INT);
+        };
+    }
+
     private String writeOf(Table t) {
         List<Scoped> scope = new ArrayList<>();
         for (Col c : t.cols) {
             scope.add(new Scoped("{T}." + c.name, c.type)); // qualified: a subquery's own columns never capture them
         }
-        String where = predicate(scope, 2);
+        String where = chance(40) ? indexShaped(t, scope) : predicate(scope, 2);
         if (chance(35)) {
             return "DELETE FROM {T}" + (chance(90) ? " WHERE " + where : "");
         }
