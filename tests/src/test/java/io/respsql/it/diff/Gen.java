@@ -163,11 +163,14 @@ final class Gen {
         return pool[r.nextInt(pool.length)];
     }
 
-    String insert(Table t) {
+    /** Row {@code row} of {@code rows}: in a larger table the primary key runs through distinct values. */
+    String insert(Table t, int row, int rows) {
         StringBuilder sb = new StringBuilder("INSERT INTO ").append(t.name).append(" VALUES (");
         for (int i = 0; i < t.cols.size(); i++) {
             Col c = t.cols.get(i);
-            sb.append(i == 0 ? "" : ", ").append(value(c.type, c != t.pk && !t.notNull.contains(c.name)));
+            String v = c == t.pk && rows > 30 ? (c.type == Type.TEXT ? "'k" + row + "'" : Integer.toString(row - 5))
+                    : value(c.type, c != t.pk && !t.notNull.contains(c.name));
+            sb.append(i == 0 ? "" : ", ").append(v);
         }
         return sb.append(')').toString();
     }
@@ -740,9 +743,10 @@ final class Gen {
         for (int i = 0; i < n && i < cols.size(); i++) {
             Col c = cols.get(i);
             String v;
+            boolean nullable = c != t.pk && !t.notNull.contains(c.name);
             if (c.type == Type.TEXT) {
-                v = chance(20) ? "NULL" : chance(50) ? "'" + text() + "'" : "COALESCE(" + c.name + ", '') || '" + text() + "'";
-            } else if (chance(15) && c != t.pk) {
+                v = chance(20) && nullable ? "NULL" : chance(50) ? "'" + text() + "'" : "COALESCE(" + c.name + ", '') || '" + text() + "'";
+            } else if (chance(15) && nullable) {
                 v = "NULL";
             } else if (c.type == Type.FLOAT) {
                 v = chance(50) ? floatLiteral() : c.name + " + " + floatLiteral();
