@@ -489,9 +489,12 @@ final class DiffRunner {
         } else if (pgOk && k < 84) {
             Gen.Query q = g.query();
             return new PgCheck(q.sql(), q.ordered());
-        } else if (k < 92) {
+        } else if (k < 88) {
             Gen.Query q = g.query();
             return new PlanCheck(q.sql(), q.ordered());
+        } else if (k < 93) {
+            Gen.Query q = g.query();
+            return new PreparedCheck(q.sql(), q.ordered());
         } else {
             Gen.Query q = g.query();
             List<String> texts = new ArrayList<>(List.of(q.sql()));
@@ -889,6 +892,99 @@ final class DiffRunner {
                 throw new Skip("every variant refused");
             }
             return null;
+        }
+    }
+
+    /**
+     * PREPARE with each integer literal made a {@code ?} parameter, EXECUTE with the literals as
+     * values: the same reply (2010 rows) as the text itself.
+     */
+    static final class PreparedCheck implements Check {
+        final String sql;
+        final String prepared;
+        final List<String> values = new ArrayList<>();
+        final boolean ordered;
+
+        PreparedCheck(String sql, boolean ordered) {
+            this.sql = sql;
+            this.ordered = ordered;
+            java.util.regex.Matcher m = INTEGER.matcher(sql);
+            StringBuilder sb = new StringBuilder();
+            while (m.find()) {
+                values.add(m.group());
+                m.appendReplacement(sb, "?");
+            }
+            m.appendTail(sb);
+            prepared = sb.toString();
+        }
+
+        @Override
+        public String oracle() {
+            return "prepared";
+        }
+
+        @Override
+        public List<String> statements() {
+            return List.of(sql, "PREPARE diffp " + prepared, "EXECUTE diffp " + String.join(" ", values) + "  (a redis command)",
+                    "DEALLOCATE diffp");
+        }
+
+        @Override
+        public String run(Env env) throws IOException, Skip {
+            if (values.isEmpty()) {
+                throw new Skip("no literal to make a parameter");
+            }
+            Object text = env.sql(env.on, sql);
+            if (text instanceof DiffClient.Err e) {
+                if (internal(e.text())) {
+                    return "internal error: " + sql + " -> " + e.text();
+                }
+                throw new Skip(e.text());
+            }
+            env.sent++;
+            Object p = env.on.call("PREPARE", "diffp", prepared);
+            if (p instanceof DiffClient.Err e) {
+                if (internal(e.text())) {
+                    return "internal error: PREPARE diffp " + prepared + " -> " + e.text();
+                }
+                throw new Skip("PREPARE: " + e.text());
+            }
+            try {
+                List<String> args = new ArrayList<>(List.of("EXECUTE", "diffp"));
+                args.addAll(values);
+                env.sent++;
+                Object x = env.on.call(args.toArray(new String[0]));
+                if (x instanceof DiffClient.Err e) {
+                    if (internal(e.text())) {
+                        return "internal error: EXECUTE -> " + e.text();
+                    }
+                    throw new Skip("EXECUTE: " + e.text());
+                }
+                List<String> a = lines(text);
+                List<String> b = lines(x);
+                if (!ordered) {
+                    Collections.sort(a);
+                    Collections.sort(b);
+                }
+                if (!a.equals(b)) {
+                    return "the text gives " + abbreviate(String.join(" | ", a)) + "\nEXECUTE gives " + abbreviate(String.join(" | ", b));
+                }
+                return null;
+            } finally {
+                env.on.call("DEALLOCATE", "diffp");
+            }
+        }
+
+        private static List<String> lines(Object reply) {
+            List<String> out = new ArrayList<>();
+            if (reply instanceof List<?> l) {
+                for (Object o : l) {
+                    out.add(String.valueOf(o));
+                }
+            } else {
+                out.add(String.valueOf(reply));
+            }
+            return out;
         }
     }
 
