@@ -30,6 +30,7 @@ class DifferentialTest {
             fail("no PostgreSQL in " + PgSide.bin());
         }
         List<DiffRunner.Finding> findings = new ArrayList<>();
+        java.util.Map<String, long[]> perOracle = new java.util.TreeMap<>();
         long statements = 0;
         long checked = 0;
         long skipped = 0;
@@ -45,6 +46,12 @@ class DifferentialTest {
                 checked += r.checked;
                 skipped += r.skipped;
                 findings.addAll(r.findings);
+                r.perOracle.forEach((k, v) -> {
+                    long[] t = perOracle.computeIfAbsent(k, x -> new long[3]);
+                    for (int i = 0; i < 3; i++) {
+                        t[i] += v[i];
+                    }
+                });
             }
         } finally {
             if (pg != null) {
@@ -52,6 +59,7 @@ class DifferentialTest {
             }
         }
         boolean capped = System.nanoTime() >= deadline;
+        perOracle.forEach((k, v) -> System.out.printf("differential: %-13s %7d checked, %5d skipped, %d failed%n", k, v[0], v[1], v[2]));
         System.out.printf("differential: %d statements, %d queries checked, %d skipped (seeds %s, %d rounds each, %s, %.1f s)%n",
                 statements, checked, skipped, String.join(",", seeds), rounds,
                 pg == null ? "without PostgreSQL" : "with PostgreSQL 15", (System.nanoTime() - started) / 1e9);
