@@ -90,6 +90,17 @@ public final class Session {
         return id;
     }
 
+    /** {@code SET statement_timeout}: ms (0: none); -1 (unset): the server's query-timeout-ms. */
+    private long statementTimeoutMs = -1;
+
+    public long statementTimeoutMs() {
+        return statementTimeoutMs;
+    }
+
+    public void statementTimeoutMs(long ms) {
+        this.statementTimeoutMs = ms;
+    }
+
     /** Client name set by {@code CLIENT SETNAME} or {@code HELLO ... SETNAME}; empty if none. */
     public String name() {
         return name;

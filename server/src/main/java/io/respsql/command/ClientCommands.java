@@ -5,7 +5,7 @@ import io.respsql.protocol.RespWriter;
 
 import java.util.List;
 
-/** CLIENT SETNAME / GETNAME / SETINFO / ID / LIST / INFO / HELP. */
+/** CLIENT SETNAME / GETNAME / SETINFO / ID / LIST / KILL / CANCEL / INFO / HELP. */
 final class ClientCommands {
     private final ServerContext ctx;
 
@@ -31,6 +31,9 @@ final class ClientCommands {
                 .summary("Lists open connections.").handler(c::list).build())
             .subcommand(CommandSpec.builder("kill", -3).flags(flags | CommandFlags.ADMIN).group("connection")
                 .summary("Terminates open connections.").handler(c::kill).build())
+            .subcommand(CommandSpec.builder("cancel", 3).flags(flags | CommandFlags.ADMIN).group("connection")
+                .summary("Cancels the statement a client is running, keeping its connection open.")
+                .handler(c::cancel).build())
             .subcommand(CommandSpec.builder("info", 2).flags(flags).group("connection")
                 .summary("Returns information about the connection.").handler(c::info).build())
             .subcommand(CommandSpec.builder("help", 2).flags(flags).group("connection")
@@ -240,6 +243,24 @@ final class ClientCommands {
         }
     }
 
+    /**
+     * {@code CLIENT CANCEL <id>}: the statement client {@code id} is running (on a worker: one on
+     * the event loop cannot be running while this command is) stops within a batch of rows and
+     * its client gets {@code -ERR query cancelled: ...}, then goes on. As CLIENT UNBLOCK: 1 if a
+     * statement was cancelled, 0 if the client runs none or does not exist.
+     */
+    private void cancel(Session s, CommandArgs a, RespWriter out) {
+        if (!a.isLong(2) || a.longValue(2) <= 0) {
+            out.error("ERR client-id should be greater than 0");
+            return;
+        }
+        Session victim = ctx.clients().byId(a.longValue(2));
+        io.respsql.engine.BackgroundQueries bg = ctx.background();
+        boolean done = victim != null && bg != null
+                && bg.cancel(victim, "query cancelled: by CLIENT CANCEL from client id=" + s.id());
+        out.integer(done ? 1 : 0);
+    }
+
     private void info(Session s, CommandArgs a, RespWriter out) {
         Session.resolveFds(List.of(s));
         StringBuilder sb = new StringBuilder(256);
@@ -254,6 +275,8 @@ final class ClientCommands {
             "    Return the name of the current connection.",
             "ID",
             "    Return the ID of the current connection.",
+            "CANCEL <client-id>",
+            "    Cancel the statement the client is running; its connection stays open.",
             "INFO",
             "    Return information about the current client connection.",
             "KILL <ip:port>",

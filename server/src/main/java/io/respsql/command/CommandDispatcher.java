@@ -169,8 +169,9 @@ public final class CommandDispatcher {
     private void queue(Transaction tx, CommandSpec spec, CommandSpec top, CommandArgs args, RespWriter out) {
         String error = null;
         if ("sql".equals(top.group())) {
-            String text = SqlCommands.statementText(top, args);
-            if (text != null) {
+            error = SqlCommands.invalidText(top, args);
+            String text = error == null ? SqlCommands.statementText(top, args) : null;
+            if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
                 error = SqlEngine.checkQueued(text, writeRefusal.get());
             }
         } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {

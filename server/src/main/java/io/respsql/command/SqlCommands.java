@@ -130,7 +130,11 @@ final class SqlCommands {
 
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
-        CharSequence statement = join(a, 0);
+        CharSequence statement = join(a, 0, out);
+        if (statement == null) {
+            return;
+        }
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         try {
             ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
@@ -155,13 +159,19 @@ final class SqlCommands {
 
     /** {@code EXECUTE <name> [value ...]}: each argument is one value, so a text value may hold spaces. */
     private void execute(Session s, CommandArgs a, RespWriter out) {
+        String invalid = invalidUtf8(a, 0);
+        if (invalid != null) {
+            out.error(invalid); // a value with bad bytes is refused, never stored as U+FFFD
+            return;
+        }
         List<String> values = new ArrayList<>(a.count() - 2);
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
         }
+        ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         try {
-            ctx.sql().executePrepared(a.string(1), values, out);
+            ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
         }
@@ -169,8 +179,13 @@ final class SqlCommands {
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
-        CharSequence statement = join(a, 1);
-        if (!SessionSettings.handle(s, statement, out) && !refusedForMemory(statement, out)) {
+        CharSequence statement = join(a, 1, out);
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
+                || SessionSettings.handle(s, statement, out)) {
+            return;
+        }
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             io.respsql.plan.IndexUse.off(!s.useIndexes());
             try {
                 ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
@@ -182,8 +197,13 @@ final class SqlCommands {
 
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
-        CharSequence statement = join(a, 1);
-        if (!SessionSettings.handle(s, statement, out) && !refusedForMemory(statement, out)) {
+        CharSequence statement = join(a, 1, out);
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
+                || SessionSettings.handle(s, statement, out)) {
+            return;
+        }
+        if (!refusedForMemory(statement, out)) {
+            ctx.sql().sessionTimeout(s.statementTimeoutMs());
             io.respsql.plan.IndexUse.off(!s.useIndexes());
             try {
                 ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
@@ -210,16 +230,57 @@ final class SqlCommands {
         if (!isStatement(top, a)) {
             return null;
         }
-        String name = top.fullName();
         StringBuilder sb = new StringBuilder();
-        // SQL and QUERY carry the statement after their name; the other verbs are its first word.
-        for (int i = name.equals("sql") || name.equals("query") ? 1 : 0; i < a.count(); i++) {
+        for (int i = statementStart(top); i < a.count(); i++) {
             if (sb.length() > 0) {
                 sb.append(' ');
             }
             sb.append(a.string(i));
         }
         return sb.toString();
+    }
+
+    /** SQL and QUERY carry the statement after their name; the other verbs are its first word. */
+    private static int statementStart(CommandSpec top) {
+        String name = top.fullName();
+        return name.equals("sql") || name.equals("query") ? 1 : 0;
+    }
+
+    /**
+     * The error for a statement command whose text is not valid UTF-8 (checked when it is queued
+     * in MULTI, before {@link #statementText} decodes it), or null. Allocates nothing for ASCII.
+     */
+    static String invalidText(CommandSpec top, CommandArgs a) {
+        return isStatement(top, a) ? invalidUtf8(a, statementStart(top)) : null;
+    }
+
+    /**
+     * PostgreSQL's {@code invalid byte sequence for encoding "UTF8"} error (with {@code ERR}) for
+     * the first invalid UTF-8 in the arguments from {@code from} on, its offset counted in the
+     * arguments joined with single spaces (the statement as the engine sees it); null when valid.
+     */
+    static String invalidUtf8(CommandArgs a, int from) {
+        long offset = 0;
+        for (int i = from; i < a.count(); i++) {
+            ByteBuf b = a.get(i);
+            int n = b.readableBytes();
+            byte[] arr;
+            int off;
+            if (b.hasArray()) {
+                arr = b.array();
+                off = b.arrayOffset() + b.readerIndex();
+            } else {
+                arr = new byte[n];
+                b.getBytes(b.readerIndex(), arr);
+                off = 0;
+            }
+            int bad = io.respsql.engine.Utf8.invalidAt(arr, off, off + n);
+            if (bad >= 0) {
+                return "ERR " + io.respsql.engine.Utf8.error(arr, bad, off + n, offset + bad - off);
+            }
+            offset += n + 1;
+        }
+        return null;
     }
 
     /** Whether the SQL-group command {@code top} carries a statement (not {@code SELECT <db>}). */
@@ -266,9 +327,10 @@ final class SqlCommands {
     /**
      * The arguments from {@code from} on joined with single spaces: a view of the joined bytes
      * when they are all ASCII (valid until the next request: the engine makes a String only when
-     * it needs one), else the String decoded from them as UTF-8.
+     * it needs one), else the String decoded from them as UTF-8. Null, with PostgreSQL's error
+     * written to {@code out}, when they are not valid UTF-8: nothing of such a statement runs.
      */
-    private CharSequence join(CommandArgs a, int from) {
+    private CharSequence join(CommandArgs a, int from, RespWriter out) {
         int len = 0;
         for (int i = from; i < a.count(); i++) {
             len += a.length(i) + 1;
@@ -290,7 +352,14 @@ final class SqlCommands {
             }
             pos += n;
         }
-        return io.respsql.engine.AsciiText.isAscii(scratch, pos) ? text.set(scratch, pos)
-                : new String(scratch, 0, pos, StandardCharsets.UTF_8);
+        if (io.respsql.engine.AsciiText.isAscii(scratch, pos)) {
+            return text.set(scratch, pos);
+        }
+        int bad = io.respsql.engine.Utf8.invalidAt(scratch, 0, pos);
+        if (bad >= 0) {
+            out.error("ERR " + io.respsql.engine.Utf8.error(scratch, bad, pos, bad));
+            return null;
+        }
+        return new String(scratch, 0, pos, StandardCharsets.UTF_8);
     }
 }

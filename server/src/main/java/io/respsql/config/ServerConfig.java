@@ -56,15 +56,21 @@ public final class ServerConfig {
      */
     private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private long queryTimeoutMs;
+    private long loopStatementMaxMs = 50;
     private int slowlogMaxLen = 128;
     private int planCacheMaxEntries = 1000;
     private long planCacheMaxBytes = 32L << 20;
     private long latencyMonitorThreshold;
     private long protoMaxBulkLen = DEFAULT_PROTO_MAX_BULK_LEN;
     private long clientQueryBufferLimit = DEFAULT_CLIENT_QUERY_BUFFER_LIMIT;
-    /** {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds. */
+    /**
+     * {@code client-output-buffer-limit} per class: normal, replica, pubsub; each hard, soft, seconds.
+     * The normal soft limit is also how far a background query's streamed reply runs ahead of a slow
+     * reader (BackgroundQueries.Job#waitForReader): 16 MB keeps such a reader's cost in server memory
+     * (pooled direct buffers) within issue 22's 64 MB of RSS growth (bench/slow-reader/).
+     */
     private final long[][] outputBufferLimits = {
-        {256L << 20, 64L << 20, 60},
+        {256L << 20, 16L << 20, 60},
         {256L << 20, 64L << 20, 60},
         {32L << 20, 8L << 20, 60},
     };
@@ -120,13 +126,19 @@ public final class ServerConfig {
                 "SLOWLOG threshold in microseconds (0 logs every command, negative disables)", true,
                 Long.MIN_VALUE, Long.MAX_VALUE, () -> slowlogLogSlowerThan, v -> slowlogLogSlowerThan = v));
         add(ConfigOption.ofLong("bg-query-min-rows",
-                "queries whose scans visit at least this many rows run on worker threads against a read view (0: never)",
+                "queries whose scans visit at least this many rows run on worker threads against a read view"
+                        + " (0: none by estimate; one over loop-statement-max-ms still moves)",
                 true, 0, Long.MAX_VALUE, () -> bgQueryMinRows, v -> bgQueryMinRows = v));
         add(ConfigOption.ofInt("bg-query-threads", "worker threads for background queries (fixed at start)", false,
                 1, 1024, () -> bgQueryThreads, v -> bgQueryThreads = v));
         add(ConfigOption.ofLong("query-timeout-ms",
-                "a background query running longer than this many milliseconds is cancelled (0: no limit)", true,
+                "a query running longer than this many milliseconds, inline or in the background, is cancelled"
+                        + " (0: no limit; a client's SET statement_timeout replaces it for its connection)", true,
                 0, Long.MAX_VALUE, () -> queryTimeoutMs, v -> queryTimeoutMs = v));
+        add(ConfigOption.ofLong("loop-statement-max-ms",
+                "a query running on the event loop longer than this many milliseconds moves to a worker"
+                        + " (inside MULTI/EXEC, where it cannot, it is cancelled) (0: no bound)", true,
+                0, Long.MAX_VALUE, () -> loopStatementMaxMs, v -> loopStatementMaxMs = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
         add(ConfigOption.ofInt("plan-cache-max-entries",
@@ -424,6 +436,10 @@ public final class ServerConfig {
 
     public int bgQueryThreads() {
         return bgQueryThreads;
+    }
+
+    public long loopStatementMaxMs() {
+        return loopStatementMaxMs;
     }
 
     public long queryTimeoutMs() {

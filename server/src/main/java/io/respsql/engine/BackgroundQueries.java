@@ -31,6 +31,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -77,9 +79,17 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final LongSupplier minRows;
     private final LongSupplier timeoutMillis;
     private final ExecutorService workers;
-    private final Set<Job> running = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Event loop; also read by {@link #cancelAll} from the shutdown thread, hence synchronized. */
+    private final Set<Job> running = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
     private long total;
     private long cancelled;
+    /** Statements that waited for a slow reader (output backpressure), and workers waiting now. */
+    private final AtomicLong pacedStatements = new AtomicLong();
+    private final AtomicInteger waitingForReader = new AtomicInteger();
+    /** How long a worker waiting for its reader parks between checks of its cancellation. */
+    private static final long WAIT_SLICE_NANOS = 20_000_000L;
+    /** Statements that overran loop-statement-max-ms inline and were run again here. */
+    private long moved;
     /** Takes the running command's stats from the dispatcher (deferCall); default: nothing recorded. */
     private java.util.function.Supplier<DeferredCall> calls = () -> null;
 
@@ -87,6 +97,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private Session session;
     private boolean typed;
     private int protocol;
+    /** When the request being served started (nanoTime): a statement timeout counts from here. */
+    private long requestStart;
 
     public BackgroundQueries(Catalog catalog, EventLoop loop, io.respsql.config.ServerConfig config,
                              io.respsql.info.ServerStats stats) {
@@ -122,15 +134,18 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /**
      * Points the offer at the request about to run (event loop): its client, reply form (typed
-     * QUERY or the 2010 rows) and protocol. Returns this, or null when offloading is off.
+     * QUERY or the 2010 rows) and protocol. Returns this (null without a client). With
+     * bg-query-min-rows 0 nothing is offloaded by its estimate, but a statement that overruns
+     * loop-statement-max-ms inline still moves here.
      */
     public SqlEngine.Offload forRequest(Session s, boolean typedForm, int protocolVersion) {
-        if (minRows.getAsLong() <= 0 || s == null) {
+        if (s == null) {
             return null;
         }
         this.session = s;
         this.typed = typedForm;
         this.protocol = protocolVersion;
+        this.requestStart = System.nanoTime();
         return this;
     }
 
@@ -147,12 +162,18 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan) {
+        return offer(q, sql, plan, false);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff) {
         Session s = session;
-        session = null;
         long threshold = minRows.getAsLong();
-        if (s == null || threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold) {
-            return false;
+        // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
+        if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
+            return false; // the request keeps its client: the statement may still move (offer(..., true))
         }
+        session = null;
         Channel ch = s.channel();
         if (!ch.isActive()) {
             return false;
@@ -164,10 +185,19 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         running.add(job);
         total++;
         s.block();
-        long timeout = timeoutMillis.getAsLong();
+        if (movedOff) {
+            moved++;
+        }
+        long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
         if (timeout > 0) {
-            job.timer = loop.schedule(() -> job.cancel.cancel("query cancelled: statement timeout of " + timeout + " ms"),
-                    timeout, TimeUnit.MILLISECONDS);
+            // Counted from the request's start (an inline attempt included). The worker's own
+            // checks read the deadline (once per batch), so it fires on time whatever the event
+            // loop is doing; the timer also wakes a statement parked before its first check.
+            String why = SqlEngine.timeoutReason(timeout);
+            long deadline = requestStart + timeout * 1_000_000L;
+            job.cancel.arm(deadline, why, 0, null);
+            job.timer = loop.schedule(() -> job.cancel.cancel(why),
+                    Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
         job.closeListener = f -> job.cancel.cancel("query cancelled: connection closed");
         ch.closeFuture().addListener(job.closeListener);
@@ -209,40 +239,106 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         boolean failed;
         /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
         final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
-        long softSince;
+        /** The worker parked in {@link #waitForReader}, or null; unparked by {@link #drained}. */
+        volatile Thread waiter;
+        /** Pending output at which a waiting worker resumes (half the soft limit). */
+        volatile long lowWater;
+        /** This statement has waited for its reader at least once (counted once in INFO). */
+        boolean paced;
+        /** Event loop, as each chunk's write completes (or fails): wakes a worker waiting for the reader. */
+        final io.netty.channel.ChannelFutureListener drained = f -> {
+            Thread t = waiter;
+            if (t != null && (!f.isSuccess() || pending() <= lowWater)) {
+                LockSupport.unpark(t);
+            }
+        };
 
         @Override
         public void handOver(RespWriter w) {
             ByteBuf chunk = w.target();
-            w.continueIn(Unpooled.buffer(RespWriter.CHUNK_BYTES + 1024));
+            // From the connection's pooled allocator, direct as the channel wants it: the channel
+            // releases each chunk back to the pool once written, so a streamed reply reuses a
+            // bounded set of buffers instead of leaving its size in heap garbage (and the channel
+            // does not copy a heap chunk into a direct one before the write).
+            w.continueIn(session.channel().alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024));
             chunks++;
             int n = chunk.readableBytes();
             queued.addAndGet(n);
             loop.execute(() -> sendChunk(this, chunk, n));
-            if (overOutputLimit()) {
-                outputLimitHit = true;
-                throw new io.respsql.protocol.ReplyAbortedException("output buffer limit reached");
+            long hard = config.outputHardLimit();
+            if (hard > 0 && pending() > hard) {
+                outputLimit("output buffer limit reached");
+            }
+            waitForReader();
+        }
+
+        /** Unsent bytes of this connection: in the channel, plus chunks not yet taken by the event loop. */
+        long pending() {
+            return session.pendingOutputBytes() + queued.get();
+        }
+
+        /**
+         * Output backpressure (issue 22): past the soft limit of the normal class the reply is
+         * produced only as fast as the client reads it. The worker parks until the connection's
+         * unsent output drains to half the soft limit, woken by the event loop when a chunk's
+         * write completes ({@link #drained}) and every {@link #WAIT_SLICE_NANOS} to check its
+         * cancellation. Redis disconnects a client over the soft limit for {@code seconds}; a paced
+         * stream sits at the soft limit by design, so here the seconds count from the reader's last
+         * progress: a client that reads nothing at all for that long is disconnected (counted as
+         * an output-limit disconnection) and the statement stops. Without a soft limit (0) nothing
+         * waits and only the hard limit applies, as before.
+         */
+        private void waitForReader() {
+            long soft = config.outputSoftLimit();
+            long pending = pending();
+            if (soft <= 0 || pending <= soft) {
+                return;
+            }
+            lowWater = soft / 2;
+            long stallNanos = Math.max(0, config.outputSoftSeconds()) * 1_000_000_000L;
+            long least = pending;
+            long progressAt = System.nanoTime();
+            if (!paced) {
+                paced = true;
+                pacedStatements.incrementAndGet();
+            }
+            waitingForReader.incrementAndGet();
+            waiter = Thread.currentThread();
+            try {
+                while (true) {
+                    cancel.check(); // timeout, CLIENT KILL, the connection closing
+                    if (!session.channel().isActive()) {
+                        throw new io.respsql.protocol.ReplyAbortedException("connection closed");
+                    }
+                    pending = pending();
+                    if (pending <= lowWater) {
+                        return;
+                    }
+                    long now = System.nanoTime();
+                    if (pending < least) {
+                        least = pending;
+                        progressAt = now;
+                    } else if (now - progressAt > stallNanos) {
+                        outputLimit("output buffer limit reached: client read nothing for "
+                                + config.outputSoftSeconds() + " s over the soft limit");
+                    }
+                    LockSupport.parkNanos(this, WAIT_SLICE_NANOS);
+                    if (Thread.interrupted()) { // workers shut down
+                        Thread.currentThread().interrupt();
+                        throw new io.respsql.protocol.ReplyAbortedException("interrupted");
+                    }
+                }
+            } finally {
+                waiter = null;
+                waitingForReader.decrementAndGet();
             }
         }
 
-        /** As the connection's own check (normal class): hard limit, or soft limit for too long. */
-        private boolean overOutputLimit() {
-            long pending = session.pendingOutputBytes() + queued.get();
-            long hard = config.outputHardLimit();
-            long soft = config.outputSoftLimit();
-            if (hard > 0 && pending > hard) {
-                return true;
-            }
-            if (soft > 0 && pending > soft) {
-                long now = System.nanoTime();
-                if (softSince == 0) {
-                    softSince = now;
-                    return false;
-                }
-                return now - softSince > config.outputSoftSeconds() * 1_000_000_000L;
-            }
-            softSince = 0;
-            return false;
+        /** The client is over an output limit: the statement stops (counted as cancelled) and finish disconnects it. */
+        private void outputLimit(String why) {
+            outputLimitHit = true;
+            cancel.cancel("query cancelled: " + why);
+            throw new io.respsql.protocol.ReplyAbortedException(why);
         }
 
         Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
@@ -312,7 +408,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             return;
         }
         stats.totalNetOutputBytes += bytes;
-        ch.write(chunk, ch.voidPromise());
+        // A real promise (one per 64 KB chunk): its completion may wake a worker waiting for the reader.
+        ch.write(chunk).addListener(job.drained);
         loop.execute(ch::flush);
     }
 
@@ -384,12 +481,44 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         sb.append("bg_queries_running:").append(running.size()).append("\r\n");
         sb.append("bg_queries_total:").append(total).append("\r\n");
         sb.append("bg_queries_cancelled:").append(cancelled).append("\r\n");
+        sb.append("bg_queries_waiting_for_reader:").append(waitingForReader.get()).append("\r\n");
+        sb.append("bg_queries_paced:").append(pacedStatements.get()).append("\r\n");
+        sb.append("bg_queries_moved_off_loop:").append(moved).append("\r\n");
         sb.append("capture_bytes_held:").append(catalog.captureHeldBytes()).append("\r\n");
         sb.append("captures_outstanding:").append(catalog.outstandingCaptures()).append("\r\n");
     }
 
-    /** Stops the workers (server close); running statements are interrupted. */
+    /**
+     * CLIENT CANCEL (event loop): stops {@code s}'s running background statement, whose client
+     * gets {@code -ERR <why>} and stays connected. Whether one was running.
+     */
+    public boolean cancel(Session s, String why) {
+        boolean any = false;
+        synchronized (running) {
+            for (Job job : running) {
+                if (job.session == s) {
+                    job.cancel.cancel(why);
+                    any = true;
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Asks every running statement to stop (shutdown); any thread. */
+    public void cancelAll(String why) {
+        Job[] jobs;
+        synchronized (running) {
+            jobs = running.toArray(new Job[0]);
+        }
+        for (Job job : jobs) {
+            job.cancel.cancel(why);
+        }
+    }
+
+    /** Stops the workers (server close); running statements are cancelled and interrupted. */
     public void shutdown() {
+        cancelAll("query cancelled: server shutting down");
         workers.shutdownNow();
     }
 }

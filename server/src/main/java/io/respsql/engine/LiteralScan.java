@@ -383,8 +383,12 @@ final class LiteralScan {
                 : Expr.LiteralKind.STRING;
     }
 
-    /** Puts the scanned literals' values into {@code p} (numbers parsed, strings unescaped). */
-    void fill(ParamValues p) {
+    /**
+     * Puts the scanned literals' values into {@code p} (numbers parsed, strings unescaped). False
+     * when a decimal does not fit a double (1e400, 10e-400): the plain path then gives PostgreSQL's error.
+     */
+    boolean fill(ParamValues p) {
+        boolean fits = true;
         p.reset(count);
         for (int i = 0; i < count; i++) {
             p.setSource(sql, i, starts[i], ends[i]);
@@ -392,13 +396,18 @@ final class LiteralScan {
                 case INTEGER:
                     p.setLong(i, integers[i]);
                     break;
-                case DECIMAL:
-                    p.setDouble(i, Double.parseDouble(sql.subSequence(starts[i], ends[i]).toString()));
+                case DECIMAL: {
+                    String text = sql.subSequence(starts[i], ends[i]).toString();
+                    double d = Double.parseDouble(text);
+                    fits &= !io.respsql.expr.Doubles.outOfRange(d, text);
+                    p.setDouble(i, d);
                     break;
+                }
                 default:
                     p.setText(i, unquote(sql, starts[i], ends[i]).getBytes(StandardCharsets.UTF_8));
             }
         }
+        return fits;
     }
 
     private static String unquote(CharSequence s, int start, int end) {

@@ -1,6 +1,7 @@
 package io.respsql.engine;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
@@ -64,10 +65,10 @@ final class PreparedStatements {
      */
     void prepare(String name, String text, UndoLog undo) {
         if (name.isEmpty()) {
-            throw new SqlException("PREPARE needs a name and a statement: PREPARE <name> <statement>");
+            throw new SqlException(SqlState.SYNTAX_ERROR, "PREPARE needs a name and a statement: PREPARE <name> <statement>");
         }
         if (text.isEmpty()) {
-            throw new SqlException("PREPARE " + name + " needs a statement");
+            throw new SqlException(SqlState.SYNTAX_ERROR, "PREPARE " + name + " needs a statement");
         }
         List<Integer> at = new ArrayList<>();
         StringBuilder probe = new StringBuilder(text);
@@ -89,7 +90,7 @@ final class PreparedStatements {
         }
         Statement st = SqlParser.parse(probe.toString());
         if (st instanceof Statement.Explain || verb(text) != null) {
-            throw new SqlException("PREPARE " + name + ": EXPLAIN, PREPARE, EXECUTE and DEALLOCATE cannot be prepared");
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "PREPARE " + name + ": EXPLAIN, PREPARE, EXECUTE and DEALLOCATE cannot be prepared");
         }
         int[] marks = at.stream().mapToInt(Integer::intValue).toArray();
         Param[] params = new Param[marks.length];
@@ -121,11 +122,11 @@ final class PreparedStatements {
     String bind(String name, List<String> values) {
         PreparedDef p = catalog.prepared(name);
         if (p == null) {
-            throw new SqlException("prepared statement '" + name + "' does not exist");
+            throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement '" + name + "' does not exist");
         }
         int n = p.paramCount();
         if (values.size() != n) {
-            throw new SqlException("prepared statement '" + name + "' takes " + n + " value(s), not " + values.size());
+            throw new SqlException(SqlState.SYNTAX_ERROR, "prepared statement '" + name + "' takes " + n + " value(s), not " + values.size());
         }
         String text = p.text();
         StringBuilder b = new StringBuilder(text.length() + 16 * n);
@@ -159,6 +160,10 @@ final class PreparedStatements {
                 return Long.toString(x);
             }
             case FLOAT:
+                double special = io.respsql.expr.Doubles.special(v);
+                if (special != 0.0) {
+                    return "CAST(" + quote(v.trim()) + " AS FLOAT)"; // NaN, Infinity: a value in any context
+                }
                 if (!isNumber(v)) {
                     throw misfit(p, i, v, param);
                 }
@@ -174,7 +179,7 @@ final class PreparedStatements {
     }
 
     private static SqlException misfit(PreparedDef p, int i, String v, Param param) {
-        return new SqlException("value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name()
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value '" + v + "' for parameter " + (i + 1) + " of prepared statement '" + p.name()
                 + "' does not fit its type " + param.type() + " (column '" + param.column() + "')");
     }
 

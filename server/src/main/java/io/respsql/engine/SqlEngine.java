@@ -14,6 +14,7 @@ import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
 import io.respsql.result.ResultSink;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
@@ -63,6 +64,24 @@ public final class SqlEngine {
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
     /** Set only for the statement being executed by {@link #execute(CharSequence, RespWriter, ResultSink, Offload)}. */
     private Offload offload;
+    /**
+     * The running read's stop on the event loop, re-armed for every statement with two deadlines:
+     * the statement timeout (an error) and the event-loop bound (loop-statement-max-ms: the read
+     * moves to a worker, or inside MULTI/EXEC fails).
+     */
+    private final io.respsql.expr.Cancellation stop = new io.respsql.expr.Cancellation();
+    /**
+     * A write's stop: the statement timeout only (a write cannot move to a worker, and a big
+     * UPDATE must not fail for taking its time), checked while it looks for its rows, before its
+     * first change, so a stopped write changed nothing.
+     */
+    private final io.respsql.expr.Cancellation writeStop = new io.respsql.expr.Cancellation();
+    /** Where the bounds come from (null: none, as in unit tests and log replay). */
+    private io.respsql.config.ServerConfig limits;
+    /** The requesting connection's statement timeout (ms; -1: query-timeout-ms), for the next statement only. */
+    private long sessionTimeoutMs = -1;
+    /** The read overran the event-loop bound in the cached path: the plain path hands it to a worker. */
+    private boolean moveOff;
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
@@ -222,6 +241,14 @@ public final class SqlEngine {
 
         /** Whether {@link #offer} would take this plan (a cached plan then goes the plain way, which offers it). */
         boolean wouldOffload(io.respsql.plan.PlannedQuery plan, io.respsql.expr.ParamValues params);
+
+        /**
+         * {@link #offer}, and with {@code moved} whatever the estimate: the query overran the
+         * event-loop bound inline (nothing of its reply was sent) and runs again on a worker.
+         */
+        default boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan, boolean moved) {
+            return !moved && offer(q, sql, plan);
+        }
     }
 
     /**
@@ -234,6 +261,8 @@ public final class SqlEngine {
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
+        moveOff = false;
+        armStop();
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
@@ -250,7 +279,56 @@ public final class SqlEngine {
             this.offload = null;
             parsed = null;
             parsedText = null;
+            sessionTimeoutMs = -1;
+            moveOff = false;
         }
+    }
+
+    /** Where the event-loop bound and query-timeout-ms are read, for every statement. */
+    public void statementLimits(io.respsql.config.ServerConfig config) {
+        this.limits = config;
+    }
+
+    /**
+     * The statement timeout of the connection whose statement runs next (its {@code SET
+     * statement_timeout}, ms; 0: none; -1: the server's query-timeout-ms); applies to that one
+     * statement.
+     */
+    public void sessionTimeout(long ms) {
+        this.sessionTimeoutMs = ms;
+    }
+
+    /** The statement timeout in force for the next statement (ms, 0: none). */
+    private long timeoutMs() {
+        return sessionTimeoutMs >= 0 ? sessionTimeoutMs : limits == null ? 0 : limits.queryTimeoutMs();
+    }
+
+    /** Arms {@link #stop} with the statement timeout and the event-loop bound. */
+    private void armStop() {
+        long bound = limits == null ? 0 : limits.loopStatementMaxMs();
+        long timeout = timeoutMs();
+        if (bound <= 0 && timeout <= 0) {
+            stop.disarm();
+            writeStop.disarm();
+            return;
+        }
+        long now = System.nanoTime();
+        writeStop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null, 0, null);
+        stop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null,
+                now + bound * 1_000_000L, bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
+                        + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
+                        + " raise loop-statement-max-ms (0: no bound)" : null);
+    }
+
+    /** Stops the statement running inline now, if any (SIGTERM, from any thread): it fails with {@code why}. */
+    public void cancelRunning(String why) {
+        stop.cancel(why);
+        writeStop.cancel(why);
+    }
+
+    /** The error of a statement stopped by its timeout (inline or on a worker). */
+    public static String timeoutReason(long ms) {
+        return "query cancelled: statement timeout of " + ms + " ms";
     }
 
     // ---- the plan cache --------------------------------------------------------------------------
@@ -327,10 +405,8 @@ public final class SqlEngine {
             }
             cache.put(e);
         }
-        if (e.plan != null) {
-            scan.fill(params); // before the offload check: a range's estimate reads its bounds
-        }
-        if (e.plan == null
+        boolean filled = e.plan != null && scan.fill(params); // before the offload check: a range's estimate reads its bounds
+        if (e.plan == null || !filled
                 || (offload != null && e.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q, params))) {
             cache.misses++;
             return null;
@@ -340,20 +416,20 @@ public final class SqlEngine {
             String refusal = writeGuard.refusal();
             if (refusal != null) {
                 out.error(refusal);
-                return Outcome.failed(refusal);
+                return refused(refusal);
             }
         }
         try {
             long changes;
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
-                q.run(results, params);
+                q.runOnLoop(results, params, stop);
                 changes = -1;
             } else if (e.plan instanceof InsertExecutor.Plan ins) {
                 changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
             } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params);
+                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params, writeStop);
             } else {
-                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params);
+                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params, writeStop);
             }
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
@@ -363,17 +439,32 @@ public final class SqlEngine {
             return took(changes, sql, e.touched);
         } catch (ReplyAbortedException x) {
             out.breakReply();
-            return Outcome.failed("ERR reply aborted: the client could not take more of it");
+            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
         } catch (RuntimeException | OutOfMemoryError x) {
             if (x instanceof OutOfMemoryError) {
                 rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
+            }
+            if (writeStop.cancelled()) {
+                String error = "ERR " + writeStop.reason(); // stopped before its first change: nothing to take back
+                fail(out, mark, error);
+                return Outcome.failed(SqlState.QUERY_CANCELED, error);
+            }
+            if (stop.cancelled()) {
+                // Stopped, not failed: running it again inline would only overrun again.
+                if (stop.loopBoundHit() && offload != null && out.discardReply(mark)) {
+                    moveOff = true; // the plain path plans it again and hands it to a worker
+                    return null;
+                }
+                String error = "ERR " + stop.reason();
+                fail(out, mark, error);
+                return Outcome.failed(SqlState.QUERY_CANCELED, error);
             }
             if (out.discardReply(mark)) {
                 cache.misses++;
                 return null;
             }
             LOG.error("statement failed: {}", abbreviate(sql.toString()), x);
-            return Outcome.failed("ERR internal error: " + x);
+            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
@@ -428,7 +519,7 @@ public final class SqlEngine {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             long changes = bulk.write(catalog, headroom, undo, out);
@@ -439,7 +530,7 @@ public final class SqlEngine {
                 return null; // nothing was written: the plain path answers, error or not
             }
             LOG.error("statement failed: {}", abbreviate(sql), x);
-            return Outcome.failed("ERR internal error: " + x);
+            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
         } finally {
             bulk.release();
             scan.trim();
@@ -509,13 +600,13 @@ public final class SqlEngine {
         try {
             String[] nr = PreparedStatements.nameAndRest(sql, verb);
             if (verb.equals("EXECUTE")) {
-                throw new SqlException("EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
+                throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
             if (writeGuard != null) {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             // inside a block the change is recorded in the undo log, so a rollback takes it back
@@ -523,32 +614,36 @@ public final class SqlEngine {
                 prepared.prepare(nr[0], nr[1], undo);
             } else {
                 if (!nr[1].isEmpty()) {
-                    throw new SqlException("DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "DEALLOCATE takes one name, not '" + nr[0] + " " + nr[1] + "'");
                 }
                 if (!prepared.deallocate(nr[0], undo)) {
-                    throw new SqlException("prepared statement '" + nr[0] + "' does not exist");
+                    throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement '" + nr[0] + "' does not exist");
                 }
             }
             out.ok();
             return took(1, sql, null);
         } catch (SqlException e) {
-            String error = "ERR " + e.getMessage();
-            out.error(error);
-            return Outcome.failed(error);
+            out.error("ERR " + e.getMessage());
+            return Outcome.failed(e);
         }
     }
 
     /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
     public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
+        return executePrepared(name, values, out, results, null);
+    }
+
+    /** {@link #executePrepared(String, List, RespWriter, ResultSink)}; a query may go to {@code offload}. */
+    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results, Offload offload) {
         String sql;
         try {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
-            String error = "ERR " + e.getMessage();
-            out.error(error);
-            return Outcome.failed(error);
+            sessionTimeoutMs = -1;
+            out.error("ERR " + e.getMessage());
+            return Outcome.failed(e);
         }
-        return execute(sql, out, results);
+        return execute(sql, out, results, offload);
     }
 
     public Outcome executePrepared(String name, List<String> values, RespWriter out) {
@@ -587,6 +682,7 @@ public final class SqlEngine {
     private Outcome executeText(String sql, RespWriter out, ResultSink results) {
         long mark = out.mark();
         String error;
+        String code;
         String verb = PreparedStatements.verb(sql);
         if (verb != null) {
             return prepareOrDeallocate(verb, sql, out);
@@ -599,7 +695,7 @@ public final class SqlEngine {
                 String refusal = writeGuard.refusal();
                 if (refusal != null) {
                     out.error(refusal);
-                    return Outcome.failed(refusal);
+                    return refused(refusal);
                 }
             }
             String touched = touchedTable(st);
@@ -611,24 +707,33 @@ public final class SqlEngine {
             return took(changes, sql, touched);
         } catch (SqlException e) {
             error = "ERR " + e.getMessage();
+            code = e.sqlState();
         } catch (ReplyAbortedException e) {
             out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
-            return Outcome.failed("ERR reply aborted: the client could not take more of it");
+            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
         } catch (OutOfMemoryError e) {
             rows = new IntArrayList(); // let the row buffer go before replying
             LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
                     abbreviate(sql));
             error = OOM_REPLY;
+            code = SqlState.OUT_OF_MEMORY;
         } catch (RuntimeException e) {
             LOG.error("statement failed: {}", abbreviate(sql), e);
             error = "ERR internal error: " + e;
+            code = SqlState.INTERNAL_ERROR;
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
         fail(out, mark, error);
-        return Outcome.failed(error);
+        return Outcome.failed(code, error);
+    }
+
+    /** A write refused by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS). */
+    private static Outcome refused(String refusal) {
+        return Outcome.failed(refusal.startsWith("READONLY") ? SqlState.READ_ONLY_SQL_TRANSACTION
+                : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
     }
 
     /**
@@ -722,15 +827,30 @@ public final class SqlEngine {
     private long run(Statement st, String sql, RespWriter out, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            if (moveOff && offload.offer(q, sql, p, true)) {
+                return -1;
+            }
             if (offload == null || !offload.offer(q, sql, p)) {
-                p.run(results);
+                long mark = out.mark();
+                try {
+                    p.runOnLoop(results, null, stop);
+                } catch (SqlException e) {
+                    // Over the event-loop bound with nothing of the reply sent: a worker runs it
+                    // again from the start (the data cannot have changed: the loop was busy with it).
+                    if (stop.loopBoundHit() && offload != null && out.discardReply(mark)
+                            && offload.offer(q, sql, p, true)) {
+                        return -1;
+                    }
+                    throw e;
+                }
             }
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out);
+            return InsertExecutor.run(catalog, s, sql, headroom, undo, out, writeStop);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out);
+            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out, null,
+                    writeStop);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out);
+            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out, null, writeStop);
         } else if (st instanceof Statement.CreateTable s) {
             return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
@@ -772,6 +892,6 @@ public final class SqlEngine {
         } else if (st instanceof Statement.QueryStatement q) {
             return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }
-        throw new SqlException("EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
+        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "EXPLAIN supports SELECT, UPDATE, DELETE and INSERT");
     }
 }

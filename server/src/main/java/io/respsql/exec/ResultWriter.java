@@ -23,8 +23,15 @@ public final class ResultWriter {
     private static final int KEEP_BUFFER = 1 << 16;
     /** The result tuples' slots, reused run after run (a writer belongs to one plan; one thread). */
     private IntArrayList buf = new IntArrayList();
+    /** The slots of a one-relation result (most results): compact when they come in order ({@link TupleSlots}). */
+    private final TupleSlots single = new TupleSlots();
     private int[] carriedNow;
     private int tuples;
+    private final TupleConsumer gatherOne = c -> {
+        single.add(c.slots[carriedNow[0]]);
+        tuples++;
+        return true;
+    };
     private final TupleConsumer gather = c -> {
         int[] s = c.slots;
         for (int r : carriedNow) {
@@ -44,19 +51,48 @@ public final class ResultWriter {
     public void write(Operator root, Expression[] outs, ResultColumns columns, int[] carried, EvalContext ctx,
                       ResultSink sink) {
         buf.clear();
+        single.clear();
         tuples = 0;
         carriedNow = carried;
+        int w = carried.length;
         try {
-            root.run(ctx, gather);
+            root.run(ctx, w == 1 ? gatherOne : gather);
         } finally {
             carriedNow = null;
         }
-        int w = carried.length;
         int n = tuples;
         sink.columns(columns, n);
-        int[] rows = buf.elements();
         int[] slots = ctx.slots;
+        io.respsql.expr.Cancellation cancel = ctx.cancel;
+        if (cancel != null) {
+            cancel.replyStarted();
+        }
+        if (w == 1) {
+            int at = carried[0];
+            try {
+                int i = 0;
+                for (int c = single.first(); c >= 0; c = single.next(c), i++) {
+                    if (cancel != null && (i & 1023) == 1023) {
+                        cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+                    }
+                    slots[at] = single.slot(c);
+                    sink.beginRow();
+                    for (Expression e : outs) {
+                        emit(e, ctx, sink);
+                    }
+                    sink.endRow();
+                }
+                sink.end();
+            } finally {
+                single.release();
+            }
+            return;
+        }
+        int[] rows = buf.elements();
         for (int i = 0, at = 0; i < n; i++, at += w) {
+            if (cancel != null && (i & 1023) == 1023) {
+                cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+            }
             for (int k = 0; k < w; k++) {
                 slots[carried[k]] = rows[at + k];
             }

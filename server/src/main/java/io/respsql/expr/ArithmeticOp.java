@@ -1,13 +1,16 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BinaryOp;
 
 /**
  * {@code + - * / %} and unary minus. Integers: 64-bit, overflow is an error naming the values ("integer overflow in a + b"),
  * division truncates toward zero, {@code %} takes the dividend's sign, division or modulo by
  * zero is NULL (SQLite; PostgreSQL errors). DOUBLE when either side is: {@code /} by 0.0 is NULL
- * too, {@code %} works on the operands truncated to integers (SQLite), a NaN result is NULL.
+ * too, {@code %} works on the operands truncated to integers (SQLite). A result beyond a double's
+ * range from finite operands is PostgreSQL's {@code value out of range: overflow}; NaN and Infinity
+ * operands give NaN and Infinity as in PostgreSQL.
  * DATE ± integer is a DATE, DATE - DATE the days between (PostgreSQL).
  */
 final class ArithmeticOp {
@@ -15,12 +18,12 @@ final class ArithmeticOp {
     }
 
     static SqlException outOfRange() {
-        return new SqlException("integer out of range");
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
     }
 
     /** The overflow of {@code a op b}, naming the values (built only when it happens). */
     static SqlException overflow(long a, BinaryOp op, long b) {
-        return new SqlException("integer overflow in " + a + " " + op.symbol + " " + b);
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in " + a + " " + op.symbol + " " + b);
     }
 
     /** Integer (and DATE) arithmetic on longs. */
@@ -146,11 +149,14 @@ final class ArithmeticOp {
                     r = ib == -1 ? 0 : ia % ib;
                 }
             }
-            if (Double.isNaN(r)) {
-                ctx.isNull = true;
-                return 0;
+            if (r - r != 0 && a - a == 0 && b - b == 0) { // r NaN or infinite, a and b finite
+                if (Double.isNaN(r)) {
+                    ctx.isNull = true; // SQLite's NULL (a finite NaN cannot arise from these ops)
+                    return 0;
+                }
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow"); // PostgreSQL's float8 overflow
             }
-            return r;
+            return r; // NaN or Infinity in, NaN or Infinity out (PostgreSQL: Infinity - Infinity is NaN)
         }
 
         @Override
@@ -192,7 +198,7 @@ final class ArithmeticOp {
                 return 0;
             }
             if (v == Long.MIN_VALUE) {
-                throw new SqlException("integer overflow in -(" + v + ")");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in -(" + v + ")");
             }
             return -v;
         }

@@ -1,20 +1,59 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
- * A request to stop a statement running on a worker thread (statement timeout, CLIENT KILL).
- * Set from the event loop or a timer, read by scans once per batch: one volatile read, so the
- * flag costs nothing measurable and a cancelled query stops within one batch of rows.
+ * A request to stop a running statement: set from another thread (statement timeout, CLIENT
+ * CANCEL, CLIENT KILL, shutdown) or by a deadline read here. Checked by the operators once per
+ * batch of rows (scans, join probes, nested loops, sort output): one volatile read, plus one clock
+ * read when a deadline is armed, so the check costs nothing measurable per row and a statement
+ * stops within one batch of its deadline.
+ *
+ * <p>On the event loop one instance is re-armed for every statement ({@link #arm}); a worker's
+ * statement gets its own.
  */
 public final class Cancellation {
     private volatile String reason;
+    /** {@link System#nanoTime()} deadlines, each used only when its reason is not null. */
+    private long timeoutAt;
+    private String timeoutReason;
+    private long loopAt;
+    private String loopReason;
+    private boolean loopBoundHit;
 
     /** Asks the statement to stop; the first reason wins (it becomes the error reply). */
     public void cancel(String why) {
         if (reason == null) {
             reason = why;
         }
+    }
+
+    /**
+     * Clears any earlier cancellation and sets the deadlines (nanoTime): the statement timeout's
+     * and the event-loop bound's, each with the error it gives (null: none). Call before the run,
+     * on the thread that runs it (or before handing it to a worker).
+     */
+    public void arm(long timeoutNanos, String timeoutWhy, long loopNanos, String loopWhy) {
+        reason = null;
+        loopBoundHit = false;
+        timeoutAt = timeoutNanos;
+        timeoutReason = timeoutWhy;
+        loopAt = loopNanos;
+        loopReason = loopWhy;
+    }
+
+    /** No deadline and no cancellation. */
+    public void disarm() {
+        arm(0, null, 0, null);
+    }
+
+    /**
+     * The reply is being encoded: the event-loop bound no longer applies (part of it may leave at
+     * any time, after which the statement could neither move nor answer with an error).
+     */
+    public void replyStarted() {
+        loopReason = null;
     }
 
     public boolean cancelled() {
@@ -25,11 +64,29 @@ public final class Cancellation {
         return reason;
     }
 
-    /** Throws the statement's error when cancellation was asked for. */
+    /** Whether the statement was stopped by the event-loop bound (it may then be moved to a worker). */
+    public boolean loopBoundHit() {
+        return loopBoundHit;
+    }
+
+    /** Throws the statement's error when cancellation was asked for or a deadline has passed. */
     public void check() {
         String r = reason;
-        if (r != null) {
-            throw new SqlException(r);
+        if (r == null) {
+            if (timeoutReason == null && loopReason == null) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (timeoutReason != null && now - timeoutAt >= 0) {
+                cancel(timeoutReason);
+            } else if (loopReason != null && now - loopAt >= 0) {
+                loopBoundHit = reason == null;
+                cancel(loopReason);
+            } else {
+                return;
+            }
+            r = reason;
         }
+        throw new SqlException(SqlState.QUERY_CANCELED, r);
     }
 }

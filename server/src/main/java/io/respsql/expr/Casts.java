@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * CAST(x AS type). To an integer type: a DOUBLE truncates toward zero (clamped to 64 bits, as
@@ -70,7 +71,7 @@ final class Casts {
     }
 
     static SqlException invalid(byte[] a, int off, int len, SqlType target) {
-        return new SqlException("invalid " + target.sqlName() + " value '" + TextBuf.string(a, off, len) + "'");
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid " + target.sqlName() + " value '" + TextBuf.string(a, off, len) + "'");
     }
 
     static final class Cast extends Expression {

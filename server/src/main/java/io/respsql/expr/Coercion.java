@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * Bringing operands to a common footing at bind time: for comparison (numbers with numbers,
@@ -47,7 +48,7 @@ final class Coercion {
         if (b == SqlType.TEXT && r.isConstant()) {
             return forComparison(l, textConstantAs(r, a, what), what);
         }
-        throw new SqlException(what + " cannot compare " + a.sqlName() + " with " + b.sqlName());
+        throw new SqlException(SqlState.DATATYPE_MISMATCH, what + " cannot compare " + a.sqlName() + " with " + b.sqlName());
     }
 
     /** A constant TEXT read as a value of {@code target}'s family, for comparison with it. */
@@ -60,17 +61,23 @@ final class Coercion {
         int off = ctx.textOffset;
         int len = ctx.textLength;
         String s = TextBuf.string(a, off, len);
+        if (target == SqlType.DOUBLE) {
+            double v = Doubles.special(s);
+            if (v != 0.0) {
+                return Literal.ofDouble(v); // x = 'NaN', x < 'Infinity' on a FLOAT: PostgreSQL's words
+            }
+        }
         if (target.isNumeric()) {
             Number n = NumberText.whole(s);
             if (n == null) {
-                throw new SqlException(what + " cannot compare " + target.sqlName() + " with TEXT '" + s + "'");
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, what + " cannot compare " + target.sqlName() + " with TEXT '" + s + "'");
             }
             return n instanceof Long ? Literal.ofLong(SqlType.BIGINT, n.longValue()) : Literal.ofDouble(n.doubleValue());
         }
         if (temporal(target)) {
             long micros = Temporal.parseTimestamp(a, off, len);
             if (micros == Temporal.INVALID) {
-                throw new SqlException("invalid " + target.sqlName() + " value '" + s + "'");
+                throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid " + target.sqlName() + " value '" + s + "'");
             }
             if (Temporal.dateOnly(a, off, len)) {
                 return Literal.ofLong(SqlType.DATE, Math.floorDiv(micros, Temporal.MICROS_PER_DAY));
@@ -80,11 +87,11 @@ final class Coercion {
         if (target == SqlType.BOOLEAN) {
             int v = Casts.parseBoolean(a, off, len);
             if (v < 0) {
-                throw new SqlException("invalid BOOLEAN value '" + s + "'");
+                throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid BOOLEAN value '" + s + "'");
             }
             return Literal.ofLong(SqlType.BOOLEAN, v);
         }
-        throw new SqlException(what + " cannot compare " + target.sqlName() + " with TEXT");
+        throw new SqlException(SqlState.DATATYPE_MISMATCH, what + " cannot compare " + target.sqlName() + " with TEXT");
     }
 
     /**
@@ -121,6 +128,6 @@ final class Coercion {
         if (t == SqlType.DOUBLE) {
             return Expressions.binary(io.respsql.sql.tree.Expr.BinaryOp.NE, e, Literal.ofDouble(0));
         }
-        throw new SqlException("argument of " + what + " must be BOOLEAN, not " + t.sqlName());
+        throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of " + what + " must be BOOLEAN, not " + t.sqlName());
     }
 }

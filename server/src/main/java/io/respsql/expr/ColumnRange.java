@@ -18,6 +18,8 @@ final class ColumnRange {
     private long hi = Long.MAX_VALUE;
     private double dlo = Double.NEGATIVE_INFINITY;
     private double dhi = Double.POSITIVE_INFINITY;
+    /** No upper bound on a DOUBLE column: NaN (above +Infinity in PostgreSQL's order) is in. */
+    private boolean dhiOpen = true;
     private boolean loInc = true;
     private boolean hiInc = true;
     private byte[] tlo;
@@ -66,9 +68,9 @@ final class ColumnRange {
         } else if (col instanceof ColumnRef.DoubleRef) {
             double v = k.type() == SqlType.DOUBLE ? k.doubleValue : k.longValue;
             switch (op) {
-                case EQ: case NE: r.dlo = v; r.dhi = v; break;
-                case LT: r.dhi = v; r.hiInc = false; break;
-                case LE: r.dhi = v; break;
+                case EQ: case NE: r.dlo = v; r.dhi = v; r.dhiOpen = false; break;
+                case LT: r.dhi = v; r.hiInc = false; r.dhiOpen = false; break;
+                case LE: r.dhi = v; r.dhiOpen = false; break;
                 case GT: r.dlo = v; r.loInc = false; break;
                 default: r.dlo = v; break;
             }
@@ -100,6 +102,7 @@ final class ColumnRange {
         } else if (col instanceof ColumnRef.DoubleRef) {
             r.dlo = l.type() == SqlType.DOUBLE ? l.doubleValue : l.longValue;
             r.dhi = h.type() == SqlType.DOUBLE ? h.doubleValue : h.longValue;
+            r.dhiOpen = false;
         } else {
             r.lo = l.longValue;
             r.hi = h.longValue;
@@ -192,6 +195,14 @@ final class ColumnRange {
     }
 
     private int filterDouble(DoubleColumn c, int[] sel, int n) {
+        // PostgreSQL's float8 order (Doubles): NaN equals NaN and is above everything. The bounds are
+        // turned into plain compares for the non-NaN rows, and whether a NaN row is in is decided once.
+        boolean loNaN = dlo != dlo;
+        boolean hiNaN = !dhiOpen && dhi != dhi;
+        double lo = loNaN ? Double.NaN : dlo; // a NaN lower bound: no non-NaN value reaches it (v >= NaN is false)
+        double hi = dhiOpen || hiNaN ? Double.POSITIVE_INFINITY : dhi;
+        boolean hiInc = dhiOpen || hiNaN || this.hiInc;
+        boolean nanIn = (!loNaN || loInc) && (dhiOpen || hiNaN && this.hiInc);
         boolean nulls = c.mayHaveNulls();
         boolean want = !negate;
         int kept = 0;
@@ -201,7 +212,7 @@ final class ColumnRange {
                 continue;
             }
             double v = c.get(s);
-            boolean in = (loInc ? v >= dlo : v > dlo) && (hiInc ? v <= dhi : v < dhi);
+            boolean in = v == v ? (loInc ? v >= lo : v > lo) && (hiInc ? v <= hi : v < hi) : nanIn;
             if (in == want) {
                 sel[kept++] = s;
             }

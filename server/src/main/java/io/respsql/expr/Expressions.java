@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BinaryOp;
 import io.respsql.storage.Column;
 
@@ -145,7 +146,7 @@ public final class Expressions {
     }
 
     private static SqlException cannotTake(BinaryOp op, SqlType a, SqlType b) {
-        return new SqlException("operator '" + op.symbol + "' cannot take " + a.sqlName() + " and " + b.sqlName());
+        return new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '" + op.symbol + "' cannot take " + a.sqlName() + " and " + b.sqlName());
     }
 
     public static Expression negate(Expression e) {
@@ -154,7 +155,7 @@ public final class Expressions {
             return Literal.ofNull(SqlType.BIGINT);
         }
         if (!Coercion.numberLike(t)) {
-            throw new SqlException("operator '-' cannot take " + t.sqlName());
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '-' cannot take " + t.sqlName());
         }
         return fold(new ArithmeticOp.Negate(e));
     }
@@ -191,7 +192,7 @@ public final class Expressions {
     /** Constant lists are probed through a hash set; NULL in the list makes a miss UNKNOWN. */
     public static Expression inList(Expression e, List<Expression> values, boolean negated) {
         if (values.isEmpty()) {
-            throw new SqlException("IN needs at least one value");
+            throw new SqlException(SqlState.SYNTAX_ERROR, "IN needs at least one value");
         }
         Expression[][] pairs = new Expression[values.size()][];
         boolean constant = e.type() != SqlType.NULL;
@@ -235,7 +236,7 @@ public final class Expressions {
         for (Expression r : results) {
             SqlType c = commonType(t, r.type());
             if (c == null) {
-                throw new SqlException("CASE results have no common type: " + t.sqlName() + " and " + r.type().sqlName());
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "CASE results have no common type: " + t.sqlName() + " and " + r.type().sqlName());
             }
             t = c;
         }
@@ -275,7 +276,7 @@ public final class Expressions {
             return e;
         }
         if (!Casts.allowed(from, target)) {
-            throw new SqlException("cannot cast " + from.sqlName() + " to " + target.sqlName());
+            throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast " + from.sqlName() + " to " + target.sqlName());
         }
         return fold(new Casts.Cast(e, target));
     }
@@ -288,7 +289,7 @@ public final class Expressions {
     public static Expression castTo(Expression e, String typeName) {
         SqlType target = typeOf(typeName);
         if (target == null) {
-            throw new SqlException("unknown type '" + typeName + "'");
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + typeName + "'");
         }
         String n = typeName.trim().toUpperCase(Locale.ROOT);
         if ((n.equals("NUMERIC") || n.equals("DECIMAL")) && (e.type().isNumeric() || e.type() == SqlType.NULL)) {

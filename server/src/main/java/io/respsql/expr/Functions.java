@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 import java.util.List;
 import java.util.Set;
@@ -34,13 +35,13 @@ final class Functions {
         } else {
             want = min + " to " + max + " arguments";
         }
-        throw new SqlException("function '" + name + "' takes " + want + ", got " + n);
+        throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + name + "' takes " + want + ", got " + n);
     }
 
     private static Expression number(String name, List<Expression> args, int i) {
         Expression e = args.get(i);
         if (!e.type().isNumeric() && e.type() != SqlType.NULL) {
-            throw new SqlException("function '" + name + "' argument " + (i + 1) + " must be a number, not " + e.type().sqlName());
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + name + "' argument " + (i + 1) + " must be a number, not " + e.type().sqlName());
         }
         return e;
     }
@@ -58,7 +59,7 @@ final class Functions {
                 for (Expression a : args) {
                     SqlType c = Expressions.commonType(t, a.type());
                     if (c == null) {
-                        throw new SqlException("function '" + name + "' arguments have no common type: " + t.sqlName()
+                        throw new SqlException(SqlState.DATATYPE_MISMATCH, "function '" + name + "' arguments have no common type: " + t.sqlName()
                                 + " and " + a.type().sqlName());
                     }
                     t = c;
@@ -107,7 +108,7 @@ final class Functions {
                 arity(name, args, 2, 2);
                 return new TextFunctions.Instr(args.get(0), args.get(1));
             default:
-                throw new SqlException("unknown function '" + name + "'");
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "unknown function '" + name + "'");
         }
     }
 }

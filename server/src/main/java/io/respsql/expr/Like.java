@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * {@code x [NOT] LIKE pattern [ESCAPE c]}: {@code %} any run of characters, {@code _} one UTF-8
@@ -60,7 +61,7 @@ final class Like extends Expression {
             escStart = ctx.textOffset;
             escLen = ctx.textLength;
             if (escLen == 0 || TextBuf.chars(e, escStart, escLen) != 1) {
-                throw new SqlException("ESCAPE expression must be a single character");
+                throw new SqlException(SqlState.INVALID_ESCAPE_SEQUENCE, "ESCAPE expression must be a single character");
             }
         }
         byte[] p = pat.eval(ctx);

@@ -58,7 +58,9 @@ final class NumberText {
     }
 
     /**
-     * SQLite's CAST(text AS REAL): the leading decimal number, 0.0 when none. Exact without
+     * SQLite's CAST(text AS REAL): the leading decimal number, 0.0 when none; PostgreSQL's
+     * NaN/Infinity words are read as those values, and a number beyond a double's range (overflow,
+     * or a non-zero one underflowing to 0) is PostgreSQL's out-of-range error. Exact without
      * allocation for up to 15 significant digits and a decimal exponent within ±22 (one correctly
      * rounded multiplication or division of exact doubles); otherwise Double.parseDouble.
      */
@@ -110,7 +112,7 @@ final class NumberText {
             }
         }
         if (!any) {
-            return 0.0;
+            return Doubles.special(a, off, len); // 'NaN', 'Infinity', 'inf' as PostgreSQL reads them; else 0.0
         }
         int mantEnd = i;
         if (i < end && (a[i] == 'e' || a[i] == 'E')) {
@@ -138,7 +140,11 @@ final class NumberText {
         } else if (sig <= 15 && exp >= -22 && exp <= 22) {
             r = exp >= 0 ? mant * POW10[exp] : mant / POW10[-exp];
         } else {
-            r = Math.abs(Double.parseDouble(new String(a, numStart, mantEnd - numStart, StandardCharsets.US_ASCII)));
+            String number = new String(a, numStart, mantEnd - numStart, StandardCharsets.US_ASCII);
+            r = Math.abs(Double.parseDouble(number));
+            if (r == 0.0 || Double.isInfinite(r)) {
+                throw Doubles.outOfRange(number); // PostgreSQL refuses what does not fit a double, not 0 or Infinity
+            }
         }
         return negative ? -r : r;
     }

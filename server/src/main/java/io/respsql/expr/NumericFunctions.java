@@ -1,6 +1,7 @@
 package io.respsql.expr;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /** ABS and ROUND. */
 final class NumericFunctions {
@@ -36,7 +37,7 @@ final class NumericFunctions {
                 return 0;
             }
             if (v == Long.MIN_VALUE) {
-                throw new SqlException("integer overflow in ABS(" + v + ")");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in ABS(" + v + ")");
             }
             return Math.abs(v);
         }

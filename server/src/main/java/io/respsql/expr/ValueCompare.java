@@ -49,7 +49,7 @@ final class ValueCompare {
                     return 0;
                 }
                 double b = right.evalDouble(ctx);
-                return a < b ? -1 : a > b ? 1 : 0;
+                return Doubles.compare(a, b); // NaN = NaN, NaN above all (PostgreSQL)
             }
             default: {
                 byte[] a = left.evalText(ctx);
@@ -84,7 +84,7 @@ final class ValueCompare {
                 boolean an = ctx.isNull;
                 double b = right.evalDouble(ctx);
                 boolean bn = ctx.isNull;
-                result = an || bn ? an != bn : a != b;
+                result = an || bn ? an != bn : Doubles.compare(a, b) != 0;
                 break;
             }
             default: {

@@ -276,7 +276,13 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
     }
 
-    /** {@link RespWriter.Sink}: sends a full chunk of a reply now and checks the output limit. */
+    /**
+     * {@link RespWriter.Sink}: sends a full chunk of a reply now and checks the output limit. A
+     * reply built here is never paced to its reader (as BackgroundQueries does past the soft limit):
+     * this is the event loop, which cannot wait for one client without stalling all of them. The
+     * statements served here are the ones estimated below {@code bg-query-min-rows} (large results
+     * go to a worker), so their replies are bounded; past the limits the client is disconnected.
+     */
     @Override
     public void handOver(RespWriter w) {
         ByteBuf chunk = w.target();
@@ -412,8 +418,45 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         stats.countError("ERR");
         log.info("Protocol error from client {}: {}", describeClient(), what);
         session.closeAfterReply();
-        ctx.channel().config().setAutoRead(false);
-        writeThenClose(ctx);
+        lingeringClose(ctx);
+    }
+
+    /** How long a refused client's further bytes are read and dropped before the connection is closed anyway. */
+    static final long LINGER_MILLIS = 5_000;
+
+    /**
+     * Sends what is pending (the protocol error) and ends our side with a FIN, then keeps reading
+     * and dropping what the client still sends until it closes, at most {@link #LINGER_MILLIS}.
+     * Closing at once with its bytes unread would send a reset instead: a client still writing an
+     * oversized bulk would get a broken pipe and never see the error (Redis's reply is lost the
+     * same way; issue 22 asks for the error first). Reads of a closing session are released unparsed.
+     */
+    private void lingeringClose(ChannelHandlerContext ctx) {
+        if (commit != null) {
+            commit.commitNow();
+        }
+        writeOut(ctx);
+        flushPending = false;
+        if (!(ctx.channel() instanceof io.netty.channel.socket.DuplexChannel duplex)) {
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+            if (!f.isSuccess()) {
+                ctx.close();
+                return;
+            }
+            duplex.shutdownOutput().addListener(s -> {
+                if (!s.isSuccess()) {
+                    ctx.close();
+                }
+            });
+            ctx.executor().schedule(() -> {
+                ctx.close();
+            }, LINGER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        });
+        ctx.channel().config().setAutoRead(true); // drain: the client's FIN (read -1) then closes the channel
     }
 
     /** Hands the collected replies to the channel (flushed on read-complete). */

@@ -78,6 +78,8 @@ public final class RespSqlServer implements AutoCloseable {
     private volatile boolean closed;
     /** Worker threads of long queries; stopped after the loop. */
     private io.respsql.engine.BackgroundQueries background;
+    /** Its statement on the event loop is stopped by SIGTERM (cancelRunning). */
+    private SqlEngine sqlEngine;
     private volatile boolean finalSaveFailed;
 
     private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
@@ -110,6 +112,7 @@ public final class RespSqlServer implements AutoCloseable {
         SqlEngine sql = new SqlEngine(catalog);
         InfoReport info = new InfoReport(config, stats, catalog);
         sql.planCacheConfig(config);
+        sql.statementLimits(config); // loop-statement-max-ms, query-timeout-ms
         info.engine(sql);
         IoTransport transportKind = IoTransport.choose(config.ioTransport());
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("respsql-loop"),
@@ -248,6 +251,7 @@ public final class RespSqlServer implements AutoCloseable {
         RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
                 clientChannels);
         server.background = background;
+        server.sqlEngine = sql;
         self.set(server);
         return server;
     }
@@ -302,6 +306,14 @@ public final class RespSqlServer implements AutoCloseable {
         if (closed) {
             return;
         }
+        // A long statement must not hold the exit: the one on the event loop (if its bound is
+        // off) and those on workers stop within a batch of rows.
+        if (sqlEngine != null) {
+            sqlEngine.cancelRunning("query cancelled: server shutting down");
+        }
+        if (background != null) {
+            background.cancelAll("query cancelled: server shutting down");
+        }
         try {
             String refusal = executor.submit(() -> persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT)).get();
             if (refusal != null) {
@@ -329,6 +341,9 @@ public final class RespSqlServer implements AutoCloseable {
             return;
         }
         closed = true;
+        if (background != null) {
+            background.cancelAll("query cancelled: server shutting down"); // none holds the exit (SHUTDOWN)
+        }
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
         // Close clients explicitly: a client must see its connection end when the server stops.

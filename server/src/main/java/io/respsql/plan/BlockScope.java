@@ -1,6 +1,7 @@
 package io.respsql.plan;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.storage.Column;
 
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ final class BlockScope {
         if (r.name != null) {
             for (Relation seen : relations) {
                 if (seen.name != null && seen.name.equalsIgnoreCase(r.name)) {
-                    throw new SqlException("table '" + r.name + "' appears twice in FROM: give each an alias");
+                    throw new SqlException(SqlState.DUPLICATE_ALIAS, "table '" + r.name + "' appears twice in FROM: give each an alias");
                 }
             }
         }
@@ -78,7 +79,7 @@ final class BlockScope {
             }
         }
         if (qualifier != null) {
-            throw new SqlException("table '" + qualifier + "' is not in the FROM list");
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + qualifier + "' is not in the FROM list");
         }
         return null;
     }
@@ -91,7 +92,7 @@ final class BlockScope {
             }
             Column c = r.column(name);
             if (c == null) {
-                throw new SqlException("column '" + name + "' does not exist in table '" + r.displayName() + "'");
+                throw new SqlException(SqlState.UNDEFINED_COLUMN, "column '" + name + "' does not exist in table '" + r.displayName() + "'");
             }
             return new Resolved(r, c, r.name + "." + c.name());
         }
@@ -100,7 +101,7 @@ final class BlockScope {
             Column c = r.column(name);
             if (c != null) {
                 if (found != null) {
-                    throw new SqlException("column '" + name + "' is ambiguous: qualify it with its table name");
+                    throw new SqlException(SqlState.AMBIGUOUS_COLUMN, "column '" + name + "' is ambiguous: qualify it with its table name");
                 }
                 found = new Resolved(r, c, relations.size() > 1 && r.name != null ? r.name + "." + c.name() : c.name());
             }

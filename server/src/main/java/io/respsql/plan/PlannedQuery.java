@@ -85,7 +85,8 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     /**
      * Estimated rows the plan visits: the sum of {@link Operator#rowsTouched()} over its operators
      * and its subqueries' (a full scan or whole-index walk of a base table counts its rows now; a
-     * probe or bounded range counts nothing; a correlated subquery counts once). Joins and
+     * probe or bounded range counts nothing; a correlated subquery counts once; a nested loop join
+     * counts its inputs' rows multiplied, the pairs it visits). Hash joins and
      * aggregates run over those rows, so the sum orders statements well enough for a yes/no
      * decision (bg-query-min-rows). The access paths are fixed at plan time; the row counts are
      * read on each call, so a cached plan's figure follows its tables' growth.
@@ -121,14 +122,14 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         long rows = 0;
         EvalContext ctx = null;
         for (Operator op : ops) {
-            rows += op.rowsTouched();
+            rows = Math.min(Operator.MANY_ROWS, rows + op.rowsTouched());
             if (op instanceof IndexRange range && range.estimable(params != null)) {
                 if (ctx == null) {
                     ctx = estimateContext != null ? estimateContext : (estimateContext = newContext());
                     ctx.params = params;
                 }
                 try {
-                    rows += range.estimatedRows(ctx);
+                    rows = Math.min(Operator.MANY_ROWS, rows + range.estimatedRows(ctx));
                 } catch (RuntimeException e) {
                     // defensive: a bound that fails to evaluate is the run's to report (with its own error); nothing counted
                 }
@@ -168,6 +169,17 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** The run: {@code params} and {@code cancel} may be null (no parameters; not cancellable). */
     public void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
+        // A run on a worker thread (cancellable) gets its own writer: the kept one is the event loop's.
+        run(sink, params, cancel, cancel == null ? writer : new ResultWriter());
+    }
+
+    /** The run on the event loop, stopped once {@code cancel} (its deadline, may be null) says so. */
+    public void runOnLoop(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
+        run(sink, params, cancel, writer);
+    }
+
+    private void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel,
+                     ResultWriter w) {
         EvalContext ctx = newContext();
         ctx.params = params;
         ctx.cancel = cancel;
@@ -177,7 +189,6 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
             sink.countStar(columns, n);
             return;
         }
-        // A run on a worker thread (cancellable) gets its own writer: the kept one is the event loop's.
-        (cancel == null ? writer : new ResultWriter()).write(p.root(), outputArray, columns, p.carried(), ctx, sink);
+        w.write(p.root(), outputArray, columns, p.carried(), ctx, sink);
     }
 }

@@ -9,6 +9,7 @@ import io.respsql.expr.Expression;
 import io.respsql.expr.Expressions;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
 import io.respsql.storage.ReadableCatalog;
@@ -64,7 +65,7 @@ public final class QueryBinder {
 
     Relation newRelation(Relation.Kind kind, String name, Table table, List<String> columnNames) {
         if (relations >= MAX_RELATIONS) {
-            throw new SqlException("a statement may use at most " + MAX_RELATIONS + " tables, subqueries and groupings");
+            throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "a statement may use at most " + MAX_RELATIONS + " tables, subqueries and groupings");
         }
         Relation r = new Relation(relations++, kind, name, table, columnNames);
         r.explain = explain;
@@ -143,7 +144,7 @@ public final class QueryBinder {
                     }
                 }
                 if (!any) {
-                    throw new SqlException(st.qualifier() == null ? "SELECT * needs a FROM clause"
+                    throw new SqlException(st.qualifier() == null ? SqlState.SYNTAX_ERROR : SqlState.UNDEFINED_TABLE, st.qualifier() == null ? "SELECT * needs a FROM clause"
                             : "table '" + st.qualifier() + "' is not in the FROM list");
                 }
             } else {
@@ -176,7 +177,7 @@ public final class QueryBinder {
                 break;
             } catch (BareColumn e) {
                 if (bare.size() >= 64) {
-                    throw new SqlException("column '" + e.column.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
+                    throw new SqlException(SqlState.GROUPING_ERROR, "column '" + e.column.name() + "' must appear in the GROUP BY clause or be used in an aggregate function");
                 }
                 bare.add(e.column);
                 scope.subplans.subList(subplansBefore, scope.subplans.size()).clear();
@@ -308,18 +309,18 @@ public final class QueryBinder {
         io.respsql.exec.op.window.WindowFunctionKind kind;
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
-                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: " + f.name() + "(*) is not allowed, name a column");
             }
             kind = io.respsql.exec.op.window.WindowFunctionKind.COUNT_STAR;
         } else {
             try {
                 kind = io.respsql.exec.op.window.WindowFunctionKind.valueOf(f.name());
             } catch (IllegalArgumentException e) {
-                throw new SqlException("unknown window function '" + f.name() + "'");
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "unknown window function '" + f.name() + "'");
             }
         }
         if (f.distinct()) {
-            throw new SqlException("DISTINCT is not supported in window functions: " + text(f));
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "DISTINCT is not supported in window functions: " + text(f));
         }
         Expression[] args = new Expression[f.args().size()];
         for (int i = 0; i < args.length; i++) {
@@ -354,7 +355,7 @@ public final class QueryBinder {
         if (e instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
             long k = parseInteger(l.text());
             if (k < 1 || k > outputs.size()) {
-                throw new SqlException("ORDER BY term " + l.text() + " is out of range: the select list has "
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "ORDER BY term " + l.text() + " is out of range: the select list has "
                         + outputs.size() + " column(s)");
             }
             return outputs.get((int) k - 1);
@@ -399,7 +400,7 @@ public final class QueryBinder {
             if (g instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
                 long k = parseInteger(l.text());
                 if (k < 1 || k > items.size()) {
-                    throw new SqlException("GROUP BY term " + l.text() + " is out of range: the select list has "
+                    throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "GROUP BY term " + l.text() + " is out of range: the select list has "
                             + items.size() + " column(s)");
                 }
                 target = items.get((int) k - 1);
@@ -412,7 +413,7 @@ public final class QueryBinder {
                 }
             }
             if (containsAggregate(target)) {
-                throw new SqlException("aggregate functions are not allowed in GROUP BY");
+                throw new SqlException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in GROUP BY");
             }
             b.groupKeys.add(value(target, scope));
             keyCanon.add(Canonical.key(target, scope));
@@ -452,26 +453,26 @@ public final class QueryBinder {
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
-                throw new SqlException("syntax error: " + f.name() + "(*) is not allowed, name a column");
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: " + f.name() + "(*) is not allowed, name a column");
             }
             return new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
         }
         AggregateSpec.Kind kind = AggregateSpec.Kind.valueOf(f.name());
         int want = kind == AggregateSpec.Kind.GROUP_CONCAT ? 2 : 1;
         if (f.args().isEmpty() || f.args().size() > want) {
-            throw new SqlException("aggregate function '" + f.name() + "' takes " + (want == 1 ? "1 argument" : "1 or 2 arguments")
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "aggregate function '" + f.name() + "' takes " + (want == 1 ? "1 argument" : "1 or 2 arguments")
                     + ", got " + f.args().size());
         }
         for (Expr a : f.args()) {
             if (containsAggregate(a)) {
-                throw new SqlException("aggregate function calls cannot be nested: " + text(f));
+                throw new SqlException(SqlState.GROUPING_ERROR, "aggregate function calls cannot be nested: " + text(f));
             }
         }
         Expression arg = value(f.args().get(0), scope);
         Expression sep = f.args().size() > 1 ? value(f.args().get(1), scope) : null;
         if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL)
                 && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN) {
-            throw new SqlException(f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
     }
@@ -527,7 +528,7 @@ public final class QueryBinder {
         int n = q.left.outputs.size();
         String op = s.kind() == Query.SetOpKind.UNION_ALL ? "UNION ALL" : s.kind().name();
         if (q.right.outputs.size() != n) {
-            throw new SqlException("each side of " + op + " must have the same number of columns (" + n + " and "
+            throw new SqlException(SqlState.SYNTAX_ERROR, "each side of " + op + " must have the same number of columns (" + n + " and "
                     + q.right.outputs.size() + ")");
         }
         List<ColumnSpec> specs = new ArrayList<>();
@@ -536,7 +537,7 @@ public final class QueryBinder {
             SqlType r = q.right.outputs.get(i).type();
             SqlType t = l == r ? l : Expressions.commonType(l, r);
             if (t == null) {
-                throw new SqlException(op + " column " + (i + 1) + " has types " + l.sqlName() + " and " + r.sqlName()
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, op + " column " + (i + 1) + " has types " + l.sqlName() + " and " + r.sqlName()
                         + " that do not match");
             }
             q.left.outputs.set(i, coerce(q.left.outputs.get(i), t));
@@ -574,7 +575,7 @@ public final class QueryBinder {
         SqlType[] types = new SqlType[n];
         for (List<Expr> row : v.rows()) {
             if (row.size() != n) {
-                throw new SqlException("all VALUES rows must have the same number of values (" + n + " and " + row.size() + ")");
+                throw new SqlException(SqlState.SYNTAX_ERROR, "all VALUES rows must have the same number of values (" + n + " and " + row.size() + ")");
             }
             List<Expression> bound = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -614,7 +615,7 @@ public final class QueryBinder {
     private void flatten(Query.FromItem f, BlockScope scope, LogicalQuery.Block b) {
         if (f instanceof Query.Join j) {
             if (j.natural()) {
-                throw new SqlException("NATURAL JOIN is not supported: name the columns with USING or ON");
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "NATURAL JOIN is not supported: name the columns with USING or ON");
             }
             switch (j.kind()) {
                 case INNER:
@@ -631,7 +632,7 @@ public final class QueryBinder {
                 }
                 case LEFT: {
                     if (j.right() instanceof Query.Join) {
-                        throw new SqlException("LEFT JOIN of a parenthesized join is not supported");
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "LEFT JOIN of a parenthesized join is not supported");
                     }
                     long before = scope.mask();
                     flatten(j.left(), scope, b);
@@ -650,7 +651,7 @@ public final class QueryBinder {
                 }
                 case RIGHT: {
                     if (j.left() instanceof Query.Join) {
-                        throw new SqlException("RIGHT JOIN of a parenthesized join is not supported");
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RIGHT JOIN of a parenthesized join is not supported");
                     }
                     Relation r = leaf(j.left(), scope);
                     scope.add(r);
@@ -667,7 +668,7 @@ public final class QueryBinder {
                     return;
                 }
                 default:
-                    throw new SqlException("FULL JOIN is not supported");
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "FULL JOIN is not supported");
             }
         }
         scope.add(leaf(f, scope));
@@ -692,7 +693,7 @@ public final class QueryBinder {
                 }
             }
             if (l == null || r == null) {
-                throw new SqlException("column '" + col + "' of USING is not in both sides of the join");
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "column '" + col + "' of USING is not in both sides of the join");
             }
             out.add(new Expr.Binary(Expr.BinaryOp.EQ, new Expr.Column(l.name, col, -1, -1),
                     new Expr.Column(r.name, col, -1, -1), -1, -1));
@@ -722,7 +723,7 @@ public final class QueryBinder {
             if (view != null) {
                 return view;
             }
-            throw new SqlException("table '" + t.name() + "' does not exist");
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
         }
         Query.Derived d = (Query.Derived) f;
         return derived(d.query(), d.alias(), null, scope, scope.parent);
@@ -738,7 +739,7 @@ public final class QueryBinder {
         List<String> names = new ArrayList<>(q.names);
         if (declaredNames != null && !declaredNames.isEmpty()) {
             if (declaredNames.size() != names.size()) {
-                throw new SqlException("view '" + alias + "' declares " + declaredNames.size() + " columns, its query has "
+                throw new SqlException(SqlState.SYNTAX_ERROR, "view '" + alias + "' declares " + declaredNames.size() + " columns, its query has "
                         + names.size());
             }
             names = new ArrayList<>(declaredNames);
@@ -761,7 +762,7 @@ public final class QueryBinder {
 
     int enterView() {
         if (++viewDepth > 32) {
-            throw new SqlException("views nest more than 32 deep (a view that reads itself?)");
+            throw new SqlException(SqlState.STATEMENT_TOO_COMPLEX, "views nest more than 32 deep (a view that reads itself?)");
         }
         return viewDepth;
     }
@@ -946,7 +947,7 @@ public final class QueryBinder {
     Expression value(Expr e, BlockScope scope) {
         Expression x = bind(e, scope);
         if (x == null) {
-            throw new SqlException(scope.unknownColumn(((Expr.Column) e).name()));
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, scope.unknownColumn(((Expr.Column) e).name()));
         }
         return x;
     }
@@ -1035,7 +1036,7 @@ public final class QueryBinder {
     /** A parameter in place of a literal of its kind: a run-time constant of the literal's type family. */
     private static Expression parameter(Expr.Parameter p) {
         if (p.kind() == null) {
-            throw new SqlException("parameter ?" + (p.index() + 1) + " has no type here");
+            throw new SqlException(SqlState.INDETERMINATE_DATATYPE, "parameter ?" + (p.index() + 1) + " has no type here");
         }
         switch (p.kind()) {
             case INTEGER:
@@ -1045,7 +1046,7 @@ public final class QueryBinder {
             case STRING:
                 return new io.respsql.expr.Parameter(p.index(), SqlType.TEXT);
             default:
-                throw new SqlException("parameter ?" + (p.index() + 1) + " cannot stand for " + p.kind());
+                throw new SqlException(SqlState.INDETERMINATE_DATATYPE, "parameter ?" + (p.index() + 1) + " cannot stand for " + p.kind());
         }
     }
 
@@ -1054,7 +1055,7 @@ public final class QueryBinder {
             case INTEGER:
                 return integer(l.text());
             case DECIMAL:
-                return Expressions.constDouble(Double.parseDouble(l.text()));
+                return Expressions.constDouble(io.respsql.expr.Doubles.literal(l.text()));
             case STRING:
                 return Expressions.constText(l.text());
             case TRUE:
@@ -1072,7 +1073,7 @@ public final class QueryBinder {
             long v = Long.parseLong(digits);
             return Expressions.constLong(v == (int) v ? SqlType.INT : SqlType.BIGINT, v);
         } catch (NumberFormatException e) {
-            return Expressions.constDouble(Double.parseDouble(digits));
+            return Expressions.constDouble(io.respsql.expr.Doubles.literal(digits));
         }
     }
 
@@ -1091,7 +1092,7 @@ public final class QueryBinder {
                     return integer("-" + l.text());
                 }
                 if (u.operand() instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.DECIMAL) {
-                    return Expressions.constDouble(-Double.parseDouble(l.text()));
+                    return Expressions.constDouble(-io.respsql.expr.Doubles.literal(l.text()));
                 }
                 return Expressions.negate(value(u.operand(), scope));
             case PLUS:
@@ -1120,10 +1121,10 @@ public final class QueryBinder {
             r = Expressions.constText(((Expr.Column) right).name());
         }
         if (l == null) {
-            throw new SqlException(scope.unknownColumn(((Expr.Column) left).name()));
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, scope.unknownColumn(((Expr.Column) left).name()));
         }
         if (r == null) {
-            throw new SqlException(scope.unknownColumn(((Expr.Column) right).name()));
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, scope.unknownColumn(((Expr.Column) right).name()));
         }
         if (l.type() == SqlType.TEXT && isNumberLiteral(right)) {
             r = Expressions.constText(text(right));
@@ -1143,7 +1144,7 @@ public final class QueryBinder {
             return Expressions.constText(((Expr.Column) e).name());
         }
         if (x == null) {
-            throw new SqlException(scope.unknownColumn(((Expr.Column) e).name()));
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, scope.unknownColumn(((Expr.Column) e).name()));
         }
         return x;
     }
@@ -1152,15 +1153,15 @@ public final class QueryBinder {
         if (f.over() != null) {
             io.respsql.expr.Expression w = scope.windowCalls == null ? null : scope.windowCalls.get(f);
             if (w == null) {
-                throw new SqlException("window function " + text(f) + " is not allowed here (only in the select list and ORDER BY)");
+                throw new SqlException(SqlState.WINDOWING_ERROR, "window function " + text(f) + " is not allowed here (only in the select list and ORDER BY)");
             }
             return w;
         }
         if (isAggregate(f)) {
-            throw new SqlException("aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
+            throw new SqlException(SqlState.GROUPING_ERROR, "aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         }
         if (f.star()) {
-            throw new SqlException("function '" + f.name() + "' does not take *");
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "function '" + f.name() + "' does not take *");
         }
         List<Expression> args = new ArrayList<>();
         for (Expr a : f.args()) {
@@ -1172,7 +1173,7 @@ public final class QueryBinder {
     private QueryPlanner.Planned subquery(Query q, BlockScope scope, String oneColumnFor) {
         LogicalQuery lq = bindQuery(q, scope);
         if (oneColumnFor != null && lq.outputs.size() != 1) {
-            throw new SqlException("the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
+            throw new SqlException(SqlState.SYNTAX_ERROR, "the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
         QueryPlanner.Planned p = QueryPlanner.plan(lq);
         subqueryPlans.add(p.root());
@@ -1303,15 +1304,15 @@ public final class QueryBinder {
     private long constantCount(Expr e, String clause) {
         Expression x = bind(e, new BlockScope(null));
         if (x == null || !x.isConstant() || !(x.type().isInteger() || x.type() == SqlType.NULL)) {
-            throw new SqlException(clause + " must be an integer constant, not '" + text(e) + "'");
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, clause + " must be an integer constant, not '" + text(e) + "'");
         }
         EvalContext ctx = new EvalContext(1);
         long v = x.evalLong(ctx);
         if (ctx.isNull) {
-            throw new SqlException(clause + " must be an integer constant, not NULL");
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, clause + " must be an integer constant, not NULL");
         }
         if (v < 0) {
-            throw new SqlException(clause + " must not be negative: " + v);
+            throw new SqlException(SqlState.INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, clause + " must not be negative: " + v);
         }
         return v;
     }

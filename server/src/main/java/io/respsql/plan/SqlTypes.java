@@ -2,6 +2,7 @@ package io.respsql.plan;
 
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.TypeName;
 import io.respsql.storage.ColumnType;
 
@@ -54,7 +55,7 @@ public final class SqlTypes {
     public static SqlType typeOf(TypeName name) {
         SqlType t = io.respsql.expr.Expressions.typeOf(name.base());
         if (t == null) {
-            throw new SqlException("unknown type '" + name.base() + "'");
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + name.base() + "'");
         }
         return t;
     }

@@ -1,6 +1,7 @@
 package io.respsql.plan;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Query;
 import io.respsql.sql.tree.Statement;
@@ -24,7 +25,7 @@ final class Views {
         }
         Statement st = SqlParser.parse(v.queryText());
         if (!(st instanceof Statement.QueryStatement q)) {
-            throw new SqlException("view '" + v.name() + "' does not hold a query");
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "view '" + v.name() + "' does not hold a query");
         }
         binder.enterView();
         String outer = binder.swapSql(v.queryText());

@@ -27,7 +27,7 @@ public final class Lexer {
             } else if (c == '-' && i + 1 < n && s.charAt(i + 1) == '-' || c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
                 int end = commentEnd(s, i);
                 if (end < 0) {
-                    throw new SqlException("syntax error: unterminated /* comment starting at position " + (i + 1));
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated /* comment starting at position " + (i + 1));
                 }
                 i = end;
             } else if (isIdentStart(c)) {
@@ -78,7 +78,7 @@ public final class Lexer {
                 i++;
                 while (true) {
                     if (i >= n) {
-                        throw new SqlException("syntax error: unterminated quoted name starting at position " + (start + 1));
+                        throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated quoted name starting at position " + (start + 1));
                     }
                     char d = s.charAt(i);
                     if (d == closeChar) {
@@ -107,7 +107,7 @@ public final class Lexer {
                 i++;
                 while (true) {
                     if (i >= n) {
-                        throw new SqlException("syntax error: unterminated string starting at position " + (start + 1));
+                        throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated string starting at position " + (start + 1));
                     }
                     char d = s.charAt(i);
                     if (d == c) {
@@ -142,7 +142,7 @@ public final class Lexer {
                     len = 1;
                     sym = Symbol.of(c);
                     if (sym == null) {
-                        throw new SqlException("syntax error: unexpected character '" + c + "' at position " + (i + 1));
+                        throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unexpected character '" + c + "' at position " + (i + 1));
                     }
                 }
                 i += len;

@@ -305,7 +305,7 @@ public final class SqlParser {
         try {
             return Integer.parseInt(t.text);
         } catch (NumberFormatException e) {
-            throw new SqlException("syntax error: type size " + t.text + " is out of range");
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "syntax error: type size " + t.text + " is out of range");
         }
     }
 
@@ -1191,14 +1191,14 @@ public final class SqlParser {
     private Expr blob(Token hex, int start) {
         String h = hex.text;
         if (h.length() % 2 != 0) {
-            throw new SqlException("syntax error: blob literal x'" + h + "' needs an even number of hex digits");
+            throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "syntax error: blob literal x'" + h + "' needs an even number of hex digits");
         }
         StringBuilder sb = new StringBuilder(h.length() / 2);
         for (int i = 0; i < h.length(); i += 2) {
             int hi = Character.digit(h.charAt(i), 16);
             int lo = Character.digit(h.charAt(i + 1), 16);
             if (hi < 0 || lo < 0) {
-                throw new SqlException("syntax error: blob literal x'" + h + "' has a character that is no hex digit");
+                throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "syntax error: blob literal x'" + h + "' has a character that is no hex digit");
             }
             sb.append((char) (hi * 16 + lo));
         }
@@ -1330,7 +1330,7 @@ public final class SqlParser {
 
     private void deeper() {
         if (++depth > MAX_DEPTH) {
-            tooDeep = new SqlException("syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
+            tooDeep = new SqlException(SqlState.STATEMENT_TOO_COMPLEX, "syntax error: expression nested deeper than " + MAX_DEPTH + " levels");
             throw tooDeep;
         }
     }
@@ -1429,6 +1429,6 @@ public final class SqlParser {
     private SqlException error(String expected) {
         Token t = peek();
         String found = t.type == Token.Type.END ? "end of statement" : "'" + t.text + "' at position " + (t.start + 1);
-        return new SqlException("syntax error: expected " + expected + ", found " + found);
+        return new SqlException(SqlState.SYNTAX_ERROR, "syntax error: expected " + expected + ", found " + found);
     }
 }

@@ -337,7 +337,9 @@ public final class Table {
                     return false;
                 }
             } else if (c instanceof DoubleColumn dc) {
-                if (dc.get(a) != dc.get(b)) {
+                double x = dc.get(a);
+                double y = dc.get(b);
+                if (x != y && !(x != x && y != y)) { // NaN equals NaN in a UNIQUE index (PostgreSQL)
                     return false;
                 }
             } else if (((TextColumn) c).compareRows(a, (TextColumn) c, b) != 0) {

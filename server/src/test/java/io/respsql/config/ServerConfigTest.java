@@ -47,7 +47,7 @@ class ServerConfigTest {
     @Test
     void outputBufferLimitClasses() throws Exception {
         ServerConfig c = new ServerConfig();
-        assertEquals("normal 268435456 67108864 60 replica 268435456 67108864 60 pubsub 33554432 8388608 60",
+        assertEquals("normal 268435456 16777216 60 replica 268435456 67108864 60 pubsub 33554432 8388608 60",
                 c.option("client-output-buffer-limit").get());
         c.option("client-output-buffer-limit").set("normal 1mb 512kb 5 pubsub 0 0 0");
         assertEquals(1L << 20, c.outputHardLimit());

@@ -68,4 +68,37 @@ class OutcomeTest {
         assertEquals("READONLY You can't write against a read only replica.", o.error());
         assertEquals("-" + o.error() + "\r\n", reply());
     }
+
+    /** Each kind of failure carries PostgreSQL's SQLSTATE code, while the reply's text stays as it was. */
+    @Test
+    void aFailureCarriesItsSqlState() {
+        run("CREATE TABLE t (id INT PRIMARY KEY, v INT NOT NULL, s TEXT)");
+        run("INSERT INTO t VALUES (1, 1, 'a'), (2, 2, 'b')");
+        String[][] cases = {
+            {"SELEKT 1", "42601"},
+            {"SELECT 1 /* open", "42601"},
+            {"SELECT * FROM nope", "42P01"},
+            {"SELECT nope FROM t", "42703"},
+            {"INSERT INTO t VALUES (1, 5, 'x')", "23505"},
+            {"UPDATE t SET id = 2 WHERE id = 1", "23505"},
+            {"INSERT INTO t VALUES (3, NULL, 'x')", "23502"},
+            {"INSERT INTO t VALUES (3, 3000000000, 'x')", "22003"},
+            {"SELECT (SELECT id FROM t)", "21000"},
+            {"SELECT nofunc(1)", "42883"},
+            {"CREATE TABLE t (x INT)", "42P07"},
+            {"DROP INDEX nope", "42704"},
+            {"SELECT v FROM t GROUP BY SUM(v)", "42803"},
+            {"SELECT * FROM t FULL JOIN t AS u ON t.id = u.id", "0A000"},
+            {"DEALLOCATE nope", "26000"},
+        };
+        for (String[] c : cases) {
+            Outcome o = run(c[0]);
+            assertFalse(o.ok(), c[0]);
+            assertEquals(c[1], o.sqlState(), c[0] + " -> " + o.error());
+            assertEquals("-" + o.error() + "\r\n", reply(), c[0]);
+        }
+        assertNull(run("SELECT 1").sqlState());
+        engine.writeGuard(() -> "READONLY You can't write against a read only replica.");
+        assertEquals("25006", run("DELETE FROM t").sqlState());
+    }
 }

@@ -78,7 +78,15 @@ class RowsTouchedTest {
         expect(46, "SELECT v FROM big WHERE id BETWEEN 5 AND 50", "primary key range on big");
         expect(BIG, "SELECT COUNT(*) FROM big WHERE fk = 3", "full scan of big");
         expect(BIG, "SELECT id FROM big ORDER BY id", "(all keys)"); // a whole-index walk for ORDER BY
-        expect(BIG + SMALL, "SELECT b.id FROM big b, small s WHERE b.fk + 0 = s.v + 0", "full scan of big");
+        // a nested loop join visits every pair of its inputs' rows (issue 22: estimated by adding them,
+        // a cross join of two 3,000-row tables stayed on the event loop)
+        expect((long) BIG * SMALL + BIG + SMALL, "SELECT b.id FROM big b, small s WHERE b.fk + 0 = s.v + 0",
+                "nested loop join");
+        expect((long) BIG * SMALL + BIG + SMALL, "SELECT COUNT(*) FROM big b, small s", "nested loop join");
+        // three inputs: the triples, plus the inner join's pairs and the scans (in whichever order it joins)
+        long triples = (long) BIG * SMALL * SMALL;
+        long three = plan("SELECT COUNT(*) FROM big b, small s, small t").estimatedRowsTouched();
+        assertTrue(three > triples && three < 2 * triples, three + " for " + triples + " triples");
         // probes driven by a table read whole: a primary key one row per driving row, another index its whole table
         expect(2 * SMALL, "SELECT s.v, b.v FROM small s JOIN big b ON b.id = s.id", "full scan of small");
         // big.v repeats: index probes into big_v or a hash join over a scan of big, either reaches all of big

@@ -65,6 +65,13 @@ public final class RespConnection implements AutoCloseable {
         return buf.toString(StandardCharsets.UTF_8);
     }
 
+    /** Reads exactly one reply and returns its wire bytes undecoded (for binary replies). */
+    public byte[] readReplyBytes() throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        readReply(buf);
+        return buf.toByteArray();
+    }
+
     private void readReply(ByteArrayOutputStream buf) throws IOException {
         String line = readLine(buf);
         char type = line.charAt(0);

@@ -52,7 +52,7 @@ class StreamedRepliesTest {
 
     @AfterEach
     void defaultLimits() {
-        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 64mb 60");
+        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 256mb 16mb 60");
     }
 
     @Test
@@ -73,7 +73,9 @@ class StreamedRepliesTest {
 
     @Test
     void clientOverTheOutputLimitIsDisconnectedAlone() throws Exception {
-        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 4mb 2mb 10");
+        // Past the 2 MB soft limit the query waits for its reader (SlowReaderTest); one that reads
+        // nothing for 1 s is disconnected.
+        server.dispatch("CONFIG", "SET", "client-output-buffer-limit", "normal 4mb 2mb 1");
         long fullReply = 0;
         try (RawClient greedy = new RawClient(server.port()); RespConnection other = server.raw()) {
             assertEquals("+PONG\r\n", other.call("PING"));

@@ -46,10 +46,13 @@ public interface Operator {
         return 0;
     }
 
-    /** {@link #rowsTouched()} summed over {@code op} and every operator under it (subqueries not counted). */
+    /** An estimate's ceiling (a product of joined inputs' rows saturates here; sums of it do not overflow). */
+    long MANY_ROWS = 1L << 60;
+
+    /** {@link #rowsTouched()} summed over {@code op} and every operator under it (subqueries not counted), at most {@link #MANY_ROWS}. */
     static long rowsTouchedUnder(Operator op) {
         long[] sum = {op.rowsTouched()};
-        op.inputs(in -> sum[0] += rowsTouchedUnder(in));
+        op.inputs(in -> sum[0] = Math.min(MANY_ROWS, sum[0] + rowsTouchedUnder(in)));
         return sum[0];
     }
 }

@@ -6,6 +6,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 import java.util.List;
 
@@ -48,7 +49,7 @@ public final class ScalarSubquery extends Expression {
 
     private boolean capture(EvalContext ctx) {
         if (++rows > 1) {
-            throw new SqlException("scalar subquery returned more than one row");
+            throw new SqlException(SqlState.CARDINALITY_VIOLATION, "scalar subquery returned more than one row");
         }
         SqlType t = output.type();
         if (t == SqlType.TEXT) {

@@ -5,6 +5,7 @@ import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
@@ -83,7 +84,7 @@ final class Assignment {
                 a.pending.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
             } else if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
                 if (!x.isConstant()) {
-                    throw new SqlException("cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
                 }
                 a = new Assignment(t, c, null, cell);
                 a.pending.setText(shown.getBytes(StandardCharsets.UTF_8)); // 2010: verbatim

@@ -3,6 +3,7 @@ package io.respsql.exec.write;
 import io.respsql.expr.EvalContext;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
@@ -38,12 +39,12 @@ final class Defaults {
         try {
             st = SqlParser.parse(sql);
         } catch (SqlException e) {
-            throw new SqlException("DEFAULT of column '" + column + "' does not parse: " + e.getMessage());
+            throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' does not parse: " + e.getMessage());
         }
         if (st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select s && s.items().size() == 1
                 && s.from() == null && s.items().get(0) instanceof Query.Item item) {
             return item.expr();
         }
-        throw new SqlException("DEFAULT of column '" + column + "' is not one expression: " + sql.substring(7));
+        throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' is not one expression: " + sql.substring(7));
     }
 }

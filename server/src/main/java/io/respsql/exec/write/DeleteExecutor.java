@@ -28,10 +28,16 @@ public final class DeleteExecutor {
 
     /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter)} with parameter values (a cached plan). */
     public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params) {
+        return run(p, buffer, undo, out, params, null);
+    }
+
+    /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter, io.respsql.expr.ParamValues)} stopped by {@code cancel} before the first row goes. */
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params,
+                           io.respsql.expr.Cancellation cancel) {
         Table t = p.table();
         io.respsql.expr.EvalContext ctx = p.rows().context();
         ctx.params = params;
-        RowCollector.collect(p.rows().root(), ctx, buffer);
+        RowCollector.collect(p.rows().root(), ctx, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo != null && n > 0) {

@@ -7,6 +7,7 @@ import io.respsql.expr.Expression;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
@@ -37,13 +38,19 @@ public final class InsertExecutor {
 
     /** Runs the INSERT and replies (OK, or the table's size for RETURN SIZE); returns the rows inserted. */
     public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
+        return run(catalog, s, sql, headroom, undo, out, null);
+    }
+
+    /** {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog, RespWriter)}; an INSERT ... SELECT's query is stopped by {@code cancel} before the first row is written. */
+    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out,
+                           io.respsql.expr.Cancellation cancel) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
         PendingRows rows;
         if (s.rows() != null) {
             rows = values(t, target, s.rows(), sql);
         } else {
-            rows = query(catalog, t, target, s, sql);
+            rows = query(catalog, t, target, s, sql, cancel);
         }
         boolean[] named = target.length < t.columnCount() ? named(t, target) : null;
         return write(catalog, t, named, rows, uniqueSecondaries(t), new int[rows.rows], new Cell(), s.returnSize(),
@@ -379,7 +386,7 @@ public final class InsertExecutor {
         for (int r = 0; r < nRows; r++) {
             List<Expr> row = values.get(r);
             if (row.size() != target.length) {
-                throw new SqlException("INSERT into '" + t.name() + "' has " + row.size() + " values for "
+                throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT into '" + t.name() + "' has " + row.size() + " values for "
                         + target.length + " columns" + (nRows > 1 ? " (row " + (r + 1) + ")" : ""));
             }
             int at = rows.addRow();
@@ -400,11 +407,12 @@ public final class InsertExecutor {
     }
 
     /** The query's rows, all gathered before the first is written. */
-    private static PendingRows query(Catalog catalog, Table t, int[] target, Statement.Insert s, String sql) {
+    private static PendingRows query(Catalog catalog, Table t, int[] target, Statement.Insert s, String sql,
+                                     io.respsql.expr.Cancellation cancel) {
         StatementPlanner.QueryPlan plan = StatementPlanner.planQuery(catalog, s.query(), sql);
         List<Expression> outputs = plan.outputs();
         if (outputs.size() != target.length) {
-            throw new SqlException("INSERT into '" + t.name() + "' has " + outputs.size() + " values for "
+            throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT into '" + t.name() + "' has " + outputs.size() + " values for "
                     + target.length + " columns (the query's columns)");
         }
         Column[] cols = new Column[target.length];
@@ -415,6 +423,7 @@ public final class InsertExecutor {
         PendingRows rows = new PendingRows(t.columnCount(), 16);
         Cell cell = new Cell();
         EvalContext ctx = plan.newContext();
+        ctx.cancel = cancel;
         TupleConsumer gather = c -> {
             int at = rows.addRow();
             for (int i = 0; i < cols.length; i++) {
@@ -450,7 +459,7 @@ public final class InsertExecutor {
                 Defaults.value(col, cell);
             } catch (UnsupportedOperationException binderNotMerged) {
                 // Not the old path's zero value: that would store a wrong value silently.
-                throw new SqlException("DEFAULT " + col.defaultText() + " of column '" + col.name()
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "DEFAULT " + col.defaultText() + " of column '" + col.name()
                         + "' needs the expression binder, which this build does not have yet");
             }
             for (int r = 0; r < rows.rows; r++) {
@@ -487,13 +496,13 @@ public final class InsertExecutor {
         for (int i = 0; i < target.length; i++) {
             Column c = Tables.column(t, names.get(i));
             if (!seen.add(c.position())) {
-                throw new SqlException("column '" + c.name() + "' is named twice in INSERT");
+                throw new SqlException(SqlState.DUPLICATE_COLUMN, "column '" + c.name() + "' is named twice in INSERT");
             }
             hasPk |= t.hasPrimaryKey() && c == t.primaryColumn();
             target[i] = c.position();
         }
         if (t.hasPrimaryKey() && !hasPk && t.primaryColumn().defaultText() == null) {
-            throw new SqlException("INSERT into '" + t.name() + "' must give primary key column '" + t.primaryColumn().name() + "'");
+            throw new SqlException(SqlState.NOT_NULL_VIOLATION, "INSERT into '" + t.name() + "' must give primary key column '" + t.primaryColumn().name() + "'");
         }
         return target;
     }
@@ -561,7 +570,7 @@ public final class InsertExecutor {
 
     /** The 2010 reply, with the key that exists. */
     private static SqlException duplicate(Table t, String key) {
-        return new SqlException("INSERT on Existing Data - use UPDATE (table '" + t.name() + "' already has "
+        return new SqlException(SqlState.UNIQUE_VIOLATION, "INSERT on Existing Data - use UPDATE (table '" + t.name() + "' already has "
                 + t.primaryColumn().name() + "=" + key + ")");
     }
 
@@ -590,7 +599,7 @@ public final class InsertExecutor {
 
     /** The error of a UNIQUE violation, naming the index and the values (read from {@code row}). */
     static SqlException uniqueViolation(Table t, TableIndex ix, int row) {
-        return new SqlException("UNIQUE index '" + ix.name() + "' of table '" + t.name() + "' already has " + keyText(ix, row));
+        return new SqlException(SqlState.UNIQUE_VIOLATION, "UNIQUE index '" + ix.name() + "' of table '" + t.name() + "' already has " + keyText(ix, row));
     }
 
     /** {@code (a, b) = (1, 'x')}: the key of {@code row} in {@code ix}. */

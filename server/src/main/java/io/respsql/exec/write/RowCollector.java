@@ -14,6 +14,19 @@ final class RowCollector {
     private RowCollector() {
     }
 
+    /**
+     * {@link #collect(Operator, EvalContext, IntArrayList)} stopped by {@code cancel} (a statement
+     * timeout; null: none): only here, before the first change, so a stopped write changed nothing.
+     */
+    static void collect(Operator root, EvalContext ctx, IntArrayList into, io.respsql.expr.Cancellation cancel) {
+        ctx.cancel = cancel;
+        try {
+            collect(root, ctx, into);
+        } finally {
+            ctx.cancel = null;
+        }
+    }
+
     static void collect(Operator root, EvalContext ctx, IntArrayList into) {
         into.clear();
         if (root instanceof IndexLookup lookup && root.relations() == 1L) { // relation 0: the table

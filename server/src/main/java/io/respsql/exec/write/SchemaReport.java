@@ -2,6 +2,7 @@ package io.respsql.exec.write;
 
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
@@ -28,7 +29,7 @@ public final class SchemaReport {
         if (t == null) {
             ViewDef v = catalog.view(s.table());
             if (v == null) {
-                throw new SqlException("table '" + s.table() + "' does not exist");
+                throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
             }
             out.arrayHeader(1);
             out.bulk(v.name() + " | VIEW" + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")

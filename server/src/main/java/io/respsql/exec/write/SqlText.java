@@ -25,9 +25,15 @@ final class SqlText {
             return;
         }
         switch (c.type()) {
-            case FLOAT:
-                sb.append(RespWriter.doubleText(c.getDouble(row)));
+            case FLOAT: {
+                double d = c.getDouble(row);
+                if (d - d != 0) {
+                    sb.append('\'').append(RespWriter.doubleText(d)).append('\''); // 'NaN', 'Infinity': reads back as a FLOAT
+                } else {
+                    sb.append(RespWriter.doubleText(d));
+                }
                 return;
+            }
             case TEXT:
                 quote(sb, ((TextColumn) c).getString(row));
                 return;

@@ -2,6 +2,7 @@ package io.respsql.exec.write;
 
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
@@ -40,10 +41,10 @@ public final class TableDdl {
                 out.ok();
                 return false;
             }
-            throw new SqlException((catalog.table(s.table()) != null ? "table '" : "a view named '") + s.table() + "' already exists");
+            throw new SqlException(SqlState.DUPLICATE_TABLE, (catalog.table(s.table()) != null ? "table '" : "a view named '") + s.table() + "' already exists");
         }
         if (s.columns().isEmpty()) {
-            throw new SqlException("table '" + s.table() + "' needs at least one column");
+            throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "table '" + s.table() + "' needs at least one column");
         }
         List<String> names = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -51,11 +52,11 @@ public final class TableDdl {
         for (int i = 0; i < s.columns().size(); i++) {
             Statement.ColumnDef d = s.columns().get(i);
             if (!seen.add(d.name().toLowerCase(Locale.ROOT))) {
-                throw new SqlException("column '" + d.name() + "' is defined twice");
+                throw new SqlException(SqlState.DUPLICATE_COLUMN, "column '" + d.name() + "' is defined twice");
             }
             if (d.primaryKey()) {
                 if (pk >= 0) {
-                    throw new SqlException("table '" + s.table() + "' has more than one PRIMARY KEY");
+                    throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "table '" + s.table() + "' has more than one PRIMARY KEY");
                 }
                 pk = i;
             }
@@ -66,12 +67,12 @@ public final class TableDdl {
         for (Statement.KeyConstraint k : s.keys()) {
             for (String c : k.columns()) {
                 if (indexOfIgnoreCase(names, c) < 0) {
-                    throw new SqlException((k.primary() ? "PRIMARY KEY" : "UNIQUE") + " column '" + c + "' is not defined");
+                    throw new SqlException(SqlState.UNDEFINED_COLUMN, (k.primary() ? "PRIMARY KEY" : "UNIQUE") + " column '" + c + "' is not defined");
                 }
             }
             if (k.primary()) {
                 if (pk >= 0) {
-                    throw new SqlException("table '" + s.table() + "' has more than one PRIMARY KEY");
+                    throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "table '" + s.table() + "' has more than one PRIMARY KEY");
                 }
                 if (k.columns().size() == 1) {
                     pk = indexOfIgnoreCase(names, k.columns().get(0));
@@ -91,7 +92,7 @@ public final class TableDdl {
             Statement.ColumnDef d = s.columns().get(i);
             ColumnType type = ColumnType.parse(d.type().base());
             if (type == null) {
-                throw new SqlException("unknown type '" + typeText(d, sql) + "' for column '" + d.name()
+                throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + typeText(d, sql) + "' for column '" + d.name()
                         + "' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");
             }
             if (d.unique() && !d.primaryKey()) {
@@ -102,7 +103,7 @@ public final class TableDdl {
         }
         for (UniqueKey k : uniqueKeys) {
             if (catalog.indexOwner(k.name()) != null) {
-                throw new SqlException("index '" + k.name() + "' already exists");
+                throw new SqlException(SqlState.DUPLICATE_TABLE, "index '" + k.name() + "' already exists");
             }
         }
         Table t = new Table(s.table(), specs, Math.max(pk, -1));
@@ -139,10 +140,10 @@ public final class TableDdl {
             } catch (UnsupportedOperationException notYet) {
                 continue; // an expression the binder of this build cannot evaluate yet: checked at INSERT
             } catch (SqlException e) {
-                throw new SqlException("DEFAULT " + c.defaultText() + " of column '" + c.name() + "': " + e.getMessage());
+                throw new SqlException(e.sqlState(), "DEFAULT " + c.defaultText() + " of column '" + c.name() + "': " + e.getMessage());
             }
             if (cell.isNull && Tables.notNull(t, c)) {
-                throw new SqlException("DEFAULT NULL of column '" + c.name() + "' contradicts its NOT NULL");
+                throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "DEFAULT NULL of column '" + c.name() + "' contradicts its NOT NULL");
             }
         }
     }
@@ -167,13 +168,13 @@ public final class TableDdl {
         Table t = catalog.table(s.table());
         if (t == null) {
             if (catalog.view(s.table()) != null) {
-                throw new SqlException("'" + s.table() + "' is a view: use DROP VIEW");
+                throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "'" + s.table() + "' is a view: use DROP VIEW");
             }
             if (s.ifExists()) {
                 out.integer(0);
                 return false;
             }
-            throw new SqlException("table '" + s.table() + "' does not exist");
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
         }
         if (undo != null) {
             undo.catalogChanging();
@@ -188,7 +189,7 @@ public final class TableDdl {
                 out.ok();
                 return false;
             }
-            throw new SqlException("index '" + s.index() + "' already exists");
+            throw new SqlException(SqlState.DUPLICATE_TABLE, "index '" + s.index() + "' already exists");
         }
         Table t = Tables.require(catalog, s.table(), "index");
         List<Column> cols = new ArrayList<>();
@@ -197,7 +198,7 @@ public final class TableDdl {
             Statement.IndexColumn ic = s.columns().get(i);
             Column c = Tables.column(t, ic.name());
             if (cols.contains(c)) {
-                throw new SqlException("column '" + c.name() + "' is named twice in index '" + s.index() + "'");
+                throw new SqlException(SqlState.DUPLICATE_COLUMN, "column '" + c.name() + "' is named twice in index '" + s.index() + "'");
             }
             cols.add(c);
             desc[i] = ic.descending();
@@ -206,7 +207,7 @@ public final class TableDdl {
         if (s.unique()) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (t.violatesUnique(ix, row)) {
-                    SqlException e = new SqlException("cannot create UNIQUE index '" + s.index() + "': table '" + t.name()
+                    SqlException e = new SqlException(SqlState.UNIQUE_VIOLATION, "cannot create UNIQUE index '" + s.index() + "': table '" + t.name()
                             + "' has more than one row with " + InsertExecutor.keyText(ix, row));
                     t.dropIndex(s.index());
                     throw e;
@@ -229,10 +230,10 @@ public final class TableDdl {
                 out.ok();
                 return false;
             }
-            throw new SqlException("index '" + s.index() + "' does not exist");
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "index '" + s.index() + "' does not exist");
         }
         if (t.hasPrimaryKey() && t.primaryIndex().name().equalsIgnoreCase(s.index())) {
-            throw new SqlException("index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
+            throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
         }
         if (undo != null) {
             undo.catalogChanging();

@@ -3,6 +3,7 @@ package io.respsql.exec.write;
 import io.respsql.index.LongIntBTree;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
@@ -30,7 +31,7 @@ public final class TableDump {
         if (t == null) {
             ViewDef v = catalog.view(s.table());
             if (v == null) {
-                throw new SqlException("table '" + s.table() + "' does not exist");
+                throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
             }
             out.arrayHeader(1);
             out.bulk("CREATE VIEW " + v.name() + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")

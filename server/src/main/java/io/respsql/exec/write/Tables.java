@@ -1,6 +1,7 @@
 package io.respsql.exec.write;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.Table;
@@ -15,9 +16,9 @@ final class Tables {
         Table t = catalog.table(name);
         if (t == null) {
             if (catalog.view(name) != null) {
-                throw new SqlException("cannot " + verb + " view '" + name + "': views are read-only");
+                throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "cannot " + verb + " view '" + name + "': views are read-only");
             }
-            throw new SqlException("table '" + name + "' does not exist");
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + name + "' does not exist");
         }
         return t;
     }
@@ -25,7 +26,7 @@ final class Tables {
     static Column column(Table t, String name) {
         Column c = t.column(name);
         if (c == null) {
-            throw new SqlException("column '" + name + "' does not exist in table '" + t.name() + "'");
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, "column '" + name + "' does not exist in table '" + t.name() + "'");
         }
         return c;
     }
@@ -36,6 +37,6 @@ final class Tables {
     }
 
     static SqlException nullViolation(Table t, Column c) {
-        return new SqlException("column '" + c.name() + "' of table '" + t.name() + "' cannot be NULL");
+        return new SqlException(SqlState.NOT_NULL_VIOLATION, "column '" + c.name() + "' of table '" + t.name() + "' cannot be NULL");
     }
 }

@@ -1,6 +1,7 @@
 package io.respsql.exec.write;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -129,6 +130,6 @@ final class Temporals {
     }
 
     static SqlException notA(String type, String shown, String column) {
-        return new SqlException("value " + shown + " is not a valid " + type + " for column '" + column + "'");
+        return new SqlException(SqlState.INVALID_DATETIME_FORMAT, "value " + shown + " is not a valid " + type + " for column '" + column + "'");
     }
 }

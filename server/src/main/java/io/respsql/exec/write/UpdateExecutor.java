@@ -10,6 +10,7 @@ import io.respsql.index.LongIntBTree;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
@@ -80,6 +81,16 @@ public final class UpdateExecutor {
     /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter)} with parameter values (a cached plan). */
     public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
                            io.respsql.expr.ParamValues params) {
+        return run(catalog, p, buffer, headroom, undo, out, params, null);
+    }
+
+    /**
+     * {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter, io.respsql.expr.ParamValues)}
+     * stopped by {@code cancel} (a statement timeout; null: none) while it looks for its rows,
+     * before the first change: a stopped UPDATE changed nothing.
+     */
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
+                           io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
         Table t = p.table();
         Assignment[] as = p.assignments();
         EvalContext ctx = p.rows().context();
@@ -88,7 +99,7 @@ public final class UpdateExecutor {
             a.prepare(ctx);
         }
         if (as.length == 1 && as[0].isIncrement()) {
-            long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo);
+            long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo, cancel);
             if (done >= 0) {
                 out.integer(done);
                 return done;
@@ -101,7 +112,7 @@ public final class UpdateExecutor {
                 return done;
             }
         }
-        RowCollector.collect(p.rows().root(), ctx, buffer);
+        RowCollector.collect(p.rows().root(), ctx, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
 
@@ -201,7 +212,7 @@ public final class UpdateExecutor {
      * source could yield a row twice).
      */
     private static long increment(Table t, Operator root, Assignment a, EvalContext ctx, IntArrayList buffer,
-                                  UndoLog undo) {
+                                  UndoLog undo, io.respsql.expr.Cancellation cancel) {
         long delta = a.delta(ctx);
         if (delta == Long.MIN_VALUE) {
             return -1;
@@ -250,7 +261,7 @@ public final class UpdateExecutor {
             return lookup.keyBounds(ctx, bounds)
                     ? incrementRange(lookup.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo) : 0;
         }
-        RowCollector.collect(root, ctx, buffer);
+        RowCollector.collect(root, ctx, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo == null) {
@@ -487,7 +498,7 @@ public final class UpdateExecutor {
     }
 
     private static SqlException duplicate(Table t, String key) {
-        return new SqlException("UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
+        return new SqlException(SqlState.UNIQUE_VIOLATION, "UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
                 + " in table '" + t.name() + "'");
     }
 }

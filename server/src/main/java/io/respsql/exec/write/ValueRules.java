@@ -5,6 +5,7 @@ import io.respsql.expr.Expression;
 import io.respsql.expr.ParamValues;
 import io.respsql.protocol.ShortestDouble;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
@@ -117,6 +118,10 @@ final class ValueRules {
         } else if (c.type() == ColumnType.TEXT) {
             out.setText(p.sourceText(i).getBytes(StandardCharsets.UTF_8)); // unsigned: verbatim, leading zeros kept
         } else {
+            if (kind == Expr.LiteralKind.DECIMAL && c.type() == ColumnType.FLOAT && p.doubles[i] == 0.0
+                    && io.respsql.expr.Doubles.nonZeroMantissa(p.sourceText(i))) {
+                throw io.respsql.expr.Doubles.outOfRange(p.sourceText(i)); // 10e-400 underflows
+            }
             number(c, kind, negative, p.longs[i], p.doubles[i], out);
         }
     }
@@ -141,6 +146,10 @@ final class ValueRules {
             out.setText(asciiOrUtf8(sql, start, end, false)); // unsigned: verbatim, leading zeros kept
         } else {
             double d = kind == Expr.LiteralKind.DECIMAL ? Double.parseDouble(sql.substring(start, end)) : integer;
+            if (d == 0.0 && kind == Expr.LiteralKind.DECIMAL && c.type() == ColumnType.FLOAT
+                    && io.respsql.expr.Doubles.nonZeroMantissa(sql.substring(start, end))) {
+                throw io.respsql.expr.Doubles.outOfRange(sql.substring(start, end)); // 10e-400 underflows
+            }
             number(c, kind, negative, integer, d, out);
         }
     }
@@ -169,7 +178,7 @@ final class ValueRules {
         double v = negative ? -d : d;
         if (c.type() == ColumnType.FLOAT) {
             if (Double.isInfinite(v)) {
-                throw new SqlException("value out of range for FLOAT column '" + c.name() + "'");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value out of range for FLOAT column '" + c.name() + "'");
             }
             out.setDouble(v);
         } else {
@@ -268,7 +277,7 @@ final class ValueRules {
                     } catch (NumberFormatException ex) {
                         if (rowScope && !(negative && text.equals("9223372036854775808"))) {
                             // UPDATE reads a SET value as an expression first (as the 2010 engine did)
-                            throw new SqlException("integer " + source(e, sql) + " is out of range (64-bit)");
+                            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer " + source(e, sql) + " is out of range (64-bit)");
                         }
                         if (!negative) {
                             throw outOfRange(c, source(e, sql));
@@ -293,6 +302,9 @@ final class ValueRules {
                 double d = Double.parseDouble(text);
                 if (Double.isInfinite(d)) {
                     throw outOfRange(c, source(e, sql));
+                }
+                if (d == 0.0 && io.respsql.expr.Doubles.nonZeroMantissa(text)) {
+                    throw io.respsql.expr.Doubles.outOfRange(text); // 10e-400: PostgreSQL refuses the underflow
                 }
                 out.setDouble(negative ? -d : d);
                 return;
@@ -334,6 +346,13 @@ final class ValueRules {
                 break;
         }
         String t = value.trim();
+        if (c.type() == ColumnType.FLOAT) {
+            double special = io.respsql.expr.Doubles.special(t);
+            if (special != 0.0) {
+                out.setDouble(special); // 'NaN', 'Infinity', '-inf', ... as PostgreSQL accepts them
+                return;
+            }
+        }
         if (t.matches("[-+]?\\d+")) {
             if (c.type() == ColumnType.FLOAT) {
                 out.setDouble(Double.parseDouble(t));
@@ -354,10 +373,19 @@ final class ValueRules {
         } catch (NumberFormatException ex) {
             throw notValid(c, shown);
         }
-        if (Double.isNaN(d) || Double.isInfinite(d) || t.isEmpty() || !Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
-            throw notValid(c, shown); // "Infinity", "NaN", "1d": Java reads them, SQL does not
+        if (Double.isNaN(d) || t.isEmpty() || !Character.isDigit(t.charAt(t.length() - 1)) && t.charAt(t.length() - 1) != '.') {
+            throw notValid(c, shown); // "1d", "0x1p3": Java reads them, SQL does not (the words were taken above)
+        }
+        if (Double.isInfinite(d)) {
+            if (c.type() == ColumnType.FLOAT) {
+                throw io.respsql.expr.Doubles.outOfRange(t); // '1e400': PostgreSQL's error, not Infinity
+            }
+            throw notValid(c, shown);
         }
         if (c.type() == ColumnType.FLOAT) {
+            if (d == 0.0 && io.respsql.expr.Doubles.nonZeroMantissa(t)) {
+                throw io.respsql.expr.Doubles.outOfRange(t); // '10e-400': PostgreSQL refuses the underflow
+            }
             out.setDouble(d);
         } else {
             out.setLong(toInteger(c, d, shown));
@@ -435,10 +463,7 @@ final class ValueRules {
     private static void fromDouble(Column c, double d, String shown, Cell out) {
         switch (c.type()) {
             case FLOAT:
-                if (Double.isNaN(d) || Double.isInfinite(d)) {
-                    throw outOfRange(c, shown != null ? shown : Double.toString(d));
-                }
-                out.setDouble(d);
+                out.setDouble(d); // NaN and ±Infinity are FLOAT values (PostgreSQL); overflowing arithmetic is refused where it happens
                 return;
             case INT:
             case BIGINT:
@@ -501,7 +526,7 @@ final class ValueRules {
     /** {@code shown} is how the value was written, or null to print the value itself (built only on error). */
     static long toInteger(Column c, long v, String shown) {
         if (c.type() == ColumnType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
-            throw new SqlException("value " + (shown == null ? Long.toString(v) : shown) + " is out of range for INT column '" + c.name() + "'");
+            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + (shown == null ? Long.toString(v) : shown) + " is out of range for INT column '" + c.name() + "'");
         }
         if (c.type() == ColumnType.BOOLEAN && v != 0 && v != 1) {
             throw notValid(c, shown == null ? Long.toString(v) : shown);
@@ -511,16 +536,16 @@ final class ValueRules {
 
     static long toInteger(Column c, double d, String shown) {
         if (d != Math.rint(d) || Double.isInfinite(d) || Math.abs(d) >= 9.223372036854775807E18) {
-            throw new SqlException("value " + (shown == null ? Double.toString(d) : shown) + " is not a whole number for " + c.type() + " column '" + c.name() + "'");
+            throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value " + (shown == null ? Double.toString(d) : shown) + " is not a whole number for " + c.type() + " column '" + c.name() + "'");
         }
         return toInteger(c, (long) d, shown);
     }
 
     static SqlException notValid(Column c, String shown) {
-        return new SqlException("value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
     }
 
     private static SqlException outOfRange(Column c, String shown) {
-        return new SqlException("value " + shown + " is out of range for " + c.type() + " column '" + c.name() + "'");
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + shown + " is out of range for " + c.type() + " column '" + c.name() + "'");
     }
 }

@@ -3,6 +3,7 @@ package io.respsql.exec.write;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.UndoLog;
@@ -24,7 +25,7 @@ public final class ViewDdl {
                 out.ok();
                 return false;
             }
-            throw new SqlException((catalog.table(s.view()) != null ? "a table named '" : "view '") + s.view() + "' already exists");
+            throw new SqlException(SqlState.DUPLICATE_TABLE, (catalog.table(s.view()) != null ? "a table named '" : "view '") + s.view() + "' already exists");
         }
         List<String> names = s.columnNames() == null ? List.of() : s.columnNames();
         StatementPlanner.QueryPlan plan;
@@ -34,7 +35,7 @@ public final class ViewDdl {
             plan = null; // until the query side lands the query is checked when the view is used
         }
         if (plan != null && !names.isEmpty() && names.size() != plan.outputs().size()) {
-            throw new SqlException("view '" + s.view() + "' names " + names.size() + " columns but its query has "
+            throw new SqlException(SqlState.SYNTAX_ERROR, "view '" + s.view() + "' names " + names.size() + " columns but its query has "
                     + plan.outputs().size());
         }
         catalog.addView(new ViewDef(s.view(), names, s.queryText()));
@@ -49,13 +50,13 @@ public final class ViewDdl {
         ViewDef v = catalog.view(s.view());
         if (v == null) {
             if (catalog.table(s.view()) != null) {
-                throw new SqlException("'" + s.view() + "' is a table: use DROP TABLE");
+                throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "'" + s.view() + "' is a table: use DROP TABLE");
             }
             if (s.ifExists()) {
                 out.ok();
                 return false;
             }
-            throw new SqlException("view '" + s.view() + "' does not exist");
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "view '" + s.view() + "' does not exist");
         }
         catalog.dropView(v.name());
         if (undo != null) {

@@ -68,7 +68,11 @@ class ValueRulesTest {
         assertEquals(5, convert(i, lit(Expr.LiteralKind.STRING, "5", "'5'"), "'5'").l);
         assertEquals(2.5, convert(f, lit(Expr.LiteralKind.STRING, "2.5", "'2.5'"), "'2.5'").d);
         assertEquals("value 'abc' is not a valid INT for column 'i'", error(i, lit(Expr.LiteralKind.STRING, "abc", "'abc'"), "'abc'"));
-        assertEquals("value 'NaN' is not a valid FLOAT for column 'f'", error(f, lit(Expr.LiteralKind.STRING, "NaN", "'NaN'"), "'NaN'"));
+        // PostgreSQL's float8 words are FLOAT values (issue 22); other words are not
+        assertTrue(Double.isNaN(convert(f, lit(Expr.LiteralKind.STRING, "NaN", "'NaN'"), "'NaN'").d));
+        assertEquals(Double.NEGATIVE_INFINITY, convert(f, lit(Expr.LiteralKind.STRING, "-inf", "'-inf'"), "'-inf'").d);
+        assertEquals("value 'NaNx' is not a valid FLOAT for column 'f'", error(f, lit(Expr.LiteralKind.STRING, "NaNx", "'NaNx'"), "'NaNx'"));
+        assertEquals("\"1e-999\" is out of range for type double precision", error(f, lit(Expr.LiteralKind.STRING, "1e-999", "'1e-999'"), "'1e-999'"));
         assertEquals("value abc is not a valid INT for column 'i'", error(i, new Expr.Column(null, "abc", 0, 3), "abc"));
     }
 

@@ -4,6 +4,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * One aggregate of a GROUP BY: its function, argument ({@code null} for COUNT(*)), DISTINCT
@@ -32,7 +33,7 @@ public final class AggregateSpec {
             throw new IllegalArgumentException(kind + " takes no separator");
         }
         if (separator != null && !separator.isConstant()) {
-            throw new SqlException("GROUP_CONCAT separator must be a constant, got " + separator.describe());
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "GROUP_CONCAT separator must be a constant, got " + separator.describe());
         }
         this.kind = kind;
         this.argument = argument;
@@ -65,7 +66,7 @@ public final class AggregateSpec {
 
     private static void checkNumeric(String fn, Expression arg) {
         if (arg.type() == SqlType.TEXT) {
-            throw new SqlException("function '" + fn + "' cannot take TEXT: " + arg.describe());
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + fn + "' cannot take TEXT: " + arg.describe());
         }
     }
 

@@ -59,7 +59,8 @@ final class MinMaxAccumulator extends Accumulator {
 
     @Override
     void addDouble(int g, double d) {
-        if (!any[g] || (max ? d > doubles[g] : d < doubles[g])) {
+        // PostgreSQL's order: NaN is the largest value (MAX is NaN if any is; MIN skips NaN unless all are)
+        if (!any[g] || (max ? io.respsql.expr.Doubles.compare(d, doubles[g]) > 0 : io.respsql.expr.Doubles.compare(d, doubles[g]) < 0)) {
             doubles[g] = d;
             any[g] = true;
         }

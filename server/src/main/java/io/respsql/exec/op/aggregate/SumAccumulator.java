@@ -3,6 +3,7 @@ package io.respsql.exec.op.aggregate;
 import io.respsql.exec.op.Outputs;
 import io.respsql.expr.Expression;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.storage.Column;
 
 import java.util.Arrays;
@@ -65,7 +66,7 @@ final class SumAccumulator extends Accumulator {
             long a = sums[g];
             long r = a + x;
             if (((a ^ r) & (x ^ r)) < 0) {
-                throw new SqlException("integer out of range");
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
             }
             sums[g] = r;
             any[g] = true;
@@ -77,7 +78,7 @@ final class SumAccumulator extends Accumulator {
         long s = sums[g];
         long r = s + v;
         if (((s ^ r) & (v ^ r)) < 0) {
-            throw new SqlException("integer out of range");
+            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range");
         }
         sums[g] = r;
         any[g] = true;

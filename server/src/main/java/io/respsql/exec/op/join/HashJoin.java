@@ -1,5 +1,6 @@
 package io.respsql.exec.op.join;
 
+import io.respsql.exec.op.CancelCheck;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyTable;
 import io.respsql.exec.op.Keys;
@@ -62,10 +63,10 @@ public final class HashJoin implements Operator {
             }
             DenseBuild dense = denseAllowed ? DenseBuild.of(table) : null;
             if (dense != null) {
-                return probe.run(ctx, new DenseProbe(dense, probeKeys.expression(0), leftOuter, residual, out));
+                return probe.run(ctx, new DenseProbe(dense, probeKeys.expression(0), leftOuter, residual, out, CancelCheck.of(ctx)));
             }
             table.finish();
-            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), leftOuter, residual, out));
+            return probe.run(ctx, new LongProbe(table, probeKeys.expression(0), leftOuter, residual, out, CancelCheck.of(ctx)));
         }
         Build table = new Build(buildKeys, buildRelations, capacity);
         build.run(ctx, table);
@@ -73,7 +74,7 @@ public final class HashJoin implements Operator {
             return true;
         }
         table.finish();
-        return probe.run(ctx, new Probe(table, probeKeys, leftOuter, residual, out));
+        return probe.run(ctx, new Probe(table, probeKeys, leftOuter, residual, out, CancelCheck.of(ctx)));
     }
 
     private static int hash(long k) {
@@ -294,8 +295,11 @@ public final class HashJoin implements Operator {
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
+        /** Counts matches pushed (a key shared by many build tuples); null: not cancellable. */
+        private final CancelCheck check;
 
-        DenseProbe(DenseBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out) {
+        DenseProbe(DenseBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out, CancelCheck check) {
+            this.check = check;
             this.rows = b.rows;
             this.min = b.min;
             this.max = b.max;
@@ -326,6 +330,9 @@ public final class HashJoin implements Operator {
                     }
                 } else {
                     int end = start[o + 1];
+                    if (check != null) {
+                        check.add(end - start[o]);
+                    }
                     for (int p = start[o]; p < end; p++) {
                         rows.restore(ctx, p);
                         if (residual == null || residual.isTrue(ctx)) {
@@ -354,8 +361,11 @@ public final class HashJoin implements Operator {
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
+        /** Counts matches pushed (a key shared by many build tuples); null: not cancellable. */
+        private final CancelCheck check;
 
-        LongProbe(LongBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out) {
+        LongProbe(LongBuild b, Expression key, boolean leftOuter, Expression residual, TupleConsumer out, CancelCheck check) {
+            this.check = check;
             this.rows = b.rows;
             this.table = b.table;
             this.mask = b.mask;
@@ -387,6 +397,9 @@ public final class HashJoin implements Operator {
                             break;
                         }
                         int end = (int) run;
+                        if (check != null) {
+                            check.add(end - (int) (run >>> 32));
+                        }
                         for (int p = (int) (run >>> 32); p < end; p++) {
                             rows.restore(ctx, p);
                             if (residual == null || residual.isTrue(ctx)) {
@@ -478,8 +491,11 @@ public final class HashJoin implements Operator {
         private final boolean leftOuter;
         private final Expression residual;
         private final TupleConsumer out;
+        /** Counts matches pushed (a key shared by many build tuples); null: not cancellable. */
+        private final CancelCheck check;
 
-        Probe(Build b, Keys keys, boolean leftOuter, Expression residual, TupleConsumer out) {
+        Probe(Build b, Keys keys, boolean leftOuter, Expression residual, TupleConsumer out, CancelCheck check) {
+            this.check = check;
             this.b = b;
             this.keys = keys;
             this.buf = keys.newBuffer();
@@ -497,6 +513,9 @@ public final class HashJoin implements Operator {
                 if (id >= 0) {
                     int[] s = b.start;
                     int end = s == null ? id + 1 : s[id + 1];
+                    if (check != null) {
+                        check.add(end - (s == null ? id : s[id]));
+                    }
                     for (int p = s == null ? id : s[id]; p < end; p++) {
                         b.rows.restore(ctx, p);
                         if (residual == null || residual.isTrue(ctx)) {

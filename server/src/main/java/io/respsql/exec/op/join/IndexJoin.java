@@ -45,12 +45,17 @@ public final class IndexJoin implements Operator {
             return runUnique(ctx, out);
         }
         LongIntBTree.Cursor cursor = index.tree().cursor();
+        // A key shared by many rows makes one outer tuple cost many: count the matches.
+        io.respsql.exec.op.CancelCheck check = io.respsql.exec.op.CancelCheck.of(ctx);
         return outer.run(ctx, c -> {
             int[] slots = c.slots;
             boolean matched = false;
             long k = key.key(c);
             if (!key.none) {
                 for (boolean ok = cursor.seek(k); ok && cursor.key() == k; ok = cursor.next()) {
+                    if (check != null) {
+                        check.add(1);
+                    }
                     slots[relation] = cursor.row();
                     if (filter == null || filter.isTrue(c)) {
                         matched = true;

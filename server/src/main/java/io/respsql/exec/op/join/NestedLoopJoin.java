@@ -44,7 +44,13 @@ public final class NestedLoopJoin implements Operator {
         if (n == 0 && !leftOuter) {
             return true;
         }
+        // The outer input checks once per batch of its own rows, but each of its tuples costs n
+        // here: count the inner tuples, so a cross join stops within a batch of row pairs.
+        io.respsql.exec.op.CancelCheck check = io.respsql.exec.op.CancelCheck.of(ctx);
         return outer.run(ctx, c -> {
+            if (check != null) {
+                check.add(n + 1);
+            }
             int[] slots = c.slots;
             boolean matched = false;
             for (int i = 0, at = 0; i < n; i++, at += w) {
@@ -66,6 +72,22 @@ public final class NestedLoopJoin implements Operator {
             }
             return true;
         });
+    }
+
+    /**
+     * Every outer tuple meets every inner one: the row pairs, not the inputs' sum (issue 22: a
+     * cross join of two 3,000-row tables is 9 million pairs and goes to a worker). The inputs'
+     * rows touched bound the tuples they produce; a filter is not credited, so a selective one
+     * overestimates (the statement then runs on a worker, which is only slower to start).
+     */
+    @Override
+    public long rowsTouched() {
+        long o = Operator.rowsTouchedUnder(outer);
+        long i = Operator.rowsTouchedUnder(inner);
+        if (o <= 0 || i <= 0) {
+            return 0;
+        }
+        return o > Operator.MANY_ROWS / i ? Operator.MANY_ROWS : o * i;
     }
 
     @Override

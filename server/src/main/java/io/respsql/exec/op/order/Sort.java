@@ -1,5 +1,6 @@
 package io.respsql.exec.op.order;
 
+import io.respsql.exec.op.CancelCheck;
 import io.respsql.exec.op.KeyBuffer;
 import io.respsql.exec.op.KeyStore;
 import io.respsql.exec.op.Keys;
@@ -84,7 +85,13 @@ public final class Sort implements Operator {
             order[i] = i;
         }
         // merge sort is stable: equal keys keep arrival order
-        IntArrays.mergeSort(order, (a, b) -> store.compare(a, b, descending, nullsFirst));
+        it.unimi.dsi.fastutil.ints.IntComparator byKeys = (a, b) -> store.compare(a, b, descending, nullsFirst);
+        CancelCheck check = CancelCheck.of(ctx);
+        // A sort of millions of tuples takes long after its input ended: count its comparisons too.
+        IntArrays.mergeSort(order, check == null ? byKeys : (a, b) -> {
+            check.add(1);
+            return byKeys.compare(a, b);
+        });
         return replay(ctx, out, tuples, order, n);
     }
 
@@ -99,7 +106,11 @@ public final class Sort implements Operator {
 
     private boolean replay(EvalContext ctx, TupleConsumer out, TupleBuffer tuples, int[] order, int n) {
         long end = limit < 0 ? n : Math.min(n, offset + limit);
+        CancelCheck check = CancelCheck.of(ctx);
         for (long i = offset; i < end; i++) {
+            if (check != null) {
+                check.add(1);
+            }
             tuples.restore(ctx, order[(int) i]);
             if (!out.accept(ctx)) {
                 return false;

@@ -77,17 +77,26 @@ public final class KeyProbe {
         }
         if (column == ColumnType.FLOAT) {
             double d = value.evalDouble(ctx);
-            none = ctx.isNull || Double.isNaN(d);
-            if (bound == Bound.GT) {
-                d = Math.nextUp(d); // the next double: strict bounds stay exact
-            } else if (bound == Bound.LT) {
-                d = Math.nextDown(d);
+            if (ctx.isNull) {
+                none = true;
+                return 0;
             }
-            return none ? 0 : IndexKeys.ofDouble(d);
+            // Keys are in PostgreSQL's float8 order (NaN one key above +Infinity) and neighbouring
+            // doubles have neighbouring keys (-0.0 shares 0.0's), so a strict bound is the next key.
+            long k = IndexKeys.ofDouble(d);
+            return bound == Bound.GT ? k + 1 : bound == Bound.LT ? k - 1 : k;
         }
         if (value.type() == SqlType.DOUBLE) {
             double d = value.evalDouble(ctx);
-            if (ctx.isNull || Double.isNaN(d)) {
+            if (ctx.isNull) {
+                none = true;
+                return 0;
+            }
+            if (Double.isNaN(d)) {
+                // NaN is above every number: an integer column is below it, never equal or above
+                if (bound == Bound.LT || bound == Bound.LE) {
+                    return Long.MAX_VALUE;
+                }
                 none = true;
                 return 0;
             }

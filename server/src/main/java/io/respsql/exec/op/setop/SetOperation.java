@@ -11,6 +11,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.storage.Table;
 
 import java.util.List;
@@ -116,7 +117,7 @@ public final class SetOperation implements Operator {
         for (int j = 0; j < outputs.length; j++) {
             SqlType t = outputs[j].type();
             if (t != SqlType.NULL && (t == SqlType.TEXT) != (Keys.kindOf(output.column(j)) == Keys.TEXT)) {
-                throw new SqlException(kind.name().replace('_', ' ') + " column " + (j + 1) + ": " + outputs[j].describe() + " is "
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, kind.name().replace('_', ' ') + " column " + (j + 1) + ": " + outputs[j].describe() + " is "
                         + t.sqlName() + " but the result column is " + output.column(j).type());
             }
         }

@@ -1,6 +1,7 @@
 package io.respsql.exec.op.window;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * SUM, AVG, COUNT(*), COUNT(x), MIN and MAX over each row's frame. Frames only move forward, so
@@ -219,7 +220,7 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
                     out.setDouble(row, doubleSum());
                 } else {
                     if (sumHi != (sumLo >> 63)) {
-                        throw new SqlException("SUM(" + value.expr.describe() + ") over a window is out of BIGINT range");
+                        throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "SUM(" + value.expr.describe() + ") over a window is out of BIGINT range");
                     }
                     out.setLong(row, sumLo);
                 }

@@ -4,6 +4,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BoundKind;
 import io.respsql.sql.tree.Expr.FrameUnit;
 
@@ -78,10 +79,10 @@ final class FrameBounds {
             negative = n[at] < 0;
         }
         if (isNull) {
-            throw new SqlException("frame " + which + " offset must not be null");
+            throw new SqlException(SqlState.NULL_VALUE_NOT_ALLOWED, "frame " + which + " offset must not be null");
         }
         if (negative) {
-            throw new SqlException("frame " + which + " offset must not be negative: " + e.describe());
+            throw new SqlException(SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE, "frame " + which + " offset must not be negative: " + e.describe());
         }
     }
 

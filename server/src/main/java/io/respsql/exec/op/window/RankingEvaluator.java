@@ -1,6 +1,7 @@
 package io.respsql.exec.op.window;
 
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 
 /**
  * ROW_NUMBER, RANK, DENSE_RANK and NTILE: positions and peer groups only (no frame). RANK
@@ -58,7 +59,7 @@ final class RankingEvaluator extends WindowEvaluator {
         }
         long n = buckets.getLong(ps);
         if (n <= 0) {
-            throw new SqlException("argument of NTILE must be greater than zero, got " + n);
+            throw new SqlException(SqlState.INVALID_ARGUMENT_FOR_NTILE, "argument of NTILE must be greater than zero, got " + n);
         }
         long rows = pe - ps;
         long small = rows / n;

@@ -2,6 +2,7 @@ package io.respsql.exec.op.window;
 
 import io.respsql.expr.Expression;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BoundKind;
 import io.respsql.sql.tree.Expr.FrameUnit;
 
@@ -26,16 +27,16 @@ public record WindowFrame(FrameUnit unit, BoundKind startKind, Expression startO
             throw new IllegalArgumentException("frame unit and bounds are required");
         }
         if (startKind == BoundKind.UNBOUNDED_FOLLOWING) {
-            throw new SqlException("frame start cannot be UNBOUNDED FOLLOWING");
+            throw new SqlException(SqlState.WINDOWING_ERROR, "frame start cannot be UNBOUNDED FOLLOWING");
         }
         if (endKind == BoundKind.UNBOUNDED_PRECEDING) {
-            throw new SqlException("frame end cannot be UNBOUNDED PRECEDING");
+            throw new SqlException(SqlState.WINDOWING_ERROR, "frame end cannot be UNBOUNDED PRECEDING");
         }
         if (startKind == BoundKind.CURRENT_ROW && endKind == BoundKind.PRECEDING) {
-            throw new SqlException("frame starting from current row cannot have preceding rows");
+            throw new SqlException(SqlState.WINDOWING_ERROR, "frame starting from current row cannot have preceding rows");
         }
         if (startKind == BoundKind.FOLLOWING && (endKind == BoundKind.PRECEDING || endKind == BoundKind.CURRENT_ROW)) {
-            throw new SqlException("frame starting from following row cannot have preceding rows");
+            throw new SqlException(SqlState.WINDOWING_ERROR, "frame starting from following row cannot have preceding rows");
         }
         checkOffset(startKind, startOffset, "starting");
         checkOffset(endKind, endOffset, "ending");
@@ -53,10 +54,10 @@ public record WindowFrame(FrameUnit unit, BoundKind startKind, Expression startO
         }
         if (offset != null) {
             if (!offset.isConstant()) {
-                throw new SqlException("frame " + which + " offset must not contain variables: " + offset.describe());
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "frame " + which + " offset must not contain variables: " + offset.describe());
             }
             if (!offset.type().isNumeric() && offset.type() != io.respsql.expr.SqlType.NULL) {
-                throw new SqlException("frame " + which + " offset must be a number, got " + offset.type().sqlName()
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "frame " + which + " offset must be a number, got " + offset.type().sqlName()
                         + ": " + offset.describe());
             }
         }

@@ -3,6 +3,7 @@ package io.respsql.exec.op.window;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.storage.ColumnType;
 
 /**
@@ -118,27 +119,27 @@ public final class WindowFunctionSpec {
     private void arity(int min, int max) {
         if (args.length < min || args.length > max) {
             String want = min == max ? Integer.toString(min) : min + " to " + max;
-            throw new SqlException("function '" + kind.sqlName() + "' takes " + want + " argument" + (max == 1 ? "" : "s")
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + kind.sqlName() + "' takes " + want + " argument" + (max == 1 ? "" : "s")
                     + ", got " + args.length);
         }
     }
 
     private void integer(Expression e, String what) {
         if (!e.type().isInteger() && e.type() != SqlType.NULL) {
-            throw new SqlException(what + " must be an integer, got " + e.type().sqlName() + ": " + e.describe());
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, what + " must be an integer, got " + e.type().sqlName() + ": " + e.describe());
         }
     }
 
     private SqlType numeric(Expression e) {
         if (!e.type().isNumeric()) {
-            throw new SqlException("function '" + kind.sqlName() + "' cannot take " + e.type().sqlName() + ": " + e.describe());
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, "function '" + kind.sqlName() + "' cannot take " + e.type().sqlName() + ": " + e.describe());
         }
         return e.type();
     }
 
     private SqlType typed(Expression e) {
         if (e.type() == SqlType.NULL) {
-            throw new SqlException("function '" + kind.sqlName() + "' cannot take an untyped NULL: give it a type with CAST");
+            throw new SqlException(SqlState.INDETERMINATE_DATATYPE, "function '" + kind.sqlName() + "' cannot take an untyped NULL: give it a type with CAST");
         }
         return e.type();
     }
@@ -156,7 +157,7 @@ public final class WindowFunctionSpec {
         if (v.isNumeric() && d.isNumeric()) {
             return SqlType.DOUBLE;
         }
-        throw new SqlException("function '" + kind.sqlName() + "': default " + dflt.describe() + " of type " + d.sqlName()
+        throw new SqlException(SqlState.DATATYPE_MISMATCH, "function '" + kind.sqlName() + "': default " + dflt.describe() + " of type " + d.sqlName()
                 + " does not match " + value.describe() + " of type " + v.sqlName());
     }
 

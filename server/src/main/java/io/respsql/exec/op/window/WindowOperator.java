@@ -6,6 +6,7 @@ import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.FrameUnit;
 import io.respsql.storage.Table;
 
@@ -126,22 +127,22 @@ public final class WindowOperator implements Operator {
             }
             if (frame.unit() == FrameUnit.ROWS) {
                 if (!off.type().isInteger()) {
-                    throw new SqlException("ROWS offset must be an integer, got " + off.type().sqlName() + ": " + off.describe()
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "ROWS offset must be an integer, got " + off.type().sqlName() + ": " + off.describe()
                             + " in " + f.describe());
                 }
                 continue;
             }
             if (orderKeys.length != 1) {
-                throw new SqlException("RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column, got "
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column, got "
                         + orderKeys.length + " in " + f.describe());
             }
             SqlType key = orderKeys[0].expr().type();
             if (!key.isNumeric()) {
-                throw new SqlException("RANGE with offset PRECEDING/FOLLOWING is not supported for ORDER BY type "
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE with offset PRECEDING/FOLLOWING is not supported for ORDER BY type "
                         + key.sqlName() + " (" + orderKeys[0].expr().describe() + ") in " + f.describe());
             }
             if (key.isInteger() && !off.type().isInteger()) {
-                throw new SqlException("RANGE offset over the integer ORDER BY column " + orderKeys[0].expr().describe()
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "RANGE offset over the integer ORDER BY column " + orderKeys[0].expr().describe()
                         + " must be an integer, got " + off.describe());
             }
         }

@@ -1,0 +1,74 @@
+package io.respsql.sql;
+
+/**
+ * SQLSTATE codes, PostgreSQL's (Appendix A of its manual), named as PostgreSQL names their
+ * conditions. Every {@link SqlException} carries one, chosen where the failure is found (as H2's
+ * {@code ErrorCode}): a client tells a unique violation from a syntax error by its code, not its
+ * text, and the PostgreSQL wire protocol sends it as the error's {@code C} field. The RESP error
+ * text stays the text people (and 2010 scripts) read.
+ */
+public final class SqlState {
+    private SqlState() {
+    }
+
+    // class 21: cardinality violation
+    public static final String CARDINALITY_VIOLATION = "21000";
+    // class 22: data exception
+    public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
+    public static final String NULL_VALUE_NOT_ALLOWED = "22004";
+    public static final String INVALID_DATETIME_FORMAT = "22007";
+    public static final String DIVISION_BY_ZERO = "22012";
+    public static final String INVALID_PRECEDING_OR_FOLLOWING_SIZE = "22013";
+    public static final String INVALID_ARGUMENT_FOR_NTILE = "22014";
+    public static final String CHARACTER_NOT_IN_REPERTOIRE = "22021";
+    public static final String INVALID_PARAMETER_VALUE = "22023";
+    public static final String INVALID_ESCAPE_SEQUENCE = "22025";
+    public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
+    public static final String INVALID_ROW_COUNT_IN_LIMIT_CLAUSE = "2201W";
+    public static final String INVALID_TEXT_REPRESENTATION = "22P02";
+    // class 23: integrity constraint violation
+    public static final String NOT_NULL_VIOLATION = "23502";
+    public static final String FOREIGN_KEY_VIOLATION = "23503";
+    public static final String UNIQUE_VIOLATION = "23505";
+    public static final String CHECK_VIOLATION = "23514";
+    // class 25: invalid transaction state
+    public static final String READ_ONLY_SQL_TRANSACTION = "25006";
+    // class 26: invalid SQL statement name
+    public static final String INVALID_SQL_STATEMENT_NAME = "26000";
+    // class 0A: feature not supported
+    public static final String FEATURE_NOT_SUPPORTED = "0A000";
+    // class 08: connection exception
+    public static final String CONNECTION_FAILURE = "08006";
+    // class 2B: dependent privilege descriptors still exist
+    public static final String DEPENDENT_OBJECTS_STILL_EXIST = "2BP01";
+    // class 42: syntax error or access rule violation
+    public static final String SYNTAX_ERROR = "42601";
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    public static final String GROUPING_ERROR = "42803";
+    public static final String WINDOWING_ERROR = "42P20";
+    public static final String INVALID_COLUMN_REFERENCE = "42P10";
+    public static final String DATATYPE_MISMATCH = "42804";
+    public static final String WRONG_OBJECT_TYPE = "42809";
+    public static final String CANNOT_COERCE = "42846";
+    public static final String UNDEFINED_FUNCTION = "42883";
+    public static final String UNDEFINED_TABLE = "42P01";
+    public static final String UNDEFINED_COLUMN = "42703";
+    public static final String UNDEFINED_OBJECT = "42704";
+    public static final String INDETERMINATE_DATATYPE = "42P18";
+    public static final String DUPLICATE_COLUMN = "42701";
+    public static final String DUPLICATE_TABLE = "42P07";
+    public static final String DUPLICATE_ALIAS = "42712";
+    public static final String AMBIGUOUS_COLUMN = "42702";
+    public static final String INVALID_TABLE_DEFINITION = "42P16";
+    // class 53: insufficient resources
+    public static final String OUT_OF_MEMORY = "53200";
+    // class 54: program limit exceeded
+    public static final String PROGRAM_LIMIT_EXCEEDED = "54000";
+    public static final String STATEMENT_TOO_COMPLEX = "54001";
+    // class 55: object not in prerequisite state
+    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
+    // class 57: operator intervention
+    public static final String QUERY_CANCELED = "57014";
+    // class XX: internal error
+    public static final String INTERNAL_ERROR = "XX000";
+}
