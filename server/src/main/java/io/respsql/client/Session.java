@@ -52,6 +52,8 @@ public final class Session {
     private int patternSubscriptions;
     /** Where messages that are not replies to this client's own commands go (set by the connection). */
     private Outlet outlet;
+    /** {@code SET use_indexes = off}: this connection's statements are planned without indexes. */
+    private boolean useIndexes = true;
 
     /**
      * Writes out-of-band frames (Pub/Sub messages) to the client, after the replies already queued
@@ -73,6 +75,15 @@ public final class Session {
         }
         this.connectedAtMillis = nowMillis;
         this.lastInteractionMillis = nowMillis;
+    }
+
+    /** Whether this connection's statements may use indexes ({@code SET use_indexes}); true by default. */
+    public boolean useIndexes() {
+        return useIndexes;
+    }
+
+    public void useIndexes(boolean on) {
+        this.useIndexes = on;
     }
 
     public long id() {

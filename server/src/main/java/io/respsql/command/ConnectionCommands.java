@@ -120,6 +120,7 @@ final class ConnectionCommands {
      */
     static void reset(ServerContext ctx, Session s, RespWriter out) {
         s.endTransaction(); // as Redis: RESET runs at once inside MULTI and discards the block
+        s.useIndexes(true);
         s.unwatch();
         ctx.pubsub().unsubscribeAll(s);
         s.name("");

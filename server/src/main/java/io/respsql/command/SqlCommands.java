@@ -135,7 +135,12 @@ final class SqlCommands {
             return;
         }
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
-        ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+        io.respsql.plan.IndexUse.off(!s.useIndexes());
+        try {
+            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+        } finally {
+            io.respsql.plan.IndexUse.off(false);
+        }
     }
 
     /** Where a long query of this request may run instead of the event loop (null: inline). */
@@ -164,30 +169,47 @@ final class SqlCommands {
             values.add(a.string(i));
         }
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
-        ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
+        io.respsql.plan.IndexUse.off(!s.useIndexes());
+        try {
+            ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
+        } finally {
+            io.respsql.plan.IndexUse.off(false);
+        }
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1, out);
-        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())) {
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
+                || SessionSettings.handle(s, statement, out)) {
             return;
         }
         if (!refusedForMemory(statement, out)) {
             ctx.sql().sessionTimeout(s.statementTimeoutMs());
-            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+            io.respsql.plan.IndexUse.off(!s.useIndexes());
+            try {
+                ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+            } finally {
+                io.respsql.plan.IndexUse.off(false);
+            }
         }
     }
 
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 1, out);
-        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())) {
+        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
+                || SessionSettings.handle(s, statement, out)) {
             return;
         }
         if (!refusedForMemory(statement, out)) {
             ctx.sql().sessionTimeout(s.statementTimeoutMs());
-            ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
+            io.respsql.plan.IndexUse.off(!s.useIndexes());
+            try {
+                ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
+            } finally {
+                io.respsql.plan.IndexUse.off(false);
+            }
         }
     }
 

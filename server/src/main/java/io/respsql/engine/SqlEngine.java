@@ -267,7 +267,8 @@ public final class SqlEngine {
             if (cacheConfig != null) {
                 followCacheConfig();
             }
-            if (cache.enabled() && PlanCache.candidate(sql)) {
+            // a plan made with indexes switched off (SET use_indexes = off) is neither cached nor taken from the cache
+            if (cache.enabled() && !io.respsql.plan.IndexUse.off() && PlanCache.candidate(sql)) {
                 Outcome o = executeCached(sql, out, results);
                 if (o != null) {
                     return o;

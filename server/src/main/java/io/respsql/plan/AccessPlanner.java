@@ -32,8 +32,11 @@ final class AccessPlanner {
     record Access(Operator op, double cost, String description, boolean ordered) {
     }
 
-    /** The index whose (first) column is {@code c}: the primary key first. */
+    /** The index whose (first) column is {@code c}: the primary key first; none while indexes are off ({@link IndexUse}). */
     static TableIndex indexOn(Table t, Column c) {
+        if (IndexUse.off()) {
+            return null;
+        }
         for (TableIndex ix : t.indexes()) {
             if (ix.column() == c) {
                 return ix;
@@ -65,7 +68,7 @@ final class AccessPlanner {
         Table t = r.table;
         double n = t.rowCount() + 1;
         Candidate best = null;
-        for (TableIndex ix : t.indexes()) {
+        for (TableIndex ix : IndexUse.off() ? List.<TableIndex>of() : t.indexes()) {
             Column col = ix.column();
             List<Conjunct.Sarg> ranges = new ArrayList<>();
             for (Conjunct c : conds) {

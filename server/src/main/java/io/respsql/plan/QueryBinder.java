@@ -193,6 +193,9 @@ public final class QueryBinder {
         }
         b.limit = s.limit() == null ? -1 : constantCount(s.limit(), "LIMIT");
         b.offset = s.offset() == null ? 0 : constantCount(s.offset(), "OFFSET");
+        if (b.limit == 0 || b.offset > 0) {
+            b.countStarOnly = false; // its one row is cut away: not the bare count (which ignored LIMIT 0 and OFFSET)
+        }
         scope.group = null;
         scope.windowCalls = null;
         b.outerRefs = scope.outerRefs;
@@ -639,7 +642,10 @@ public final class QueryBinder {
                     r.outerJoined = true;
                     r.dependsOn = leftMask;
                     for (Expr e : joinConditions(j, scope, leftMask, r.bit())) {
-                        r.on.add(conjunct(e, scope));
+                        Conjunct c = conjunct(e, scope);
+                        r.on.add(c);
+                        // ON may name a relation left of a comma (t0, t1 LEFT JOIN t2 ON t0.a = t2.a): joined before too
+                        r.dependsOn |= c.rels & scope.mask() & ~r.bit();
                     }
                     return;
                 }
@@ -655,7 +661,9 @@ public final class QueryBinder {
                     r.outerJoined = true;
                     r.dependsOn = rightMask;
                     for (Expr e : joinConditions(j, scope, r.bit(), rightMask)) {
-                        r.on.add(conjunct(e, scope));
+                        Conjunct c = conjunct(e, scope);
+                        r.on.add(c);
+                        r.dependsOn |= c.rels & scope.mask() & ~r.bit();
                     }
                     return;
                 }
