@@ -57,6 +57,7 @@ public final class ServerConfig {
     private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private long queryTimeoutMs;
     private long loopStatementMaxMs = 50;
+    private long loopWriteMaxMs = 1000;
     private int slowlogMaxLen = 128;
     private int planCacheMaxEntries = 1000;
     private long planCacheMaxBytes = 32L << 20;
@@ -139,6 +140,10 @@ public final class ServerConfig {
                 "a query running on the event loop longer than this many milliseconds moves to a worker"
                         + " (inside MULTI/EXEC, where it cannot, it is cancelled) (0: no bound)", true,
                 0, Long.MAX_VALUE, () -> loopStatementMaxMs, v -> loopStatementMaxMs = v));
+        add(ConfigOption.ofLong("loop-write-max-ms",
+                "a write (INSERT ... SELECT, UPDATE, DELETE) still looking for its rows on the event loop after"
+                        + " this many milliseconds is cancelled before its first change (0: no bound)", true,
+                0, Long.MAX_VALUE, () -> loopWriteMaxMs, v -> loopWriteMaxMs = v));
         add(ConfigOption.ofInt("slowlog-max-len", "entries kept by SLOWLOG (oldest dropped first)", true,
                 0, Integer.MAX_VALUE, () -> slowlogMaxLen, v -> slowlogMaxLen = v));
         add(ConfigOption.ofInt("plan-cache-max-entries",
@@ -440,6 +445,10 @@ public final class ServerConfig {
 
     public long loopStatementMaxMs() {
         return loopStatementMaxMs;
+    }
+
+    public long loopWriteMaxMs() {
+        return loopWriteMaxMs;
     }
 
     public long queryTimeoutMs() {

@@ -80,6 +80,11 @@ public final class SqlEngine {
     private io.respsql.config.ServerConfig limits;
     /** The requesting connection's statement timeout (ms; -1: query-timeout-ms), for the next statement only. */
     private long sessionTimeoutMs = -1;
+    /**
+     * Log replay and a replica's applied writes: no statement timeout and no event-loop bound (only
+     * client requests are limited; a logged statement that took long once must still load).
+     */
+    private boolean unlimited;
     /** The read overran the event-loop bound in the cached path: the plain path hands it to a worker. */
     private boolean moveOff;
 
@@ -284,6 +289,15 @@ public final class SqlEngine {
         }
     }
 
+    /**
+     * Runs the following statements with no limits (true) or with the configured ones again
+     * (false): for the append-only file's replay and a replica's applied writes, which must not
+     * fail for taking long (they already took effect once).
+     */
+    public void unlimited(boolean on) {
+        this.unlimited = on;
+    }
+
     /** Where the event-loop bound and query-timeout-ms are read, for every statement. */
     public void statementLimits(io.respsql.config.ServerConfig config) {
         this.limits = config;
@@ -305,17 +319,23 @@ public final class SqlEngine {
 
     /** Arms {@link #stop} with the statement timeout and the event-loop bound. */
     private void armStop() {
-        long bound = limits == null ? 0 : limits.loopStatementMaxMs();
-        long timeout = timeoutMs();
-        if (bound <= 0 && timeout <= 0) {
+        long bound = limits == null || unlimited ? 0 : limits.loopStatementMaxMs();
+        long writeBound = limits == null || unlimited ? 0 : limits.loopWriteMaxMs();
+        long timeout = unlimited ? 0 : timeoutMs();
+        if (bound <= 0 && writeBound <= 0 && timeout <= 0) {
             stop.disarm();
             writeStop.disarm();
             return;
         }
         long now = System.nanoTime();
-        writeStop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null, 0, null);
-        stop.arm(now + timeout * 1_000_000L, timeout > 0 ? timeoutReason(timeout) : null,
-                now + bound * 1_000_000L, bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
+        String timeoutWhy = timeout > 0 ? timeoutReason(timeout) : null;
+        long timeoutAt = io.respsql.expr.Cancellation.deadline(now, timeout);
+        // A write cannot move to a worker (writes are serialized on the loop): past its own bound
+        // it is stopped, which happens only while it looks for its rows, before any change.
+        writeStop.arm(timeoutAt, timeoutWhy, io.respsql.expr.Cancellation.deadline(now, writeBound),
+                writeBound > 0 ? writeBoundReason(writeBound) : null);
+        stop.arm(timeoutAt, timeoutWhy, io.respsql.expr.Cancellation.deadline(now, bound),
+                bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
                         + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
                         + " raise loop-statement-max-ms (0: no bound)" : null);
     }
@@ -324,6 +344,12 @@ public final class SqlEngine {
     public void cancelRunning(String why) {
         stop.cancel(why);
         writeStop.cancel(why);
+    }
+
+    /** The error of a write stopped by loop-write-max-ms. */
+    public static String writeBoundReason(long ms) {
+        return "query cancelled: the write searched for its rows on the event loop for more than " + ms
+                + " ms (loop-write-max-ms) and changed nothing; raise loop-write-max-ms (0: no bound)";
     }
 
     /** The error of a statement stopped by its timeout (inline or on a worker). */

@@ -22,6 +22,17 @@ public final class Cancellation {
     private String loopReason;
     private boolean loopBoundHit;
 
+    /** Beyond this many ms a deadline is "never" (ms * 1e6 would overflow the nanoTime arithmetic). */
+    private static final long MAX_MS = Long.MAX_VALUE / 4 / 1_000_000L;
+
+    /**
+     * The nanoTime deadline {@code ms} after {@code now}, saturated: any bound, however large
+     * (a config value up to Long.MAX_VALUE), gives a deadline in the future, never a wrapped one.
+     */
+    public static long deadline(long now, long ms) {
+        return now + (ms <= 0 ? 0 : ms >= MAX_MS ? MAX_MS * 1_000_000L : ms * 1_000_000L);
+    }
+
     /** Asks the statement to stop; the first reason wins (it becomes the error reply). */
     public void cancel(String why) {
         if (reason == null) {

@@ -36,6 +36,7 @@ final class AofLoader {
     static Result load(Path file, SqlEngine engine) {
         CommitListener listener = engine.commitListener();
         engine.commitListener(CommitListener.NONE); // replaying must not log the records again
+        engine.unlimited(true); // a statement that took long once must load: no timeout, no loop bound
         ByteBuf scratch = Unpooled.buffer(256);
         RespWriter replies = new RespWriter().target(scratch);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -109,6 +110,7 @@ final class AofLoader {
             throw new AofLoadException("Cannot read AOF " + file + ": " + e.getMessage(), e);
         } finally {
             scratch.release();
+            engine.unlimited(false);
             engine.commitListener(listener);
         }
     }

@@ -574,6 +574,7 @@ final class MasterLink {
 
     private boolean apply(ChannelHandlerContext ctx) {
         repl.applying = true;
+        engine.unlimited(true); // the master already ran it: no timeout or loop bound may fail it here
         try {
             if (parser.args() == 2 && parser.argIs(in, 0, "SQL")) {
                 String sql = parser.arg(in, 1);
@@ -595,6 +596,7 @@ final class MasterLink {
             }
             return true;
         } finally {
+            engine.unlimited(false);
             repl.applying = false;
         }
     }
