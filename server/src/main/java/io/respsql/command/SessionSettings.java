@@ -23,10 +23,14 @@ final class SessionSettings {
 
     /** Runs {@code statement} when it is a setting of this class and returns true; false: not one. */
     static boolean handle(Session s, CharSequence statement, RespWriter out) {
-        if (statement.length() > 80 || !startsWithSetOrShow(statement)) {
-            return false; // the common case: one look at the first letters
+        if (!SettingText.startsWithWord(statement, "SET") && !SettingText.startsWithWord(statement, "SHOW")) {
+            return false; // the common case: one look at the first word
         }
-        Matcher m = SET.matcher(statement);
+        String text = SettingText.withoutComments(statement);
+        if (text.length() > 200) {
+            return false; // longer than any of these settings: some other SET or SHOW
+        }
+        Matcher m = SET.matcher(text);
         if (m.matches()) {
             String v = m.group(1).toLowerCase(java.util.Locale.ROOT);
             switch (v) {
@@ -40,19 +44,10 @@ final class SessionSettings {
             out.ok();
             return true;
         }
-        if (SHOW.matcher(statement).matches()) {
+        if (SHOW.matcher(text).matches()) {
             out.bulk(s.useIndexes() ? "on" : "off");
             return true;
         }
         return false;
-    }
-
-    private static boolean startsWithSetOrShow(CharSequence st) {
-        int i = 0;
-        while (i < st.length() && Character.isWhitespace(st.charAt(i))) {
-            i++;
-        }
-        return st.length() - i >= 3 && (st.charAt(i) | 0x20) == 's'
-                && ((st.charAt(i + 1) | 0x20) == 'e' || (st.charAt(i + 1) | 0x20) == 'h');
     }
 }

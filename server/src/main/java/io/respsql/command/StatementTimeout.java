@@ -32,10 +32,11 @@ final class StatementTimeout {
     }
 
     /** Whether {@code sql} is one of these statements; then it is answered here. Cheap for any other statement. */
-    static boolean handle(Session s, CharSequence sql, RespWriter out, io.respsql.config.ServerConfig config) {
-        if (!mentions(sql)) {
+    static boolean handle(Session s, CharSequence statement, RespWriter out, io.respsql.config.ServerConfig config) {
+        if (!mentions(statement)) {
             return false;
         }
+        String sql = SettingText.withoutComments(statement);
         Matcher m = SET.matcher(sql);
         if (m.matches()) {
             if (m.group(1) != null) {
@@ -48,6 +49,11 @@ final class StatementTimeout {
                     case "min" -> v * 60_000;
                     default -> v;
                 };
+                if (ms > Integer.MAX_VALUE) { // as PostgreSQL: the setting is an int of ms
+                    out.error("ERR " + ms + " ms is outside the valid range for parameter \"statement_timeout\""
+                            + " (0 .. 2147483647)");
+                    return true;
+                }
                 s.statementTimeoutMs(ms);
             }
             out.ok();
@@ -70,24 +76,8 @@ final class StatementTimeout {
 
     /** The statement's first word is SET, RESET or SHOW and it names statement_timeout (no regex for others). */
     private static boolean mentions(CharSequence sql) {
-        return (startsWithWord(sql, "SET") || startsWithWord(sql, "RESET") || startsWithWord(sql, "SHOW"))
-                && sql.toString().toLowerCase(Locale.ROOT).contains("statement_timeout");
-    }
-
-    private static boolean startsWithWord(CharSequence sql, String word) {
-        int i = 0;
-        int n = sql.length();
-        while (i < n && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        if (n - i < word.length()) {
-            return false;
-        }
-        for (int k = 0; k < word.length(); k++) {
-            if (Character.toUpperCase(sql.charAt(i + k)) != word.charAt(k)) {
-                return false;
-            }
-        }
-        return i + word.length() == n || Character.isWhitespace(sql.charAt(i + word.length()));
+        return (SettingText.startsWithWord(sql, "SET") || SettingText.startsWithWord(sql, "RESET")
+                || SettingText.startsWithWord(sql, "SHOW"))
+                && SettingText.withoutComments(sql).toLowerCase(Locale.ROOT).contains("statement_timeout");
     }
 }

@@ -79,6 +79,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final LongSupplier minRows;
     private final LongSupplier timeoutMillis;
     private final ExecutorService workers;
+    /** Set by {@link #cancelAll} (shutdown), never cleared: a job published after it is stopped at once. */
+    private volatile String shuttingDown;
     /** Event loop; also read by {@link #cancelAll} from the shutdown thread, hence synchronized. */
     private final Set<Job> running = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new IdentityHashMap<>()));
     private long total;
@@ -173,6 +175,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
             return false; // the request keeps its client: the statement may still move (offer(..., true))
         }
+        if (movedOff && shuttingDown != null) {
+            return false; // shutting down: the statement stops with its error, it does not move
+        }
         session = null;
         Channel ch = s.channel();
         if (!ch.isActive()) {
@@ -182,20 +187,27 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         ReadView view = catalog.readView(tables);
         Job job = new Job(s, q, sql, view, typed, protocol);
         job.call = calls.get();
+        long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
+        String why = timeout > 0 ? SqlEngine.timeoutReason(timeout) : null;
+        // Counted from the request's start (an inline attempt included). Armed before the job is
+        // published in running: arming clears a cancellation, and cancelAll must not be wiped.
+        long deadline = io.respsql.expr.Cancellation.deadline(requestStart, timeout);
+        if (timeout > 0) {
+            job.cancel.arm(deadline, why, 0, null);
+        }
         running.add(job);
+        String down = shuttingDown; // read after the add: cancelAll either sees the job or we see this
+        if (down != null) {
+            job.cancel.shutDown(down);
+        }
         total++;
         s.block();
         if (movedOff) {
             moved++;
         }
-        long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
         if (timeout > 0) {
-            // Counted from the request's start (an inline attempt included). The worker's own
-            // checks read the deadline (once per batch), so it fires on time whatever the event
-            // loop is doing; the timer also wakes a statement parked before its first check.
-            String why = SqlEngine.timeoutReason(timeout);
-            long deadline = requestStart + timeout * 1_000_000L;
-            job.cancel.arm(deadline, why, 0, null);
+            // The worker's own checks read the deadline (once per batch), so it fires on time
+            // whatever the event loop is doing; the timer also wakes a statement parked before its first check.
             job.timer = loop.schedule(() -> job.cancel.cancel(why),
                     Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
@@ -507,12 +519,15 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /** Asks every running statement to stop (shutdown); any thread. */
     public void cancelAll(String why) {
+        if (shuttingDown == null) {
+            shuttingDown = why; // before reading running: see offer
+        }
         Job[] jobs;
         synchronized (running) {
             jobs = running.toArray(new Job[0]);
         }
         for (Job job : jobs) {
-            job.cancel.cancel(why);
+            job.cancel.shutDown(why);
         }
     }
 

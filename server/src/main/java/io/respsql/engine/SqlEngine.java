@@ -340,10 +340,13 @@ public final class SqlEngine {
                         + " raise loop-statement-max-ms (0: no bound)" : null);
     }
 
-    /** Stops the statement running inline now, if any (SIGTERM, from any thread): it fails with {@code why}. */
+    /**
+     * Stops the statement running inline now, if any, and every later one (SIGTERM, from any
+     * thread): they fail with {@code why}. Sticky: re-arming for the next statement keeps it.
+     */
     public void cancelRunning(String why) {
-        stop.cancel(why);
-        writeStop.cancel(why);
+        stop.shutDown(why);
+        writeStop.shutDown(why);
     }
 
     /** The error of a write stopped by loop-write-max-ms. */

@@ -15,6 +15,11 @@ import io.respsql.sql.SqlState;
  */
 public final class Cancellation {
     private volatile String reason;
+    /**
+     * Set once by {@link #shutDown} and never cleared: {@link #arm} cannot wipe it (a shutdown
+     * between two statements, or between a job's publication and its arming, is not lost).
+     */
+    private volatile String shutdown;
     /** {@link System#nanoTime()} deadlines, each used only when its reason is not null. */
     private long timeoutAt;
     private String timeoutReason;
@@ -41,7 +46,17 @@ public final class Cancellation {
     }
 
     /**
-     * Clears any earlier cancellation and sets the deadlines (nanoTime): the statement timeout's
+     * Stops this statement and every later one armed on this instance (server shutdown); any thread.
+     */
+    public void shutDown(String why) {
+        if (shutdown == null) {
+            shutdown = why;
+        }
+        cancel(why);
+    }
+
+    /**
+     * Clears any earlier cancellation (not a {@link #shutDown}) and sets the deadlines (nanoTime): the statement timeout's
      * and the event-loop bound's, each with the error it gives (null: none). Call before the run,
      * on the thread that runs it (or before handing it to a worker).
      */
@@ -68,21 +83,28 @@ public final class Cancellation {
     }
 
     public boolean cancelled() {
-        return reason != null;
+        return reason != null || shutdown != null;
     }
 
     public String reason() {
-        return reason;
+        String r = shutdown;
+        return r != null ? r : reason;
     }
 
-    /** Whether the statement was stopped by the event-loop bound (it may then be moved to a worker). */
+    /**
+     * Whether the statement was stopped by the event-loop bound (it may then be moved to a
+     * worker); never when shutting down (the statement must stop, not move).
+     */
     public boolean loopBoundHit() {
-        return loopBoundHit;
+        return loopBoundHit && shutdown == null;
     }
 
     /** Throws the statement's error when cancellation was asked for or a deadline has passed. */
     public void check() {
         String r = reason;
+        if (r == null) {
+            r = shutdown;
+        }
         if (r == null) {
             if (timeoutReason == null && loopReason == null) {
                 return;
@@ -91,12 +113,12 @@ public final class Cancellation {
             if (timeoutReason != null && now - timeoutAt >= 0) {
                 cancel(timeoutReason);
             } else if (loopReason != null && now - loopAt >= 0) {
-                loopBoundHit = reason == null;
+                loopBoundHit = reason == null && shutdown == null;
                 cancel(loopReason);
             } else {
                 return;
             }
-            r = reason;
+            r = reason();
         }
         throw new SqlException(SqlState.QUERY_CANCELED, r);
     }

@@ -61,4 +61,47 @@ class CancellationTest {
         c.disarm();
         c.check();
     }
+
+    @Test
+    void aShutdownSurvivesReArmingAndIsNeverALoopBoundHit() {
+        Cancellation c = new Cancellation();
+        long now = System.nanoTime();
+        c.arm(now + HOUR, "timeout", now - 1, "loop bound");
+        c.shutDown("query cancelled: server shutting down");
+        // re-armed for the next statement (as the event loop does, and as a job is armed): still stopped
+        c.arm(now + HOUR, "timeout", now - 1, "loop bound");
+        SqlException e = assertThrows(SqlException.class, c::check);
+        assertEquals("query cancelled: server shutting down", e.getMessage());
+        assertFalse(c.loopBoundHit(), "a statement stopped by the shutdown must not move to a worker");
+        c.disarm();
+        assertTrue(c.cancelled());
+        assertEquals("query cancelled: server shutting down", c.reason());
+        assertThrows(SqlException.class, c::check);
+    }
+
+    @Test
+    void aLoopBoundHitIsDroppedWhenTheShutdownComesAfter() {
+        Cancellation c = new Cancellation();
+        long now = System.nanoTime();
+        c.arm(0, null, now - 1, "loop bound");
+        assertThrows(SqlException.class, c::check);
+        assertTrue(c.loopBoundHit());
+        c.shutDown("query cancelled: server shutting down");
+        assertFalse(c.loopBoundHit());
+        assertEquals("query cancelled: server shutting down", c.reason());
+    }
+
+    @Test
+    void hugeDeadlinesSaturateInsteadOfWrapping() {
+        long now = System.nanoTime();
+        for (long ms : new long[] {Integer.MAX_VALUE, 9_999_999_999L * 60_000, Long.MAX_VALUE}) {
+            long at = Cancellation.deadline(now, ms);
+            assertTrue(at - now > 0, ms + " ms gave a deadline in the past");
+            Cancellation c = new Cancellation();
+            c.arm(at, "timeout", at, "loop bound");
+            c.check(); // not passed
+            assertFalse(c.cancelled());
+        }
+        assertEquals(now + 50_000_000L, Cancellation.deadline(now, 50));
+    }
 }

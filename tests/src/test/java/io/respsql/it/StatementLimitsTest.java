@@ -166,4 +166,47 @@ class StatementLimitsTest {
             assertEquals(":2000\r\n", c.call("SQL", "SELECT COUNT(*) FROM sink"));
         }
     }
+
+    @Test
+    void aStatementTimeoutAboveIntMaxIsRefusedAndAHugeConfigValueNeverFiresEarly() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = s.raw()) {
+            load(c, 100);
+            String range = " ms is outside the valid range for parameter \"statement_timeout\" (0 .. 2147483647)\r\n";
+            assertEquals("-ERR 599999999940000" + range, c.call("SQL", "SET statement_timeout = '9999999999 min'"));
+            assertEquals("-ERR 2147483648" + range, c.call("SQL", "SET statement_timeout = 2147483648"));
+            assertEquals(":0\r\n", c.call("SQL", "SHOW statement_timeout"), "the refused value was not kept");
+            assertEquals("+OK\r\n", c.call("SQL", "SET statement_timeout = 2147483647"));
+            assertEquals(":2147483647\r\n", c.call("SQL", "SHOW statement_timeout"));
+            assertEquals(":100\r\n", c.call("SQL", "SELECT COUNT(*) FROM a"));
+            assertEquals(":100\r\n", c.call("SQL", "DELETE FROM t WHERE id IN (SELECT a.id FROM a, b WHERE a.id = b.id)"));
+            assertEquals("+OK\r\n", c.call("SQL", "RESET statement_timeout"));
+            // The config's own maximum saturates the deadlines (no wrap to the past).
+            for (String o : new String[] {"query-timeout-ms", "loop-statement-max-ms", "loop-write-max-ms"}) {
+                assertEquals("+OK\r\n", c.call("CONFIG", "SET", o, Long.toString(Long.MAX_VALUE)));
+            }
+            assertEquals(":100\r\n", c.call("SQL", "SELECT COUNT(*) FROM a, b WHERE a.id = b.id"));
+            assertEquals(":100\r\n", c.call("SQL", "UPDATE a SET v = v + 1 WHERE id IN (SELECT b.id FROM b, a x WHERE x.id = b.id)"));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO t SELECT id, v FROM a"));
+        }
+    }
+
+    @Test
+    void settingsReadTheirTextAsTheParserDoesWithComments() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = s.raw()) {
+            assertEquals("+OK\r\n", c.call("SQL", "/* x */ SET statement_timeout = 100"));
+            assertEquals(":100\r\n", c.call("SQL", "SHOW statement_timeout -- ms"));
+            assertEquals("+OK\r\n", c.call("SQL", "SET statement_timeout = 200 -- ms"));
+            assertEquals(":200\r\n", c.call("SQL", "-- why\nSHOW /* the */ statement_timeout;"));
+            assertEquals("+OK\r\n", c.call("SQL", "SET /* a /* nested */ one */ statement_timeout TO '3s' -- three"));
+            assertEquals(":3000\r\n", c.call("SQL", "SHOW statement_timeout"));
+            assertEquals("+OK\r\n", c.call("SQL", "/**/RESET statement_timeout"));
+            assertEquals(":0\r\n", c.call("SQL", "SHOW statement_timeout"));
+            assertTrue(c.call("SQL", "SET statement_timeout = /* 5 */").startsWith("-ERR invalid statement_timeout"));
+            // use_indexes the same way
+            assertEquals("+OK\r\n", c.call("SQL", "/* x */ SET use_indexes = off -- reference plans"));
+            assertEquals("$3\r\noff\r\n", c.call("SQL", "SHOW use_indexes /* now */"));
+            assertEquals("+OK\r\n", c.call("SQL", "-- back\nSET use_indexes TO on"));
+            assertEquals("$2\r\non\r\n", c.call("SQL", "SHOW use_indexes"));
+        }
+    }
 }
