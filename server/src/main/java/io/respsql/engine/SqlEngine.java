@@ -70,6 +70,8 @@ public final class SqlEngine {
      * moves to a worker, or inside MULTI/EXEC fails).
      */
     private final io.respsql.expr.Cancellation stop = new io.respsql.expr.Cancellation();
+    /** Told by the reply's writer when its first chunk leaves: from then on the loop bound is off. */
+    private final Runnable replyLeaving = stop::replyStarted;
     /**
      * A write's stop: the statement timeout only (a write cannot move to a worker, and a big
      * UPDATE must not fail for taking its time), checked while it looks for its rows, before its
@@ -268,6 +270,7 @@ public final class SqlEngine {
         parsedText = null;
         moveOff = false;
         armStop();
+        out.onReplyLeaving(replyLeaving);
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
@@ -281,6 +284,7 @@ public final class SqlEngine {
             }
             return executeText(sql.toString(), out, results);
         } finally {
+            out.onReplyLeaving(null);
             this.offload = null;
             parsed = null;
             parsedText = null;

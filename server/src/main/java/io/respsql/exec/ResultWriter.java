@@ -63,17 +63,16 @@ public final class ResultWriter {
         int n = tuples;
         sink.columns(columns, n);
         int[] slots = ctx.slots;
+        // The event-loop bound stays armed while rows are encoded: until the first chunk leaves
+        // (RespWriter tells the statement's Cancellation) an overrun can still be taken back and moved.
         io.respsql.expr.Cancellation cancel = ctx.cancel;
-        if (cancel != null) {
-            cancel.replyStarted();
-        }
         if (w == 1) {
             int at = carried[0];
             try {
                 int i = 0;
                 for (int c = single.first(); c >= 0; c = single.next(c), i++) {
-                    if (cancel != null && (i & 1023) == 1023) {
-                        cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+                    if (cancel != null && (i & 63) == 0) {
+                        cancel.check(); // from the first row: a few rows with costly outputs take long too
                     }
                     slots[at] = single.slot(c);
                     sink.beginRow();
@@ -90,8 +89,8 @@ public final class ResultWriter {
         }
         int[] rows = buf.elements();
         for (int i = 0, at = 0; i < n; i++, at += w) {
-            if (cancel != null && (i & 1023) == 1023) {
-                cancel.check(); // encoding millions of rows takes long too: a timeout, once per batch
+            if (cancel != null && (i & 63) == 0) {
+                cancel.check(); // from the first row: a few rows with costly outputs take long too
             }
             for (int k = 0; k < w; k++) {
                 slots[carried[k]] = rows[at + k];

@@ -75,8 +75,9 @@ public final class Cancellation {
     }
 
     /**
-     * The reply is being encoded: the event-loop bound no longer applies (part of it may leave at
-     * any time, after which the statement could neither move nor answer with an error).
+     * The first bytes of the reply are leaving: the event-loop bound no longer applies (the
+     * statement could then neither move nor answer with an error). Until then an overrun while
+     * rows are encoded is taken back and moved like any other.
      */
     public void replyStarted() {
         loopReason = null;

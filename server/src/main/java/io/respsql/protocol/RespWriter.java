@@ -60,6 +60,7 @@ public final class RespWriter {
 
     private ByteBuf out;
     private Sink sink;
+    private Runnable leaving;
     /** Whether the connection being served speaks RESP3 (HELLO 3); RESP2 otherwise. */
     private boolean resp3;
     /** Chunks handed over since this writer was made; a reply that spans a change cannot be undone. */
@@ -188,8 +189,19 @@ public final class RespWriter {
         broken = true;
     }
 
+    /**
+     * Told just before a chunk of the reply leaves (the running statement's reply can no longer be
+     * taken back, so its event-loop bound must no longer apply); null: none.
+     */
+    public void onReplyLeaving(Runnable r) {
+        this.leaving = r;
+    }
+
     private void maybeHandOver() {
         if (sink != null && out.writerIndex() >= CHUNK_BYTES && !broken) {
+            if (leaving != null) {
+                leaving.run();
+            }
             chunks++;
             try {
                 sink.handOver(this);

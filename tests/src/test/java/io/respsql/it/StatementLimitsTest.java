@@ -209,4 +209,53 @@ class StatementLimitsTest {
             assertEquals("$2\r\non\r\n", c.call("SQL", "SHOW use_indexes"));
         }
     }
+
+    @Test
+    void aCostlySelectListMovesOffTheLoopUntilItsReplyLeaves() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = s.raw();
+                RespConnection other = new RespConnection(TestServer.HOST, s.port())) {
+            load(c, 1000);
+            // bg-query-min-rows 0: nothing moves by its estimate, so it starts inline; each of its 20
+            // rows' subquery is a million-pair join: the work is all in the output expressions,
+            // evaluated after the rows are found and before any byte of the reply leaves.
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-min-rows", "0"));
+            String sql = "SELECT id, (SELECT COUNT(*) FROM b, t WHERE b.v + t.v = a.v) FROM a WHERE id < 20 ORDER BY id";
+            long[] perV = new long[200];
+            for (int i = 0; i < 1000; i++) {
+                for (int j = 0; j < 1000; j++) {
+                    perV[i % 97 + j % 97]++;
+                }
+            }
+            StringBuilder want = new StringBuilder("*20\r\n");
+            for (int id = 0; id < 20; id++) {
+                String row = id + "," + perV[id % 97];
+                want.append('$').append(row.length()).append("\r\n").append(row).append("\r\n");
+            }
+            long moved = RunawayInfo.info(c, "bg_queries_moved_off_loop");
+            long t0 = System.nanoTime();
+            c.sendCommand("SQL", sql);
+            long worst = 0;
+            for (int i = 0; i < 20; i++) {
+                long p0 = System.nanoTime();
+                assertEquals("+PONG\r\n", other.call("PING"));
+                worst = Math.max(worst, System.nanoTime() - p0);
+            }
+            String reply = c.readReply();
+            long took = System.nanoTime() - t0;
+            System.out.printf("StatementLimitsTest: costly select list %.1f ms, worst PING meanwhile %.1f ms%n",
+                    took / 1e6, worst / 1e6);
+            assertEquals(want.toString(), reply);
+            assertEquals(moved + 1, RunawayInfo.info(c, "bg_queries_moved_off_loop"), "it moved to a worker");
+            assertTrue(worst < 300_000_000L, "a PING waited " + worst / 1e6 + " ms");
+        }
+    }
+
+    /** INFO stats fields. */
+    static final class RunawayInfo {
+        static long info(RespConnection c, String field) throws java.io.IOException {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(field + ":(\\d+)").matcher(c.call("INFO", "stats"));
+            assertTrue(m.find(), field + " missing from INFO");
+            return Long.parseLong(m.group(1));
+        }
+    }
 }
