@@ -55,10 +55,15 @@ public final class ResultWriter {
         tuples = 0;
         carriedNow = carried;
         int w = carried.length;
+        boolean gathered = false;
         try {
             root.run(ctx, w == 1 ? gatherOne : gather);
+            gathered = true;
         } finally {
             carriedNow = null;
+            if (!gathered) {
+                release(); // a cancel or an error mid-run: a cached plan must not keep what was gathered
+            }
         }
         int n = tuples;
         sink.columns(columns, n);
@@ -105,6 +110,19 @@ public final class ResultWriter {
         if (rows.length > KEEP_BUFFER) {
             buf = new IntArrayList();
         }
+    }
+
+    /** Lets large buffers go, as after a run. */
+    private void release() {
+        single.release();
+        if (buf.elements().length > KEEP_BUFFER) {
+            buf = new IntArrayList();
+        }
+    }
+
+    /** Bytes the gather buffers hold now (for tests). */
+    long heldBytes() {
+        return single.heldBytes() + buf.elements().length * 4L;
     }
 
     /** The number of tuples {@code root} produces (a lone COUNT(*)). */

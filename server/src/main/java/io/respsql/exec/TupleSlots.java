@@ -43,7 +43,17 @@ public final class TupleSlots {
             if (slot > last) {
                 int word = slot >>> 6;
                 if (word >= bits.length) {
-                    bits = java.util.Arrays.copyOf(bits, Math.max(word + 1, bits.length + (bits.length >> 1)));
+                    // Sparse slots after a dense start would grow the bitmap to last/8 bytes: past twice
+                    // the list's size (plus a little) the list is smaller, so go back to it.
+                    long most = size + 128L;
+                    if (word >= most) {
+                        toList();
+                        list.add(slot);
+                        last = slot;
+                        size++;
+                        return;
+                    }
+                    bits = java.util.Arrays.copyOf(bits, (int) Math.min(most, Math.max(word + 1, bits.length + (bits.length >> 1))));
                 }
                 bits[word] |= 1L << slot;
                 last = slot;
@@ -99,7 +109,7 @@ public final class TupleSlots {
      */
     public int next(int cursor) {
         if (bits != null) {
-            return cursor + 1 >= bits.length << 6 ? -1 : nextSet(bits, cursor + 1);
+            return cursor == Integer.MAX_VALUE ? -1 : nextSet(bits, cursor + 1); // (bits.length << 6 can overflow)
         }
         return cursor + 1 < size ? cursor + 1 : -1;
     }
@@ -114,6 +124,11 @@ public final class TupleSlots {
             list = new IntArrayList();
             bits = null;
         }
+    }
+
+    /** Bytes the slots are held in now (for tests). */
+    long heldBytes() {
+        return bits != null ? bits.length * 8L : list.elements().length * 4L;
     }
 
     private static int nextSet(long[] b, int from) {

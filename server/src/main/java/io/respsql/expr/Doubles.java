@@ -52,7 +52,54 @@ public final class Doubles {
         if (len < 3 || len > 64) {
             return 0.0;
         }
-        return special(new String(a, off, len, java.nio.charset.StandardCharsets.ISO_8859_1));
+        // Same rules as the CharSequence form, on the bytes: CAST(text AS FLOAT) reaches here per row
+        // for every non-numeric text, so no String. The words are ASCII, so ASCII case folding suffices.
+        int i = off;
+        int end = off + len;
+        while (i < end && isBlank((char) a[i])) {
+            i++;
+        }
+        while (end > i && isBlank((char) a[end - 1])) {
+            end--;
+        }
+        int n = end - i;
+        if (n < 3 || n > 9) {
+            return 0.0;
+        }
+        if (n == 3 && regionIs(a, i, end, NAN)) {
+            return Double.NaN;
+        }
+        boolean neg = false;
+        byte c = a[i];
+        if (c == '+' || c == '-') {
+            neg = c == '-';
+            i++;
+        }
+        if (regionIs(a, i, end, INF) || regionIs(a, i, end, INFINITY)) {
+            return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        return 0.0;
+    }
+
+    private static final byte[] NAN = {'n', 'a', 'n'};
+    private static final byte[] INF = {'i', 'n', 'f'};
+    private static final byte[] INFINITY = {'i', 'n', 'f', 'i', 'n', 'i', 't', 'y'};
+
+    /** Whether a[from, end) is exactly the lower-case ASCII word {@code lower}, in any case. */
+    private static boolean regionIs(byte[] a, int from, int end, byte[] lower) {
+        if (end - from != lower.length) {
+            return false;
+        }
+        for (int k = 0; k < lower.length; k++) {
+            int b = a[from + k];
+            if (b >= 'A' && b <= 'Z') {
+                b += 'a' - 'A';
+            }
+            if (b != lower[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isBlank(char c) {

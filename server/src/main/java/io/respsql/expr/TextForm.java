@@ -115,7 +115,7 @@ final class TextForm {
             return;
         }
         if (Double.isInfinite(v)) {
-            putAscii(out, v > 0 ? "Inf" : "-Inf");
+            putAscii(out, v > 0 ? "Infinity" : "-Infinity"); // PostgreSQL's words, as NaN's
             return;
         }
         if (v == 0) {

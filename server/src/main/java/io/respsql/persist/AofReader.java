@@ -24,6 +24,9 @@ final class AofReader {
     private long recordStart;
     private String sql;
     private String problem;
+    /** Set on the reader that checks a candidate record start: it must not scan for record starts itself. */
+    private boolean checking;
+    private AofReader checker;
 
     AofReader(FileChannel channel, long start, long size) {
         this.channel = channel;
@@ -100,7 +103,7 @@ final class AofReader {
                 // The file ends inside this argument. A crash in the middle of a write leaves only the
                 // start of one record there; a record after it means the length itself is damaged, and
                 // dropping the tail as cut short would silently drop the good records in it.
-                long next = nextRecordStart(contentStart);
+                long next = checking ? -1 : nextRecordStart(contentStart);
                 if (next >= 0) {
                     return corrupt("argument of " + len + " bytes at offset " + contentStart
                             + " runs past the end of the file, but a record starts at offset " + next
@@ -182,15 +185,18 @@ final class AofReader {
     };
 
     /**
-     * Offset of the first record start (after its preceding CRLF) at or after {@code from}, or -1 when
-     * there is none before the end of the file. Reads the file apart from the window; only used when a
-     * record runs past the end, so once per load at most.
+     * Offset of the first record start (after its preceding CRLF) at or after {@code from} from which
+     * complete records run to the end of the file, or -1 when there is none. Bytes that only look like
+     * a record start (a statement whose text holds RESP, in the torn record's own partial bytes) do not
+     * count: the candidate must parse as records up to the end, or the tail is a write cut short.
+     * Reads the file apart from the window; only used when a record runs past the end, so once per load at most.
      */
     private long nextRecordStart(long from) throws IOException {
         int longest = 0;
         for (byte[] p : RECORD_STARTS) {
             longest = Math.max(longest, p.length);
         }
+        long tried = -1;
         ByteBuffer b = ByteBuffer.allocate(64 * 1024);
         for (long at = from; at < size; at += b.capacity() - longest) {
             b.clear();
@@ -208,7 +214,14 @@ final class AofReader {
                 }
                 for (byte[] p : RECORD_STARTS) {
                     if (i + p.length <= n && java.util.Arrays.equals(a, i, i + p.length, p, 0, p.length)) {
-                        return at + i + 2;
+                        long candidate = at + i + 2;
+                        if (candidate > tried) { // the chunks overlap
+                            tried = candidate;
+                            if (recordsRunToEnd(candidate)) {
+                                return candidate;
+                            }
+                        }
+                        break;
                     }
                 }
             }
@@ -217,6 +230,29 @@ final class AofReader {
             }
         }
         return -1;
+    }
+
+    /** Whether one or more complete, well-formed records run from {@code start} exactly to the end of the file. */
+    private boolean recordsRunToEnd(long start) throws IOException {
+        if (checker == null) {
+            checker = new AofReader(channel, start, size);
+            checker.checking = true;
+        } else {
+            checker.windowStart = start;
+            checker.window.clear().limit(0);
+        }
+        int complete = 0;
+        while (true) {
+            switch (checker.next()) {
+                case END:
+                    return complete > 0;
+                case TRUNCATED:
+                case CORRUPT:
+                    return false;
+                default:
+                    complete++;
+            }
+        }
     }
 
     private Kind corrupt(String what) {

@@ -850,8 +850,8 @@ public final class QueryBinder {
                     Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(item)
                             ? Expressions.constText(text(item)) : bind(item, scope);
                     vals[i] = v == null ? textIfText(x.values().get(i), r.column()) : v;
-                    if (vals[i] == null) {
-                        return c;
+                    if (vals[i] == null || (vals[i].relations() & r.relation().bit()) != 0) {
+                        return c; // "a IN (3, b)": a value that reads the row is no key to probe by
                     }
                 }
                 c.sargs.add(new Conjunct.Sarg(c, r.relation(), r.column(), Conjunct.Op.IN, vals));

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TupleSlotsTest {
     private static List<Integer> readBack(TupleSlots t) {
@@ -68,5 +69,29 @@ class TupleSlotsTest {
         in.add(7);
         check(t, in);
         check(t, List.of());
+    }
+
+    @Test
+    void sparseSlotsAfterADenseStartDoNotGrowTheBitmapPastTheList() {
+        TupleSlots t = new TupleSlots();
+        List<Integer> in = new ArrayList<>();
+        for (int s = 0; s < TupleSlots.BITMAP_FROM; s++) {
+            in.add(s); // dense: a bitmap
+        }
+        for (long s = TupleSlots.BITMAP_FROM + 10_000L; s <= Integer.MAX_VALUE; s += 10_000) {
+            in.add((int) s); // then one slot in 10,000 up to 2^31: a bitmap of 256 MB before
+        }
+        long most = 0;
+        t.clear();
+        for (int s : in) {
+            t.add(s);
+            most = Math.max(most, t.heldBytes());
+        }
+        assertEquals(in.size(), t.size());
+        assertEquals(in, readBack(t));
+        // never more than the list would take (4 bytes a slot, grown by half) and a little
+        assertTrue(most <= in.size() * 4L * 3 / 2 + 4096 && most <= (in.size() + 128L) * 8,
+                "held " + most + " bytes for " + in.size() + " slots");
+        t.release();
     }
 }

@@ -92,4 +92,71 @@ class AofDamagedLengthTest {
         AofLoadException e = assertThrows(AofLoadException.class, () -> AofLoader.load(f, new SqlEngine(new Catalog())));
         assertTrue(e.getMessage().contains("argument of 500000000 bytes"), e.getMessage());
     }
+
+    /** A statement holding RESP, as a TEXT value may: its bytes look like record starts. */
+    private static final String RESP_TEXT = "INSERT INTO t VALUES (3, 'x\r\n*2\r\n$3\r\nSQL\r\n$40\r\nnot forty"
+            + "\r\n*2\r\n$3\r\nSQL\r\n$5\r\nhello\r\n and more')";
+
+    private static byte[] respLog() {
+        ByteBuf b = Unpooled.buffer();
+        AofFormat.writeSql(b, "CREATE TABLE t (id int primary key, v text)");
+        AofFormat.writeSql(b, "INSERT INTO t VALUES (1, 'a')");
+        AofFormat.writeSql(b, RESP_TEXT);
+        byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        b.release();
+        return bytes;
+    }
+
+    @Test
+    void aTornRecordWhoseTextLooksLikeRecordsIsStillATornTail() throws Exception {
+        byte[] whole = respLog();
+        String s = new String(whole, StandardCharsets.ISO_8859_1);
+        int third = s.indexOf("*2\r\n$3\r\nSQL\r\n$" + RESP_TEXT.length());
+        // The one cut left out: right after the embedded complete record "hello", where the bytes from its
+        // start to the end are a whole well-formed record, exactly what a damaged length before a record looks like.
+        int ambiguous = s.indexOf("hello\r\n") + 7;
+        int checked = 0;
+        for (int cut = third + 1; cut < whole.length; cut++) {
+            if (cut == ambiguous) {
+                continue;
+            }
+            Path f = dir.resolve("resp" + cut + ".aof");
+            Files.write(f, Arrays.copyOf(whole, cut));
+            AofLoader.Result r = AofLoader.load(f, new SqlEngine(new Catalog()));
+            assertEquals(2, r.records(), "cut at " + cut);
+            assertEquals(third, Files.size(f), "truncated where the cut record starts, cut at " + cut);
+            checked++;
+        }
+        assertTrue(checked > RESP_TEXT.length(), "cuts inside the record-like bytes were checked: " + checked);
+        // and whole, it loads with its text intact
+        Path f = dir.resolve("whole.aof");
+        Files.write(f, whole);
+        assertEquals(3, AofLoader.load(f, new SqlEngine(new Catalog())).records());
+    }
+
+    @Test
+    void aDamagedLengthIsFoundPastRecordLikeBytesInItsOwnText() throws Exception {
+        ByteBuf b = Unpooled.buffer();
+        AofFormat.writeSql(b, "CREATE TABLE t (id int primary key, v text)");
+        int second = b.writerIndex();
+        AofFormat.writeSql(b, RESP_TEXT);
+        int third = b.writerIndex();
+        AofFormat.writeSql(b, "INSERT INTO t VALUES (1, 'a')");
+        AofFormat.writeSql(b, "INSERT INTO t VALUES (2, 'b')");
+        byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        b.release();
+        String s = new String(bytes, StandardCharsets.ISO_8859_1);
+        int digits = s.indexOf("SQL\r\n$", second) + 6;
+        // the length of the statement holding RESP gains a digit and points past the end
+        bytes = (s.substring(0, digits) + RESP_TEXT.length() + "0" + s.substring(s.indexOf("\r\n", digits)))
+                .getBytes(StandardCharsets.ISO_8859_1);
+        third++;
+        Path f = dir.resolve("damaged.aof");
+        Files.write(f, bytes);
+        AofLoadException e = assertThrows(AofLoadException.class, () -> AofLoader.load(f, new SqlEngine(new Catalog())));
+        assertTrue(e.getMessage().contains("but a record starts at offset " + third + ": its length is damaged"), e.getMessage());
+        assertArrayEquals(bytes, Files.readAllBytes(f), "the file is left as it was");
+    }
 }

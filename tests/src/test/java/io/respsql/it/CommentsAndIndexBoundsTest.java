@@ -149,4 +149,35 @@ class CommentsAndIndexBoundsTest extends SqlTestBase {
         rows.sort(null);
         return rows;
     }
+
+    /** The same class of bug as BETWEEN: an IN list one of whose values reads the row probed an index by it. */
+    @Test
+    void inListWithAValueThatReadsTheRowThroughAnIndex() {
+        for (String t : new String[] {"u", "t"}) {
+            s.expectSql("CREATE TABLE " + t + " (id int primary key, a int, b int)", Resp.OK);
+            StringBuilder v = new StringBuilder();
+            for (int i = 1; i <= 10; i++) {
+                v.append(i == 1 ? "" : ",").append('(').append(i).append(',').append(i).append(',').append(11 - i).append(')');
+            }
+            s.expectSql("INSERT INTO " + t + " VALUES " + v, Resp.OK);
+        }
+        s.expectSql("CREATE INDEX ia ON t (a)", Resp.OK);
+        assertEquals(List.of("3"), sortedRows("SELECT id FROM u WHERE a IN (3, b)"));
+        assertEquals(List.of("3"), sortedRows("SELECT id FROM t WHERE a IN (3, b)"));
+        assertEquals(List.of(), sortedRows("SELECT id FROM t WHERE a IN (b)"));
+        assertEquals(sortedRows("SELECT id FROM u WHERE a IN (b - 1, b + 1, 4)"), sortedRows("SELECT id FROM t WHERE a IN (b - 1, b + 1, 4)"));
+        assertEquals(":1\r\n", s.sql("UPDATE u SET b = b + 100 WHERE a IN (3, b)"));
+        assertEquals(":1\r\n", s.sql("UPDATE t SET b = b + 100 WHERE a IN (3, b)"));
+        assertEquals(":1\r\n", s.sql("DELETE FROM t WHERE a IN (10, b)"));
+        assertEquals(":1\r\n", s.sql("DELETE FROM u WHERE a IN (10, b)"));
+        assertEquals(s.sql("SELECT * FROM u ORDER BY id"), s.sql("SELECT * FROM t ORDER BY id"));
+    }
+
+    /** CAST of an infinite FLOAT to TEXT writes PostgreSQL's words, as NaN: the text compares equal to them. */
+    @Test
+    void infinityAsTextIsPostgreSqlsWord() {
+        s.expectSql("SELECT CAST(CAST('Infinity' AS FLOAT) AS TEXT), CAST(CAST('-inf' AS FLOAT) AS TEXT), CAST(CAST('nan' AS FLOAT) AS TEXT)",
+                "*1\r\n$22\r\nInfinity,-Infinity,NaN\r\n");
+        s.expectSql("SELECT CAST(CAST('Infinity' AS FLOAT) AS TEXT) = 'Infinity'", "*1\r\n$1\r\n1\r\n");
+    }
 }

@@ -429,7 +429,9 @@ final class Gen {
                     Kind k = chance(60) ? Kind.I : Kind.F;
                     sb.append(num(scope, k, 0)).append(not).append(" IN (");
                     for (int i = 0; i < n; i++) {
-                        sb.append(i == 0 ? "" : ", ").append(chance(10) ? "NULL" : k == Kind.I ? literal(Type.INT) : floatLiteral());
+                        // now and then a value that reads the row, as BETWEEN's bounds do ("a IN (3, b)")
+                        sb.append(i == 0 ? "" : ", ").append(chance(10) ? "NULL" : chance(15) ? num(scope, k, 0)
+                                : k == Kind.I ? literal(Type.INT) : floatLiteral());
                     }
                 }
                 return sb.append(')').toString();

@@ -45,24 +45,32 @@ public final class NestedLoopJoin implements Operator {
             return true;
         }
         // The outer input checks once per batch of its own rows, but each of its tuples costs n
-        // here: count the inner tuples, so a cross join stops within a batch of row pairs.
+        // here: count the inner tuples a block of CancelCheck.EVERY at a time (not n at once before
+        // them), so even a huge inner side with an expensive condition stops within a block of row
+        // pairs. Blocks keep the pair loop itself as tight as without a check.
         io.respsql.exec.op.CancelCheck check = io.respsql.exec.op.CancelCheck.of(ctx);
         return outer.run(ctx, c -> {
-            if (check != null) {
-                check.add(n + 1);
-            }
             int[] slots = c.slots;
             boolean matched = false;
-            for (int i = 0, at = 0; i < n; i++, at += w) {
-                for (int k = 0; k < w; k++) {
-                    slots[innerRelations[k]] = tuples[at + k];
-                }
-                if (condition == null || condition.isTrue(c)) {
-                    matched = true;
-                    if (!out.accept(c)) {
-                        return false;
+            for (int from = 0; from < n; from += io.respsql.exec.op.CancelCheck.EVERY) {
+                int to = Math.min(n, from + io.respsql.exec.op.CancelCheck.EVERY);
+                for (int i = from, at = from * w; i < to; i++, at += w) {
+                    for (int k = 0; k < w; k++) {
+                        slots[innerRelations[k]] = tuples[at + k];
+                    }
+                    if (condition == null || condition.isTrue(c)) {
+                        matched = true;
+                        if (!out.accept(c)) {
+                            return false;
+                        }
                     }
                 }
+                if (check != null) {
+                    check.add(to - from);
+                }
+            }
+            if (check != null) {
+                check.add(1); // the outer tuple itself (n may be 0 in a left join)
             }
             if (!matched && leftOuter) {
                 for (int r : innerRelations) {

@@ -81,8 +81,9 @@ public final class KeyProbe {
                 none = true;
                 return 0;
             }
-            // Keys are in PostgreSQL's float8 order (NaN one key above +Infinity) and neighbouring
-            // doubles have neighbouring keys (-0.0 shares 0.0's), so a strict bound is the next key.
+            // Keys are in PostgreSQL's float8 order (NaN's key 0x7ff8000000000000 above +Infinity's
+            // 0x7ff0000000000000; no stored value has a key in the gap) and neighbouring doubles have
+            // neighbouring keys (-0.0 shares 0.0's), so a strict bound is the next key.
             long k = IndexKeys.ofDouble(d);
             return bound == Bound.GT ? k + 1 : bound == Bound.LT ? k - 1 : k;
         }
