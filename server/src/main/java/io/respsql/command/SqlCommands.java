@@ -131,13 +131,17 @@ final class SqlCommands {
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 0, out);
-        if (statement == null) {
-            return;
+        if (statement != null) {
+            run(s, statement, out, false);
         }
+    }
+
+    /** Runs a statement's text with the connection's settings (statement timeout, index use); QUERY's rows typed. */
+    private void run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         try {
-            ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
+            ctx.sql().execute(statement, out, typedForm ? typed.on(out) : rows2010.on(out), offload(s, typedForm, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
         }
@@ -179,38 +183,22 @@ final class SqlCommands {
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */
     private void sql(Session s, CommandArgs a, RespWriter out) {
-        CharSequence statement = join(a, 1, out);
-        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
-                || SessionSettings.handle(s, statement, out)) {
-            return;
-        }
-        if (!refusedForMemory(statement, out)) {
-            ctx.sql().sessionTimeout(s.statementTimeoutMs());
-            io.respsql.plan.IndexUse.off(!s.useIndexes());
-            try {
-                ctx.sql().execute(statement, out, rows2010.on(out), offload(s, false, out));
-            } finally {
-                io.respsql.plan.IndexUse.off(false);
-            }
-        }
+        whole(s, a, out, false);
     }
 
     /** {@code QUERY <words...>}: as SQL, with a SELECT's rows in the typed form. */
     private void query(Session s, CommandArgs a, RespWriter out) {
+        whole(s, a, out, true);
+    }
+
+    /** SQL and QUERY: the statement after the verb; the session settings (SET statement_timeout, use_indexes) are answered here. */
+    private void whole(Session s, CommandArgs a, RespWriter out, boolean typedForm) {
         CharSequence statement = join(a, 1, out);
         if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
-                || SessionSettings.handle(s, statement, out)) {
+                || SessionSettings.handle(s, statement, out) || refusedForMemory(statement, out)) {
             return;
         }
-        if (!refusedForMemory(statement, out)) {
-            ctx.sql().sessionTimeout(s.statementTimeoutMs());
-            io.respsql.plan.IndexUse.off(!s.useIndexes());
-            try {
-                ctx.sql().execute(statement, out, typed.on(out), offload(s, true, out));
-            } finally {
-                io.respsql.plan.IndexUse.off(false);
-            }
-        }
+        run(s, statement, out, typedForm);
     }
 
     /** SQL and QUERY carry any verb, so they are not DENYOOM as commands: the verb decides. */
