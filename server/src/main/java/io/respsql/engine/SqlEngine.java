@@ -332,16 +332,35 @@ public final class SqlEngine {
             return;
         }
         long now = System.nanoTime();
-        String timeoutWhy = timeout > 0 ? timeoutReason(timeout) : null;
+        String timeoutWhy = timeout > 0 ? reason(TIMEOUT, timeout) : null;
         long timeoutAt = io.respsql.expr.Cancellation.deadline(now, timeout);
         // A write cannot move to a worker (writes are serialized on the loop): past its own bound
         // it is stopped, which happens only while it looks for its rows, before any change.
         writeStop.arm(timeoutAt, timeoutWhy, io.respsql.expr.Cancellation.deadline(now, writeBound),
-                writeBound > 0 ? writeBoundReason(writeBound) : null);
+                writeBound > 0 ? reason(WRITE_BOUND, writeBound) : null);
         stop.arm(timeoutAt, timeoutWhy, io.respsql.expr.Cancellation.deadline(now, bound),
-                bound > 0 ? "query cancelled: ran on the event loop for more than " + bound
+                bound > 0 ? reason(LOOP_BOUND, bound) : null);
+    }
+
+    private static final int TIMEOUT = 0;
+    private static final int WRITE_BOUND = 1;
+    private static final int LOOP_BOUND = 2;
+    /** Each limit's error text, made again only when its value changes: arming allocates nothing per statement. */
+    private final String[] reasonText = new String[3];
+    private final long[] reasonMs = {-1, -1, -1};
+
+    private String reason(int kind, long ms) {
+        if (reasonMs[kind] != ms || reasonText[kind] == null) {
+            reasonMs[kind] = ms;
+            reasonText[kind] = switch (kind) {
+                case TIMEOUT -> timeoutReason(ms);
+                case WRITE_BOUND -> writeBoundReason(ms);
+                default -> "query cancelled: ran on the event loop for more than " + ms
                         + " ms (loop-statement-max-ms) and cannot move to a worker inside MULTI/EXEC;"
-                        + " raise loop-statement-max-ms (0: no bound)" : null);
+                        + " raise loop-statement-max-ms (0: no bound)";
+            };
+        }
+        return reasonText[kind];
     }
 
     /**
