@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Shared launcher of respsql-import and respsql-export: builds tools/target/respsql-tools-*-all.jar
+# when it is missing or older than its sources, then runs `Main <subcommand> "$@"`.
+#   RESPSQL_TOOLS_JAVA_OPTS  JVM options (default: -XX:+UseSerialGC -Xmx512m)
+#   RESPSQL_TOOLS_NO_BUILD=1 never build, run the jar as it is
+set -euo pipefail
+
+sub="$1"
+shift
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+JAR="$ROOT/tools/target/respsql-tools-0.1.0-SNAPSHOT-all.jar"
+
+stale() {
+  [[ ! -f "$JAR" ]] && return 0
+  [[ -n "$(find "$ROOT/tools/src/main" "$ROOT/tools/pom.xml" "$ROOT/pom.xml" -newer "$JAR" -print -quit 2>/dev/null)" ]]
+}
+
+if [[ "${RESPSQL_TOOLS_NO_BUILD:-0}" != 1 ]] && stale; then
+  mkdir -p "$ROOT/tools/target"
+  (
+    flock 9
+    if stale; then
+      echo "respsql-$sub: building $JAR" >&2
+      (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests -pl tools package) >&2
+    fi
+  ) 9>"$ROOT/tools/target/.build.lock"
+fi
+
+tty=0
+[[ -t 2 ]] && tty=1
+# shellcheck disable=SC2206  # options are meant to be split
+JAVA_OPTS=(${RESPSQL_TOOLS_JAVA_OPTS:--XX:+UseSerialGC -Xmx512m})
+exec java "${JAVA_OPTS[@]}" -Drespsql.tty=$tty -jar "$JAR" "$sub" "$@"
