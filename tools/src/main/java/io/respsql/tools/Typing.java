@@ -170,8 +170,9 @@ final class Typing {
     /** 'NaN', 'Infinity' or '-Infinity' for the words PostgreSQL reads as them; null otherwise. */
     private static String special(byte[] b, int s, int e) {
         int n = e - s;
-        if (n < 3 || n > 9) {
-            return null;
+        int first = n == 0 ? 0 : b[s] == '-' || b[s] == '+' ? (n > 1 ? b[s + 1] : 0) : b[s];
+        if (n < 3 || n > 9 || (first | 0x20) != 'n' && (first | 0x20) != 'i') {
+            return null; // a number: no word to look up (and no String made)
         }
         String w = new String(b, s, n, StandardCharsets.US_ASCII).toLowerCase(java.util.Locale.ROOT);
         return switch (w) {
