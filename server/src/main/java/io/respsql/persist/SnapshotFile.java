@@ -26,7 +26,7 @@ public final class SnapshotFile {
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                size = SnapshotWriter.write(image, ch);
+                size = SnapshotWriter.write(image, ch, "Saving snapshot " + target);
                 ch.force(true);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -49,12 +49,14 @@ public final class SnapshotReader {
     private final CRC32C crc = new CRC32C();
     /** Buffer position up to which {@link #crc} has seen the bytes. */
     private int crcMark;
+    private final ProgressLog progress;
 
     private SnapshotReader(ReadableByteChannel in, String name, long start, long available) {
         this.in = in;
         this.name = name;
         this.start = start;
         this.available = available;
+        this.progress = new ProgressLog("Loading snapshot " + name);
         buf.limit(0);
     }
 
@@ -565,5 +567,6 @@ public final class SnapshotReader {
             }
         }
         buf.flip();
+        progress.at(shifted + buf.limit(), available, shifted + buf.limit());
     }
 }

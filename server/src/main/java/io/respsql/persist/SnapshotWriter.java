@@ -26,14 +26,24 @@ public final class SnapshotWriter {
     private final ByteBuffer buf = ByteBuffer.allocate(SnapshotFormat.BUFFER).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long written;
+    private final ProgressLog progress;
+    /** Rows times columns: the work of the column data, which is nearly all of it. */
+    private long cellsTotal;
+    private long cellsDone;
 
-    private SnapshotWriter(WritableByteChannel out) {
+    private SnapshotWriter(WritableByteChannel out, String what) {
         this.out = out;
+        this.progress = new ProgressLog(what);
     }
 
     /** Writes the whole snapshot; returns its size in bytes. */
     public static long write(CatalogImage image, WritableByteChannel out) throws IOException {
-        SnapshotWriter w = new SnapshotWriter(out);
+        return write(image, out, "Writing snapshot");
+    }
+
+    /** {@link #write(CatalogImage, WritableByteChannel)}; {@code what} names the work in progress log lines. */
+    public static long write(CatalogImage image, WritableByteChannel out, String what) throws IOException {
+        SnapshotWriter w = new SnapshotWriter(out, what);
         w.image(image);
         return w.written;
     }
@@ -50,6 +60,9 @@ public final class SnapshotWriter {
         i32(SnapshotFormat.VERSION);
         i64(image.createdMillis());
         i32(image.tables().size());
+        for (TableImage t : image.tables()) {
+            cellsTotal += (long) t.rows().highWater() * t.columnCount();
+        }
         for (TableImage t : image.tables()) {
             table(t);
         }
@@ -126,6 +139,7 @@ public final class SnapshotWriter {
         }
         for (int c = 0; c < t.columnCount(); c++) {
             column(t.column(c), highWater);
+            cellsDone += highWater;
         }
     }
 
@@ -220,5 +234,6 @@ public final class SnapshotWriter {
             written += out.write(buf);
         }
         buf.clear();
+        progress.at(cellsDone, cellsTotal, written);
     }
 }

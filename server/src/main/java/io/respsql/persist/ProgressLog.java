@@ -1,0 +1,57 @@
+package io.respsql.persist;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * One log line every few seconds while a long snapshot load or write runs (startup, SAVE/BGSAVE,
+ * an AOF rewrite's preamble, a full sync), so a server busy with a large data set can be told from
+ * a hung one: how far (percent when the total is known), how fast, how long is left. Work shorter
+ * than the interval logs nothing. Callers report progress at buffer boundaries, not per value: a
+ * call costs one clock read.
+ */
+final class ProgressLog {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
+    static final long DEFAULT_INTERVAL_NANOS = 5_000_000_000L;
+
+    /** How often, and where the lines go: tests shorten the one and catch the other. */
+    static volatile long intervalNanos = DEFAULT_INTERVAL_NANOS;
+    static volatile Consumer<String> sink = LOG::info;
+
+    private final String what;
+    private final long startNanos = System.nanoTime();
+    private long nextNanos;
+
+    ProgressLog(String what) {
+        this.what = what;
+        this.nextNanos = startNanos + intervalNanos;
+    }
+
+    /**
+     * Progress so far: {@code done} of {@code total} (total &lt;= 0: unknown) and {@code bytes} moved;
+     * logs when the interval has passed since the last line.
+     */
+    void at(long done, long total, long bytes) {
+        long now = System.nanoTime();
+        if (now < nextNanos) {
+            return;
+        }
+        nextNanos = now + intervalNanos;
+        double secs = Math.max(1e-9, (now - startNanos) / 1e9);
+        StringBuilder sb = new StringBuilder(what).append(": ");
+        if (total > 0) {
+            double f = Math.min(1.0, done / (double) total);
+            sb.append(String.format(Locale.ROOT, "%d%%, ", (int) Math.floor(f * 100)));
+            sb.append(String.format(Locale.ROOT, "%.1f MB in %.0f s (%.1f MB/s)", bytes / 1e6, secs, bytes / 1e6 / secs));
+            if (f > 0 && f < 1) {
+                sb.append(String.format(Locale.ROOT, ", about %.0f s left", secs * (1 - f) / f));
+            }
+        } else {
+            sb.append(String.format(Locale.ROOT, "%.1f MB in %.0f s (%.1f MB/s)", bytes / 1e6, secs, bytes / 1e6 / secs));
+        }
+        sink.accept(sb.toString());
+    }
+}
