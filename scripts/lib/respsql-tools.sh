@@ -30,4 +30,5 @@ tty=0
 [[ -t 2 ]] && tty=1
 # shellcheck disable=SC2206  # options are meant to be split
 JAVA_OPTS=(${RESPSQL_TOOLS_JAVA_OPTS:--XX:+UseSerialGC -Xmx512m})
-exec java "${JAVA_OPTS[@]}" -Drespsql.tty=$tty -jar "$JAR" "$sub" "$@"
+# the import's statements are spooled to a temporary file about the size of its input: in $TMPDIR
+exec java "${JAVA_OPTS[@]}" -Drespsql.tty=$tty -Djava.io.tmpdir="${TMPDIR:-/tmp}" -jar "$JAR" "$sub" "$@"

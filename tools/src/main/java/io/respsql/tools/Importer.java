@@ -88,8 +88,11 @@ final class Importer {
         }
         nullBytes = o.nullString.getBytes(StandardCharsets.UTF_8);
         Path spool = null;
-        try (Resp resp = Resp.open(o)) {
-            String schemaError = readSchema(resp);
+        try {
+            String schemaError;
+            try (Resp resp = Resp.open(o)) {
+                schemaError = readSchema(resp);
+            }
             if (schemaError != null) {
                 return fail(schemaError);
             }
@@ -104,7 +107,10 @@ final class Importer {
             if (bad != null) {
                 return fail(bad + "; nothing was loaded");
             }
-            return send(resp, spool, fromStdin ? "standard input" : fileArg, t0);
+            // a connection of its own for the load: the check may take long enough for an idle one to time out
+            try (Resp resp = Resp.open(o)) {
+                return send(resp, spool, fromStdin ? "standard input" : fileArg, t0);
+            }
         } finally {
             if (spool != null) {
                 Files.deleteIfExists(spool);
