@@ -69,6 +69,10 @@ for r in $(seq 1 "$ROUNDS"); do
   reset; timed "respsql-import" "$ROOT/scripts/respsql-import" -p "$port" --progress none n "$WORK/narrow.csv"
   [[ "$("${R[@]}" SQL "SELECT COUNT(*) FROM n")" == "$ROWS" ]] || { echo "row count wrong" >&2; exit 1; }
   timed "respsql-export" "$ROOT/scripts/respsql-export" -p "$port" --progress none n -o "$WORK/export.csv"
+  # what came out is what went in (a table has no order: compared sorted)
+  cmp -s <(head -n 1 "$WORK/narrow.csv"; tail -n +2 "$WORK/narrow.csv" | LC_ALL=C sort) \
+         <(head -n 1 "$WORK/export.csv"; tail -n +2 "$WORK/export.csv" | LC_ALL=C sort) ||
+    { echo "the export differs from the imported file" >&2; exit 1; }
   reset; timed "redis-cli --pipe" bash -c "redis-cli -p $port --pipe < '$WORK/narrow.resp'"
   [[ "$("${R[@]}" SQL "SELECT COUNT(*) FROM n")" == "$ROWS" ]] || { echo "row count wrong" >&2; exit 1; }
 done
@@ -78,6 +82,7 @@ if [[ "${PG:-1}" == 1 ]] && "$ROOT/scripts/pg-peer.sh" start >"$WORK/pg.env" 2>&
   # shellcheck disable=SC1091
   source "$WORK/pg.env"
   echo "# PostgreSQL: $PG_VERSION $PG_SETTINGS" | tee -a "$RAW"
+  export PGOPTIONS="-c client_min_messages=warning" # no NOTICE for DROP TABLE IF EXISTS
   PSQL=(psql -q -X -h 127.0.0.1 -p "$PG_PORT" -U "$PG_USER" -d "$PG_DB" -v ON_ERROR_STOP=1)
   JPID="" # PostgreSQL's CPU is spent in a backend that ends with the connection: not counted
   for r in $(seq 1 "$ROUNDS"); do
