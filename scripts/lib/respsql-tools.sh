@@ -27,8 +27,13 @@ if [[ "${RESPSQL_TOOLS_NO_BUILD:-0}" != 1 ]] && stale; then
 fi
 
 tty=0
-[[ -t 2 ]] && tty=1
+cols=80
+if [[ -t 2 ]]; then
+  tty=1
+  cols="$(stty size </dev/tty 2>/dev/null | cut -d' ' -f2)"
+  [[ "$cols" =~ ^[0-9]+$ ]] || cols="${COLUMNS:-80}"
+fi
 # shellcheck disable=SC2206  # options are meant to be split
 JAVA_OPTS=(${RESPSQL_TOOLS_JAVA_OPTS:--XX:+UseSerialGC -Xmx512m})
 # the import's statements are spooled to a temporary file about the size of its input: in $TMPDIR
-exec java "${JAVA_OPTS[@]}" -Drespsql.tty=$tty -Djava.io.tmpdir="${TMPDIR:-/tmp}" -jar "$JAR" "$sub" "$@"
+exec java "${JAVA_OPTS[@]}" -Drespsql.tty=$tty -Drespsql.columns="$cols" -Djava.io.tmpdir="${TMPDIR:-/tmp}" -jar "$JAR" "$sub" "$@"

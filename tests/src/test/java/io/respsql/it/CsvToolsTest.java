@@ -241,12 +241,12 @@ class CsvToolsTest extends ServerTestBase {
         Path f = file("pb.csv", csv.toString());
         String java = ProcessHandle.current().info().command().orElse("java");
         String cp = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        String cmd = java + " -Drespsql.tty=1 -cp " + cp + " io.respsql.tools.Main import -p " + server.port()
+        String cmd = java + " -Drespsql.tty=1 -Drespsql.columns=160 -cp " + cp + " io.respsql.tools.Main import -p " + server.port()
                 + " --max-rate 30000 pb " + f + "; echo EXIT=$?; sleep 60";
         String session = "respsql-csv-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         run("tmux", "-L", session, "new-session", "-d", "-s", session, "-x", "160", "-y", "10", "sh", "-c", cmd);
         try {
-            Pattern bar = Pattern.compile("loading +\\[[#.]{24}\\] +(\\d+)% +[0-9,]+ rows +[0-9.]+k? rows/s +[0-9.]+ MB / [0-9.]+ MB +\\d+:\\d\\d left");
+            Pattern bar = Pattern.compile("loading +\\[[#.]{24}\\] +(\\d+)% [0-9,]+ rows [0-9.]+[kMG]? rows/s [0-9.]+/[0-9.]+ MB \\d+:\\d\\d left");
             TreeSet<Integer> seen = new TreeSet<>();
             String screen = "";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

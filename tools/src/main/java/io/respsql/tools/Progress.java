@@ -26,6 +26,8 @@ final class Progress implements AutoCloseable {
     private final Thread drawer;
     private volatile boolean closed;
     private int lastWidth;
+    /** The terminal's width (the launcher passes it; 80 when unknown). */
+    private final int columns = Math.max(20, Integer.getInteger("respsql.columns", 80));
     /** Plain lines printed in this phase: a phase too short to report one ends silently. */
     private int linesThisPhase;
 
@@ -92,22 +94,29 @@ final class Progress implements AutoCloseable {
             left = duration(secs * (1 - done01) / done01);
         }
         if (bar) {
-            StringBuilder sb = new StringBuilder();
-            sb.append(String.format(Locale.ROOT, "%-8s ", phase));
+            StringBuilder tail = new StringBuilder();
             if (done01 >= 0) {
-                int width = 24;
-                int filled = (int) Math.round(done01 * width);
-                sb.append('[').append("#".repeat(filled)).append(".".repeat(width - filled)).append("] ");
-                sb.append(String.format(Locale.ROOT, "%3d%%  ", (int) Math.floor(done01 * 100)));
+                tail.append(String.format(Locale.ROOT, "%3d%% ", (int) Math.floor(done01 * 100)));
             }
-            sb.append(String.format(Locale.ROOT, "%,d rows  %s rows/s", r, si(rate)));
+            tail.append(String.format(Locale.ROOT, "%,d rows %s rows/s", r, si(rate)));
             if (!totalIsRows) {
-                sb.append("  ").append(mb(b)).append(t > 0 ? " / " + mb(t) : "");
+                tail.append(' ').append(t > 0 ? String.format(Locale.ROOT, "%.1f/%.1f MB", b / 1e6, t / 1e6) : mb(b));
             }
             if (!left.isEmpty()) {
-                sb.append("  ").append(left).append(" left");
+                tail.append(' ').append(left).append(" left");
             } else if (done) {
-                sb.append(String.format(Locale.ROOT, "  %.1f s", secs));
+                tail.append(String.format(Locale.ROOT, " %.1f s", secs));
+            }
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-8s ", phase));
+            // the bar takes what the terminal's width leaves, up to 24: a wrapped line could not be redrawn
+            int width = Math.min(24, columns - 1 - sb.length() - 3 - tail.length());
+            if (done01 >= 0 && width >= 5) {
+                int filled = (int) Math.round(done01 * width);
+                sb.append('[').append("#".repeat(filled)).append(".".repeat(width - filled)).append("] ");
+            }
+            sb.append(tail);
+            if (sb.length() > columns - 1) {
+                sb.setLength(Math.max(0, columns - 1));
             }
             String line = sb.toString();
             int pad = Math.max(0, lastWidth - line.length());
@@ -152,6 +161,9 @@ final class Progress implements AutoCloseable {
     }
 
     private static String si(double v) {
+        if (v >= 1e9) {
+            return String.format(Locale.ROOT, "%.2fG", v / 1e9);
+        }
         if (v >= 1e6) {
             return String.format(Locale.ROOT, "%.2fM", v / 1e6);
         }
