@@ -212,6 +212,28 @@ class CsvToolsTest extends ServerTestBase {
     }
 
     @Test
+    void wideRowsMakeStatementsOfAboutOneMegabyte() throws Exception {
+        server.dispatch("SQL", "CREATE TABLE wide (id INT PRIMARY KEY, s TEXT)");
+        String text = "x'\"".repeat(7_000); // 21 KB of text, quotes to double on the way
+        StringBuilder csv = new StringBuilder("id,s\n");
+        for (int i = 1; i <= 200; i++) {
+            csv.append(i).append(",\"").append(text.replace("\"", "\"\"")).append("\"\n");
+        }
+        csv.append("1,dup\n"); // line 202 repeats id 1: only the server sees it
+        Run r = tool("", "import", "--progress", "none", "wide", file("wide.csv", csv.toString()).toString());
+        assertEquals(1, r.status());
+        // 200 rows of ~21 KB: statements of ~1 MB (49 rows), not one of 201 rows
+        Matcher m = Pattern.compile("refused the statement holding lines (\\d+)-202: .*\nrespsql-import: loaded (\\d+) rows, from lines 2-(\\d+);").matcher(r.err());
+        assertTrue(m.find(), r.err());
+        long first = Long.parseLong(m.group(1));
+        assertTrue(first > 150, r.err());
+        assertEquals(first - 2, Long.parseLong(m.group(2)), r.err());
+        assertEquals(first - 1, Long.parseLong(m.group(3)), r.err());
+        assertEquals(first - 2, server.dispatch("SQL", "SELECT COUNT(*) FROM wide"));
+        assertEquals(first - 2, server.dispatch("SQL", "SELECT COUNT(*) FROM wide WHERE s = '" + text.replace("'", "''") + "'"));
+    }
+
+    @Test
     void plainProgressLinesWhenNotATerminal() throws Exception {
         server.dispatch("SQL", "CREATE TABLE pl (id INT PRIMARY KEY)");
         StringBuilder csv = new StringBuilder();

@@ -28,6 +28,9 @@ import java.util.concurrent.Semaphore;
 final class Importer {
     static final String NAME = "respsql-import";
 
+    /** A statement ends at --batch rows or at this size, whichever comes first: wide rows make no giant statements. */
+    private static final int BATCH_BYTES = 1 << 20;
+
     /** Statements in flight at most: bounds what still runs after a refusal. */
     private static final int WINDOW = 64;
 
@@ -249,7 +252,7 @@ final class Importer {
                         progress.bytes = r.bytes;
                     }
                 }
-                if (rows > 0 && (rows == o.batchRows || !more)) {
+                if (rows > 0 && (rows == o.batchRows || stmt.len >= BATCH_BYTES || !more)) {
                     int h = header(frame, stmt.len);
                     out.write(frame, 0, h);
                     out.write(stmt.a, 0, stmt.len);

@@ -31,7 +31,8 @@ public final class Main {
             """ + COMMON + """
               --columns a,b,c        the file's columns, in order (default: the header, else the
                                      table's columns in order); the rest take their DEFAULT or NULL
-              --batch N              rows per INSERT statement (default 1000)
+              --batch N              rows per INSERT statement (default 1000; a statement also
+                                     ends at 1 MB)
               --atomic               the whole file in one MULTI/EXEC: every row or none, even when the
                                      server refuses a row (the server holds the file's statements
                                      until EXEC and runs them in one go)
