@@ -68,20 +68,10 @@ final class Resp implements AutoCloseable {
         }
     }
 
-    /** {@code SQL <statement>} with the statement's bytes as they are: the one argument is never split. */
-    void sql(byte[] statement, int len) throws IOException {
-        out.write('*');
-        writeNumber(2);
-        bulk(SQL, 0, SQL.length);
-        bulk(statement, 0, len);
-    }
-
     /** Bytes already in RESP form (a converted statement), written as they are. */
     void raw(byte[] b, int off, int len) throws IOException {
         out.write(b, off, len);
     }
-
-    private static final byte[] SQL = {'S', 'Q', 'L'};
 
     private void bulk(byte[] b, int off, int len) throws IOException {
         out.write('$');
@@ -168,7 +158,6 @@ final class Resp implements AutoCloseable {
 
     /** The rest of a status or error line. */
     String line() throws IOException {
-        StringBuilder sb = new StringBuilder();
         java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
         int c;
         while ((c = in.read()) != '\r') {
@@ -178,8 +167,7 @@ final class Resp implements AutoCloseable {
             b.write(c);
         }
         in.read();
-        sb.append(b.toString(StandardCharsets.UTF_8));
-        return sb.toString();
+        return b.toString(StandardCharsets.UTF_8);
     }
 
     /** A bulk string's bytes after its {@code $}; null for {@code $-1}. */
@@ -195,22 +183,6 @@ final class Resp implements AutoCloseable {
         in.read();
         in.read();
         return b;
-    }
-
-    /** Skips {@code n} bytes of a bulk body plus its CRLF into {@code sink} (a streamed copy). */
-    void bulkInto(long n, OutputStream sink) throws IOException {
-        byte[] buf = new byte[(int) Math.min(n, 1 << 16)];
-        long left = n;
-        while (left > 0) {
-            int r = in.read(buf, 0, (int) Math.min(left, buf.length));
-            if (r < 0) {
-                throw new EOFException("the server closed the connection");
-            }
-            sink.write(buf, 0, r);
-            left -= r;
-        }
-        in.read();
-        in.read();
     }
 
     @Override
