@@ -238,13 +238,14 @@ public final class Persistence implements CommitListener {
         volatile boolean done;
         volatile IOException failure;
         volatile long bytes;
+        final SnapshotProgress progress = new SnapshotProgress();
 
         BackgroundSave(long dirtyAtCapture, CatalogImage image, Path dir, String fileName) {
             this.dirtyAtCapture = dirtyAtCapture;
             this.image = image;
             this.thread = new Thread(() -> {
                 try {
-                    bytes = SnapshotFile.save(image, dir, fileName);
+                    bytes = SnapshotFile.save(image, dir, fileName, progress);
                 } catch (IOException e) {
                     failure = e;
                 } catch (RuntimeException | Error e) {
@@ -351,6 +352,9 @@ public final class Persistence implements CommitListener {
     public void info(StringBuilder sb) {
         long now = System.currentTimeMillis();
         field(sb, "loading", 0);
+        field(sb, "async_loading", 0);
+        field(sb, "current_save_keys_processed", current == null ? 0 : current.progress.rowsDone());
+        field(sb, "current_save_keys_total", current == null ? 0 : current.progress.rowsTotal());
         field(sb, "rdb_changes_since_last_save", dirty);
         field(sb, "rdb_bgsave_in_progress", current != null ? 1 : 0);
         field(sb, "rdb_last_save_time", lastSaveMillis / 1000);

@@ -20,13 +20,18 @@ public final class SnapshotFile {
      * The temporary file is removed when anything fails. Returns the file's size in bytes.
      */
     public static long save(CatalogImage image, Path dir, String fileName) throws IOException {
+        return save(image, dir, fileName, new SnapshotProgress());
+    }
+
+    /** As above, keeping {@code rows} up to date as the rows are written. */
+    public static long save(CatalogImage image, Path dir, String fileName, SnapshotProgress rows) throws IOException {
         Path target = dir.resolve(fileName);
         Path tmp = dir.resolve(fileName + ".tmp-" + ProcessHandle.current().pid());
         long size;
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                size = SnapshotWriter.write(image, ch, "Saving snapshot " + target);
+                size = SnapshotWriter.write(image, ch, "Saving snapshot " + target, rows);
                 ch.force(true);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -30,10 +30,12 @@ public final class SnapshotWriter {
     /** Rows times columns: the work of the column data, which is nearly all of it. */
     private long cellsTotal;
     private long cellsDone;
+    private final SnapshotProgress saved;
 
-    private SnapshotWriter(WritableByteChannel out, String what) {
+    private SnapshotWriter(WritableByteChannel out, String what, SnapshotProgress rows) {
         this.out = out;
         this.progress = new ProgressLog(what);
+        this.saved = rows;
     }
 
     /** Writes the whole snapshot; returns its size in bytes. */
@@ -43,7 +45,12 @@ public final class SnapshotWriter {
 
     /** {@link #write(CatalogImage, WritableByteChannel)}; {@code what} names the work in progress log lines. */
     public static long write(CatalogImage image, WritableByteChannel out, String what) throws IOException {
-        SnapshotWriter w = new SnapshotWriter(out, what);
+        return write(image, out, what, new SnapshotProgress());
+    }
+
+    /** As above, keeping {@code rows} up to date as the rows are written. */
+    public static long write(CatalogImage image, WritableByteChannel out, String what, SnapshotProgress rows) throws IOException {
+        SnapshotWriter w = new SnapshotWriter(out, what, rows);
         w.image(image);
         return w.written;
     }
@@ -60,9 +67,13 @@ public final class SnapshotWriter {
         i32(SnapshotFormat.VERSION);
         i64(image.createdMillis());
         i32(image.tables().size());
+        long rowsTotal = 0;
         for (TableImage t : image.tables()) {
             cellsTotal += (long) t.rows().highWater() * t.columnCount();
+            rowsTotal += t.rows().highWater();
         }
+        saved.rowsDone = 0;
+        saved.rowsTotal = rowsTotal;
         for (TableImage t : image.tables()) {
             table(t);
         }
@@ -137,9 +148,11 @@ public final class SnapshotWriter {
         for (int i = 0, n = rows.freeCount(); i < n; i++) {
             i32(rows.free(i));
         }
+        long rowsBefore = saved.rowsDone;
         for (int c = 0; c < t.columnCount(); c++) {
             column(t.column(c), highWater);
             cellsDone += highWater;
+            saved.rowsDone = rowsBefore + (long) highWater * (c + 1) / t.columnCount(); // columns are written one after another
         }
     }
 

@@ -83,13 +83,23 @@ class ProgressLogTest {
     void savingAndLoadingASnapshotFileLogPercentages() throws Exception {
         Catalog catalog = bigCatalog();
         CatalogImage image = catalog.capture();
+        SnapshotProgress rows = new SnapshotProgress();
+        List<Long> rowsAtLines = new ArrayList<>();
+        ProgressLog.sink = line -> {
+            lines.add(line);
+            rowsAtLines.add(rows.rowsDone()); // what INFO's current_save_keys_processed shows meanwhile
+        };
         try {
-            SnapshotFile.save(image, dir, "dump.rsql");
+            SnapshotFile.save(image, dir, "dump.rsql", rows);
         } finally {
             image.release();
         }
         Path file = dir.resolve("dump.rsql");
         percents("Saving snapshot " + file + ": ");
+        assertEquals(512_000, rows.rowsTotal());
+        assertEquals(512_000, rows.rowsDone());
+        assertTrue(rowsAtLines.stream().anyMatch(n -> n > 0 && n < 512_000), rowsAtLines.toString());
+        ProgressLog.sink = lines::add;
         lines.clear();
 
         SnapshotReader.Result r = SnapshotReader.load(file, new Catalog());
