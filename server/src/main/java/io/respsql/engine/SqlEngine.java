@@ -470,17 +470,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
         }
         try {
-            Outcome o;
-            if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
-                q.runOnLoop(results, params, stop);
-                o = Outcome.rows();
-            } else if (e.plan instanceof InsertExecutor.Plan ins) {
-                o = inserted(InsertExecutor.run(catalog, ins, headroom, undo, params), ins.returnSize(), ins.table());
-            } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                o = Outcome.count(UpdateExecutor.run(catalog, u, rows, headroom, undo, params, writeStop));
-            } else {
-                o = Outcome.count(DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, params, writeStop));
-            }
+            Outcome o = runPlan(e.plan, params, results);
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
             } else {
@@ -500,11 +490,18 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 }
                 return Outcome.failed(SqlState.QUERY_CANCELED, "ERR " + stop.reason());
             }
-            if (!(x instanceof ReplyAbortedException) && results.retract()) {
-                // A failed statement changed nothing, and a parameter's error names its value as
-                // the cache sees it (".5" read as 0.5): the plain path gives the exact reply.
+            if (cacheMayBeTheReason(x) && results.retract()) {
+                // Nothing changed (a failed statement takes itself back) and nothing was sent:
+                // the plain path plans it afresh and gives the exact reply.
                 cache.misses++;
                 return null;
+            }
+            // The statement's own failure (a unique or NOT NULL violation, a stopped read):
+            // planning it again would fail the same way, so the cached run answers.
+            if (fresh) {
+                cache.misses++;
+            } else {
+                cache.hits++;
             }
             return failure(x, sql);
         } finally {
@@ -512,6 +509,19 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    /**
+     * Whether a cached run's failure may come from the cache rather than the statement: a value's
+     * error (SQLSTATE class 22) names the value as the cache's parameter holds it ({@code .5}
+     * read as 0.5, a string where the plan took a number), and a failure that is no SQL error at
+     * all may be a parameter of a kind the plan did not expect. Any other error is the statement's.
+     */
+    private static boolean cacheMayBeTheReason(Throwable x) {
+        if (x instanceof SqlException e) {
+            return e.sqlState() != null && e.sqlState().startsWith("22");
+        }
+        return !(x instanceof ReplyAbortedException || x instanceof OutOfMemoryError);
     }
 
     // ---- bulk INSERT ... VALUES ------------------------------------------------------------------
@@ -860,7 +870,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 return Outcome.later();
             }
             try {
-                p.runOnLoop(results, null, stop);
+                return runPlan(p, null, results);
             } catch (SqlException e) {
                 // Over the event-loop bound with nothing of the reply sent: a worker runs it
                 // again from the start (the data cannot have changed: the loop was busy with it).
@@ -869,15 +879,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 }
                 throw e;
             }
-            return Outcome.rows();
         } else if (st instanceof Statement.Insert s) {
             long n = InsertExecutor.run(catalog, s, sql, headroom, undo, writeStop);
             return inserted(n, s.returnSize(), s.returnSize() ? catalog.table(s.table()) : null);
         } else if (st instanceof Statement.Update s) {
-            return Outcome.count(UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo,
-                    null, writeStop));
+            return runPlan(UpdateExecutor.plan(catalog, s, sql), null, results);
         } else if (st instanceof Statement.Delete s) {
-            return Outcome.count(DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, null, writeStop));
+            return runPlan(DeleteExecutor.plan(catalog, s, sql), null, results);
         } else if (st instanceof Statement.CreateTable s) {
             return schemaChange(TableDdl.createTable(catalog, s, sql, undo));
         } else if (st instanceof Statement.CreateIndex s) {
@@ -903,6 +911,22 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return Outcome.lines(explain(s.statement(), sql));
         }
         throw new IllegalStateException("no way to run " + st.getClass().getSimpleName());
+    }
+
+    /**
+     * Runs a plan, cached ({@code params}: its parameters' values) or made for this text (null):
+     * the one place a query, INSERT, UPDATE or DELETE plan runs and becomes an outcome.
+     */
+    private Outcome runPlan(Object plan, io.respsql.expr.ParamValues params, ResultSink results) {
+        if (plan instanceof io.respsql.plan.PlannedQuery q) {
+            q.runOnLoop(results, params, stop);
+            return Outcome.rows();
+        } else if (plan instanceof InsertExecutor.Plan ins) {
+            return inserted(InsertExecutor.run(catalog, ins, headroom, undo, params), ins.returnSize(), ins.table());
+        } else if (plan instanceof UpdateExecutor.Plan u) {
+            return Outcome.count(UpdateExecutor.run(catalog, u, rows, headroom, undo, params, writeStop));
+        }
+        return Outcome.count(DeleteExecutor.run((DeleteExecutor.Plan) plan, rows, undo, params, writeStop));
     }
 
     /** DDL replies OK; it changed the catalog (1) or IF [NOT] EXISTS made it a no-op (0). */
