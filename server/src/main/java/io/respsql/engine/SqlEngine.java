@@ -463,11 +463,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             cache.misses++;
             return null;
         }
-        if (writeGuard != null && e.write) {
-            String refusal = writeGuard.refusal();
-            if (refusal != null) {
-                return refused(refusal);
-            }
+        Outcome refused = e.write ? refusedWrite() : null;
+        if (refused != null) {
+            return refused;
         }
         try {
             Outcome o = runPlan(e.plan, params, results);
@@ -566,11 +564,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                     || !bulk.start(catalog, ins) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
-            if (writeGuard != null) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    return refused(refusal);
-                }
+            Outcome refused = refusedWrite();
+            if (refused != null) {
+                return refused;
             }
             long changes = bulk.write(catalog, headroom, undo);
             bulkInserts++;
@@ -648,11 +644,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (verb.equals("EXECUTE")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
-            if (writeGuard != null) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    return refused(refusal);
-                }
+            Outcome refused = refusedWrite();
+            if (refused != null) {
+                return refused;
             }
             // inside a block the change is recorded in the undo log, so a rollback takes it back
             if (verb.equals("PREPARE")) {
@@ -739,11 +733,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
             parsed = null;
             parsedText = null;
-            if (writeGuard != null && isWrite(st)) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    return refused(refusal);
-                }
+            Outcome refused = isWrite(st) ? refusedWrite() : null;
+            if (refused != null) {
+                return refused;
             }
             String touched = touchedTable(st);
             if (isWrite(st) && !(st instanceof Statement.Insert || st instanceof Statement.Update
@@ -776,10 +768,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
     }
 
-    /** A write refused by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS). */
-    private static Outcome refused(String refusal) {
-        return Outcome.failed(refusal.startsWith("READONLY") ? SqlState.READ_ONLY_SQL_TRANSACTION
-                : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
+    /** A write refused now by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS), or null. */
+    private Outcome refusedWrite() {
+        String refusal = writeGuard == null ? null : writeGuard.refusal();
+        return refusal == null ? null : Outcome.failed(refusal.startsWith("READONLY")
+                ? SqlState.READ_ONLY_SQL_TRANSACTION : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
     }
 
     /**
