@@ -1,4 +1,4 @@
-import io.respsql.protocol.ShortestDouble;
+import io.respsql.result.ShortestDouble;
 import java.util.SplittableRandom;
 public class ShortestCheck { public static void main(String[] a){
  SplittableRandom r=new SplittableRandom(Long.parseLong(a[1])); byte[] b=new byte[32]; long hit=0,bad=0,n=Long.parseLong(a[0]);

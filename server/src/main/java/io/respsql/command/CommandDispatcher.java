@@ -1,7 +1,7 @@
 package io.respsql.command;
 
 import io.respsql.engine.SqlEngine;
-import io.respsql.protocol.ReplyAbortedException;
+import io.respsql.result.ReplyAbortedException;
 import io.respsql.info.DeferredCall;
 import io.respsql.info.MemoryAccounting;
 import io.respsql.info.ServerStats;
@@ -83,8 +83,12 @@ public final class CommandDispatcher {
         return table;
     }
 
-    /** Executes {@code args} for {@code session}; the reply is appended to {@code out}'s target. */
-    public void dispatch(Session session, CommandArgs args, RespWriter out) {
+    /**
+     * Executes {@code args} for {@code session}; the reply is appended to {@code out}'s target.
+     * Returns the error the command replied (without '-'), or null when it did not fail (EXEC
+     * decides on it).
+     */
+    public String dispatch(Session session, CommandArgs args, RespWriter out) {
         long start = out.mark();
         // Taken (and cleared) whatever this request turns out to be: a request answered without
         // executing (unknown, refused, queued in MULTI) is not timed, and must not be charged to
@@ -141,18 +145,20 @@ public final class CommandDispatcher {
             }
         }
         if (out.broken()) {
-            return; // part of the reply left and the rest cannot follow: the connection closes
+            return null; // part of the reply left and the rest cannot follow: the connection closes
         }
         if (out.nothingSince(start)) {
             if (spec != null && spec.hasFlag(CommandFlags.NO_REPLY) || session.isBlocked()) {
-                return; // a blocked client's reply comes later (WAIT, a query run in the background)
+                return null; // a blocked client's reply comes later (WAIT, a query run in the background)
             }
             log.warn("command {} wrote no reply", spec);
             out.error("ERR internal error: no reply");
         }
-        if (out.errorSince(start)) {
-            stats.countError(out.target(), (int) start);
+        String error = out.errorAt(start);
+        if (error != null) {
+            stats.countErrorReply(error);
         }
+        return error;
     }
 
     /** A command refused while the client is in MULTI makes its EXEC fail (Redis's flagTransaction). */
@@ -321,7 +327,7 @@ public final class CommandDispatcher {
         if (deferred) {
             return; // recorded when its reply is written (deferCall)
         }
-        long micros = record(spec, elapsed, out.broken() || out.errorSince(start));
+        long micros = record(spec, elapsed, out.broken() || out.errorAt(start) != null);
         if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }

@@ -3,8 +3,10 @@ package io.respsql.command;
 import io.netty.buffer.ByteBuf;
 import io.respsql.client.Session;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.OutcomeReply;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.TypedRows;
+import io.respsql.result.Outcome;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -136,15 +138,21 @@ final class SqlCommands {
         }
     }
 
-    /** Runs a statement's text with the connection's settings (statement timeout, index use); QUERY's rows typed. */
+    /**
+     * Runs a statement's text with the connection's settings (statement timeout, index use) and
+     * replies its outcome; QUERY's rows typed.
+     */
     private void run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
+        long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
+        Outcome o;
         try {
-            ctx.sql().execute(statement, out, typedForm ? typed.on(out) : rows2010.on(out), offload(s, typedForm, out));
+            o = ctx.sql().execute(statement, typedForm ? typed.on(out) : rows2010.on(out), offload(s, typedForm, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
         }
+        OutcomeReply.write(out, mark, o);
     }
 
     /** Where a long query of this request may run instead of the event loop (null: inline). */
@@ -172,13 +180,16 @@ final class SqlCommands {
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
         }
+        long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
+        Outcome o;
         try {
-            ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
+            o = ctx.sql().executePrepared(a.string(1), values, rows2010.on(out), offload(s, false, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
         }
+        OutcomeReply.write(out, mark, o);
     }
 
     /** {@code SQL <words...>}: the statement is the arguments after SQL. */

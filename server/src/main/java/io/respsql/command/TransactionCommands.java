@@ -122,14 +122,13 @@ final class TransactionCommands {
             for (int i = 0; i < queued.size(); i++) {
                 fill(args, queued.get(i));
                 long mark = out.mark();
-                dispatcher.dispatch(s, args, out);
+                String error = dispatcher.dispatch(s, args, out);
                 if (out.nothingSince(mark)) {
                     out.ok(); // SHUTDOWN replies nothing on its own; the array needs an element
                 }
-                CommandSpec spec = ctx.commands().lookup(args.get(0));
-                if (spec != null && SqlCommands.isStatement(spec, args)) {
-                    String error = out.errorText(mark);
-                    if (error != null) {
+                if (error != null) {
+                    CommandSpec spec = ctx.commands().lookup(args.get(0));
+                    if (spec != null && SqlCommands.isStatement(spec, args)) {
                         sql.rollbackBlock();
                         done = true;
                         out.discardReply(start);

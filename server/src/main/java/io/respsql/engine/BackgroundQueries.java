@@ -216,7 +216,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         try {
             workers.execute(job::runOnWorker);
         } catch (RuntimeException e) { // pool shut down: answer now
-            job.reply = error("ERR internal error: " + e);
+            job.reply = error(job.errorText = "ERR internal error: " + e);
             finish(job);
         }
         return true;
@@ -247,6 +247,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         /** The reply was cut short (a failure after a chunk left, or the output limit): close. */
         boolean broken;
         boolean outputLimitHit;
+        /** The error the reply is (without '-'), or null: counted by its text, not read back from the reply. */
+        String errorText;
         /** Set in finish: the reply was an error, was cut short or could not be written. */
         boolean failed;
         /** Bytes of chunks handed over and not yet written to the channel (worker adds, loop subtracts). */
@@ -320,7 +322,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 while (true) {
                     cancel.check(); // timeout, CLIENT KILL, the connection closing
                     if (!session.channel().isActive()) {
-                        throw new io.respsql.protocol.ReplyAbortedException("connection closed");
+                        throw new io.respsql.result.ReplyAbortedException("connection closed");
                     }
                     pending = pending();
                     if (pending <= lowWater) {
@@ -337,7 +339,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                     LockSupport.parkNanos(this, WAIT_SLICE_NANOS);
                     if (Thread.interrupted()) { // workers shut down
                         Thread.currentThread().interrupt();
-                        throw new io.respsql.protocol.ReplyAbortedException("interrupted");
+                        throw new io.respsql.result.ReplyAbortedException("interrupted");
                     }
                 }
             } finally {
@@ -350,7 +352,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         private void outputLimit(String why) {
             outputLimitHit = true;
             cancel.cancel("query cancelled: " + why);
-            throw new io.respsql.protocol.ReplyAbortedException(why);
+            throw new io.respsql.result.ReplyAbortedException(why);
         }
 
         Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
@@ -376,16 +378,16 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 p.run(sink, cancel);
                 reply = w.target();
                 ok = true;
-            } catch (io.respsql.protocol.ReplyAbortedException e) {
+            } catch (io.respsql.result.ReplyAbortedException e) {
                 broken = true;
             } catch (SqlException e) {
-                reply = error("ERR " + e.getMessage());
+                reply = error(errorText = "ERR " + e.getMessage());
             } catch (OutOfMemoryError e) {
                 LOG.warn("background query ran out of memory: {}", sql.length() > 200 ? sql.substring(0, 200) : sql);
-                reply = error(SqlEngine.OOM_REPLY);
+                reply = error(errorText = SqlEngine.OOM_REPLY);
             } catch (Throwable e) {
                 LOG.error("background query failed: {}", sql, e);
-                reply = error("ERR internal error: " + e);
+                reply = error(errorText = "ERR internal error: " + e);
             } finally {
                 if (!ok) {
                     w.target().release(); // the unsent part of a failed statement's reply
@@ -400,10 +402,6 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 loop.execute(() -> finish(this));
             }
         }
-    }
-
-    private static boolean isError(ByteBuf reply) {
-        return reply.isReadable() && reply.getByte(reply.readerIndex()) == '-';
     }
 
     private ByteBuf error(String text) {
@@ -474,9 +472,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
         if (ch.isActive() && !job.session.isClosing()) {
             // A streamed reply's tail may start anywhere in an element: only a whole reply can be an error.
-            job.failed = job.chunks == 0 && isError(job.reply);
+            job.failed = job.chunks == 0 && job.errorText != null;
             if (job.failed) {
-                stats.countError(job.reply, job.reply.readerIndex()); // as the dispatcher counts an inline error reply
+                stats.countErrorReply(job.errorText); // as the dispatcher counts an inline error reply
             }
             stats.totalNetOutputBytes += job.reply.readableBytes();
             ch.write(job.reply, ch.voidPromise());

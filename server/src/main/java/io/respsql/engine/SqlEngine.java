@@ -9,9 +9,8 @@ import io.respsql.exec.write.TableDump;
 import io.respsql.exec.write.UpdateExecutor;
 import io.respsql.exec.write.ViewDdl;
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.ReplyAbortedException;
-import io.respsql.protocol.RespWriter;
-import io.respsql.protocol.Rows2010;
+import io.respsql.result.Outcome;
+import io.respsql.result.ReplyAbortedException;
 import io.respsql.result.ResultSink;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
@@ -29,11 +28,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Entry point of the SQL pipeline: text → tokens → statement → plan → execution → reply.
- * Runs on the event-loop thread only. Every outcome is exactly one reply; a statement that
- * fails replies {@code -ERR ...} and leaves the data as it was.
+ * Entry point of the SQL pipeline: text → tokens → statement → plan → execution → outcome.
+ * Runs on the event-loop thread only. A statement's result rows stream to the caller's
+ * {@link ResultSink}; everything else it did comes back as one {@link Outcome} (rows changed, OK,
+ * an integer, lines, or an error with its SQLSTATE), which the caller's protocol encodes. A
+ * statement that fails leaves the data as it was. Nothing here knows a wire protocol.
  */
-public final class SqlEngine {
+public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private static final Logger LOG = LoggerFactory.getLogger(SqlEngine.class);
     /** Above this many row slots the reusable buffer is released after the statement. */
     private static final int KEEP_BUFFER = 1 << 20;
@@ -54,15 +55,13 @@ public final class SqlEngine {
     /** Tables the block changed, marked changed (for WATCH) when it commits. */
     private final List<String> blockTouched = new ArrayList<>();
     private final TableVersions versions = new TableVersions();
-    /** Result rows in the 2010 form, for callers that do not choose a form. */
-    private final Rows2010 rows2010 = new Rows2010();
     /** Plans of text statements by their literal-free text, and the scratch of a lookup. */
     private final PlanCache cache = new PlanCache();
     private final LiteralScan scan = new LiteralScan();
     private final PreparedStatements prepared;
     private io.respsql.config.ServerConfig cacheConfig;
     private final io.respsql.expr.ParamValues params = new io.respsql.expr.ParamValues(16);
-    /** Set only for the statement being executed by {@link #execute(CharSequence, RespWriter, ResultSink, Offload)}. */
+    /** Set only for the statement being executed by {@link #execute(CharSequence, ResultSink, Offload)}. */
     private Offload offload;
     /**
      * The running read's stop on the event loop, re-armed for every statement with two deadlines:
@@ -219,23 +218,19 @@ public final class SqlEngine {
     }
 
     /**
-     * Executes one statement and writes exactly one reply (a result or an {@code -ERR}). When a
-     * failure comes after part of a streamed reply already left, no error can be appended: the
-     * writer is left broken and the connection closes ({@link RespWriter#discardReply}).
-     * Returns what it did ({@link Outcome}: rows changed, or the error). Inside a block ({@link #beginBlock}) its changes
-     * are recorded for a rollback and told to the commit listener only when the block commits.
+     * Executes one statement; its result rows (a query's) go to {@code results}, and the rest is
+     * the returned {@link Outcome}. When it fails after part of its rows left, {@code results}
+     * cannot take them back: the outcome is the error, and the caller's reply is broken (the
+     * connection closes). Inside a block ({@link #beginBlock}) its changes are recorded for a
+     * rollback and told to the commit listener only when the block commits.
      */
-    public Outcome execute(String sql, RespWriter out) {
-        return execute(sql, out, rows2010.on(out));
+    public Outcome execute(CharSequence sql, ResultSink results) {
+        return execute(sql, results, null);
     }
 
-    /**
-     * {@link #execute(String, RespWriter)} with the result rows of a SELECT going to
-     * {@code results}, a sink encoding into {@code out} (the 2010 rows or the typed form).
-     * Every other reply (counts, OK, errors, DESC, EXPLAIN) is written to {@code out} as always.
-     */
-    public Outcome execute(String sql, RespWriter out, ResultSink results) {
-        return execute(sql, out, results, null);
+    /** {@link #execute(CharSequence, ResultSink)} for a caller that wants no rows (the log loader, a replica). */
+    public Outcome execute(String sql) {
+        return execute(sql, ResultSink.NONE, null);
     }
 
     /**
@@ -259,32 +254,33 @@ public final class SqlEngine {
     }
 
     /**
-     * {@link #execute(String, RespWriter, ResultSink)}; a query may go to {@code offload} (null:
-     * always inline; never inside a block). An offloaded query writes nothing here and returns READ.
+     * {@link #execute(CharSequence, ResultSink)}; a query may go to {@code offload} (null: always
+     * inline; never inside a block). An offloaded query writes nothing here and returns
+     * {@link Outcome#later()}: the worker replies.
      * {@code sql} is a String or a request's bytes viewed as text ({@link AsciiText}): a plan-cache
      * hit runs from the view, and the String is made only where one is needed (a miss, a block).
      */
-    public Outcome execute(CharSequence sql, RespWriter out, ResultSink results, Offload offload) {
+    public Outcome execute(CharSequence sql, ResultSink results, Offload offload) {
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
         moveOff = false;
         armStop();
-        out.onReplyLeaving(replyLeaving);
+        results.onLeaving(replyLeaving);
         try {
             if (cacheConfig != null) {
                 followCacheConfig();
             }
             // a plan made with indexes switched off (SET use_indexes = off) is neither cached nor taken from the cache
             if (cache.enabled() && !io.respsql.plan.IndexUse.off() && PlanCache.candidate(sql)) {
-                Outcome o = executeCached(sql, out, results);
+                Outcome o = executeCached(sql, results);
                 if (o != null) {
                     return o;
                 }
             }
-            return executeText(sql.toString(), out, results);
+            return executeText(sql.toString(), results);
         } finally {
-            out.onReplyLeaving(null);
+            results.onLeaving(null);
             this.offload = null;
             parsed = null;
             parsedText = null;
@@ -406,19 +402,23 @@ public final class SqlEngine {
     }
 
     /** INFO's figures: hits, misses, entries, estimated bytes. */
+    @Override
     public long planCacheHits() {
         return cache.hits;
     }
 
+    @Override
     public long planCacheMisses() {
         return cache.misses;
     }
 
+    @Override
     public int planCacheEntries() {
         cache.validate(catalog.schemaVersion());
         return cache.size();
     }
 
+    @Override
     public long planCacheBytes() {
         cache.validate(catalog.schemaVersion());
         return cache.bytes();
@@ -429,7 +429,7 @@ public final class SqlEngine {
      * answer: the text cannot be cached, does not parse, or its cached run failed (a failed
      * statement changes nothing, so the plain path then gives the exact reply, error or not).
      */
-    private Outcome executeCached(CharSequence sql, RespWriter out, ResultSink results) {
+    private Outcome executeCached(CharSequence sql, ResultSink results) {
         // An INSERT is scanned once whatever its size: a few literals take the cache, more are streamed.
         boolean insert = LiteralScan.wordIs(sql, firstWord(sql), "INSERT");
         if (!scan.scan(sql, insert ? MAX_BULK_LITERALS : LiteralScan.MAX_LITERALS)) {
@@ -438,7 +438,7 @@ public final class SqlEngine {
         }
         if (insert && scan.count > LiteralScan.MAX_INSERT_LITERALS) {
             cache.misses++;
-            return executeBulk(sql.toString(), out);
+            return executeBulk(sql.toString());
         }
         cache.validate(catalog.schemaVersion());
         PlanCache.Entry e = cache.find(scan);
@@ -463,65 +463,63 @@ public final class SqlEngine {
             cache.misses++;
             return null;
         }
-        long mark = out.mark();
-        if (writeGuard != null && e.write) {
-            String refusal = writeGuard.refusal();
-            if (refusal != null) {
-                out.error(refusal);
-                return refused(refusal);
-            }
+        Outcome refused = e.write ? refusedWrite() : null;
+        if (refused != null) {
+            return refused;
         }
         try {
-            long changes;
-            if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
-                q.runOnLoop(results, params, stop);
-                changes = -1;
-            } else if (e.plan instanceof InsertExecutor.Plan ins) {
-                changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
-            } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params, writeStop);
-            } else {
-                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params, writeStop);
-            }
+            Outcome o = runPlan(e.plan, params, results);
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
             } else {
                 cache.hits++;
             }
-            return took(changes, sql, e.touched);
-        } catch (ReplyAbortedException x) {
-            out.breakReply();
-            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
+            return took(o, sql, e.touched);
         } catch (RuntimeException | OutOfMemoryError x) {
-            if (x instanceof OutOfMemoryError) {
-                rows = new IntArrayList(); // as the plain path: let the row buffer go; it replies -OOM if it runs out too
-            }
             if (writeStop.cancelled()) {
-                String error = "ERR " + writeStop.reason(); // stopped before its first change: nothing to take back
-                fail(out, mark, error);
-                return Outcome.failed(SqlState.QUERY_CANCELED, error);
+                // stopped before its first change: nothing to take back
+                return Outcome.failed(SqlState.QUERY_CANCELED, "ERR " + writeStop.reason());
             }
             if (stop.cancelled()) {
                 // Stopped, not failed: running it again inline would only overrun again.
-                if (stop.loopBoundHit() && offload != null && out.discardReply(mark)) {
+                if (stop.loopBoundHit() && offload != null && results.retract()) {
                     moveOff = true; // the plain path plans it again and hands it to a worker
                     return null;
                 }
-                String error = "ERR " + stop.reason();
-                fail(out, mark, error);
-                return Outcome.failed(SqlState.QUERY_CANCELED, error);
+                return Outcome.failed(SqlState.QUERY_CANCELED, "ERR " + stop.reason());
             }
-            if (out.discardReply(mark)) {
+            if (cacheMayBeTheReason(x) && results.retract()) {
+                // Nothing changed (a failed statement takes itself back) and nothing was sent:
+                // the plain path plans it afresh and gives the exact reply.
                 cache.misses++;
                 return null;
             }
-            LOG.error("statement failed: {}", abbreviate(sql.toString()), x);
-            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
+            // The statement's own failure (a unique or NOT NULL violation, a stopped read):
+            // planning it again would fail the same way, so the cached run answers.
+            if (fresh) {
+                cache.misses++;
+            } else {
+                cache.hits++;
+            }
+            return failure(x, sql);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
+    }
+
+    /**
+     * Whether a cached run's failure may come from the cache rather than the statement: a value's
+     * error (SQLSTATE class 22) names the value as the cache's parameter holds it ({@code .5}
+     * read as 0.5, a string where the plan took a number), and a failure that is no SQL error at
+     * all may be a parameter of a kind the plan did not expect. Any other error is the statement's.
+     */
+    private static boolean cacheMayBeTheReason(Throwable x) {
+        if (x instanceof SqlException e) {
+            return e.sqlState() != null && e.sqlState().startsWith("22");
+        }
+        return !(x instanceof ReplyAbortedException || x instanceof OutOfMemoryError);
     }
 
     // ---- bulk INSERT ... VALUES ------------------------------------------------------------------
@@ -550,8 +548,7 @@ public final class SqlEngine {
      * must answer: another shape anywhere (an expression, unquoted text, RETURN SIZE), or a value
      * refused (nothing was written; the plain path gives the exact error).
      */
-    private Outcome executeBulk(String sql, RespWriter out) {
-        long mark = out.mark();
+    private Outcome executeBulk(String sql) {
         try {
             int prefix = values.firstRowEnd(sql);
             if (prefix < 0) {
@@ -567,22 +564,15 @@ public final class SqlEngine {
                     || !bulk.start(catalog, ins) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
-            if (writeGuard != null) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    out.error(refusal);
-                    return refused(refusal);
-                }
+            Outcome refused = refusedWrite();
+            if (refused != null) {
+                return refused;
             }
-            long changes = bulk.write(catalog, headroom, undo, out);
+            long changes = bulk.write(catalog, headroom, undo);
             bulkInserts++;
-            return took(changes, sql, ins.table());
+            return took(Outcome.ok(changes), sql, ins.table());
         } catch (RuntimeException | OutOfMemoryError x) {
-            if (out.discardReply(mark)) {
-                return null; // nothing was written: the plain path answers, error or not
-            }
-            LOG.error("statement failed: {}", abbreviate(sql), x);
-            return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
+            return null; // nothing was written (a failed write changes nothing): the plain path answers, error or not
         } finally {
             bulk.release();
             scan.trim();
@@ -648,18 +638,15 @@ public final class SqlEngine {
      * (and replicated) like writes, so prepared statements survive a restart and reach replicas.
      * EXECUTE comes through {@link #executePrepared}.
      */
-    private Outcome prepareOrDeallocate(String verb, String sql, RespWriter out) {
+    private Outcome prepareOrDeallocate(String verb, String sql) {
         try {
             String[] nr = PreparedStatements.nameAndRest(sql, verb);
             if (verb.equals("EXECUTE")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
-            if (writeGuard != null) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    out.error(refusal);
-                    return refused(refusal);
-                }
+            Outcome refused = refusedWrite();
+            if (refused != null) {
+                return refused;
             }
             // inside a block the change is recorded in the undo log, so a rollback takes it back
             if (verb.equals("PREPARE")) {
@@ -672,34 +659,25 @@ public final class SqlEngine {
                     throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement '" + nr[0] + "' does not exist");
                 }
             }
-            out.ok();
-            return took(1, sql, null);
+            return took(Outcome.ok(1), sql, null);
         } catch (SqlException e) {
-            out.error("ERR " + e.getMessage());
-            return Outcome.failed(e);
+            return failed(e);
         }
     }
 
-    /** {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in place, run as text. */
-    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results) {
-        return executePrepared(name, values, out, results, null);
-    }
-
-    /** {@link #executePrepared(String, List, RespWriter, ResultSink)}; a query may go to {@code offload}. */
-    public Outcome executePrepared(String name, List<String> values, RespWriter out, ResultSink results, Offload offload) {
+    /**
+     * {@code EXECUTE <name> [value ...]}: the prepared statement with the values checked and in
+     * place, run as text; as {@link #execute(CharSequence, ResultSink, Offload)}.
+     */
+    public Outcome executePrepared(String name, List<String> values, ResultSink results, Offload offload) {
         String sql;
         try {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
             sessionTimeoutMs = -1;
-            out.error("ERR " + e.getMessage());
-            return Outcome.failed(e);
+            return failed(e);
         }
-        return execute(sql, out, results, offload);
-    }
-
-    public Outcome executePrepared(String name, List<String> values, RespWriter out) {
-        return executePrepared(name, values, out, rows2010.on(out));
+        return execute(sql, results, offload);
     }
 
     /** The prepared statements as PREPARE texts, in the order they were first prepared. */
@@ -712,7 +690,8 @@ public final class SqlEngine {
     }
 
     /** After a statement ran: tells the listener of a write (or queues it in a block), marks its table changed. */
-    private Outcome took(long changes, CharSequence sql, String touched) {
+    private Outcome took(Outcome o, CharSequence sql, String touched) {
+        long changes = o.changes();
         if (changes >= 0) {
             boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
             if (undo != null) {
@@ -728,64 +707,72 @@ public final class SqlEngine {
                 }
             }
         }
-        return changes >= 0 ? Outcome.wrote(changes) : Outcome.READ;
+        return o;
     }
 
-    private Outcome executeText(String sql, RespWriter out, ResultSink results) {
-        long mark = out.mark();
-        String error;
-        String code;
+    /** An INSERT's outcome: OK, or the table's size in bytes for the 2010 RETURN SIZE. */
+    private static Outcome inserted(long changes, boolean returnSize, Table t) {
+        return returnSize ? Outcome.integer(t.dataBytes() + t.indexBytes(), changes) : Outcome.ok(changes);
+    }
+
+    private static Outcome failed(SqlException e) {
+        return Outcome.failed(e.sqlState(), "ERR " + e.getMessage());
+    }
+
+    /** The client could not take more of the reply: the writer is broken already, the connection closes. */
+    private static Outcome aborted() {
+        return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
+    }
+
+    private Outcome executeText(String sql, ResultSink results) {
         String verb = PreparedStatements.verb(sql);
         if (verb != null) {
-            return prepareOrDeallocate(verb, sql, out);
+            return prepareOrDeallocate(verb, sql);
         }
         try {
             Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
             parsed = null;
             parsedText = null;
-            if (writeGuard != null && isWrite(st)) {
-                String refusal = writeGuard.refusal();
-                if (refusal != null) {
-                    out.error(refusal);
-                    return refused(refusal);
-                }
+            Outcome refused = isWrite(st) ? refusedWrite() : null;
+            if (refused != null) {
+                return refused;
             }
             String touched = touchedTable(st);
             if (isWrite(st) && !(st instanceof Statement.Insert || st instanceof Statement.Update
                     || st instanceof Statement.Delete)) {
                 catalog.schemaChanged(); // DDL: cached plans go, whatever the DDL does to the catalog
             }
-            long changes = run(st, sql, out, results);
-            return took(changes, sql, touched);
-        } catch (SqlException e) {
-            error = "ERR " + e.getMessage();
-            code = e.sqlState();
-        } catch (ReplyAbortedException e) {
-            out.breakReply(); // the client may not be sent more; only reads stream, so no data changed
-            return Outcome.failed(SqlState.CONNECTION_FAILURE, "ERR reply aborted: the client could not take more of it");
-        } catch (OutOfMemoryError e) {
-            rows = new IntArrayList(); // let the row buffer go before replying
-            LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
-                    abbreviate(sql));
-            error = OOM_REPLY;
-            code = SqlState.OUT_OF_MEMORY;
-        } catch (RuntimeException e) {
-            LOG.error("statement failed: {}", abbreviate(sql), e);
-            error = "ERR internal error: " + e;
-            code = SqlState.INTERNAL_ERROR;
+            return took(run(st, sql, results), sql, touched);
+        } catch (RuntimeException | OutOfMemoryError x) {
+            return failure(x, sql);
         } finally {
             if (rows.elements().length > KEEP_BUFFER) {
                 rows = new IntArrayList();
             }
         }
-        fail(out, mark, error);
-        return Outcome.failed(code, error);
     }
 
-    /** A write refused by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS). */
-    private static Outcome refused(String refusal) {
-        return Outcome.failed(refusal.startsWith("READONLY") ? SqlState.READ_ONLY_SQL_TRANSACTION
-                : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
+    /** The outcome of a statement that threw {@code x}; it changed nothing (a failed write takes itself back). */
+    private Outcome failure(Throwable x, CharSequence sql) {
+        if (x instanceof SqlException e) {
+            return failed(e);
+        } else if (x instanceof ReplyAbortedException) {
+            return aborted(); // the client may not be sent more; only reads stream, so no data changed
+        } else if (x instanceof OutOfMemoryError) {
+            rows = new IntArrayList(); // let the row buffer go before replying
+            LOG.warn("statement ran out of memory (JVM max heap {} MB): {}", Runtime.getRuntime().maxMemory() >> 20,
+                    abbreviate(sql.toString()));
+            return Outcome.failed(SqlState.OUT_OF_MEMORY, OOM_REPLY);
+        }
+        LOG.error("statement failed: {}", abbreviate(sql.toString()), x);
+        return Outcome.failed(SqlState.INTERNAL_ERROR, "ERR internal error: " + x);
+    }
+
+    /** A write refused now by the {@link WriteGuard} (-READONLY on a replica, -MISCONF, -NOREPLICAS), or null. */
+    private Outcome refusedWrite() {
+        String refusal = writeGuard == null ? null : writeGuard.refusal();
+        return refusal == null ? null : Outcome.failed(refusal.startsWith("READONLY")
+                ? SqlState.READ_ONLY_SQL_TRANSACTION : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
     }
 
     /**
@@ -854,13 +841,6 @@ public final class SqlEngine {
         return null;
     }
 
-    /** Replaces the partial reply with {@code error}, unless part of it already left. */
-    private static void fail(RespWriter out, long mark, String error) {
-        if (out.discardReply(mark)) {
-            out.error(error);
-        }
-    }
-
     private static String abbreviate(String sql) {
         return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
     }
@@ -872,65 +852,79 @@ public final class SqlEngine {
                 || st instanceof Statement.DropIndex || st instanceof Statement.DropView;
     }
 
-    /**
-     * Runs the statement; returns the rows it changed for a write (1 for a schema change, 0 for
-     * one IF [NOT] EXISTS made a no-op), -1 for a read.
-     */
-    private long run(Statement st, String sql, RespWriter out, ResultSink results) {
+    /** Runs the statement; a query's rows go to {@code results}. */
+    private Outcome run(Statement st, String sql, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
             if (moveOff && offload.offer(q, sql, p, true)) {
-                return -1;
+                return Outcome.later();
             }
-            if (offload == null || !offload.offer(q, sql, p)) {
-                long mark = out.mark();
-                try {
-                    p.runOnLoop(results, null, stop);
-                } catch (SqlException e) {
-                    // Over the event-loop bound with nothing of the reply sent: a worker runs it
-                    // again from the start (the data cannot have changed: the loop was busy with it).
-                    if (stop.loopBoundHit() && offload != null && out.discardReply(mark)
-                            && offload.offer(q, sql, p, true)) {
-                        return -1;
-                    }
-                    throw e;
+            if (offload != null && offload.offer(q, sql, p)) {
+                return Outcome.later();
+            }
+            try {
+                return runPlan(p, null, results);
+            } catch (SqlException e) {
+                // Over the event-loop bound with nothing of the reply sent: a worker runs it
+                // again from the start (the data cannot have changed: the loop was busy with it).
+                if (stop.loopBoundHit() && offload != null && results.retract() && offload.offer(q, sql, p, true)) {
+                    return Outcome.later();
                 }
+                throw e;
             }
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out, writeStop);
+            long n = InsertExecutor.run(catalog, s, sql, headroom, undo, writeStop);
+            return inserted(n, s.returnSize(), s.returnSize() ? catalog.table(s.table()) : null);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out, null,
-                    writeStop);
+            return runPlan(UpdateExecutor.plan(catalog, s, sql), null, results);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out, null, writeStop);
+            return runPlan(DeleteExecutor.plan(catalog, s, sql), null, results);
         } else if (st instanceof Statement.CreateTable s) {
-            return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
+            return schemaChange(TableDdl.createTable(catalog, s, sql, undo));
         } else if (st instanceof Statement.CreateIndex s) {
-            return TableDdl.createIndex(catalog, s, undo, out) ? 1 : 0;
+            return schemaChange(TableDdl.createIndex(catalog, s, undo));
         } else if (st instanceof Statement.DropTable s) {
-            return TableDdl.dropTable(catalog, s, undo, out) ? 1 : 0;
+            long dropped = TableDdl.dropTable(catalog, s, undo); // -1: IF EXISTS found none
+            return dropped < 0 ? Outcome.integer(0, 0) : Outcome.integer(dropped, 1);
         } else if (st instanceof Statement.DropIndex s) {
-            return TableDdl.dropIndex(catalog, s, undo, out) ? 1 : 0;
+            return schemaChange(TableDdl.dropIndex(catalog, s, undo));
         } else if (st instanceof Statement.CreateView s) {
-            return ViewDdl.createView(catalog, s, sql, undo, out) ? 1 : 0;
+            return schemaChange(ViewDdl.createView(catalog, s, sql, undo));
         } else if (st instanceof Statement.DropView s) {
-            return ViewDdl.dropView(catalog, s, undo, out) ? 1 : 0;
+            return schemaChange(ViewDdl.dropView(catalog, s, undo));
         } else if (st instanceof Statement.Describe s) {
-            SchemaReport.describe(catalog, s, out);
+            return Outcome.lines(SchemaReport.describe(catalog, s));
         } else if (st instanceof Statement.Dump s) {
-            TableDump.dump(catalog, s, out);
+            return Outcome.lines(TableDump.dump(catalog, s));
         } else if (st instanceof Statement.ShowTables) {
-            SchemaReport.showTables(catalog, out);
+            return Outcome.lines(SchemaReport.showTables(catalog));
         } else if (st instanceof Statement.ShowIndexes s) {
-            SchemaReport.showIndexes(catalog, s, out);
+            return Outcome.lines(SchemaReport.showIndexes(catalog, s));
         } else if (st instanceof Statement.Explain s) {
-            List<String> lines = explain(s.statement(), sql);
-            out.arrayHeader(lines.size());
-            for (String l : lines) {
-                out.bulk(l);
-            }
+            return Outcome.lines(explain(s.statement(), sql));
         }
-        return -1;
+        throw new IllegalStateException("no way to run " + st.getClass().getSimpleName());
+    }
+
+    /**
+     * Runs a plan, cached ({@code params}: its parameters' values) or made for this text (null):
+     * the one place a query, INSERT, UPDATE or DELETE plan runs and becomes an outcome.
+     */
+    private Outcome runPlan(Object plan, io.respsql.expr.ParamValues params, ResultSink results) {
+        if (plan instanceof io.respsql.plan.PlannedQuery q) {
+            q.runOnLoop(results, params, stop);
+            return Outcome.rows();
+        } else if (plan instanceof InsertExecutor.Plan ins) {
+            return inserted(InsertExecutor.run(catalog, ins, headroom, undo, params), ins.returnSize(), ins.table());
+        } else if (plan instanceof UpdateExecutor.Plan u) {
+            return Outcome.count(UpdateExecutor.run(catalog, u, rows, headroom, undo, params, writeStop));
+        }
+        return Outcome.count(DeleteExecutor.run((DeleteExecutor.Plan) plan, rows, undo, params, writeStop));
+    }
+
+    /** DDL replies OK; it changed the catalog (1) or IF [NOT] EXISTS made it a no-op (0). */
+    private static Outcome schemaChange(boolean changed) {
+        return Outcome.ok(changed ? 1 : 0);
     }
 
     /** The plan a statement would use, without running it. */

@@ -45,10 +45,10 @@ public final class InfoReport {
      */
     private Consumer<StringBuilder> replication = this::standaloneMaster;
 
-    /** The engine whose plan cache the Stats section reports; null: none. */
-    private io.respsql.engine.SqlEngine engine;
+    /** The plan cache the Stats section reports (the SQL engine's); null: none. */
+    private PlanCacheStats engine;
 
-    public void engine(io.respsql.engine.SqlEngine engine) {
+    public void engine(PlanCacheStats engine) {
         this.engine = engine;
     }
 

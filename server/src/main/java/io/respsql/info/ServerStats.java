@@ -1,9 +1,7 @@
 package io.respsql.info;
 
-import io.netty.buffer.ByteBuf;
 import io.respsql.config.ServerConfig;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -108,21 +106,16 @@ public final class ServerStats {
     }
 
     /**
-     * Counts one error reply, the one starting at {@code start} of {@code buf} ({@code -CODE message}):
+     * Counts one error reply with text {@code error} ({@code CODE message}, without '-'):
      * {@code total_error_replies} and its code's {@code errorstat_}.
      */
-    public void countError(ByteBuf buf, int start) {
+    public void countErrorReply(String error) {
         totalErrorReplies++;
-        int end = buf.writerIndex();
-        int i = start + 1;
-        while (i < end && i - start <= 32) {
-            byte b = buf.getByte(i);
-            if (b == ' ' || b == '\r') {
-                break;
-            }
+        int i = 0;
+        while (i < error.length() && i < 32 && error.charAt(i) != ' ' && error.charAt(i) != '\r') {
             i++;
         }
-        countError(buf.toString(start + 1, i - start - 1, StandardCharsets.US_ASCII));
+        countError(error.substring(0, i));
     }
 
     /** Counts an error reply whose code is {@code code} (e.g. {@code ERR}). */

@@ -12,7 +12,7 @@ import io.respsql.command.CommandArgs;
 import io.respsql.command.CommandDispatcher;
 import io.respsql.config.ServerConfig;
 import io.respsql.info.ServerStats;
-import io.respsql.protocol.ReplyAbortedException;
+import io.respsql.result.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

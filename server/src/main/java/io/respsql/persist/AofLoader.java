@@ -1,11 +1,8 @@
 package io.respsql.persist;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.respsql.engine.CommitListener;
-import io.respsql.engine.Outcome;
+import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
-import io.respsql.protocol.RespWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +34,6 @@ final class AofLoader {
         CommitListener listener = engine.commitListener();
         engine.commitListener(CommitListener.NONE); // replaying must not log the records again
         engine.unlimited(true); // a statement that took long once must load: no timeout, no loop bound
-        ByteBuf scratch = Unpooled.buffer(256);
-        RespWriter replies = new RespWriter().target(scratch);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long start = 0;
             if (AofReader.startsWithSnapshot(ch)) {
@@ -62,7 +57,7 @@ final class AofLoader {
                         if (group != null) {
                             group.add(reader.sql());
                         } else {
-                            apply(engine, reader.sql(), replies, scratch, file, reader.recordStart());
+                            apply(engine, reader.sql(), file, reader.recordStart());
                         }
                         records++;
                         break;
@@ -90,7 +85,7 @@ final class AofLoader {
                             if (sql == null) {
                                 engine.flushAll();
                             } else {
-                                apply(engine, sql, replies, scratch, file, groupStart);
+                                apply(engine, sql, file, groupStart);
                             }
                         }
                         group = null;
@@ -109,15 +104,14 @@ final class AofLoader {
         } catch (IOException e) {
             throw new AofLoadException("Cannot read AOF " + file + ": " + e.getMessage(), e);
         } finally {
-            scratch.release();
             engine.unlimited(false);
             engine.commitListener(listener);
         }
     }
 
-    private static void apply(SqlEngine engine, String sql, RespWriter replies, ByteBuf scratch, Path file, long offset) {
-        scratch.clear(); // the reply is not read: the outcome says whether the statement took effect
-        Outcome outcome = engine.execute(sql, replies);
+    /** Replays one statement; its outcome, not a reply, says whether it took effect. */
+    private static void apply(SqlEngine engine, String sql, Path file, long offset) {
+        Outcome outcome = engine.execute(sql);
         if (!outcome.ok()) {
             throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + outcome.error(), false));
         }

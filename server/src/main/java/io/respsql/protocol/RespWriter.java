@@ -1,5 +1,9 @@
 package io.respsql.protocol;
 
+import io.respsql.result.FloatText;
+import io.respsql.result.ReplyAbortedException;
+import io.respsql.result.ShortestDouble;
+
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
@@ -73,6 +77,9 @@ public final class RespWriter {
     private final byte[] digits = new byte[20];
     /** Digits of a bulk(long) value: kept apart from {@link #digits}, which the length prefix reuses. */
     private final byte[] valueDigits = new byte[20];
+    /** Where the last error reply began ({@link #mark}; -1: none since) and its text, for {@link #errorAt}. */
+    private long errorMark = -1;
+    private String lastError;
     /** Text of a double ({@link ShortestDouble#plain}). */
     private final byte[] doubleDigits = new byte[32];
 
@@ -91,6 +98,7 @@ public final class RespWriter {
         this.out = out;
         this.sink = sink;
         this.resp3 = false;
+        this.errorMark = -1;
         return this;
     }
 
@@ -120,20 +128,6 @@ public final class RespWriter {
         sink = s;
     }
 
-    /**
-     * The error written at {@code mark} (without its '-' and CRLF), when the reply written since
-     * {@code mark} is an error still in the buffer; null otherwise.
-     */
-    public String errorText(long mark) {
-        if (!errorSince(mark)) {
-            return null;
-        }
-        int from = (int) mark + 1;
-        int end = out.writerIndex();
-        int cr = out.indexOf(from, end, (byte) '\r');
-        return out.toString(from, (cr < 0 ? end : cr) - from, StandardCharsets.UTF_8);
-    }
-
     /** Points at a fresh buffer after a chunk was handed over (called by the {@link Sink}). */
     public void continueIn(ByteBuf next) {
         this.out = next;
@@ -159,6 +153,9 @@ public final class RespWriter {
             broken = true;
             return false;
         }
+        if (errorMark >= mark) {
+            errorMark = -1; // the error is taken back with the rest
+        }
         out.writerIndex((int) mark);
         return true;
     }
@@ -168,9 +165,14 @@ public final class RespWriter {
         return (mark >>> 32) == chunks && out.writerIndex() == (int) mark;
     }
 
-    /** Whether the reply written since {@code mark} starts with an error; only while it is all still here. */
-    public boolean errorSince(long mark) {
-        return (mark >>> 32) == chunks && out.writerIndex() > (int) mark && out.getByte((int) mark) == '-';
+    /**
+     * The text (without '-') of the error reply written at {@code mark}, when the reply written
+     * since {@code mark} is that error and all of it is still here; null otherwise. The writer
+     * remembers the error it was given (as Redis counts an error when it adds the reply), so
+     * nobody reads reply bytes back to learn whether a command failed.
+     */
+    public String errorAt(long mark) {
+        return errorMark == mark && (mark >>> 32) == chunks ? lastError : null;
     }
 
     /** Whether the last reply could not be completed; clears the flag. */
@@ -242,6 +244,8 @@ public final class RespWriter {
 
     /** An error reply. {@code message} should start with an error code such as {@code ERR}. */
     public void error(String message) {
+        errorMark = mark();
+        lastError = message;
         out.writeByte('-');
         writeSanitizedAscii(message);
         out.writeBytes(CRLF);
@@ -382,7 +386,7 @@ public final class RespWriter {
             b = v > 0 ? INF : NEG_INF;
             off = 0;
             len = b.length;
-        } else if (isPlainIntegral(v)) {
+        } else if (FloatText.isPlainIntegral(v)) {
             len = formatLong((long) v, valueDigits);
             b = valueDigits;
             off = valueDigits.length - len;
@@ -445,7 +449,7 @@ public final class RespWriter {
 
     public void rowDouble(double v) {
         separator();
-        if (isPlainIntegral(v)) {
+        if (FloatText.isPlainIntegral(v)) {
             int n = formatLong((long) v, digits);
             ensureRow(n);
             System.arraycopy(digits, digits.length - n, row, rowLen, n);
@@ -470,11 +474,7 @@ public final class RespWriter {
      * fraction ("5", not "5.0"), anything else in Java's round-trip form. -0.0 keeps its sign.
      */
     public static String doubleText(double v) {
-        return isPlainIntegral(v) ? Long.toString((long) v) : Double.toString(v);
-    }
-
-    private static boolean isPlainIntegral(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 && !(v == 0 && 1 / v < 0);
+        return FloatText.text(v);
     }
 
     public void rowBytes(byte[] b, int off, int len) {

@@ -1,7 +1,6 @@
 package io.respsql.protocol;
 
 import io.respsql.result.ResultColumns;
-import io.respsql.result.ResultSink;
 
 /**
  * The 2010 dialect's reply to a SELECT: an array with one bulk string per row, the row's values
@@ -9,13 +8,12 @@ import io.respsql.result.ResultSink;
  * {@code COUNT(*)} is a bare integer. Column names are not sent. The same bytes under RESP2 and
  * RESP3: 2010 scripts get what they always got, whatever their client negotiates.
  */
-public final class Rows2010 implements ResultSink {
+public final class Rows2010 extends RespResult {
     private static final byte[] EMPTY = new byte[0];
-    private RespWriter out;
 
-    /** Encodes into {@code w} from now on; returns this (no allocation per statement). */
+    /** Encodes the next statement's result into {@code w}, from its current position; returns this (no allocation). */
     public Rows2010 on(RespWriter w) {
-        this.out = w;
+        point(w);
         return this;
     }
 

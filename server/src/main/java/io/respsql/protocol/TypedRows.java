@@ -1,27 +1,25 @@
 package io.respsql.protocol;
 
 import io.respsql.result.ResultColumns;
-import io.respsql.result.ResultSink;
 
 /**
  * The typed reply form of a result (the {@code QUERY} command): one array of
  * {@code 2 + rows} elements — the column names, the column types ({@code INT}, {@code BIGINT},
  * {@code FLOAT}, {@code TEXT}), then each row as an array with one element per column.
  * Integers are RESP integers, text a bulk string with its bytes as stored (commas, quotes, CR/LF
- * and UTF-8 untouched), a FLOAT a bulk string in shortest round-trip form ({@link ShortestDouble};
+ * and UTF-8 untouched), a FLOAT a bulk string in shortest round-trip form ({@link io.respsql.result.ShortestDouble};
  * whole values below 1e15 without a fraction, as everywhere in RespSQL), NULL a null bulk
  * string. Under RESP3 a FLOAT is a RESP3 double ({@code ,1.5}) and NULL is {@code _}; the shape
  * is the same in both protocols, so a client reads it one way.
  *
  * <p>Like the 2010 form it streams: a chunk may leave at the end of any row.
  */
-public final class TypedRows implements ResultSink {
-    private RespWriter out;
+public final class TypedRows extends RespResult {
     private int width;
 
-    /** Encodes into {@code w} from now on; returns this (no allocation per statement). */
+    /** Encodes the next statement's result into {@code w}, from its current position; returns this (no allocation). */
     public TypedRows on(RespWriter w) {
-        this.out = w;
+        point(w);
         return this;
     }
 

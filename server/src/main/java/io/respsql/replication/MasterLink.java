@@ -11,10 +11,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.util.ReferenceCountUtil;
 import io.respsql.config.ServerConfig;
-import io.respsql.engine.Outcome;
+import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
 import io.respsql.persist.SnapshotReader;
-import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +61,6 @@ final class MasterLink {
     private final String host;
     private final int port;
     private final StreamParser parser = new StreamParser();
-    private final ByteBuf scratch = Unpooled.buffer(256);
-    private final RespWriter replies = new RespWriter().target(scratch);
 
     private State state = State.CONNECT;
     private boolean closed;
@@ -578,8 +575,7 @@ final class MasterLink {
         try {
             if (parser.args() == 2 && parser.argIs(in, 0, "SQL")) {
                 String sql = parser.arg(in, 1);
-                scratch.clear(); // the reply is not read: the outcome says whether the statement took effect
-                Outcome outcome = engine.execute(sql, replies);
+                Outcome outcome = engine.execute(sql); // no reply: the outcome says whether it took effect
                 if (!outcome.ok()) {
                     String err = outcome.error();
                     // Not counted: after a reconnect the master sends it again.

@@ -41,4 +41,58 @@ public interface ResultSink {
      * column. The 2010 dialect replies it as a bare integer; other forms as any one-row result.
      */
     void countStar(ResultColumns columns, long count);
+    /**
+     * Takes back everything this result wrote since its statement began, so the statement can
+     * answer otherwise (a query that overran the event-loop bound runs again on a worker). False
+     * when part of it already left: nothing more may follow, and the connection closes.
+     */
+    default boolean retract() {
+        return true;
+    }
+
+    /**
+     * {@code r} runs when the first part of this result leaves (a streamed reply's first chunk):
+     * from then on it cannot be taken back. Null: nobody is told.
+     */
+    default void onLeaving(Runnable r) {
+    }
+
+    /** A sink that keeps nothing: the log loader and a replica apply statements without replying. */
+    ResultSink NONE = new ResultSink() {
+        @Override
+        public void columns(ResultColumns columns, long rowCount) {
+        }
+
+        @Override
+        public void beginRow() {
+        }
+
+        @Override
+        public void longValue(long v) {
+        }
+
+        @Override
+        public void doubleValue(double v) {
+        }
+
+        @Override
+        public void textValue(byte[] b, int off, int len) {
+        }
+
+        @Override
+        public void nullValue() {
+        }
+
+        @Override
+        public void endRow() {
+        }
+
+        @Override
+        public void end() {
+        }
+
+        @Override
+        public void countStar(ResultColumns columns, long count) {
+        }
+    };
 }

@@ -2,6 +2,7 @@ package io.respsql.engine;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -83,13 +84,13 @@ public final class BulkInsertTiming {
         }
         RespWriter w = new RespWriter();
         ByteBuf buf = Unpooled.buffer(1 << 12);
-        e.execute(ddl(t), w.target(buf));
+        EngineReplies.run(e, ddl(t), w.target(buf));
         int n = rows / BATCH;
         String[] texts = java.util.Arrays.copyOf(batches, n);
         long t0 = CPU.getCurrentThreadCpuTime();
         for (String s : texts) {
             buf.clear();
-            e.execute(s, w.target(buf));
+            EngineReplies.run(e, s, w.target(buf));
             if (buf.getByte(0) != '+') {
                 throw new IllegalStateException(buf.toString(java.nio.charset.StandardCharsets.UTF_8));
             }

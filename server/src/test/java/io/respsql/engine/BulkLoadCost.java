@@ -2,6 +2,7 @@ package io.respsql.engine;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -82,13 +83,13 @@ public final class BulkLoadCost {
         SqlEngine e = new SqlEngine(new Catalog());
         RespWriter w = new RespWriter();
         ByteBuf buf = Unpooled.buffer(1 << 12);
-        e.execute(ddl(t), w.target(buf));
+        EngineReplies.run(e, ddl(t), w.target(buf));
         long tid = Thread.currentThread().getId();
         long a0 = MX.getThreadAllocatedBytes(tid);
         long c0 = MX.getCurrentThreadCpuTime();
         for (String s : batches) {
             buf.clear();
-            e.execute(s, w.target(buf));
+            EngineReplies.run(e, s, w.target(buf));
             if (buf.getByte(0) != '+') {
                 throw new IllegalStateException(buf.toString(java.nio.charset.StandardCharsets.UTF_8));
             }

@@ -2,6 +2,7 @@ package io.respsql.engine;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -50,13 +51,13 @@ public final class PlanCacheTiming {
         SqlEngine e = new SqlEngine(new Catalog());
         RespWriter w = new RespWriter();
         ByteBuf buf = Unpooled.buffer();
-        e.execute("CREATE TABLE kv (id INT PRIMARY KEY, v INT)", w.target(buf));
+        EngineReplies.run(e, "CREATE TABLE kv (id INT PRIMARY KEY, v INT)", w.target(buf));
         StringBuilder sb = new StringBuilder("INSERT INTO kv VALUES ");
         for (int i = 1; i <= ROWS; i++) {
             sb.append(i > 1 ? "," : "").append('(').append(i).append(',').append(i).append(')');
         }
         buf.clear();
-        e.execute(sb.toString(), w.target(buf));
+        EngineReplies.run(e, sb.toString(), w.target(buf));
         return e;
     }
 
@@ -68,7 +69,7 @@ public final class PlanCacheTiming {
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
             buf.clear();
-            e.execute(texts[i & 1023], w.target(buf));
+            EngineReplies.run(e, texts[i & 1023], w.target(buf));
         }
         return System.nanoTime() - t0;
     }

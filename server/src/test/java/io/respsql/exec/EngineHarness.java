@@ -3,6 +3,7 @@ package io.respsql.exec;
 import io.respsql.engine.SqlEngine;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 
@@ -15,7 +16,7 @@ final class EngineHarness {
 
     String run(String sql) {
         ByteBuf buf = Unpooled.buffer();
-        engine.execute(sql, writer.target(buf));
+        EngineReplies.run(engine, sql, writer.target(buf));
         String s = buf.toString(StandardCharsets.UTF_8).replace("\r\n", " ").trim();
         buf.release();
         return s;

@@ -2,6 +2,7 @@ package io.respsql.exec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,7 @@ final class Replies {
     /** The bulk strings of an array reply, decoded exactly (values may hold spaces, commas or line breaks). */
     static List<String> bulks(EngineHarness h, String sql) {
         ByteBuf buf = Unpooled.buffer();
-        h.engine.execute(sql, new RespWriter().target(buf));
+        EngineReplies.run(h.engine, sql, new RespWriter().target(buf));
         byte[] b = new byte[buf.readableBytes()];
         buf.readBytes(b);
         buf.release();

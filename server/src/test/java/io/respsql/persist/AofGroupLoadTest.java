@@ -3,6 +3,7 @@ package io.respsql.persist;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class AofGroupLoadTest {
 
     private static String dump(SqlEngine engine) {
         ByteBuf out = Unpooled.buffer();
-        engine.execute("DUMP t", new RespWriter().target(out));
+        EngineReplies.run(engine, "DUMP t", new RespWriter().target(out));
         return out.toString(StandardCharsets.UTF_8);
     }
 
@@ -61,7 +62,7 @@ class AofGroupLoadTest {
         SqlEngine engine = new SqlEngine(new Catalog());
         RespWriter w = new RespWriter().target(Unpooled.buffer());
         for (String st : statements) {
-            engine.execute(st, w);
+            EngineReplies.run(engine, st, w);
         }
         return dump(engine);
     }

@@ -3,8 +3,9 @@ package io.respsql.persist;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.respsql.engine.Outcome;
+import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
@@ -162,7 +163,7 @@ class PersistFuzzTest {
     private static void check(SqlEngine engine, String sql) {
         ByteBuf buf = Unpooled.buffer();
         try {
-            Outcome o = engine.execute(sql, new RespWriter().target(buf));
+            Outcome o = EngineReplies.run(engine, sql, new RespWriter().target(buf));
             if (!o.ok() && o.error().contains("internal error")) {
                 fail(sql + ": " + o.error());
             }

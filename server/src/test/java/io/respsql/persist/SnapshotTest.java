@@ -3,6 +3,7 @@ package io.respsql.persist;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
@@ -54,7 +55,7 @@ class SnapshotTest {
 
         String run(String sql) {
             ByteBuf buf = Unpooled.buffer();
-            engine.execute(sql, writer.target(buf));
+            EngineReplies.run(engine, sql, writer.target(buf));
             String s = buf.toString(StandardCharsets.UTF_8).replace("\r\n", " ").trim();
             buf.release();
             return s;

@@ -3,6 +3,7 @@ package io.respsql.persist;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
@@ -47,7 +48,7 @@ final class SnapshotTesting {
     /** Runs one statement; its reply as text, CRLFs as spaces. */
     static String sql(SqlEngine engine, String statement) {
         ByteBuf buf = Unpooled.buffer();
-        engine.execute(statement, new RespWriter().target(buf));
+        EngineReplies.run(engine, statement, new RespWriter().target(buf));
         return reply(buf);
     }
 

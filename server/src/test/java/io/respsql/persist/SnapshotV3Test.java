@@ -3,6 +3,7 @@ package io.respsql.persist;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.ColumnType;
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SnapshotV3Test {
     private static String execute(SqlEngine engine, String name, String... values) {
         ByteBuf buf = Unpooled.buffer();
-        engine.executePrepared(name, List.of(values), new RespWriter().target(buf));
+        EngineReplies.runPrepared(engine, name, List.of(values), new RespWriter().target(buf));
         return reply(buf);
     }
 

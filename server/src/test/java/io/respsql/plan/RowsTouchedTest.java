@@ -3,6 +3,7 @@ package io.respsql.plan;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.engine.SqlEngine;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlParser;
 import io.respsql.sql.tree.Statement;
@@ -30,7 +31,7 @@ class RowsTouchedTest {
 
     private void sql(String statement) {
         ByteBuf buf = Unpooled.buffer();
-        engine.execute(statement, new RespWriter().target(buf));
+        EngineReplies.run(engine, statement, new RespWriter().target(buf));
         String reply = buf.toString(StandardCharsets.UTF_8);
         buf.release();
         assertTrue(!reply.startsWith("-"), statement + " -> " + reply);

@@ -4,12 +4,13 @@ import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.respsql.engine.Outcome;
+import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
 import io.respsql.exec.write.DeleteExecutor;
 import io.respsql.exec.write.InsertExecutor;
 import io.respsql.exec.write.UpdateExecutor;
 import io.respsql.plan.StatementPlanner;
+import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
@@ -72,7 +73,7 @@ class SqlFuzzTest {
     private static String run(SqlEngine engine, String sql) {
         ByteBuf buf = Unpooled.buffer();
         try {
-            Outcome o = engine.execute(sql, new RespWriter().target(buf));
+            Outcome o = EngineReplies.run(engine, sql, new RespWriter().target(buf));
             return o.ok() ? null : o.error();
         } finally {
             buf.release();

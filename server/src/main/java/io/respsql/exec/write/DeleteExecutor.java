@@ -1,7 +1,6 @@
 package io.respsql.exec.write;
 
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
@@ -22,17 +21,17 @@ public final class DeleteExecutor {
     }
 
     /** Returns the number of rows deleted. */
-    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out) {
-        return run(p, buffer, undo, out, null);
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo) {
+        return run(p, buffer, undo, null);
     }
 
-    /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter)} with parameter values (a cached plan). */
-    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params) {
-        return run(p, buffer, undo, out, params, null);
+    /** {@link #run(Plan, IntArrayList, UndoLog)} with parameter values (a cached plan). */
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo, io.respsql.expr.ParamValues params) {
+        return run(p, buffer, undo, params, null);
     }
 
-    /** {@link #run(Plan, IntArrayList, UndoLog, RespWriter, io.respsql.expr.ParamValues)} stopped by {@code cancel} before the first row goes. */
-    public static long run(Plan p, IntArrayList buffer, UndoLog undo, RespWriter out, io.respsql.expr.ParamValues params,
+    /** {@link #run(Plan, IntArrayList, UndoLog, io.respsql.expr.ParamValues)} stopped by {@code cancel} before the first row goes. */
+    public static long run(Plan p, IntArrayList buffer, UndoLog undo, io.respsql.expr.ParamValues params,
                            io.respsql.expr.Cancellation cancel) {
         Table t = p.table();
         io.respsql.expr.EvalContext ctx = p.rows().context();
@@ -47,7 +46,6 @@ public final class DeleteExecutor {
             t.deleteRow(r[i]);
         }
         t.maybeCompactText();
-        out.integer(n);
         return n;
     }
 }

@@ -5,7 +5,6 @@ import io.respsql.exec.op.TupleConsumer;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
@@ -36,13 +35,13 @@ public final class InsertExecutor {
     private InsertExecutor() {
     }
 
-    /** Runs the INSERT and replies (OK, or the table's size for RETURN SIZE); returns the rows inserted. */
-    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out) {
-        return run(catalog, s, sql, headroom, undo, out, null);
+    /** Runs the INSERT; returns the rows inserted. */
+    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo) {
+        return run(catalog, s, sql, headroom, undo, null);
     }
 
-    /** {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog, RespWriter)}; an INSERT ... SELECT's query is stopped by {@code cancel} before the first row is written. */
-    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo, RespWriter out,
+    /** {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog)}; an INSERT ... SELECT's query is stopped by {@code cancel} before the first row is written. */
+    public static long run(Catalog catalog, Statement.Insert s, String sql, Headroom headroom, UndoLog undo,
                            io.respsql.expr.Cancellation cancel) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
@@ -53,17 +52,17 @@ public final class InsertExecutor {
             rows = query(catalog, t, target, s, sql, cancel);
         }
         boolean[] named = target.length < t.columnCount() ? named(t, target) : null;
-        return write(catalog, t, named, rows, uniqueSecondaries(t), new int[rows.rows], new Cell(), s.returnSize(),
-                headroom, undo, out);
+        return write(catalog, t, named, rows, uniqueSecondaries(t), new int[rows.rows], new Cell(),
+                headroom, undo);
     }
 
     /**
      * The rows of {@code rows} (their named columns converted) completed, checked and written, or
-     * nothing written and an error thrown; then the reply. Shared by the plain and the cached path,
+     * nothing written and an error thrown; returns the rows written. Shared by the plain and the cached path,
      * so both check, write and take back alike. {@code written} has room for every row.
      */
     private static long write(Catalog catalog, Table t, boolean[] named, PendingRows rows, List<TableIndex> unique,
-            int[] written, Cell cell, boolean returnSize, Headroom headroom, UndoLog undo, RespWriter out) {
+            int[] written, Cell cell, Headroom headroom, UndoLog undo) {
         int nRows = rows.rows;
         int nCols = t.columnCount();
         if (named != null) {
@@ -116,11 +115,6 @@ public final class InsertExecutor {
         if (undo != null) {
             undo.insertedRows(t, written, done, fromFree);
         }
-        if (returnSize) {
-            out.integer(t.dataBytes() + t.indexBytes());
-        } else {
-            out.ok();
-        }
         return nRows;
     }
 
@@ -166,6 +160,15 @@ public final class InsertExecutor {
             constants = new Cell[n];
             rows = new PendingRows(table.columnCount(), nRows);
             written = new int[nRows];
+        }
+
+        /** The 2010 {@code RETURN SIZE} suffix: the reply is the table's size, not OK. */
+        public boolean returnSize() {
+            return returnSize;
+        }
+
+        public Table table() {
+            return table;
         }
     }
 
@@ -245,8 +248,8 @@ public final class InsertExecutor {
         return made == literals ? p : null;
     }
 
-    /** Runs a cached INSERT with {@code params}' values; as {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog, RespWriter)}. */
-    public static long run(Catalog catalog, Plan p, Headroom headroom, UndoLog undo, RespWriter out,
+    /** Runs a cached INSERT with {@code params}' values; as {@link #run(Catalog, Statement.Insert, String, Headroom, UndoLog)}. */
+    public static long run(Catalog catalog, Plan p, Headroom headroom, UndoLog undo,
             io.respsql.expr.ParamValues params) {
         Table t = p.table;
         PendingRows rows = p.rows;
@@ -266,7 +269,7 @@ public final class InsertExecutor {
                 }
             }
         }
-        return write(catalog, t, p.named, rows, p.unique, p.written, cell, p.returnSize, headroom, undo, out);
+        return write(catalog, t, p.named, rows, p.unique, p.written, cell, headroom, undo);
     }
 
     // ---- a stream of VALUES rows (bulk load) -----------------------------------------------------
@@ -342,14 +345,14 @@ public final class InsertExecutor {
             return true;
         }
 
-        /** Writes the rows read (all or none) and replies OK; returns the rows inserted. */
-        public long write(Catalog catalog, Headroom headroom, UndoLog undo, RespWriter out) {
+        /** Writes the rows read (all or none); returns the rows inserted. */
+        public long write(Catalog catalog, Headroom headroom, UndoLog undo) {
             if (written.length < rows.rows) {
                 written = new int[Math.max(rows.rows, written.length * 2)];
             }
             try {
-                return InsertExecutor.write(catalog, table, named, rows, uniqueSecondaries(table), written, cell, false,
-                        headroom, undo, out);
+                return InsertExecutor.write(catalog, table, named, rows, uniqueSecondaries(table), written, cell,
+                        headroom, undo);
             } finally {
                 release();
             }

@@ -1,6 +1,5 @@
 package io.respsql.exec.write;
 
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
@@ -24,17 +23,15 @@ public final class SchemaReport {
      * {@code | DEFAULT <text>}, and each index that starts with the column; then an INFO line.
      * A view: {@code name | VIEW | <query>}.
      */
-    public static void describe(Catalog catalog, Statement.Describe s, RespWriter out) {
+    public static List<String> describe(Catalog catalog, Statement.Describe s) {
         Table t = catalog.table(s.table());
         if (t == null) {
             ViewDef v = catalog.view(s.table());
             if (v == null) {
                 throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
             }
-            out.arrayHeader(1);
-            out.bulk(v.name() + " | VIEW" + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
+            return List.of(v.name() + " | VIEW" + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
                     + " | " + v.queryText());
-            return;
         }
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < t.columnCount(); i++) {
@@ -64,10 +61,7 @@ public final class SchemaReport {
         long index = t.indexBytes();
         lines.add("INFO: rows=" + rows + " data_bytes=" + data + " index_bytes=" + index
                 + " bytes_per_row=" + (rows == 0 ? "0" : String.format(Locale.ROOT, "%.2f", (data + index) / (double) rows)));
-        out.arrayHeader(lines.size());
-        for (String l : lines) {
-            out.bulk(l);
-        }
+        return lines;
     }
 
     /** {@code (a, b DESC)}. */
@@ -84,21 +78,22 @@ public final class SchemaReport {
     }
 
     /** The tables in creation order, then the views. */
-    public static void showTables(Catalog catalog, RespWriter out) {
-        out.arrayHeader(catalog.tables().size() + catalog.views().size());
+    public static List<String> showTables(Catalog catalog) {
+        List<String> names = new ArrayList<>(catalog.tables().size() + catalog.views().size());
         for (Table t : catalog.tables()) {
-            out.bulk(t.name());
+            names.add(t.name());
         }
         for (ViewDef v : catalog.views()) {
-            out.bulk(v.name());
+            names.add(v.name());
         }
+        return names;
     }
 
     /**
      * {@code SHOW INDEXES [FROM t]}: {@code <index> ON <table> (<columns>)}, marked {@code PRIMARY KEY}
      * or {@code UNIQUE}; tables in SHOW TABLES order, each table's primary key first.
      */
-    public static void showIndexes(Catalog catalog, Statement.ShowIndexes s, RespWriter out) {
+    public static List<String> showIndexes(Catalog catalog, Statement.ShowIndexes s) {
         List<Table> tables;
         if (s.table() == null) {
             tables = new ArrayList<>(catalog.tables());
@@ -114,9 +109,6 @@ public final class SchemaReport {
                         + (ix.isPrimary() ? " PRIMARY KEY" : ix.unique() ? " UNIQUE" : ""));
             }
         }
-        out.arrayHeader(lines.size());
-        for (String l : lines) {
-            out.bulk(l);
-        }
+        return lines;
     }
 }

@@ -1,6 +1,6 @@
 package io.respsql.exec.write;
 
-import io.respsql.protocol.RespWriter;
+import io.respsql.result.FloatText;
 import io.respsql.storage.Column;
 import io.respsql.storage.TextColumn;
 
@@ -28,9 +28,9 @@ final class SqlText {
             case FLOAT: {
                 double d = c.getDouble(row);
                 if (d - d != 0) {
-                    sb.append('\'').append(RespWriter.doubleText(d)).append('\''); // 'NaN', 'Infinity': reads back as a FLOAT
+                    sb.append('\'').append(FloatText.text(d)).append('\''); // 'NaN', 'Infinity': reads back as a FLOAT
                 } else {
-                    sb.append(RespWriter.doubleText(d));
+                    sb.append(FloatText.text(d));
                 }
                 return;
             }

@@ -1,6 +1,5 @@
 package io.respsql.exec.write;
 
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
@@ -35,10 +34,9 @@ public final class TableDdl {
     }
 
     /** Returns whether the catalog changed (false: IF NOT EXISTS found the table). */
-    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo, RespWriter out) {
+    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo) {
         if (catalog.table(s.table()) != null || catalog.view(s.table()) != null) {
             if (s.ifNotExists()) {
-                out.ok();
                 return false;
             }
             throw new SqlException(SqlState.DUPLICATE_TABLE, (catalog.table(s.table()) != null ? "table '" : "a view named '") + s.table() + "' already exists");
@@ -123,7 +121,6 @@ public final class TableDdl {
         for (TableIndex ix : built) {
             catalog.registerIndex(ix.name(), t);
         }
-        out.ok();
         return true;
     }
 
@@ -163,30 +160,27 @@ public final class TableDdl {
         return -1;
     }
 
-    /** Replies the number of objects dropped (the table and its indexes), 0 for IF EXISTS of a missing table. */
-    public static boolean dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo, RespWriter out) {
+    /** Returns the number of objects dropped (the table and its indexes), -1 for IF EXISTS of a missing table. */
+    public static long dropTable(Catalog catalog, Statement.DropTable s, UndoLog undo) {
         Table t = catalog.table(s.table());
         if (t == null) {
             if (catalog.view(s.table()) != null) {
                 throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "'" + s.table() + "' is a view: use DROP VIEW");
             }
             if (s.ifExists()) {
-                out.integer(0);
-                return false;
+                return -1;
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
         }
         if (undo != null) {
             undo.catalogChanging();
         }
-        out.integer(catalog.drop(t));
-        return true;
+        return catalog.drop(t);
     }
 
-    public static boolean createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo, RespWriter out) {
+    public static boolean createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo) {
         if (catalog.indexOwner(s.index()) != null) {
             if (s.ifNotExists()) {
-                out.ok();
                 return false;
             }
             throw new SqlException(SqlState.DUPLICATE_TABLE, "index '" + s.index() + "' already exists");
@@ -219,15 +213,13 @@ public final class TableDdl {
             undo.indexCreated(t, s.index());
         }
         catalog.registerIndex(s.index(), t);
-        out.ok();
         return true;
     }
 
-    public static boolean dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo, RespWriter out) {
+    public static boolean dropIndex(Catalog catalog, Statement.DropIndex s, UndoLog undo) {
         Table t = catalog.indexOwner(s.index());
         if (t == null) {
             if (s.ifExists()) {
-                out.ok();
                 return false;
             }
             throw new SqlException(SqlState.UNDEFINED_OBJECT, "index '" + s.index() + "' does not exist");
@@ -241,7 +233,6 @@ public final class TableDdl {
         }
         t.dropIndex(s.index());
         catalog.unregisterIndex(s.index());
-        out.ok();
         return true;
     }
 }

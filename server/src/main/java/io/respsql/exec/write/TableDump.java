@@ -1,7 +1,6 @@
 package io.respsql.exec.write;
 
 import io.respsql.index.LongIntBTree;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
@@ -26,17 +25,16 @@ public final class TableDump {
     private TableDump() {
     }
 
-    public static void dump(Catalog catalog, Statement.Dump s, RespWriter out) {
+    /** The statements, one line each. */
+    public static List<String> dump(Catalog catalog, Statement.Dump s) {
         Table t = catalog.table(s.table());
         if (t == null) {
             ViewDef v = catalog.view(s.table());
             if (v == null) {
                 throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
             }
-            out.arrayHeader(1);
-            out.bulk("CREATE VIEW " + v.name() + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
+            return List.of("CREATE VIEW " + v.name() + (v.columnNames().isEmpty() ? "" : " (" + String.join(", ", v.columnNames()) + ")")
                     + " AS " + v.queryText());
-            return;
         }
         List<TableIndex> secondary = new ArrayList<>();
         for (TableIndex ix : t.indexes()) {
@@ -45,10 +43,10 @@ public final class TableDump {
             }
         }
         int[] rows = rowsInKeyOrder(t);
-        out.arrayHeader(1 + secondary.size() + rows.length);
-        out.bulk(createStatement(t));
+        List<String> lines = new ArrayList<>(1 + secondary.size() + rows.length);
+        lines.add(createStatement(t));
         for (TableIndex ix : secondary) {
-            out.bulk("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
+            lines.add("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
                     + " " + SchemaReport.columnList(ix));
         }
         StringBuilder sb = new StringBuilder();
@@ -63,8 +61,9 @@ public final class TableDump {
                 SqlText.append(sb, t.column(c), row);
             }
             sb.append(')');
-            out.bulk(sb.toString());
+            lines.add(sb.toString());
         }
+        return lines;
     }
 
     static String createStatement(Table t) {

@@ -8,7 +8,6 @@ import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.index.LongIntBTree;
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
@@ -74,22 +73,22 @@ public final class UpdateExecutor {
     }
 
     /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out) {
-        return run(catalog, p, buffer, headroom, undo, out, null);
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo) {
+        return run(catalog, p, buffer, headroom, undo, null);
     }
 
-    /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter)} with parameter values (a cached plan). */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
+    /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog)} with parameter values (a cached plan). */
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo,
                            io.respsql.expr.ParamValues params) {
-        return run(catalog, p, buffer, headroom, undo, out, params, null);
+        return run(catalog, p, buffer, headroom, undo, params, null);
     }
 
     /**
-     * {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter, io.respsql.expr.ParamValues)}
+     * {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, io.respsql.expr.ParamValues)}
      * stopped by {@code cancel} (a statement timeout; null: none) while it looks for its rows,
      * before the first change: a stopped UPDATE changed nothing.
      */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
+    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo,
                            io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
         Table t = p.table();
         Assignment[] as = p.assignments();
@@ -101,14 +100,12 @@ public final class UpdateExecutor {
         if (as.length == 1 && as[0].isIncrement()) {
             long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo, cancel);
             if (done >= 0) {
-                out.integer(done);
                 return done;
             }
         }
         if (undo == null && as.length == 1 && as[0].constantIntWrite()) {
             long done = setKeyRange(p.rows().root(), as[0], ctx, buffer);
             if (done >= 0) {
-                out.integer(done);
                 return done;
             }
         }
@@ -194,7 +191,6 @@ public final class UpdateExecutor {
                 break;
             }
         }
-        out.integer(n);
         return n;
     }
 

@@ -3,7 +3,7 @@ package io.respsql.exec.write;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.ParamValues;
-import io.respsql.protocol.ShortestDouble;
+import io.respsql.result.ShortestDouble;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;

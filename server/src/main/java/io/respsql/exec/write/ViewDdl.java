@@ -1,7 +1,6 @@
 package io.respsql.exec.write;
 
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Statement;
@@ -19,10 +18,9 @@ public final class ViewDdl {
     private ViewDdl() {
     }
 
-    public static boolean createView(Catalog catalog, Statement.CreateView s, String sql, UndoLog undo, RespWriter out) {
+    public static boolean createView(Catalog catalog, Statement.CreateView s, String sql, UndoLog undo) {
         if (catalog.table(s.view()) != null || catalog.view(s.view()) != null) {
             if (s.ifNotExists()) {
-                out.ok();
                 return false;
             }
             throw new SqlException(SqlState.DUPLICATE_TABLE, (catalog.table(s.view()) != null ? "a table named '" : "view '") + s.view() + "' already exists");
@@ -42,18 +40,16 @@ public final class ViewDdl {
         if (undo != null) {
             undo.viewAdded(s.view());
         }
-        out.ok();
         return true;
     }
 
-    public static boolean dropView(Catalog catalog, Statement.DropView s, UndoLog undo, RespWriter out) {
+    public static boolean dropView(Catalog catalog, Statement.DropView s, UndoLog undo) {
         ViewDef v = catalog.view(s.view());
         if (v == null) {
             if (catalog.table(s.view()) != null) {
                 throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "'" + s.view() + "' is a table: use DROP TABLE");
             }
             if (s.ifExists()) {
-                out.ok();
                 return false;
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "view '" + s.view() + "' does not exist");
@@ -62,7 +58,6 @@ public final class ViewDdl {
         if (undo != null) {
             undo.viewDropped(v);
         }
-        out.ok();
         return true;
     }
 }

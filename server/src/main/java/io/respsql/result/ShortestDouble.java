@@ -1,4 +1,4 @@
-package io.respsql.protocol;
+package io.respsql.result;
 
 import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
 

@@ -1,4 +1,4 @@
-package io.respsql.protocol;
+package io.respsql.result;
 
 import org.junit.jupiter.api.Test;
 
