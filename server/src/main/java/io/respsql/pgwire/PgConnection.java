@@ -1,0 +1,957 @@
+package io.respsql.pgwire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.ReferenceCountUtil;
+import io.respsql.engine.Outcome;
+import io.respsql.engine.SqlEngine;
+import io.respsql.expr.Cancellation;
+import io.respsql.expr.ParamValues;
+import io.respsql.plan.PlannedQuery;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.result.ResultColumns;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.ReadView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One PostgreSQL session: startup and authentication, then simple and extended queries, on the
+ * event loop. Messages are handled one at a time from a queue; a statement the engine hands to
+ * a worker ({@link #offer}) leaves its message at the head of the queue and stops the reading
+ * until the worker's result is back, when the message is handled again and takes that result
+ * ({@link #pending}) instead of running the statement again. So replies keep their order and
+ * the event loop never waits.
+ */
+final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngine.Offload {
+    private static final Logger log = LoggerFactory.getLogger(PgConnection.class);
+    private static final int SSL_REQUEST = 80877103;
+    private static final int GSSENC_REQUEST = 80877104;
+    private static final int CANCEL_REQUEST = 80877102;
+    private static final String CANCELED = "canceling statement due to user request";
+
+    private enum State { STARTUP, SASL_FIRST, SASL_FINAL, PASSWORD, READY, CLOSED }
+
+    /** What one statement gave: rows (DataRow messages in {@link #rows}), a tag, or an error. */
+    static final class Result {
+        ResultColumns columns;
+        ByteBuf rows;
+        boolean ownsRows;
+        long rowCount;
+        String tag;
+        String sqlState;
+        String message;
+        int position;
+        boolean done;
+
+        static Result error(String sqlState, String message) {
+            Result r = new Result();
+            r.sqlState = sqlState;
+            r.message = message;
+            return r;
+        }
+
+        boolean failed() {
+            return sqlState != null;
+        }
+
+        void release() {
+            if (ownsRows && rows != null) {
+                rows.release();
+            }
+            rows = null;
+        }
+    }
+
+    private record Prepared(String sql, int[] types) {
+    }
+
+    private static final class Portal {
+        final String sql;
+        final short[] formats;
+        Result result;
+        boolean described;
+
+        Portal(String sql, short[] formats) {
+            this.sql = sql;
+            this.formats = formats;
+        }
+    }
+
+    private final PgServer server;
+    private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
+    private final PgSettings settings = new PgSettings();
+    private final PgRows rows = new PgRows();
+    private final List<String> lines = new ArrayList<>();
+    private final Map<String, Prepared> statements = new HashMap<>();
+    private final Map<String, Portal> portals = new HashMap<>();
+    private ChannelHandlerContext ctx;
+    private ByteBuf out;
+    /** Rows of a simple query's statement, reused. */
+    private ByteBuf simpleRows = Unpooled.buffer(1024);
+    private State state = State.STARTUP;
+    private int pid;
+    private int secret;
+    private String user = "respsql";
+    private Scram scram;
+    private boolean skipToSync;
+    /** 'I' idle, 'T' in a block, 'E' in a failed block. */
+    private char txStatus = 'I';
+    private long blockWrites;
+    /** The worker's statement now running, if any. */
+    private Job job;
+    /** Its result, for the message handled again. */
+    private Result pending;
+    /** The formats the statement now being run wants its rows in. */
+    private short[] runFormats;
+    /** A simple Query's statements and how many are done (kept while one runs on a worker). */
+    private List<String> queryParts;
+    private int queryIndex;
+
+    PgConnection(PgServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.out = ctx.alloc().buffer(512);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf f) || state == State.CLOSED) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        frames.add(f);
+        drain();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flush();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        state = State.CLOSED;
+        if (pid != 0) {
+            server.unregister(pid, this);
+        }
+        if (job != null) {
+            job.cancel.cancel("query cancelled: connection closed");
+        }
+        for (ByteBuf f : frames) {
+            f.release();
+        }
+        frames.clear();
+        for (Portal p : portals.values()) {
+            if (p.result != null) {
+                p.result.release();
+            }
+        }
+        portals.clear();
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof DecoderException && state != State.CLOSED && ctx.channel().isActive()) {
+            fatal("08P01", "invalid frontend message: " + cause.getCause().getMessage());
+            return;
+        }
+        if (!(cause instanceof IOException)) {
+            log.warn("closing PostgreSQL connection after an unexpected error", cause);
+        }
+        ctx.close();
+    }
+
+    /** Handles the queued messages until one waits for a worker. */
+    private void drain() {
+        while (job == null && !frames.isEmpty() && state != State.CLOSED) {
+            ByteBuf f = frames.peekFirst();
+            int start = f.readerIndex();
+            boolean done;
+            try {
+                done = handle(f);
+            } catch (RuntimeException e) {
+                log.warn("PostgreSQL message failed", e);
+                error(SqlState.INTERNAL_ERROR, "internal error: " + e, 0);
+                skipToSync = true;
+                done = true;
+            }
+            if (!done) {
+                f.readerIndex(start); // handled again when the worker is done
+                break;
+            }
+            frames.pollFirst();
+            f.release();
+        }
+        if (state != State.CLOSED) {
+            ctx.channel().config().setAutoRead(job == null);
+        }
+    }
+
+    private void flush() {
+        if (out != null && out.isReadable() && state != State.CLOSED) {
+            ctx.writeAndFlush(out, ctx.voidPromise());
+            out = ctx.alloc().buffer(512);
+        }
+    }
+
+    /** One message; false: it waits for a worker and is to be handled again. */
+    private boolean handle(ByteBuf f) {
+        if (state == State.STARTUP) {
+            startup(f);
+            return true;
+        }
+        char type = (char) f.readByte();
+        f.skipBytes(4);
+        if (state != State.READY) {
+            if (type != 'p') {
+                fatal("08P01", "expected a password message, got '" + type + "'");
+                return true;
+            }
+            authenticate(f);
+            return true;
+        }
+        if (skipToSync && type != 'S' && type != 'X') {
+            return true; // after an error of the extended protocol: everything up to Sync is skipped
+        }
+        try {
+            switch (type) {
+                case 'Q' -> {
+                    return query(f);
+                }
+                case 'P' -> parse(f);
+                case 'B' -> bind(f);
+                case 'D' -> {
+                    return describe(f);
+                }
+                case 'E' -> {
+                    return execute(f);
+                }
+                case 'C' -> close(f);
+                case 'S' -> sync();
+                case 'H' -> flush();
+                case 'X' -> {
+                    state = State.CLOSED;
+                    flush();
+                    ctx.close();
+                }
+                case 'd', 'c', 'f' -> {
+                    // COPY data outside a COPY: ignored, as PostgreSQL does
+                }
+                default -> fatal("08P01", "invalid frontend message type " + (int) type);
+            }
+        } catch (SqlException e) {
+            error(e.sqlState(), e.getMessage(), 0);
+            skipToSync = true;
+        }
+        return true;
+    }
+
+    // ---- startup and authentication ------------------------------------------------------------
+
+    private void startup(ByteBuf f) {
+        f.skipBytes(4);
+        int code = f.readInt();
+        if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
+            out.writeByte('N'); // no TLS, no GSS encryption: the client goes on in the clear or gives up
+            flush();
+            return;
+        }
+        if (code == CANCEL_REQUEST) {
+            int cancelPid = f.readInt();
+            int key = f.readInt();
+            server.cancel(cancelPid, key);
+            state = State.CLOSED;
+            ctx.close();
+            return;
+        }
+        if ((code >>> 16) != 3) {
+            fatal("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
+                    + ": server supports 3.0 to 3.0");
+            return;
+        }
+        Map<String, String> params = new HashMap<>();
+        while (f.isReadable()) {
+            String name = cstring(f);
+            if (name.isEmpty()) {
+                break;
+            }
+            params.put(name, cstring(f));
+        }
+        user = params.getOrDefault("user", "respsql");
+        try {
+            for (Map.Entry<String, String> e : params.entrySet()) {
+                String k = e.getKey();
+                if (!k.equals("user") && !k.equals("database") && !k.equals("options") && !k.equals("replication")) {
+                    settings.set(k, e.getValue());
+                }
+            }
+        } catch (SqlException e) {
+            fatal(e.sqlState(), e.getMessage());
+            return;
+        }
+        if (!server.config.passwordRequired()) {
+            authenticated(); // trust, as RESP lets a client in without AUTH while no password is set
+        } else if (server.config.pgAuth().equals("password")) {
+            PgMessages.authentication(out, 3, null); // cleartext, as configured
+            state = State.PASSWORD;
+            flush();
+        } else {
+            byte[] mech = (Scram.MECHANISM + "\0\0").getBytes(StandardCharsets.US_ASCII);
+            PgMessages.authentication(out, 10, mech);
+            state = State.SASL_FIRST;
+            flush();
+        }
+    }
+
+    private void authenticate(ByteBuf f) {
+        switch (state) {
+            case PASSWORD -> {
+                String given = cstring(f);
+                if (MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+                        server.config.requirePass().getBytes(StandardCharsets.UTF_8))) {
+                    authenticated();
+                } else {
+                    authFailed();
+                }
+            }
+            case SASL_FIRST -> {
+                String mechanism = cstring(f);
+                if (!mechanism.equals(Scram.MECHANISM)) {
+                    fatal("28000", "SASL authentication mechanism " + mechanism + " is not supported");
+                    return;
+                }
+                int len = f.readInt();
+                String first = len < 0 ? "" : f.readCharSequence(len, StandardCharsets.UTF_8).toString();
+                scram = new Scram(server.verifier());
+                String reply = scram.clientFirst(first);
+                if (reply == null) {
+                    fatal("08P01", "malformed SCRAM message");
+                    return;
+                }
+                PgMessages.authentication(out, 11, reply.getBytes(StandardCharsets.UTF_8));
+                state = State.SASL_FINAL;
+                flush();
+            }
+            case SASL_FINAL -> {
+                String fin = f.readCharSequence(f.readableBytes(), StandardCharsets.UTF_8).toString();
+                String reply = scram.clientFinal(fin);
+                scram = null;
+                if (reply == null) {
+                    authFailed();
+                    return;
+                }
+                PgMessages.authentication(out, 12, reply.getBytes(StandardCharsets.UTF_8));
+                authenticated();
+            }
+            default -> fatal("08P01", "unexpected password message");
+        }
+    }
+
+    private void authFailed() {
+        fatal("28P01", "password authentication failed for user \"" + user + "\"");
+    }
+
+    private void authenticated() {
+        PgMessages.authentication(out, 0, null);
+        for (Map.Entry<String, String> e : settings.reported().entrySet()) {
+            PgMessages.parameterStatus(out, e.getKey(), e.getValue());
+        }
+        int[] key = server.register(this);
+        pid = key[0];
+        secret = key[1];
+        PgMessages.backendKeyData(out, pid, secret);
+        state = State.READY;
+        // Sessions start in the PostgreSQL dialect where the engine has it; until then its refusal is ignored.
+        server.engine.postgresDialect();
+        PgMessages.readyForQuery(out, txStatus);
+        flush();
+    }
+
+    /** CancelRequest with our process id: cancels the statement running on a worker, if the key matches. */
+    void cancelRequest(int key) {
+        if (key == secret && job != null) {
+            job.cancel.cancel(CANCELED);
+        }
+    }
+
+    // ---- simple query --------------------------------------------------------------------------
+
+    private boolean query(ByteBuf f) {
+        if (queryParts == null) {
+            String q = cstring(f);
+            queryParts = PgSql.split(q);
+            queryIndex = 0;
+            if (queryParts.isEmpty()) {
+                queryParts = null;
+                PgMessages.empty(out, 'I');
+                ready();
+                return true;
+            }
+        }
+        while (queryIndex < queryParts.size()) {
+            simpleRows.clear();
+            Result r = run(queryParts.get(queryIndex), null, simpleRows);
+            if (r == null) {
+                return false; // on a worker: this message is handled again when it is done
+            }
+            queryIndex++;
+            if (r.failed()) {
+                error(r.sqlState, r.message, r.position);
+                r.release();
+                break;
+            }
+            if (r.columns != null) {
+                PgMessages.rowDescription(out, r.columns, null);
+                out.writeBytes(r.rows);
+            }
+            PgMessages.commandComplete(out, r.tag);
+            r.release();
+            if (out.readableBytes() >= 64 * 1024) {
+                flush();
+            }
+        }
+        if (simpleRows.capacity() > 1 << 20) {
+            simpleRows = Unpooled.buffer(1024); // a large result's buffer is not kept
+        }
+        queryParts = null;
+        ready();
+        return true;
+    }
+
+    private void ready() {
+        PgMessages.readyForQuery(out, txStatus);
+        flush();
+    }
+
+    // ---- extended query ------------------------------------------------------------------------
+
+    private void parse(ByteBuf f) {
+        String name = cstring(f);
+        String sql = cstring(f);
+        int n = f.readUnsignedShort();
+        int[] declared = new int[n];
+        for (int i = 0; i < n; i++) {
+            declared[i] = f.readInt();
+        }
+        if (PgSql.split(sql).size() > 1) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+        }
+        int count = Math.max(PgSql.parameterCount(sql), n);
+        int[] types = new int[count];
+        for (int i = 0; i < count; i++) {
+            // an unspecified type is taken as text: its value becomes a string literal, which the
+            // engine converts to the type its place asks for
+            types[i] = i < n && declared[i] != 0 ? declared[i] : PgMessages.TEXT;
+        }
+        if (!name.isEmpty() && statements.containsKey(name)) {
+            throw new SqlException("42P05", "prepared statement \"" + name + "\" already exists");
+        }
+        statements.put(name, new Prepared(sql, types));
+        PgMessages.empty(out, '1');
+    }
+
+    private void bind(ByteBuf f) {
+        String portalName = cstring(f);
+        String statementName = cstring(f);
+        int nf = f.readUnsignedShort();
+        short[] paramFormats = new short[nf];
+        for (int i = 0; i < nf; i++) {
+            paramFormats[i] = f.readShort();
+        }
+        Prepared ps = statements.get(statementName);
+        if (ps == null) {
+            throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME,
+                    "prepared statement \"" + statementName + "\" does not exist");
+        }
+        int np = f.readUnsignedShort();
+        if (np != ps.types.length) {
+            throw new SqlException("08P01", "bind message supplies " + np + " parameters, but prepared statement \""
+                    + statementName + "\" requires " + ps.types.length);
+        }
+        String[] literals = new String[np];
+        for (int i = 0; i < np; i++) {
+            int len = f.readInt();
+            int format = PgMessages.format(paramFormats, i);
+            ByteBuf value = len < 0 ? f : f.readSlice(len);
+            literals[i] = PgParams.literal(value, len, ps.types[i], format, i + 1);
+        }
+        int nr = f.readUnsignedShort();
+        short[] formats = new short[nr];
+        for (int i = 0; i < nr; i++) {
+            formats[i] = f.readShort();
+        }
+        String sql = np == 0 ? ps.sql : PgSql.substitute(ps.sql, literals);
+        Portal old = portals.put(portalName, new Portal(sql, formats));
+        if (old != null && old.result != null) {
+            old.result.release();
+        }
+        PgMessages.empty(out, '2');
+    }
+
+    private boolean describe(ByteBuf f) {
+        char kind = (char) f.readByte();
+        String name = cstring(f);
+        if (kind == 'S') {
+            Prepared ps = statements.get(name);
+            if (ps == null) {
+                throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
+            }
+            PgMessages.parameterDescription(out, ps.types);
+            ResultColumns columns = null;
+            if (PgSql.returnsRows(ps.sql)) {
+                String[] nulls = new String[ps.types.length];
+                java.util.Arrays.fill(nulls, "NULL");
+                columns = describeColumns(ps.types.length == 0 ? ps.sql : PgSql.substitute(ps.sql, nulls));
+            }
+            if (columns == null) {
+                PgMessages.empty(out, 'n');
+            } else {
+                PgMessages.rowDescription(out, columns, null);
+            }
+            return true;
+        }
+        Portal p = portal(name);
+        if (!PgSql.returnsRows(p.sql)) {
+            PgMessages.empty(out, 'n');
+            return true;
+        }
+        if (p.result == null) {
+            Result r = run(p.sql, p.formats, Unpooled.buffer(256));
+            if (r == null) {
+                return false;
+            }
+            p.result = r;
+        }
+        if (p.result.failed()) {
+            Result r = p.result;
+            p.result = null;
+            throw new SqlException(r.sqlState, r.message);
+        }
+        p.described = true;
+        if (p.result.columns == null) {
+            PgMessages.empty(out, 'n');
+        } else {
+            PgMessages.rowDescription(out, p.result.columns, p.formats);
+        }
+        return true;
+    }
+
+    /** The columns of a statement's rows, from its plan; the SHOW of a setting has one text column. */
+    private ResultColumns describeColumns(String sql) {
+        PgSettings.Command c = PgSettings.parse(sql);
+        if (c != null) {
+            return c.kind().equals("SHOW") ? ResultColumns.of(List.of(c.name()), List.of("TEXT")) : null;
+        }
+        try {
+            return server.engine.describe(sql);
+        } catch (SqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return null; // not a query the planner can describe alone: its rows are described when run
+        }
+    }
+
+    private boolean execute(ByteBuf f) {
+        Portal p = portal(cstring(f));
+        int max = f.readInt();
+        if (p.result == null) {
+            Result r = run(p.sql, p.formats, Unpooled.buffer(256));
+            if (r == null) {
+                return false;
+            }
+            p.result = r;
+        }
+        Result r = p.result;
+        if (r.failed()) {
+            p.result = null;
+            error(r.sqlState, r.message, r.position);
+            skipToSync = true;
+            return true;
+        }
+        if (r.columns == null) {
+            PgMessages.commandComplete(out, r.tag);
+            return true;
+        }
+        long sent = 0;
+        ByteBuf b = r.rows;
+        while (b.isReadable() && (max <= 0 || sent < max)) {
+            int len = b.getInt(b.readerIndex() + 1);
+            out.writeBytes(b, 1 + len);
+            sent++;
+            if (out.readableBytes() >= 64 * 1024) {
+                flush();
+            }
+        }
+        if (b.isReadable()) {
+            PgMessages.empty(out, 's');
+        } else {
+            PgMessages.commandComplete(out, r.tag.startsWith("SELECT ") ? "SELECT " + sent : r.tag);
+        }
+        return true;
+    }
+
+    private Portal portal(String name) {
+        Portal p = portals.get(name);
+        if (p == null) {
+            throw new SqlException("34000", "portal \"" + name + "\" does not exist");
+        }
+        return p;
+    }
+
+    private void close(ByteBuf f) {
+        char kind = (char) f.readByte();
+        String name = cstring(f);
+        if (kind == 'S') {
+            statements.remove(name);
+        } else {
+            Portal p = portals.remove(name);
+            if (p != null && p.result != null) {
+                p.result.release();
+            }
+        }
+        PgMessages.empty(out, '3');
+    }
+
+    private void sync() {
+        skipToSync = false;
+        if (txStatus == 'I') {
+            // the implicit transaction ends: its portals go (named statements stay)
+            for (Portal p : portals.values()) {
+                if (p.result != null) {
+                    p.result.release();
+                }
+            }
+            portals.clear();
+        }
+        ready();
+    }
+
+    // ---- running one statement -------------------------------------------------------------------
+
+    /**
+     * Runs one statement, its rows (in {@code formats}) going to {@code buf}; null when it went to a
+     * worker (the message is handled again and this returns the worker's result).
+     */
+    private Result run(String sql, short[] formats, ByteBuf buf) {
+        if (pending != null) {
+            Result r = pending;
+            pending = null;
+            if (r.rows != buf && buf != simpleRows) {
+                buf.release();
+            }
+            return r;
+        }
+        Result r;
+        try {
+            r = runNow(sql, formats, buf);
+        } catch (SqlException e) {
+            r = Result.error(e.sqlState(), e.getMessage());
+        }
+        if (r == null) {
+            return null;
+        }
+        if (r.failed()) {
+            if (txStatus == 'T') {
+                txStatus = 'E';
+            }
+            if (buf != simpleRows && r.rows != buf) {
+                buf.release();
+            }
+        }
+        return r;
+    }
+
+    private Result runNow(String sql, short[] formats, ByteBuf buf) {
+        Result local = sessionStatement(sql, formats, buf);
+        if (local != null) {
+            return local;
+        }
+        if (txStatus == 'E') {
+            return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        rows.on(buf, formats);
+        lines.clear();
+        runFormats = formats;
+        Outcome o = server.engine.execute(sql, rows, this, settings.statementTimeoutMs(), lines);
+        if (job != null) {
+            return null;
+        }
+        if (!o.ok()) {
+            rows.discard();
+            return Result.error(o.sqlState() == null ? SqlState.INTERNAL_ERROR : o.sqlState(), EngineCall.message(o));
+        }
+        if (o.isWrite() && txStatus == 'T') {
+            blockWrites++;
+        }
+        Result r = new Result();
+        r.rows = buf;
+        r.ownsRows = buf != simpleRows;
+        if (rows.columns() != null) {
+            r.columns = rows.columns();
+            r.rowCount = rows.rows();
+        } else if (!lines.isEmpty()) {
+            String first = PgSql.words(sql, 1)[0];
+            r.columns = ResultColumns.of(List.of(first.equals("EXPLAIN") ? "QUERY PLAN" : first.toLowerCase()),
+                    List.of("TEXT"));
+            rows.columns(r.columns, lines.size());
+            for (String line : lines) {
+                rows.beginRow();
+                byte[] b = line.getBytes(StandardCharsets.UTF_8);
+                rows.textValue(b, 0, b.length);
+                rows.endRow();
+            }
+            r.rowCount = lines.size();
+            r.tag = first.equals("SHOW") || first.equals("EXPLAIN") ? first : "SELECT " + lines.size();
+            return r;
+        }
+        r.tag = PgSql.tag(sql, r.rowCount, o.changes());
+        return r;
+    }
+
+    /** SET/RESET/SHOW of a setting and the transaction statements, answered here; null: the engine's. */
+    private Result sessionStatement(String sql, short[] formats, ByteBuf buf) {
+        String[] w = PgSql.words(sql, 2);
+        switch (w[0]) {
+            case "BEGIN", "START" -> {
+                if (txStatus == 'I') {
+                    txStatus = 'T';
+                    blockWrites = 0;
+                } else {
+                    notice("WARNING", "25001", "there is already a transaction in progress");
+                }
+                return tagOnly(w[0].equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
+            }
+            case "COMMIT", "END" -> {
+                String tag = txStatus == 'E' ? "ROLLBACK" : "COMMIT";
+                if (txStatus == 'I') {
+                    notice("WARNING", "25P01", "there is no transaction in progress");
+                }
+                txStatus = 'I';
+                return tagOnly(tag);
+            }
+            case "ROLLBACK", "ABORT" -> {
+                long writes = txStatus == 'T' ? blockWrites : 0;
+                if (txStatus == 'I') {
+                    notice("WARNING", "25P01", "there is no transaction in progress");
+                }
+                txStatus = 'I';
+                blockWrites = 0;
+                if (writes > 0) {
+                    // No silent wrong answer: these writes took effect when they ran.
+                    return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "ROLLBACK cannot undo the " + writes
+                            + " write(s) of this block: RespSQL applies each statement when it runs"
+                            + " (interactive transactions are not implemented yet)");
+                }
+                return tagOnly("ROLLBACK");
+            }
+            case "DISCARD", "DEALLOCATE" -> {
+                if (w[0].equals("DISCARD") || w[1].equals("ALL")) {
+                    statements.keySet().removeIf(k -> !k.isEmpty());
+                    return tagOnly(w[0].equals("DISCARD") ? "DISCARD ALL" : "DEALLOCATE ALL");
+                }
+                return null;
+            }
+            default -> {
+            }
+        }
+        if (!w[0].equals("SET") && !w[0].equals("SHOW") && !w[0].equals("RESET")) {
+            return null;
+        }
+        PgSettings.Command c = PgSettings.parse(sql);
+        if (c == null) {
+            return null;
+        }
+        switch (c.kind()) {
+            case "SHOW" -> {
+                String value = settings.get(c.name());
+                Result r = new Result();
+                r.columns = ResultColumns.of(List.of(c.name()), List.of("TEXT"));
+                rows.on(buf, formats);
+                rows.columns(r.columns, 1);
+                rows.beginRow();
+                byte[] b = value.getBytes(StandardCharsets.UTF_8);
+                rows.textValue(b, 0, b.length);
+                rows.endRow();
+                r.rows = buf;
+                r.ownsRows = buf != simpleRows;
+                r.rowCount = 1;
+                r.tag = "SHOW";
+                return r;
+            }
+            case "RESET" -> {
+                if (c.name().equals("all")) {
+                    return tagOnly("RESET");
+                }
+                if (settings.reset(c.name())) {
+                    PgMessages.parameterStatus(out, PgSettings.display(c.name()), settings.get(c.name()));
+                }
+                return tagOnly("RESET");
+            }
+            default -> {
+                if (c.value() != null && settings.set(c.name(), c.value())) {
+                    PgMessages.parameterStatus(out, PgSettings.display(c.name()), settings.get(c.name()));
+                }
+                return tagOnly("SET");
+            }
+        }
+    }
+
+    private static Result tagOnly(String tag) {
+        Result r = new Result();
+        r.tag = tag;
+        return r;
+    }
+
+    // ---- long queries on a worker ----------------------------------------------------------------
+
+    /** A statement on a worker: planned again against a read view, its rows encoded there. */
+    private final class Job {
+        final Statement.QueryStatement q;
+        final String sql;
+        final ReadView view;
+        final short[] formats;
+        final Cancellation cancel = new Cancellation();
+        Result result;
+
+        Job(Statement.QueryStatement q, String sql, ReadView view, short[] formats) {
+            this.q = q;
+            this.sql = sql;
+            this.view = view;
+            this.formats = formats;
+        }
+
+        void run() {
+            ByteBuf buf = Unpooled.buffer(1024);
+            PgRows sink = new PgRows().on(buf, formats);
+            try {
+                cancel.check();
+                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
+                p.run(sink, cancel);
+                Result r = new Result();
+                r.columns = sink.columns();
+                r.rows = buf;
+                r.ownsRows = true;
+                r.rowCount = sink.rows();
+                r.tag = "SELECT " + sink.rows();
+                result = r;
+            } catch (SqlException e) {
+                buf.release();
+                result = Result.error(e.sqlState(), e.getMessage());
+            } catch (OutOfMemoryError e) {
+                buf.release();
+                result = Result.error(SqlState.OUT_OF_MEMORY, "out of memory");
+            } catch (Throwable e) {
+                buf.release();
+                log.error("background query failed: {}", sql, e);
+                result = Result.error(SqlState.INTERNAL_ERROR, "internal error: " + e);
+            } finally {
+                server.loop.execute(this::done);
+            }
+        }
+
+        /** Event loop: the result is taken by the message that started it, handled again now. */
+        void done() {
+            view.release();
+            job = null;
+            if (state == State.CLOSED) {
+                result.release();
+                return;
+            }
+            pending = result;
+            drain();
+            flush();
+        }
+    }
+
+    @Override
+    public boolean wouldOffload(PlannedQuery plan, ParamValues params) {
+        long threshold = server.config.bgQueryMinRows();
+        return threshold > 0 && !plan.tablesRead().isEmpty() && plan.estimatedRowsTouched(params) >= threshold;
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan) {
+        return offer(q, sql, plan, false);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean moved) {
+        if (!moved && !wouldOffload(plan, null) || !ctx.channel().isActive() || plan.tablesRead().isEmpty()) {
+            return false;
+        }
+        rows.discard(); // an inline attempt that overran its bound: its rows are not sent
+        ReadView view = server.catalog.readView(plan.tablesRead());
+        Job j = new Job(q, sql, view, runFormats);
+        long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
+        if (timeout > 0) {
+            j.cancel.arm(Cancellation.deadline(System.nanoTime(), timeout), SqlEngine.timeoutReason(timeout), 0, null);
+        }
+        job = j;
+        try {
+            server.workers.execute(j::run);
+        } catch (RuntimeException e) { // workers stopped: the server is closing
+            view.release();
+            job = null;
+            throw new SqlException(SqlState.QUERY_CANCELED, "query cancelled: server shutting down");
+        }
+        return true;
+    }
+
+    // ---- replies -------------------------------------------------------------------------------
+
+    private void error(String sqlState, String message, int position) {
+        if (out == null) {
+            return; // closed by a FATAL error
+        }
+        PgMessages.error(out, 'E', "ERROR", sqlState, message, position);
+    }
+
+    private void notice(String severity, String sqlState, String message) {
+        if (out == null) {
+            return;
+        }
+        PgMessages.error(out, 'N', severity, sqlState, message, 0);
+    }
+
+    /** A FATAL error: sent, then the connection closes. */
+    private void fatal(String sqlState, String message) {
+        PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
+        state = State.CLOSED;
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        out = null;
+    }
+
+    private static String cstring(ByteBuf f) {
+        int end = f.indexOf(f.readerIndex(), f.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new SqlException("08P01", "invalid message format: a string without its terminating zero");
+        }
+        String s = f.toString(f.readerIndex(), end - f.readerIndex(), StandardCharsets.UTF_8);
+        f.readerIndex(end + 1);
+        return s;
+    }
+}
