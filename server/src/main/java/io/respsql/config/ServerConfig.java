@@ -423,6 +423,16 @@ public final class ServerConfig {
         return pgAuth;
     }
 
+    /** @throws IllegalArgumentException for another method than scram-sha-256 or password */
+    public ServerConfig pgAuth(String method) {
+        try {
+            options.get("pg-auth").set(method);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return this;
+    }
+
     public int port() {
         return port;
     }

@@ -702,7 +702,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         if (!o.ok()) {
             rows.discard();
-            return Result.error(o.sqlState() == null ? SqlState.INTERNAL_ERROR : o.sqlState(), EngineCall.message(o));
+            Result r = Result.error(o.sqlState() == null ? SqlState.INTERNAL_ERROR : o.sqlState(), EngineCall.message(o));
+            r.position = PgSql.errorPosition(r.message);
+            return r;
         }
         if (o.isWrite() && txStatus == 'T') {
             blockWrites++;

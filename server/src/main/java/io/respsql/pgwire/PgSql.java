@@ -138,6 +138,14 @@ final class PgSql {
         }
     }
 
+    private static final java.util.regex.Pattern POSITION = java.util.regex.Pattern.compile(" at position ([0-9]{1,9})\\b");
+
+    /** The 1-based position the engine's error names ("... at position 12"), for ErrorResponse's P field; 0: none. */
+    static int errorPosition(String message) {
+        java.util.regex.Matcher m = POSITION.matcher(message);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
     /** The first {@code count} words of the statement, upper case, past comments (fewer if it has fewer). */
     static String[] words(String sql, int count) {
         String[] out = new String[count];

@@ -25,6 +25,10 @@ final class Scram {
         static Verifier of(String password) {
             byte[] salt = new byte[16];
             RANDOM.nextBytes(salt);
+            return of(password, salt);
+        }
+
+        static Verifier of(String password, byte[] salt) {
             byte[] salted = hi(password.getBytes(StandardCharsets.UTF_8), salt, ITERATIONS);
             byte[] clientKey = hmac(salted, "Client Key".getBytes(StandardCharsets.US_ASCII));
             return new Verifier(password, salt, sha256(clientKey),
@@ -38,8 +42,21 @@ final class Scram {
     private String nonce;
     private String gs2Header;
 
+    /** The server's part of the nonce (random; fixed only by tests). */
+    private final String serverNonce;
+
     Scram(Verifier verifier) {
+        this(verifier, null);
+    }
+
+    Scram(Verifier verifier, String serverNonce) {
         this.verifier = verifier;
+        if (serverNonce == null) {
+            byte[] own = new byte[18];
+            RANDOM.nextBytes(own);
+            serverNonce = Base64.getEncoder().encodeToString(own);
+        }
+        this.serverNonce = serverNonce;
     }
 
     /** The client-first message: returns the server-first message; null when it is malformed. */
@@ -58,9 +75,7 @@ final class Scram {
         if (clientNonce == null || clientNonce.isEmpty()) {
             return null;
         }
-        byte[] own = new byte[18];
-        RANDOM.nextBytes(own);
-        nonce = clientNonce + Base64.getEncoder().encodeToString(own);
+        nonce = clientNonce + serverNonce;
         serverFirst = "r=" + nonce + ",s=" + Base64.getEncoder().encodeToString(verifier.salt()) + ",i=" + ITERATIONS;
         return serverFirst;
     }
