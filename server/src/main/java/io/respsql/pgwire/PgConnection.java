@@ -47,7 +47,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     private enum State { STARTUP, SASL_FIRST, SASL_FINAL, PASSWORD, READY, CLOSED }
 
-    /** What one statement gave: rows (DataRow messages in {@link #rows}), a tag, or an error. */
+    /**
+     * What one statement gave: a tag, or an error; for a row result its columns and the messages
+     * not yet sent ({@link #rows}: DataRows, after their RowDescription for a simple query; null
+     * when they were written straight into the connection's output).
+     */
     static final class Result {
         ResultColumns columns;
         ByteBuf rows;
@@ -85,7 +89,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         final String sql;
         final short[] formats;
         Result result;
-        boolean described;
 
         Portal(String sql, short[] formats) {
             this.sql = sql;
@@ -102,8 +105,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private final Map<String, Portal> portals = new HashMap<>();
     private ChannelHandlerContext ctx;
     private ByteBuf out;
-    /** Rows of a simple query's statement, reused. */
-    private ByteBuf simpleRows = Unpooled.buffer(1024);
     private State state = State.STARTUP;
     private int pid;
     private int secret;
@@ -117,8 +118,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private Job job;
     /** Its result, for the message handled again. */
     private Result pending;
-    /** The formats the statement now being run wants its rows in. */
+    /** Where the statement now being run writes its rows, in which formats, and whether its RowDescription first. */
+    private ByteBuf runTarget;
     private short[] runFormats;
+    private boolean runDescribe;
     /** A simple Query's statements and how many are done (kept while one runs on a worker). */
     private List<String> queryParts;
     private int queryIndex;
@@ -293,6 +296,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     + ": server supports 3.0 to 3.0");
             return;
         }
+        if (io.respsql.net.ProtectedMode.denies(ctx.channel().remoteAddress(), server.config)) {
+            // as RESP: no password and a non-loopback bind let only loopback clients in
+            fatal("28000", "RespSQL is running in protected mode: no password is set (requirepass), so connections"
+                    + " are only accepted from the loopback interface; set requirepass or protected-mode no");
+            return;
+        }
         Map<String, String> params = new HashMap<>();
         while (f.isReadable()) {
             String name = cstring(f);
@@ -413,8 +422,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
         }
         while (queryIndex < queryParts.size()) {
-            simpleRows.clear();
-            Result r = run(queryParts.get(queryIndex), null, simpleRows);
+            // rows go straight into the output, after their RowDescription
+            Result r = run(queryParts.get(queryIndex), null, out, true);
             if (r == null) {
                 return false; // on a worker: this message is handled again when it is done
             }
@@ -424,8 +433,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 r.release();
                 break;
             }
-            if (r.columns != null) {
-                PgMessages.rowDescription(out, r.columns, null);
+            if (r.rows != null) {
                 out.writeBytes(r.rows);
             }
             PgMessages.commandComplete(out, r.tag);
@@ -433,9 +441,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             if (out.readableBytes() >= 64 * 1024) {
                 flush();
             }
-        }
-        if (simpleRows.capacity() > 1 << 20) {
-            simpleRows = Unpooled.buffer(1024); // a large result's buffer is not kept
         }
         queryParts = null;
         ready();
@@ -540,7 +545,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return true;
         }
         if (p.result == null) {
-            Result r = run(p.sql, p.formats, Unpooled.buffer(256));
+            // from its plan (its parameters are in place): Execute then streams the rows
+            ResultColumns planned = describeColumns(p.sql);
+            if (planned != null) {
+                PgMessages.rowDescription(out, planned, p.formats);
+                return true;
+            }
+            // not described by a plan (SHOW TABLES, DESC, EXPLAIN): run now, rows kept for Execute
+            Result r = run(p.sql, p.formats, Unpooled.buffer(256), false);
             if (r == null) {
                 return false;
             }
@@ -551,7 +563,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             p.result = null;
             throw new SqlException(r.sqlState, r.message);
         }
-        p.described = true;
         if (p.result.columns == null) {
             PgMessages.empty(out, 'n');
         } else {
@@ -579,9 +590,20 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         Portal p = portal(cstring(f));
         int max = f.readInt();
         if (p.result == null) {
-            Result r = run(p.sql, p.formats, Unpooled.buffer(256));
+            boolean whole = max <= 0;
+            // without a row limit the rows stream into the output; with one they are kept for the next Execute
+            Result r = run(p.sql, p.formats, whole ? out : Unpooled.buffer(256), false);
             if (r == null) {
                 return false;
+            }
+            if (whole && !r.failed()) {
+                if (r.rows != null) {
+                    out.writeBytes(r.rows);
+                }
+                r.release();
+                PgMessages.commandComplete(out, r.tag);
+                p.result = r; // run: executing it again gives no rows
+                return true;
             }
             p.result = r;
         }
@@ -592,8 +614,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             skipToSync = true;
             return true;
         }
-        if (r.columns == null) {
-            PgMessages.commandComplete(out, r.tag);
+        if (r.columns == null || r.rows == null) {
+            PgMessages.commandComplete(out, r.rows == null && r.columns != null ? "SELECT 0" : r.tag);
             return true;
         }
         long sent = 0;
@@ -653,22 +675,25 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     // ---- running one statement -------------------------------------------------------------------
 
     /**
-     * Runs one statement, its rows (in {@code formats}) going to {@code buf}; null when it went to a
-     * worker (the message is handled again and this returns the worker's result).
+     * Runs one statement, its rows (in {@code formats}, after their RowDescription when
+     * {@code describeFirst}) going to {@code target}: the output itself, or a buffer of the
+     * caller's that the result then owns. Null when it went to a worker: the message is handled
+     * again and this returns the worker's result.
      */
-    private Result run(String sql, short[] formats, ByteBuf buf) {
+    private Result run(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
         if (pending != null) {
             Result r = pending;
             pending = null;
-            if (r.rows != buf && buf != simpleRows) {
-                buf.release();
+            if (target != out) {
+                target.release();
             }
             return r;
         }
         Result r;
         try {
-            r = runNow(sql, formats, buf);
+            r = runNow(sql, formats, target, describeFirst);
         } catch (SqlException e) {
+            rows.discard();
             r = Result.error(e.sqlState(), e.getMessage());
         }
         if (r == null) {
@@ -678,25 +703,31 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             if (txStatus == 'T') {
                 txStatus = 'E';
             }
-            if (buf != simpleRows && r.rows != buf) {
-                buf.release();
+            if (target != out) {
+                target.release();
             }
+        } else if (target != out) {
+            r.rows = target;
+            r.ownsRows = true;
         }
         return r;
     }
 
-    private Result runNow(String sql, short[] formats, ByteBuf buf) {
-        Result local = sessionStatement(sql, formats, buf);
+    private Result runNow(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
+        rows.on(target, formats, describeFirst);
+        Result local = sessionStatement(sql);
         if (local != null) {
             return local;
         }
         if (txStatus == 'E') {
             return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
         }
-        rows.on(buf, formats);
         lines.clear();
+        runTarget = target;
         runFormats = formats;
+        runDescribe = describeFirst;
         Outcome o = server.engine.execute(sql, rows, this, settings.statementTimeoutMs(), lines);
+        runTarget = null;
         if (job != null) {
             return null;
         }
@@ -710,21 +741,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             blockWrites++;
         }
         Result r = new Result();
-        r.rows = buf;
-        r.ownsRows = buf != simpleRows;
         if (rows.columns() != null) {
             r.columns = rows.columns();
             r.rowCount = rows.rows();
         } else if (!lines.isEmpty()) {
+            // a reply of lines (SHOW TABLES, DESC, EXPLAIN): rows of one text column
             String first = PgSql.words(sql, 1)[0];
             r.columns = ResultColumns.of(List.of(first.equals("EXPLAIN") ? "QUERY PLAN" : first.toLowerCase()),
                     List.of("TEXT"));
             rows.columns(r.columns, lines.size());
             for (String line : lines) {
-                rows.beginRow();
-                byte[] b = line.getBytes(StandardCharsets.UTF_8);
-                rows.textValue(b, 0, b.length);
-                rows.endRow();
+                text(line);
             }
             r.rowCount = lines.size();
             r.tag = first.equals("SHOW") || first.equals("EXPLAIN") ? first : "SELECT " + lines.size();
@@ -734,8 +761,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return r;
     }
 
+    /** One row of one text value. */
+    private void text(String value) {
+        rows.beginRow();
+        byte[] b = value.getBytes(StandardCharsets.UTF_8);
+        rows.textValue(b, 0, b.length);
+        rows.endRow();
+    }
+
     /** SET/RESET/SHOW of a setting and the transaction statements, answered here; null: the engine's. */
-    private Result sessionStatement(String sql, short[] formats, ByteBuf buf) {
+    private Result sessionStatement(String sql) {
         String[] w = PgSql.words(sql, 2);
         switch (w[0]) {
             case "BEGIN", "START" -> {
@@ -792,14 +827,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 String value = settings.get(c.name());
                 Result r = new Result();
                 r.columns = ResultColumns.of(List.of(c.name()), List.of("TEXT"));
-                rows.on(buf, formats);
                 rows.columns(r.columns, 1);
-                rows.beginRow();
-                byte[] b = value.getBytes(StandardCharsets.UTF_8);
-                rows.textValue(b, 0, b.length);
-                rows.endRow();
-                r.rows = buf;
-                r.ownsRows = buf != simpleRows;
+                text(value);
                 r.rowCount = 1;
                 r.tag = "SHOW";
                 return r;
@@ -830,25 +859,41 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     // ---- long queries on a worker ----------------------------------------------------------------
 
-    /** A statement on a worker: planned again against a read view, its rows encoded there. */
-    private final class Job {
+    /** Bytes of a streamed result a worker hands to the event loop at a time. */
+    private static final int CHUNK_BYTES = 64 * 1024;
+    /** A worker waits while this much of its result is not yet taken by the channel. */
+    private static final long MAX_QUEUED_BYTES = 1 << 20;
+
+    /**
+     * A statement on a worker: planned again against a read view, its rows encoded there. A
+     * result without a row limit streams: each 64 KB of rows goes to the event loop to be
+     * written at once, and the worker waits while the client does not read (the channel is not
+     * writable), so a large result is never held whole. With a row limit (a portal read in pieces)
+     * the rows are kept for the Executes that follow.
+     */
+    private final class Job implements PgRows.Chunks {
         final Statement.QueryStatement q;
         final String sql;
         final ReadView view;
         final short[] formats;
+        final boolean describeFirst;
+        final boolean stream;
         final Cancellation cancel = new Cancellation();
+        final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
         Result result;
 
-        Job(Statement.QueryStatement q, String sql, ReadView view, short[] formats) {
+        Job(Statement.QueryStatement q, String sql, ReadView view, short[] formats, boolean describeFirst, boolean stream) {
             this.q = q;
             this.sql = sql;
             this.view = view;
             this.formats = formats;
+            this.describeFirst = describeFirst;
+            this.stream = stream;
         }
 
         void run() {
             ByteBuf buf = Unpooled.buffer(1024);
-            PgRows sink = new PgRows().on(buf, formats);
+            PgRows sink = new PgRows().on(buf, formats, describeFirst, stream ? this : null);
             try {
                 cancel.check();
                 PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
@@ -872,6 +917,33 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 result = Result.error(SqlState.INTERNAL_ERROR, "internal error: " + e);
             } finally {
                 server.loop.execute(this::done);
+            }
+        }
+
+        /** Worker: past a chunk, the rows so far go to the event loop; waits while the client lags. */
+        @Override
+        public void afterRow(ByteBuf buf) {
+            if (buf.readableBytes() < CHUNK_BYTES) {
+                return;
+            }
+            ByteBuf chunk = buf.copy();
+            buf.clear();
+            int n = chunk.readableBytes();
+            queued.addAndGet(n);
+            server.loop.execute(() -> {
+                queued.addAndGet(-n);
+                if (state != State.CLOSED && ctx.channel().isActive()) {
+                    ctx.writeAndFlush(chunk, ctx.voidPromise());
+                } else {
+                    chunk.release();
+                }
+            });
+            while (queued.get() > MAX_QUEUED_BYTES || !ctx.channel().isWritable()) {
+                cancel.check();
+                if (!ctx.channel().isActive()) {
+                    throw new SqlException(SqlState.CONNECTION_FAILURE, "connection closed");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000L);
             }
         }
 
@@ -906,8 +978,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return false;
         }
         rows.discard(); // an inline attempt that overran its bound: its rows are not sent
+        boolean stream = runTarget == out;
+        flush(); // what was answered before goes ahead of the worker's chunks
         ReadView view = server.catalog.readView(plan.tablesRead());
-        Job j = new Job(q, sql, view, runFormats);
+        Job j = new Job(q, sql, view, runFormats, runDescribe, stream);
         long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
         if (timeout > 0) {
             j.cancel.arm(Cancellation.deadline(System.nanoTime(), timeout), SqlEngine.timeoutReason(timeout), 0, null);

@@ -25,8 +25,15 @@ final class PgRows implements ResultSink {
     private static final byte[] NEG_INF = "-Infinity".getBytes(StandardCharsets.US_ASCII);
     private static final long PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 
+    /** Told after each row; may take the rows so far out of the buffer (a worker's streamed result). */
+    interface Chunks {
+        void afterRow(ByteBuf out);
+    }
+
     private ByteBuf out;
     private short[] formats;
+    private boolean describeFirst;
+    private Chunks chunks;
     private ResultColumns columns;
     private int[] oids = new int[8];
     private boolean[] binary = new boolean[8];
@@ -37,10 +44,19 @@ final class PgRows implements ResultSink {
     private int mark;
     private final byte[] digits = new byte[24];
 
-    /** Rows from now on go to {@code out}, in the formats Bind asked for (null: all text). */
-    PgRows on(ByteBuf out, short[] formats) {
+    /**
+     * Rows from now on go to {@code out}, in the formats Bind asked for (null: all text), after
+     * their RowDescription when {@code describeFirst} (a simple query's result).
+     */
+    PgRows on(ByteBuf out, short[] formats, boolean describeFirst) {
+        return on(out, formats, describeFirst, null);
+    }
+
+    PgRows on(ByteBuf out, short[] formats, boolean describeFirst, Chunks chunks) {
         this.out = out;
         this.formats = formats;
+        this.describeFirst = describeFirst;
+        this.chunks = chunks;
         this.columns = null;
         this.rows = 0;
         this.mark = out.writerIndex();
@@ -79,6 +95,9 @@ final class PgRows implements ResultSink {
         }
         width = n;
         columns = c;
+        if (describeFirst) {
+            PgMessages.rowDescription(out, c, formats);
+        }
     }
 
     @Override
@@ -186,6 +205,9 @@ final class PgRows implements ResultSink {
     public void endRow() {
         out.setInt(rowStart + 1, out.writerIndex() - rowStart - 1);
         rows++;
+        if (chunks != null) {
+            chunks.afterRow(out);
+        }
     }
 
     @Override

@@ -300,4 +300,57 @@ class PgJdbcTest {
             st.execute("DROP TABLE j6");
         }
     }
+
+    /**
+     * A result of 200,000 rows (over bg-query-min-rows: run on a worker against a read view) streams
+     * to the client in chunks, in order, through the extended protocol and through a simple query.
+     */
+    @Test
+    void largeResultStreamsFromAWorker() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE j7 (id INT PRIMARY KEY, name TEXT)");
+            for (int b = 0; b < 200_000; b += 5000) {
+                StringBuilder sb = new StringBuilder("INSERT INTO j7 VALUES ");
+                for (int i = b; i < b + 5000; i++) {
+                    sb.append(i == b ? "" : ",").append('(').append(i).append(",'name ").append(i).append("')");
+                }
+                st.execute(sb.toString());
+            }
+            try (ResultSet rs = st.executeQuery("SELECT id, name FROM j7 ORDER BY id")) {
+                int n = 0;
+                while (rs.next()) {
+                    assertEquals(n, rs.getInt(1));
+                    assertEquals("name " + n, rs.getString(2));
+                    n++;
+                }
+                assertEquals(200_000, n);
+            }
+            // several statements in one simple Query: the worker's rows come between the others' results
+            try (Connection simple = DriverManager.getConnection(url(server, "?preferQueryMode=simple"), "tester", "");
+                 Statement s2 = simple.createStatement()) {
+                assertTrue(s2.execute("SELECT 1; SELECT id FROM j7 WHERE id >= 0; SELECT 3"));
+                try (ResultSet rs = s2.getResultSet()) {
+                    assertTrue(rs.next());
+                    assertEquals(1, rs.getInt(1));
+                }
+                assertTrue(s2.getMoreResults());
+                try (ResultSet rs = s2.getResultSet()) {
+                    long sum = 0;
+                    int n = 0;
+                    while (rs.next()) {
+                        sum += rs.getInt(1);
+                        n++;
+                    }
+                    assertEquals(200_000, n);
+                    assertEquals(199_999L * 200_000 / 2, sum);
+                }
+                assertTrue(s2.getMoreResults());
+                try (ResultSet rs = s2.getResultSet()) {
+                    assertTrue(rs.next());
+                    assertEquals(3, rs.getInt(1));
+                }
+            }
+            st.execute("DROP TABLE j7");
+        }
+    }
 }
