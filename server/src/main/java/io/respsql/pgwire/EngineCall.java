@@ -40,11 +40,18 @@ final class EngineCall {
      * {@code timeoutMs} as its statement timeout (-1: the server's). A reply with content that
      * is not rows is added to {@code lines} (one string per line).
      */
-    Outcome execute(CharSequence sql, ResultSink rows, SqlEngine.Offload offload, long timeoutMs, List<String> lines) {
+    Outcome execute(CharSequence sql, boolean postgres, ResultSink rows, SqlEngine.Offload offload, long timeoutMs,
+                    List<String> lines) {
         buffer.clear();
         scratch.target(buffer);
         engine.sessionTimeout(timeoutMs);
-        Outcome o = engine.execute(sql, scratch, rows, offload);
+        dialect(postgres);
+        Outcome o;
+        try {
+            o = engine.execute(sql, scratch, rows, offload);
+        } finally {
+            dialect(false);
+        }
         buffer = scratch.target();
         if (o.ok() && lines != null && buffer.isReadable()) {
             readLines(buffer, lines);
@@ -56,25 +63,27 @@ final class EngineCall {
     }
 
     /**
-     * Puts the statements that follow in the PostgreSQL dialect ({@code SET sql_dialect TO
-     * postgresql}, issue 26's SQL-breadth half); its failure is ignored while the engine does not
-     * know the setting. NOTE for the merge: if the dialect becomes a per-connection setting applied
-     * around each statement (as use_indexes is), apply it in {@link #execute} instead.
+     * Sets this thread's SQL dialect for the statement about to be parsed and bound: PostgreSQL's
+     * ({@code SET sql_dialect}, pgwire's default) or the default one. NOTE for the merge with the
+     * SQL-breadth branch (pgsql), whose dialect is a per-connection thread-local applied around each
+     * statement as use_indexes is: this body becomes {@code io.respsql.sql.Dialect.postgres(postgres)}.
+     * Until then statements are read in the one dialect the engine has.
      */
-    void postgresDialect() {
-        buffer.clear();
-        scratch.target(buffer);
-        engine.execute("SET sql_dialect TO postgresql", scratch);
-        buffer = scratch.target();
+    static void dialect(boolean postgres) {
     }
 
     /** The columns a query would give, planned (not run) with its parameters as NULL; null when it gives none. */
-    ResultColumns describe(String sql) {
-        Statement st = SqlParser.parse(sql);
-        if (st instanceof Statement.QueryStatement q) {
-            return StatementPlanner.plan(engine.catalog(), q.query(), sql).columns();
+    ResultColumns describe(String sql, boolean postgres) {
+        dialect(postgres);
+        try {
+            Statement st = SqlParser.parse(sql);
+            if (st instanceof Statement.QueryStatement q) {
+                return StatementPlanner.plan(engine.catalog(), q.query(), sql).columns();
+            }
+            return null;
+        } finally {
+            dialect(false);
         }
-        return null;
     }
 
     /** The error text of an outcome as a client should see it: without RESP's {@code ERR } prefix. */

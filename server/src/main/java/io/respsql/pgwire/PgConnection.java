@@ -394,8 +394,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         secret = key[1];
         PgMessages.backendKeyData(out, pid, secret);
         state = State.READY;
-        // Sessions start in the PostgreSQL dialect where the engine has it; until then its refusal is ignored.
-        server.engine.postgresDialect();
         PgMessages.readyForQuery(out, txStatus);
         flush();
     }
@@ -528,9 +526,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             PgMessages.parameterDescription(out, ps.types);
             ResultColumns columns = null;
             if (PgSql.returnsRows(ps.sql)) {
-                String[] nulls = new String[ps.types.length];
-                java.util.Arrays.fill(nulls, "NULL");
-                columns = describeColumns(ps.types.length == 0 ? ps.sql : PgSql.substitute(ps.sql, nulls));
+                columns = describeStatement(ps);
             }
             if (columns == null) {
                 PgMessages.empty(out, 'n');
@@ -571,6 +567,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return true;
     }
 
+    /**
+     * The columns of a prepared statement, planned with its parameters as NULL (which any place
+     * takes), or, where NULL is refused (LIMIT $1), as 0; the first error when neither plans.
+     */
+    private ResultColumns describeStatement(Prepared ps) {
+        if (ps.types.length == 0) {
+            return describeColumns(ps.sql);
+        }
+        String[] values = new String[ps.types.length];
+        java.util.Arrays.fill(values, "NULL");
+        try {
+            return describeColumns(PgSql.substitute(ps.sql, values));
+        } catch (SqlException first) {
+            java.util.Arrays.fill(values, "0");
+            try {
+                return describeColumns(PgSql.substitute(ps.sql, values));
+            } catch (SqlException second) {
+                throw first;
+            }
+        }
+    }
+
     /** The columns of a statement's rows, from its plan; the SHOW of a setting has one text column. */
     private ResultColumns describeColumns(String sql) {
         PgSettings.Command c = PgSettings.parse(sql);
@@ -578,7 +596,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return c.kind().equals("SHOW") ? ResultColumns.of(List.of(c.name()), List.of("TEXT")) : null;
         }
         try {
-            return server.engine.describe(sql);
+            return server.engine.describe(sql, settings.postgresDialect());
         } catch (SqlException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -726,7 +744,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         runTarget = target;
         runFormats = formats;
         runDescribe = describeFirst;
-        Outcome o = server.engine.execute(sql, rows, this, settings.statementTimeoutMs(), lines);
+        Outcome o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
+                settings.statementTimeoutMs(), lines);
         runTarget = null;
         if (job != null) {
             return null;
@@ -878,6 +897,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         final short[] formats;
         final boolean describeFirst;
         final boolean stream;
+        /** The session's dialect, read on the event loop: the worker binds the statement again in it. */
+        final boolean postgres = settings.postgresDialect();
         final Cancellation cancel = new Cancellation();
         final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
         Result result;
@@ -896,7 +917,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             PgRows sink = new PgRows().on(buf, formats, describeFirst, stream ? this : null);
             try {
                 cancel.check();
-                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
+                PlannedQuery p;
+                EngineCall.dialect(postgres);
+                try {
+                    p = StatementPlanner.plan(view, q.query(), sql);
+                } finally {
+                    EngineCall.dialect(false);
+                }
                 p.run(sink, cancel);
                 Result r = new Result();
                 r.columns = sink.columns();

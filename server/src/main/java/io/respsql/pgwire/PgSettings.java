@@ -49,6 +49,7 @@ final class PgSettings {
         DEFAULTS.put("server_version_num", "150008");
         DEFAULTS.put("max_identifier_length", "63");
         DEFAULTS.put("lc_messages", "C");
+        DEFAULTS.put("sql_dialect", "postgresql"); // pgwire sessions start in PostgreSQL's dialect
     }
 
     private final Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
@@ -74,6 +75,11 @@ final class PgSettings {
         return statementTimeoutMs;
     }
 
+    /** Whether statements are read in PostgreSQL's dialect ({@code SET sql_dialect}, default postgresql here). */
+    boolean postgresDialect() {
+        return values.get("sql_dialect").equals("postgresql");
+    }
+
     String get(String name) {
         String v = values.get(name.toLowerCase(Locale.ROOT));
         if (v == null) {
@@ -95,6 +101,13 @@ final class PgSettings {
                 value = "UTF8";
             }
             case "statement_timeout" -> statementTimeoutMs = parseMillis(value);
+            case "sql_dialect" -> {
+                value = value.toLowerCase(Locale.ROOT);
+                if (!value.equals("postgresql") && !value.equals("sqlite")) {
+                    throw new SqlException(SqlState.INVALID_PARAMETER_VALUE,
+                            "invalid value for parameter \"sql_dialect\": \"" + value + "\" (use postgresql or sqlite)");
+                }
+            }
             case "server_version", "server_encoding", "integer_datetimes", "server_version_num", "is_superuser" ->
                     throw new SqlException("55P02", "parameter \"" + key + "\" cannot be changed");
             default -> {
@@ -190,7 +203,7 @@ final class PgSettings {
             i++;
         }
         String name = rest.substring(0, i).toLowerCase(Locale.ROOT);
-        if (name.isEmpty() || name.equals("sql_dialect") || name.equals("use_indexes")) {
+        if (name.isEmpty() || name.equals("use_indexes")) {
             return null;
         }
         String after = rest.substring(i).trim();

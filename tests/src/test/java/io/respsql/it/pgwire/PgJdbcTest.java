@@ -127,6 +127,28 @@ class PgJdbcTest {
                     }
                 }
             }
+            try (PreparedStatement batch = c.prepareStatement("UPDATE j2 SET score = ? WHERE id = ?")) {
+                for (int i = 1; i <= 3; i++) {
+                    batch.setDouble(1, -i);
+                    batch.setInt(2, i);
+                    batch.addBatch();
+                }
+                batch.setDouble(1, 0);
+                batch.setInt(2, 999);
+                batch.addBatch();
+                org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {1, 1, 1, 0}, batch.executeBatch());
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT score FROM j2 WHERE id <= ? ORDER BY id LIMIT ?")) {
+                q.setInt(1, 3);
+                q.setInt(2, 2);
+                try (ResultSet rs = q.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(-1.0, rs.getDouble(1));
+                    assertTrue(rs.next());
+                    assertEquals(-2.0, rs.getDouble(1));
+                    assertFalse(rs.next());
+                }
+            }
             try (PreparedStatement q = c.prepareStatement("SELECT count(*) FROM j2 WHERE name = ?")) {
                 q.setString(1, "x' OR '1'='1");
                 try (ResultSet rs = q.executeQuery()) {
@@ -224,6 +246,10 @@ class PgJdbcTest {
             try (ResultSet rs = st.executeQuery("SHOW application_name")) {
                 assertTrue(rs.next());
                 assertEquals("matrix", rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("SHOW sql_dialect")) {
+                assertTrue(rs.next());
+                assertEquals("postgresql", rs.getString(1), "pgwire sessions start in PostgreSQL's dialect");
             }
             try (ResultSet rs = st.executeQuery("SHOW statement_timeout")) {
                 assertTrue(rs.next());
