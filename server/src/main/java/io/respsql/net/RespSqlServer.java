@@ -233,7 +233,7 @@ public final class RespSqlServer implements AutoCloseable {
         if (config.pgPort() >= 0) {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
-                        clientChannels);
+                        clientChannels, commit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
                 loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

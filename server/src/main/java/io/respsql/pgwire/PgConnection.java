@@ -214,10 +214,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
     }
 
+    /** Sends what was answered; replies to writes wait for their append-only records (group commit). */
     private void flush() {
         if (out != null && out.isReadable() && state != State.CLOSED) {
-            ctx.writeAndFlush(out, ctx.voidPromise());
+            ctx.write(out, ctx.voidPromise());
             out = ctx.alloc().buffer(512);
+            io.respsql.net.GroupCommit commit = server.commit;
+            if (commit != null && commit.holdsReplies()) {
+                commit.flushAfterCommit(ctx);
+            } else {
+                ctx.flush();
+            }
         }
     }
 
@@ -960,6 +967,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             server.loop.execute(() -> {
                 queued.addAndGet(-n);
                 if (state != State.CLOSED && ctx.channel().isActive()) {
+                    if (server.commit != null) {
+                        server.commit.commitNow(); // replies queued before the chunk may answer writes
+                    }
                     ctx.writeAndFlush(chunk, ctx.voidPromise());
                 } else {
                     chunk.release();
@@ -1044,6 +1054,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private void fatal(String sqlState, String message) {
         PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
         state = State.CLOSED;
+        if (server.commit != null) {
+            server.commit.commitNow();
+        }
         ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
         out = null;
     }

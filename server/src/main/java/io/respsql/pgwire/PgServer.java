@@ -39,14 +39,17 @@ public final class PgServer implements AutoCloseable {
     final Catalog catalog;
     final EventLoop loop;
     final ExecutorService workers;
+    /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do. */
+    final io.respsql.net.GroupCommit commit;
     /** Open sessions by process id (BackendKeyData), for CancelRequest; event loop only. */
     private final Map<Integer, PgConnection> sessions = new HashMap<>();
     private int nextPid = 1;
     private Scram.Verifier verifier;
     private Channel serverChannel;
 
-    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop) {
+    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, io.respsql.net.GroupCommit commit) {
         this.config = config;
+        this.commit = commit;
         this.engine = new EngineCall(sql);
         this.catalog = catalog;
         this.loop = loop;
@@ -62,11 +65,13 @@ public final class PgServer implements AutoCloseable {
     /**
      * Listens on {@code config.bind():config.pgPort()} (port 0: any free one, written back into
      * the configuration), serving on {@code loop}, the RESP server's single event loop. Each
-     * connection is added to {@code clients}, so closing the server closes it.
+     * connection is added to {@code clients}, so closing the server closes it; replies to writes
+     * are flushed through {@code commit} (null: at once).
      */
     public static PgServer listen(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoopGroup loop,
-                                  Class<? extends ServerChannel> channelClass, ChannelGroup clients) {
-        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next());
+                                  Class<? extends ServerChannel> channelClass, ChannelGroup clients,
+                                  io.respsql.net.GroupCommit commit) {
+        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next(), commit);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop, loop)
                 .channel(channelClass)

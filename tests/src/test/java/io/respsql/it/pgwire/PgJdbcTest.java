@@ -379,4 +379,37 @@ class PgJdbcTest {
             st.execute("DROP TABLE j7");
         }
     }
+
+    /**
+     * With appendfsync always a write's CommandComplete leaves only once its record is on disk (the
+     * group commit RESP replies go through), and the rows are there after a restart.
+     */
+    @Test
+    void writesAreOnDiskBeforeTheirReply(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.util.function.Consumer<io.respsql.config.ServerConfig> durable = c -> c.pgPort(0).dir(dir).appendOnly(true)
+                .appendFsync(io.respsql.config.FsyncPolicy.ALWAYS);
+        try (TestServer s = TestServer.start(durable)) {
+            java.util.concurrent.atomic.AtomicLong synced = new java.util.concurrent.atomic.AtomicLong();
+            s.server().appendOnlyFile().fsyncObserver(synced::set);
+            try (Connection c = DriverManager.getConnection(url(s, ""), "tester", "");
+                 PreparedStatement ins = c.prepareStatement("INSERT INTO d1 VALUES (?)")) {
+                c.createStatement().execute("CREATE TABLE d1 (id INT PRIMARY KEY)");
+                long before = java.nio.file.Files.size(dir.resolve("appendonly.aof"));
+                for (int i = 0; i < 20; i++) {
+                    ins.setInt(1, i);
+                    assertEquals(1, ins.executeUpdate());
+                    long size = java.nio.file.Files.size(dir.resolve("appendonly.aof"));
+                    assertTrue(size > before, "insert " + i + " was acknowledged before its record was written");
+                    assertEquals(size, synced.get(), "insert " + i + " was acknowledged before its record was fsynced");
+                    before = size;
+                }
+            }
+        }
+        try (TestServer s = TestServer.start(durable);
+             Connection c = DriverManager.getConnection(url(s, ""), "tester", "");
+             ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM d1")) {
+            assertTrue(rs.next());
+            assertEquals(20, rs.getLong(1));
+        }
+    }
 }
