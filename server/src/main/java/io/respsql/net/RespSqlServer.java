@@ -234,6 +234,7 @@ public final class RespSqlServer implements AutoCloseable {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
                         clientChannels, commit);
+                pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
                 loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

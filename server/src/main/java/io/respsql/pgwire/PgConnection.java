@@ -309,6 +309,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     + " are only accepted from the loopback interface; set requirepass or protected-mode no");
             return;
         }
+        if (server.sessions() >= server.config.maxClients()) {
+            fatal("53300", "sorry, too many clients already (maxclients " + server.config.maxClients() + ")");
+            return;
+        }
         Map<String, String> params = new HashMap<>();
         while (f.isReadable()) {
             String name = cstring(f);
@@ -746,6 +750,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         if (txStatus == 'E') {
             return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        if (server.overMemoryLimit() && PgSql.growsMemory(sql)) {
+            return Result.error(SqlState.OUT_OF_MEMORY, SqlEngine.OOM_REPLY);
         }
         lines.clear();
         runTarget = target;

@@ -45,6 +45,8 @@ public final class PgServer implements AutoCloseable {
     private final Map<Integer, PgConnection> sessions = new HashMap<>();
     private int nextPid = 1;
     private Scram.Verifier verifier;
+    /** Whether used memory is over maxmemory: statements that grow it are then refused, as RESP's DENYOOM. */
+    private java.util.function.BooleanSupplier overMemoryLimit = () -> false;
     private Channel serverChannel;
 
     private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, io.respsql.net.GroupCommit commit) {
@@ -102,6 +104,20 @@ public final class PgServer implements AutoCloseable {
         pg.serverChannel = bound.channel();
         config.pgPort(pg.port());
         return pg;
+    }
+
+    public PgServer memoryLimit(java.util.function.BooleanSupplier overLimit) {
+        this.overMemoryLimit = overLimit;
+        return this;
+    }
+
+    boolean overMemoryLimit() {
+        return overMemoryLimit.getAsBoolean();
+    }
+
+    /** Sessions open now (maxclients counts them apart from RESP's). */
+    int sessions() {
+        return sessions.size();
     }
 
     public int port() {

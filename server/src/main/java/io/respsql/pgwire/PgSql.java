@@ -168,6 +168,12 @@ final class PgSql {
         return out;
     }
 
+    /** Whether the statement may grow memory (refused above maxmemory, as RESP's CREATE, INSERT and UPDATE). */
+    static boolean growsMemory(String sql) {
+        String w = words(sql, 1)[0];
+        return w.equals("CREATE") || w.equals("INSERT") || w.equals("UPDATE");
+    }
+
     /** Whether the statement gives rows (so Describe of its portal runs it to learn its columns). */
     static boolean returnsRows(String sql) {
         String w = words(sql, 1)[0];

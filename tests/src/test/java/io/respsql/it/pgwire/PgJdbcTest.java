@@ -323,6 +323,15 @@ class PgJdbcTest {
                 assertEquals(3000, rs.getLong(1));
             }
             q.close();
+            // SET statement_timeout: the same query stops by itself with 57014
+            st.execute("SET statement_timeout = 200");
+            long t0 = System.nanoTime();
+            SQLException timeout = assertThrows(SQLException.class, () ->
+                    st.executeQuery("SELECT count(*) FROM j6 a CROSS JOIN j6 b CROSS JOIN j6 c WHERE a.v + b.v + c.v = 1"));
+            assertEquals("57014", timeout.getSQLState(), timeout.getMessage());
+            assertTrue(timeout.getMessage().contains("statement timeout of 200 ms"), timeout.getMessage());
+            assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(30));
+            st.execute("RESET statement_timeout");
             st.execute("DROP TABLE j6");
         }
     }
@@ -410,6 +419,45 @@ class PgJdbcTest {
              ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM d1")) {
             assertTrue(rs.next());
             assertEquals(20, rs.getLong(1));
+        }
+    }
+
+    /** Above maxmemory, INSERT is refused with 53200 and changes nothing; DELETE and reads go on. maxclients holds. */
+    @Test
+    void maxmemoryAndMaxclients() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.pgPort(0).maxClients(2));
+             Connection c = DriverManager.getConnection(url(s, ""), "tester", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE m1 (id INT PRIMARY KEY, name TEXT)");
+            assertEquals("OK", s.dispatch("CONFIG", "SET", "maxmemory", "1mb"));
+            SQLException refused = null;
+            int inserted = 0;
+            // the used-memory figure is refreshed every 100 ms: write until it is over
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            for (int batch = 0; refused == null && System.nanoTime() < deadline; batch++) {
+                StringBuilder sb = new StringBuilder("INSERT INTO m1 VALUES ");
+                for (int i = 0; i < 100; i++) {
+                    int id = batch * 100 + i;
+                    sb.append(i == 0 ? "" : ",").append('(').append(id).append(",'name number ").append(id).append("')");
+                }
+                try {
+                    st.execute(sb.toString());
+                    inserted += 100;
+                } catch (SQLException e) {
+                    refused = e;
+                }
+            }
+            assertNotNull(refused, "no INSERT was refused above maxmemory");
+            assertEquals("53200", refused.getSQLState(), refused.getMessage());
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM m1")) {
+                assertTrue(rs.next());
+                assertEquals(inserted, rs.getLong(1), "the refused INSERT changed nothing");
+            }
+            assertEquals(100, st.executeUpdate("DELETE FROM m1 WHERE id < 100"));
+            try (Connection second = DriverManager.getConnection(url(s, ""), "tester", "")) {
+                SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url(s, ""), "tester", ""));
+                assertEquals("53300", e.getSQLState(), e.getMessage());
+            }
         }
     }
 }
