@@ -196,10 +196,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             boolean done;
             try {
                 done = handle(f);
+            } catch (IndexOutOfBoundsException e) {
+                // a message shorter than its own fields say: the stream cannot be trusted further
+                fatal("08P01", "invalid message format");
+                done = true;
             } catch (RuntimeException e) {
                 log.warn("PostgreSQL message failed", e);
                 error(SqlState.INTERNAL_ERROR, "internal error: " + e, 0);
-                skipToSync = true;
+                if (queryParts != null) {
+                    queryParts = null; // a simple Query ends with its error
+                    ready();
+                } else {
+                    skipToSync = true;
+                }
                 done = true;
             }
             if (!done) {
@@ -275,7 +284,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
         } catch (SqlException e) {
             error(e.sqlState(), e.getMessage(), 0);
-            skipToSync = true;
+            if (type == 'Q') {
+                queryParts = null;
+                ready(); // a simple Query ends with its error
+            } else {
+                skipToSync = true;
+            }
         }
         return true;
     }
@@ -477,9 +491,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         int count = Math.max(PgSql.parameterCount(sql), n);
         int[] types = new int[count];
         for (int i = 0; i < count; i++) {
-            // an unspecified type is taken as text: its value becomes a string literal, which the
-            // engine converts to the type its place asks for
-            types[i] = i < n && declared[i] != 0 ? declared[i] : PgMessages.TEXT;
+            // 0: unspecified; its value becomes a string literal, which the engine converts to the
+            // type its place asks for (ParameterDescription says text)
+            types[i] = i < n ? declared[i] : 0;
         }
         if (!name.isEmpty() && statements.containsKey(name)) {
             throw new SqlException("42P05", "prepared statement \"" + name + "\" already exists");
@@ -534,7 +548,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             if (ps == null) {
                 throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
             }
-            PgMessages.parameterDescription(out, ps.types);
+            int[] described = ps.types.clone();
+            for (int i = 0; i < described.length; i++) {
+                if (described[i] == 0) {
+                    described[i] = PgMessages.TEXT;
+                }
+            }
+            PgMessages.parameterDescription(out, described);
             ResultColumns columns = null;
             if (PgSql.returnsRows(ps.sql)) {
                 columns = describeStatement(ps);
@@ -618,6 +638,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private boolean execute(ByteBuf f) {
         Portal p = portal(cstring(f));
         int max = f.readInt();
+        if (PgSql.split(p.sql).isEmpty()) {
+            PgMessages.empty(out, 'I'); // EmptyQueryResponse
+            return true;
+        }
         if (p.result == null) {
             boolean whole = max <= 0;
             // without a row limit the rows stream into the output; with one they are kept for the next Execute
@@ -1018,7 +1042,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean moved) {
-        if (!moved && !wouldOffload(plan, null) || !ctx.channel().isActive() || plan.tablesRead().isEmpty()) {
+        // by its estimate when it reads enough rows; any query that overran the event-loop bound inline
+        if (!moved && !wouldOffload(plan, null) || !ctx.channel().isActive()) {
             return false;
         }
         rows.discard(); // an inline attempt that overran its bound: its rows are not sent
@@ -1059,6 +1084,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     /** A FATAL error: sent, then the connection closes. */
     private void fatal(String sqlState, String message) {
+        if (out == null) {
+            ctx.close();
+            return;
+        }
         PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
         state = State.CLOSED;
         if (server.commit != null) {

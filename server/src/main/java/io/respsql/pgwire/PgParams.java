@@ -17,6 +17,13 @@ final class PgParams {
     private static final java.util.regex.Pattern NUMBER =
             java.util.regex.Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
 
+    /**
+     * A date or timestamp with a time zone offset, as pgjdbc sends setDate/setTimestamp values
+     * ({@code 2024-02-29 +01}, {@code 2024-02-29 10:11:12.5+01}) with an unspecified type.
+     */
+    private static final java.util.regex.Pattern ZONED = java.util.regex.Pattern.compile(
+            "([0-9]{4,}-[0-9]{2}-[0-9]{2}(?: [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?)?) ?[+-][0-9]{2}(?::?[0-9]{2}){0,2}");
+
     private PgParams() {
     }
 
@@ -49,6 +56,11 @@ final class PgParams {
             }
             case PgMessages.BOOL -> {
                 return bool(text);
+            }
+            case 0, PgMessages.DATE, PgMessages.TIMESTAMP -> {
+                // PostgreSQL's date and timestamp (without time zone) inputs ignore the offset: so does this
+                java.util.regex.Matcher m = ZONED.matcher(text);
+                return quote(m.matches() ? m.group(1) : text);
             }
             default -> {
                 return quote(text);

@@ -49,6 +49,13 @@ class PgSqlTest {
         io.netty.buffer.ByteBuf bin = io.netty.buffer.Unpooled.buffer().writeLong(-42);
         assertEquals("-42", PgParams.literal(bin, 8, PgMessages.INT8, 1, 1));
         assertEquals("NULL", PgParams.literal(bin, -1, PgMessages.TEXT, 0, 1));
+        // pgjdbc's setDate/setTimestamp: the offset goes, as PostgreSQL's date and timestamp inputs drop it
+        io.netty.buffer.ByteBuf d = io.netty.buffer.Unpooled.copiedBuffer("2024-02-29 +01", java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("'2024-02-29'", PgParams.literal(d, d.readableBytes(), 0, 0, 1));
+        io.netty.buffer.ByteBuf ts = io.netty.buffer.Unpooled.copiedBuffer("2024-02-29 10:11:12.5-03:30", java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("'2024-02-29 10:11:12.5'", PgParams.literal(ts, ts.readableBytes(), 0, 0, 1));
+        io.netty.buffer.ByteBuf t = io.netty.buffer.Unpooled.copiedBuffer("2024-02-29 +01", java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals("'2024-02-29 +01'", PgParams.literal(t, t.readableBytes(), PgMessages.TEXT, 0, 1));
     }
 
     /** RFC 7677's example exchange (user "user", password "pencil"). */

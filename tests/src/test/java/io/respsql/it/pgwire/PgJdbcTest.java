@@ -160,6 +160,46 @@ class PgJdbcTest {
         }
     }
 
+    /** setDate/setTimestamp (sent with an offset, type unspecified) and java.time values, read back typed. */
+    @Test
+    void datesTimestampsAndBooleansAsParameters() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE j8 (id INT PRIMARY KEY, d DATE, ts TIMESTAMP, b BOOLEAN)");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO j8 VALUES (?, ?, ?, ?)")) {
+                ps.setInt(1, 1);
+                ps.setDate(2, java.sql.Date.valueOf("2024-02-29"));
+                ps.setTimestamp(3, java.sql.Timestamp.valueOf("2024-02-29 10:11:12.5"));
+                ps.setBoolean(4, true);
+                assertEquals(1, ps.executeUpdate());
+                ps.setInt(1, 2);
+                ps.setObject(2, java.time.LocalDate.of(2024, 3, 1));
+                ps.setObject(3, java.time.LocalDateTime.of(2024, 3, 1, 1, 2, 3));
+                ps.setBoolean(4, false);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (PreparedStatement q = c.prepareStatement("SELECT d, ts, b FROM j8 WHERE id = ?")) {
+                for (int round = 0; round < 7; round++) { // past prepareThreshold: binary date/timestamp/bool results
+                    q.setInt(1, 1);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertEquals(java.time.LocalDate.of(2024, 2, 29), rs.getObject(1, java.time.LocalDate.class));
+                        assertEquals(java.time.LocalDateTime.of(2024, 2, 29, 10, 11, 12, 500_000_000),
+                                rs.getObject(2, java.time.LocalDateTime.class));
+                        assertTrue(rs.getBoolean(3));
+                    }
+                    q.setInt(1, 2);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertEquals(java.sql.Date.valueOf("2024-03-01"), rs.getDate(1));
+                        assertEquals(java.sql.Timestamp.valueOf("2024-03-01 01:02:03"), rs.getTimestamp(2));
+                        assertFalse(rs.getBoolean(3));
+                    }
+                }
+            }
+            st.execute("DROP TABLE j8");
+        }
+    }
+
     @Test
     void sqlStatesOfErrors() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
