@@ -951,6 +951,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
 
         void run() {
+            server.started(cancel);
             ByteBuf buf = Unpooled.buffer(1024);
             PgRows sink = new PgRows().on(buf, formats, describeFirst, stream ? this : null);
             try {
@@ -981,7 +982,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 log.error("background query failed: {}", sql, e);
                 result = Result.error(SqlState.INTERNAL_ERROR, "internal error: " + e);
             } finally {
-                server.loop.execute(this::done);
+                server.finished(cancel);
+                try {
+                    server.loop.execute(this::done);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    result.release(); // the server has stopped: nobody to answer
+                }
             }
         }
 

@@ -48,6 +48,9 @@ public final class PgServer implements AutoCloseable {
     /** Whether used memory is over maxmemory: statements that grow it are then refused, as RESP's DENYOOM. */
     private java.util.function.BooleanSupplier overMemoryLimit = () -> false;
     private Channel serverChannel;
+    /** The statements running on workers, to stop them when the server closes; any thread. */
+    private final java.util.Set<io.respsql.expr.Cancellation> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, io.respsql.net.GroupCommit commit) {
         this.config = config;
@@ -158,11 +161,27 @@ public final class PgServer implements AutoCloseable {
         return verifier;
     }
 
-    /** Stops accepting; the connections are closed with the server's other clients. */
+    /** A worker's statement starts: stopped at once if the server is closing. */
+    void started(io.respsql.expr.Cancellation c) {
+        running.add(c);
+        if (closed) {
+            c.shutDown("query cancelled: server shutting down");
+        }
+    }
+
+    void finished(io.respsql.expr.Cancellation c) {
+        running.remove(c);
+    }
+
+    /** Stops accepting and stops the statements on workers; the connections are closed with the server's other clients. */
     @Override
     public void close() {
+        closed = true;
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
+        }
+        for (io.respsql.expr.Cancellation c : running) {
+            c.shutDown("query cancelled: server shutting down");
         }
         workers.shutdownNow();
     }
