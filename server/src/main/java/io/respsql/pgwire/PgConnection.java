@@ -240,7 +240,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     /** One message; false: it waits for a worker and is to be handled again. */
     private boolean handle(ByteBuf f) {
         if (state == State.STARTUP) {
-            startup(f);
+            try {
+                startup(f);
+            } catch (SqlException e) {
+                fatal(e.sqlState(), e.getMessage());
+            }
             return true;
         }
         char type = (char) f.readByte();
@@ -250,7 +254,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 fatal("08P01", "expected a password message, got '" + type + "'");
                 return true;
             }
-            authenticate(f);
+            try {
+                authenticate(f);
+            } catch (SqlException e) {
+                fatal(e.sqlState(), e.getMessage());
+            }
             return true;
         }
         if (skipToSync && type != 'S' && type != 'X') {
@@ -1108,8 +1116,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (end < 0) {
             throw new SqlException("08P01", "invalid message format: a string without its terminating zero");
         }
-        String s = f.toString(f.readerIndex(), end - f.readerIndex(), StandardCharsets.UTF_8);
-        f.readerIndex(end + 1);
+        String s = PgMessages.utf8(f, end - f.readerIndex());
+        f.skipBytes(1);
         return s;
     }
 }

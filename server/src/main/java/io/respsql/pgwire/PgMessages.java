@@ -29,6 +29,21 @@ final class PgMessages {
         out.setInt(at, out.writerIndex() - at);
     }
 
+    /**
+     * {@code len} bytes of {@code in} as text; invalid UTF-8 is refused with PostgreSQL's error
+     * (22021), never read as U+FFFD, as RESP refuses it.
+     */
+    static String utf8(ByteBuf in, int len) {
+        byte[] b = new byte[len];
+        in.readBytes(b);
+        int bad = io.respsql.engine.Utf8.invalidAt(b, 0, len);
+        if (bad >= 0) {
+            throw new io.respsql.sql.SqlException(io.respsql.sql.SqlState.CHARACTER_NOT_IN_REPERTOIRE,
+                    io.respsql.engine.Utf8.error(b, bad, len, bad));
+        }
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
     static void cstring(ByteBuf out, String s) {
         out.writeCharSequence(s, StandardCharsets.UTF_8);
         out.writeByte(0);

@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Bind's parameter values as SQL literals for {@link PgSql#substitute}. A number is checked to be
  * one and written as digits; anything else becomes a quoted string with its quotes doubled (the
@@ -35,7 +33,7 @@ final class PgParams {
         if (format == 1) {
             return binary(b, len, oid, index);
         }
-        String text = b.readCharSequence(len, StandardCharsets.UTF_8).toString();
+        String text = PgMessages.utf8(b, len);
         switch (oid) {
             case PgMessages.INT2, PgMessages.INT4, PgMessages.INT8 -> {
                 try {
@@ -95,7 +93,7 @@ final class PgParams {
                 return b.readByte() != 0 ? "TRUE" : "FALSE";
             }
             case PgMessages.TEXT, PgMessages.VARCHAR, PgMessages.BPCHAR, 0, PgMessages.UNKNOWN -> {
-                return quote(b.readCharSequence(len, StandardCharsets.UTF_8).toString());
+                return quote(PgMessages.utf8(b, len));
             }
             default -> throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED,
                     "binary format of parameter $" + index + " (type OID " + oid + ") is not supported");

@@ -138,6 +138,11 @@ class PgRawProtocolTest {
             assertEquals("EZ", types(w.untilReady()));
             w.send('Q', "SELECT 2\0".getBytes(StandardCharsets.UTF_8));
             assertEquals("TDCZ", types(w.untilReady()));
+            // invalid UTF-8 is refused (22021), never read as U+FFFD
+            w.send('Q', new byte[] {'S', 'E', 'L', 'E', 'C', 'T', ' ', '\'', (byte) 0xc3, 0x28, '\'', 0});
+            List<Msg> bad = w.untilReady();
+            assertEquals("EZ", types(bad));
+            assertTrue(bad.get(0).text().contains("C22021\0"), bad.get(0).text());
         }
     }
 
