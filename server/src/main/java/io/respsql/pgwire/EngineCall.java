@@ -72,7 +72,7 @@ final class EngineCall {
     static void dialect(boolean postgres) {
     }
 
-    /** The columns a query would give, planned (not run) with its parameters as NULL; null when it gives none. */
+    /** The columns a query would give, planned (not run); null when it is not a query. */
     ResultColumns describe(String sql, boolean postgres) {
         dialect(postgres);
         try {
