@@ -57,6 +57,9 @@ public final class ServerConfig {
     private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private long queryTimeoutMs;
     private long loopStatementMaxMs = 50;
+    /** PostgreSQL wire protocol listener: -1 off, 0 any free port (tests). */
+    private int pgPort = -1;
+    private String pgAuth = "scram-sha-256";
     private long loopWriteMaxMs = 1000;
     private int slowlogMaxLen = 128;
     private int planCacheMaxEntries = 1000;
@@ -101,6 +104,17 @@ public final class ServerConfig {
     public ServerConfig() {
         add(ConfigOption.ofInt("port", "TCP port to listen on; 0 picks a free port", false, 0, 65535,
                 () -> port, v -> port = v));
+        add(ConfigOption.ofInt("pg-port", "TCP port of the PostgreSQL wire protocol listener (-1: off; 0 picks a free port)",
+                false, -1, 65535, () -> pgPort, v -> pgPort = v));
+        add(ConfigOption.ofString("pg-auth", "<scram-sha-256|password>",
+                "how PostgreSQL clients prove requirepass: SCRAM-SHA-256, or the cleartext password", true,
+                () -> pgAuth, v -> {
+                    String m = v.trim().toLowerCase(java.util.Locale.ROOT);
+                    if (!m.equals("scram-sha-256") && !m.equals("password")) {
+                        throw new ConfigException("pg-auth must be scram-sha-256 or password");
+                    }
+                    pgAuth = m;
+                }));
         add(ConfigOption.ofString("bind", "<addr>", "address to listen on (* for all interfaces)", false,
                 () -> bind, v -> {
                     String trimmed = v.trim();
@@ -390,6 +404,34 @@ public final class ServerConfig {
     }
 
     // ---- typed access ----------------------------------------------------------------------
+
+    /** The PostgreSQL listener's port: -1 off, 0 any free port (written back once bound). */
+    public int pgPort() {
+        return pgPort;
+    }
+
+    public ServerConfig pgPort(int port) {
+        if (port < -1 || port > 65535) {
+            throw new IllegalArgumentException("pg-port out of range: " + port);
+        }
+        this.pgPort = port;
+        return this;
+    }
+
+    /** {@code scram-sha-256} or {@code password} (cleartext). */
+    public String pgAuth() {
+        return pgAuth;
+    }
+
+    /** @throws IllegalArgumentException for another method than scram-sha-256 or password */
+    public ServerConfig pgAuth(String method) {
+        try {
+            options.get("pg-auth").set(method);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return this;
+    }
 
     public int port() {
         return port;

@@ -16,9 +16,9 @@ import java.util.List;
  * here; one task, run on the event loop after the iteration's reads, writes the records (and
  * fsyncs with {@code appendfsync always}) once for all of them, then flushes every waiting
  * connection: a group commit. With no pending records a connection flushes directly, so the path
- * without an AOF does no more than check one buffer.
+ * without an AOF does no more than check one buffer. RESP and PostgreSQL connections share it.
  */
-final class GroupCommit implements Runnable {
+public final class GroupCommit implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommit.class);
 
     private final AppendOnlyFile aof;
@@ -32,12 +32,12 @@ final class GroupCommit implements Runnable {
     }
 
     /** Whether a connection's replies must wait for the AOF. */
-    boolean holdsReplies() {
+    public boolean holdsReplies() {
         return aof.hasPending();
     }
 
     /** Flushes {@code ctx} once the pending records are written. */
-    void flushAfterCommit(ChannelHandlerContext ctx) {
+    public void flushAfterCommit(ChannelHandlerContext ctx) {
         waiting.add(ctx);
         if (!scheduled) {
             scheduled = true;
@@ -46,7 +46,7 @@ final class GroupCommit implements Runnable {
     }
 
     /** Writes pending records now (before a reply that is flushed at once, e.g. followed by a close). */
-    void commitNow() {
+    public void commitNow() {
         if (aof.hasPending()) {
             aof.writePending();
         }

@@ -12,7 +12,7 @@ import java.net.UnknownHostException;
  * and the server listens on a non-loopback address, clients that do not connect over loopback are
  * answered with {@link #DENIED} and disconnected.
  */
-final class ProtectedMode {
+public final class ProtectedMode {
     static final String DENIED = "-DENIED RespSQL is running in protected mode because protected mode is enabled and "
             + "no password is set for the default user. In this mode connections are only accepted from the "
             + "loopback interface. If you want to connect from external computers to RespSQL you may adopt one "
@@ -29,8 +29,8 @@ final class ProtectedMode {
     private ProtectedMode() {
     }
 
-    /** Whether a client connecting from {@code remote} is refused under {@code config}. */
-    static boolean denies(SocketAddress remote, ServerConfig config) {
+    /** Whether a client connecting from {@code remote} is refused under {@code config} (the PostgreSQL listener asks too). */
+    public static boolean denies(SocketAddress remote, ServerConfig config) {
         return denies(remote, config.bind(), config.protectedMode(), config.passwordRequired());
     }
 

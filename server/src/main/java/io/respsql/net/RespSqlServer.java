@@ -81,6 +81,8 @@ public final class RespSqlServer implements AutoCloseable {
     /** Its statement on the event loop is stopped by SIGTERM (cancelRunning). */
     private SqlEngine sqlEngine;
     private volatile boolean finalSaveFailed;
+    /** The PostgreSQL listener (pg-port), or null. */
+    private io.respsql.pgwire.PgServer pg;
 
     private RespSqlServer(EventLoopGroup loop, EventExecutor executor, Channel serverChannel, ScheduledFuture<?> cron,
                           String transport, Persistence persistence, AppendOnlyFile aof, ChannelGroup clientChannels) {
@@ -227,6 +229,19 @@ public final class RespSqlServer implements AutoCloseable {
         }
         Channel serverChannel = bound.channel();
         int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        io.respsql.pgwire.PgServer pg = null;
+        if (config.pgPort() >= 0) {
+            try {
+                pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
+                        clientChannels, commit);
+                pg.memoryLimit(memory::overLimit);
+            } catch (RuntimeException e) {
+                serverChannel.close().syncUninterruptibly();
+                loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+                aof.close();
+                throw e;
+            }
+        }
         // Port 0 asked for any free port: from now on the configuration names the one bound, so
         // CONFIG GET port and INFO agree with what clients connect to.
         config.port(port);
@@ -252,6 +267,7 @@ public final class RespSqlServer implements AutoCloseable {
                 clientChannels);
         server.background = background;
         server.sqlEngine = sql;
+        server.pg = pg;
         self.set(server);
         return server;
     }
@@ -271,6 +287,11 @@ public final class RespSqlServer implements AutoCloseable {
         stats.clientBufferBytes = total;
         stats.clientRecentMaxInputBuffer = maxIn;
         stats.clientRecentMaxOutputBuffer = maxOut;
+    }
+
+    /** The PostgreSQL listener's port, or -1 when pg-port is off. */
+    public int pgPort() {
+        return pg == null ? -1 : pg.port();
     }
 
     /** The port actually bound (useful when the configured port was 0). */
@@ -346,6 +367,9 @@ public final class RespSqlServer implements AutoCloseable {
         }
         cron.cancel(false);
         serverChannel.close().syncUninterruptibly();
+        if (pg != null) {
+            pg.close();
+        }
         // Close clients explicitly: a client must see its connection end when the server stops.
         clientChannels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         loop.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();

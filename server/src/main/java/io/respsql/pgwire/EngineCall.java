@@ -1,0 +1,82 @@
+package io.respsql.pgwire;
+
+import io.respsql.engine.SqlEngine;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.result.Outcome;
+import io.respsql.result.ResultColumns;
+import io.respsql.result.ResultSink;
+import io.respsql.sql.SqlParser;
+import io.respsql.sql.tree.Statement;
+
+import java.util.List;
+
+/**
+ * The one place pgwire calls the SQL engine: rows stream to pgwire's sink, everything else
+ * (counts, OK, errors with their SQLSTATE, the lines of DESC, SHOW TABLES, EXPLAIN) comes back
+ * in the engine's {@link Outcome}. Event loop only (one instance per listener).
+ */
+final class EngineCall {
+    private final SqlEngine engine;
+
+    EngineCall(SqlEngine engine) {
+        this.engine = engine;
+    }
+
+    SqlEngine engine() {
+        return engine;
+    }
+
+    /**
+     * Runs one statement: rows to {@code rows}, a long query possibly to {@code offload}; with
+     * {@code timeoutMs} as its statement timeout (-1: the server's). A reply with content that
+     * is not rows is added to {@code lines} (one string per line).
+     */
+    Outcome execute(CharSequence sql, boolean postgres, ResultSink rows, SqlEngine.Offload offload, long timeoutMs,
+                    List<String> lines) {
+        engine.sessionTimeout(timeoutMs);
+        dialect(postgres);
+        Outcome o;
+        try {
+            o = engine.execute(sql, rows, offload);
+        } finally {
+            dialect(false);
+        }
+        if (o.reply() == Outcome.Reply.LINES && lines != null) {
+            lines.addAll(o.lines());
+        }
+        return o;
+    }
+
+    /**
+     * Sets this thread's SQL dialect for the statement about to be parsed and bound: PostgreSQL's
+     * ({@code SET sql_dialect}, pgwire's default) or the default one. NOTE for the merge with the
+     * SQL-breadth branch (pgsql), whose dialect is a per-connection thread-local applied around each
+     * statement as use_indexes is: this body becomes {@code io.respsql.sql.Dialect.postgres(postgres)}.
+     * Until then statements are read in the one dialect the engine has.
+     */
+    static void dialect(boolean postgres) {
+    }
+
+    /** The columns a query would give, planned (not run); null when it is not a query. */
+    ResultColumns describe(String sql, boolean postgres) {
+        dialect(postgres);
+        try {
+            Statement st = SqlParser.parse(sql);
+            if (st instanceof Statement.QueryStatement q) {
+                return StatementPlanner.plan(engine.catalog(), q.query(), sql).columns();
+            }
+            return null;
+        } finally {
+            dialect(false);
+        }
+    }
+
+    /** The error text of an outcome as a client should see it: without RESP's {@code ERR } prefix. */
+    static String message(Outcome o) {
+        String e = o.error();
+        if (e == null) {
+            return "";
+        }
+        return e.startsWith("ERR ") ? e.substring(4) : e;
+    }
+}

@@ -1,0 +1,1123 @@
+package io.respsql.pgwire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.ReferenceCountUtil;
+import io.respsql.result.Outcome;
+import io.respsql.engine.SqlEngine;
+import io.respsql.expr.Cancellation;
+import io.respsql.expr.ParamValues;
+import io.respsql.plan.PlannedQuery;
+import io.respsql.plan.StatementPlanner;
+import io.respsql.result.ResultColumns;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.ReadView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One PostgreSQL session: startup and authentication, then simple and extended queries, on the
+ * event loop. Messages are handled one at a time from a queue; a statement the engine hands to
+ * a worker ({@link #offer}) leaves its message at the head of the queue and stops the reading
+ * until the worker's result is back, when the message is handled again and takes that result
+ * ({@link #pending}) instead of running the statement again. So replies keep their order and
+ * the event loop never waits.
+ */
+final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngine.Offload {
+    private static final Logger log = LoggerFactory.getLogger(PgConnection.class);
+    private static final int SSL_REQUEST = 80877103;
+    private static final int GSSENC_REQUEST = 80877104;
+    private static final int CANCEL_REQUEST = 80877102;
+    private static final String CANCELED = "canceling statement due to user request";
+
+    private enum State { STARTUP, SASL_FIRST, SASL_FINAL, PASSWORD, READY, CLOSED }
+
+    /**
+     * What one statement gave: a tag, or an error; for a row result its columns and the messages
+     * not yet sent ({@link #rows}: DataRows, after their RowDescription for a simple query; null
+     * when they were written straight into the connection's output).
+     */
+    static final class Result {
+        ResultColumns columns;
+        ByteBuf rows;
+        boolean ownsRows;
+        long rowCount;
+        String tag;
+        String sqlState;
+        String message;
+        int position;
+        boolean done;
+
+        static Result error(String sqlState, String message) {
+            Result r = new Result();
+            r.sqlState = sqlState;
+            r.message = message;
+            return r;
+        }
+
+        boolean failed() {
+            return sqlState != null;
+        }
+
+        void release() {
+            if (ownsRows && rows != null) {
+                rows.release();
+            }
+            rows = null;
+        }
+    }
+
+    private record Prepared(String sql, int[] types) {
+    }
+
+    private static final class Portal {
+        final String sql;
+        final short[] formats;
+        Result result;
+
+        Portal(String sql, short[] formats) {
+            this.sql = sql;
+            this.formats = formats;
+        }
+    }
+
+    private final PgServer server;
+    private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
+    private final PgSettings settings = new PgSettings();
+    private final PgRows rows = new PgRows();
+    private final List<String> lines = new ArrayList<>();
+    private final Map<String, Prepared> statements = new HashMap<>();
+    private final Map<String, Portal> portals = new HashMap<>();
+    private ChannelHandlerContext ctx;
+    private ByteBuf out;
+    private State state = State.STARTUP;
+    private int pid;
+    private int secret;
+    private String user = "respsql";
+    private Scram scram;
+    private boolean skipToSync;
+    /** 'I' idle, 'T' in a block, 'E' in a failed block. */
+    private char txStatus = 'I';
+    private long blockWrites;
+    /** The worker's statement now running, if any. */
+    private Job job;
+    /** Its result, for the message handled again. */
+    private Result pending;
+    /** Where the statement now being run writes its rows, in which formats, and whether its RowDescription first. */
+    private ByteBuf runTarget;
+    private short[] runFormats;
+    private boolean runDescribe;
+    /** A simple Query's statements and how many are done (kept while one runs on a worker). */
+    private List<String> queryParts;
+    private int queryIndex;
+
+    PgConnection(PgServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        this.out = ctx.alloc().buffer(512);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf f) || state == State.CLOSED) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        frames.add(f);
+        drain();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flush();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        state = State.CLOSED;
+        if (pid != 0) {
+            server.unregister(pid, this);
+        }
+        if (job != null) {
+            job.cancel.cancel("query cancelled: connection closed");
+        }
+        for (ByteBuf f : frames) {
+            f.release();
+        }
+        frames.clear();
+        for (Portal p : portals.values()) {
+            if (p.result != null) {
+                p.result.release();
+            }
+        }
+        portals.clear();
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof DecoderException && state != State.CLOSED && ctx.channel().isActive()) {
+            fatal("08P01", "invalid frontend message: " + cause.getCause().getMessage());
+            return;
+        }
+        if (!(cause instanceof IOException)) {
+            log.warn("closing PostgreSQL connection after an unexpected error", cause);
+        }
+        ctx.close();
+    }
+
+    /** Handles the queued messages until one waits for a worker. */
+    private void drain() {
+        while (job == null && !frames.isEmpty() && state != State.CLOSED) {
+            ByteBuf f = frames.peekFirst();
+            int start = f.readerIndex();
+            boolean done;
+            try {
+                done = handle(f);
+            } catch (IndexOutOfBoundsException e) {
+                // a message shorter than its own fields say: the stream cannot be trusted further
+                fatal("08P01", "invalid message format");
+                done = true;
+            } catch (RuntimeException e) {
+                log.warn("PostgreSQL message failed", e);
+                error(SqlState.INTERNAL_ERROR, "internal error: " + e, 0);
+                if (queryParts != null) {
+                    queryParts = null; // a simple Query ends with its error
+                    ready();
+                } else {
+                    skipToSync = true;
+                }
+                done = true;
+            }
+            if (!done) {
+                f.readerIndex(start); // handled again when the worker is done
+                break;
+            }
+            frames.pollFirst();
+            f.release();
+        }
+        if (state != State.CLOSED) {
+            ctx.channel().config().setAutoRead(job == null);
+        }
+    }
+
+    /** Sends what was answered; replies to writes wait for their append-only records (group commit). */
+    private void flush() {
+        if (out != null && out.isReadable() && state != State.CLOSED) {
+            ctx.write(out, ctx.voidPromise());
+            out = ctx.alloc().buffer(512);
+            io.respsql.net.GroupCommit commit = server.commit;
+            if (commit != null && commit.holdsReplies()) {
+                commit.flushAfterCommit(ctx);
+            } else {
+                ctx.flush();
+            }
+        }
+    }
+
+    /** One message; false: it waits for a worker and is to be handled again. */
+    private boolean handle(ByteBuf f) {
+        if (state == State.STARTUP) {
+            try {
+                startup(f);
+            } catch (SqlException e) {
+                fatal(e.sqlState(), e.getMessage());
+            }
+            return true;
+        }
+        char type = (char) f.readByte();
+        f.skipBytes(4);
+        if (state != State.READY) {
+            if (type != 'p') {
+                fatal("08P01", "expected a password message, got '" + type + "'");
+                return true;
+            }
+            try {
+                authenticate(f);
+            } catch (SqlException e) {
+                fatal(e.sqlState(), e.getMessage());
+            }
+            return true;
+        }
+        if (skipToSync && type != 'S' && type != 'X') {
+            return true; // after an error of the extended protocol: everything up to Sync is skipped
+        }
+        try {
+            switch (type) {
+                case 'Q' -> {
+                    return query(f);
+                }
+                case 'P' -> parse(f);
+                case 'B' -> bind(f);
+                case 'D' -> {
+                    return describe(f);
+                }
+                case 'E' -> {
+                    return execute(f);
+                }
+                case 'C' -> close(f);
+                case 'S' -> sync();
+                case 'H' -> flush();
+                case 'X' -> {
+                    state = State.CLOSED;
+                    flush();
+                    ctx.close();
+                }
+                case 'd', 'c', 'f' -> {
+                    // COPY data outside a COPY: ignored, as PostgreSQL does
+                }
+                default -> fatal("08P01", "invalid frontend message type " + (int) type);
+            }
+        } catch (SqlException e) {
+            error(e.sqlState(), e.getMessage(), 0);
+            if (type == 'Q') {
+                queryParts = null;
+                ready(); // a simple Query ends with its error
+            } else {
+                skipToSync = true;
+            }
+        }
+        return true;
+    }
+
+    // ---- startup and authentication ------------------------------------------------------------
+
+    private void startup(ByteBuf f) {
+        f.skipBytes(4);
+        int code = f.readInt();
+        if (code == SSL_REQUEST || code == GSSENC_REQUEST) {
+            out.writeByte('N'); // no TLS, no GSS encryption: the client goes on in the clear or gives up
+            flush();
+            return;
+        }
+        if (code == CANCEL_REQUEST) {
+            int cancelPid = f.readInt();
+            int key = f.readInt();
+            server.cancel(cancelPid, key);
+            state = State.CLOSED;
+            ctx.close();
+            return;
+        }
+        if ((code >>> 16) != 3) {
+            fatal("0A000", "unsupported frontend protocol " + (code >>> 16) + "." + (code & 0xffff)
+                    + ": server supports 3.0 to 3.0");
+            return;
+        }
+        if (io.respsql.net.ProtectedMode.denies(ctx.channel().remoteAddress(), server.config)) {
+            // as RESP: no password and a non-loopback bind let only loopback clients in
+            fatal("28000", "RespSQL is running in protected mode: no password is set (requirepass), so connections"
+                    + " are only accepted from the loopback interface; set requirepass or protected-mode no");
+            return;
+        }
+        if (server.sessions() >= server.config.maxClients()) {
+            fatal("53300", "sorry, too many clients already (maxclients " + server.config.maxClients() + ")");
+            return;
+        }
+        Map<String, String> params = new HashMap<>();
+        while (f.isReadable()) {
+            String name = cstring(f);
+            if (name.isEmpty()) {
+                break;
+            }
+            params.put(name, cstring(f));
+        }
+        user = params.getOrDefault("user", "respsql");
+        try {
+            for (Map.Entry<String, String> e : params.entrySet()) {
+                String k = e.getKey();
+                if (!k.equals("user") && !k.equals("database") && !k.equals("options") && !k.equals("replication")) {
+                    settings.set(k, e.getValue());
+                }
+            }
+        } catch (SqlException e) {
+            fatal(e.sqlState(), e.getMessage());
+            return;
+        }
+        if (!server.config.passwordRequired()) {
+            authenticated(); // trust, as RESP lets a client in without AUTH while no password is set
+        } else if (server.config.pgAuth().equals("password")) {
+            PgMessages.authentication(out, 3, null); // cleartext, as configured
+            state = State.PASSWORD;
+            flush();
+        } else {
+            byte[] mech = (Scram.MECHANISM + "\0\0").getBytes(StandardCharsets.US_ASCII);
+            PgMessages.authentication(out, 10, mech);
+            state = State.SASL_FIRST;
+            flush();
+        }
+    }
+
+    private void authenticate(ByteBuf f) {
+        switch (state) {
+            case PASSWORD -> {
+                String given = cstring(f);
+                if (MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+                        server.config.requirePass().getBytes(StandardCharsets.UTF_8))) {
+                    authenticated();
+                } else {
+                    authFailed();
+                }
+            }
+            case SASL_FIRST -> {
+                String mechanism = cstring(f);
+                if (!mechanism.equals(Scram.MECHANISM)) {
+                    fatal("28000", "SASL authentication mechanism " + mechanism + " is not supported");
+                    return;
+                }
+                int len = f.readInt();
+                String first = len < 0 ? "" : f.readCharSequence(len, StandardCharsets.UTF_8).toString();
+                scram = new Scram(server.verifier());
+                String reply = scram.clientFirst(first);
+                if (reply == null) {
+                    fatal("08P01", "malformed SCRAM message");
+                    return;
+                }
+                PgMessages.authentication(out, 11, reply.getBytes(StandardCharsets.UTF_8));
+                state = State.SASL_FINAL;
+                flush();
+            }
+            case SASL_FINAL -> {
+                String fin = f.readCharSequence(f.readableBytes(), StandardCharsets.UTF_8).toString();
+                String reply = scram.clientFinal(fin);
+                scram = null;
+                if (reply == null) {
+                    authFailed();
+                    return;
+                }
+                PgMessages.authentication(out, 12, reply.getBytes(StandardCharsets.UTF_8));
+                authenticated();
+            }
+            default -> fatal("08P01", "unexpected password message");
+        }
+    }
+
+    private void authFailed() {
+        fatal("28P01", "password authentication failed for user \"" + user + "\"");
+    }
+
+    private void authenticated() {
+        PgMessages.authentication(out, 0, null);
+        for (Map.Entry<String, String> e : settings.reported().entrySet()) {
+            PgMessages.parameterStatus(out, e.getKey(), e.getValue());
+        }
+        int[] key = server.register(this);
+        pid = key[0];
+        secret = key[1];
+        PgMessages.backendKeyData(out, pid, secret);
+        state = State.READY;
+        PgMessages.readyForQuery(out, txStatus);
+        flush();
+    }
+
+    /** CancelRequest with our process id: cancels the statement running on a worker, if the key matches. */
+    void cancelRequest(int key) {
+        if (key == secret && job != null) {
+            job.cancel.cancel(CANCELED);
+        }
+    }
+
+    // ---- simple query --------------------------------------------------------------------------
+
+    private boolean query(ByteBuf f) {
+        if (queryParts == null) {
+            String q = cstring(f);
+            queryParts = PgSql.split(q);
+            queryIndex = 0;
+            if (queryParts.isEmpty()) {
+                queryParts = null;
+                PgMessages.empty(out, 'I');
+                ready();
+                return true;
+            }
+        }
+        while (queryIndex < queryParts.size()) {
+            // rows go straight into the output, after their RowDescription
+            Result r = run(queryParts.get(queryIndex), null, out, true);
+            if (r == null) {
+                return false; // on a worker: this message is handled again when it is done
+            }
+            queryIndex++;
+            if (r.failed()) {
+                error(r.sqlState, r.message, r.position);
+                r.release();
+                break;
+            }
+            if (r.rows != null) {
+                out.writeBytes(r.rows);
+            }
+            PgMessages.commandComplete(out, r.tag);
+            r.release();
+            if (out.readableBytes() >= 64 * 1024) {
+                flush();
+            }
+        }
+        queryParts = null;
+        ready();
+        return true;
+    }
+
+    private void ready() {
+        PgMessages.readyForQuery(out, txStatus);
+        flush();
+    }
+
+    // ---- extended query ------------------------------------------------------------------------
+
+    private void parse(ByteBuf f) {
+        String name = cstring(f);
+        String sql = cstring(f);
+        int n = f.readUnsignedShort();
+        int[] declared = new int[n];
+        for (int i = 0; i < n; i++) {
+            declared[i] = f.readInt();
+        }
+        if (PgSql.split(sql).size() > 1) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "cannot insert multiple commands into a prepared statement");
+        }
+        int count = Math.max(PgSql.parameterCount(sql), n);
+        int[] types = new int[count];
+        for (int i = 0; i < count; i++) {
+            // 0: unspecified; its value becomes a string literal, which the engine converts to the
+            // type its place asks for (ParameterDescription says text)
+            types[i] = i < n ? declared[i] : 0;
+        }
+        if (!name.isEmpty() && statements.containsKey(name)) {
+            throw new SqlException("42P05", "prepared statement \"" + name + "\" already exists");
+        }
+        statements.put(name, new Prepared(sql, types));
+        PgMessages.empty(out, '1');
+    }
+
+    private void bind(ByteBuf f) {
+        String portalName = cstring(f);
+        String statementName = cstring(f);
+        int nf = f.readUnsignedShort();
+        short[] paramFormats = new short[nf];
+        for (int i = 0; i < nf; i++) {
+            paramFormats[i] = f.readShort();
+        }
+        Prepared ps = statements.get(statementName);
+        if (ps == null) {
+            throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME,
+                    "prepared statement \"" + statementName + "\" does not exist");
+        }
+        int np = f.readUnsignedShort();
+        if (np != ps.types.length) {
+            throw new SqlException("08P01", "bind message supplies " + np + " parameters, but prepared statement \""
+                    + statementName + "\" requires " + ps.types.length);
+        }
+        String[] literals = new String[np];
+        for (int i = 0; i < np; i++) {
+            int len = f.readInt();
+            int format = PgMessages.format(paramFormats, i);
+            ByteBuf value = len < 0 ? f : f.readSlice(len);
+            literals[i] = PgParams.literal(value, len, ps.types[i], format, i + 1);
+        }
+        int nr = f.readUnsignedShort();
+        short[] formats = new short[nr];
+        for (int i = 0; i < nr; i++) {
+            formats[i] = f.readShort();
+        }
+        String sql = np == 0 ? ps.sql : PgSql.substitute(ps.sql, literals);
+        Portal old = portals.put(portalName, new Portal(sql, formats));
+        if (old != null && old.result != null) {
+            old.result.release();
+        }
+        PgMessages.empty(out, '2');
+    }
+
+    private boolean describe(ByteBuf f) {
+        char kind = (char) f.readByte();
+        String name = cstring(f);
+        if (kind == 'S') {
+            Prepared ps = statements.get(name);
+            if (ps == null) {
+                throw new SqlException(SqlState.INVALID_SQL_STATEMENT_NAME, "prepared statement \"" + name + "\" does not exist");
+            }
+            int[] described = ps.types.clone();
+            for (int i = 0; i < described.length; i++) {
+                if (described[i] == 0) {
+                    described[i] = PgMessages.TEXT;
+                }
+            }
+            PgMessages.parameterDescription(out, described);
+            ResultColumns columns = null;
+            if (PgSql.returnsRows(ps.sql)) {
+                columns = describeStatement(ps);
+            }
+            if (columns == null) {
+                PgMessages.empty(out, 'n');
+            } else {
+                PgMessages.rowDescription(out, columns, null);
+            }
+            return true;
+        }
+        Portal p = portal(name);
+        if (!PgSql.returnsRows(p.sql)) {
+            PgMessages.empty(out, 'n');
+            return true;
+        }
+        if (p.result == null) {
+            // from its plan (its parameters are in place): Execute then streams the rows
+            ResultColumns planned = describeColumns(p.sql);
+            if (planned != null) {
+                PgMessages.rowDescription(out, planned, p.formats);
+                return true;
+            }
+            // not described by a plan (SHOW TABLES, DESC, EXPLAIN): run now, rows kept for Execute
+            Result r = run(p.sql, p.formats, Unpooled.buffer(256), false);
+            if (r == null) {
+                return false;
+            }
+            p.result = r;
+        }
+        if (p.result.failed()) {
+            Result r = p.result;
+            p.result = null;
+            throw new SqlException(r.sqlState, r.message);
+        }
+        if (p.result.columns == null) {
+            PgMessages.empty(out, 'n');
+        } else {
+            PgMessages.rowDescription(out, p.result.columns, p.formats);
+        }
+        return true;
+    }
+
+    /**
+     * The columns of a prepared statement, planned with its parameters as NULL (which any place
+     * takes), or, where NULL is refused (LIMIT $1), as 0; the first error when neither plans.
+     */
+    private ResultColumns describeStatement(Prepared ps) {
+        if (ps.types.length == 0) {
+            return describeColumns(ps.sql);
+        }
+        String[] values = new String[ps.types.length];
+        java.util.Arrays.fill(values, "NULL");
+        try {
+            return describeColumns(PgSql.substitute(ps.sql, values));
+        } catch (SqlException first) {
+            java.util.Arrays.fill(values, "0");
+            try {
+                return describeColumns(PgSql.substitute(ps.sql, values));
+            } catch (SqlException second) {
+                throw first;
+            }
+        }
+    }
+
+    /** The columns of a statement's rows, from its plan; the SHOW of a setting has one text column. */
+    private ResultColumns describeColumns(String sql) {
+        PgSettings.Command c = PgSettings.parse(sql);
+        if (c != null) {
+            return c.kind().equals("SHOW") ? ResultColumns.of(List.of(c.name()), List.of("TEXT")) : null;
+        }
+        try {
+            return server.engine.describe(sql, settings.postgresDialect());
+        } catch (SqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return null; // not a query the planner can describe alone: its rows are described when run
+        }
+    }
+
+    private boolean execute(ByteBuf f) {
+        Portal p = portal(cstring(f));
+        int max = f.readInt();
+        if (PgSql.split(p.sql).isEmpty()) {
+            PgMessages.empty(out, 'I'); // EmptyQueryResponse
+            return true;
+        }
+        if (p.result == null) {
+            boolean whole = max <= 0;
+            // without a row limit the rows stream into the output; with one they are kept for the next Execute
+            Result r = run(p.sql, p.formats, whole ? out : Unpooled.buffer(256), false);
+            if (r == null) {
+                return false;
+            }
+            if (whole && !r.failed()) {
+                if (r.rows != null) {
+                    out.writeBytes(r.rows);
+                }
+                r.release();
+                PgMessages.commandComplete(out, r.tag);
+                p.result = r; // run: executing it again gives no rows
+                return true;
+            }
+            p.result = r;
+        }
+        Result r = p.result;
+        if (r.failed()) {
+            p.result = null;
+            error(r.sqlState, r.message, r.position);
+            skipToSync = true;
+            return true;
+        }
+        if (r.columns == null || r.rows == null) {
+            PgMessages.commandComplete(out, r.rows == null && r.columns != null ? "SELECT 0" : r.tag);
+            return true;
+        }
+        long sent = 0;
+        ByteBuf b = r.rows;
+        while (b.isReadable() && (max <= 0 || sent < max)) {
+            int len = b.getInt(b.readerIndex() + 1);
+            out.writeBytes(b, 1 + len);
+            sent++;
+            if (out.readableBytes() >= 64 * 1024) {
+                flush();
+            }
+        }
+        if (b.isReadable()) {
+            PgMessages.empty(out, 's');
+        } else {
+            PgMessages.commandComplete(out, r.tag.startsWith("SELECT ") ? "SELECT " + sent : r.tag);
+        }
+        return true;
+    }
+
+    private Portal portal(String name) {
+        Portal p = portals.get(name);
+        if (p == null) {
+            throw new SqlException("34000", "portal \"" + name + "\" does not exist");
+        }
+        return p;
+    }
+
+    private void close(ByteBuf f) {
+        char kind = (char) f.readByte();
+        String name = cstring(f);
+        if (kind == 'S') {
+            statements.remove(name);
+        } else {
+            Portal p = portals.remove(name);
+            if (p != null && p.result != null) {
+                p.result.release();
+            }
+        }
+        PgMessages.empty(out, '3');
+    }
+
+    private void sync() {
+        skipToSync = false;
+        if (txStatus == 'I') {
+            // the implicit transaction ends: its portals go (named statements stay)
+            for (Portal p : portals.values()) {
+                if (p.result != null) {
+                    p.result.release();
+                }
+            }
+            portals.clear();
+        }
+        ready();
+    }
+
+    // ---- running one statement -------------------------------------------------------------------
+
+    /**
+     * Runs one statement, its rows (in {@code formats}, after their RowDescription when
+     * {@code describeFirst}) going to {@code target}: the output itself, or a buffer of the
+     * caller's that the result then owns. Null when it went to a worker: the message is handled
+     * again and this returns the worker's result.
+     */
+    private Result run(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
+        if (pending != null) {
+            Result r = pending;
+            pending = null;
+            if (target != out) {
+                target.release();
+            }
+            return r;
+        }
+        Result r;
+        try {
+            r = runNow(sql, formats, target, describeFirst);
+        } catch (SqlException e) {
+            rows.discard();
+            r = Result.error(e.sqlState(), e.getMessage());
+        }
+        if (r == null) {
+            return null;
+        }
+        if (r.failed()) {
+            if (txStatus == 'T') {
+                txStatus = 'E';
+            }
+            if (target != out) {
+                target.release();
+            }
+        } else if (target != out) {
+            r.rows = target;
+            r.ownsRows = true;
+        }
+        return r;
+    }
+
+    private Result runNow(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
+        rows.on(target, formats, describeFirst);
+        Result local = sessionStatement(sql);
+        if (local != null) {
+            return local;
+        }
+        if (txStatus == 'E') {
+            return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        if (server.overMemoryLimit() && PgSql.growsMemory(sql)) {
+            return Result.error(SqlState.OUT_OF_MEMORY, SqlEngine.OOM_REPLY);
+        }
+        lines.clear();
+        runTarget = target;
+        runFormats = formats;
+        runDescribe = describeFirst;
+        Outcome o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
+                settings.statementTimeoutMs(), lines);
+        runTarget = null;
+        if (job != null) {
+            return null;
+        }
+        if (!o.ok()) {
+            rows.discard();
+            Result r = Result.error(o.sqlState() == null ? SqlState.INTERNAL_ERROR : o.sqlState(), EngineCall.message(o));
+            r.position = PgSql.errorPosition(r.message);
+            return r;
+        }
+        if (o.isWrite() && txStatus == 'T') {
+            blockWrites++;
+        }
+        Result r = new Result();
+        if (rows.columns() != null) {
+            r.columns = rows.columns();
+            r.rowCount = rows.rows();
+        } else if (!lines.isEmpty()) {
+            // a reply of lines (SHOW TABLES, DESC, EXPLAIN): rows of one text column
+            String first = PgSql.words(sql, 1)[0];
+            r.columns = ResultColumns.of(List.of(first.equals("EXPLAIN") ? "QUERY PLAN" : first.toLowerCase()),
+                    List.of("TEXT"));
+            rows.columns(r.columns, lines.size());
+            for (String line : lines) {
+                text(line);
+            }
+            r.rowCount = lines.size();
+            r.tag = first.equals("SHOW") || first.equals("EXPLAIN") ? first : "SELECT " + lines.size();
+            return r;
+        }
+        r.tag = PgSql.tag(sql, r.rowCount, o.changes());
+        return r;
+    }
+
+    /** One row of one text value. */
+    private void text(String value) {
+        rows.beginRow();
+        byte[] b = value.getBytes(StandardCharsets.UTF_8);
+        rows.textValue(b, 0, b.length);
+        rows.endRow();
+    }
+
+    /** SET/RESET/SHOW of a setting and the transaction statements, answered here; null: the engine's. */
+    private Result sessionStatement(String sql) {
+        String[] w = PgSql.words(sql, 2);
+        switch (w[0]) {
+            case "BEGIN", "START" -> {
+                if (txStatus == 'I') {
+                    txStatus = 'T';
+                    blockWrites = 0;
+                } else {
+                    notice("WARNING", "25001", "there is already a transaction in progress");
+                }
+                return tagOnly(w[0].equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
+            }
+            case "COMMIT", "END" -> {
+                String tag = txStatus == 'E' ? "ROLLBACK" : "COMMIT";
+                if (txStatus == 'I') {
+                    notice("WARNING", "25P01", "there is no transaction in progress");
+                }
+                txStatus = 'I';
+                return tagOnly(tag);
+            }
+            case "ROLLBACK", "ABORT" -> {
+                long writes = txStatus == 'T' ? blockWrites : 0;
+                if (txStatus == 'I') {
+                    notice("WARNING", "25P01", "there is no transaction in progress");
+                }
+                txStatus = 'I';
+                blockWrites = 0;
+                if (writes > 0) {
+                    // No silent wrong answer: these writes took effect when they ran.
+                    return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "ROLLBACK cannot undo the " + writes
+                            + " write(s) of this block: RespSQL applies each statement when it runs"
+                            + " (interactive transactions are not implemented yet)");
+                }
+                return tagOnly("ROLLBACK");
+            }
+            case "DISCARD", "DEALLOCATE" -> {
+                if (w[0].equals("DISCARD") || w[1].equals("ALL")) {
+                    statements.keySet().removeIf(k -> !k.isEmpty());
+                    return tagOnly(w[0].equals("DISCARD") ? "DISCARD ALL" : "DEALLOCATE ALL");
+                }
+                return null;
+            }
+            default -> {
+            }
+        }
+        if (!w[0].equals("SET") && !w[0].equals("SHOW") && !w[0].equals("RESET")) {
+            return null;
+        }
+        PgSettings.Command c = PgSettings.parse(sql);
+        if (c == null) {
+            return null;
+        }
+        switch (c.kind()) {
+            case "SHOW" -> {
+                String value = settings.get(c.name());
+                Result r = new Result();
+                r.columns = ResultColumns.of(List.of(c.name()), List.of("TEXT"));
+                rows.columns(r.columns, 1);
+                text(value);
+                r.rowCount = 1;
+                r.tag = "SHOW";
+                return r;
+            }
+            case "RESET" -> {
+                if (c.name().equals("all")) {
+                    return tagOnly("RESET");
+                }
+                if (settings.reset(c.name())) {
+                    PgMessages.parameterStatus(out, PgSettings.display(c.name()), settings.get(c.name()));
+                }
+                return tagOnly("RESET");
+            }
+            default -> {
+                if (c.value() != null && settings.set(c.name(), c.value())) {
+                    PgMessages.parameterStatus(out, PgSettings.display(c.name()), settings.get(c.name()));
+                }
+                return tagOnly("SET");
+            }
+        }
+    }
+
+    private static Result tagOnly(String tag) {
+        Result r = new Result();
+        r.tag = tag;
+        return r;
+    }
+
+    // ---- long queries on a worker ----------------------------------------------------------------
+
+    /** Bytes of a streamed result a worker hands to the event loop at a time. */
+    private static final int CHUNK_BYTES = 64 * 1024;
+    /** A worker waits while this much of its result is not yet taken by the channel. */
+    private static final long MAX_QUEUED_BYTES = 1 << 20;
+
+    /**
+     * A statement on a worker: planned again against a read view, its rows encoded there. A
+     * result without a row limit streams: each 64 KB of rows goes to the event loop to be
+     * written at once, and the worker waits while the client does not read (the channel is not
+     * writable), so a large result is never held whole. With a row limit (a portal read in pieces)
+     * the rows are kept for the Executes that follow.
+     */
+    private final class Job implements PgRows.Chunks {
+        final Statement.QueryStatement q;
+        final String sql;
+        final ReadView view;
+        final short[] formats;
+        final boolean describeFirst;
+        final boolean stream;
+        /** The session's dialect, read on the event loop: the worker binds the statement again in it. */
+        final boolean postgres = settings.postgresDialect();
+        final Cancellation cancel = new Cancellation();
+        final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+        Result result;
+
+        Job(Statement.QueryStatement q, String sql, ReadView view, short[] formats, boolean describeFirst, boolean stream) {
+            this.q = q;
+            this.sql = sql;
+            this.view = view;
+            this.formats = formats;
+            this.describeFirst = describeFirst;
+            this.stream = stream;
+        }
+
+        void run() {
+            server.started(cancel);
+            ByteBuf buf = Unpooled.buffer(1024);
+            PgRows sink = new PgRows().on(buf, formats, describeFirst, stream ? this : null);
+            try {
+                cancel.check();
+                PlannedQuery p;
+                EngineCall.dialect(postgres);
+                try {
+                    p = StatementPlanner.plan(view, q.query(), sql);
+                } finally {
+                    EngineCall.dialect(false);
+                }
+                p.run(sink, cancel);
+                Result r = new Result();
+                r.columns = sink.columns();
+                r.rows = buf;
+                r.ownsRows = true;
+                r.rowCount = sink.rows();
+                r.tag = "SELECT " + sink.rows();
+                result = r;
+            } catch (SqlException e) {
+                buf.release();
+                result = Result.error(e.sqlState(), e.getMessage());
+            } catch (OutOfMemoryError e) {
+                buf.release();
+                result = Result.error(SqlState.OUT_OF_MEMORY, "out of memory");
+            } catch (Throwable e) {
+                buf.release();
+                log.error("background query failed: {}", sql, e);
+                result = Result.error(SqlState.INTERNAL_ERROR, "internal error: " + e);
+            } finally {
+                server.finished(cancel);
+                try {
+                    server.loop.execute(this::done);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    result.release(); // the server has stopped: nobody to answer
+                }
+            }
+        }
+
+        /** Worker: past a chunk, the rows so far go to the event loop; waits while the client lags. */
+        @Override
+        public void afterRow(ByteBuf buf) {
+            if (buf.readableBytes() < CHUNK_BYTES) {
+                return;
+            }
+            ByteBuf chunk = buf.copy();
+            buf.clear();
+            int n = chunk.readableBytes();
+            queued.addAndGet(n);
+            server.loop.execute(() -> {
+                queued.addAndGet(-n);
+                if (state != State.CLOSED && ctx.channel().isActive()) {
+                    if (server.commit != null) {
+                        server.commit.commitNow(); // replies queued before the chunk may answer writes
+                    }
+                    ctx.writeAndFlush(chunk, ctx.voidPromise());
+                } else {
+                    chunk.release();
+                }
+            });
+            while (queued.get() > MAX_QUEUED_BYTES || !ctx.channel().isWritable()) {
+                cancel.check();
+                if (!ctx.channel().isActive()) {
+                    throw new SqlException(SqlState.CONNECTION_FAILURE, "connection closed");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(2_000_000L);
+            }
+        }
+
+        /** Event loop: the result is taken by the message that started it, handled again now. */
+        void done() {
+            view.release();
+            job = null;
+            if (state == State.CLOSED) {
+                result.release();
+                return;
+            }
+            pending = result;
+            drain();
+            flush();
+        }
+    }
+
+    @Override
+    public boolean wouldOffload(PlannedQuery plan, ParamValues params) {
+        long threshold = server.config.bgQueryMinRows();
+        return threshold > 0 && !plan.tablesRead().isEmpty() && plan.estimatedRowsTouched(params) >= threshold;
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan) {
+        return offer(q, sql, plan, false);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean moved) {
+        // by its estimate when it reads enough rows; any query that overran the event-loop bound inline
+        if (!moved && !wouldOffload(plan, null) || !ctx.channel().isActive()) {
+            return false;
+        }
+        rows.discard(); // an inline attempt that overran its bound: its rows are not sent
+        boolean stream = runTarget == out;
+        flush(); // what was answered before goes ahead of the worker's chunks
+        ReadView view = server.catalog.readView(plan.tablesRead());
+        Job j = new Job(q, sql, view, runFormats, runDescribe, stream);
+        long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
+        if (timeout > 0) {
+            j.cancel.arm(Cancellation.deadline(System.nanoTime(), timeout), SqlEngine.timeoutReason(timeout), 0, null);
+        }
+        job = j;
+        try {
+            server.workers.execute(j::run);
+        } catch (RuntimeException e) { // workers stopped: the server is closing
+            view.release();
+            job = null;
+            throw new SqlException(SqlState.QUERY_CANCELED, "query cancelled: server shutting down");
+        }
+        return true;
+    }
+
+    // ---- replies -------------------------------------------------------------------------------
+
+    private void error(String sqlState, String message, int position) {
+        if (out == null) {
+            return; // closed by a FATAL error
+        }
+        PgMessages.error(out, 'E', "ERROR", sqlState, message, position);
+    }
+
+    private void notice(String severity, String sqlState, String message) {
+        if (out == null) {
+            return;
+        }
+        PgMessages.error(out, 'N', severity, sqlState, message, 0);
+    }
+
+    /** A FATAL error: sent, then the connection closes. */
+    private void fatal(String sqlState, String message) {
+        if (out == null) {
+            ctx.close();
+            return;
+        }
+        PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
+        state = State.CLOSED;
+        if (server.commit != null) {
+            server.commit.commitNow();
+        }
+        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        out = null;
+    }
+
+    private static String cstring(ByteBuf f) {
+        int end = f.indexOf(f.readerIndex(), f.writerIndex(), (byte) 0);
+        if (end < 0) {
+            throw new SqlException("08P01", "invalid message format: a string without its terminating zero");
+        }
+        String s = PgMessages.utf8(f, end - f.readerIndex());
+        f.skipBytes(1);
+        return s;
+    }
+}

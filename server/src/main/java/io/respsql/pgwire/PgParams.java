@@ -1,0 +1,136 @@
+package io.respsql.pgwire;
+
+import io.netty.buffer.ByteBuf;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+
+/**
+ * Bind's parameter values as SQL literals for {@link PgSql#substitute}. A number is checked to be
+ * one and written as digits; anything else becomes a quoted string with its quotes doubled (the
+ * lexer knows no backslash escapes, so nothing else can end the string): a value can never turn
+ * into statement text. A string literal takes the type its place asks for, as PostgreSQL's
+ * unknown-typed literals do.
+ */
+final class PgParams {
+    private static final java.util.regex.Pattern NUMBER =
+            java.util.regex.Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+
+    /**
+     * A date or timestamp with a time zone offset, as pgjdbc sends setDate/setTimestamp values
+     * ({@code 2024-02-29 +01}, {@code 2024-02-29 10:11:12.5+01}) with an unspecified type.
+     */
+    private static final java.util.regex.Pattern ZONED = java.util.regex.Pattern.compile(
+            "([0-9]{4,}-[0-9]{2}-[0-9]{2}(?: [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]+)?)?) ?[+-][0-9]{2}(?::?[0-9]{2}){0,2}");
+
+    private PgParams() {
+    }
+
+    /** One value: {@code len} bytes at the buffer's reader index (-1: NULL), in {@code format} (0 text, 1 binary). */
+    static String literal(ByteBuf b, int len, int oid, int format, int index) {
+        if (len < 0) {
+            return "NULL";
+        }
+        if (format == 1) {
+            return binary(b, len, oid, index);
+        }
+        String text = PgMessages.utf8(b, len);
+        switch (oid) {
+            case PgMessages.INT2, PgMessages.INT4, PgMessages.INT8 -> {
+                try {
+                    return Long.toString(Long.parseLong(text.trim()));
+                } catch (NumberFormatException e) {
+                    throw invalid(oid == PgMessages.INT8 ? "bigint" : "integer", text);
+                }
+            }
+            case PgMessages.FLOAT4, PgMessages.FLOAT8, PgMessages.NUMERIC -> {
+                String t = text.trim();
+                if (NUMBER.matcher(t).matches()) {
+                    return t.startsWith("+") ? t.substring(1) : t;
+                }
+                if (t.equalsIgnoreCase("NaN") || t.equalsIgnoreCase("Infinity") || t.equalsIgnoreCase("-Infinity")) {
+                    return quote(t);
+                }
+                throw invalid("double precision", text);
+            }
+            case PgMessages.BOOL -> {
+                return bool(text);
+            }
+            case 0, PgMessages.DATE, PgMessages.TIMESTAMP -> {
+                // PostgreSQL's date and timestamp (without time zone) inputs ignore the offset: so does this
+                java.util.regex.Matcher m = ZONED.matcher(text);
+                return quote(m.matches() ? m.group(1) : text);
+            }
+            default -> {
+                return quote(text);
+            }
+        }
+    }
+
+    private static String binary(ByteBuf b, int len, int oid, int index) {
+        switch (oid) {
+            case PgMessages.INT2 -> {
+                check(len, 2, index);
+                return Short.toString(b.readShort());
+            }
+            case PgMessages.INT4 -> {
+                check(len, 4, index);
+                return Integer.toString(b.readInt());
+            }
+            case PgMessages.INT8 -> {
+                check(len, 8, index);
+                return Long.toString(b.readLong());
+            }
+            case PgMessages.FLOAT4 -> {
+                check(len, 4, index);
+                return number(b.readFloat());
+            }
+            case PgMessages.FLOAT8 -> {
+                check(len, 8, index);
+                return number(b.readDouble());
+            }
+            case PgMessages.BOOL -> {
+                check(len, 1, index);
+                return b.readByte() != 0 ? "TRUE" : "FALSE";
+            }
+            case PgMessages.TEXT, PgMessages.VARCHAR, PgMessages.BPCHAR, 0, PgMessages.UNKNOWN -> {
+                return quote(PgMessages.utf8(b, len));
+            }
+            default -> throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED,
+                    "binary format of parameter $" + index + " (type OID " + oid + ") is not supported");
+        }
+    }
+
+    private static String number(double d) {
+        return Double.isNaN(d) || Double.isInfinite(d) ? quote(Double.toString(d)) : Double.toString(d);
+    }
+
+    private static void check(int len, int want, int index) {
+        if (len != want) {
+            throw new SqlException("22P03", "incorrect binary data format in bind parameter " + index);
+        }
+    }
+
+    private static String bool(String text) {
+        switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "t", "true", "y", "yes", "on", "1":
+                return "TRUE";
+            case "f", "false", "n", "no", "off", "0":
+                return "FALSE";
+            default:
+                throw invalid("boolean", text);
+        }
+    }
+
+    private static SqlException invalid(String type, String text) {
+        return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION,
+                "invalid input syntax for type " + type + ": \"" + text + "\"");
+    }
+
+    /** A string literal: quotes doubled; a NUL cannot be in text (PostgreSQL refuses it as well). */
+    static String quote(String s) {
+        if (s.indexOf('\0') >= 0) {
+            throw new SqlException(SqlState.CHARACTER_NOT_IN_REPERTOIRE, "invalid byte sequence for encoding \"UTF8\": 0x00");
+        }
+        return "'" + s.replace("'", "''") + "'";
+    }
+}

@@ -1,0 +1,224 @@
+package io.respsql.pgwire;
+
+import io.netty.buffer.ByteBuf;
+import io.respsql.protocol.RespWriter;
+import io.respsql.result.ShortestDouble;
+import io.respsql.result.ResultColumns;
+import io.respsql.result.ResultSink;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A result as PostgreSQL DataRow messages, in text format or (per column, as Bind asked) binary
+ * for the types that have a fixed binary form. The rows go to a buffer of the caller; the columns
+ * are kept for the RowDescription, which the caller sends (at once for a simple query, on
+ * Describe for a portal). Reused per connection: no allocation per row or value (text values of
+ * DATE/TIMESTAMP asked for in binary are parsed, which allocates: the rare path).
+ */
+final class PgRows implements ResultSink {
+    private static final byte[] TRUE = {'t'};
+    private static final byte[] FALSE = {'f'};
+    private static final byte[] NAN = "NaN".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INF = "Infinity".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NEG_INF = "-Infinity".getBytes(StandardCharsets.US_ASCII);
+    private static final long PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
+
+    /** Told after each row; may take the rows so far out of the buffer (a worker's streamed result). */
+    interface Chunks {
+        void afterRow(ByteBuf out);
+    }
+
+    private ByteBuf out;
+    private short[] formats;
+    private boolean describeFirst;
+    private Chunks chunks;
+    private ResultColumns columns;
+    private int[] oids = new int[8];
+    private boolean[] binary = new boolean[8];
+    private int width;
+    private int col;
+    private int rowStart;
+    private long rows;
+    private int mark;
+    private final byte[] digits = new byte[24];
+
+    /**
+     * Rows from now on go to {@code out}, in the formats Bind asked for (null: all text), after
+     * their RowDescription when {@code describeFirst} (a simple query's result).
+     */
+    PgRows on(ByteBuf out, short[] formats, boolean describeFirst) {
+        return on(out, formats, describeFirst, null);
+    }
+
+    PgRows on(ByteBuf out, short[] formats, boolean describeFirst, Chunks chunks) {
+        this.out = out;
+        this.formats = formats;
+        this.describeFirst = describeFirst;
+        this.chunks = chunks;
+        this.columns = null;
+        this.rows = 0;
+        this.mark = out.writerIndex();
+        return this;
+    }
+
+    /** Takes back what this result wrote so far (the statement is to run again elsewhere). */
+    void discard() {
+        out.writerIndex(mark);
+        columns = null;
+        rows = 0;
+    }
+
+    /** The result's columns, or null when the statement gave no rows result. */
+    ResultColumns columns() {
+        return columns;
+    }
+
+    long rows() {
+        return rows;
+    }
+
+    @Override
+    public void columns(ResultColumns c, long rowCount) {
+        int n = c.size();
+        if (oids.length < n) {
+            oids = new int[n];
+            binary = new boolean[n];
+        }
+        for (int i = 0; i < n; i++) {
+            oids[i] = PgMessages.typeOid(c.type(i));
+            binary[i] = PgMessages.format(formats, i) == 1;
+            if (binary[i] && oids[i] == PgMessages.NUMERIC) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "binary format of type numeric is not supported");
+            }
+        }
+        width = n;
+        columns = c;
+        if (describeFirst) {
+            PgMessages.rowDescription(out, c, formats);
+        }
+    }
+
+    @Override
+    public void beginRow() {
+        rowStart = out.writerIndex();
+        out.writeByte('D');
+        out.writeInt(0);
+        out.writeShort(width);
+        col = 0;
+    }
+
+    @Override
+    public void longValue(long v) {
+        int i = col++;
+        int oid = oids[i];
+        if (binary[i]) {
+            switch (oid) {
+                case PgMessages.INT4 -> {
+                    out.writeInt(4);
+                    out.writeInt((int) v);
+                }
+                case PgMessages.BOOL -> {
+                    out.writeInt(1);
+                    out.writeByte(v != 0 ? 1 : 0);
+                }
+                case PgMessages.FLOAT8 -> {
+                    out.writeInt(8);
+                    out.writeLong(Double.doubleToRawLongBits(v));
+                }
+                default -> {
+                    out.writeInt(8);
+                    out.writeLong(v);
+                }
+            }
+            return;
+        }
+        if (oid == PgMessages.BOOL) {
+            out.writeInt(1);
+            out.writeBytes(v != 0 ? TRUE : FALSE);
+            return;
+        }
+        int len = RespWriter.formatLong(v, digits);
+        out.writeInt(len);
+        out.writeBytes(digits, digits.length - len, len);
+    }
+
+    @Override
+    public void doubleValue(double v) {
+        int i = col++;
+        if (binary[i]) {
+            out.writeInt(8);
+            out.writeLong(Double.doubleToRawLongBits(v));
+            return;
+        }
+        if (Double.isNaN(v)) {
+            value(NAN, 0, NAN.length);
+        } else if (Double.isInfinite(v)) {
+            byte[] b = v > 0 ? INF : NEG_INF;
+            value(b, 0, b.length);
+        } else if (v == Math.rint(v) && Math.abs(v) < 1e15 && !(v == 0 && 1 / v < 0)) {
+            int len = RespWriter.formatLong((long) v, digits);
+            value(digits, digits.length - len, len);
+        } else {
+            int len = ShortestDouble.plain(v, digits);
+            if (len > 0) {
+                value(digits, 0, len);
+            } else {
+                byte[] b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
+                value(b, 0, b.length);
+            }
+        }
+    }
+
+    @Override
+    public void textValue(byte[] b, int off, int len) {
+        int i = col++;
+        if (binary[i] && (oids[i] == PgMessages.DATE || oids[i] == PgMessages.TIMESTAMP)) {
+            String s = new String(b, off, len, StandardCharsets.UTF_8);
+            if (oids[i] == PgMessages.DATE) {
+                out.writeInt(4);
+                out.writeInt((int) (java.time.LocalDate.parse(s).toEpochDay() - PG_EPOCH_DAYS));
+            } else {
+                java.time.LocalDateTime t = java.time.LocalDateTime.parse(s.replace(' ', 'T'));
+                long micros = t.toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1000;
+                out.writeInt(8);
+                out.writeLong(micros - PG_EPOCH_DAYS * 86_400_000_000L);
+            }
+            return;
+        }
+        value(b, off, len);
+    }
+
+    private void value(byte[] b, int off, int len) {
+        out.writeInt(len);
+        out.writeBytes(b, off, len);
+    }
+
+    @Override
+    public void nullValue() {
+        col++;
+        out.writeInt(-1);
+    }
+
+    @Override
+    public void endRow() {
+        out.setInt(rowStart + 1, out.writerIndex() - rowStart - 1);
+        rows++;
+        if (chunks != null) {
+            chunks.afterRow(out);
+        }
+    }
+
+    @Override
+    public void end() {
+    }
+
+    @Override
+    public void countStar(ResultColumns c, long count) {
+        columns(c, 1);
+        beginRow();
+        longValue(count);
+        endRow();
+    }
+}
