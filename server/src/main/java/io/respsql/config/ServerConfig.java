@@ -115,7 +115,7 @@ public final class ServerConfig {
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
     public ServerConfig() {
-        add(ConfigOption.ofInt("port", "TCP port to listen on; 0 picks a free port", false, 0, 65535,
+        add(ConfigOption.ofInt("port", "TCP port to listen on; 0 picks a free port (with a tls-port: no plain listener, TLS only)", false, 0, 65535,
                 () -> port, v -> port = v));
         add(ConfigOption.ofString("bind", "<addr>", "address to listen on (* for all interfaces)", false,
                 () -> bind, v -> {

@@ -351,4 +351,26 @@ class TlsTest {
                 c.tls("tls-key-file", path("server-enc.key")).tls("tls-key-file-pass", "wrong")));
         assertTrue(e.getMessage().contains("wrong tls-key-file-pass"), e.getMessage());
     }
+
+    @Test
+    void protocolsAndCiphersAsConfigured() throws Exception {
+        try (TestServer s = tlsServer(c -> c.tls("tls-protocols", "TLSv1.2")
+                .tls("tls-ciphers", "ECDHE-RSA-AES128-GCM-SHA256"))) {
+            try (SSLSocket socket = (SSLSocket) factory("client").createSocket(TestServer.HOST, s.server().tlsPort())) {
+                socket.setSoTimeout(10_000);
+                assertEquals("+PONG", call(socket, "PING"));
+                assertEquals("TLSv1.2", socket.getSession().getProtocol());
+                assertEquals("TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", socket.getSession().getCipherSuite());
+            }
+            try (SSLSocket socket = (SSLSocket) factory("client").createSocket(TestServer.HOST, s.server().tlsPort())) {
+                socket.setEnabledProtocols(new String[] {"TLSv1.3"});
+                assertThrows(IOException.class, socket::startHandshake);
+            }
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> tlsServer(c -> c.tls("tls-ciphers", "DEFAULT:!MEDIUM")));
+        assertTrue(e.getMessage().contains("tls-ciphers: unknown or unsupported cipher 'DEFAULT'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> tlsServer(c -> c.tls("tls-ciphersuites", "ECDHE-RSA-AES128-GCM-SHA256")));
+        assertTrue(e.getMessage().contains("is a TLSv1.2 cipher"), e.getMessage());
+    }
 }
