@@ -373,4 +373,34 @@ class TlsTest {
         e = assertThrows(IllegalArgumentException.class, () -> tlsServer(c -> c.tls("tls-ciphersuites", "ECDHE-RSA-AES128-GCM-SHA256")));
         assertTrue(e.getMessage().contains("is a TLSv1.2 cipher"), e.getMessage());
     }
+
+    @Test
+    void largeRepliesAndProtocolErrorsOverTls() throws Exception {
+        try (TestServer s = tlsServer(c -> { })) {
+            s.dispatch("SQL", "CREATE TABLE big (id INT PRIMARY KEY, pad TEXT)");
+            StringBuilder insert = new StringBuilder("INSERT INTO big VALUES ");
+            String pad = "x".repeat(100);
+            for (int i = 0; i < 20_000; i++) {
+                insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", '").append(pad).append("')");
+            }
+            s.dispatch("SQL", insert.toString());
+            // About 2.5 MB of reply: many 64 KiB chunks through the SslHandler, in order.
+            try (Jedis jedis = new Jedis(new HostAndPort(TestServer.HOST, s.server().tlsPort()),
+                    DefaultJedisClientConfig.builder().ssl(true).sslSocketFactory(factory("client")).build())) {
+                Object rows = jedis.sendCommand(() -> "SQL".getBytes(StandardCharsets.UTF_8),
+                        "SELECT id, pad FROM big ORDER BY id");
+                List<?> list = (List<?>) rows;
+                assertEquals(20_000, list.size());
+                assertEquals("19999," + pad, new String((byte[]) list.get(19_999), StandardCharsets.UTF_8));
+            }
+            // A protocol error's reply arrives before the connection ends, as on the plain port.
+            try (SSLSocket socket = (SSLSocket) factory("client").createSocket(TestServer.HOST, s.server().tlsPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write("*1\r\n$abc\r\n".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                String reply = new String(socket.getInputStream().readNBytes(20), StandardCharsets.US_ASCII);
+                assertTrue(reply.startsWith("-ERR Protocol error"), reply);
+            }
+        }
+    }
 }
