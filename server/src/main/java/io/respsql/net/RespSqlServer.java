@@ -107,6 +107,9 @@ public final class RespSqlServer implements AutoCloseable {
      * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
      *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
      * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
+     * @throws IllegalArgumentException if {@code tls-port} is set and a TLS file does not load (the
+     *         message names the file); nothing has started then. With {@code tls-port} a second
+     *         listener speaks TLS ({@link TlsContext}); {@code port 0} with it means TLS only.
      */
     public static RespSqlServer start(ServerConfig config) {
         // Before anything starts: a TLS file that does not load ends startup with nothing half-started.
