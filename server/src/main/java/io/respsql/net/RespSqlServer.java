@@ -276,12 +276,12 @@ public final class RespSqlServer implements AutoCloseable {
 
     /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
     private static TlsContext tlsContext(ServerConfig config) {
+        if (config.tlsReplication()) {
+            LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");
+        }
         if (!config.tlsEnabled()) {
             config.tlsReload(null);
             return null;
-        }
-        if (config.tlsReplication()) {
-            LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");
         }
         try {
             TlsContext tls = TlsContext.load(config);
