@@ -103,6 +103,20 @@ final class ConfigCommands {
                 return;
             }
         }
+        try {
+            // Keys applied together (a TLS certificate and its key) take effect once all are set.
+            ctx.config().applyLive(options);
+        } catch (ConfigException e) {
+            for (int r = options.size() - 1; r >= 0; r--) {
+                try {
+                    options.get(r).set(previous.get(r));
+                } catch (ConfigException restoreFailed) {
+                    throw new IllegalStateException("cannot restore " + options.get(r).name(), restoreFailed);
+                }
+            }
+            out.error("ERR CONFIG SET failed (possibly related to argument '" + a.string(2) + "') - " + e.getMessage());
+            return;
+        }
         out.ok();
     }
 

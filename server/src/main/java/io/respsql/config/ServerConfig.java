@@ -99,10 +99,26 @@ public final class ServerConfig {
     private int replTimeout = 60;
     private int replPingReplicaPeriod = 10;
 
+    /** {@code tls-port}: 0 off; {@link #ANY_PORT} (Java API only) a free port, written back once bound. */
+    private int tlsPort;
+    private String tlsCertFile = "";
+    private String tlsKeyFile = "";
+    private String tlsKeyFilePass = "";
+    private String tlsCaCertFile = "";
+    private String tlsAuthClients = "yes";
+    private String tlsProtocols = "";
+    private String tlsCiphers = "";
+    private String tlsCiphersuites = "";
+    private boolean tlsReplication;
+    private boolean tlsCluster;
+    private long tlsHandshakeTimeoutMs = 10_000;
+    /** Rebuilds the TLS context after CONFIG SET of tls-* keys; null while no TLS listener runs. */
+    private TlsReload tlsReload;
+
     private final Map<String, ConfigOption> options = new LinkedHashMap<>();
 
     public ServerConfig() {
-        add(ConfigOption.ofInt("port", "TCP port to listen on; 0 picks a free port", false, 0, 65535,
+        add(ConfigOption.ofInt("port", "TCP port to listen on; 0 picks a free port (with a tls-port: no plain listener, TLS only)", false, 0, 65535,
                 () -> port, v -> port = v));
         add(ConfigOption.ofInt("pg-port", "TCP port of the PostgreSQL wire protocol listener (-1: off; 0 picks a free port)",
                 false, -1, 65535, () -> pgPort, v -> pgPort = v));
@@ -233,8 +249,59 @@ public final class ServerConfig {
                 true, 1, Integer.MAX_VALUE, () -> replTimeout, v -> replTimeout = v));
         add(ConfigOption.ofInt("repl-ping-replica-period", "seconds between the PINGs a master sends its replicas",
                 true, 1, Integer.MAX_VALUE, () -> replPingReplicaPeriod, v -> replPingReplicaPeriod = v));
+        addTlsOptions();
         add(ConfigOption.ofInt("replica-priority", "Sentinel promotes replicas with a lower priority first (0: never)",
                 true, 0, Integer.MAX_VALUE, () -> replicaPriority, v -> replicaPriority = v));
+    }
+
+    /**
+     * Redis 7's TLS keys. The files are only stored here; the server loads them when it starts (a
+     * bad file ends startup) and again after CONFIG SET of any tls-* key ({@link #applyLive}).
+     */
+    private void addTlsOptions() {
+        add(ConfigOption.ofInt("tls-port", "TCP port of the TLS listener (0: none; with port 0, TLS only)", false,
+                0, 65535, () -> tlsPort, v -> tlsPort = v));
+        add(ConfigOption.ofString("tls-cert-file", "<file>", "server certificate (chain), PEM", true,
+                () -> tlsCertFile, v -> tlsCertFile = v.trim()));
+        add(ConfigOption.ofString("tls-key-file", "<file>", "private key of tls-cert-file, PEM (PKCS#8 or PKCS#1 RSA)", true,
+                () -> tlsKeyFile, v -> tlsKeyFile = v.trim()));
+        add(ConfigOption.ofString("tls-key-file-pass", "<password>", "password of an encrypted tls-key-file", true,
+                () -> tlsKeyFilePass, v -> tlsKeyFilePass = v));
+        add(ConfigOption.ofString("tls-ca-cert-file", "<file>", "CA certificates that sign client certificates, PEM",
+                true, () -> tlsCaCertFile, v -> tlsCaCertFile = v.trim()));
+        add(ConfigOption.ofString("tls-auth-clients", "<yes|no|optional>",
+                "whether TLS clients must present a certificate signed by tls-ca-cert-file", true,
+                () -> tlsAuthClients, v -> {
+                    String t = v.trim().toLowerCase(java.util.Locale.ROOT);
+                    if (!t.equals("yes") && !t.equals("no") && !t.equals("optional")) {
+                        throw new ConfigException("argument must be 'yes', 'no' or 'optional'");
+                    }
+                    tlsAuthClients = t;
+                }));
+        add(ConfigOption.ofString("tls-protocols", "<protocols>", "TLS versions accepted (\"\": TLSv1.2 TLSv1.3)", true,
+                () -> tlsProtocols, v -> {
+                    for (String p : v.trim().split("\\s+")) {
+                        if (!p.isEmpty() && !java.util.Set.of("TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3").contains(p)) {
+                            throw new ConfigException("unknown TLS protocol '" + p + "' (TLSv1, TLSv1.1, TLSv1.2, TLSv1.3)");
+                        }
+                    }
+                    tlsProtocols = v.trim();
+                }));
+        add(ConfigOption.ofString("tls-ciphers", "<list>",
+                "TLSv1.2 cipher suites, ':'-separated OpenSSL or IANA names (\"\": the JDK's defaults)", true,
+                () -> tlsCiphers, v -> tlsCiphers = v.trim()));
+        add(ConfigOption.ofString("tls-ciphersuites", "<list>",
+                "TLSv1.3 cipher suites, ':'-separated (\"\": the JDK's defaults)", true,
+                () -> tlsCiphersuites, v -> tlsCiphersuites = v.trim()));
+        add(ConfigOption.ofLong("tls-handshake-timeout-ms",
+                "a TLS client that has not finished its handshake after this many milliseconds is disconnected", true,
+                1, Long.MAX_VALUE, () -> tlsHandshakeTimeoutMs, v -> tlsHandshakeTimeoutMs = v));
+        add(ConfigOption.ofString("tls-replication", "<yes|no>",
+                "accepted for Redis configuration files; a replica's link to its master does not use TLS yet "
+                        + "(the server warns at start)", true,
+                () -> tlsReplication ? "yes" : "no", v -> tlsReplication = parseYesNo(v)));
+        add(ConfigOption.ofString("tls-cluster", "<yes|no>", "accepted for Redis configuration files (no cluster bus)",
+                true, () -> tlsCluster ? "yes" : "no", v -> tlsCluster = parseYesNo(v)));
     }
 
     /** {@code replicaof <host> <port>}, or {@code ""} / {@code no one} for a master. */
@@ -437,8 +504,9 @@ public final class ServerConfig {
         return port;
     }
 
+    /** 0: a free port (with a TLS port: no plain listener, as Redis); {@link #ANY_PORT}: a free port. */
     public ServerConfig port(int port) {
-        if (port < 0 || port > 65535) {
+        if (port < ANY_PORT || port > 65535) {
             throw new IllegalArgumentException("port out of range: " + port);
         }
         this.port = port;
@@ -704,6 +772,122 @@ public final class ServerConfig {
     public ServerConfig save(String rules) {
         this.saveRules = SaveRules.of(rules);
         return this;
+    }
+
+    // ---- TLS -----------------------------------------------------------------------------
+
+    /** For the Java API: {@code port} or {@code tls-port} bound to any free port, written back once bound. */
+    public static final int ANY_PORT = -1;
+
+    public int tlsPort() {
+        return tlsPort;
+    }
+
+    /** 0: no TLS listener; {@link #ANY_PORT}: one on a free port. */
+    public ServerConfig tlsPort(int port) {
+        if (port < ANY_PORT || port > 65535) {
+            throw new IllegalArgumentException("tls-port out of range: " + port);
+        }
+        this.tlsPort = port;
+        return this;
+    }
+
+    /** Whether a TLS listener is configured. */
+    public boolean tlsEnabled() {
+        return tlsPort != 0;
+    }
+
+    /** Whether the plain listener is configured: {@code port 0} with a TLS port means TLS only (as Redis). */
+    public boolean plainEnabled() {
+        return port != 0 || tlsPort == 0;
+    }
+
+    public String tlsCertFile() {
+        return tlsCertFile;
+    }
+
+    public String tlsKeyFile() {
+        return tlsKeyFile;
+    }
+
+    public String tlsKeyFilePass() {
+        return tlsKeyFilePass;
+    }
+
+    public String tlsCaCertFile() {
+        return tlsCaCertFile;
+    }
+
+    /** {@code yes}, {@code no} or {@code optional}. */
+    public String tlsAuthClients() {
+        return tlsAuthClients;
+    }
+
+    /** Space-separated; empty for the default (TLSv1.2 TLSv1.3). */
+    public String tlsProtocols() {
+        return tlsProtocols;
+    }
+
+    public String tlsCiphers() {
+        return tlsCiphers;
+    }
+
+    public String tlsCiphersuites() {
+        return tlsCiphersuites;
+    }
+
+    public boolean tlsReplication() {
+        return tlsReplication;
+    }
+
+    public long tlsHandshakeTimeoutMs() {
+        return tlsHandshakeTimeoutMs;
+    }
+
+    /** Sets a tls-* key by name as a configuration line would (for the Java API and tests). */
+    public ServerConfig tls(String name, String value) {
+        ConfigOption o = option(name);
+        if (o == null || !o.name().startsWith("tls-")) {
+            throw new IllegalArgumentException("not a TLS option: " + name);
+        }
+        try {
+            o.set(value);
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage());
+        }
+        return this;
+    }
+
+    /** The keys the TLS context is built from: a change of any of them rebuilds it. */
+    private static final java.util.Set<String> TLS_CONTEXT_KEYS = java.util.Set.of("tls-cert-file", "tls-key-file",
+            "tls-key-file-pass", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites");
+
+    /** Installed by the server while its TLS listener runs. */
+    public void tlsReload(TlsReload reload) {
+        this.tlsReload = reload;
+    }
+
+    /** Loads the TLS files again after a live change; throws (naming the file) when they do not load. */
+    @FunctionalInterface
+    public interface TlsReload {
+        void reload() throws ConfigException;
+    }
+
+    /**
+     * What CONFIG SET does once every value of one call is stored: keys applied together (the TLS
+     * certificate and its key, as Redis 7) are applied once here. Throws when they cannot be; the
+     * caller then restores the previous values.
+     */
+    public void applyLive(Collection<ConfigOption> changed) throws ConfigException {
+        if (tlsReload == null) {
+            return;
+        }
+        for (ConfigOption o : changed) {
+            if (TLS_CONTEXT_KEYS.contains(o.name())) {
+                tlsReload.reload();
+                return;
+            }
+        }
     }
 
     // ---- generic access --------------------------------------------------------------------

@@ -268,7 +268,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             // The client left in the middle of a request: nobody to answer.
             ctx.close();
         } else if (cause instanceof IOException) {
-            // The peer went away (reset, broken pipe): nothing to answer.
+            // The peer went away (reset, broken pipe), or its TLS handshake failed: nothing to answer.
+            ctx.close();
+        } else if (cause.getCause() instanceof javax.net.ssl.SSLException) {
+            // The TLS port got bytes that are not TLS (a plaintext client): the client's mistake.
+            log.debug("closing connection {}: {}", session == null ? "-" : session.id(), cause.getCause().toString());
             ctx.close();
         } else {
             log.warn("closing connection {} after an unexpected error", session == null ? "-" : session.id(), cause);

@@ -76,6 +76,8 @@ public final class RespSqlServer implements AutoCloseable {
     /** Every open client connection, so close() can close them before the loop stops. */
     private final ChannelGroup clientChannels;
     private volatile boolean closed;
+    /** The TLS listener (tls-port), or null; the same as serverChannel when TLS only. */
+    private Channel tlsChannel;
     /** Worker threads of long queries; stopped after the loop. */
     private io.respsql.engine.BackgroundQueries background;
     /** Its statement on the event loop is stopped by SIGTERM (cancelRunning). */
@@ -107,8 +109,13 @@ public final class RespSqlServer implements AutoCloseable {
      * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
      *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
      * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
+     * @throws IllegalArgumentException if {@code tls-port} is set and a TLS file does not load (the
+     *         message names the file); nothing has started then. With {@code tls-port} a second
+     *         listener speaks TLS ({@link TlsContext}); {@code port 0} with it means TLS only.
      */
     public static RespSqlServer start(ServerConfig config) {
+        // Before anything starts: a TLS file that does not load ends startup with nothing half-started.
+        TlsContext tls = tlsContext(config);
         ServerStats stats = new ServerStats(config);
         Catalog catalog = new Catalog();
         SqlEngine sql = new SqlEngine(catalog);
@@ -177,6 +184,9 @@ public final class RespSqlServer implements AutoCloseable {
         context.stopServer(() -> {
             // Stop accepting at once; the rest of close() waits for the loop, so it runs elsewhere.
             self.get().serverChannel.close();
+            if (self.get().tlsChannel != null) {
+                self.get().tlsChannel.close();
+            }
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
         CommandTable table = Commands.standard(context);
@@ -215,20 +225,30 @@ public final class RespSqlServer implements AutoCloseable {
                 }
             });
 
-        InetSocketAddress bindAddress = "*".equals(config.bind())
-                ? new InetSocketAddress(config.port())
-                : new InetSocketAddress(config.bind(), config.port());
-        ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
+        Channel plainChannel = null;
+        Channel tlsChannel = null;
+        try {
+            if (config.plainEnabled()) {
+                plainChannel = bind(bootstrap, config.bind(), config.port());
+                // Port 0 asked for any free port: from now on the configuration names the one bound, so
+                // CONFIG GET port and INFO agree with what clients connect to.
+                config.port(((InetSocketAddress) plainChannel.localAddress()).getPort());
+            }
+            if (tls != null) {
+                tlsChannel = bind(bootstrap.clone().childHandler(tls.wrap(bootstrap.config().childHandler())),
+                        config.bind(), config.tlsPort());
+                config.tlsPort(((InetSocketAddress) tlsChannel.localAddress()).getPort());
+            }
+        } catch (UncheckedIOException e) {
+            if (plainChannel != null) {
+                plainChannel.close().syncUninterruptibly();
+            }
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
             aof.close();
-            Throwable cause = bound.cause();
-            String where = config.bind() + ":" + config.port();
-            IOException io = cause instanceof IOException e ? e : new IOException(cause);
-            throw new UncheckedIOException("cannot listen on " + where + ": " + cause.getMessage(), io);
+            throw e;
         }
-        Channel serverChannel = bound.channel();
-        int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        Channel serverChannel = plainChannel != null ? plainChannel : tlsChannel;
+        int port = config.port();
         io.respsql.pgwire.PgServer pg = null;
         if (config.pgPort() >= 0) {
             try {
@@ -237,14 +257,14 @@ public final class RespSqlServer implements AutoCloseable {
                 pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
+                if (tlsChannel != null && tlsChannel != serverChannel) {
+                    tlsChannel.close().syncUninterruptibly();
+                }
                 loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
                 aof.close();
                 throw e;
             }
         }
-        // Port 0 asked for any free port: from now on the configuration names the one bound, so
-        // CONFIG GET port and INFO agree with what clients connect to.
-        config.port(port);
         info.listening(port, transport);
         ScheduledFuture<?> cron = executor.scheduleAtFixedRate(
                 () -> {
@@ -265,11 +285,43 @@ public final class RespSqlServer implements AutoCloseable {
         executor.execute(replication::start);
         RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
                 clientChannels);
+        server.tlsChannel = tlsChannel;
         server.background = background;
         server.sqlEngine = sql;
         server.pg = pg;
         self.set(server);
         return server;
+    }
+
+    /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
+    private static TlsContext tlsContext(ServerConfig config) {
+        if (config.tlsReplication()) {
+            LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");
+        }
+        if (!config.tlsEnabled()) {
+            config.tlsReload(null);
+            return null;
+        }
+        try {
+            TlsContext tls = TlsContext.load(config);
+            config.tlsReload(tls::reload);
+            return tls;
+        } catch (io.respsql.config.ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** Binds one listener of {@code bootstrap}; port 0 or {@link ServerConfig#ANY_PORT}: a free one. */
+    private static Channel bind(ServerBootstrap bootstrap, String host, int port) {
+        int p = Math.max(0, port);
+        InetSocketAddress address = "*".equals(host) ? new InetSocketAddress(p) : new InetSocketAddress(host, p);
+        ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            Throwable cause = bound.cause();
+            IOException io = cause instanceof IOException e ? e : new IOException(cause);
+            throw new UncheckedIOException("cannot listen on " + host + ":" + p + ": " + cause.getMessage(), io);
+        }
+        return bound.channel();
     }
 
     /** Client buffer totals and maxima for maxmemory and INFO clients (on the event loop). */
@@ -297,6 +349,11 @@ public final class RespSqlServer implements AutoCloseable {
     /** The port actually bound (useful when the configured port was 0). */
     public int port() {
         return address.getPort();
+    }
+
+    /** The TLS port bound, or 0 without TLS. */
+    public int tlsPort() {
+        return tlsChannel == null ? 0 : ((InetSocketAddress) tlsChannel.localAddress()).getPort();
     }
 
     public InetSocketAddress address() {
@@ -369,6 +426,9 @@ public final class RespSqlServer implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
         if (pg != null) {
             pg.close();
+        }
+        if (tlsChannel != null) {
+            tlsChannel.close().syncUninterruptibly();
         }
         // Close clients explicitly: a client must see its connection end when the server stops.
         clientChannels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);

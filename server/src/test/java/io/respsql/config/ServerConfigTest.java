@@ -235,4 +235,46 @@ class ServerConfigTest {
         assertThrows(IllegalArgumentException.class, () -> new ServerConfig().ioTransport("select"));
         assertEquals(false, new ServerConfig().option("io-transport").mutable());
     }
+
+    @Test
+    void tlsKeysAsRedis() throws Exception {
+        ServerConfig d = new ServerConfig();
+        assertEquals(false, d.tlsEnabled());
+        assertEquals(true, d.plainEnabled());
+        assertEquals("yes", d.option("tls-auth-clients").get());
+        assertEquals("no", d.option("tls-replication").get());
+        ServerConfig c = ServerConfig.fromArgs("--port", "0", "--tls-port", "6380", "--tls-cert-file", "a.crt",
+                "--tls-key-file", "a.key", "--tls-auth-clients", "OPTIONAL", "--tls-protocols", "TLSv1.3",
+                "--tls-replication", "yes", "--tls-cluster", "no");
+        assertEquals(6380, c.tlsPort());
+        assertEquals(false, c.plainEnabled()); // port 0 with tls-port: TLS only
+        assertEquals("optional", c.tlsAuthClients());
+        assertEquals("TLSv1.3", c.tlsProtocols());
+        assertEquals(true, c.tlsReplication());
+        assertEquals(true, ServerConfig.fromArgs("--port", "0").plainEnabled()); // without TLS: any free port
+        ConfigException bad = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--tls-auth-clients", "maybe"));
+        assertEquals("Bad value 'maybe' for --tls-auth-clients: argument must be 'yes', 'no' or 'optional'", bad.getMessage());
+        bad = assertThrows(ConfigException.class, () -> ServerConfig.fromArgs("--tls-protocols", "TLSv1.2 SSLv3"));
+        assertTrue(bad.getMessage().contains("unknown TLS protocol 'SSLv3'"), bad.getMessage());
+        assertEquals(false, c.option("tls-port").mutable());
+        assertEquals(true, c.option("tls-cert-file").mutable());
+        assertThrows(IllegalArgumentException.class, () -> new ServerConfig().tlsPort(-2));
+    }
+
+    @Test
+    void applyLiveReloadsTlsOnceForTheKeysItIsBuiltFrom() throws Exception {
+        ServerConfig c = new ServerConfig();
+        int[] reloads = {0};
+        c.applyLive(java.util.List.of(c.option("tls-cert-file"))); // no TLS listener: nothing to reload
+        c.tlsReload(() -> reloads[0]++);
+        c.applyLive(java.util.List.of(c.option("tls-cert-file"), c.option("tls-key-file")));
+        assertEquals(1, reloads[0]);
+        c.applyLive(java.util.List.of(c.option("maxclients"), c.option("tls-handshake-timeout-ms")));
+        assertEquals(1, reloads[0]);
+        c.tlsReload(() -> {
+            throw new ConfigException("cannot read tls-cert-file x");
+        });
+        ConfigException e = assertThrows(ConfigException.class, () -> c.applyLive(java.util.List.of(c.option("tls-ca-cert-file"))));
+        assertEquals("cannot read tls-cert-file x", e.getMessage());
+    }
 }
