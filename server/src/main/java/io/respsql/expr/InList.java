@@ -218,7 +218,7 @@ final class InList extends Expression {
                     return 0;
                 }
             }
-            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.IntRef) {
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof IntRef) {
                 IntColumn c = (IntColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
@@ -230,7 +230,7 @@ final class InList extends Expression {
                 }
                 return kept;
             }
-            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.LongRef) {
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof LongRef) {
                 LongColumn c = (LongColumn) col.column;
                 boolean nulls = c.mayHaveNulls();
                 int kept = 0;
