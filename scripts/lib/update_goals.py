@@ -2,11 +2,12 @@
 """Issue 13's three UPDATE/IN goals against one or more running servers, rounds alternated.
 
 Usage: update_goals.py LABEL=PORT [LABEL=PORT ...]   (env: ROUNDS=3 BIG=5000000 MSG=10000000
-FK_MOD=100 REPS_FULL=15 REPS_FK=200 REPS_IN=300 SEED=13)
+FK_MOD=100 REPS_FULL=15 REPS_FK=200 REPS_IN=300 SEED=13 VTYPE=int)
 
-Per server: loads big(id int primary key, v int), BIG rows, v = id % 1000 (a few NULLs), and
-message_list(id int primary key, fk int, count int) with an fk index, MSG rows, fk = id % FK_MOD
-(MSG / FK_MOD rows per fk value), by doubling INSERT ... SELECT (not timed). Then per round, per
+Per server: loads big(id int primary key, v VTYPE), BIG rows, v = id % 1000 (a few NULLs), and
+message_list(id int primary key, fk int, count VTYPE) with an fk index, MSG rows, fk = id % FK_MOD
+(MSG / FK_MOD rows per fk value); VTYPE (int, bigint, float) is the type of the
+updated columns big.v and message_list.count; by doubling INSERT ... SELECT (not timed). Then per round, per
 server (order alternated by round), per workload: REPS requests, one at a time, on one
 connection; prints the round trip p50/p90 in ms and the server's own usec per call (INFO
 commandstats after CONFIG RESETSTAT). Every reply is checked (row counts, IN = range results).
@@ -85,10 +86,10 @@ class Conn:
         return r
 
 
-def load(c, big, msg, mod):
+def load(c, big, msg, mod, vtype):
     for t in ("big", "message_list"):
         c.cmd("SQL", "DROP TABLE " + t)
-    c.sql("CREATE TABLE big (id int primary key, v int)")
+    c.sql("CREATE TABLE big (id int primary key, v %s)" % vtype)
     c.sql("INSERT INTO big VALUES " + ",".join("(%d,%d)" % (i, i % 1000) for i in range(1, 1001)))
     n = 1000
     while n < big:
@@ -96,7 +97,7 @@ def load(c, big, msg, mod):
         c.sql("INSERT INTO big SELECT id + %d, v FROM big WHERE id <= %d" % (n, m))
         n += m
     c.sql("UPDATE big SET v = NULL WHERE id % 100000 = 17")  # NULLs the full-table UPDATE must keep
-    c.sql("CREATE TABLE message_list (id int primary key, fk int, count int)")
+    c.sql("CREATE TABLE message_list (id int primary key, fk int, count %s)" % vtype)
     c.sql("CREATE INDEX message_list:fk:index ON message_list (fk)")
     c.sql("INSERT INTO message_list VALUES " + ",".join("(%d,%d,4)" % (i, i % mod) for i in range(1, 1001)))
     n = 1000
@@ -143,13 +144,14 @@ def main():
     reps_fk = int(os.environ.get("REPS_FK", 200))
     reps_in = int(os.environ.get("REPS_IN", 300))
     rnd = random.Random(int(os.environ.get("SEED", 13)))
+    vtype = os.environ.get("VTYPE", "int")
     conns = {}
     for label, port in servers:
         c = Conn(port)
         t0 = time.time()
-        load(c, big, msg, mod)
-        print("# %s: loaded big (%d rows) and message_list (%d rows, %d per fk) in %.1f s"
-              % (label, big, msg, msg // mod, time.time() - t0), flush=True)
+        load(c, big, msg, mod, vtype)
+        print("# %s: loaded big (%d rows) and message_list (%d rows, %d per fk), updated columns %s, in %.1f s"
+              % (label, big, msg, msg // mod, vtype, time.time() - t0), flush=True)
         conns[label] = c
     bases = [rnd.randrange(0, big - 1000) for _ in range(reps_in)]
     fks = [rnd.randrange(1, mod) for _ in range(reps_fk)]

@@ -1,9 +1,6 @@
 package io.respsql.expr;
 
 import io.respsql.sql.tree.Expr.BinaryOp;
-import io.respsql.storage.DoubleColumn;
-import io.respsql.storage.IntColumn;
-import io.respsql.storage.LongColumn;
 import io.respsql.storage.TextColumn;
 
 /**
@@ -13,18 +10,20 @@ import io.respsql.storage.TextColumn;
  */
 final class ColumnRange {
     final ColumnRef col;
-    private final boolean negate;
-    private long lo = Long.MIN_VALUE;
-    private long hi = Long.MAX_VALUE;
-    private double dlo = Double.NEGATIVE_INFINITY;
-    private double dhi = Double.POSITIVE_INFINITY;
+    // the bounds, read by the typed refs' loops (IntRef.filterRange, ...)
+    final boolean negate;
+    long lo = Long.MIN_VALUE;
+    long hi = Long.MAX_VALUE;
+    double dlo = Double.NEGATIVE_INFINITY;
+    double dhi = Double.POSITIVE_INFINITY;
     /** No upper bound on a DOUBLE column: NaN (above +Infinity in PostgreSQL's order) is in. */
-    private boolean dhiOpen = true;
-    private boolean loInc = true;
-    private boolean hiInc = true;
+    boolean dhiOpen = true;
+    boolean loInc = true;
+    boolean hiInc = true;
     private byte[] tlo;
     private byte[] thi;
-    private boolean empty;
+    /** An integer bound past the 64-bit range (v < MIN, v > MAX): nothing is in. */
+    boolean empty;
 
     private ColumnRange(ColumnRef col, boolean negate) {
         this.col = col;
@@ -37,10 +36,10 @@ final class ColumnRange {
             return false;
         }
         SqlType t = k.type();
-        if (col instanceof ColumnRef.IntRef || col instanceof ColumnRef.LongRef) {
+        if (col instanceof IntRef || col instanceof LongRef) {
             return t.isLongCarried();
         }
-        if (col instanceof ColumnRef.DoubleRef) {
+        if (col instanceof DoubleRef) {
             return t.isNumeric() || t == SqlType.BOOLEAN;
         }
         if (col instanceof ColumnRef.TextRef) {
@@ -65,7 +64,7 @@ final class ColumnRange {
                 case GT: r.tlo = k.text; r.loInc = false; break;
                 default: r.tlo = k.text; break;
             }
-        } else if (col instanceof ColumnRef.DoubleRef) {
+        } else if (col instanceof DoubleRef) {
             double v = k.type() == SqlType.DOUBLE ? k.doubleValue : k.longValue;
             switch (op) {
                 case EQ: case NE: r.dlo = v; r.dhi = v; r.dhiOpen = false; break;
@@ -99,7 +98,7 @@ final class ColumnRange {
         if (col instanceof ColumnRef.TextRef) {
             r.tlo = l.text;
             r.thi = h.text;
-        } else if (col instanceof ColumnRef.DoubleRef) {
+        } else if (col instanceof DoubleRef) {
             r.dlo = l.type() == SqlType.DOUBLE ? l.doubleValue : l.longValue;
             r.dhi = h.type() == SqlType.DOUBLE ? h.doubleValue : h.longValue;
             r.dhiOpen = false;
@@ -111,113 +110,10 @@ final class ColumnRange {
     }
 
     int filter(int[] sel, int n) {
-        if (col instanceof ColumnRef.IntRef) {
-            return filterInt((IntColumn) col.column, sel, n);
+        if (col instanceof ColumnRef.TextRef) {
+            return filterText((TextColumn) col.column, sel, n);
         }
-        if (col instanceof ColumnRef.LongRef) {
-            return filterLong((LongColumn) col.column, sel, n);
-        }
-        if (col instanceof ColumnRef.DoubleRef) {
-            return filterDouble((DoubleColumn) col.column, sel, n);
-        }
-        return filterText((TextColumn) col.column, sel, n);
-    }
-
-    // filterInt and filterLong are the same loop on purpose, one per column class: the per-row
-    // c.get(s) stays a monomorphic, inlined array read (a shared loop over a common type would make
-    // it a virtual call per row, megamorphic once INT, BIGINT and DOUBLE ranges all run).
-    private int filterInt(IntColumn c, int[] sel, int n) {
-        boolean nulls = c.mayHaveNulls();
-        boolean want = !negate;
-        long lo = this.lo;
-        long hi = this.hi;
-        if (empty) {
-            lo = 0;
-            hi = -1;
-        }
-        int kept = 0;
-        if (!nulls) {
-            // no branch on the outcome: each slot is written and kept or overwritten (a range keeping
-            // a third of random values mispredicts a branch about every other row)
-            for (int i = 0; i < n; i++) {
-                int s = sel[i];
-                long v = c.get(s);
-                sel[kept] = s;
-                kept += (v >= lo & v <= hi) == want ? 1 : 0;
-            }
-            return kept;
-        }
-        for (int i = 0; i < n; i++) {
-            int s = sel[i];
-            if (c.isNull(s)) {
-                continue;
-            }
-            long v = c.get(s);
-            if ((v >= lo && v <= hi) == want) {
-                sel[kept++] = s;
-            }
-        }
-        return kept;
-    }
-
-    private int filterLong(LongColumn c, int[] sel, int n) {
-        boolean nulls = c.mayHaveNulls();
-        boolean want = !negate;
-        long lo = this.lo;
-        long hi = this.hi;
-        if (empty) {
-            lo = 0;
-            hi = -1;
-        }
-        int kept = 0;
-        if (!nulls) {
-            // no branch on the outcome: each slot is written and kept or overwritten (a range keeping
-            // a third of random values mispredicts a branch about every other row)
-            for (int i = 0; i < n; i++) {
-                int s = sel[i];
-                long v = c.get(s);
-                sel[kept] = s;
-                kept += (v >= lo & v <= hi) == want ? 1 : 0;
-            }
-            return kept;
-        }
-        for (int i = 0; i < n; i++) {
-            int s = sel[i];
-            if (c.isNull(s)) {
-                continue;
-            }
-            long v = c.get(s);
-            if ((v >= lo && v <= hi) == want) {
-                sel[kept++] = s;
-            }
-        }
-        return kept;
-    }
-
-    private int filterDouble(DoubleColumn c, int[] sel, int n) {
-        // PostgreSQL's float8 order (Doubles): NaN equals NaN and is above everything. The bounds are
-        // turned into plain compares for the non-NaN rows, and whether a NaN row is in is decided once.
-        boolean loNaN = dlo != dlo;
-        boolean hiNaN = !dhiOpen && dhi != dhi;
-        double lo = loNaN ? Double.NaN : dlo; // a NaN lower bound: no non-NaN value reaches it (v >= NaN is false)
-        double hi = dhiOpen || hiNaN ? Double.POSITIVE_INFINITY : dhi;
-        boolean hiInc = dhiOpen || hiNaN || this.hiInc;
-        boolean nanIn = (!loNaN || loInc) && (dhiOpen || hiNaN && this.hiInc);
-        boolean nulls = c.mayHaveNulls();
-        boolean want = !negate;
-        int kept = 0;
-        for (int i = 0; i < n; i++) {
-            int s = sel[i];
-            if (nulls && c.isNull(s)) {
-                continue;
-            }
-            double v = c.get(s);
-            boolean in = v == v ? (loInc ? v >= lo : v > lo) && (hiInc ? v <= hi : v < hi) : nanIn;
-            if (in == want) {
-                sel[kept++] = s;
-            }
-        }
-        return kept;
+        return col.filterRange(this, sel, n); // IntRef, LongRef, DoubleRef: a loop of the column's type
     }
 
     /** {@code col = k} / {@code col <> k}: one reference read per row, the length compared before any byte. */

@@ -9,7 +9,8 @@ import io.respsql.storage.TextColumn;
 /**
  * A column of a numbered relation, read at {@code ctx.slots[relation]}; slot -1 (the row an
  * outer join adds) and a NULL bit read as NULL. One subclass per storage class, so each read
- * is a direct array access. BOOLEAN (0/1) and DATE (days) live in IntColumn, TIMESTAMP (µs)
+ * is a direct array access: {@link IntRef}, {@link LongRef} and {@link DoubleRef} are generated
+ * from one template (src/main/templates/io/respsql/expr/TypeRef.java.tmpl), TEXT's is here. BOOLEAN (0/1) and DATE (days) live in IntColumn, TIMESTAMP (µs)
  * in LongColumn; a column class not known here is read through {@link Column#getLong}.
  */
 abstract class ColumnRef extends Expression {
@@ -33,7 +34,7 @@ abstract class ColumnRef extends Expression {
             return new LongRef(t, (LongColumn) c, relation, label);
         }
         if (c instanceof DoubleColumn) {
-            return new DoubleRef((DoubleColumn) c, relation, label);
+            return new DoubleRef(t, (DoubleColumn) c, relation, label);
         }
         if (c instanceof TextColumn) {
             return new TextRef((TextColumn) c, relation, label);
@@ -98,6 +99,15 @@ abstract class ColumnRef extends Expression {
         return any;
     }
 
+    /**
+     * {@link ColumnRange#filter} over this column: keeps the slots of {@code sel[0..n)} within the
+     * range's bounds, in a loop of the column's own type (only the typed refs have one: a range is
+     * made only over them and TEXT, see {@link ColumnRange}).
+     */
+    int filterRange(ColumnRange r, int[] sel, int n) {
+        throw new IllegalStateException("no range loop over " + describe());
+    }
+
     @Override
     public final long relations() {
         return 1L << relation;
@@ -111,111 +121,6 @@ abstract class ColumnRef extends Expression {
     @Override
     public final String describe() {
         return label;
-    }
-
-    static final class IntRef extends ColumnRef {
-        final IntColumn c;
-
-        IntRef(SqlType t, IntColumn c, int relation, String label) {
-            super(t, c, relation, label);
-            this.c = c;
-        }
-
-        @Override
-        public long evalLong(EvalContext ctx) {
-            int s = slot(ctx);
-            return s < 0 ? 0 : c.get(s);
-        }
-
-        @Override
-        public boolean evalLongBatch(EvalContext ctx, int rel, int[] sel, int n, long[] out, boolean[] nulls) {
-            if (rel != relation) {
-                return super.evalLongBatch(ctx, rel, sel, n, out, nulls);
-            }
-            IntColumn col = c;
-            for (int i = 0; i < n; i++) {
-                out[i] = col.get(sel[i]); // a NULL row's slot holds 0
-            }
-            return batchNulls(sel, n, nulls);
-        }
-
-        @Override
-        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
-            if (rel != relation) {
-                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
-            }
-            IntColumn col = c;
-            for (int i = 0; i < n; i++) {
-                out[i] = col.get(sel[i]);
-            }
-            return batchNulls(sel, n, nulls);
-        }
-    }
-
-    static final class LongRef extends ColumnRef {
-        final LongColumn c;
-
-        LongRef(SqlType t, LongColumn c, int relation, String label) {
-            super(t, c, relation, label);
-            this.c = c;
-        }
-
-        @Override
-        public long evalLong(EvalContext ctx) {
-            int s = slot(ctx);
-            return s < 0 ? 0 : c.get(s);
-        }
-
-        @Override
-        public boolean evalLongBatch(EvalContext ctx, int rel, int[] sel, int n, long[] out, boolean[] nulls) {
-            if (rel != relation) {
-                return super.evalLongBatch(ctx, rel, sel, n, out, nulls);
-            }
-            LongColumn col = c;
-            for (int i = 0; i < n; i++) {
-                out[i] = col.get(sel[i]);
-            }
-            return batchNulls(sel, n, nulls);
-        }
-
-        @Override
-        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
-            if (rel != relation) {
-                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
-            }
-            LongColumn col = c;
-            for (int i = 0; i < n; i++) {
-                out[i] = col.get(sel[i]);
-            }
-            return batchNulls(sel, n, nulls);
-        }
-    }
-
-    static final class DoubleRef extends ColumnRef {
-        final DoubleColumn c;
-
-        DoubleRef(DoubleColumn c, int relation, String label) {
-            super(SqlType.DOUBLE, c, relation, label);
-            this.c = c;
-        }
-
-        @Override
-        public double evalDouble(EvalContext ctx) {
-            int s = slot(ctx);
-            return s < 0 ? 0 : c.get(s);
-        }
-
-        @Override
-        public boolean evalDoubleBatch(EvalContext ctx, int rel, int[] sel, int n, double[] out, boolean[] nulls) {
-            if (rel != relation) {
-                return super.evalDoubleBatch(ctx, rel, sel, n, out, nulls);
-            }
-            DoubleColumn col = c;
-            for (int i = 0; i < n; i++) {
-                out[i] = col.get(sel[i]);
-            }
-            return batchNulls(sel, n, nulls);
-        }
     }
 
     static final class TextRef extends ColumnRef {

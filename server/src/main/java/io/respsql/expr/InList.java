@@ -1,7 +1,5 @@
 package io.respsql.expr;
 
-import io.respsql.storage.IntColumn;
-import io.respsql.storage.LongColumn;
 import io.respsql.storage.TextColumn;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
@@ -218,29 +216,11 @@ final class InList extends Expression {
                     return 0;
                 }
             }
-            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.IntRef) {
-                IntColumn c = (IntColumn) col.column;
-                boolean nulls = c.mayHaveNulls();
-                int kept = 0;
-                for (int i = 0; i < n; i++) {
-                    int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
-                        sel[kept++] = s;
-                    }
-                }
-                return kept;
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof IntRef) {
+                return ((IntRef) col).filterIn(set, want, sel, n); // a loop of the column's type
             }
-            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof ColumnRef.LongRef) {
-                LongColumn c = (LongColumn) col.column;
-                boolean nulls = c.mayHaveNulls();
-                int kept = 0;
-                for (int i = 0; i < n; i++) {
-                    int s = sel[i];
-                    if (!(nulls && c.isNull(s)) && set.contains(c.get(s)) == want) {
-                        sel[kept++] = s;
-                    }
-                }
-                return kept;
+            if ((kind == ValueCompare.LONG || paramLongs) && col instanceof LongRef) {
+                return ((LongRef) col).filterIn(set, want, sel, n);
             }
             if (kind == ValueCompare.TEXT && col instanceof ColumnRef.TextRef) {
                 TextColumn c = (TextColumn) col.column;

@@ -139,6 +139,17 @@ public abstract class Column {
         }
     }
 
+    /**
+     * Chunk {@code c}'s NULL bitmap (bit {@code o & 63} of word {@code o >>> 6} for offset o), or
+     * null when no NULL was ever stored in that chunk: for the bulk writers of exec/kernel, which
+     * skip NULL rows a word at a time. Written only by a writer that made the chunk private first
+     * (a typed column's {@code writableChunk}), and only to clear bits.
+     */
+    public final long[] nullWords(int c) {
+        long[][] n = nulls;
+        return c < n.length ? n[c] : null;
+    }
+
     /** Whether any row may hold NULL now (false lets scans and index plans skip NULL checks). */
     public final boolean mayHaveNulls() {
         return anyNulls;
@@ -193,7 +204,7 @@ public abstract class Column {
     abstract Object chunkArray(int c);
 
     /** Number of value chunks. */
-    abstract int chunkCount();
+    public abstract int chunkCount();
 
     /** Row slots chunk {@code c} holds (the first chunk grows; the others hold {@link Chunks#SIZE}). */
     abstract int chunkRows(int c);

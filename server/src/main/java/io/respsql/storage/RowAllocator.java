@@ -258,8 +258,8 @@ public final class RowAllocator {
         return readOnly;
     }
 
-    /** Bitmap chunk {@code c} (capture accounting), or null past the last. */
-    long[] liveChunk(int c) {
+    /** Bitmap chunk {@code c} (capture accounting; the bulk UPDATE kernels walk it), or null past the last: not to be written. */
+    public long[] liveChunk(int c) {
         return c < live.length ? live[c] : null;
     }
 

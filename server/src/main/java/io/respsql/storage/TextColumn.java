@@ -78,7 +78,7 @@ public final class TextColumn extends Column {
     }
 
     @Override
-    int chunkCount() {
+    public int chunkCount() {
         return refs.length;
     }
 

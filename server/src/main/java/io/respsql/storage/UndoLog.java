@@ -84,44 +84,15 @@ public final class UndoLog {
     }
 
     /**
-     * An UPDATE's increment added {@code delta} to every non-NULL value of {@code c} over the live
-     * rows of {@code t}. Rollback subtracts it over the same rows: when it runs, the later entries
-     * are undone, so the live rows and NULLs are those the UPDATE saw. Nothing per row is kept.
+     * An undo the statement describes itself (an increment's kernel, exec/kernel/NumericKernel:
+     * subtract its step again over the same rows), run in this log's order on rollback.
      */
-    public void addedToLive(Table t, IntColumn c, int delta) {
-        entries.add(() -> c.addToLive(t.rows(), -delta));
+    public void onRollback(Runnable undo) {
+        entries.add(undo::run);
     }
 
-    /**
-     * An UPDATE's increment added {@code delta} to every non-NULL value of {@code c} (not in any
-     * index) at the rows of {@code index}'s keys in [lo, hi]. Rollback walks that range again
-     * (the index then holds the pairs it held at the UPDATE, later entries being undone first)
-     * and subtracts it: O(1) memory for a range over millions of rows.
-     */
-    public void addedInRange(IntColumn c, int delta, TableIndex index, long lo, long hi) {
-        entries.add(() -> addInRange(c, -delta, index, lo, hi, Long.MAX_VALUE, new int[RANGE_BATCH]));
-    }
-
-    /** Rows per batch of {@link #addInRange}. */
+    /** Rows per batch of a key range's batched walks (an increment over an index range and its undo). */
     public static final int RANGE_BATCH = 4096;
-
-    /**
-     * Adds {@code delta} (no range check) to the non-NULL values of {@code c} at the first
-     * {@code limit} rows of {@code index}'s keys in [lo, hi], in key order, a batch of
-     * {@code batch.length} rows at a time; used to take an increment back.
-     */
-    public static void addInRange(IntColumn c, int delta, TableIndex index, long lo, long hi, long limit, int[] batch) {
-        io.respsql.index.LongIntBTree.Cursor cur = index.tree().cursor();
-        if (!cur.seek(lo)) {
-            return;
-        }
-        long left = limit;
-        int n;
-        while (left > 0 && (n = cur.fill(hi, batch, (int) Math.min(batch.length, left))) > 0) {
-            c.addTo(batch, n, delta);
-            left -= n;
-        }
-    }
 
     /** A statement is about to add or remove tables or index names (DDL, FLUSHALL). */
     public void catalogChanging() {

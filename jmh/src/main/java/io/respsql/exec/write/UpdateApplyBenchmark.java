@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>fkConst: {@code SET count = 5 WHERE fk = 7}, 10,000 strided rows, the constant write;</li>
  *   <li>fkIncr: {@code SET count = count + 1 WHERE fk = 7}, the increment over a row list
- *       (IntColumn.addWithin row by row: one cache miss per row);</li>
+ *       (IntKernel.addWithin row by row: one cache miss per row);</li>
  *   <li>pkRangeIncr: {@code SET count = count + 1 WHERE id BETWEEN 1000 AND 100999}, the
  *       increment over an index range, 100,000 consecutive slots (the stretch kernel);</li>
  *   <li>allIncr: {@code SET count = count + 1}, the whole-table increment (firstOutside and

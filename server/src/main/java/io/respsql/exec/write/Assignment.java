@@ -1,5 +1,6 @@
 package io.respsql.exec.write;
 
+import io.respsql.exec.kernel.NumericKernel;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
@@ -33,6 +34,8 @@ final class Assignment {
     final boolean inUnique;
 
     private final Cell pending;
+    /** The column's bulk kernels when it is INT, BIGINT or FLOAT and in no index (null otherwise): made once, when bound. */
+    private final NumericKernel kernel;
     /**
      * The value is arithmetic over this row's own columns and literals (no subquery, no function),
      * going into an unindexed integer column held as int: {@link #computeInt} may then be used
@@ -52,6 +55,7 @@ final class Assignment {
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
         this.inUnique = t.coveredByUnique(column);
+        this.kernel = indexed ? null : NumericKernel.of(column);
     }
 
     /**
@@ -97,7 +101,7 @@ final class Assignment {
                 a = new Assignment(t, c, x, cell);
                 a.rowLocalInt = !a.indexed && c.type().storedAs() == ColumnType.INT && c instanceof IntColumn
                         && x.relations() == 1L && rowArithmetic(e);
-                if (a.rowLocalInt && c.type() == ColumnType.INT) {
+                if (a.kernel != null && x.relations() == 1L && rowArithmetic(e)) {
                     a.bindIncrement(e, plan);
                 }
             }
@@ -111,7 +115,7 @@ final class Assignment {
     /**
      * {@code SET c = c + k}, {@code c - k} or {@code k + c} with k an integer literal or parameter:
      * {@link #step} is k's expression (negated by {@link #stepSign} for minus), so the UPDATE can
-     * add one number to the column's values in a primitive loop ({@link IntColumn#addTo}).
+     * add one number to the column's values in a primitive loop ({@link NumericKernel#addTo}).
      */
     private void bindIncrement(Expr e, StatementPlanner.RowsPlan plan) {
         if (!(e instanceof Expr.Binary b) || (b.op() != Expr.BinaryOp.ADD && b.op() != Expr.BinaryOp.SUB)) {
@@ -146,17 +150,21 @@ final class Assignment {
     }
 
     /**
-     * The number this run adds to every non-NULL value, clamped to ±2^33 (beyond that no INT
-     * value stays in range, and the clamp keeps the range arithmetic exact); {@link Long#MIN_VALUE}
-     * when k is NULL (every value becomes NULL: the general path does that).
+     * The number this run adds to every non-NULL value, as the column's kernel takes it
+     * ({@link NumericKernel#delta}); {@link Long#MIN_VALUE} when k is NULL (every value becomes
+     * NULL) or the kernel leaves k to the general path, which then runs.
      */
     long delta(EvalContext ctx) {
         long k = step.evalLong(ctx);
         if (ctx.isNull) {
             return Long.MIN_VALUE;
         }
-        k = Math.max(-(1L << 33), Math.min(1L << 33, k));
-        return stepSign * k;
+        return kernel.delta(k, stepSign);
+    }
+
+    /** The column's bulk kernels (non-null for an {@link #isIncrement} or a {@link #constantWrite}). */
+    NumericKernel kernel() {
+        return kernel;
     }
 
     /** Column references, literals (a cached plan's parameters too) and arithmetic only: what reads nothing but the row itself. */
@@ -229,23 +237,18 @@ final class Assignment {
     }
 
     /**
-     * Whether this run writes one non-NULL INT into a column that is in no index (so no UNIQUE or
-     * primary key check, no index entry): {@link #constantInt} and {@link IntColumn#setAll} may
-     * stand for the writes. Only after {@link #prepare}.
+     * Whether this run writes one non-NULL number into an INT, BIGINT or FLOAT column that is in
+     * no index (so no UNIQUE or primary key check, no index entry): {@link #writeAll} with the
+     * kernel's {@link NumericKernel#setAll} may stand for the writes. Only after {@link #prepare}.
      */
-    boolean constantIntWrite() {
-        return isConstant() && !indexed && !pending.isNull && column.type() == ColumnType.INT;
-    }
-
-    /** The value of a {@link #constantIntWrite}. */
-    int constantInt() {
-        return (int) pending.l;
+    boolean constantWrite() {
+        return isConstant() && kernel != null && !pending.isNull;
     }
 
     /** Writes the constant into every row: one tight loop per column (the FK-range UPDATE). */
     void writeAll(int[] rows, int n) {
-        if (constantIntWrite()) {
-            ((io.respsql.storage.IntColumn) column).setAll(rows, n, constantInt());
+        if (constantWrite()) {
+            kernel.setAll(rows, n, pending.l, pending.d);
             return;
         }
         for (int i = 0; i < n; i++) {

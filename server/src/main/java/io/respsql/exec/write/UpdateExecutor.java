@@ -1,6 +1,7 @@
 package io.respsql.exec.write;
 
 import io.respsql.exec.Headroom;
+import io.respsql.exec.kernel.NumericKernel;
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.scan.IndexLookup;
 import io.respsql.exec.op.scan.IndexRange;
@@ -14,7 +15,6 @@ import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
-import io.respsql.storage.IntColumn;
 import io.respsql.storage.RowAllocator;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
@@ -103,7 +103,7 @@ public final class UpdateExecutor {
                 return done;
             }
         }
-        if (undo == null && as.length == 1 && as[0].constantIntWrite()) {
+        if (undo == null && as.length == 1 && as[0].constantWrite()) {
             long done = setKeyRange(p.rows().root(), as[0], ctx, buffer);
             if (done >= 0) {
                 return done;
@@ -195,14 +195,15 @@ public final class UpdateExecutor {
     }
 
     /**
-     * {@code SET v = v ± k} into an unindexed INT column ({@link Assignment#isIncrement}): every
-     * matched row's value is checked first ({@link IntColumn#firstOutside}) and only then is k
+     * {@code SET v = v ± k} into an unindexed INT, BIGINT or FLOAT column ({@link Assignment#isIncrement}):
+     * every matched row's value is checked first ({@link NumericKernel#firstOutside}) and only then is k
      * added, in a primitive loop that skips NULLs; a row list outside a block is checked as it is
-     * added to ({@link IntColumn#addWithin}: one pass over strided rows), the additions taken back
+     * added to ({@link NumericKernel#addWithin}: one pass over strided rows), the additions taken back
      * at the first value that does not fit. Without a WHERE it walks the table's chunks, and over
      * an index range without filter it walks the cursor a batch at a time ({@link #incrementRange}):
-     * no row list in either, and a block's undo log records the step, not the rows. A row
-     * that would leave the INT range is computed by the general path, which throws its exact error
+     * no row list in either, and a block's undo log records the step, not the rows (FLOAT, whose
+     * subtraction rounds, has its old values logged from a row list). A row
+     * that would leave the column's range is computed by the general path, which throws its exact error
      * ("value ... is out of range", "integer overflow in a + b") before anything was written.
      * Returns the rows changed, or -1 when the general path must run (k is NULL, or the row
      * source could yield a row twice).
@@ -213,25 +214,22 @@ public final class UpdateExecutor {
         if (delta == Long.MIN_VALUE) {
             return -1;
         }
-        // x + delta stays an INT exactly when x is in [lo, hi] (empty when |delta| >= 2^32).
-        long low = Math.max(Integer.MIN_VALUE, Integer.MIN_VALUE - delta);
-        long high = Math.min(Integer.MAX_VALUE, Integer.MAX_VALUE - delta);
-        int lo = low <= high ? (int) low : 1; // both within the INT range when not empty
-        int hi = low <= high ? (int) high : 0;
-        IntColumn c = (IntColumn) a.column;
-        if (root instanceof TableScan scan && scan.allRowsOf(t)) {
+        NumericKernel c = a.kernel();
+        // the walks without a row list log the step for a block; a FLOAT's values are logged from the row list
+        boolean walk = undo == null || c.exactUndo();
+        if (walk && root instanceof TableScan scan && scan.allRowsOf(t)) {
             RowAllocator live = t.rows();
-            int bad = c.firstOutside(live, lo, hi);
+            int bad = c.firstOutside(live, delta);
             if (bad >= 0) {
                 throw rowError(a, ctx, bad);
             }
-            c.addToLive(live, (int) delta);
+            c.addToLive(live, delta);
             if (undo != null) {
-                undo.addedToLive(t, c, (int) delta); // a block's log: subtract again over the same live rows
+                c.addedToLive(undo, t, delta); // a block's log: subtract again over the same live rows
             }
             return live.liveCount();
         }
-        if (root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
+        if (walk && root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
             long[] bounds = new long[2];
             if (!range.keyBounds(ctx, bounds)) {
                 return 0;
@@ -239,42 +237,42 @@ public final class UpdateExecutor {
             if (coversAllRows(t, range.index(), bounds)) {
                 // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
                 RowAllocator live = t.rows();
-                if (c.firstOutside(live, lo, hi) < 0) {
-                    c.addToLive(live, (int) delta);
+                if (c.firstOutside(live, delta) < 0) {
+                    c.addToLive(live, delta);
                     if (undo != null) {
-                        undo.addedToLive(t, c, (int) delta);
+                        c.addedToLive(undo, t, delta);
                     }
                     return live.liveCount();
                 }
                 // a misfit (nothing written): the range walk names the first in key order, as the general path
             }
-            return incrementRange(range.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo);
+            return incrementRange(range.index(), bounds, a, c, delta, ctx, buffer, undo);
         }
         // a key of a non-unique index (a unique one's single row keeps the lookup's cursor below)
-        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
+        if (walk && root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
                 && root.relations() == 1L) {
             long[] bounds = new long[2]; // fk = 7: the index range [7, 7], its posting list a batch at a time
             return lookup.keyBounds(ctx, bounds)
-                    ? incrementRange(lookup.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo) : 0;
+                    ? incrementRange(lookup.index(), bounds, a, c, delta, ctx, buffer, undo) : 0;
         }
         RowCollector.collect(root, ctx, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo == null) {
-            int bad = c.addWithin(r, n, (int) delta, lo, hi); // one pass; a failure takes its additions back
+            int bad = c.addWithin(r, n, delta); // one pass; a failure takes its additions back
             if (bad >= 0) {
                 throw rowError(a, ctx, bad);
             }
             return n;
         }
-        int bad = c.firstOutside(r, n, lo, hi);
+        int bad = c.firstOutside(r, n, delta);
         if (bad >= 0) {
             throw rowError(a, ctx, bad);
         }
         if (n > 0) {
-            undo.changingCells(t, new Column[] {c}, r, n); // a block's log: only what is certain to change
+            undo.changingCells(t, new Column[] {a.column}, r, n); // a block's log: only what is certain to change
         }
-        c.addTo(r, n, (int) delta);
+        c.addTo(r, n, delta);
         return n;
     }
 
@@ -296,14 +294,14 @@ public final class UpdateExecutor {
     /**
      * The increment over an index range without filter (a {@code WHERE id > 0} over 5M rows): the
      * cursor hands out its rows a batch at a time into the engine's row buffer (no row list of the
-     * whole range), and each batch is checked and added to in one pass ({@link IntColumn#addWithin}).
+     * whole range), and each batch is checked and added to in one pass ({@link NumericKernel#addWithin}).
      * At the first value that does not fit, that batch's additions are already taken back; the
      * range is walked again up to there to take back the earlier batches, and the general path's
      * error is thrown, so nothing is written. The column is in no index, so writing cannot disturb
      * the walk. A block's log records the range, not the rows: rollback subtracts over it again.
      */
-    private static long incrementRange(TableIndex index, long[] bounds, Assignment a, IntColumn c, int delta, int lo,
-                                       int hi, EvalContext ctx, IntArrayList buffer, UndoLog undo) {
+    private static long incrementRange(TableIndex index, long[] bounds, Assignment a, NumericKernel c, long delta,
+                                       EvalContext ctx, IntArrayList buffer, UndoLog undo) {
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
         // one key's rows come in row order (pairs are ordered by key, then row): the ascending kernel
@@ -312,16 +310,16 @@ public final class UpdateExecutor {
         if (batch != null) {
             int n;
             while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
-                int bad = ascending ? c.addWithinAscending(batch, n, delta, lo, hi) : c.addWithin(batch, n, delta, lo, hi);
+                int bad = ascending ? c.addWithinAscending(batch, n, delta) : c.addWithin(batch, n, delta);
                 if (bad >= 0) {
-                    UndoLog.addInRange(c, -delta, index, bounds[0], bounds[1], done, batch);
+                    c.addInRange(-delta, index, bounds[0], bounds[1], done, batch);
                     throw rowError(a, ctx, bad);
                 }
                 done += n;
             }
         }
         if (undo != null && done > 0) {
-            undo.addedInRange(c, delta, index, bounds[0], bounds[1]);
+            c.addedInRange(undo, delta, index, bounds[0], bounds[1]);
         }
         return done;
     }
@@ -343,10 +341,10 @@ public final class UpdateExecutor {
     }
 
     /**
-     * A constant into an unindexed INT column ({@link Assignment#constantIntWrite}) over an index
+     * A constant into an unindexed INT, BIGINT or FLOAT column ({@link Assignment#constantWrite}) over an index
      * key or range without filter ({@code SET count = 5 WHERE fk = 7}), outside a block: the
      * cursor hands out the rows a batch at a time into the engine's row buffer and each batch is
-     * stored by one loop ({@link IntColumn#setAll}); no row list of the whole range. Nothing can
+     * stored by one loop ({@link NumericKernel#setAll}); no row list of the whole range. Nothing can
      * fail (the value was checked when prepared), the column is in no index (writing cannot
      * disturb the walk) and no UNIQUE or primary key is involved. Returns -1 for any other row
      * source (the general path runs).
@@ -370,15 +368,16 @@ public final class UpdateExecutor {
         } else {
             return -1;
         }
-        IntColumn c = (IntColumn) a.column;
-        int v = a.constantInt();
+        NumericKernel c = a.kernel();
+        long l = a.pending().l;
+        double d = a.pending().d;
         LongIntBTree.Cursor cur = index.tree().cursor();
         long done = 0;
         int[] batch = firstBatch(cur, bounds[0], buffer);
         if (batch != null) {
             int n;
             while ((n = cur.fill(bounds[1], batch, UndoLog.RANGE_BATCH)) > 0) {
-                c.setAll(batch, n, v);
+                c.setAll(batch, n, l, d);
                 done += n;
             }
         }

@@ -1,4 +1,9 @@
-package io.respsql.storage;
+package io.respsql.exec.kernel;
+
+import io.respsql.storage.Chunks;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.RowAllocator;
+import io.respsql.storage.TestColumns;
 
 import org.junit.jupiter.api.Test;
 
@@ -7,20 +12,19 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link IntColumn#addWithin} against a row-at-a-time model: row lists of consecutive slots (a
+ * {@link IntKernel#addWithin} against a row-at-a-time model: row lists of consecutive slots (a
  * key-ordered primary key), lists mixing stretches and jumps, stretches across a chunk boundary, NULLs
  * inside stretches, and a value out of range anywhere (every addition taken back, the first misfit
  * in list order named).
  */
-class IntColumnAddWithinTest {
+class IntKernelAddWithinTest {
     private static final int ROWS = Chunks.SIZE * 2 + 1000;
 
     @Test
     void matchesARowAtATimeModel() {
         SplittableRandom rnd = new SplittableRandom(13);
         for (int trial = 0; trial < 200; trial++) {
-            IntColumn c = new IntColumn("v", 0);
-            c.ensureCapacity(ROWS);
+            IntColumn c = TestColumns.ints("v", ROWS);
             int[] model = new int[ROWS];
             boolean[] isNull = new boolean[ROWS];
             for (int r = 0; r < ROWS; r++) {
@@ -80,7 +84,7 @@ class IntColumnAddWithinTest {
                     break;
                 }
             }
-            int got = c.addWithin(rows, m, delta, lo, hi);
+            int got = IntKernel.of(c).addWithin(rows, m, delta, lo, hi);
             assertEquals(misfit, got, "trial " + trial);
             for (int r = 0; r < ROWS; r++) {
                 int expected = model[r] + (misfit < 0 && seen.get(r) && !isNull[r] ? delta : 0);
@@ -99,9 +103,8 @@ class IntColumnAddWithinTest {
         SplittableRandom rnd = new SplittableRandom(29);
         for (int trial = 0; trial < 60; trial++) {
             RowAllocator live = new RowAllocator();
-            IntColumn c = new IntColumn("v", 0);
             int rows = Chunks.SIZE + rnd.nextInt(1, 9000);
-            c.ensureCapacity(rows);
+            IntColumn c = TestColumns.ints("v", rows);
             int[] model = new int[rows];
             boolean[] isNull = new boolean[rows];
             for (int r = 0; r < rows; r++) {
@@ -136,8 +139,8 @@ class IntColumnAddWithinTest {
                     misfit = r;
                 }
             }
-            assertEquals(misfit, c.firstOutside(live, lo, hi), "trial " + trial);
-            c.addToLive(live, -3);
+            assertEquals(misfit, IntKernel.of(c).firstOutside(live, lo, hi), "trial " + trial);
+            IntKernel.of(c).addToLive(live, -3);
             for (int r = 0; r < rows; r++) {
                 int expected = isNull[r] ? 0 : model[r] + (gone[r] ? 0 : -3);
                 assertEquals(expected, c.get(r), "trial " + trial + " row " + r);
@@ -145,7 +148,7 @@ class IntColumnAddWithinTest {
         }
     }
     /**
-     * {@link IntColumn#addWithinAscending} (one key's posting list: strided ascending rows) against
+     * {@link IntKernel#addWithinAscending} (one key's posting list: strided ascending rows) against
      * a row-at-a-time model: strides that cross chunk boundaries, NULLs, the INT extremes as the
      * range's ends (the unsigned range test), a misfit at the last row, anywhere or nowhere, and an
      * empty range (every non-NULL row a misfit).
@@ -154,8 +157,7 @@ class IntColumnAddWithinTest {
     void theAscendingKernelMatchesARowAtATimeModel() {
         SplittableRandom rnd = new SplittableRandom(41);
         for (int trial = 0; trial < 240; trial++) {
-            IntColumn c = new IntColumn("v", 0);
-            c.ensureCapacity(ROWS);
+            IntColumn c = TestColumns.ints("v", ROWS);
             int[] model = new int[ROWS];
             boolean[] isNull = new boolean[ROWS];
             int delta = switch (trial % 3) {
@@ -206,7 +208,7 @@ class IntColumnAddWithinTest {
             for (int i = 0; i < n; i++) {
                 in.set(rows[i]);
             }
-            int got = c.addWithinAscending(rows, n, delta, lo, hi);
+            int got = IntKernel.of(c).addWithinAscending(rows, n, delta, lo, hi);
             assertEquals(misfit, got, "trial " + trial);
             for (int r = 0; r < ROWS; r++) {
                 int expected = isNull[r] ? 0 : model[r] + (misfit < 0 && in.get(r) ? delta : 0);

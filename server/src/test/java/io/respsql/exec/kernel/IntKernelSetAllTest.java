@@ -1,4 +1,9 @@
-package io.respsql.storage;
+package io.respsql.exec.kernel;
+
+import io.respsql.storage.Chunks;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.RowAllocator;
+import io.respsql.storage.TestColumns;
 
 import org.junit.jupiter.api.Test;
 
@@ -7,22 +12,20 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link IntColumn#setAll} against {@link IntColumn#set} row by row: rows in any order across
+ * {@link IntKernel#setAll} against {@link IntColumn#set} row by row: rows in any order across
  * three chunks (ascending strided lists as an fk key's posting list, and shuffled ones), NULLs
  * among them become values, rows not listed keep their value and NULL, and a capture taken
  * before keeps every old value (copy-on-write per chunk).
  */
-class IntColumnSetAllTest {
+class IntKernelSetAllTest {
     private static final int ROWS = Chunks.SIZE * 2 + 1000;
 
     @Test
     void matchesSetRowByRow() {
         SplittableRandom rnd = new SplittableRandom(29);
         for (int trial = 0; trial < 60; trial++) {
-            IntColumn c = new IntColumn("v", 0);
-            IntColumn model = new IntColumn("m", 0);
-            c.ensureCapacity(ROWS);
-            model.ensureCapacity(ROWS);
+            IntColumn c = TestColumns.ints("v", ROWS);
+            IntColumn model = TestColumns.ints("m", ROWS);
             int[] old = new int[ROWS];
             boolean[] oldNull = new boolean[ROWS];
             for (int r = 0; r < ROWS; r++) {
@@ -49,9 +52,9 @@ class IntColumnSetAllTest {
                     rows[j] = t;
                 }
             }
-            ColumnImage image = trial % 4 == 0 ? c.capture(1) : null;
+            int[][] kept = trial % 4 == 0 ? TestColumns.captureInts(c, 1) : null;
             int value = rnd.nextInt();
-            c.setAll(rows, n, value);
+            IntKernel.of(c).setAll(rows, n, value);
             for (int i = 0; i < n; i++) {
                 model.set(rows[i], value);
             }
@@ -59,8 +62,7 @@ class IntColumnSetAllTest {
                 assertEquals(model.isNull(r), c.isNull(r), "NULL of row " + r);
                 assertEquals(model.get(r), c.get(r), "row " + r);
             }
-            if (image != null) {
-                int[][] kept = image.intChunks();
+            if (kept != null) {
                 for (int r = 0; r < ROWS; r++) {
                     assertEquals(oldNull[r] ? 0 : old[r], kept[r >>> Chunks.SHIFT][r & Chunks.MASK], "the capture's row " + r);
                 }
