@@ -140,10 +140,12 @@ final class SqlCommands {
     private void run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
+        io.respsql.sql.Dialect.postgres(s.postgresDialect());
         try {
             ctx.sql().execute(statement, out, typedForm ? typed.on(out) : rows2010.on(out), offload(s, typedForm, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
+            io.respsql.sql.Dialect.postgres(false);
         }
     }
 
@@ -174,10 +176,12 @@ final class SqlCommands {
         }
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
+        io.respsql.sql.Dialect.postgres(s.postgresDialect());
         try {
             ctx.sql().executePrepared(a.string(1), values, out, rows2010.on(out), offload(s, false, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
+            io.respsql.sql.Dialect.postgres(false);
         }
     }
 

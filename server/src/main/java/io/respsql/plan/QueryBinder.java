@@ -972,6 +972,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Parameter p) {
             return parameter(p);
         } else if (e instanceof Expr.TypedLiteral t) {
+            if (io.respsql.sql.Dialect.postgres()) {
+                return Expressions.castTo(Expressions.constText(t.text()), t.type().base());
+            }
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));
         } else if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
@@ -1014,7 +1017,7 @@ public final class QueryBinder {
             Expression v = value(x.operand(), scope);
             Expression pattern = textBeside(x.pattern(), v, scope);
             Expression esc = x.escape() == null ? null : textOrValue(x.escape(), scope);
-            return Expressions.like(v, pattern, esc, x.negated());
+            return Expressions.like(v, pattern, esc, x.negated(), x.caseless());
         } else if (e instanceof Expr.Case x) {
             Expression operand = x.operand() == null ? null : value(x.operand(), scope);
             List<Expression> whens = new ArrayList<>();
