@@ -116,6 +116,41 @@ class PostgresDialectTest {
         error("SELECT 'NaN'::float8::int4", "integer out of range");
     }
 
+    @Test
+    void textFunctionsAnswerAsPostgresql() throws Exception {
+        same("SELECT concat('a', NULL, 1, 'b'), concat_ws('-', 'x', NULL, 'y', 3), concat_ws(NULL, 'a'), concat(s, '!') FROM pt ORDER BY id");
+        same("SELECT position('lo' in 'hello'), strpos('hello', 'l'), position('z' in 'abc'), strpos(s, 'o') FROM pt ORDER BY id");
+        same("SELECT split_part(s, ',', 2), split_part(s, ',', 3), split_part(s, ',', 9), split_part(s, ',', -1),"
+                + " split_part(s, ',', -4), split_part(s, '', 1) FROM pt ORDER BY id");
+        same("SELECT lpad('hi', 5), lpad('hi', 5, 'xy'), rpad('hi', 5, 'xy'), lpad('hello', 2), rpad('hello', 2), lpad('hi', -1), lpad('hi', 4, '')");
+        same("SELECT left('abcde', 2), right('abcde', 2), left('abcde', -2), right('abcde', -2), left('ab', 10), left(s, 3) FROM pt ORDER BY id");
+        same("SELECT repeat('ab', 3), repeat('x', 0), repeat('x', -1), reverse('abc'), reverse('h\u00e9llo'), reverse(s) FROM pt ORDER BY id");
+        same("SELECT initcap('hello wORLD 1st-class'), translate('12345', '143', 'ax'), ascii('A'), ascii('\u00e9'), chr(65), chr(233)");
+        same("SELECT md5('abc'), md5(''), md5(s), starts_with('alphabet', 'alph')::int, starts_with(s, 'Hell')::int FROM pt ORDER BY id");
+        same("SELECT trim(both 'x' from 'xxhixx'), trim(leading from '  hi  ') || '|', trim(trailing 'x' from 'xhix'),"
+                + " btrim('  a  ') || '|', trim('  b  ') || '|'");
+        same("SELECT substring('hello' from 2 for 3), substring('hello' from 3), substring('hello' for 2),"
+                + " substring('string' from -10 for 14), substr('string', 0, 3), substring(s from 2 for 4) FROM pt ORDER BY id");
+        error("SELECT split_part('a', ',', 0)", "field position must not be zero");
+        error("SELECT chr(0)", "null character not permitted");
+        error("SELECT substring('abc' from 1 for -1)", "negative substring length not allowed");
+    }
+
+    @Test
+    void mathFunctionsAnswerAsPostgresql() throws Exception {
+        same("SELECT mod(17, 5), mod(-17, 5), mod(a, 7), power(2, 10)::int, sqrt(16::float8), exp(0::float8), ln(1::float8),"
+                + " log(100::float8) FROM pt ORDER BY id");
+        same("SELECT floor(-2.5::float8), ceil(2.1::float8), ceiling(-2.1::float8), trunc(-2.7::float8), sign(-3::float8),"
+                + " floor(7), sign(-4), trunc(f), sign(f) FROM pt ORDER BY id");
+        same("SELECT greatest(1, 5, 3), least(1, 5, 3), greatest(1, NULL, 2), least(NULL::int, NULL), greatest('a', 'b'),"
+                + " least(2.5::float8, 1), greatest(a, b, sm) FROM pt ORDER BY id");
+        error("SELECT sqrt(-1::float8)", "cannot take square root of a negative number");
+        error("SELECT ln(0::float8)", "cannot take logarithm of zero");
+        error("SELECT ln(-1::float8)", "cannot take logarithm of a negative number");
+        error("SELECT mod(5, 0)", "division by zero");
+        error("SELECT power(0::float8, -1)", "zero raised to a negative power is undefined");
+    }
+
     /** The statement's rows in RespSQL (PostgreSQL's dialect) are PostgreSQL's. */
     private static void same(String sql) throws Exception {
         List<List<String>> rows;
