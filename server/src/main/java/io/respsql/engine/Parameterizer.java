@@ -71,7 +71,7 @@ final class Parameterizer {
                 return null;
             }
             Query.Select q = select(s);
-            return q == null ? null : new Query.Derived(q, d.alias(), d.start(), d.end());
+            return q == null ? null : new Query.Derived(q, d.alias(), d.columns(), d.start(), d.end());
         }
         if (f instanceof Query.Join j) {
             Query.FromItem l = from(j.left());

@@ -152,6 +152,11 @@ public final class SqlParser {
             case SCANSELECT:
             case VALUES:
                 return new Statement.QueryStatement(query());
+            case WITH:
+                if (Dialect.postgres()) {
+                    return new Statement.QueryStatement(query());
+                }
+                throw error(STATEMENT_START);
             case UPDATE:
                 pos++;
                 return update();
@@ -539,8 +544,11 @@ public final class SqlParser {
 
     // ---- queries -----------------------------------------------------------------------------
 
-    /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole. */
+    /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole; in PostgreSQL's dialect WITH first. */
     private Query query() {
+        if (Dialect.postgres() && peek().is(Keyword.WITH)) {
+            return with();
+        }
         deeper();
         int start = peek().start;
         Query q = unionTerm();
@@ -772,7 +780,10 @@ public final class SqlParser {
                     Query q = query();
                     expectSymbol(Symbol.RPAREN);
                     int end = lastEnd();
-                    return new Query.Derived(q, optionalAlias(false), t.start, end);
+                    String alias = optionalAlias(false);
+                    // PostgreSQL's column aliases: (SELECT ...) AS t(a, b)
+                    List<String> columns = alias != null && peek().is(Symbol.LPAREN) ? nameList("column alias") : List.of();
+                    return new Query.Derived(q, alias, columns, t.start, columns.isEmpty() ? end : lastEnd());
                 } catch (SqlException notADerivedTable) {
                     if (notADerivedTable == tooDeep) {
                         throw notADerivedTable;
@@ -802,13 +813,38 @@ public final class SqlParser {
         return new Query.TableRef(table, alias, t.start, end);
     }
 
-    /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES? */
+    /** {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), ... query}. */
+    private Query with() {
+        Token first = next(); // WITH
+        deeper();
+        boolean recursive = acceptKeyword(Keyword.RECURSIVE);
+        List<Query.Cte> ctes = new ArrayList<>();
+        do {
+            String name = name("a WITH query name");
+            List<String> columns = peek().is(Symbol.LPAREN) ? nameList("column name") : List.of();
+            expectKeyword(Keyword.AS);
+            if (peek().is(Keyword.NOT) && peek(1).isKeyword("MATERIALIZED")) {
+                pos += 2; // a planner hint: the rows are the same either way
+            } else if (peek().isKeyword("MATERIALIZED")) {
+                pos++;
+            }
+            expectSymbol(Symbol.LPAREN);
+            Query q = query();
+            expectSymbol(Symbol.RPAREN);
+            ctes.add(new Query.Cte(name, columns, q));
+        } while (acceptSymbol(Symbol.COMMA));
+        Query body = query();
+        depth--;
+        return new Query.With(ctes, recursive, body, first.start, lastEnd());
+    }
+
+    /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES (or WITH in PostgreSQL's dialect)? */
     private boolean startsQuery(int i) {
         while (i < tokens.size() && tokens.get(i).is(Symbol.LPAREN)) {
             i++;
         }
         Token t = tokens.get(Math.min(i, tokens.size() - 1));
-        return t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT) || t.is(Keyword.VALUES);
+        return t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT) || t.is(Keyword.VALUES) || t.is(Keyword.WITH) && Dialect.postgres();
     }
 
     private List<Query.OrderItem> optionalOrderBy() {

@@ -151,6 +151,18 @@ class PostgresDialectTest {
         error("SELECT power(0::float8, -1)", "zero raised to a negative power is undefined");
     }
 
+    @Test
+    void withQueriesAnswerAsPostgresql() throws Exception {
+        same("WITH big AS (SELECT id, a FROM pt WHERE a > 0) SELECT id, a FROM big ORDER BY id");
+        same("WITH q(x, y) AS (SELECT id, s FROM pt), r AS (SELECT x FROM q WHERE y LIKE 'a%') SELECT x, (SELECT count(*) FROM q) FROM r ORDER BY x");
+        same("WITH q AS (SELECT id FROM pt) SELECT count(*), min(b.id) FROM q a JOIN q b ON a.id < b.id");
+        same("SELECT * FROM (WITH q AS (SELECT 2 AS v) SELECT v * 10 FROM q) s");
+        same("SELECT n, c FROM (VALUES (1, 'x'), (2, 'y')) AS v(n, c) WHERE n > 1");
+        same("SELECT a, z FROM (SELECT id, s FROM pt) AS t(a) , (SELECT 5 AS z) u ORDER BY a");
+        String recursive = conn.call("SQL", "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r");
+        assertTrue(recursive.startsWith("-ERR WITH RECURSIVE is not supported yet"), recursive);
+    }
+
     /** The statement's rows in RespSQL (PostgreSQL's dialect) are PostgreSQL's. */
     private static void same(String sql) throws Exception {
         List<List<String>> rows;
