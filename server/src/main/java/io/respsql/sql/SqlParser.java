@@ -1016,8 +1016,8 @@ public final class SqlParser {
             return new Expr.InQuery(left, q, negated, start, t.end);
         }
         expectSymbol(Symbol.LPAREN);
-        if (acceptSymbol(Symbol.RPAREN)) {
-            return new Expr.InList(left, List.of(), negated, start, lastEnd());
+        if (!Dialect.postgres() && acceptSymbol(Symbol.RPAREN)) {
+            return new Expr.InList(left, List.of(), negated, start, lastEnd()); // SQLite's IN (); PostgreSQL's syntax error
         }
         if (startsQuery(pos)) {
             Query q = tryQueryBeforeParen();

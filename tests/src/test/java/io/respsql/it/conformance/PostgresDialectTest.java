@@ -114,6 +114,7 @@ class PostgresDialectTest {
         error("SELECT '99999999999'::int4", "value \"99999999999\" is out of range for type integer");
         error("SELECT 'x1.5'::float8", "invalid input syntax for type double precision: \"x1.5\"");
         error("SELECT 'NaN'::float8::int4", "integer out of range");
+        error("SELECT id FROM pt WHERE id IN ()", "syntax error");
     }
 
     @Test
