@@ -86,6 +86,17 @@ public final class Session {
         this.useIndexes = on;
     }
 
+    /** {@code SET sql_dialect TO postgresql}: this connection's statements mean what PostgreSQL 15 means ({@link io.respsql.sql.Dialect}). */
+    private boolean postgresDialect;
+
+    public boolean postgresDialect() {
+        return postgresDialect;
+    }
+
+    public void postgresDialect(boolean on) {
+        this.postgresDialect = on;
+    }
+
     public long id() {
         return id;
     }

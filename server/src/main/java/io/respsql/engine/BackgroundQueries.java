@@ -364,6 +364,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             this.protocol = protocol;
         }
 
+        /** The connection's dialect (SET sql_dialect), read on the event loop: the worker binds the statement again in it. */
+        private final boolean postgres = io.respsql.sql.Dialect.postgres();
+
         void runOnWorker() {
             RespWriter w = new RespWriter().target(Unpooled.buffer(256), this).protocol(protocol);
             boolean ok = false;
@@ -374,7 +377,13 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 cancel.check();
                 ResultSink sink = typed ? new TypedRows().on(w) : new Rows2010().on(w);
-                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql);
+                PlannedQuery p;
+                io.respsql.sql.Dialect.postgres(postgres);
+                try {
+                    p = StatementPlanner.plan(view, q.query(), sql);
+                } finally {
+                    io.respsql.sql.Dialect.postgres(false);
+                }
                 p.run(sink, cancel);
                 reply = w.target();
                 ok = true;

@@ -71,7 +71,7 @@ final class Parameterizer {
                 return null;
             }
             Query.Select q = select(s);
-            return q == null ? null : new Query.Derived(q, d.alias(), d.start(), d.end());
+            return q == null ? null : new Query.Derived(q, d.alias(), d.columns(), d.start(), d.end());
         }
         if (f instanceof Query.Join j) {
             Query.FromItem l = from(j.left());
@@ -121,7 +121,7 @@ final class Parameterizer {
             return new Expr.InList(cond(x.operand()), vals, x.negated(), x.start(), x.end());
         }
         if (e instanceof Expr.Like x) {
-            return new Expr.Like(cond(x.operand()), cond(x.pattern()), x.escape(), x.negated(), x.start(), x.end());
+            return new Expr.Like(cond(x.operand()), cond(x.pattern()), x.escape(), x.negated(), x.caseless(), x.start(), x.end());
         }
         return e; // names, subqueries, functions, CASE, CAST: as written
     }

@@ -271,8 +271,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (cacheConfig != null) {
                 followCacheConfig();
             }
-            // a plan made with indexes switched off (SET use_indexes = off) is neither cached nor taken from the cache
-            if (cache.enabled() && !io.respsql.plan.IndexUse.off() && PlanCache.candidate(sql)) {
+            // a plan made with indexes switched off (SET use_indexes = off) or in PostgreSQL's dialect (its
+            // nodes differ for the same text) is neither cached nor taken from the cache
+            if (cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
+                    && PlanCache.candidate(sql)) {
                 Outcome o = executeCached(sql, results);
                 if (o != null) {
                     return o;

@@ -12,6 +12,9 @@ import io.respsql.sql.tree.Expr.BinaryOp;
  * range from finite operands is PostgreSQL's {@code value out of range: overflow}; NaN and Infinity
  * operands give NaN and Infinity as in PostgreSQL.
  * DATE ± integer is a DATE, DATE - DATE the days between (PostgreSQL).
+ *
+ * <p>In PostgreSQL's dialect ({@code pg}): division or modulo by zero is 22012 "division by zero";
+ * INT op INT is an INT, 32-bit, its overflow 22003 "integer out of range" (BIGINT's "bigint out of range").
  */
 final class ArithmeticOp {
     private ArithmeticOp() {
@@ -26,21 +29,85 @@ final class ArithmeticOp {
         return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in " + a + " " + op.symbol + " " + b);
     }
 
+    static SqlException divisionByZero() {
+        return new SqlException(SqlState.DIVISION_BY_ZERO, "division by zero");
+    }
+
+    /** PostgreSQL's overflow error of an integer result of {@code type}. */
+    static SqlException pgOutOfRange(SqlType type) {
+        return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, (type == SqlType.INT ? "integer" : "bigint") + " out of range");
+    }
+
     /** Integer (and DATE) arithmetic on longs. */
     static final class LongOp extends Expression {
         final BinaryOp op;
         final Expression left;
         final Expression right;
+        /** PostgreSQL's dialect: zero divisors and overflow are errors with its texts, INT results 32-bit. */
+        final boolean pg;
 
         LongOp(SqlType type, BinaryOp op, Expression left, Expression right) {
+            this(type, op, left, right, false);
+        }
+
+        LongOp(SqlType type, BinaryOp op, Expression left, Expression right, boolean pg) {
             super(type);
             this.op = op;
             this.left = left;
             this.right = right;
+            this.pg = pg;
         }
 
         @Override
         public long evalLong(EvalContext ctx) {
+            if (!pg) {
+                return sqlite(ctx);
+            }
+            long a = left.evalLong(ctx);
+            if (ctx.isNull) {
+                return 0;
+            }
+            long b = right.evalLong(ctx);
+            if (ctx.isNull) {
+                return 0;
+            }
+            long r;
+            try {
+                switch (op) {
+                    case ADD:
+                        r = Math.addExact(a, b);
+                        break;
+                    case SUB:
+                        r = Math.subtractExact(a, b);
+                        break;
+                    case MUL:
+                        r = Math.multiplyExact(a, b);
+                        break;
+                    case DIV:
+                        if (b == 0) {
+                            throw divisionByZero();
+                        }
+                        if (a == Long.MIN_VALUE && b == -1) {
+                            throw pgOutOfRange(type);
+                        }
+                        r = a / b;
+                        break;
+                    default:
+                        if (b == 0) {
+                            throw divisionByZero();
+                        }
+                        r = b == -1 ? 0 : a % b;
+                }
+            } catch (ArithmeticException e) {
+                throw pgOutOfRange(type);
+            }
+            if (type == SqlType.INT && r != (int) r) {
+                throw pgOutOfRange(type);
+            }
+            return r;
+        }
+
+        private long sqlite(EvalContext ctx) {
             long a = left.evalLong(ctx);
             if (ctx.isNull) {
                 return 0;
@@ -103,12 +170,19 @@ final class ArithmeticOp {
         final BinaryOp op;
         final Expression left;
         final Expression right;
+        /** PostgreSQL's dialect: a zero divisor is 22012. */
+        final boolean pg;
 
         DoubleOp(BinaryOp op, Expression left, Expression right) {
+            this(op, left, right, false);
+        }
+
+        DoubleOp(BinaryOp op, Expression left, Expression right, boolean pg) {
             super(SqlType.DOUBLE);
             this.op = op;
             this.left = left;
             this.right = right;
+            this.pg = pg;
         }
 
         @Override
@@ -134,6 +208,9 @@ final class ArithmeticOp {
                     break;
                 case DIV:
                     if (b == 0) {
+                        if (pg) {
+                            throw divisionByZero();
+                        }
                         ctx.isNull = true;
                         return 0;
                     }
@@ -143,6 +220,9 @@ final class ArithmeticOp {
                     long ia = (long) a;
                     long ib = (long) b;
                     if (ib == 0) {
+                        if (pg) {
+                            throw divisionByZero();
+                        }
                         ctx.isNull = true;
                         return 0;
                     }
@@ -184,7 +264,13 @@ final class ArithmeticOp {
         final Expression operand;
 
         Negate(Expression operand) {
-            super(operand.type() == SqlType.DOUBLE ? SqlType.DOUBLE : SqlType.BIGINT);
+            this(operand, false);
+        }
+
+        /** In PostgreSQL's dialect {@code -INT} stays an INT (so -(-2147483648) is 22003). */
+        Negate(Expression operand, boolean pg) {
+            super(operand.type() == SqlType.DOUBLE ? SqlType.DOUBLE
+                    : pg && operand.type() == SqlType.INT ? SqlType.INT : SqlType.BIGINT);
             this.operand = operand;
         }
 
@@ -199,6 +285,9 @@ final class ArithmeticOp {
             }
             if (v == Long.MIN_VALUE) {
                 throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer overflow in -(" + v + ")");
+            }
+            if (type == SqlType.INT && v == Integer.MIN_VALUE) {
+                throw pgOutOfRange(type);
             }
             return -v;
         }

@@ -11,6 +11,11 @@ import io.respsql.sql.SqlState;
  * number is true when not zero; TEXT accepts true/false/t/f/yes/no/y/n/on/off/1/0. To DATE and
  * TIMESTAMP: TEXT is parsed ({@link Temporal}), invalid text is an error naming value and type;
  * TIMESTAMP to DATE drops the time, DATE to TIMESTAMP is midnight.
+ *
+ * <p>In PostgreSQL's dialect ({@link Cast#pg}): to an integer type a DOUBLE rounds to the nearest
+ * (ties to even, as float8 to int4 does) and NaN or a value beyond the type's range (16, 32 or 64
+ * bits: smallint, integer, bigint) is 22003; TEXT must be an integer as a whole (22P02), and to
+ * DOUBLE a number or NaN/Infinity as a whole.
  */
 final class Casts {
     private Casts() {
@@ -78,12 +83,22 @@ final class Casts {
         final Expression operand;
         final SqlType from;
         private final TextArg textArg;
+        /** PostgreSQL's rules (strict text, rounding, ranges); SQLite's when false. */
+        final boolean pg;
+        /** The integer target's width under PostgreSQL's rules: 16, 32 or 64. */
+        final int bits;
 
         Cast(Expression operand, SqlType target) {
+            this(operand, target, false, target == SqlType.INT ? 32 : 64);
+        }
+
+        Cast(Expression operand, SqlType target, boolean pg, int bits) {
             super(target);
             this.operand = operand;
             this.from = operand.type();
             this.textArg = target == SqlType.TEXT ? new TextArg(operand) : null;
+            this.pg = pg;
+            this.bits = bits;
         }
 
         @Override
@@ -99,6 +114,14 @@ final class Casts {
                     }
                     if (type == SqlType.BOOLEAN) {
                         return d != 0 ? 1 : 0;
+                    }
+                    if (pg) {
+                        double r = Math.rint(d);
+                        // 2^63 is the first double beyond a long; NaN fails both tests
+                        if (!(r >= -9.223372036854775808E18 && r < 9.223372036854775808E18)) {
+                            throw outOfRange(bits);
+                        }
+                        return narrow((long) r);
                     }
                     return narrow((long) d);
                 }
@@ -132,7 +155,7 @@ final class Casts {
                             return t;
                         }
                         default:
-                            return narrow(NumberText.intPrefix(a, off, len));
+                            return pg ? NumberText.strictInt(a, off, len, bits) : narrow(NumberText.intPrefix(a, off, len));
                     }
                 }
                 default: {
@@ -155,10 +178,17 @@ final class Casts {
         }
 
         private long narrow(long v) {
+            if (pg && !NumberText.fits(v, bits)) {
+                throw outOfRange(bits);
+            }
             if (type == SqlType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
                 throw ArithmeticOp.outOfRange();
             }
             return v;
+        }
+
+        private static SqlException outOfRange(int bits) {
+            return new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, NumberText.intName(bits) + " out of range");
         }
 
         @Override
@@ -174,7 +204,11 @@ final class Casts {
                     return operand.evalDouble(ctx);
                 case TEXT: {
                     byte[] a = operand.evalText(ctx);
-                    return ctx.isNull ? 0 : NumberText.realPrefix(a, ctx.textOffset, ctx.textLength);
+                    if (ctx.isNull) {
+                        return 0;
+                    }
+                    return pg ? NumberText.strictDouble(a, ctx.textOffset, ctx.textLength)
+                            : NumberText.realPrefix(a, ctx.textOffset, ctx.textLength);
                 }
                 default:
                     return operand.evalLong(ctx);

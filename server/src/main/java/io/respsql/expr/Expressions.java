@@ -127,6 +127,15 @@ public final class Expressions {
             }
             throw cannotTake(op, a, b);
         }
+        if (io.respsql.sql.Dialect.postgres()) {
+            if (a.isInteger() && b.isInteger()) {
+                SqlType t = a == SqlType.INT && b == SqlType.INT ? SqlType.INT : SqlType.BIGINT;
+                return new ArithmeticOp.LongOp(t, op, left, right, true);
+            }
+            if (a.isNumeric() && b.isNumeric()) {
+                return new ArithmeticOp.DoubleOp(op, left, right, true);
+            }
+        }
         if (integerLike(a) && integerLike(b)) {
             return new ArithmeticOp.LongOp(SqlType.BIGINT, op, left, right);
         }
@@ -157,7 +166,7 @@ public final class Expressions {
         if (!Coercion.numberLike(t)) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '-' cannot take " + t.sqlName());
         }
-        return fold(new ArithmeticOp.Negate(e));
+        return fold(new ArithmeticOp.Negate(e, io.respsql.sql.Dialect.postgres()));
     }
 
     public static Expression not(Expression e) {
@@ -216,7 +225,19 @@ public final class Expressions {
 
     /** {@code escape} may be null. {@code %} any run, {@code _} one character (of UTF-8 text). */
     public static Expression like(Expression e, Expression pattern, Expression escape, boolean negated) {
-        return fold(new Like(e, pattern, escape, negated));
+        return like(e, pattern, escape, negated, false);
+    }
+
+    /**
+     * LIKE, or ILIKE ({@code caseless}). In PostgreSQL's dialect LIKE is case-sensitive and a
+     * backslash is the escape when none is written; SQLite's LIKE ignores ASCII case.
+     */
+    public static Expression like(Expression e, Expression pattern, Expression escape, boolean negated, boolean caseless) {
+        boolean pg = io.respsql.sql.Dialect.postgres();
+        if (pg && escape == null) {
+            escape = Literal.ofText(new byte[] {'\\'});
+        }
+        return fold(new Like(e, pattern, escape, negated, caseless || !pg, caseless));
     }
 
     /**
@@ -287,6 +308,9 @@ public final class Expressions {
      * the corpus expects), anything else becomes DOUBLE. Unknown names are an error naming them.
      */
     public static Expression castTo(Expression e, String typeName) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            return pgCastTo(e, typeName);
+        }
         SqlType target = typeOf(typeName);
         if (target == null) {
             throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + typeName + "'");
@@ -296,6 +320,75 @@ public final class Expressions {
             return e.type() == SqlType.NULL ? Literal.ofNull(SqlType.DOUBLE) : e;
         }
         return cast(e, target);
+    }
+
+    /**
+     * CAST and {@code ::} in PostgreSQL's dialect: INTEGER/INT4 is the 32-bit INT, SMALLINT/INT2
+     * an INT held to 16 bits, BIGINT/INT8 BIGINT, NUMERIC/DECIMAL (and REAL) a DOUBLE for now; a
+     * cast to an integer type is range-checked (22003) and text must be a number as a whole.
+     */
+    private static Expression pgCastTo(Expression e, String typeName) {
+        SqlType target = pgTypeOf(typeName);
+        if (target == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "type \"" + typeName.toLowerCase(Locale.ROOT) + "\" does not exist");
+        }
+        SqlType from = e.type();
+        if (from == SqlType.NULL) {
+            return Literal.ofNull(target);
+        }
+        int bits = target == SqlType.BIGINT ? 64 : pgIntBits(typeName);
+        if (from == target && (target != SqlType.INT || bits == 32)) {
+            return e;
+        }
+        if (!Casts.allowed(from, target)) {
+            throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast type " + pgName(from) + " to " + pgName(target));
+        }
+        return fold(new Casts.Cast(e, target, true, bits));
+    }
+
+    /** The integer width PostgreSQL's type name means: 16 for smallint/int2, else 32. */
+    private static int pgIntBits(String typeName) {
+        String n = typeName.trim().toUpperCase(Locale.ROOT);
+        return n.equals("SMALLINT") || n.equals("INT2") ? 16 : 32;
+    }
+
+    /** The type PostgreSQL's name means among RespSQL's types, or null when unknown. */
+    public static SqlType pgTypeOf(String typeBaseName) {
+        String n = typeBaseName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        switch (n) {
+            case "INT", "INTEGER", "INT4", "SMALLINT", "INT2":
+                return SqlType.INT;
+            case "BIGINT", "INT8":
+                return SqlType.BIGINT;
+            case "TIMESTAMP WITHOUT TIME ZONE":
+                return SqlType.TIMESTAMP;
+            case "BPCHAR", "NAME":
+                return SqlType.TEXT;
+            default:
+                return typeOf(n);
+        }
+    }
+
+    /** PostgreSQL's name of {@code t}, for its error texts. */
+    public static String pgName(SqlType t) {
+        switch (t) {
+            case INT:
+                return "integer";
+            case BIGINT:
+                return "bigint";
+            case DOUBLE:
+                return "double precision";
+            case BOOLEAN:
+                return "boolean";
+            case TEXT:
+                return "text";
+            case DATE:
+                return "date";
+            case TIMESTAMP:
+                return "timestamp without time zone";
+            default:
+                return "unknown";
+        }
     }
 
     /**

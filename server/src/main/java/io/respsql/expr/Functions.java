@@ -12,7 +12,12 @@ final class Functions {
     }
 
     static final Set<String> NAMES = Set.of("COALESCE", "IFNULL", "NULLIF", "ABS", "ROUND", "LOWER", "UPPER", "LENGTH",
-            "CHAR_LENGTH", "CHARACTER_LENGTH", "SUBSTR", "SUBSTRING", "TRIM", "LTRIM", "RTRIM", "REPLACE", "INSTR");
+            "CHAR_LENGTH", "CHARACTER_LENGTH", "SUBSTR", "SUBSTRING", "TRIM", "LTRIM", "RTRIM", "REPLACE", "INSTR",
+            // PostgreSQL's (issue 25), in both dialects: names SQLite's corpus never calls
+            "BTRIM", "CONCAT", "CONCAT_WS", "POSITION", "STRPOS", "SPLIT_PART", "LPAD", "RPAD", "LEFT", "RIGHT", "REPEAT",
+            "REVERSE", "INITCAP", "TRANSLATE", "ASCII", "CHR", "MD5", "STARTS_WITH",
+            "MOD", "POWER", "POW", "SQRT", "CBRT", "EXP", "LN", "LOG", "LOG10", "FLOOR", "CEIL", "CEILING", "TRUNC", "SIGN",
+            "DEGREES", "RADIANS", "PI", "GREATEST", "LEAST");
 
     static String describe(String name, Expression[] args) {
         StringBuilder b = new StringBuilder(name).append('(');
@@ -94,7 +99,8 @@ final class Functions {
             case "SUBSTRING":
                 arity(name, args, 2, 3);
                 return new TextFunctions.Substr(name, args.get(0), number(name, args, 1),
-                        args.size() == 3 ? number(name, args, 2) : null);
+                        args.size() == 3 ? number(name, args, 2) : null, io.respsql.sql.Dialect.postgres());
+            case "BTRIM":
             case "TRIM":
             case "LTRIM":
             case "RTRIM":
@@ -108,7 +114,149 @@ final class Functions {
                 arity(name, args, 2, 2);
                 return new TextFunctions.Instr(args.get(0), args.get(1));
             default:
+                return postgres(name, args);
+        }
+    }
+
+    /** An integer argument (a DOUBLE is read truncated, as SQLite's functions read it). */
+    private static Expression integer(String name, List<Expression> args, int i) {
+        return number(name, args, i);
+    }
+
+    private static Expression[] array(List<Expression> args) {
+        return args.toArray(new Expression[0]);
+    }
+
+    /** PostgreSQL's text and math functions ({@link StringFunctions}, {@link MathFunctions}). */
+    private static Expression postgres(String name, List<Expression> args) {
+        switch (name) {
+            case "CONCAT":
+                arity(name, args, 1, Integer.MAX_VALUE);
+                return new StringFunctions.Concat(array(args));
+            case "CONCAT_WS":
+                arity(name, args, 2, Integer.MAX_VALUE);
+                return new StringFunctions.ConcatWs(array(args));
+            case "POSITION":
+                arity(name, args, 2, 2);
+                return new TextFunctions.Instr(args.get(1), args.get(0));
+            case "STRPOS":
+                arity(name, args, 2, 2);
+                return new TextFunctions.Instr(args.get(0), args.get(1));
+            case "SPLIT_PART":
+                arity(name, args, 3, 3);
+                return new StringFunctions.SplitPart(args.get(0), args.get(1), integer(name, args, 2));
+            case "LPAD":
+            case "RPAD":
+                arity(name, args, 2, 3);
+                integer(name, args, 1);
+                return new StringFunctions.Pad(name.equals("LPAD"), array(args));
+            case "LEFT":
+            case "RIGHT":
+                arity(name, args, 2, 2);
+                return new StringFunctions.LeftRight(name.equals("LEFT"), args.get(0), integer(name, args, 1));
+            case "REPEAT":
+                arity(name, args, 2, 2);
+                return new StringFunctions.Repeat(args.get(0), integer(name, args, 1));
+            case "REVERSE":
+                arity(name, args, 1, 1);
+                return new StringFunctions.Reverse(args.get(0));
+            case "INITCAP":
+                arity(name, args, 1, 1);
+                return new StringFunctions.Initcap(args.get(0));
+            case "TRANSLATE":
+                arity(name, args, 3, 3);
+                return new StringFunctions.Translate(args.get(0), args.get(1), args.get(2));
+            case "ASCII":
+                arity(name, args, 1, 1);
+                return new StringFunctions.Ascii(args.get(0));
+            case "CHR":
+                arity(name, args, 1, 1);
+                return new StringFunctions.Chr(integer(name, args, 0));
+            case "MD5":
+                arity(name, args, 1, 1);
+                return new StringFunctions.Md5(args.get(0));
+            case "STARTS_WITH":
+                arity(name, args, 2, 2);
+                return new StringFunctions.StartsWith(args.get(0), args.get(1));
+            case "MOD":
+                arity(name, args, 2, 2);
+                return Expressions.binary(io.respsql.sql.tree.Expr.BinaryOp.MOD, number(name, args, 0), number(name, args, 1));
+            case "POWER":
+            case "POW":
+                arity(name, args, 2, 2);
+                return new MathFunctions.Binary("POWER", number(name, args, 0), number(name, args, 1));
+            case "LOG":
+                arity(name, args, 1, 2);
+                if (args.size() == 2) {
+                    return new MathFunctions.Binary("LOG", number(name, args, 0), number(name, args, 1));
+                }
+                return new MathFunctions.Unary(MathFunctions.Op.LOG10, number(name, args, 0));
+            case "TRUNC":
+                arity(name, args, 1, 2);
+                if (args.size() == 2) {
+                    return new MathFunctions.Binary("TRUNC", number(name, args, 0), number(name, args, 1));
+                }
+                return unaryMath(MathFunctions.Op.TRUNC, number(name, args, 0));
+            case "SQRT":
+            case "CBRT":
+            case "EXP":
+            case "LN":
+            case "LOG10":
+            case "FLOOR":
+            case "CEIL":
+            case "CEILING":
+            case "SIGN":
+            case "DEGREES":
+            case "RADIANS":
+                arity(name, args, 1, 1);
+                return unaryMath(MathFunctions.Op.valueOf(name.equals("CEILING") ? "CEIL" : name), number(name, args, 0));
+            case "PI":
+                arity(name, args, 0, 0);
+                return Literal.ofDouble(Math.PI);
+            case "GREATEST":
+            case "LEAST": {
+                arity(name, args, 1, Integer.MAX_VALUE);
+                SqlType t = SqlType.NULL;
+                for (Expression a : args) {
+                    SqlType c = Expressions.commonType(t, a.type());
+                    if (c == null) {
+                        throw new SqlException(SqlState.DATATYPE_MISMATCH, name + " types " + Expressions.pgName(t) + " and "
+                                + Expressions.pgName(a.type()) + " cannot be matched");
+                    }
+                    t = c;
+                }
+                if (t == SqlType.NULL) {
+                    return Literal.ofNull(SqlType.NULL);
+                }
+                Expression[] coerced = new Expression[args.size()];
+                for (int i = 0; i < coerced.length; i++) {
+                    coerced[i] = Coercion.toType(args.get(i), t);
+                }
+                return new MathFunctions.Extreme(name.equals("GREATEST"), t, coerced);
+            }
+            default:
                 throw new SqlException(SqlState.UNDEFINED_FUNCTION, "unknown function '" + name + "'");
         }
+    }
+
+    /** FLOOR, CEIL and TRUNC of an integer are the integer; SIGN of one an integer; else the double function. */
+    private static Expression unaryMath(MathFunctions.Op op, Expression x) {
+        SqlType t = x.type();
+        if (t == SqlType.NULL) {
+            return Literal.ofNull(SqlType.DOUBLE);
+        }
+        if (t.isInteger() || t == SqlType.BOOLEAN) {
+            switch (op) {
+                case FLOOR:
+                case CEIL:
+                case TRUNC:
+                    return x;
+                case SIGN:
+                    return new MathFunctions.IntegerSign(x);
+                default:
+                    break;
+            }
+        }
+        return new MathFunctions.Unary(op, x);
     }
 }

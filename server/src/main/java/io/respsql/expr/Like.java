@@ -8,6 +8,8 @@ import io.respsql.sql.SqlState;
  * character; ASCII letters match case-insensitively, other characters exactly (SQLite's default
  * LIKE; PostgreSQL's LIKE is case-sensitive). A constant pattern is compiled once; another is
  * compiled per row into arrays the node owns. Non-TEXT operands are matched by their text form.
+ * In PostgreSQL's dialect LIKE is case-sensitive ({@code fold} false; ILIKE folds ASCII case) and
+ * a backslash escapes when no ESCAPE is written.
  */
 final class Like extends Expression {
     private static final byte LIT = 0;
@@ -28,9 +30,20 @@ final class Like extends Expression {
     private int length;
     /** The pattern ends with a lone escape character: it matches nothing. */
     private boolean broken;
+    /** ASCII letters match either case (SQLite's LIKE, ILIKE); PostgreSQL's LIKE: false. */
+    final boolean fold;
+
+    /** Written as ILIKE (for describe). */
+    final boolean ilike;
 
     Like(Expression operand, Expression pattern, Expression escape, boolean negated) {
+        this(operand, pattern, escape, negated, true, false);
+    }
+
+    Like(Expression operand, Expression pattern, Expression escape, boolean negated, boolean fold, boolean ilike) {
         super(SqlType.BOOLEAN);
+        this.fold = fold;
+        this.ilike = ilike;
         this.operand = operand;
         this.pattern = pattern;
         this.escape = escape;
@@ -86,7 +99,7 @@ final class Like extends Expression {
                 int cl = Math.min(TextBuf.charLen(p[i]), end - i);
                 for (int k = 0; k < cl; k++) {
                     kinds[n] = LIT;
-                    bytes[n++] = TextBuf.lowerAscii(p[i + k]);
+                    bytes[n++] = fold ? TextBuf.lowerAscii(p[i + k]) : p[i + k];
                 }
                 i += cl;
                 continue;
@@ -100,7 +113,7 @@ final class Like extends Expression {
                 kinds[n++] = ONE;
             } else {
                 kinds[n] = LIT;
-                bytes[n++] = TextBuf.lowerAscii(b);
+                bytes[n++] = fold ? TextBuf.lowerAscii(b) : b;
             }
             i++;
         }
@@ -164,7 +177,7 @@ final class Like extends Expression {
                 int off = io.respsql.storage.TextColumn.refOffset(ref);
                 m = io.respsql.storage.TextColumn.refLength(a, ref) >= plen;
                 for (int j = 0; m && j < plen; j++) {
-                    m = TextBuf.lowerAscii(a[off + j]) == p[j];
+                    m = (fold ? TextBuf.lowerAscii(a[off + j]) : a[off + j]) == p[j];
                 }
             }
             if (m == want) {
@@ -183,7 +196,7 @@ final class Like extends Expression {
         int starP = -1;
         int starT = 0;
         while (ti < tEnd) {
-            if (p < pn && kinds[p] == LIT && bytes[p] == TextBuf.lowerAscii(t[ti])) {
+            if (p < pn && kinds[p] == LIT && bytes[p] == (fold ? TextBuf.lowerAscii(t[ti]) : t[ti])) {
                 p++;
                 ti++;
             } else if (p < pn && kinds[p] == ONE) {
@@ -221,7 +234,8 @@ final class Like extends Expression {
 
     @Override
     public String describe() {
-        return "(" + operand.describe() + (negated ? " NOT LIKE " : " LIKE ") + pattern.describe()
+        String verb = ilike ? "ILIKE " : "LIKE ";
+        return "(" + operand.describe() + (negated ? " NOT " : " ") + verb + pattern.describe()
                 + (escape == null ? "" : " ESCAPE " + escape.describe()) + ")";
     }
 }

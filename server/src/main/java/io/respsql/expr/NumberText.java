@@ -149,6 +149,119 @@ final class NumberText {
         return negative ? -r : r;
     }
 
+    /**
+     * PostgreSQL's reading of text as an integer of {@code bits} (16, 32, 64): blanks around an
+     * optional sign and digits, nothing else (22P02 otherwise), within range (22003).
+     */
+    static long strictInt(byte[] a, int off, int len, int bits) {
+        int i = off;
+        int end = off + len;
+        while (i < end && isSpace(a[i])) {
+            i++;
+        }
+        while (end > i && isSpace(a[end - 1])) {
+            end--;
+        }
+        int digitsFrom = i < end && (a[i] == '-' || a[i] == '+') ? i + 1 : i;
+        if (digitsFrom >= end) {
+            throw invalidSyntax(bits, a, off, len);
+        }
+        for (int k = digitsFrom; k < end; k++) {
+            if (a[k] < '0' || a[k] > '9') {
+                throw invalidSyntax(bits, a, off, len);
+            }
+        }
+        long v = intPrefix(a, i, end - i);
+        boolean clamped = (v == Long.MAX_VALUE || v == Long.MIN_VALUE) && end - digitsFrom >= 19
+                && !fitsLong(a, i, end);
+        if (clamped || !fits(v, bits)) {
+            throw new io.respsql.sql.SqlException(io.respsql.sql.SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                    "value \"" + TextBuf.string(a, off, len) + "\" is out of range for type " + intName(bits));
+        }
+        return v;
+    }
+
+    private static boolean fitsLong(byte[] a, int from, int end) {
+        try {
+            Long.parseLong(new String(a, a[from] == '+' ? from + 1 : from, end - (a[from] == '+' ? from + 1 : from),
+                    StandardCharsets.US_ASCII));
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    static boolean fits(long v, int bits) {
+        return bits == 64 || bits == 32 ? bits == 64 || v == (int) v : v == (short) v;
+    }
+
+    /** PostgreSQL's name of the integer type of {@code bits}. */
+    static String intName(int bits) {
+        return bits == 16 ? "smallint" : bits == 32 ? "integer" : "bigint";
+    }
+
+    private static io.respsql.sql.SqlException invalidSyntax(int bits, byte[] a, int off, int len) {
+        return invalidSyntax(intName(bits), a, off, len);
+    }
+
+    static io.respsql.sql.SqlException invalidSyntax(String type, byte[] a, int off, int len) {
+        return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.INVALID_TEXT_REPRESENTATION,
+                "invalid input syntax for type " + type + ": \"" + TextBuf.string(a, off, len) + "\"");
+    }
+
+    /**
+     * PostgreSQL's reading of text as a double: blanks around one decimal number or NaN /
+     * [+-]Infinity / [+-]inf, nothing else (22P02 "invalid input syntax for type double precision").
+     */
+    static double strictDouble(byte[] a, int off, int len) {
+        int i = off;
+        int end = off + len;
+        while (i < end && isSpace(a[i])) {
+            i++;
+        }
+        while (end > i && isSpace(a[end - 1])) {
+            end--;
+        }
+        int k = i < end && (a[i] == '-' || a[i] == '+') ? i + 1 : i;
+        int digits = 0;
+        while (k < end && a[k] >= '0' && a[k] <= '9') {
+            k++;
+            digits++;
+        }
+        if (k < end && a[k] == '.') {
+            k++;
+            while (k < end && a[k] >= '0' && a[k] <= '9') {
+                k++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            double special = Doubles.special(a, i, end - i);
+            if (special != special || Double.isInfinite(special)) {
+                return special;
+            }
+            throw invalidSyntax("double precision", a, off, len);
+        }
+        if (k < end && (a[k] == 'e' || a[k] == 'E')) {
+            k++;
+            if (k < end && (a[k] == '-' || a[k] == '+')) {
+                k++;
+            }
+            int expDigits = 0;
+            while (k < end && a[k] >= '0' && a[k] <= '9') {
+                k++;
+                expDigits++;
+            }
+            if (expDigits == 0) {
+                throw invalidSyntax("double precision", a, off, len);
+            }
+        }
+        if (k != end) {
+            throw invalidSyntax("double precision", a, off, len);
+        }
+        return realPrefix(a, i, end - i);
+    }
+
     private static boolean isSpace(byte b) {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f';
     }

@@ -115,8 +115,16 @@ final class TextFunctions {
         final Expression count;
         private final TextArg in;
 
+        /** PostgreSQL's rules: characters from max(start, 1) up to start + count; a negative count is an error. */
+        final boolean pg;
+
         Substr(String name, Expression arg, Expression start, Expression count) {
+            this(name, arg, start, count, false);
+        }
+
+        Substr(String name, Expression arg, Expression start, Expression count, boolean pg) {
             super(SqlType.TEXT);
+            this.pg = pg;
             this.name = name;
             this.arg = arg;
             this.start = start;
@@ -142,12 +150,25 @@ final class TextFunctions {
                     negP2 = true;
                 }
             }
+            if (pg && negP2) {
+                throw new io.respsql.sql.SqlException(io.respsql.sql.SqlState.SUBSTRING_ERROR, "negative substring length not allowed");
+            }
             byte[] a = in.eval(ctx);
             if (ctx.isNull) {
                 return a;
             }
             int off = ctx.textOffset;
             int end = off + ctx.textLength;
+            if (pg) {
+                long last = count == null ? Long.MAX_VALUE : p1 + p2; // exclusive, in 1-based characters
+                long first = Math.max(p1, 1);
+                int from = skipChars(a, off, end, first - 1);
+                int to = last <= first ? from : skipChars(a, from, end, last - first);
+                ctx.isNull = false;
+                ctx.textOffset = from;
+                ctx.textLength = to - from;
+                return a;
+            }
             // sqlite3 func.c substrFunc, in characters
             if (p1 < 0) {
                 p1 += TextBuf.chars(a, off, end - off);

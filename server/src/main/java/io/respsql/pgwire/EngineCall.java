@@ -49,12 +49,10 @@ final class EngineCall {
 
     /**
      * Sets this thread's SQL dialect for the statement about to be parsed and bound: PostgreSQL's
-     * ({@code SET sql_dialect}, pgwire's default) or the default one. NOTE for the merge with the
-     * SQL-breadth branch (pgsql), whose dialect is a per-connection thread-local applied around each
-     * statement as use_indexes is: this body becomes {@code io.respsql.sql.Dialect.postgres(postgres)}.
-     * Until then statements are read in the one dialect the engine has.
+     * ({@code SET sql_dialect}, pgwire's default) or the default one.
      */
     static void dialect(boolean postgres) {
+        io.respsql.sql.Dialect.postgres(postgres);
     }
 
     /** The columns a query would give, planned (not run); null when it is not a query. */

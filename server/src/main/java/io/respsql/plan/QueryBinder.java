@@ -100,11 +100,79 @@ public final class QueryBinder {
             lq = bindSelect(s, parent);
         } else if (q instanceof Query.SetOp s) {
             lq = bindSetOp(s, parent);
+        } else if (q instanceof Query.With w) {
+            lq = bindWith(w, parent);
         } else {
             lq = bindValues((Query.Values) q, parent);
         }
         lq.explain = explain;
         return lq;
+    }
+
+    // ---- WITH ------------------------------------------------------------------------------------
+
+    /**
+     * A CTE in scope: a reference to its name binds its query as a derived table with only the
+     * CTEs before it visible ({@code prev}), so a CTE never expands into itself. Each reference
+     * reads the query anew (no shared work table).
+     */
+    private record CteFrame(Query.Cte cte, CteFrame prev) {
+    }
+
+    /** The CTEs visible where binding is; null: none. */
+    private CteFrame ctes;
+
+    private LogicalQuery bindWith(Query.With w, BlockScope parent) {
+        CteFrame saved = ctes;
+        try {
+            for (Query.Cte c : w.ctes()) {
+                if (w.recursive() && readsTable(c.query(), c.name())) {
+                    // a self-reference needs iteration to a fixpoint, which RespSQL does not have yet: refused, never looped
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH RECURSIVE is not supported yet (query '"
+                            + c.name() + "' reads itself)");
+                }
+                ctes = new CteFrame(c, ctes);
+            }
+            return bindQuery(w.body(), parent);
+        } finally {
+            ctes = saved;
+        }
+    }
+
+    /** The innermost CTE called {@code name} (case-insensitive, as unquoted names), or null. */
+    private CteFrame cte(String name) {
+        for (CteFrame f = ctes; f != null; f = f.prev) {
+            if (f.cte.name().equalsIgnoreCase(name)) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code q} reads a table called {@code name} in a FROM (its own, its set operations', its derived tables'). */
+    private static boolean readsTable(Query q, String name) {
+        if (q instanceof Query.Select s) {
+            return s.from() != null && readsTable(s.from(), name);
+        } else if (q instanceof Query.SetOp o) {
+            return readsTable(o.left(), name) || readsTable(o.right(), name);
+        } else if (q instanceof Query.With w) {
+            for (Query.Cte c : w.ctes()) {
+                if (readsTable(c.query(), name)) {
+                    return true;
+                }
+            }
+            return readsTable(w.body(), name);
+        }
+        return false;
+    }
+
+    private static boolean readsTable(Query.FromItem f, String name) {
+        if (f instanceof Query.TableRef t) {
+            return t.name().equalsIgnoreCase(name);
+        } else if (f instanceof Query.Join j) {
+            return readsTable(j.left(), name) || readsTable(j.right(), name);
+        }
+        return readsTable(((Query.Derived) f).query(), name);
     }
 
     private LogicalQuery.Block bindSelect(Query.Select s, BlockScope parent) {
@@ -714,6 +782,19 @@ public final class QueryBinder {
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
         if (f instanceof Query.TableRef t) {
+            CteFrame c = cte(t.name());
+            if (c != null) {
+                CteFrame saved = ctes;
+                ctes = c.prev; // the CTE's query sees the CTEs before it, not itself
+                try {
+                    // bound where it is read, as a derived table there: an outer column it names then marks
+                    // every block in between as correlated (bound in the WITH's own scope, the blocks between
+                    // would run once with the outer row unset)
+                    return derived(c.cte.query(), t.alias() != null ? t.alias() : c.cte.name(), c.cte.columns(), true, scope, scope.parent);
+                } finally {
+                    ctes = saved;
+                }
+            }
             Table table = catalog.table(t.name());
             if (table != null) {
                 tablesRead.add(table);
@@ -726,7 +807,7 @@ public final class QueryBinder {
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
         }
         Query.Derived d = (Query.Derived) f;
-        return derived(d.query(), d.alias(), null, scope, scope.parent);
+        return derived(d.query(), d.alias(), d.columns(), true, scope, scope.parent);
     }
 
     /**
@@ -734,10 +815,26 @@ public final class QueryBinder {
      * blocks; none for a view), its rows materialized into a work table.
      */
     Relation derived(Query query, String alias, List<String> declaredNames, BlockScope scope, BlockScope sees) {
+        return derived(query, alias, declaredNames, false, scope, sees);
+    }
+
+    /**
+     * {@code firstNames}: the declared names rename the first columns (PostgreSQL's column aliases of a
+     * derived table or CTE); else (a view's) they must name every column.
+     */
+    Relation derived(Query query, String alias, List<String> declaredNames, boolean firstNames, BlockScope scope, BlockScope sees) {
         LogicalQuery q = bindQuery(query, sees);
         scope.outerRefs |= q.outerRefs & ~scope.mask();
         List<String> names = new ArrayList<>(q.names);
-        if (declaredNames != null && !declaredNames.isEmpty()) {
+        if (firstNames && declaredNames != null && !declaredNames.isEmpty()) {
+            if (declaredNames.size() > names.size()) {
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has " + names.size()
+                        + " columns available but " + declaredNames.size() + " columns specified");
+            }
+            for (int i = 0; i < declaredNames.size(); i++) {
+                names.set(i, declaredNames.get(i));
+            }
+        } else if (declaredNames != null && !declaredNames.isEmpty()) {
             if (declaredNames.size() != names.size()) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "view '" + alias + "' declares " + declaredNames.size() + " columns, its query has "
                         + names.size());
@@ -972,6 +1069,9 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Parameter p) {
             return parameter(p);
         } else if (e instanceof Expr.TypedLiteral t) {
+            if (io.respsql.sql.Dialect.postgres()) {
+                return Expressions.castTo(Expressions.constText(t.text()), t.type().base());
+            }
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));
         } else if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
@@ -1014,7 +1114,7 @@ public final class QueryBinder {
             Expression v = value(x.operand(), scope);
             Expression pattern = textBeside(x.pattern(), v, scope);
             Expression esc = x.escape() == null ? null : textOrValue(x.escape(), scope);
-            return Expressions.like(v, pattern, esc, x.negated());
+            return Expressions.like(v, pattern, esc, x.negated(), x.caseless());
         } else if (e instanceof Expr.Case x) {
             Expression operand = x.operand() == null ? null : value(x.operand(), scope);
             List<Expression> whens = new ArrayList<>();

@@ -9,13 +9,16 @@ import java.util.List;
  * {@code 000000000001} is 1); strings are single- or double-quoted with the quote doubled to escape
  * (the parser tells a double-quoted name from a string by its context); {@code `x`} and {@code [x]}
  * are names. Comments ({@code --} to the end of the line, nested {@code /* *}{@code /}) are skipped
- * as whitespace, as SQL and PostgreSQL define them ({@link #commentEnd}).
+ * as whitespace, as SQL and PostgreSQL define them ({@link #commentEnd}). {@code ::} is
+ * PostgreSQL's cast; in its dialect ({@link Dialect}) a name holds no {@code :}.
  */
 public final class Lexer {
     private Lexer() {
     }
 
     public static List<Token> tokenize(String s) {
+        // in PostgreSQL's dialect a name has no ':' (x::int is x, ::, int)
+        boolean colonInNames = !Dialect.postgres();
         // about one token per 3 characters in the 2010 statements: one array, seldom regrown
         List<Token> out = new ArrayList<>(s.length() / 3 + 4);
         int i = 0;
@@ -32,7 +35,7 @@ public final class Lexer {
                 i = end;
             } else if (isIdentStart(c)) {
                 int start = i;
-                while (i < n && isIdentPart(s.charAt(i))) {
+                while (i < n && isIdentPart(s.charAt(i)) && (colonInNames || s.charAt(i) != ':')) {
                     i++;
                 }
                 out.add(word(s, start, i));
@@ -138,6 +141,8 @@ public final class Lexer {
                     sym = Symbol.EQ; // SQLite's ==
                 } else if (c == '|' && next == '|') {
                     sym = Symbol.CONCAT;
+                } else if (c == ':' && next == ':' && !colonInNames) {
+                    sym = Symbol.CAST;
                 } else {
                     len = 1;
                     sym = Symbol.of(c);

@@ -54,6 +54,10 @@ public final class SqlParser {
      * Words that cannot be an alias written without AS, because they continue the statement
      * after a select item or a table ({@code FROM t WHERE}, {@code SELECT a FROM}, {@code t LEFT JOIN}).
      */
+    /** Type names PostgreSQL's {@code type 'text'} literal takes here (DATE and TIMESTAMP: both dialects). */
+    private static final Set<String> PG_LITERAL_TYPES = Set.of("BOOL", "BOOLEAN", "INT", "INT2", "INT4", "INT8", "INTEGER",
+            "SMALLINT", "BIGINT", "FLOAT4", "FLOAT8", "REAL", "NUMERIC", "DECIMAL", "TEXT", "VARCHAR", "CHAR", "NAME", "BPCHAR");
+
     private static final Set<Keyword> NOT_AN_IMPLICIT_ALIAS = EnumSet.of(
             Keyword.FROM, Keyword.WHERE, Keyword.GROUP, Keyword.HAVING, Keyword.ORDER, Keyword.LIMIT, Keyword.OFFSET,
             Keyword.UNION, Keyword.INTERSECT, Keyword.EXCEPT, Keyword.JOIN, Keyword.ON, Keyword.USING, Keyword.LEFT,
@@ -148,6 +152,11 @@ public final class SqlParser {
             case SCANSELECT:
             case VALUES:
                 return new Statement.QueryStatement(query());
+            case WITH:
+                if (Dialect.postgres()) {
+                    return new Statement.QueryStatement(query());
+                }
+                throw error(STATEMENT_START);
             case UPDATE:
                 pos++;
                 return update();
@@ -171,7 +180,8 @@ public final class SqlParser {
     private Statement create() {
         // TEMP/TEMPORARY: accepted for views (SQLite); every object lives in memory anyway
         boolean temp = acceptKeyword(Keyword.TEMP) || acceptKeyword(Keyword.TEMPORARY);
-        if (!temp && acceptKeyword(Keyword.TABLE)) {
+        if ((!temp || Dialect.postgres()) && acceptKeyword(Keyword.TABLE)) {
+            // PostgreSQL's CREATE TEMP TABLE: a table (every table lives in memory; none is dropped at disconnect)
             return createTable();
         }
         if (!temp && acceptKeyword(Keyword.UNIQUE)) {
@@ -283,6 +293,20 @@ public final class SqlParser {
             base = "DOUBLE PRECISION";
         } else if (first.is(Keyword.CHARACTER) && acceptKeyword(Keyword.VARYING)) {
             base = "CHARACTER VARYING";
+        }
+        if (Dialect.postgres() && (base.equals("TIMESTAMP") || base.equals("TIME"))) {
+            // PostgreSQL's TIMESTAMP [(p)] WITH[OUT] TIME ZONE: the precision comes first
+            int length = -1;
+            if (peek().is(Symbol.LPAREN)) {
+                pos++;
+                length = typeSize("a precision");
+                expectSymbol(Symbol.RPAREN);
+            }
+            if ((peek().is(Keyword.WITH) || peek().isKeyword("WITHOUT")) && peek(1).isKeyword("TIME") && peek(2).isKeyword("ZONE")) {
+                base += next().is(Keyword.WITH) ? " WITH TIME ZONE" : " WITHOUT TIME ZONE";
+                pos += 2;
+            }
+            return new TypeName(base, length, -1, first.start, lastEnd());
         }
         int length = -1;
         int scale = -1;
@@ -520,8 +544,11 @@ public final class SqlParser {
 
     // ---- queries -----------------------------------------------------------------------------
 
-    /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole. */
+    /** A full query: set operations over query terms, then ORDER BY / LIMIT over the whole; in PostgreSQL's dialect WITH first. */
     private Query query() {
+        if (Dialect.postgres() && peek().is(Keyword.WITH)) {
+            return with();
+        }
         deeper();
         int start = peek().start;
         Query q = unionTerm();
@@ -753,7 +780,10 @@ public final class SqlParser {
                     Query q = query();
                     expectSymbol(Symbol.RPAREN);
                     int end = lastEnd();
-                    return new Query.Derived(q, optionalAlias(false), t.start, end);
+                    String alias = optionalAlias(false);
+                    // PostgreSQL's column aliases: (SELECT ...) AS t(a, b)
+                    List<String> columns = alias != null && peek().is(Symbol.LPAREN) ? nameList("column alias") : List.of();
+                    return new Query.Derived(q, alias, columns, t.start, columns.isEmpty() ? end : lastEnd());
                 } catch (SqlException notADerivedTable) {
                     if (notADerivedTable == tooDeep) {
                         throw notADerivedTable;
@@ -783,13 +813,38 @@ public final class SqlParser {
         return new Query.TableRef(table, alias, t.start, end);
     }
 
-    /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES? */
+    /** {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), ... query}. */
+    private Query with() {
+        Token first = next(); // WITH
+        deeper();
+        boolean recursive = acceptKeyword(Keyword.RECURSIVE);
+        List<Query.Cte> ctes = new ArrayList<>();
+        do {
+            String name = name("a WITH query name");
+            List<String> columns = peek().is(Symbol.LPAREN) ? nameList("column name") : List.of();
+            expectKeyword(Keyword.AS);
+            if (peek().is(Keyword.NOT) && peek(1).isKeyword("MATERIALIZED")) {
+                pos += 2; // a planner hint: the rows are the same either way
+            } else if (peek().isKeyword("MATERIALIZED")) {
+                pos++;
+            }
+            expectSymbol(Symbol.LPAREN);
+            Query q = query();
+            expectSymbol(Symbol.RPAREN);
+            ctes.add(new Query.Cte(name, columns, q));
+        } while (acceptSymbol(Symbol.COMMA));
+        Query body = query();
+        depth--;
+        return new Query.With(ctes, recursive, body, first.start, lastEnd());
+    }
+
+    /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES (or WITH in PostgreSQL's dialect)? */
     private boolean startsQuery(int i) {
         while (i < tokens.size() && tokens.get(i).is(Symbol.LPAREN)) {
             i++;
         }
         Token t = tokens.get(Math.min(i, tokens.size() - 1));
-        return t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT) || t.is(Keyword.VALUES);
+        return t.is(Keyword.SELECT) || t.is(Keyword.SCANSELECT) || t.is(Keyword.VALUES) || t.is(Keyword.WITH) && Dialect.postgres();
     }
 
     private List<Query.OrderItem> optionalOrderBy() {
@@ -891,7 +946,8 @@ public final class SqlParser {
             } else if (t.is(Keyword.IS)) {
                 pos++;
                 boolean not = acceptKeyword(Keyword.NOT);
-                if (acceptKeyword(Keyword.NULL)) {
+                if (acceptKeyword(Keyword.NULL) || Dialect.postgres() && peek().isKeyword("UNKNOWN") && next() != null) {
+                    // PostgreSQL's x IS [NOT] UNKNOWN is x IS [NOT] NULL (of a boolean)
                     e = new Expr.IsNull(left, not, start, lastEnd());
                 } else {
                     if (acceptKeyword(Keyword.DISTINCT)) {
@@ -910,11 +966,16 @@ public final class SqlParser {
             } else if (t.is(Keyword.NOT) && peek(1).is(Keyword.NULL)) {
                 pos += 2;
                 e = new Expr.IsNull(left, true, start, lastEnd());
-            } else if (t.is(Keyword.BETWEEN) || t.is(Keyword.IN) || t.is(Keyword.LIKE)
-                    || t.is(Keyword.NOT) && (peek(1).is(Keyword.BETWEEN) || peek(1).is(Keyword.IN) || peek(1).is(Keyword.LIKE))) {
+            } else if (t.is(Keyword.BETWEEN) || t.is(Keyword.IN) || t.is(Keyword.LIKE) || isIlike(t)
+                    || t.is(Keyword.NOT) && (peek(1).is(Keyword.BETWEEN) || peek(1).is(Keyword.IN) || peek(1).is(Keyword.LIKE)
+                    || isIlike(peek(1)))) {
                 boolean negated = acceptKeyword(Keyword.NOT);
                 Token op = next();
-                if (op.is(Keyword.BETWEEN)) {
+                if (isIlike(op)) {
+                    Expr pattern = relational();
+                    Expr escape = acceptKeyword(Keyword.ESCAPE) ? relational() : null;
+                    e = new Expr.Like(left, pattern, escape, negated, true, start, lastEnd());
+                } else if (op.is(Keyword.BETWEEN)) {
                     Expr low = relational();
                     expectKeyword(Keyword.AND);
                     Expr high = relational();
@@ -936,6 +997,11 @@ public final class SqlParser {
         return left;
     }
 
+    /** PostgreSQL's ILIKE (a word of its dialect only: elsewhere it may name a column). */
+    private static boolean isIlike(Token t) {
+        return t.type == Token.Type.IDENT && t.keyword() == null && Dialect.postgres() && t.isKeyword("ILIKE");
+    }
+
     /** After IN: (list), (), (SELECT ...), or SQLite's bare table name. */
     private Expr inRightSide(Expr left, boolean negated) {
         int start = left.start();
@@ -950,8 +1016,8 @@ public final class SqlParser {
             return new Expr.InQuery(left, q, negated, start, t.end);
         }
         expectSymbol(Symbol.LPAREN);
-        if (acceptSymbol(Symbol.RPAREN)) {
-            return new Expr.InList(left, List.of(), negated, start, lastEnd());
+        if (!Dialect.postgres() && acceptSymbol(Symbol.RPAREN)) {
+            return new Expr.InList(left, List.of(), negated, start, lastEnd()); // SQLite's IN (); PostgreSQL's syntax error
         }
         if (startsQuery(pos)) {
             Query q = tryQueryBeforeParen();
@@ -1068,7 +1134,18 @@ public final class SqlParser {
         return primary();
     }
 
+    /** A primary and PostgreSQL's postfix casts ({@code x::int::text}), which bind tighter than a sign. */
     private Expr primary() {
+        Expr e = primaryOperand();
+        while (peek().is(Symbol.CAST)) {
+            pos++;
+            TypeName type = typeName();
+            e = new Expr.Cast(e, type, e.start(), lastEnd());
+        }
+        return e;
+    }
+
+    private Expr primaryOperand() {
         Token t = peek();
         switch (t.type) {
             case END:
@@ -1164,6 +1241,19 @@ public final class SqlParser {
                     break;
             }
         }
+        if (Dialect.postgres() && after.type == Token.Type.STRING && !isDoubleQuoted(after) && PG_LITERAL_TYPES.contains(
+                t.text.toUpperCase(Locale.ROOT))) {
+            // PostgreSQL's typed literal: type 'text' (bool 't', int4 '5', float8 '1.5', ...)
+            pos += 2;
+            TypeName type = new TypeName(t.text.toUpperCase(Locale.ROOT), -1, -1, t.start, t.end);
+            return new Expr.TypedLiteral(type, after.text, t.start, after.end);
+        }
+        if (Dialect.postgres() && t.is(Keyword.DOUBLE) && after.is(Keyword.PRECISION) && peek(2).type == Token.Type.STRING
+                && !isDoubleQuoted(peek(2))) {
+            Token v = peek(2);
+            pos += 3;
+            return new Expr.TypedLiteral(new TypeName("DOUBLE PRECISION", -1, -1, t.start, after.end), v.text, t.start, v.end);
+        }
         if ((t.text.equals("x") || t.text.equals("X")) && after.type == Token.Type.STRING && after.start == t.end
                 && !isDoubleQuoted(after)) {
             pos += 2;
@@ -1254,11 +1344,103 @@ public final class SqlParser {
         return new Expr.Cast(operand, type, first.start, lastEnd());
     }
 
+    /**
+     * The SQL-standard call forms PostgreSQL has: {@code TRIM([BOTH|LEADING|TRAILING] [chars] FROM x)},
+     * {@code SUBSTRING(x FROM a [FOR b])}, {@code POSITION(a IN b)}, as plain calls (TRIM/LTRIM/RTRIM(x, chars),
+     * SUBSTRING(x, a[, b]), POSITION(a, b)); null when the call is not in such a form (position unchanged).
+     */
+    private Expr standardCall(Token nameToken, String fn) {
+        int at = pos; // after the '('
+        if (fn.equals("TRIM")) {
+            String which = "TRIM";
+            if (peek().isKeyword("BOTH") || peek().isKeyword("LEADING") || peek().isKeyword("TRAILING")) {
+                Token w = next();
+                which = w.isKeyword("LEADING") ? "LTRIM" : w.isKeyword("TRAILING") ? "RTRIM" : "TRIM";
+            } else if (!peek().is(Keyword.FROM) && !containsFromBeforeClose()) {
+                return null;
+            }
+            Expr chars = null;
+            if (!acceptKeyword(Keyword.FROM)) {
+                chars = expr();
+                if (!acceptKeyword(Keyword.FROM)) {
+                    if (!which.equals("TRIM") || peek().is(Symbol.COMMA)) {
+                        // trim(leading x): PostgreSQL's form with no FROM trims spaces from x
+                        expectSymbol(Symbol.RPAREN);
+                        return new Expr.Function(which, List.of(chars), false, false, null, nameToken.start, lastEnd());
+                    }
+                    pos = at;
+                    return null;
+                }
+            }
+            Expr x = expr();
+            expectSymbol(Symbol.RPAREN);
+            List<Expr> args = chars == null ? List.of(x) : List.of(x, chars);
+            return new Expr.Function(which, args, false, false, null, nameToken.start, lastEnd());
+        }
+        if (fn.equals("SUBSTRING")) {
+            Expr x = expr();
+            if (!peek().is(Keyword.FROM) && !peek().isKeyword("FOR")) {
+                pos = at;
+                return null;
+            }
+            Expr from = acceptKeyword(Keyword.FROM) ? expr() : null;
+            Expr count = null;
+            if (peek().isKeyword("FOR")) {
+                pos++;
+                count = expr();
+            }
+            expectSymbol(Symbol.RPAREN);
+            if (from == null) {
+                from = new Expr.Literal(Expr.LiteralKind.INTEGER, "1", x.end(), x.end());
+            }
+            List<Expr> args = count == null ? List.of(x, from) : List.of(x, from, count);
+            return new Expr.Function("SUBSTRING", args, false, false, null, nameToken.start, lastEnd());
+        }
+        if (fn.equals("POSITION")) {
+            Expr needle = additive();
+            if (!acceptKeyword(Keyword.IN)) {
+                pos = at;
+                return null;
+            }
+            Expr hay = expr();
+            expectSymbol(Symbol.RPAREN);
+            return new Expr.Function("POSITION", List.of(needle, hay), false, false, null, nameToken.start, lastEnd());
+        }
+        return null;
+    }
+
+    /** Whether a FROM comes before this call's closing parenthesis, at its own nesting level. */
+    private boolean containsFromBeforeClose() {
+        int level = 0;
+        for (int i = pos; ; i++) {
+            Token t = peek(i - pos);
+            if (t.type == Token.Type.END) {
+                return false;
+            }
+            if (t.is(Symbol.LPAREN)) {
+                level++;
+            } else if (t.is(Symbol.RPAREN)) {
+                if (level-- == 0) {
+                    return false;
+                }
+            } else if (level == 0 && t.is(Keyword.FROM)) {
+                return true;
+            }
+        }
+    }
+
     /** {@code name(args)}, {@code name(*)}, {@code name(DISTINCT x)}, then an optional OVER (...). */
     private Expr call(Token nameToken) {
         expectSymbol(Symbol.LPAREN);
         deeper();
         String fn = nameToken.text.toUpperCase(Locale.ROOT);
+        if (fn.equals("TRIM") || fn.equals("SUBSTRING") || fn.equals("POSITION")) {
+            Expr special = standardCall(nameToken, fn);
+            if (special != null) {
+                depth--;
+                return special;
+            }
+        }
         boolean star = false;
         boolean distinct = false;
         List<Expr> args = List.of();

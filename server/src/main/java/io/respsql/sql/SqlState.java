@@ -26,6 +26,7 @@ public final class SqlState {
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
     public static final String INVALID_ROW_COUNT_IN_LIMIT_CLAUSE = "2201W";
     public static final String INVALID_TEXT_REPRESENTATION = "22P02";
+    public static final String SUBSTRING_ERROR = "22011";
     // class 23: integrity constraint violation
     public static final String NOT_NULL_VIOLATION = "23502";
     public static final String FOREIGN_KEY_VIOLATION = "23503";

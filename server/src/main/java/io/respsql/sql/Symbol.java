@@ -6,7 +6,9 @@ public enum Symbol implements Token.Code {
     PLUS("+"), MINUS("-"), STAR("*"), SLASH("/"), PERCENT("%"),
     EQ("="), NE("!="), LT("<"), LE("<="), GT(">"), GE(">="),
     /** {@code ||}, string concatenation. */
-    CONCAT("||");
+    CONCAT("||"),
+    /** {@code ::}, PostgreSQL's cast. */
+    CAST("::");
 
     /**
      * The symbol as a token's text; {@code <>} is read as {@code !=}, so it shows as {@code !=},

@@ -82,13 +82,18 @@ public enum ColumnType {
             case "SMALLINT":
             case "TINYINT":
             case "MEDIUMINT":
+            case "INT2": // PostgreSQL's names
+            case "INT4":
                 return INT;
             case "BIGINT":
             case "LONG":
+            case "INT8":
                 return BIGINT;
             case "FLOAT":
             case "DOUBLE":
             case "DOUBLE PRECISION":
+            case "FLOAT4":
+            case "FLOAT8":
             case "REAL":
             case "NUMERIC":
             case "DECIMAL":
@@ -100,6 +105,8 @@ public enum ColumnType {
             case "CHARACTER VARYING":
             case "STRING":
             case "CLOB":
+            case "BPCHAR":
+            case "NAME":
                 return TEXT;
             case "BOOLEAN":
             case "BOOL":
@@ -108,6 +115,7 @@ public enum ColumnType {
                 return DATE;
             case "TIMESTAMP":
             case "DATETIME":
+            case "TIMESTAMP WITHOUT TIME ZONE":
                 return TIMESTAMP;
             default:
                 return null;

@@ -66,7 +66,8 @@ final class ValueRules {
         if (e instanceof Expr.Column && !rowScope) {
             throw notValid(c, source(e, sql));
         }
-        if (e instanceof Expr.TypedLiteral tl) {
+        if (e instanceof Expr.TypedLiteral tl && (tl.type().base().equals("DATE") || tl.type().base().startsWith("TIMESTAMP"))) {
+            // other typed literals (PostgreSQL's bool 't', int4 '5') are bound and evaluated as casts
             typed(c, tl, source(e, sql), out);
             return true;
         }

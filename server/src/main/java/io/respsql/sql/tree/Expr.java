@@ -113,8 +113,11 @@ public sealed interface Expr {
     record ScalarQuery(Query query, int start, int end) implements Expr {
     }
 
-    /** {@code x [NOT] LIKE pattern [ESCAPE e]}; {@code escape} may be null. */
-    record Like(Expr operand, Expr pattern, Expr escape, boolean negated, int start, int end) implements Expr {
+    /** {@code x [NOT] LIKE pattern [ESCAPE e]}; {@code escape} may be null; {@code caseless} for PostgreSQL's ILIKE. */
+    record Like(Expr operand, Expr pattern, Expr escape, boolean negated, boolean caseless, int start, int end) implements Expr {
+        public Like(Expr operand, Expr pattern, Expr escape, boolean negated, int start, int end) {
+            this(operand, pattern, escape, negated, false, start, end);
+        }
     }
 
     record When(Expr condition, Expr result) {

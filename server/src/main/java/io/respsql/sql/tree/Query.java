@@ -31,8 +31,14 @@ public sealed interface Query {
     record TableRef(String name, String alias, int start, int end) implements FromItem {
     }
 
-    /** {@code (SELECT ...) [AS] alias}; the alias may be null (SQLite allows that). */
-    record Derived(Query query, String alias, int start, int end) implements FromItem {
+    /**
+     * {@code (SELECT ...) [AS] alias [(column, ...)]}; the alias may be null (SQLite allows that);
+     * {@code columns} (PostgreSQL's column aliases, naming the first columns) empty when not written.
+     */
+    record Derived(Query query, String alias, List<String> columns, int start, int end) implements FromItem {
+        public Derived(Query query, String alias, int start, int end) {
+            this(query, alias, List.of(), start, end);
+        }
     }
 
     enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
@@ -65,6 +71,17 @@ public sealed interface Query {
      */
     record SetOp(SetOpKind kind, Query left, Query right, List<OrderItem> orderBy, Expr limit, Expr offset,
                  int start, int end) implements Query {
+    }
+
+    /** One {@code name [(column, ...)] AS (query)} of WITH; {@code columns} empty when not written. */
+    record Cte(String name, List<String> columns, Query query) {
+    }
+
+    /**
+     * {@code WITH [RECURSIVE] cte, ... body} (PostgreSQL's dialect): each CTE is visible to the ones
+     * after it and to the body, where a reference reads its rows as a derived table would.
+     */
+    record With(List<Cte> ctes, boolean recursive, Query body, int start, int end) implements Query {
     }
 
     /** {@code VALUES (..), (..)} used as a query. */
