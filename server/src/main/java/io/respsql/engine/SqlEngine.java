@@ -1,14 +1,15 @@
 package io.respsql.engine;
 
 import io.respsql.exec.Headroom;
-import io.respsql.exec.write.DeleteExecutor;
-import io.respsql.exec.write.InsertExecutor;
+import io.respsql.exec.write.DeleteOperator;
+import io.respsql.exec.write.InsertOperator;
 import io.respsql.exec.write.SchemaReport;
 import io.respsql.exec.write.TableDdl;
 import io.respsql.exec.write.TableDump;
-import io.respsql.exec.write.UpdateExecutor;
+import io.respsql.exec.write.UpdateOperator;
 import io.respsql.exec.write.ViewDdl;
 import io.respsql.plan.StatementPlanner;
+import io.respsql.plan.WritePlanner;
 import io.respsql.protocol.ReplyAbortedException;
 import io.respsql.protocol.RespWriter;
 import io.respsql.protocol.Rows2010;
@@ -476,12 +477,14 @@ public final class SqlEngine {
             if (e.plan instanceof io.respsql.plan.PlannedQuery q) {
                 q.runOnLoop(results, params, stop);
                 changes = -1;
-            } else if (e.plan instanceof InsertExecutor.Plan ins) {
-                changes = InsertExecutor.run(catalog, ins, headroom, undo, out, params);
-            } else if (e.plan instanceof UpdateExecutor.Plan u) {
-                changes = UpdateExecutor.run(catalog, u, rows, headroom, undo, out, params, writeStop);
+            } else if (e.plan instanceof InsertOperator ins) {
+                changes = inserted(ins, ins.run(catalog, headroom, undo, params, null), out);
+            } else if (e.plan instanceof UpdateOperator u) {
+                changes = u.run(catalog, rows, headroom, undo, params, writeStop);
+                out.integer(changes);
             } else {
-                changes = DeleteExecutor.run((DeleteExecutor.Plan) e.plan, rows, undo, out, params, writeStop);
+                changes = ((DeleteOperator) e.plan).run(rows, undo, params, writeStop);
+                out.integer(changes);
             }
             if (fresh) {
                 cache.misses++; // planned now: the next text of this shape is the hit
@@ -528,7 +531,7 @@ public final class SqlEngine {
 
     /** More literals than this in one INSERT: the plain path (its text is then hundreds of megabytes). */
     private static final int MAX_BULK_LITERALS = 1 << 26;
-    private final InsertExecutor.Bulk bulk = new InsertExecutor.Bulk();
+    private final InsertOperator.Bulk bulk = new InsertOperator.Bulk();
     private long bulkInserts;
     private final BulkValues values = new BulkValues(scan);
 
@@ -564,7 +567,7 @@ public final class SqlEngine {
                 return null;
             }
             if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
-                    || !bulk.start(catalog, ins) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
+                    || !WritePlanner.startBulk(catalog, ins, bulk) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
             if (writeGuard != null) {
@@ -574,7 +577,8 @@ public final class SqlEngine {
                     return refused(refusal);
                 }
             }
-            long changes = bulk.write(catalog, headroom, undo, out);
+            long changes = bulk.write(catalog, headroom, undo);
+            out.ok();
             bulkInserts++;
             return took(changes, sql, ins.table());
         } catch (RuntimeException | OutOfMemoryError x) {
@@ -608,9 +612,9 @@ public final class SqlEngine {
         parsedText = sql;
         String key = scan.key();
         if (st instanceof Statement.Insert ins) {
-            InsertExecutor.Plan plan;
+            InsertOperator plan;
             try {
-                plan = InsertExecutor.plan(catalog, ins, sql, this::parameterOf, scan.count);
+                plan = WritePlanner.planCachedInsert(catalog, ins, sql, this::parameterOf, scan.count);
             } catch (RuntimeException e) {
                 plan = null; // no such table or column: the plain path replies
             }
@@ -625,9 +629,9 @@ public final class SqlEngine {
             if (p instanceof Statement.QueryStatement q) {
                 plan = StatementPlanner.plan(catalog, q.query(), sql);
             } else if (p instanceof Statement.Update u) {
-                plan = UpdateExecutor.plan(catalog, u, sql);
+                plan = WritePlanner.planUpdate(catalog, u, sql);
             } else {
-                plan = DeleteExecutor.plan(catalog, (Statement.Delete) p, sql);
+                plan = WritePlanner.planDelete(catalog, (Statement.Delete) p, sql);
             }
         } catch (RuntimeException e) {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
@@ -897,14 +901,18 @@ public final class SqlEngine {
                 }
             }
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.run(catalog, s, sql, headroom, undo, out, writeStop);
+            InsertOperator ins = WritePlanner.planInsert(catalog, s, sql);
+            return inserted(ins, ins.run(catalog, headroom, undo, null, writeStop), out);
         } else if (st instanceof Statement.Update s) {
-            return UpdateExecutor.run(catalog, UpdateExecutor.plan(catalog, s, sql), rows, headroom, undo, out, null,
-                    writeStop);
+            long n = WritePlanner.planUpdate(catalog, s, sql).run(catalog, rows, headroom, undo, null, writeStop);
+            out.integer(n);
+            return n;
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.run(DeleteExecutor.plan(catalog, s, sql), rows, undo, out, null, writeStop);
+            long n = WritePlanner.planDelete(catalog, s, sql).run(rows, undo, null, writeStop);
+            out.integer(n);
+            return n;
         } else if (st instanceof Statement.CreateTable s) {
-            return TableDdl.createTable(catalog, s, sql, undo, out) ? 1 : 0;
+            return TableDdl.createTable(catalog, s, sql, undo, out, WritePlanner::defaultValue) ? 1 : 0;
         } else if (st instanceof Statement.CreateIndex s) {
             return TableDdl.createIndex(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropTable s) {
@@ -912,7 +920,8 @@ public final class SqlEngine {
         } else if (st instanceof Statement.DropIndex s) {
             return TableDdl.dropIndex(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.CreateView s) {
-            return ViewDdl.createView(catalog, s, sql, undo, out) ? 1 : 0;
+            return ViewDdl.createView(catalog, s, () -> StatementPlanner.planQuery(catalog, s.query(), sql).outputs().size(),
+                    undo, out) ? 1 : 0;
         } else if (st instanceof Statement.DropView s) {
             return ViewDdl.dropView(catalog, s, undo, out) ? 1 : 0;
         } else if (st instanceof Statement.Describe s) {
@@ -933,14 +942,24 @@ public final class SqlEngine {
         return -1;
     }
 
+    /** An INSERT's reply, as it was always written: the table's size for RETURN SIZE, else OK. Returns {@code n}. */
+    private static long inserted(InsertOperator ins, long n, RespWriter out) {
+        if (ins.returnsSize()) {
+            out.integer(ins.tableBytes());
+        } else {
+            out.ok();
+        }
+        return n;
+    }
+
     /** The plan a statement would use, without running it. */
     private List<String> explain(Statement st, String sql) {
         if (st instanceof Statement.Update s) {
-            return UpdateExecutor.plan(catalog, s, sql).explain();
+            return WritePlanner.explainUpdate(catalog, s, sql);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.plan(catalog, s, sql).rows().explain();
+            return WritePlanner.explainDelete(catalog, s, sql);
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.explain(catalog, s, sql);
+            return WritePlanner.explainInsert(catalog, s, sql);
         } else if (st instanceof Statement.QueryStatement q) {
             return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }

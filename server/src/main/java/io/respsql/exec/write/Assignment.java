@@ -2,25 +2,19 @@ package io.respsql.exec.write;
 
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
-import io.respsql.expr.SqlType;
-import io.respsql.plan.StatementPlanner;
-import io.respsql.sql.SqlException;
-import io.respsql.sql.SqlState;
-import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.Table;
 
-import java.nio.charset.StandardCharsets;
 
 /**
- * One {@code SET column = value} of an UPDATE. A row is updated in two steps, compute (every
+ * One {@code SET column = value} of an UPDATE, bound by the planner (plan.WritePlanner). A row is updated in two steps, compute (every
  * assignment reads the row's old values, as SQL requires for {@code SET a=b, b=a}) then write.
  * A constant value is converted and checked once, when bound; then writing it is one store per
  * row (plus the index move when the column is indexed).
  */
-final class Assignment {
+public final class Assignment {
     final Column column;
     private final Table table;
     /** Null for a constant (its value is {@link #pending} from the start). */
@@ -39,7 +33,7 @@ final class Assignment {
      * once per row and the values stored later, the row's old values being what it reads.
      */
     private boolean rowLocalInt;
-    /** For {@code SET c = c ± k}: k, and -1 for minus ({@link #bindIncrement}); null otherwise. */
+    /** For {@code SET c = c ± k}: k, and -1 for minus (bound by the planner); null otherwise. */
     private Expression step;
     private int stepSign;
 
@@ -54,93 +48,36 @@ final class Assignment {
         this.inUnique = t.coveredByUnique(column);
     }
 
-    /**
-     * Binds {@code SET column = e}. A TEXT column takes numbers and unquoted names verbatim as
-     * INSERT does ({@code SET name=NEWNAME}, {@code SET s=foo-bar}); a number column takes a quoted
-     * number ({@code SET fk='5'}); NULL is NULL. Otherwise the value is an expression over the row.
-     */
-    static Assignment bind(Table t, Column c, Expr e, StatementPlanner.RowsPlan plan, String sql) {
-        Assignment a;
-        Cell cell = new Cell();
-        if (ValueRules.literal(c, e, sql, true, cell)) {
-            a = new Assignment(t, c, null, cell);
-        } else {
-            Expression x;
-            try {
-                x = plan.bindRowExpression(e);
-            } catch (SqlException unknownName) {
-                if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e)) {
-                    x = null; // 2010: SET s=foo-bar stores "foo-bar"
-                } else {
-                    throw unknownName;
-                }
-            }
-            String shown = ValueRules.source(e, sql);
-            if (x == null) {
-                if (c.type() != ColumnType.TEXT) {
-                    throw ValueRules.notValid(c, shown);
-                }
-                a = new Assignment(t, c, null, cell);
-                a.pending.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
-            } else if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
-                if (!x.isConstant()) {
-                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
-                }
-                a = new Assignment(t, c, null, cell);
-                a.pending.setText(shown.getBytes(StandardCharsets.UTF_8)); // 2010: verbatim
-            } else if (c.type() != ColumnType.TEXT && x.type() == SqlType.TEXT && !x.isConstant()) {
-                throw ValueRules.notValid(c, shown);
-            } else if (x.isConstant()) {
-                a = new Assignment(t, c, null, cell);
-                ValueRules.evaluated(c, x, plan.newContext(), shown, a.pending);
-            } else {
-                a = new Assignment(t, c, x, cell);
-                a.rowLocalInt = !a.indexed && c.type().storedAs() == ColumnType.INT && c instanceof IntColumn
-                        && x.relations() == 1L && rowArithmetic(e);
-                if (a.rowLocalInt && c.type() == ColumnType.INT) {
-                    a.bindIncrement(e, plan);
-                }
-            }
-        }
-        if (a.value == null && a.pending.isNull && a.notNull) {
+    /** {@code SET column = value} with a value the planner converted ({@link ValueRules}); NULL into NOT NULL is refused. */
+    public static Assignment constant(Table t, Column c, Cell value) {
+        Assignment a = new Assignment(t, c, null, value);
+        if (value.isNull && a.notNull) {
             throw Tables.nullViolation(t, c);
         }
         return a;
     }
 
     /**
-     * {@code SET c = c + k}, {@code c - k} or {@code k + c} with k an integer literal or parameter:
-     * {@link #step} is k's expression (negated by {@link #stepSign} for minus), so the UPDATE can
-     * add one number to the column's values in a primitive loop ({@link IntColumn#addTo}).
+     * {@code SET column = value} with a bound expression over the row (relation 0) or a
+     * parameter. {@code rowLocalInt}: arithmetic over the row's own columns and literals into an
+     * unindexed INT-stored column ({@link #computeInt}); {@code step} (null: none) and {@code
+     * stepSign}: {@code SET c = c ± k} with k's expression, -1 for minus ({@link #delta}).
      */
-    private void bindIncrement(Expr e, StatementPlanner.RowsPlan plan) {
-        if (!(e instanceof Expr.Binary b) || (b.op() != Expr.BinaryOp.ADD && b.op() != Expr.BinaryOp.SUB)) {
-            return;
-        }
-        Expr col = b.left();
-        Expr k = b.right();
-        if (b.op() == Expr.BinaryOp.ADD && isNumberOrParameter(col)) {
-            col = b.right();
-            k = b.left();
-        }
-        if (!(col instanceof Expr.Column) || !isNumberOrParameter(k)) {
-            return;
-        }
-        Expression target = plan.bindRowExpression(col);
-        Expression kx = plan.bindRowExpression(k);
-        if (io.respsql.expr.Expressions.columnRead(target, 0) == column && kx.relations() == 0L
-                && (kx.type() == SqlType.INT || kx.type() == SqlType.BIGINT)) {
-            step = kx;
-            stepSign = b.op() == Expr.BinaryOp.SUB ? -1 : 1;
-        }
+    public static Assignment expression(Table t, Column c, Expression value, boolean rowLocalInt, Expression step,
+                                        int stepSign) {
+        Assignment a = new Assignment(t, c, value, new Cell());
+        a.rowLocalInt = rowLocalInt;
+        a.step = step;
+        a.stepSign = stepSign;
+        return a;
     }
 
-    private static boolean isNumberOrParameter(Expr e) {
-        return (e instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER)
-                || (e instanceof Expr.Parameter p && p.kind() == Expr.LiteralKind.INTEGER);
+    /** The column written. */
+    public Column column() {
+        return column;
     }
 
-    /** Whether this is {@code SET c = c ± k} ({@link #bindIncrement}): {@link #delta} may stand for compute and write. */
+    /** Whether this is {@code SET c = c ± k}: {@link #delta} may stand for compute and write. */
     boolean isIncrement() {
         return step != null;
     }
@@ -157,20 +94,6 @@ final class Assignment {
         }
         k = Math.max(-(1L << 33), Math.min(1L << 33, k));
         return stepSign * k;
-    }
-
-    /** Column references, literals (a cached plan's parameters too) and arithmetic only: what reads nothing but the row itself. */
-    private static boolean rowArithmetic(Expr e) {
-        if (e instanceof Expr.Column || e instanceof Expr.Literal || e instanceof Expr.Parameter) {
-            return true;
-        }
-        if (e instanceof Expr.Unary u) {
-            return rowArithmetic(u.operand());
-        }
-        if (e instanceof Expr.Binary b) {
-            return rowArithmetic(b.left()) && rowArithmetic(b.right());
-        }
-        return false;
     }
 
     /** Whether {@link #computeInt} and {@link #storeInt} may stand for compute and write (see {@link #rowLocalInt}). */

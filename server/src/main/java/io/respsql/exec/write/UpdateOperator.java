@@ -1,17 +1,10 @@
 package io.respsql.exec.write;
 
 import io.respsql.exec.Headroom;
-import io.respsql.exec.op.Operator;
-import io.respsql.exec.op.scan.IndexLookup;
-import io.respsql.exec.op.scan.IndexRange;
-import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.index.LongIntBTree;
-import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
-import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
@@ -32,90 +25,75 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * UPDATE in place. The rows come from {@link StatementPlanner#planRows} (primary key, index
- * equality/IN/range, or a scan, any predicate) and are collected before the first write, so the
- * update cannot disturb its own row source. Cost: finding the rows plus one store per assigned
- * column per row. Anything that can fail (a value out of range, NULL into NOT NULL, a duplicate
- * primary key) is checked for every matched row before the first write; a UNIQUE violation is
- * found after the writes and takes them back. So a failed UPDATE changes nothing. The reply is
- * the number of rows matched.
+ * UPDATE in place, as an operator over a row source ({@link RowSource}: the rows the planner's
+ * access path finds, any predicate) whose run state is a {@link WriteRun} of its own (DuckDB's
+ * PhysicalUpdate: DML as operators, state apart from the plan). The rows are collected before
+ * the first write, so the update cannot disturb its own row source; the shape the planner
+ * recorded picks the loop (a key range or every row: the batch kernels, no row list). Cost:
+ * finding the rows plus one store per assigned column per row. Anything that can fail (a value
+ * out of range, NULL into NOT NULL, a duplicate primary key) is checked for every matched row
+ * before the first write; a UNIQUE violation is found after the writes and takes them back. So a
+ * failed UPDATE changes nothing. Returns the number of rows matched; the caller replies.
  */
-public final class UpdateExecutor {
-    private UpdateExecutor() {
+public final class UpdateOperator {
+    private final Table table;
+    private final RowSource rows;
+    private final Assignment[] assignments;
+    private final int relations;
+    /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
+    private WriteRun kept;
+
+    /**
+     * The bound statement (plan.WritePlanner makes it): the rows, the assignments (one per
+     * column) and the relations the statement numbered (its context's slots).
+     */
+    public UpdateOperator(Table table, RowSource rows, Assignment[] assignments, int relations) {
+        this.table = table;
+        this.rows = rows;
+        this.assignments = assignments;
+        this.relations = relations;
     }
 
-    /** The bound statement: the rows plan and the assignments. */
-    public record Plan(Table table, StatementPlanner.RowsPlan rows, Assignment[] assignments) {
-        public List<String> explain() {
-            return rows.explain();
-        }
+    public Table table() {
+        return table;
     }
 
-    public static Plan plan(Catalog catalog, Statement.Update s, String sql) {
-        Table t = Tables.require(catalog, s.table(), "UPDATE");
-        StatementPlanner.RowsPlan rows = StatementPlanner.planRows(catalog, t, s.where(), sql);
-        Assignment[] as = new Assignment[s.assignments().size()];
-        int n = 0;
-        for (int i = 0; i < as.length; i++) {
-            Statement.Assignment a = s.assignments().get(i);
-            Column c = Tables.column(t, a.column());
-            Assignment bound = Assignment.bind(t, c, a.value(), rows, sql);
-            int j = 0;
-            while (j < n && as[j].column != c) {
-                j++;
-            }
-            // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
-            as[j] = bound;
-            if (j == n) {
-                n++;
-            }
-        }
-        return new Plan(t, rows, n == as.length ? as : Arrays.copyOf(as, n));
+    public RowSource rows() {
+        return rows;
     }
 
-    /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out) {
-        return run(catalog, p, buffer, headroom, undo, out, null);
-    }
-
-    /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter)} with parameter values (a cached plan). */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
-                           io.respsql.expr.ParamValues params) {
-        return run(catalog, p, buffer, headroom, undo, out, params, null);
+    private WriteRun state() {
+        WriteRun run = kept;
+        return run != null ? run : (kept = new WriteRun(relations));
     }
 
     /**
-     * {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, RespWriter, io.respsql.expr.ParamValues)}
-     * stopped by {@code cancel} (a statement timeout; null: none) while it looks for its rows,
-     * before the first change: a stopped UPDATE changed nothing.
+     * Runs the UPDATE with {@code params} (a cached plan's values; null: none) and returns the
+     * number of rows matched (and written); {@code buffer} is the engine's reusable row list.
+     * Stopped by {@code cancel} (a statement timeout; null: none) only while it looks for its
+     * rows, before the first change: a stopped UPDATE changed nothing.
      */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo, RespWriter out,
-                           io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
-        Table t = p.table();
-        Assignment[] as = p.assignments();
-        EvalContext ctx = p.rows().context();
-        ctx.params = params;
+    public long run(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
+                    io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
+        Table t = table;
+        Assignment[] as = assignments;
+        WriteRun run = state();
+        EvalContext ctx = run.start(params);
         for (Assignment a : as) {
             a.prepare(ctx);
         }
         if (as.length == 1 && as[0].isIncrement()) {
-            long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo, cancel);
+            long done = increment(run, as[0], buffer, undo, cancel);
             if (done >= 0) {
-                out.integer(done);
                 return done;
             }
         }
-        if (undo == null && as.length == 1 && as[0].constantIntWrite()) {
-            long done = setKeyRange(p.rows().root(), as[0], ctx, buffer);
-            if (done >= 0) {
-                out.integer(done);
-                return done;
-            }
+        if (undo == null && as.length == 1 && as[0].constantIntWrite() && rows.shape == RowSource.Shape.KEY_RANGE) {
+            return setKeyRange(run, as[0], buffer);
         }
-        RowCollector.collect(p.rows().root(), ctx, buffer, cancel);
+        rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
-
         boolean allConstant = true;
         Assignment pk = null;
         for (Assignment a : as) {
@@ -194,7 +172,6 @@ public final class UpdateExecutor {
                 break;
             }
         }
-        out.integer(n);
         return n;
     }
 
@@ -211,8 +188,10 @@ public final class UpdateExecutor {
      * Returns the rows changed, or -1 when the general path must run (k is NULL, or the row
      * source could yield a row twice).
      */
-    private static long increment(Table t, Operator root, Assignment a, EvalContext ctx, IntArrayList buffer,
-                                  UndoLog undo, io.respsql.expr.Cancellation cancel) {
+    private long increment(WriteRun run, Assignment a, IntArrayList buffer, UndoLog undo,
+                           io.respsql.expr.Cancellation cancel) {
+        Table t = table;
+        EvalContext ctx = run.ctx;
         long delta = a.delta(ctx);
         if (delta == Long.MIN_VALUE) {
             return -1;
@@ -223,7 +202,7 @@ public final class UpdateExecutor {
         int lo = low <= high ? (int) low : 1; // both within the INT range when not empty
         int hi = low <= high ? (int) high : 0;
         IntColumn c = (IntColumn) a.column;
-        if (root instanceof TableScan scan && scan.allRowsOf(t)) {
+        if (rows.shape == RowSource.Shape.ALL_ROWS) {
             RowAllocator live = t.rows();
             int bad = c.firstOutside(live, lo, hi);
             if (bad >= 0) {
@@ -235,12 +214,12 @@ public final class UpdateExecutor {
             }
             return live.liveCount();
         }
-        if (root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
-            long[] bounds = new long[2];
-            if (!range.keyBounds(ctx, bounds)) {
+        if (rows.shape == RowSource.Shape.KEY_RANGE) {
+            long[] bounds = run.bounds;
+            if (!rows.keys.eval(ctx, bounds)) {
                 return 0;
             }
-            if (coversAllRows(t, range.index(), bounds)) {
+            if (coversAllRows(t, rows.index, bounds, run)) {
                 // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
                 RowAllocator live = t.rows();
                 if (c.firstOutside(live, lo, hi) < 0) {
@@ -252,16 +231,9 @@ public final class UpdateExecutor {
                 }
                 // a misfit (nothing written): the range walk names the first in key order, as the general path
             }
-            return incrementRange(range.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo);
+            return incrementRange(run, bounds, a, c, (int) delta, lo, hi, buffer, undo);
         }
-        // a key of a non-unique index (a unique one's single row keeps the lookup's cursor below)
-        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
-                && root.relations() == 1L) {
-            long[] bounds = new long[2]; // fk = 7: the index range [7, 7], its posting list a batch at a time
-            return lookup.keyBounds(ctx, bounds)
-                    ? incrementRange(lookup.index(), bounds, a, c, (int) delta, lo, hi, ctx, buffer, undo) : 0;
-        }
-        RowCollector.collect(root, ctx, buffer, cancel);
+        rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo == null) {
@@ -286,11 +258,11 @@ public final class UpdateExecutor {
      * Whether the primary-key range [bounds[0], bounds[1]] holds every live row: the key holds one
      * entry per live row and its first and last keys are within the bounds.
      */
-    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds) {
+    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds, WriteRun run) {
         if (!index.isPrimary() || index.tree().size() != t.rows().liveCount()) {
             return false;
         }
-        LongIntBTree.Cursor cur = index.tree().cursor();
+        LongIntBTree.Cursor cur = run.cursor(index);
         if (!cur.first() || cur.key() < bounds[0]) {
             return false;
         }
@@ -306,9 +278,11 @@ public final class UpdateExecutor {
      * error is thrown, so nothing is written. The column is in no index, so writing cannot disturb
      * the walk. A block's log records the range, not the rows: rollback subtracts over it again.
      */
-    private static long incrementRange(TableIndex index, long[] bounds, Assignment a, IntColumn c, int delta, int lo,
-                                       int hi, EvalContext ctx, IntArrayList buffer, UndoLog undo) {
-        LongIntBTree.Cursor cur = index.tree().cursor();
+    private long incrementRange(WriteRun run, long[] bounds, Assignment a, IntColumn c, int delta, int lo,
+                                int hi, IntArrayList buffer, UndoLog undo) {
+        TableIndex index = rows.index;
+        EvalContext ctx = run.ctx;
+        LongIntBTree.Cursor cur = run.cursor(index);
         long done = 0;
         // one key's rows come in row order (pairs are ordered by key, then row): the ascending kernel
         boolean ascending = bounds[0] == bounds[1];
@@ -352,31 +326,18 @@ public final class UpdateExecutor {
      * cursor hands out the rows a batch at a time into the engine's row buffer and each batch is
      * stored by one loop ({@link IntColumn#setAll}); no row list of the whole range. Nothing can
      * fail (the value was checked when prepared), the column is in no index (writing cannot
-     * disturb the walk) and no UNIQUE or primary key is involved. Returns -1 for any other row
-     * source (the general path runs).
+     * disturb the walk) and no UNIQUE or primary key is involved. Only for a
+     * {@link RowSource.Shape#KEY_RANGE}.
      */
-    private static long setKeyRange(Operator root, Assignment a, EvalContext ctx, IntArrayList buffer) {
-        if (root.relations() != 1L) {
-            return -1;
+    private long setKeyRange(WriteRun run, Assignment a, IntArrayList buffer) {
+        long[] bounds = run.bounds;
+        if (!rows.keys.eval(run.ctx, bounds)) {
+            return 0;
         }
-        long[] bounds = new long[2];
-        TableIndex index;
-        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()) {
-            if (!lookup.keyBounds(ctx, bounds)) {
-                return 0;
-            }
-            index = lookup.index();
-        } else if (root instanceof IndexRange range && range.plainKeyRange()) {
-            if (!range.keyBounds(ctx, bounds)) {
-                return 0;
-            }
-            index = range.index();
-        } else {
-            return -1;
-        }
+        TableIndex index = rows.index;
         IntColumn c = (IntColumn) a.column;
         int v = a.constantInt();
-        LongIntBTree.Cursor cur = index.tree().cursor();
+        LongIntBTree.Cursor cur = run.cursor(index);
         long done = 0;
         int[] batch = firstBatch(cur, bounds[0], buffer);
         if (batch != null) {
@@ -428,9 +389,9 @@ public final class UpdateExecutor {
     /** After the writes: a row that now collides in a UNIQUE index takes the whole statement back. */
     private static void checkUnique(Table t, List<TableIndex> unique, int[] rows, int n, UndoLog local) {
         for (int i = 0; i < n; i++) {
-            TableIndex clash = InsertExecutor.clash(t, unique, rows[i]);
+            TableIndex clash = UniqueIndexes.clash(t, unique, rows[i]);
             if (clash != null) {
-                SqlException e = InsertExecutor.uniqueViolation(t, clash, rows[i]);
+                SqlException e = UniqueIndexes.violation(t, clash, rows[i]);
                 local.rollback();
                 throw e;
             }
