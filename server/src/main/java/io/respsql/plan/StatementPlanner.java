@@ -10,10 +10,10 @@ import io.respsql.storage.ReadableCatalog;
 import java.util.List;
 
 /**
- * What the statement executors ask of planning: the one binder and planner serve SELECT,
- * INSERT ... SELECT, UPDATE and DELETE alike (issue 10: "UPDATE and DELETE are planned in
- * plan/ like SELECT"). Contract between the query side (binder, planner, operators) and the
- * write side (INSERT/UPDATE/DELETE/DDL executors, SqlEngine). 
+ * Planning's entry for queries: the one binder and planner serve SELECT, INSERT ... SELECT and
+ * views alike; {@link WritePlanner} plans INSERT, UPDATE and DELETE with the same binder and
+ * access planner. Called by the engine (and the write planner), never by execution: plan
+ * depends on exec, not the other way round.
  */
 public final class StatementPlanner {
     private StatementPlanner() {

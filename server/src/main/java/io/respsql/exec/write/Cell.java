@@ -48,9 +48,4 @@ public final class Cell {
         textOff = o.textOff;
         textLen = o.textLen;
     }
-
-    /** Whether the value is NULL. */
-    public boolean isNull() {
-        return isNull;
-    }
 }

@@ -40,11 +40,4 @@ public final class DefaultValue {
         }
         ValueRules.evaluated(column, expression, new EvalContext(1), text, out);
     }
-
-    /** Whether the value (as {@link #value} gives it) is NULL; evaluates an expression. */
-    public boolean isNull() {
-        Cell c = new Cell();
-        value(c);
-        return c.isNull;
-    }
 }

@@ -94,7 +94,7 @@ public final class IndexRange implements Operator {
     }
 
     /** Whether this run's bounds {@code lo..hi} are better served by a scan ({@link #mayScan}). */
-    private boolean scanInstead(long lo, long hi) {
+    private boolean scanInstead(Run run, long lo, long hi) {
         if (scanTable == null || stoppedByLimit) {
             return false;
         }
@@ -102,7 +102,7 @@ public final class IndexRange implements Operator {
         if (tree.size() < SCAN_MIN_ROWS) {
             return false;
         }
-        LongIntBTree.Cursor c = tree.cursor();
+        LongIntBTree.Cursor c = cursor(run); // the run's: it seeks again for the walk
         if (!c.first()) {
             return false;
         }
@@ -221,7 +221,7 @@ public final class IndexRange implements Operator {
             int[] sel = sel(run);
             int[] pos = null;
             LongIntBTree.Cursor c = null;
-            if (scanInstead(lo, hi)) {
+            if (scanInstead(run, lo, hi)) {
                 pos = run.pos;
                 pos[0] = 0;
             } else if (!(c = cursor(run)).seek(lo)) {
@@ -253,7 +253,7 @@ public final class IndexRange implements Operator {
             }
             long lo = run.bounds[0];
             long hi = run.bounds[1];
-            if (scanInstead(lo, hi)) {
+            if (scanInstead(run, lo, hi)) {
                 int[] sel = sel(run);
                 int[] pos = run.pos;
                 pos[0] = 0;
@@ -324,14 +324,22 @@ public final class IndexRange implements Operator {
      * can be in range.
      */
     public long estimatedRows(EvalContext ctx) {
-        long[] bounds = new long[2]; // not a run: an estimate for offloading, once per statement
-        if (!keys.eval(ctx, bounds)) {
+        Run run = start(ctx); // the estimate's context is kept by its plan: nothing allocated per statement
+        try {
+            return estimatedRows(run, ctx);
+        } finally {
+            ctx.keep(this, run);
+        }
+    }
+
+    private long estimatedRows(Run run, EvalContext ctx) {
+        if (!keys.eval(ctx, run.bounds)) {
             return 0;
         }
-        long lo = bounds[0];
-        long hi = bounds[1];
+        long lo = run.bounds[0];
+        long hi = run.bounds[1];
         LongIntBTree tree = index.tree();
-        LongIntBTree.Cursor c = tree.cursor();
+        LongIntBTree.Cursor c = cursor(run);
         if (!c.first()) {
             return 0;
         }
