@@ -17,7 +17,7 @@ import io.respsql.storage.Table;
 public final class Assignment {
     final Column column;
     private final Table table;
-    /** Null for a constant (its value is {@link #pending} from the start). */
+    /** Null for a constant (its value is {@link #constant}). */
     private final Expression value;
     /** The value is a parameter: the same for every row of one run, so computed once per run ({@link #prepare}). */
     private final boolean perRun;
@@ -26,7 +26,12 @@ public final class Assignment {
     /** Some UNIQUE index (the primary key included) has this column: the UPDATE checks it after writing. */
     final boolean inUnique;
 
-    private final Cell pending;
+    /**
+     * A constant's value, converted once when bound (null for an expression or a parameter: a
+     * run computes those into a cell of its own, {@link WriteRun#values}). Every method below
+     * takes the run's cell for this assignment, {@code v}: the plan keeps no value of a run.
+     */
+    private final Cell constant;
     /**
      * The value is arithmetic over this row's own columns and literals (no subquery, no function),
      * going into an unindexed integer column held as int: {@link #computeInt} may then be used
@@ -37,11 +42,11 @@ public final class Assignment {
     private Expression step;
     private int stepSign;
 
-    private Assignment(Table t, Column column, Expression value, Cell pending) {
+    private Assignment(Table t, Column column, Expression value, Cell constant) {
         this.table = t;
         this.column = column;
         this.value = value;
-        this.pending = pending;
+        this.constant = constant;
         this.perRun = value instanceof io.respsql.expr.Parameter;
         this.indexed = t.isIndexed(column);
         this.notNull = Tables.notNull(t, column);
@@ -65,7 +70,7 @@ public final class Assignment {
      */
     public static Assignment expression(Table t, Column c, Expression value, boolean rowLocalInt, Expression step,
                                         int stepSign) {
-        Assignment a = new Assignment(t, c, value, new Cell());
+        Assignment a = new Assignment(t, c, value, null);
         a.rowLocalInt = rowLocalInt;
         a.step = step;
         a.stepSign = stepSign;
@@ -102,9 +107,14 @@ public final class Assignment {
     }
 
     /** {@link #compute} for a {@link #rowLocalInt} assignment; returns the int to store (NULL: {@link Cell#isNull}). */
-    int computeInt(EvalContext ctx) {
-        compute(ctx);
-        return (int) pending.l;
+    int computeInt(EvalContext ctx, Cell v) {
+        compute(ctx, v);
+        return (int) v.l;
+    }
+
+    /** The cell a run keeps this assignment's value in: the constant itself, or a new one to compute into. */
+    Cell newValue() {
+        return constant != null ? constant : new Cell();
     }
 
     /** Stores a value {@link #computeInt} gave for {@code row}. */
@@ -118,61 +128,52 @@ public final class Assignment {
     }
 
     /** Before a run: a parameter's value is converted and checked once, as a constant's is when bound. */
-    void prepare(EvalContext ctx) {
+    void prepare(EvalContext ctx, Cell v) {
         if (perRun) {
-            ValueRules.evaluated(column, value, ctx, null, pending);
-            if (pending.isNull && notNull) {
+            ValueRules.evaluated(column, value, ctx, null, v);
+            if (v.isNull && notNull) {
                 throw Tables.nullViolation(table, column);
             }
         }
     }
 
-    Cell pending() {
-        return pending;
-    }
-
     /** Evaluates the new value for the row in {@code ctx}, throwing if it cannot be stored exactly. */
-    void compute(EvalContext ctx) {
+    void compute(EvalContext ctx, Cell v) {
         if (value == null || perRun) {
             return;
         }
-        ValueRules.evaluated(column, value, ctx, null, pending);
-        if (pending.isNull && notNull) {
+        ValueRules.evaluated(column, value, ctx, null, v);
+        if (v.isNull && notNull) {
             throw Tables.nullViolation(table, column);
         }
     }
 
     /** Stores the computed value into {@code row}. */
-    void write(int row) {
+    void write(int row, Cell v) {
         if (indexed) {
-            CellStore.storeIndexed(table, column, row, pending);
+            CellStore.storeIndexed(table, column, row, v);
         } else {
-            CellStore.store(column, row, pending);
+            CellStore.store(column, row, v);
         }
     }
 
     /**
      * Whether this run writes one non-NULL INT into a column that is in no index (so no UNIQUE or
-     * primary key check, no index entry): {@link #constantInt} and {@link IntColumn#setAll} may
+     * primary key check, no index entry): the value and {@link IntColumn#setAll} may
      * stand for the writes. Only after {@link #prepare}.
      */
-    boolean constantIntWrite() {
-        return isConstant() && !indexed && !pending.isNull && column.type() == ColumnType.INT;
+    boolean constantIntWrite(Cell v) {
+        return isConstant() && !indexed && !v.isNull && column.type() == ColumnType.INT;
     }
 
-    /** The value of a {@link #constantIntWrite}. */
-    int constantInt() {
-        return (int) pending.l;
-    }
-
-    /** Writes the constant into every row: one tight loop per column (the FK-range UPDATE). */
-    void writeAll(int[] rows, int n) {
-        if (constantIntWrite()) {
-            ((io.respsql.storage.IntColumn) column).setAll(rows, n, constantInt());
+    /** Writes the constant {@code v} into every row: one tight loop per column (the FK-range UPDATE). */
+    void writeAll(int[] rows, int n, Cell v) {
+        if (constantIntWrite(v)) {
+            ((IntColumn) column).setAll(rows, n, (int) v.l);
             return;
         }
         for (int i = 0; i < n; i++) {
-            write(rows[i]);
+            write(rows[i], v);
         }
     }
 }

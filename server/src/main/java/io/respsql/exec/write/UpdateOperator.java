@@ -64,7 +64,14 @@ public final class UpdateOperator {
 
     private WriteRun state() {
         WriteRun run = kept;
-        return run != null ? run : (kept = new WriteRun(relations));
+        if (run == null) {
+            run = kept = new WriteRun(relations);
+            run.values = new Cell[assignments.length];
+            for (int i = 0; i < assignments.length; i++) {
+                run.values[i] = assignments[i].newValue();
+            }
+        }
+        return run;
     }
 
     /**
@@ -79,8 +86,9 @@ public final class UpdateOperator {
         Assignment[] as = assignments;
         WriteRun run = state();
         EvalContext ctx = run.start(params);
-        for (Assignment a : as) {
-            a.prepare(ctx);
+        Cell[] vs = run.values;
+        for (int j = 0; j < as.length; j++) {
+            as[j].prepare(ctx, vs[j]);
         }
         if (as.length == 1 && as[0].isIncrement()) {
             long done = increment(run, as[0], buffer, undo, cancel);
@@ -88,18 +96,18 @@ public final class UpdateOperator {
                 return done;
             }
         }
-        if (undo == null && as.length == 1 && as[0].constantIntWrite() && rows.shape == RowSource.Shape.KEY_RANGE) {
-            return setKeyRange(run, as[0], buffer);
+        if (undo == null && as.length == 1 && as[0].constantIntWrite(vs[0]) && rows.shape == RowSource.Shape.KEY_RANGE) {
+            return setKeyRange(run, as[0], (int) vs[0].l, buffer);
         }
         rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         boolean allConstant = true;
-        Assignment pk = null;
-        for (Assignment a : as) {
-            allConstant &= a.isConstant();
-            if (t.hasPrimaryKey() && a.column == t.primaryColumn()) {
-                pk = a;
+        int pk = -1;
+        for (int j = 0; j < as.length; j++) {
+            allConstant &= as[j].isConstant();
+            if (t.hasPrimaryKey() && as[j].column == t.primaryColumn()) {
+                pk = j;
             }
         }
         // One row-local integer assignment (SET v = v + 1): each value is computed once, kept after
@@ -107,26 +115,27 @@ public final class UpdateOperator {
         boolean keptValues = false;
         if (!allConstant && as.length == 1 && as[0].rowLocalInt()) {
             Assignment a = as[0];
+            Cell v = vs[0];
             buffer.size(2 * n);
             r = buffer.elements();
             keptValues = true;
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = r[i];
-                r[n + i] = a.computeInt(ctx);
-                keptValues &= !a.pending().isNull; // a NULL cannot be kept as an int: the general loop writes
+                r[n + i] = a.computeInt(ctx, v);
+                keptValues &= !v.isNull; // a NULL cannot be kept as an int: the general loop writes
             }
         } else if (!allConstant) {
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = r[i];
-                for (Assignment a : as) {
-                    a.compute(ctx);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].compute(ctx, vs[j]);
                 }
             }
         }
-        if (pk != null && n > 0) {
-            checkPrimaryKeys(t, pk, r, n, ctx);
+        if (pk >= 0 && n > 0) {
+            checkPrimaryKeys(t, as[pk], vs[pk], r, n, ctx);
         }
-        headroom.ensure(writeBytes(t, as, r, n, ctx));
+        headroom.ensure(writeBytes(t, as, vs, r, n, ctx));
         List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
         UndoLog local = null;
         if (unique != null || (undo != null && n > 0)) {
@@ -143,8 +152,8 @@ public final class UpdateOperator {
             }
         }
         if (allConstant) {
-            for (Assignment a : as) {
-                a.writeAll(r, n);
+            for (int j = 0; j < as.length; j++) {
+                as[j].writeAll(r, n, vs[j]);
             }
         } else if (keptValues) {
             Assignment a = as[0];
@@ -155,11 +164,11 @@ public final class UpdateOperator {
             for (int i = 0; i < n; i++) {
                 int row = r[i];
                 ctx.slots[0] = row;
-                for (Assignment a : as) {
-                    a.compute(ctx);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].compute(ctx, vs[j]);
                 }
-                for (Assignment a : as) {
-                    a.write(row);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].write(row, vs[j]);
                 }
             }
         }
@@ -329,14 +338,13 @@ public final class UpdateOperator {
      * disturb the walk) and no UNIQUE or primary key is involved. Only for a
      * {@link RowSource.Shape#KEY_RANGE}.
      */
-    private long setKeyRange(WriteRun run, Assignment a, IntArrayList buffer) {
+    private long setKeyRange(WriteRun run, Assignment a, int v, IntArrayList buffer) {
         long[] bounds = run.bounds;
         if (!rows.keys.eval(run.ctx, bounds)) {
             return 0;
         }
         TableIndex index = rows.index;
         IntColumn c = (IntColumn) a.column;
-        int v = a.constantInt();
         LongIntBTree.Cursor cur = run.cursor(index);
         long done = 0;
         int[] batch = firstBatch(cur, bounds[0], buffer);
@@ -353,8 +361,9 @@ public final class UpdateOperator {
     /** The general path's error for a row whose new value does not fit (it computes and throws). */
     private static RuntimeException rowError(Assignment a, EvalContext ctx, int row) {
         ctx.slots[0] = row;
-        a.compute(ctx);
-        return new IllegalStateException("row " + row + " was found out of range but computes to " + a.pending().l);
+        Cell v = new Cell(); // an error's path: the value is thrown, not kept
+        a.compute(ctx, v);
+        return new IllegalStateException("row " + row + " was found out of range but computes to " + v.l);
     }
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
@@ -403,21 +412,23 @@ public final class UpdateOperator {
      * allocate (new text bytes, index entries); see {@link Headroom}. Numeric columns without an
      * index allocate nothing and skip this.
      */
-    private static long writeBytes(Table t, Assignment[] as, int[] rows, int n, EvalContext ctx) {
+    private static long writeBytes(Table t, Assignment[] as, Cell[] vs, int[] rows, int n, EvalContext ctx) {
         long need = 0;
-        for (Assignment a : as) {
+        for (int j = 0; j < as.length; j++) {
+            Assignment a = as[j];
+            Cell v = vs[j];
             if (t.isIndexed(a.column)) {
                 need += Headroom.INDEX_BYTES_PER_ENTRY * n;
             }
             if (a.column.type() == ColumnType.TEXT) {
                 if (a.isConstant()) {
-                    need += (long) n * ((a.pending().text == null ? 0 : a.pending().text.length) + 16);
+                    need += (long) n * ((v.text == null ? 0 : v.text.length) + 16);
                     continue;
                 }
                 for (int i = 0; i < n; i++) {
                     ctx.slots[0] = rows[i];
-                    a.compute(ctx);
-                    need += (a.pending().text == null ? 0 : a.pending().text.length) + 16;
+                    a.compute(ctx, v);
+                    need += (v.text == null ? 0 : v.text.length) + 16;
                 }
             }
         }
@@ -428,16 +439,15 @@ public final class UpdateOperator {
      * New primary keys must be distinct from each other and from the keys of rows this UPDATE
      * does not touch (a key held by a matched row is being vacated, so it may be reused).
      */
-    private static void checkPrimaryKeys(Table t, Assignment pk, int[] rows, int n, EvalContext ctx) {
+    private static void checkPrimaryKeys(Table t, Assignment pk, Cell v, int[] rows, int n, EvalContext ctx) {
         int[] matched = Arrays.copyOf(rows, n);
         IntArrays.quickSort(matched);
         Column col = pk.column;
-        Cell v = pk.pending();
         if (col.type() == ColumnType.TEXT) {
             Set<String> fresh = new HashSet<>();
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = rows[i];
-                pk.compute(ctx);
+                pk.compute(ctx, v);
                 String shown = new String(v.text, StandardCharsets.UTF_8);
                 int holder = PrimaryKeys.findText(t, v.text);
                 if (!fresh.add(shown) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {
@@ -449,7 +459,7 @@ public final class UpdateOperator {
         LongOpenHashSet fresh = new LongOpenHashSet(n);
         for (int i = 0; i < n; i++) {
             ctx.slots[0] = rows[i];
-            pk.compute(ctx);
+            pk.compute(ctx, v);
             long key = PrimaryKeys.numericKey(col, v.l, v.d);
             int holder = PrimaryKeys.findNumeric(t, key);
             if (!fresh.add(key) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {

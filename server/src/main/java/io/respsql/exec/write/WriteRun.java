@@ -9,7 +9,8 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 /**
  * The state of one run of an UPDATE or DELETE operator ({@link UpdateOperator}, {@link
  * DeleteOperator}): the evaluation context (with the read operators' run state kept in it), this
- * run's key bounds, the index cursor and the row list the rows are collected into. The operators
+ * run's key bounds, the index cursor, the row list the rows are collected into and an UPDATE's
+ * new values. The operators
  * hold none of it; a plan keeps one for its runs, which never overlap (writes run on the event
  * loop only), so a cached point UPDATE allocates none of it per request.
  */
@@ -25,6 +26,9 @@ final class WriteRun {
         rows.add(c.slots[0]);
         return true;
     };
+
+    /** Per assignment of an UPDATE: the cell its value is in for the row at hand ({@link Assignment#newValue}). */
+    Cell[] values;
 
     WriteRun(int relations) {
         ctx = new EvalContext(relations);
