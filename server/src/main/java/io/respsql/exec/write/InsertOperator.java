@@ -40,6 +40,8 @@ public final class InsertOperator {
     /** Per column not named: its DEFAULT (null: none, the value stays NULL). */
     private final DefaultValue[] defaults;
     private final boolean returnSize;
+    /** The UNIQUE indexes besides the primary key, checked as rows go in (null: none); fixed with the schema the plan was made for. */
+    private final List<TableIndex> unique;
     /** Which column each value of a row goes to. */
     private final int[] target;
     /** VALUES converted by the planner (the plain path plans and runs at once), or null. */
@@ -60,6 +62,7 @@ public final class InsertOperator {
         this.named = target.length < table.columnCount() ? named(table, target) : null;
         this.defaults = defaults;
         this.returnSize = returnSize;
+        this.unique = UniqueIndexes.secondaries(table);
         this.values = values;
         this.query = query;
         this.outputs = outputs;
@@ -128,7 +131,7 @@ public final class InsertOperator {
         } else {
             rows = parameterRows(run, params);
         }
-        return write(catalog, table, named, defaults, rows, UniqueIndexes.secondaries(table), run.written(rows.rows),
+        return write(catalog, table, named, defaults, rows, unique, run.written(rows.rows),
                 run.cell, headroom, undo);
     }
 
