@@ -1,6 +1,6 @@
 package io.respsql.engine;
 
-import io.respsql.exec.write.InsertExecutor;
+import io.respsql.exec.write.InsertOperator;
 
 /**
  * Reads the rows of {@code INSERT ... VALUES (...), (...)} straight from the statement's text, using
@@ -46,7 +46,7 @@ final class BulkValues {
      * Hands every row, the first included, to {@code into} (a row started per row); false when a
      * row is not of literals, has another width, a value is refused, or text follows the rows.
      */
-    boolean readRows(String sql, InsertExecutor.Bulk into) {
+    boolean readRows(String sql, InsertOperator.Bulk into) {
         walk = open;
         literal = 0;
         int n = sql.length();
@@ -98,7 +98,7 @@ final class BulkValues {
      * sign, or NULL), handing its values to {@code into} when not null. Returns its values' count
      * ({@code width} when given), or -1 when it is not such a row (or {@code into} refused a value).
      */
-    private int row(String sql, int width, InsertExecutor.Bulk into) {
+    private int row(String sql, int width, InsertOperator.Bulk into) {
         int n = sql.length();
         walk++; // '('
         for (int i = 0; ; i++) {

@@ -1,14 +1,15 @@
 package io.respsql.engine;
 
 import io.respsql.exec.Headroom;
-import io.respsql.exec.write.DeleteExecutor;
-import io.respsql.exec.write.InsertExecutor;
+import io.respsql.exec.write.DeleteOperator;
+import io.respsql.exec.write.InsertOperator;
 import io.respsql.exec.write.SchemaReport;
 import io.respsql.exec.write.TableDdl;
 import io.respsql.exec.write.TableDump;
-import io.respsql.exec.write.UpdateExecutor;
+import io.respsql.exec.write.UpdateOperator;
 import io.respsql.exec.write.ViewDdl;
 import io.respsql.plan.StatementPlanner;
+import io.respsql.plan.WritePlanner;
 import io.respsql.result.Outcome;
 import io.respsql.result.ReplyAbortedException;
 import io.respsql.result.ResultSink;
@@ -528,7 +529,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     /** More literals than this in one INSERT: the plain path (its text is then hundreds of megabytes). */
     private static final int MAX_BULK_LITERALS = 1 << 26;
-    private final InsertExecutor.Bulk bulk = new InsertExecutor.Bulk();
+    private final InsertOperator.Bulk bulk = new InsertOperator.Bulk();
     private long bulkInserts;
     private final BulkValues values = new BulkValues(scan);
 
@@ -563,7 +564,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 return null;
             }
             if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
-                    || !bulk.start(catalog, ins) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
+                    || !WritePlanner.startBulk(catalog, ins, bulk) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
             Outcome refused = refusedWrite();
@@ -600,9 +601,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         parsedText = sql;
         String key = scan.key();
         if (st instanceof Statement.Insert ins) {
-            InsertExecutor.Plan plan;
+            InsertOperator plan;
             try {
-                plan = InsertExecutor.plan(catalog, ins, sql, this::parameterOf, scan.count);
+                plan = WritePlanner.planCachedInsert(catalog, ins, sql, this::parameterOf, scan.count);
             } catch (RuntimeException e) {
                 plan = null; // no such table or column: the plain path replies
             }
@@ -617,9 +618,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (p instanceof Statement.QueryStatement q) {
                 plan = StatementPlanner.plan(catalog, q.query(), sql);
             } else if (p instanceof Statement.Update u) {
-                plan = UpdateExecutor.plan(catalog, u, sql);
+                plan = WritePlanner.planUpdate(catalog, u, sql);
             } else {
-                plan = DeleteExecutor.plan(catalog, (Statement.Delete) p, sql);
+                plan = WritePlanner.planDelete(catalog, (Statement.Delete) p, sql);
             }
         } catch (RuntimeException e) {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
@@ -710,11 +711,6 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
         }
         return o;
-    }
-
-    /** An INSERT's outcome: OK, or the table's size in bytes for the 2010 RETURN SIZE. */
-    private static Outcome inserted(long changes, boolean returnSize, Table t) {
-        return returnSize ? Outcome.integer(t.dataBytes() + t.indexBytes(), changes) : Outcome.ok(changes);
     }
 
     private static Outcome failed(SqlException e) {
@@ -875,14 +871,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 throw e;
             }
         } else if (st instanceof Statement.Insert s) {
-            long n = InsertExecutor.run(catalog, s, sql, headroom, undo, writeStop);
-            return inserted(n, s.returnSize(), s.returnSize() ? catalog.table(s.table()) : null);
+            return runPlan(WritePlanner.planInsert(catalog, s, sql), null, results);
         } else if (st instanceof Statement.Update s) {
-            return runPlan(UpdateExecutor.plan(catalog, s, sql), null, results);
+            return runPlan(WritePlanner.planUpdate(catalog, s, sql), null, results);
         } else if (st instanceof Statement.Delete s) {
-            return runPlan(DeleteExecutor.plan(catalog, s, sql), null, results);
+            return runPlan(WritePlanner.planDelete(catalog, s, sql), null, results);
         } else if (st instanceof Statement.CreateTable s) {
-            return schemaChange(TableDdl.createTable(catalog, s, sql, undo));
+            return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue));
         } else if (st instanceof Statement.CreateIndex s) {
             return schemaChange(TableDdl.createIndex(catalog, s, undo));
         } else if (st instanceof Statement.DropTable s) {
@@ -891,7 +886,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         } else if (st instanceof Statement.DropIndex s) {
             return schemaChange(TableDdl.dropIndex(catalog, s, undo));
         } else if (st instanceof Statement.CreateView s) {
-            return schemaChange(ViewDdl.createView(catalog, s, sql, undo));
+            return schemaChange(ViewDdl.createView(catalog, s,
+                    () -> StatementPlanner.planQuery(catalog, s.query(), sql).outputs().size(), undo));
         } else if (st instanceof Statement.DropView s) {
             return schemaChange(ViewDdl.dropView(catalog, s, undo));
         } else if (st instanceof Statement.Describe s) {
@@ -916,12 +912,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         if (plan instanceof io.respsql.plan.PlannedQuery q) {
             q.runOnLoop(results, params, stop);
             return Outcome.rows();
-        } else if (plan instanceof InsertExecutor.Plan ins) {
-            return inserted(InsertExecutor.run(catalog, ins, headroom, undo, params), ins.returnSize(), ins.table());
-        } else if (plan instanceof UpdateExecutor.Plan u) {
-            return Outcome.count(UpdateExecutor.run(catalog, u, rows, headroom, undo, params, writeStop));
+        } else if (plan instanceof InsertOperator ins) {
+            long n = ins.run(catalog, headroom, undo, params, writeStop);
+            return ins.returnsSize() ? Outcome.integer(ins.tableBytes(), n) : Outcome.ok(n);
+        } else if (plan instanceof UpdateOperator u) {
+            return Outcome.count(u.run(catalog, rows, headroom, undo, params, writeStop));
         }
-        return Outcome.count(DeleteExecutor.run((DeleteExecutor.Plan) plan, rows, undo, params, writeStop));
+        return Outcome.count(((DeleteOperator) plan).run(rows, undo, params, writeStop));
     }
 
     /** DDL replies OK; it changed the catalog (1) or IF [NOT] EXISTS made it a no-op (0). */
@@ -932,11 +929,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** The plan a statement would use, without running it. */
     private List<String> explain(Statement st, String sql) {
         if (st instanceof Statement.Update s) {
-            return UpdateExecutor.plan(catalog, s, sql).explain();
+            return WritePlanner.explainUpdate(catalog, s, sql);
         } else if (st instanceof Statement.Delete s) {
-            return DeleteExecutor.plan(catalog, s, sql).rows().explain();
+            return WritePlanner.explainDelete(catalog, s, sql);
         } else if (st instanceof Statement.Insert s) {
-            return InsertExecutor.explain(catalog, s, sql);
+            return WritePlanner.explainInsert(catalog, s, sql);
         } else if (st instanceof Statement.QueryStatement q) {
             return StatementPlanner.planQuery(catalog, q.query(), sql).explain();
         }

@@ -23,12 +23,28 @@ public final class EvalContext {
     /** Non-null for a statement run on a worker thread: scans check it once per batch. */
     public Cancellation cancel;
 
+    /**
+     * Run state of the operators run in this context (a cursor, a selection vector, bounds),
+     * by operator: an operator is the plan and holds none, as DuckDB keeps operator state apart
+     * from the plan. Kept across {@link #reset()}: a plan that keeps its context for runs that
+     * never overlap (a cached statement on the event loop) allocates it once.
+     */
+    private Object[] stateOwners;
+    /**
+     * Which run of this context it is: {@link #reset()} starts another. What is computed once per
+     * run (an uncorrelated subquery's result) is tagged with the context and this number.
+     */
+    private long run;
+    private Object[] states;
+    private int stateCount;
+
     public EvalContext(int relations) {
         this.slots = new int[Math.max(relations, 1)];
     }
 
     /** Back to what the constructor made, for another run of the same statement. */
     public void reset() {
+        run++;
         java.util.Arrays.fill(slots, 0);
         isNull = false;
         textOffset = 0;
@@ -36,6 +52,46 @@ public final class EvalContext {
         statementMicros = 0;
         params = null;
         cancel = null;
+    }
+
+    /**
+     * Takes {@code owner}'s run state kept here (null: none yet, or it is in use by a run of
+     * {@code owner} that has not ended: then the caller makes its own). Give it back with
+     * {@link #keep} when the run ends.
+     */
+    public Object take(Object owner) {
+        Object[] o = stateOwners;
+        for (int i = 0; i < stateCount; i++) {
+            if (o[i] == owner) {
+                Object s = states[i];
+                states[i] = null;
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Keeps {@code state} as {@code owner}'s for its next run in this context. */
+    public void keep(Object owner, Object state) {
+        Object[] o = stateOwners;
+        for (int i = 0; i < stateCount; i++) {
+            if (o[i] == owner) {
+                states[i] = state;
+                return;
+            }
+        }
+        if (o == null || stateCount == o.length) {
+            int n = o == null ? 4 : o.length * 2;
+            stateOwners = o = o == null ? new Object[n] : java.util.Arrays.copyOf(o, n);
+            states = states == null ? new Object[n] : java.util.Arrays.copyOf(states, n);
+        }
+        o[stateCount] = owner;
+        states[stateCount++] = state;
+    }
+
+    /** This context's run ({@link #reset()} counts them): with the context, the key of what is computed once per run. */
+    public long run() {
+        return run;
     }
 
     /** Grows the slot array when the binder numbered more relations than first thought. */

@@ -5,6 +5,7 @@ import io.respsql.exec.op.materialize.Materialize;
 import io.respsql.exec.op.scan.EmptyScan;
 import io.respsql.exec.op.scan.IndexLookup;
 import io.respsql.exec.op.scan.IndexRange;
+import io.respsql.exec.op.scan.KeyBounds;
 import io.respsql.exec.op.scan.KeyProbe;
 import io.respsql.exec.op.scan.RowUnion;
 import io.respsql.exec.op.scan.TableScan;
@@ -29,8 +30,22 @@ final class AccessPlanner {
     private AccessPlanner() {
     }
 
-    record Access(Operator op, double cost, String description, boolean ordered) {
+    /**
+     * The chosen path. {@code rows} says what a write statement may know of its rows without
+     * running {@code op} (SQLite's where.c hands update.c its strategy the same way): {@link
+     * Rows#ALL} every live row (a scan without filter), {@link Rows#KEYS} exactly the pairs of
+     * {@code index} with keys within {@code keys}, ascending (a range or a one-key probe of a
+     * non-unique index, no filter), {@link Rows#POINT} at most one row by a unique key, {@link
+     * Rows#OTHER} only what running {@code op} gives.
+     */
+    record Access(Operator op, double cost, String description, boolean ordered, Rows rows, TableIndex index,
+                  KeyBounds keys) {
+        Access(Operator op, double cost, String description, boolean ordered) {
+            this(op, cost, description, ordered, Rows.OTHER, null, null);
+        }
     }
+
+    enum Rows { ALL, KEYS, POINT, OTHER }
 
     /** The index whose (first) column is {@code c}: the primary key first; none while indexes are off ({@link IndexUse}). */
     static TableIndex indexOn(Table t, Column c) {
@@ -118,7 +133,8 @@ final class AccessPlanner {
             }
             Expression filter = QueryPlanner.and(conds);
             TableScan scan = new TableScan(t, r.number, filter, t.name());
-            return new Access(scan, n, r.explain ? scan.describe() : "", false);
+            return new Access(scan, n, r.explain ? scan.describe() : "", false, filter == null ? Rows.ALL : Rows.OTHER,
+                    null, null);
         }
         return best.build(r, conds, ordered, descending);
     }
@@ -224,6 +240,8 @@ final class AccessPlanner {
                     + (sargs.isEmpty() ? "all keys" : what) + ")"
                     + (ordered ? (descending ? ", in descending key order" : ", in key order") : "");
             Operator op;
+            Rows rows = Rows.OTHER;
+            KeyBounds keys = null;
             if (range) {
                 List<KeyProbe> lows = new ArrayList<>();
                 List<KeyProbe> highs = new ArrayList<>();
@@ -249,11 +267,16 @@ final class AccessPlanner {
                 KeyProbe[] lo = lows.toArray(new KeyProbe[0]);
                 KeyProbe[] hi = highs.toArray(new KeyProbe[0]);
                 // Constant bounds that cannot all hold (id > 5 AND id < 3, id > 2.5 on nothing): no rows.
+                KeyBounds bounds = KeyBounds.range(lo, hi);
                 if (constant && !sargs.isEmpty() && (lo.length + hi.length > 1 || mayMatchNothing(sargs))
-                        && emptyRange(lo, hi)) {
+                        && emptyRange(bounds)) {
                     return empty(r, what);
                 }
-                IndexRange range = new IndexRange(index, r.number, lo, hi, descending, filter, desc);
+                IndexRange range = new IndexRange(index, r.number, bounds, descending, filter, desc);
+                if (filter == null && !descending) {
+                    keys = bounds;
+                    rows = Rows.KEYS;
+                }
                 int known = boundsKnownBeforeRun(sargs);
                 if (known > 0) {
                     range.boundsKnownBeforeRun(known == 2);
@@ -264,17 +287,25 @@ final class AccessPlanner {
                 op = range;
             } else {
                 Expression[] values = sargs.get(0).values;
-                KeyProbe[] keys = new KeyProbe[values.length];
-                for (int i = 0; i < keys.length; i++) {
-                    keys[i] = new KeyProbe(values[i], ct, KeyProbe.Bound.EQ);
+                KeyProbe[] probes = new KeyProbe[values.length];
+                for (int i = 0; i < probes.length; i++) {
+                    probes[i] = new KeyProbe(values[i], ct, KeyProbe.Bound.EQ);
                 }
-                if (constant && mayMatchNothing(sargs) && noKey(keys)) {
+                if (constant && mayMatchNothing(sargs) && noKey(probes)) {
                     return empty(r, what);
                 }
-                op = new IndexLookup(index, r.number, keys, filter, desc);
+                op = new IndexLookup(index, r.number, probes, filter, desc);
+                if (filter == null && probes.length == 1) {
+                    if (index.unique()) {
+                        rows = Rows.POINT;
+                    } else {
+                        rows = Rows.KEYS; // fk = 7: the index range [7, 7]
+                        keys = KeyBounds.single(probes[0]);
+                    }
+                }
             }
             return new Access(op, cost, !r.explain ? "" : desc + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter)),
-                    ordered);
+                    ordered, rows, index, keys);
         }
 
         /**
@@ -317,32 +348,15 @@ final class AccessPlanner {
             EvalContext ctx = new EvalContext(QueryBinder.MAX_RELATIONS);
             for (KeyProbe k : keys) {
                 k.key(ctx);
-                if (!k.none) {
+                if (!KeyProbe.none(ctx)) {
                     return false;
                 }
             }
             return true;
         }
 
-        private static boolean emptyRange(KeyProbe[] lows, KeyProbe[] highs) {
-            EvalContext ctx = new EvalContext(QueryBinder.MAX_RELATIONS);
-            long lo = Long.MIN_VALUE;
-            long hi = Long.MAX_VALUE;
-            for (KeyProbe p : lows) {
-                long k = p.key(ctx);
-                if (p.none) {
-                    return true;
-                }
-                lo = Math.max(lo, k);
-            }
-            for (KeyProbe p : highs) {
-                long k = p.key(ctx);
-                if (p.none) {
-                    return true;
-                }
-                hi = Math.min(hi, k);
-            }
-            return lo > hi;
+        private static boolean emptyRange(KeyBounds bounds) {
+            return !bounds.eval(new EvalContext(QueryBinder.MAX_RELATIONS), new long[2]);
         }
     }
 }

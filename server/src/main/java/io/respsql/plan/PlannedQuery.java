@@ -73,6 +73,8 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     /** Subqueries' plans (in expressions, so not reached from the root); set once, at planning. */
     private List<Operator> subqueryPlans = List.of();
+    /** The event loop's runs' context ({@link #run}), kept with the operators' run state in it. */
+    private EvalContext loopContext;
     /** Where range bounds are evaluated for the estimate, kept between statements. */
     private EvalContext estimateContext;
     /** Every operator of the plan and of its subqueries, flattened once (the plan's structure is fixed). */
@@ -180,7 +182,19 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
     private void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel,
                      ResultWriter w) {
-        EvalContext ctx = newContext();
+        EvalContext ctx;
+        if (w == writer) {
+            // the event loop's runs never overlap: one context, and the operators' run state kept
+            // in it (cursors, selection vectors), serves every run of this (cached) plan
+            ctx = loopContext;
+            if (ctx == null) {
+                ctx = loopContext = newContext();
+            } else {
+                ctx.reset();
+            }
+        } else {
+            ctx = newContext(); // a worker's run: state of its own
+        }
         ctx.params = params;
         ctx.cancel = cancel;
         ctx.statementMicros = System.currentTimeMillis() * 1000;

@@ -6,9 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
-import io.respsql.exec.write.DeleteExecutor;
-import io.respsql.exec.write.InsertExecutor;
-import io.respsql.exec.write.UpdateExecutor;
+import io.respsql.plan.WritePlanner;
 import io.respsql.plan.StatementPlanner;
 import io.respsql.protocol.EngineReplies;
 import io.respsql.protocol.RespWriter;
@@ -116,11 +114,11 @@ class SqlFuzzTest {
             StatementPlanner.planQuery(CATALOG, q.query(), sql).explain();
             StatementPlanner.plan(CATALOG, q.query(), sql);
         } else if (st instanceof Statement.Update u) {
-            UpdateExecutor.plan(CATALOG, u, sql).explain();
+            WritePlanner.explainUpdate(CATALOG, u, sql);
         } else if (st instanceof Statement.Delete d) {
-            DeleteExecutor.plan(CATALOG, d, sql).rows().explain();
+            WritePlanner.explainDelete(CATALOG, d, sql);
         } else if (st instanceof Statement.Insert i) {
-            InsertExecutor.explain(CATALOG, i, sql);
+            WritePlanner.explainInsert(CATALOG, i, sql);
         } else if (!(st instanceof Statement.Explain)) {
             // Schema statements and reports change or read the catalog: run them on a copy of it.
             String error = run(fixture(), sql);

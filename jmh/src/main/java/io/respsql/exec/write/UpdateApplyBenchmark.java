@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Setup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * UPDATE apply: a planned UPDATE run by {@link UpdateExecutor#run} on message_list
+ * UPDATE apply: a planned UPDATE run by {@link UpdateOperator#run} on message_list
  * (id int primary key, fk int indexed, count int), 1M rows (n, n % 100, 4) inserted in order, outside
  * a block (no undo log), as a cached plan runs. The plan is made once; each call finds the rows
  * through the index (or the scan) and writes them in place. Shapes:
@@ -47,7 +47,7 @@ public class UpdateApplyBenchmark extends KernelBenchmark {
     public String shape;
 
     private Catalog catalog;
-    private UpdateExecutor.Plan plan;
+    private UpdateOperator plan;
     private final IntArrayList buffer = new IntArrayList();
     private final Headroom headroom = new Headroom();
     private final RespWriter out = new RespWriter();
@@ -82,7 +82,7 @@ public class UpdateApplyBenchmark extends KernelBenchmark {
             case "pkRangeIncr" -> 100_000;
             default -> ROWS;
         };
-        plan = UpdateExecutor.plan(catalog, (Statement.Update) SqlParser.parse(text), text);
+        plan = io.respsql.plan.WritePlanner.planUpdate(catalog, (Statement.Update) SqlParser.parse(text), text);
         if (update() != expected) {
             throw new IllegalStateException(text + " did not change " + expected + " rows");
         }
@@ -100,6 +100,6 @@ public class UpdateApplyBenchmark extends KernelBenchmark {
     @Benchmark
     public long update() {
         reply.clear();
-        return UpdateExecutor.run(catalog, plan, buffer, headroom, null, out);
+        return plan.run(catalog, buffer, headroom, null, null, null);
     }
 }

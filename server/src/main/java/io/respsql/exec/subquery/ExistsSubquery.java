@@ -16,6 +16,8 @@ public final class ExistsSubquery extends Expression {
     private final long outerRefs;
     private final List<String> explain;
     private EvalContext computedFor;
+    /** The run of {@link #computedFor} it was computed in (a context kept for the next run counts them). */
+    private long computedRun;
     private boolean found;
 
     public ExistsSubquery(Operator plan, boolean negated, long outerRefs, List<String> explain) {
@@ -28,9 +30,10 @@ public final class ExistsSubquery extends Expression {
 
     @Override
     public long evalLong(EvalContext ctx) {
-        if (outerRefs != 0 || computedFor != ctx) {
+        if (outerRefs != 0 || computedFor != ctx || computedRun != ctx.run()) {
             found = !plan.run(ctx, STOP);
             computedFor = outerRefs == 0 ? ctx : null;
+            computedRun = ctx.run();
         }
         ctx.isNull = false;
         return found != negated ? 1 : 0;

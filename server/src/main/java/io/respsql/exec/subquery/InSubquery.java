@@ -33,6 +33,8 @@ public final class InSubquery extends Expression {
     private final Bytes probe = new Bytes();
     private final TupleConsumer collect = this::collect;
     private EvalContext computedFor;
+    /** The run of {@link #computedFor} it was computed in (a context kept for the next run counts them). */
+    private long computedRun;
     private boolean anyRow;
     private boolean anyNull;
 
@@ -61,7 +63,7 @@ public final class InSubquery extends Expression {
     }
 
     private void compute(EvalContext ctx) {
-        if (outerRefs == 0 && computedFor == ctx) {
+        if (outerRefs == 0 && computedFor == ctx && computedRun == ctx.run()) {
             return;
         }
         longs.clear();
@@ -71,6 +73,7 @@ public final class InSubquery extends Expression {
         anyNull = false;
         plan.run(ctx, collect);
         computedFor = outerRefs == 0 ? ctx : null;
+        computedRun = ctx.run();
     }
 
     private boolean collect(EvalContext ctx) {

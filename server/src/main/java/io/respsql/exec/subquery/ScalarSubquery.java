@@ -22,6 +22,8 @@ public final class ScalarSubquery extends Expression {
     private final List<String> explain;
     private final TupleConsumer capture = this::capture;
     private EvalContext computedFor;
+    /** The run of {@link #computedFor} it was computed in (a context kept for the next run counts them). */
+    private long computedRun;
     private int rows;
     private boolean isNull;
     private long longValue;
@@ -38,13 +40,14 @@ public final class ScalarSubquery extends Expression {
     }
 
     private void compute(EvalContext ctx) {
-        if (outerRefs == 0 && computedFor == ctx) {
+        if (outerRefs == 0 && computedFor == ctx && computedRun == ctx.run()) {
             return;
         }
         rows = 0;
         isNull = true;
         plan.run(ctx, capture);
         computedFor = outerRefs == 0 ? ctx : null;
+        computedRun = ctx.run();
     }
 
     private boolean capture(EvalContext ctx) {

@@ -5,7 +5,7 @@ package io.respsql.exec.write;
  * long (INT, BIGINT, BOOLEAN, DATE, TIMESTAMP), a double (FLOAT) or text bytes. Mutable and
  * reused, so converting a value allocates nothing beyond text that must outlive its source.
  */
-final class Cell {
+public final class Cell {
     boolean isNull;
     long l;
     double d;
@@ -17,7 +17,7 @@ final class Cell {
     int textOff;
     int textLen;
 
-    void setNull() {
+    public void setNull() {
         isNull = true;
         text = null;
     }
@@ -33,14 +33,14 @@ final class Cell {
         d = v;
     }
 
-    void setText(byte[] b) {
+    public void setText(byte[] b) {
         isNull = false;
         text = b;
         textOff = 0;
         textLen = b.length;
     }
 
-    void copyFrom(Cell o) {
+    public void copyFrom(Cell o) {
         isNull = o.isNull;
         l = o.l;
         d = o.d;

@@ -34,7 +34,8 @@ public final class TableDdl {
     }
 
     /** Returns whether the catalog changed (false: IF NOT EXISTS found the table). */
-    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo) {
+    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo,
+            java.util.function.Function<Column, DefaultValue> defaults) {
         if (catalog.table(s.table()) != null || catalog.view(s.table()) != null) {
             if (s.ifNotExists()) {
                 return false;
@@ -105,7 +106,7 @@ public final class TableDdl {
             }
         }
         Table t = new Table(s.table(), specs, Math.max(pk, -1));
-        checkDefaults(t);
+        checkDefaults(t, defaults);
         List<TableIndex> built = new ArrayList<>();
         for (UniqueKey k : uniqueKeys) {
             List<Column> cols = new ArrayList<>();
@@ -124,8 +125,11 @@ public final class TableDdl {
         return true;
     }
 
-    /** A DEFAULT that cannot be stored in its column is an error now, not at the first INSERT. */
-    private static void checkDefaults(Table t) {
+    /**
+     * A DEFAULT that cannot be stored in its column is an error now, not at the first INSERT.
+     * {@code defaults} binds one (the write planner's: binding is planning's, not execution's).
+     */
+    private static void checkDefaults(Table t, java.util.function.Function<Column, DefaultValue> defaults) {
         Cell cell = new Cell();
         for (int i = 0; i < t.columnCount(); i++) {
             Column c = t.column(i);
@@ -133,7 +137,7 @@ public final class TableDdl {
                 continue;
             }
             try {
-                Defaults.value(c, cell);
+                defaults.apply(c).value(cell);
             } catch (UnsupportedOperationException notYet) {
                 continue; // an expression the binder of this build cannot evaluate yet: checked at INSERT
             } catch (SqlException e) {
@@ -202,7 +206,7 @@ public final class TableDdl {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (t.violatesUnique(ix, row)) {
                     SqlException e = new SqlException(SqlState.UNIQUE_VIOLATION, "cannot create UNIQUE index '" + s.index() + "': table '" + t.name()
-                            + "' has more than one row with " + InsertExecutor.keyText(ix, row));
+                            + "' has more than one row with " + UniqueIndexes.keyText(ix, row));
                     t.dropIndex(s.index());
                     throw e;
                 }

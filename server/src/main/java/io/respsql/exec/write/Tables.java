@@ -7,12 +7,12 @@ import io.respsql.storage.Column;
 import io.respsql.storage.Table;
 
 /** Name lookups of the write side, with the errors that name what is missing. */
-final class Tables {
+public final class Tables {
     private Tables() {
     }
 
     /** The table {@code name} that a statement writes; a view of that name is refused by name. */
-    static Table require(Catalog catalog, String name, String verb) {
+    public static Table require(Catalog catalog, String name, String verb) {
         Table t = catalog.table(name);
         if (t == null) {
             if (catalog.view(name) != null) {
@@ -23,7 +23,7 @@ final class Tables {
         return t;
     }
 
-    static Column column(Table t, String name) {
+    public static Column column(Table t, String name) {
         Column c = t.column(name);
         if (c == null) {
             throw new SqlException(SqlState.UNDEFINED_COLUMN, "column '" + name + "' does not exist in table '" + t.name() + "'");
@@ -32,11 +32,11 @@ final class Tables {
     }
 
     /** Declared NOT NULL, or the primary key (which is NOT NULL). */
-    static boolean notNull(Table t, Column c) {
+    public static boolean notNull(Table t, Column c) {
         return c.notNull() || (t.hasPrimaryKey() && c == t.primaryColumn());
     }
 
-    static SqlException nullViolation(Table t, Column c) {
+    public static SqlException nullViolation(Table t, Column c) {
         return new SqlException(SqlState.NOT_NULL_VIOLATION, "column '" + c.name() + "' of table '" + t.name() + "' cannot be NULL");
     }
 }

@@ -23,7 +23,7 @@ import java.util.Arrays;
  * {@code hello world}) are stored verbatim as written. NULL is NULL (NOT NULL is checked by the
  * caller, who knows the table).
  */
-final class ValueRules {
+public final class ValueRules {
     private ValueRules() {
     }
 
@@ -33,7 +33,7 @@ final class ValueRules {
      * expression that must be bound and evaluated ({@link #evaluated}). {@code rowScope}: names
      * may be columns of the row (UPDATE), so only literals and raw text are taken here.
      */
-    static boolean literal(Column c, Expr e, String sql, boolean rowScope, Cell out) {
+    public static boolean literal(Column c, Expr e, String sql, boolean rowScope, Cell out) {
         if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.NULL) {
             out.setNull();
             return true;
@@ -91,7 +91,7 @@ final class ValueRules {
      * written into TEXT (unsigned only: a sign and the spaces after it are part of the text),
      * strings into any column {@link #literal} takes a string for. Anything else stays on the plain path.
      */
-    static boolean parameterFits(Column c, Expr.LiteralKind kind, boolean signed) {
+    public static boolean parameterFits(Column c, Expr.LiteralKind kind, boolean signed) {
         switch (kind) {
             case INTEGER:
             case DECIMAL:
@@ -228,7 +228,7 @@ final class ValueRules {
      * The shapes the 2010 dialect took as unquoted text for a TEXT column: numbers, names,
      * TRUE/FALSE, and arithmetic of those ({@code foo-bar}, {@code 2010-06-01}), kept as written.
      */
-    static boolean isUnquotedText(Expr e) {
+    public static boolean isUnquotedText(Expr e) {
         if (e instanceof Expr.Literal l) {
             return l.kind() != Expr.LiteralKind.STRING && l.kind() != Expr.LiteralKind.NULL;
         }
@@ -246,7 +246,7 @@ final class ValueRules {
      * An unquoted 2010 text value as stored: as written, except that a double-quoted name
      * ({@code "double""quoted"}, a string in the 2010 dialect) is its name, unescaped.
      */
-    static String unquotedText(Expr e, String sql) {
+    public static String unquotedText(Expr e, String sql) {
         String src = source(e, sql);
         if (e instanceof Expr.Column c && c.qualifier() == null && !src.isEmpty() && src.charAt(0) == '"') {
             return c.name();
@@ -254,7 +254,7 @@ final class ValueRules {
         return src;
     }
 
-    static String source(Expr e, String sql) {
+    public static String source(Expr e, String sql) {
         if (e instanceof Expr.Raw r) {
             return r.text();
         }
@@ -422,7 +422,7 @@ final class ValueRules {
      * The value of a bound expression, evaluated in {@code ctx}, for column {@code c}.
      * {@code shown} is how it was written (errors), or null to show the value itself.
      */
-    static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
+    public static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
         switch (x.type()) {
             case NULL:
                 out.setNull();
@@ -542,7 +542,7 @@ final class ValueRules {
         return toInteger(c, (long) d, shown);
     }
 
-    static SqlException notValid(Column c, String shown) {
+    public static SqlException notValid(Column c, String shown) {
         return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "value " + shown + " is not a valid " + c.type() + " for column '" + c.name() + "'");
     }
 

@@ -168,7 +168,7 @@ class IntKernelAddWithinTest {
             long low = Math.max(Integer.MIN_VALUE, (long) Integer.MIN_VALUE - delta);
             long high = Math.min(Integer.MAX_VALUE, (long) Integer.MAX_VALUE - delta);
             boolean empty = trial % 17 == 5;
-            int lo = empty ? 1 : (int) low; // as UpdateExecutor.increment: |delta| >= 2^32 gives lo 1, hi 0
+            int lo = empty ? 1 : (int) low; // as UpdateOperator.increment: |delta| >= 2^32 gives lo 1, hi 0
             int hi = empty ? 0 : (int) high;
             for (int r = 0; r < ROWS; r++) {
                 model[r] = rnd.nextInt(8) == 0 ? (rnd.nextBoolean() ? lo : hi) : rnd.nextInt(-1000, 1000);

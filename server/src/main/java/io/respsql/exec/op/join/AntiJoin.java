@@ -83,7 +83,7 @@ public final class AntiJoin implements Operator {
             LongIntBTree tree = index.tree();
             return outer.run(ctx, c -> {
                 long k = key.key(c);
-                int row = key.none ? -1 : tree.firstRow(k);
+                int row = KeyProbe.none(c) ? -1 : tree.firstRow(k);
                 if (row >= 0) {
                     c.slots[rel] = row;
                     if (filter == null || filter.isTrue(c)) {
@@ -98,7 +98,7 @@ public final class AntiJoin implements Operator {
         return outer.run(ctx, c -> {
             int[] slots = c.slots;
             long k = key.key(c);
-            if (!key.none) {
+            if (!KeyProbe.none(c)) {
                 for (boolean ok = cursor.seek(k); ok && cursor.key() == k; ok = cursor.next()) {
                     slots[rel] = cursor.row();
                     if (filter == null || filter.isTrue(c)) {

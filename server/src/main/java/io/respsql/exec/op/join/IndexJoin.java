@@ -51,7 +51,7 @@ public final class IndexJoin implements Operator {
             int[] slots = c.slots;
             boolean matched = false;
             long k = key.key(c);
-            if (!key.none) {
+            if (!KeyProbe.none(c)) {
                 for (boolean ok = cursor.seek(k); ok && cursor.key() == k; ok = cursor.next()) {
                     if (check != null) {
                         check.add(1);
@@ -81,7 +81,7 @@ public final class IndexJoin implements Operator {
         LongIntBTree tree = index.tree();
         return outer.run(ctx, c -> {
             long k = key.key(c);
-            int row = key.none ? -1 : tree.firstRow(k);
+            int row = KeyProbe.none(c) ? -1 : tree.firstRow(k);
             if (row >= 0) {
                 c.slots[relation] = row;
                 if (filter == null || filter.isTrue(c)) {

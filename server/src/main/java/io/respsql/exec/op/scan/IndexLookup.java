@@ -7,7 +7,6 @@ import io.respsql.expr.Expression;
 import io.respsql.index.LongIntBTree;
 import io.respsql.storage.ColumnType;
 import io.respsql.storage.TableIndex;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.Arrays;
 import java.util.List;
@@ -23,9 +22,18 @@ public final class IndexLookup implements Operator {
     private final KeyProbe[] keys;
     private final Expression filter;
     private final String description;
-    /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
-    private LongIntBTree.Cursor spare;
-    private long[] spareKeys;
+
+    /**
+     * What a run needs beyond its locals: a cursor, the sorted keys, the bitmap sort's bits.
+     * Kept in the run's context ({@link EvalContext#keep}), not here: a correlated subquery
+     * runs this once per outer row and a cached plan once per request, without allocating them again.
+     */
+    private static final class Run {
+        LongIntBTree.Cursor cursor;
+        long[] keys;
+        /** {@link #bitmapSort}'s bits, all zero between calls (the call clears what it set). */
+        long[] keyBits;
+    }
     /**
      * At most one row per key: a UNIQUE index (the primary key) over one column whose key is the
      * whole value (not a text prefix). A probe then stops at its first match rather than
@@ -46,7 +54,7 @@ public final class IndexLookup implements Operator {
     public boolean run(EvalContext ctx, TupleConsumer out) {
         if (oneRowPerKey && keys.length == 1) {
             long k = keys[0].key(ctx);
-            if (keys[0].none) {
+            if (KeyProbe.none(ctx)) {
                 return true;
             }
             int row = index.tree().firstRow(k); // one descent, no cursor
@@ -56,23 +64,16 @@ public final class IndexLookup implements Operator {
             ctx.slots[relation] = row;
             return (filter != null && !filter.isTrue(ctx)) || out.accept(ctx);
         }
-        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
-        spare = null;
+        Object kept = ctx.take(this);
+        Run run = kept != null ? (Run) kept : new Run();
         try {
-            return probeAll(c, ctx, out);
-        } finally {
-            spare = c;
-        }
-    }
-
-    private boolean probeAll(LongIntBTree.Cursor c, EvalContext ctx, TupleConsumer out) {
-        if (keys.length == 1) {
-            long k = keys[0].key(ctx);
-            return keys[0].none || probe(c, k, ctx, out, true);
-        }
-        long[] ks = takeKeys();
-        try {
-            int n = sortedKeys(ctx, ks);
+            LongIntBTree.Cursor c = run.cursor != null ? run.cursor : (run.cursor = index.tree().cursor());
+            if (keys.length == 1) {
+                long k = keys[0].key(ctx);
+                return KeyProbe.none(ctx) || probe(c, k, ctx, out, true);
+            }
+            long[] ks = run.keys != null ? run.keys : (run.keys = new long[keys.length]);
+            int n = sortedKeys(ctx, ks, run);
             for (int i = 0; i < n; i++) {
                 if (!probe(c, ks[i], ctx, out, i == 0)) {
                     return false;
@@ -80,15 +81,8 @@ public final class IndexLookup implements Operator {
             }
             return true;
         } finally {
-            spareKeys = ks;
+            ctx.keep(this, run);
         }
-    }
-
-    /** The key buffer, reused by runs that do not overlap (a re-entered lookup gets its own). */
-    private long[] takeKeys() {
-        long[] ks = spareKeys != null ? spareKeys : new long[keys.length];
-        spareKeys = null;
-        return ks;
     }
 
     /**
@@ -96,14 +90,14 @@ public final class IndexLookup implements Operator {
      * the cursor then walks them forward ({@link LongIntBTree.Cursor#seekAhead}), a merge of the
      * list with the index rather than a descent from the root per value.
      */
-    private int sortedKeys(EvalContext ctx, long[] ks) {
+    private int sortedKeys(EvalContext ctx, long[] ks, Run run) {
         int n = 0;
         boolean sorted = true;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (KeyProbe p : keys) {
             long k = p.key(ctx);
-            if (!p.none) {
+            if (!KeyProbe.none(ctx)) {
                 sorted &= n == 0 || ks[n - 1] <= k;
                 ks[n++] = k;
                 min = Math.min(min, k);
@@ -113,7 +107,7 @@ public final class IndexLookup implements Operator {
         if (!sorted) {
             long span = max - min; // negative when it overflows
             if (n >= MIN_BITMAP_KEYS && span >= 0 && span < (long) BITMAP_SPAN_PER_KEY * n) {
-                return bitmapSort(ks, n, min, (int) span + 1);
+                return bitmapSort(ks, n, min, (int) span + 1, run);
             }
             Arrays.sort(ks, 0, n);
         }
@@ -131,19 +125,16 @@ public final class IndexLookup implements Operator {
     /** Keys spread over at most this many values per key are sorted by a bitmap (one bit per value). */
     private static final int BITMAP_SPAN_PER_KEY = 8;
 
-    /** {@link #bitmapSort}'s bits, all zero between calls (the call clears what it set; nothing in it can re-enter). */
-    private long[] keyBits;
-
     /**
      * Sorts and deduplicates {@code ks[0..n)}, all in [min, min + span), by setting one bit per
      * key and reading the bits back in order: an IN list of ids near each other (a shuffled 1,000
      * ids out of a span of 1,000) costs two linear passes instead of a comparison sort.
      */
-    private int bitmapSort(long[] ks, int n, long min, int span) {
+    private static int bitmapSort(long[] ks, int n, long min, int span, Run run) {
         int words = (span + 63) >>> 6;
-        long[] bits = keyBits;
+        long[] bits = run.keyBits;
         if (bits == null || bits.length < words) {
-            bits = keyBits = new long[words];
+            bits = run.keyBits = new long[words];
         }
         for (int i = 0; i < n; i++) {
             int o = (int) (ks[i] - min);
@@ -162,86 +153,6 @@ public final class IndexLookup implements Operator {
             }
         }
         return m;
-    }
-
-    /**
-     * The rows {@link #run} would push, appended to {@code into} in the same order (UPDATE and
-     * DELETE collect their rows first). Without a filter a key's rows are copied a leaf run at a
-     * time ({@link LongIntBTree.Cursor#copyRun}), not one consumer call per row: the FK-range UPDATE.
-     */
-    public void collectSlots(EvalContext ctx, IntArrayList into) {
-        if (filter != null) {
-            int rel = relation;
-            run(ctx, t -> into.add(t.slots[rel]));
-            return;
-        }
-        if (oneRowPerKey && keys.length == 1) { // a point UPDATE / DELETE by primary key
-            long key = keys[0].key(ctx);
-            int row = keys[0].none ? -1 : index.tree().firstRow(key);
-            if (row >= 0) {
-                into.add(row);
-            }
-            return;
-        }
-        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
-        spare = null;
-        try {
-            if (keys.length == 1) {
-                long key = keys[0].key(ctx);
-                if (!keys[0].none) {
-                    copyKey(c, key, into, true);
-                }
-                return;
-            }
-            long[] ks = takeKeys();
-            try {
-                int n = sortedKeys(ctx, ks);
-                for (int i = 0; i < n; i++) {
-                    copyKey(c, ks[i], into, i == 0);
-                }
-            } finally {
-                spareKeys = ks;
-            }
-        } finally {
-            spare = c;
-        }
-    }
-
-    /**
-     * One key and no filter ({@code fk = 7}): the rows are exactly the index's range [key, key],
-     * so {@link #keyBounds} and a cursor of {@link #index()} can walk them without this operator
-     * (UPDATE's write loops, a batch at a time).
-     */
-    public boolean plainSingleKey() {
-        return filter == null && keys.length == 1;
-    }
-
-    /** For {@link #plainSingleKey()}: the key as the bounds {@code into[0] = into[1]}; false when it matches nothing (NULL). */
-    public boolean keyBounds(EvalContext ctx, long[] into) {
-        long key = keys[0].key(ctx);
-        if (keys[0].none) {
-            return false;
-        }
-        into[0] = key;
-        into[1] = key;
-        return true;
-    }
-
-    public TableIndex index() {
-        return index;
-    }
-
-    /** Appends the rows of {@code key}, a leaf run at a time. {@code first}: the cursor's first seek of this run. */
-    private void copyKey(LongIntBTree.Cursor c, long key, IntArrayList into, boolean first) {
-        for (boolean ok = first ? c.seek(key) : c.seekAhead(key); ok && c.key() == key; ok = c.next()) {
-            if (oneRowPerKey) {
-                into.add(c.row());
-                return;
-            }
-            int at = into.size();
-            into.size(at + c.runRemaining()); // grows the backing array when needed
-            c.copyRun(into.elements(), at);
-        }
     }
 
     private boolean probe(LongIntBTree.Cursor c, long key, EvalContext ctx, TupleConsumer out, boolean first) {

@@ -13,8 +13,6 @@ import io.respsql.storage.LongColumn;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 
-import it.unimi.dsi.fastutil.ints.IntArrayList;
-
 import java.util.List;
 
 /**
@@ -25,22 +23,45 @@ import java.util.List;
 public final class IndexRange implements Operator {
     private final TableIndex index;
     private final int relation;
-    private final KeyProbe[] lows;
-    private final KeyProbe[] highs;
+    private final KeyBounds keys;
     private final boolean descending;
     private final Expression filter;
     private final String description;
     /** Set by the planner: a LIMIT above stops the walk after the rows it needs (only order-keeping joins between). */
     private boolean stoppedByLimit;
-    /** A cursor kept between runs that do not overlap (a correlated subquery runs this once per outer row). */
-    private LongIntBTree.Cursor spare;
 
-    public IndexRange(TableIndex index, int relation, KeyProbe[] lows, KeyProbe[] highs, boolean descending,
+    /**
+     * What a run needs: its cursor, selection vector and bounds. Kept in the run's context
+     * ({@link EvalContext#keep}), not here: a correlated subquery runs this once per outer row
+     * and a cached plan once per request, and neither allocates them again.
+     */
+    private static final class Run {
+        LongIntBTree.Cursor cursor;
+        int[] sel;
+        final long[] bounds = new long[2];
+        final int[] pos = new int[1];
+    }
+
+    private Run start(EvalContext ctx) {
+        Object kept = ctx.take(this);
+        return kept != null ? (Run) kept : new Run();
+    }
+
+    private LongIntBTree.Cursor cursor(Run run) {
+        LongIntBTree.Cursor c = run.cursor;
+        return c != null ? c : (run.cursor = index.tree().cursor());
+    }
+
+    private static int[] sel(Run run) {
+        int[] sel = run.sel;
+        return sel != null ? sel : (run.sel = new int[TableScan.BATCH]);
+    }
+
+    public IndexRange(TableIndex index, int relation, KeyBounds keys, boolean descending,
                       Expression filter, String description) {
         this.index = index;
         this.relation = relation;
-        this.lows = lows;
-        this.highs = highs;
+        this.keys = keys;
         this.descending = descending;
         this.filter = filter;
         this.description = description;
@@ -48,8 +69,6 @@ public final class IndexRange implements Operator {
 
     /** Set by {@link #mayScan}: the table, when the rows may come in slot order from a scan instead. */
     private Table scanTable;
-    /** A batch's slots, reused by runs that do not overlap. */
-    private int[] spareSel;
 
     /** Below this many index entries a range never turns into a scan (either is cheap). */
     static final long SCAN_MIN_ROWS = 10_000;
@@ -75,7 +94,7 @@ public final class IndexRange implements Operator {
     }
 
     /** Whether this run's bounds {@code lo..hi} are better served by a scan ({@link #mayScan}). */
-    private boolean scanInstead(long lo, long hi) {
+    private boolean scanInstead(Run run, long lo, long hi) {
         if (scanTable == null || stoppedByLimit) {
             return false;
         }
@@ -83,7 +102,7 @@ public final class IndexRange implements Operator {
         if (tree.size() < SCAN_MIN_ROWS) {
             return false;
         }
-        LongIntBTree.Cursor c = tree.cursor();
+        LongIntBTree.Cursor c = cursor(run); // the run's: it seeks again for the walk
         if (!c.first()) {
             return false;
         }
@@ -192,21 +211,20 @@ public final class IndexRange implements Operator {
                 return out.acceptBatch(t, one, 1);
             });
         }
-        if (!bounds(ctx)) {
-            return true;
-        }
-        long lo = boundLo;
-        long hi = boundHi;
-        boolean scan = scanInstead(lo, hi);
-        int[] sel = spareSel != null ? spareSel : new int[TableScan.BATCH];
-        spareSel = null;
-        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
-        spare = null;
+        Run run = start(ctx);
         try {
+            if (!keys.eval(ctx, run.bounds)) {
+                return true;
+            }
+            long lo = run.bounds[0];
+            long hi = run.bounds[1];
+            int[] sel = sel(run);
             int[] pos = null;
-            if (scan) {
-                pos = new int[] {0};
-            } else if (!c.seek(lo)) {
+            LongIntBTree.Cursor c = null;
+            if (scanInstead(run, lo, hi)) {
+                pos = run.pos;
+                pos[0] = 0;
+            } else if (!(c = cursor(run)).seek(lo)) {
                 return true;
             }
             int n;
@@ -217,8 +235,7 @@ public final class IndexRange implements Operator {
             }
             return true;
         } finally {
-            spare = c;
-            spareSel = sel;
+            ctx.keep(this, run);
         }
     }
 
@@ -229,16 +246,17 @@ public final class IndexRange implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        if (!bounds(ctx)) {
-            return true;
-        }
-        long lo = boundLo;
-        long hi = boundHi;
-        if (scanInstead(lo, hi)) {
-            int[] sel = spareSel != null ? spareSel : new int[TableScan.BATCH];
-            spareSel = null;
-            try {
-                int[] pos = {0};
+        Run run = start(ctx);
+        try {
+            if (!keys.eval(ctx, run.bounds)) {
+                return true;
+            }
+            long lo = run.bounds[0];
+            long hi = run.bounds[1];
+            if (scanInstead(run, lo, hi)) {
+                int[] sel = sel(run);
+                int[] pos = run.pos;
+                pos[0] = 0;
                 int[] slots = ctx.slots;
                 int n;
                 while ((n = nextBatch(ctx, pos, null, lo, hi, sel)) > 0) {
@@ -250,117 +268,15 @@ public final class IndexRange implements Operator {
                     }
                 }
                 return true;
-            } finally {
-                spareSel = sel;
             }
-        }
-        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
-        spare = null;
-        try {
-            return walk(c, lo, hi, ctx, out);
+            return walk(cursor(run), lo, hi, ctx, out);
         } finally {
-            spare = c;
+            ctx.keep(this, run);
         }
-    }
-
-    /** Set by {@link #bounds}, read at once by its caller. */
-    private long boundLo;
-    private long boundHi;
-
-    /** Evaluates the bounds into {@link #boundLo}..{@link #boundHi}; false when no key can be in range. */
-    private boolean bounds(EvalContext ctx) {
-        long lo = Long.MIN_VALUE;
-        long hi = Long.MAX_VALUE;
-        for (KeyProbe p : lows) {
-            long k = p.key(ctx);
-            if (p.none) {
-                return false;
-            }
-            lo = Math.max(lo, k);
-        }
-        for (KeyProbe p : highs) {
-            long k = p.key(ctx);
-            if (p.none) {
-                return false;
-            }
-            hi = Math.min(hi, k);
-        }
-        boundLo = lo;
-        boundHi = hi;
-        return lo <= hi;
-    }
-
-    /**
-     * The rows {@link #run} would push, appended to {@code into} in the same order (UPDATE and
-     * DELETE collect their rows first). Without a filter, ascending, the cursor's rows go straight
-     * into the list, a leaf run at a time where a key repeats: no consumer call per row (a
-     * {@code WHERE id > 0} over the whole table).
-     */
-    public void collectSlots(EvalContext ctx, IntArrayList into) {
-        if (filter != null || descending) {
-            int rel = relation;
-            run(ctx, t -> into.add(t.slots[rel]));
-            return;
-        }
-        if (!bounds(ctx)) {
-            return;
-        }
-        long lo = boundLo;
-        long hi = boundHi;
-        if (index.unique() || index.isPrimary()) {
-            // at most one row per key: size the list once (the engine releases a large buffer
-            // after each statement, so a 5M-row range would otherwise regrow it from empty)
-            long size = index.tree().size();
-            long span = hi - lo; // negative when it overflows
-            long rows = span >= 0 && span < size ? span + 1 : size;
-            into.ensureCapacity((int) Math.min(into.size() + rows, Integer.MAX_VALUE - 16));
-        }
-        LongIntBTree.Cursor c = spare != null ? spare : index.tree().cursor();
-        spare = null;
-        try {
-            collect(c, lo, hi, into);
-        } finally {
-            spare = c;
-        }
-    }
-
-    /**
-     * True when the rows are exactly the index's pairs with keys in the bounds, ascending, each
-     * once: no filter, not descending. Then {@link #keyBounds} and a cursor of {@link #index()}
-     * walk them without this operator (UPDATE's increment, a batch at a time).
-     */
-    public boolean plainKeyRange() {
-        return filter == null && !descending;
-    }
-
-    /**
-     * Evaluates the bounds for this run: {@code into[0]..into[1]} (inclusive), false when no key
-     * can be in range. Only for {@link #plainKeyRange()}.
-     */
-    public boolean keyBounds(EvalContext ctx, long[] into) {
-        if (!bounds(ctx)) {
-            return false;
-        }
-        into[0] = boundLo;
-        into[1] = boundHi;
-        return true;
     }
 
     public TableIndex index() {
         return index;
-    }
-
-    private static void collect(LongIntBTree.Cursor c, long lo, long hi, IntArrayList into) {
-        for (boolean ok = c.seek(lo); ok && c.key() <= hi; ok = c.next()) {
-            int n = c.runRemaining();
-            if (n == 1) {
-                into.add(c.row());
-            } else {
-                int at = into.size();
-                into.size(at + n);
-                c.copyRun(into.elements(), at);
-            }
-        }
     }
 
     private boolean walk(LongIntBTree.Cursor c, long lo, long hi, EvalContext ctx, TupleConsumer out) {
@@ -396,7 +312,7 @@ public final class IndexRange implements Operator {
 
     /** Whether {@link #estimatedRows} can be asked ({@code params}: the run's parameter values are at hand). */
     public boolean estimable(boolean params) {
-        return (boundValues == 1 || boundValues == 2 && params) && (lows.length > 0 || highs.length > 0)
+        return (boundValues == 1 || boundValues == 2 && params) && keys.bounded()
                 && !stoppedByLimit;
     }
 
@@ -408,13 +324,22 @@ public final class IndexRange implements Operator {
      * can be in range.
      */
     public long estimatedRows(EvalContext ctx) {
-        if (!bounds(ctx)) {
+        Run run = start(ctx); // the estimate's context is kept by its plan: nothing allocated per statement
+        try {
+            return estimatedRows(run, ctx);
+        } finally {
+            ctx.keep(this, run);
+        }
+    }
+
+    private long estimatedRows(Run run, EvalContext ctx) {
+        if (!keys.eval(ctx, run.bounds)) {
             return 0;
         }
-        long lo = boundLo;
-        long hi = boundHi;
+        long lo = run.bounds[0];
+        long hi = run.bounds[1];
         LongIntBTree tree = index.tree();
-        LongIntBTree.Cursor c = tree.cursor();
+        LongIntBTree.Cursor c = cursor(run);
         if (!c.first()) {
             return 0;
         }
@@ -437,7 +362,7 @@ public final class IndexRange implements Operator {
      */
     @Override
     public long rowsTouched() {
-        return lows.length == 0 && highs.length == 0 && !stoppedByLimit ? index.tree().size() : 0;
+        return !keys.bounded() && !stoppedByLimit ? index.tree().size() : 0;
     }
 
     /**

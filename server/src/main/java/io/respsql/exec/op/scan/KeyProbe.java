@@ -12,7 +12,8 @@ import io.respsql.storage.ColumnType;
  * matches nothing for equality), FLOAT columns the ordered bit pattern, TEXT columns an 8-byte
  * prefix (so the condition is re-checked on each row). A NULL value matches nothing.
  * Evaluated when a probe starts: the value may read an outer row (an index join, a correlated
- * subquery). One per bound; {@link #none} is the verdict of the last {@link #key} call.
+ * subquery). One per bound; part of the plan, so it keeps nothing of a run: whether the
+ * last {@link #key} call matches nothing is left in the context ({@link #none}).
  */
 public final class KeyProbe {
     public enum Bound { EQ, GE, GT, LE, LT }
@@ -20,8 +21,6 @@ public final class KeyProbe {
     private final Expression value;
     private final ColumnType column;
     private final Bound bound;
-    /** Set by {@link #key}: no key can match (NULL, a fraction for an integer equality). */
-    public boolean none;
 
     public KeyProbe(Expression value, ColumnType column, Bound bound) {
         this.value = value;
@@ -65,12 +64,15 @@ public final class KeyProbe {
                 || (column == ColumnType.TIMESTAMP && value == SqlType.TIMESTAMP);
     }
 
+    /**
+     * The key of this run's value. {@link #none} tells right after whether no key can match
+     * (NULL, a fraction for an integer equality): the verdict travels in {@code ctx.isNull}, the
+     * context's out-value of the last evaluation, not in the probe (which a plan shares).
+     */
     public long key(EvalContext ctx) {
-        none = false;
         if (column == ColumnType.TEXT) {
             byte[] b = value.evalText(ctx);
             if (ctx.isNull) {
-                none = true;
                 return 0;
             }
             return IndexKeys.ofTextPrefix(b, ctx.textOffset, ctx.textLength);
@@ -78,7 +80,6 @@ public final class KeyProbe {
         if (column == ColumnType.FLOAT) {
             double d = value.evalDouble(ctx);
             if (ctx.isNull) {
-                none = true;
                 return 0;
             }
             // Keys are in PostgreSQL's float8 order (NaN's key 0x7ff8000000000000 above +Infinity's
@@ -90,7 +91,6 @@ public final class KeyProbe {
         if (value.type() == SqlType.DOUBLE) {
             double d = value.evalDouble(ctx);
             if (ctx.isNull) {
-                none = true;
                 return 0;
             }
             if (Double.isNaN(d)) {
@@ -98,58 +98,62 @@ public final class KeyProbe {
                 if (bound == Bound.LT || bound == Bound.LE) {
                     return Long.MAX_VALUE;
                 }
-                none = true;
+                ctx.isNull = true;
                 return 0;
             }
             switch (bound) {
                 case EQ:
                     if (d != Math.rint(d) || d < -0x1p63 || d >= 0x1p63) {
-                        none = true;
+                        ctx.isNull = true;
                         return 0;
                     }
                     return (long) d;
                 case GE:
-                    return lowBound(Math.ceil(d));
+                    return lowBound(Math.ceil(d), ctx);
                 case GT:
-                    return lowBound(Math.floor(d) + 1);
+                    return lowBound(Math.floor(d) + 1, ctx);
                 case LE:
-                    return highBound(Math.floor(d));
+                    return highBound(Math.floor(d), ctx);
                 default:
-                    return highBound(Math.ceil(d) - 1);
+                    return highBound(Math.ceil(d) - 1, ctx);
             }
         }
         long v = value.evalLong(ctx);
         if (ctx.isNull) {
-            none = true;
             return 0;
         }
         if (bound == Bound.GT) {
             if (v == Long.MAX_VALUE) {
-                none = true;
+                ctx.isNull = true;
             }
             return v + 1;
         }
         if (bound == Bound.LT) {
             if (v == Long.MIN_VALUE) {
-                none = true;
+                ctx.isNull = true;
             }
             return v - 1;
         }
         return v;
     }
 
+    /** Whether the {@link #key} call just made in {@code ctx} matches nothing. */
+    public static boolean none(EvalContext ctx) {
+        return ctx.isNull;
+    }
+
     /** A lower bound as a key: above every long matches nothing, below every long is the least. */
-    private long lowBound(double c) {
+    private static long lowBound(double c, EvalContext ctx) {
         if (c >= 0x1p63) {
-            none = true;
+            ctx.isNull = true;
             return 0;
         }
         return c < -0x1p63 ? Long.MIN_VALUE : (long) c;
     }
 
-    private long highBound(double f) {
+    private static long highBound(double f, EvalContext ctx) {
         if (f < -0x1p63) {
-            none = true;
+            ctx.isNull = true;
             return 0;
         }
         return f >= 0x1p63 ? Long.MAX_VALUE : (long) f;

@@ -20,8 +20,6 @@ public final class TableScan implements Operator {
     private final int relation;
     private final Expression filter;
     private final String label;
-    /** The selection vector, reused by runs that do not overlap (a re-entered scan gets its own). */
-    private int[] spare;
 
     public TableScan(Table table, int relation, Expression filter, String label) {
         this.table = table;
@@ -32,8 +30,10 @@ public final class TableScan implements Operator {
 
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        int[] sel = spare != null ? spare : new int[BATCH];
-        spare = null;
+        // The selection vector is run state: kept in the context for the next run (a correlated
+        // subquery per outer row, a cached plan per request), never in this operator (the plan).
+        Object kept = ctx.take(this);
+        int[] sel = kept != null ? (int[]) kept : new int[BATCH];
         try {
             RowAllocator rows = table.rows();
             int[] slots = ctx.slots;
@@ -57,7 +57,7 @@ public final class TableScan implements Operator {
             }
             return true;
         } finally {
-            spare = sel;
+            ctx.keep(this, sel);
         }
     }
 
@@ -76,8 +76,10 @@ public final class TableScan implements Operator {
      * {@code ctx.slots[relation]} is not set for it.
      */
     public boolean runBatches(EvalContext ctx, BatchConsumer out) {
-        int[] sel = spare != null ? spare : new int[BATCH];
-        spare = null;
+        // The selection vector is run state: kept in the context for the next run (a correlated
+        // subquery per outer row, a cached plan per request), never in this operator (the plan).
+        Object kept = ctx.take(this);
+        int[] sel = kept != null ? (int[]) kept : new int[BATCH];
         try {
             RowAllocator rows = table.rows();
             io.respsql.expr.Cancellation cancel = ctx.cancel;
@@ -97,7 +99,7 @@ public final class TableScan implements Operator {
             }
             return true;
         } finally {
-            spare = sel;
+            ctx.keep(this, sel);
         }
     }
 
@@ -105,11 +107,6 @@ public final class TableScan implements Operator {
     @Override
     public long rowsTouched() {
         return table.isWorkTable() ? 0 : table.rowCount();
-    }
-
-    /** Every live row of {@code t} and nothing else: no filter (an UPDATE may then work a chunk at a time). */
-    public boolean allRowsOf(Table t) {
-        return filter == null && table == t;
     }
 
     @Override

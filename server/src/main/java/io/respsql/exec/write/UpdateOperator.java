@@ -2,19 +2,14 @@ package io.respsql.exec.write;
 
 import io.respsql.exec.Headroom;
 import io.respsql.exec.kernel.NumericKernel;
-import io.respsql.exec.op.Operator;
-import io.respsql.exec.op.scan.IndexLookup;
-import io.respsql.exec.op.scan.IndexRange;
-import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.index.LongIntBTree;
-import io.respsql.plan.StatementPlanner;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
-import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.IntColumn;
 import io.respsql.storage.RowAllocator;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
@@ -31,94 +26,89 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * UPDATE in place. The rows come from {@link StatementPlanner#planRows} (primary key, index
- * equality/IN/range, or a scan, any predicate) and are collected before the first write, so the
- * update cannot disturb its own row source. Cost: finding the rows plus one store per assigned
- * column per row. Anything that can fail (a value out of range, NULL into NOT NULL, a duplicate
- * primary key) is checked for every matched row before the first write; a UNIQUE violation is
- * found after the writes and takes them back. So a failed UPDATE changes nothing. The reply is
- * the number of rows matched.
+ * UPDATE in place, as an operator over a row source ({@link RowSource}: the rows the planner's
+ * access path finds, any predicate) whose run state is a {@link WriteRun} of its own (DuckDB's
+ * PhysicalUpdate: DML as operators, state apart from the plan). The rows are collected before
+ * the first write, so the update cannot disturb its own row source; the shape the planner
+ * recorded picks the loop (a key range or every row: the batch kernels, no row list). Cost:
+ * finding the rows plus one store per assigned column per row. Anything that can fail (a value
+ * out of range, NULL into NOT NULL, a duplicate primary key) is checked for every matched row
+ * before the first write; a UNIQUE violation is found after the writes and takes them back. So a
+ * failed UPDATE changes nothing. Returns the number of rows matched; the caller replies.
  */
-public final class UpdateExecutor {
-    private UpdateExecutor() {
+public final class UpdateOperator {
+    private final Table table;
+    private final RowSource rows;
+    private final Assignment[] assignments;
+    private final int relations;
+    /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
+    private WriteRun kept;
+
+    /**
+     * The bound statement (plan.WritePlanner makes it): the rows, the assignments (one per
+     * column) and the relations the statement numbered (its context's slots).
+     */
+    public UpdateOperator(Table table, RowSource rows, Assignment[] assignments, int relations) {
+        this.table = table;
+        this.rows = rows;
+        this.assignments = assignments;
+        this.relations = relations;
     }
 
-    /** The bound statement: the rows plan and the assignments. */
-    public record Plan(Table table, StatementPlanner.RowsPlan rows, Assignment[] assignments) {
-        public List<String> explain() {
-            return rows.explain();
-        }
+    public Table table() {
+        return table;
     }
 
-    public static Plan plan(Catalog catalog, Statement.Update s, String sql) {
-        Table t = Tables.require(catalog, s.table(), "UPDATE");
-        StatementPlanner.RowsPlan rows = StatementPlanner.planRows(catalog, t, s.where(), sql);
-        Assignment[] as = new Assignment[s.assignments().size()];
-        int n = 0;
-        for (int i = 0; i < as.length; i++) {
-            Statement.Assignment a = s.assignments().get(i);
-            Column c = Tables.column(t, a.column());
-            Assignment bound = Assignment.bind(t, c, a.value(), rows, sql);
-            int j = 0;
-            while (j < n && as[j].column != c) {
-                j++;
+    public RowSource rows() {
+        return rows;
+    }
+
+    private WriteRun state() {
+        WriteRun run = kept;
+        if (run == null) {
+            run = kept = new WriteRun(relations);
+            run.values = new Cell[assignments.length];
+            for (int i = 0; i < assignments.length; i++) {
+                run.values[i] = assignments[i].newValue();
             }
-            // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
-            as[j] = bound;
-            if (j == n) {
-                n++;
-            }
         }
-        return new Plan(t, rows, n == as.length ? as : Arrays.copyOf(as, n));
-    }
-
-    /** Returns the number of rows matched (and written); {@code buffer} is the engine's reusable row list. */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo) {
-        return run(catalog, p, buffer, headroom, undo, null);
-    }
-
-    /** {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog)} with parameter values (a cached plan). */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo,
-                           io.respsql.expr.ParamValues params) {
-        return run(catalog, p, buffer, headroom, undo, params, null);
+        return run;
     }
 
     /**
-     * {@link #run(Catalog, Plan, IntArrayList, Headroom, UndoLog, io.respsql.expr.ParamValues)}
-     * stopped by {@code cancel} (a statement timeout; null: none) while it looks for its rows,
-     * before the first change: a stopped UPDATE changed nothing.
+     * Runs the UPDATE with {@code params} (a cached plan's values; null: none) and returns the
+     * number of rows matched (and written); {@code buffer} is the engine's reusable row list.
+     * Stopped by {@code cancel} (a statement timeout; null: none) only while it looks for its
+     * rows, before the first change: a stopped UPDATE changed nothing.
      */
-    public static long run(Catalog catalog, Plan p, IntArrayList buffer, Headroom headroom, UndoLog undo,
-                           io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
-        Table t = p.table();
-        Assignment[] as = p.assignments();
-        EvalContext ctx = p.rows().context();
-        ctx.params = params;
-        for (Assignment a : as) {
-            a.prepare(ctx);
+    public long run(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
+                    io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
+        Table t = table;
+        Assignment[] as = assignments;
+        WriteRun run = state();
+        EvalContext ctx = run.start(params);
+        Cell[] vs = run.values;
+        for (int j = 0; j < as.length; j++) {
+            as[j].prepare(ctx, vs[j]);
         }
         if (as.length == 1 && as[0].isIncrement()) {
-            long done = increment(t, p.rows().root(), as[0], ctx, buffer, undo, cancel);
+            long done = increment(run, as[0], buffer, undo, cancel);
             if (done >= 0) {
                 return done;
             }
         }
-        if (undo == null && as.length == 1 && as[0].constantWrite()) {
-            long done = setKeyRange(p.rows().root(), as[0], ctx, buffer);
-            if (done >= 0) {
-                return done;
-            }
+        if (undo == null && as.length == 1 && as[0].constantWrite(vs[0]) && rows.shape == RowSource.Shape.KEY_RANGE) {
+            return setKeyRange(run, as[0], vs[0], buffer);
         }
-        RowCollector.collect(p.rows().root(), ctx, buffer, cancel);
+        rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
-
         boolean allConstant = true;
-        Assignment pk = null;
-        for (Assignment a : as) {
-            allConstant &= a.isConstant();
-            if (t.hasPrimaryKey() && a.column == t.primaryColumn()) {
-                pk = a;
+        int pk = -1;
+        for (int j = 0; j < as.length; j++) {
+            allConstant &= as[j].isConstant();
+            if (t.hasPrimaryKey() && as[j].column == t.primaryColumn()) {
+                pk = j;
             }
         }
         // One row-local integer assignment (SET v = v + 1): each value is computed once, kept after
@@ -126,26 +116,27 @@ public final class UpdateExecutor {
         boolean keptValues = false;
         if (!allConstant && as.length == 1 && as[0].rowLocalInt()) {
             Assignment a = as[0];
+            Cell v = vs[0];
             buffer.size(2 * n);
             r = buffer.elements();
             keptValues = true;
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = r[i];
-                r[n + i] = a.computeInt(ctx);
-                keptValues &= !a.pending().isNull; // a NULL cannot be kept as an int: the general loop writes
+                r[n + i] = a.computeInt(ctx, v);
+                keptValues &= !v.isNull; // a NULL cannot be kept as an int: the general loop writes
             }
         } else if (!allConstant) {
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = r[i];
-                for (Assignment a : as) {
-                    a.compute(ctx);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].compute(ctx, vs[j]);
                 }
             }
         }
-        if (pk != null && n > 0) {
-            checkPrimaryKeys(t, pk, r, n, ctx);
+        if (pk >= 0 && n > 0) {
+            checkPrimaryKeys(t, as[pk], vs[pk], r, n, ctx);
         }
-        headroom.ensure(writeBytes(t, as, r, n, ctx));
+        headroom.ensure(writeBytes(t, as, vs, r, n, ctx));
         List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
         UndoLog local = null;
         if (unique != null || (undo != null && n > 0)) {
@@ -162,8 +153,8 @@ public final class UpdateExecutor {
             }
         }
         if (allConstant) {
-            for (Assignment a : as) {
-                a.writeAll(r, n);
+            for (int j = 0; j < as.length; j++) {
+                as[j].writeAll(r, n, vs[j]);
             }
         } else if (keptValues) {
             Assignment a = as[0];
@@ -174,11 +165,11 @@ public final class UpdateExecutor {
             for (int i = 0; i < n; i++) {
                 int row = r[i];
                 ctx.slots[0] = row;
-                for (Assignment a : as) {
-                    a.compute(ctx);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].compute(ctx, vs[j]);
                 }
-                for (Assignment a : as) {
-                    a.write(row);
+                for (int j = 0; j < as.length; j++) {
+                    as[j].write(row, vs[j]);
                 }
             }
         }
@@ -208,8 +199,10 @@ public final class UpdateExecutor {
      * Returns the rows changed, or -1 when the general path must run (k is NULL, or the row
      * source could yield a row twice).
      */
-    private static long increment(Table t, Operator root, Assignment a, EvalContext ctx, IntArrayList buffer,
-                                  UndoLog undo, io.respsql.expr.Cancellation cancel) {
+    private long increment(WriteRun run, Assignment a, IntArrayList buffer, UndoLog undo,
+                           io.respsql.expr.Cancellation cancel) {
+        Table t = table;
+        EvalContext ctx = run.ctx;
         long delta = a.delta(ctx);
         if (delta == Long.MIN_VALUE) {
             return -1;
@@ -217,7 +210,7 @@ public final class UpdateExecutor {
         NumericKernel c = a.kernel();
         // the walks without a row list log the step for a block; a FLOAT's values are logged from the row list
         boolean walk = undo == null || c.exactUndo();
-        if (walk && root instanceof TableScan scan && scan.allRowsOf(t)) {
+        if (walk && rows.shape == RowSource.Shape.ALL_ROWS) {
             RowAllocator live = t.rows();
             int bad = c.firstOutside(live, delta);
             if (bad >= 0) {
@@ -229,12 +222,12 @@ public final class UpdateExecutor {
             }
             return live.liveCount();
         }
-        if (walk && root instanceof IndexRange range && range.plainKeyRange() && root.relations() == 1L) {
-            long[] bounds = new long[2];
-            if (!range.keyBounds(ctx, bounds)) {
+        if (walk && rows.shape == RowSource.Shape.KEY_RANGE) {
+            long[] bounds = run.bounds;
+            if (!rows.keys.eval(ctx, bounds)) {
                 return 0;
             }
-            if (coversAllRows(t, range.index(), bounds)) {
+            if (coversAllRows(t, rows.index, bounds, run)) {
                 // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
                 RowAllocator live = t.rows();
                 if (c.firstOutside(live, delta) < 0) {
@@ -246,16 +239,9 @@ public final class UpdateExecutor {
                 }
                 // a misfit (nothing written): the range walk names the first in key order, as the general path
             }
-            return incrementRange(range.index(), bounds, a, c, delta, ctx, buffer, undo);
+            return incrementRange(run, bounds, a, c, delta, buffer, undo);
         }
-        // a key of a non-unique index (a unique one's single row keeps the lookup's cursor below)
-        if (walk && root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()
-                && root.relations() == 1L) {
-            long[] bounds = new long[2]; // fk = 7: the index range [7, 7], its posting list a batch at a time
-            return lookup.keyBounds(ctx, bounds)
-                    ? incrementRange(lookup.index(), bounds, a, c, delta, ctx, buffer, undo) : 0;
-        }
-        RowCollector.collect(root, ctx, buffer, cancel);
+        rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
         if (undo == null) {
@@ -280,11 +266,11 @@ public final class UpdateExecutor {
      * Whether the primary-key range [bounds[0], bounds[1]] holds every live row: the key holds one
      * entry per live row and its first and last keys are within the bounds.
      */
-    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds) {
+    private static boolean coversAllRows(Table t, TableIndex index, long[] bounds, WriteRun run) {
         if (!index.isPrimary() || index.tree().size() != t.rows().liveCount()) {
             return false;
         }
-        LongIntBTree.Cursor cur = index.tree().cursor();
+        LongIntBTree.Cursor cur = run.cursor(index);
         if (!cur.first() || cur.key() < bounds[0]) {
             return false;
         }
@@ -300,9 +286,11 @@ public final class UpdateExecutor {
      * error is thrown, so nothing is written. The column is in no index, so writing cannot disturb
      * the walk. A block's log records the range, not the rows: rollback subtracts over it again.
      */
-    private static long incrementRange(TableIndex index, long[] bounds, Assignment a, NumericKernel c, long delta,
-                                       EvalContext ctx, IntArrayList buffer, UndoLog undo) {
-        LongIntBTree.Cursor cur = index.tree().cursor();
+    private long incrementRange(WriteRun run, long[] bounds, Assignment a, NumericKernel c, long delta,
+                                IntArrayList buffer, UndoLog undo) {
+        TableIndex index = rows.index;
+        EvalContext ctx = run.ctx;
+        LongIntBTree.Cursor cur = run.cursor(index);
         long done = 0;
         // one key's rows come in row order (pairs are ordered by key, then row): the ascending kernel
         boolean ascending = bounds[0] == bounds[1];
@@ -346,32 +334,19 @@ public final class UpdateExecutor {
      * cursor hands out the rows a batch at a time into the engine's row buffer and each batch is
      * stored by one loop ({@link NumericKernel#setAll}); no row list of the whole range. Nothing can
      * fail (the value was checked when prepared), the column is in no index (writing cannot
-     * disturb the walk) and no UNIQUE or primary key is involved. Returns -1 for any other row
-     * source (the general path runs).
+     * disturb the walk) and no UNIQUE or primary key is involved. Only for a
+     * {@link RowSource.Shape#KEY_RANGE}.
      */
-    private static long setKeyRange(Operator root, Assignment a, EvalContext ctx, IntArrayList buffer) {
-        if (root.relations() != 1L) {
-            return -1;
+    private long setKeyRange(WriteRun run, Assignment a, Cell v, IntArrayList buffer) {
+        long[] bounds = run.bounds;
+        if (!rows.keys.eval(run.ctx, bounds)) {
+            return 0;
         }
-        long[] bounds = new long[2];
-        TableIndex index;
-        if (root instanceof IndexLookup lookup && lookup.plainSingleKey() && !lookup.index().unique()) {
-            if (!lookup.keyBounds(ctx, bounds)) {
-                return 0;
-            }
-            index = lookup.index();
-        } else if (root instanceof IndexRange range && range.plainKeyRange()) {
-            if (!range.keyBounds(ctx, bounds)) {
-                return 0;
-            }
-            index = range.index();
-        } else {
-            return -1;
-        }
+        TableIndex index = rows.index;
         NumericKernel c = a.kernel();
-        long l = a.pending().l;
-        double d = a.pending().d;
-        LongIntBTree.Cursor cur = index.tree().cursor();
+        long l = v.l;
+        double d = v.d;
+        LongIntBTree.Cursor cur = run.cursor(index);
         long done = 0;
         int[] batch = firstBatch(cur, bounds[0], buffer);
         if (batch != null) {
@@ -387,8 +362,9 @@ public final class UpdateExecutor {
     /** The general path's error for a row whose new value does not fit (it computes and throws). */
     private static RuntimeException rowError(Assignment a, EvalContext ctx, int row) {
         ctx.slots[0] = row;
-        a.compute(ctx);
-        return new IllegalStateException("row " + row + " was found out of range but computes to " + a.pending().l);
+        Cell v = new Cell(); // an error's path: the value is thrown, not kept
+        a.compute(ctx, v);
+        return new IllegalStateException("row " + row + " was found out of range but computes to " + v.l);
     }
 
     /** The UNIQUE indexes (besides the primary key) over an assigned column, or null. */
@@ -423,9 +399,9 @@ public final class UpdateExecutor {
     /** After the writes: a row that now collides in a UNIQUE index takes the whole statement back. */
     private static void checkUnique(Table t, List<TableIndex> unique, int[] rows, int n, UndoLog local) {
         for (int i = 0; i < n; i++) {
-            TableIndex clash = InsertExecutor.clash(t, unique, rows[i]);
+            TableIndex clash = UniqueIndexes.clash(t, unique, rows[i]);
             if (clash != null) {
-                SqlException e = InsertExecutor.uniqueViolation(t, clash, rows[i]);
+                SqlException e = UniqueIndexes.violation(t, clash, rows[i]);
                 local.rollback();
                 throw e;
             }
@@ -437,21 +413,23 @@ public final class UpdateExecutor {
      * allocate (new text bytes, index entries); see {@link Headroom}. Numeric columns without an
      * index allocate nothing and skip this.
      */
-    private static long writeBytes(Table t, Assignment[] as, int[] rows, int n, EvalContext ctx) {
+    private static long writeBytes(Table t, Assignment[] as, Cell[] vs, int[] rows, int n, EvalContext ctx) {
         long need = 0;
-        for (Assignment a : as) {
+        for (int j = 0; j < as.length; j++) {
+            Assignment a = as[j];
+            Cell v = vs[j];
             if (t.isIndexed(a.column)) {
                 need += Headroom.INDEX_BYTES_PER_ENTRY * n;
             }
             if (a.column.type() == ColumnType.TEXT) {
                 if (a.isConstant()) {
-                    need += (long) n * ((a.pending().text == null ? 0 : a.pending().text.length) + 16);
+                    need += (long) n * ((v.text == null ? 0 : v.text.length) + 16);
                     continue;
                 }
                 for (int i = 0; i < n; i++) {
                     ctx.slots[0] = rows[i];
-                    a.compute(ctx);
-                    need += (a.pending().text == null ? 0 : a.pending().text.length) + 16;
+                    a.compute(ctx, v);
+                    need += (v.text == null ? 0 : v.text.length) + 16;
                 }
             }
         }
@@ -462,16 +440,15 @@ public final class UpdateExecutor {
      * New primary keys must be distinct from each other and from the keys of rows this UPDATE
      * does not touch (a key held by a matched row is being vacated, so it may be reused).
      */
-    private static void checkPrimaryKeys(Table t, Assignment pk, int[] rows, int n, EvalContext ctx) {
+    private static void checkPrimaryKeys(Table t, Assignment pk, Cell v, int[] rows, int n, EvalContext ctx) {
         int[] matched = Arrays.copyOf(rows, n);
         IntArrays.quickSort(matched);
         Column col = pk.column;
-        Cell v = pk.pending();
         if (col.type() == ColumnType.TEXT) {
             Set<String> fresh = new HashSet<>();
             for (int i = 0; i < n; i++) {
                 ctx.slots[0] = rows[i];
-                pk.compute(ctx);
+                pk.compute(ctx, v);
                 String shown = new String(v.text, StandardCharsets.UTF_8);
                 int holder = PrimaryKeys.findText(t, v.text);
                 if (!fresh.add(shown) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {
@@ -483,7 +460,7 @@ public final class UpdateExecutor {
         LongOpenHashSet fresh = new LongOpenHashSet(n);
         for (int i = 0; i < n; i++) {
             ctx.slots[0] = rows[i];
-            pk.compute(ctx);
+            pk.compute(ctx, v);
             long key = PrimaryKeys.numericKey(col, v.l, v.d);
             int holder = PrimaryKeys.findNumeric(t, key);
             if (!fresh.add(key) || holder >= 0 && Arrays.binarySearch(matched, holder) < 0) {

@@ -1,0 +1,43 @@
+package io.respsql.exec.write;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.storage.Column;
+
+/**
+ * A column's DEFAULT as the planner bound it: a constant converted once, or an expression
+ * evaluated once per statement (every row of a multi-row INSERT gets the same value) and
+ * converted to the column's type like any INSERT value.
+ */
+public final class DefaultValue {
+    private final Column column;
+    private final Cell constant;
+    private final Expression expression;
+    private final String text;
+
+    private DefaultValue(Column column, Cell constant, Expression expression, String text) {
+        this.column = column;
+        this.constant = constant;
+        this.expression = expression;
+        this.text = text;
+    }
+
+    /** A DEFAULT already converted (a literal, NULL). */
+    public static DefaultValue constant(Column c, Cell value) {
+        return new DefaultValue(c, value, null, null);
+    }
+
+    /** A DEFAULT that is evaluated per statement; {@code text} is how it was declared (errors). */
+    public static DefaultValue evaluated(Column c, Expression x, String text) {
+        return new DefaultValue(c, null, x, text);
+    }
+
+    /** This statement's value into {@code out}. */
+    public void value(Cell out) {
+        if (constant != null) {
+            out.copyFrom(constant);
+            return;
+        }
+        ValueRules.evaluated(column, expression, new EvalContext(1), text, out);
+    }
+}

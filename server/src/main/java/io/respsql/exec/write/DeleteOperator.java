@@ -1,0 +1,51 @@
+package io.respsql.exec.write;
+
+import io.respsql.storage.Table;
+import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+/**
+ * DELETE, as an operator over a row source ({@link RowSource}: any predicate, found as UPDATE
+ * finds its rows) with its run state in a {@link WriteRun}: collects the rows, then frees their
+ * slots and index entries. Returns the count; the caller replies.
+ */
+public final class DeleteOperator {
+    private final Table table;
+    private final RowSource rows;
+    private final int relations;
+    /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
+    private WriteRun kept;
+
+    public DeleteOperator(Table table, RowSource rows, int relations) {
+        this.table = table;
+        this.rows = rows;
+        this.relations = relations;
+    }
+
+    public Table table() {
+        return table;
+    }
+
+    /**
+     * Deletes the matching rows with {@code params} (a cached plan's values; null: none) and
+     * returns how many; stopped by {@code cancel} (null: none) only before the first row goes.
+     * {@code buffer} is the engine's reusable row list.
+     */
+    public long run(IntArrayList buffer, UndoLog undo, io.respsql.expr.ParamValues params,
+                    io.respsql.expr.Cancellation cancel) {
+        Table t = table;
+        WriteRun run = kept != null ? kept : (kept = new WriteRun(relations));
+        run.start(params);
+        rows.collect(run, buffer, cancel);
+        int n = buffer.size();
+        int[] r = buffer.elements();
+        if (undo != null && n > 0) {
+            undo.deletingRows(t, r, n);
+        }
+        for (int i = 0; i < n; i++) {
+            t.deleteRow(r[i]);
+        }
+        t.maybeCompactText();
+        return n;
+    }
+}

@@ -1,0 +1,442 @@
+package io.respsql.plan;
+
+import io.respsql.exec.write.Assignment;
+import io.respsql.exec.write.Cell;
+import io.respsql.exec.write.DefaultValue;
+import io.respsql.exec.write.DeleteOperator;
+import io.respsql.exec.write.InsertOperator;
+import io.respsql.exec.write.RowSource;
+import io.respsql.exec.write.Tables;
+import io.respsql.exec.write.UpdateOperator;
+import io.respsql.exec.write.ValueRules;
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.Expressions;
+import io.respsql.expr.SqlType;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlParser;
+import io.respsql.sql.SqlState;
+import io.respsql.sql.tree.Expr;
+import io.respsql.sql.tree.Query;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.IntColumn;
+import io.respsql.storage.Table;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Plans INSERT, UPDATE and DELETE as {@link StatementPlanner} plans queries: binds the SET lists,
+ * the INSERT column lists, values and DEFAULTs, and picks how the rows are found once, at plan
+ * time (SQLite's update.c asks where.c for its strategy the same way): every row, a key range, a
+ * probe by a unique key, or whatever the access operator gives ({@link RowSource.Shape}). The
+ * result is an operator of {@code exec/write} that runs without looking back at syntax or at
+ * the plan's operators: planning depends on execution, never the other way round.
+ */
+public final class WritePlanner {
+    private WritePlanner() {
+    }
+
+    // ---- UPDATE and DELETE ------------------------------------------------------------------------
+
+    /** The rows of an UPDATE or DELETE: the table as relation 0, its WHERE's access path, the scope SET binds in. */
+    private record Rows(QueryBinder binder, BlockScope scope, AccessPlanner.Access access) {
+        RowSource source() {
+            AccessPlanner.Access a = access;
+            switch (a.rows()) {
+                case ALL:
+                    return RowSource.allRows(a.op());
+                case KEYS:
+                    return RowSource.keyRange(a.op(), a.index(), a.keys());
+                case POINT:
+                    return RowSource.singleKey(a.op());
+                default:
+                    return RowSource.rowList(a.op());
+            }
+        }
+
+        List<String> explain() {
+            List<String> lines = new ArrayList<>();
+            lines.add(access.description());
+            lines.addAll(scope.subplans);
+            return lines;
+        }
+    }
+
+    /**
+     * The rows of {@code table} that match {@code where} (null: every row) by the best access path
+     * (primary key, index equality/IN/range, or a scan). Subqueries in {@code where} are allowed
+     * (they get relation numbers above 0).
+     */
+    private static Rows rows(Catalog catalog, Table table, Expr where, String sql, boolean explain) {
+        QueryBinder binder = new QueryBinder(catalog, sql, explain);
+        Relation r = binder.tableRelation(table);
+        BlockScope scope = new BlockScope(null);
+        scope.add(r);
+        List<Conjunct> conds = new ArrayList<>();
+        if (where != null) {
+            for (Expr e : QueryBinder.splitAnd(where)) {
+                conds.add(binder.conjunct(e, scope));
+            }
+        }
+        return new Rows(binder, scope, AccessPlanner.choose(r, conds, null));
+    }
+
+    public static UpdateOperator planUpdate(Catalog catalog, Statement.Update s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "UPDATE");
+        Rows rows = rows(catalog, t, s.where(), sql, false);
+        Assignment[] as = new Assignment[s.assignments().size()];
+        int n = 0;
+        for (int i = 0; i < as.length; i++) {
+            Statement.Assignment a = s.assignments().get(i);
+            Column c = Tables.column(t, a.column());
+            Assignment bound = bindAssignment(t, c, a.value(), rows, sql);
+            int j = 0;
+            while (j < n && as[j].column() != c) {
+                j++;
+            }
+            // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
+            as[j] = bound;
+            if (j == n) {
+                n++;
+            }
+        }
+        return new UpdateOperator(t, rows.source(), n == as.length ? as : Arrays.copyOf(as, n),
+                QueryBinder.MAX_RELATIONS);
+    }
+
+    public static DeleteOperator planDelete(Catalog catalog, Statement.Delete s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "DELETE from");
+        return new DeleteOperator(t, rows(catalog, t, s.where(), sql, false).source(), QueryBinder.MAX_RELATIONS);
+    }
+
+    /**
+     * Binds {@code SET column = e}. A TEXT column takes numbers and unquoted names verbatim as
+     * INSERT does ({@code SET name=NEWNAME}, {@code SET s=foo-bar}); a number column takes a quoted
+     * number ({@code SET fk='5'}); NULL is NULL. Otherwise the value is an expression over the row.
+     */
+    private static Assignment bindAssignment(Table t, Column c, Expr e, Rows rows, String sql) {
+        Cell cell = new Cell();
+        if (ValueRules.literal(c, e, sql, true, cell)) {
+            return Assignment.constant(t, c, cell);
+        }
+        Expression x;
+        try {
+            x = rows.binder().bind(e, rows.scope());
+        } catch (SqlException unknownName) {
+            if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e)) {
+                x = null; // 2010: SET s=foo-bar stores "foo-bar"
+            } else {
+                throw unknownName;
+            }
+        }
+        String shown = ValueRules.source(e, sql);
+        if (x == null) {
+            if (c.type() != ColumnType.TEXT) {
+                throw ValueRules.notValid(c, shown);
+            }
+            cell.setText(ValueRules.unquotedText(e, sql).getBytes(StandardCharsets.UTF_8));
+            return Assignment.constant(t, c, cell);
+        }
+        if (c.type() == ColumnType.TEXT && x.type() != SqlType.TEXT && x.type() != SqlType.NULL) {
+            if (!x.isConstant()) {
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "cannot assign number " + shown + " to TEXT column '" + c.name() + "'");
+            }
+            cell.setText(shown.getBytes(StandardCharsets.UTF_8)); // 2010: verbatim
+            return Assignment.constant(t, c, cell);
+        }
+        if (c.type() != ColumnType.TEXT && x.type() == SqlType.TEXT && !x.isConstant()) {
+            throw ValueRules.notValid(c, shown);
+        }
+        if (x.isConstant()) {
+            ValueRules.evaluated(c, x, new EvalContext(QueryBinder.MAX_RELATIONS), shown, cell);
+            return Assignment.constant(t, c, cell);
+        }
+        boolean rowLocalInt = !t.isIndexed(c) && c.type().storedAs() == ColumnType.INT && c instanceof IntColumn
+                && x.relations() == 1L && rowArithmetic(e);
+        Expression step = null;
+        int stepSign = 0;
+        if (!t.isIndexed(c) && io.respsql.exec.kernel.NumericKernel.of(c) != null && x.relations() == 1L
+                && rowArithmetic(e)) {
+            // SET c = c + k, c - k or k + c with k an integer literal or parameter into an INT,
+            // BIGINT or FLOAT column: the UPDATE can add one number to the column's values in a
+            // primitive loop (NumericKernel.addTo)
+            if (e instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.ADD || b.op() == Expr.BinaryOp.SUB)) {
+                Expr col = b.left();
+                Expr k = b.right();
+                if (b.op() == Expr.BinaryOp.ADD && isNumberOrParameter(col)) {
+                    col = b.right();
+                    k = b.left();
+                }
+                if (col instanceof Expr.Column && isNumberOrParameter(k)) {
+                    Expression target = rows.binder().bind(col, rows.scope());
+                    Expression kx = rows.binder().bind(k, rows.scope());
+                    if (Expressions.columnRead(target, 0) == c && kx.relations() == 0L
+                            && (kx.type() == SqlType.INT || kx.type() == SqlType.BIGINT)) {
+                        step = kx;
+                        stepSign = b.op() == Expr.BinaryOp.SUB ? -1 : 1;
+                    }
+                }
+            }
+        }
+        return Assignment.expression(t, c, x, rowLocalInt, step, stepSign);
+    }
+
+    private static boolean isNumberOrParameter(Expr e) {
+        return (e instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER)
+                || (e instanceof Expr.Parameter p && p.kind() == Expr.LiteralKind.INTEGER);
+    }
+
+    /** Column references, literals (a cached plan's parameters too) and arithmetic only: what reads nothing but the row itself. */
+    private static boolean rowArithmetic(Expr e) {
+        if (e instanceof Expr.Column || e instanceof Expr.Literal || e instanceof Expr.Parameter) {
+            return true;
+        }
+        if (e instanceof Expr.Unary u) {
+            return rowArithmetic(u.operand());
+        }
+        if (e instanceof Expr.Binary b) {
+            return rowArithmetic(b.left()) && rowArithmetic(b.right());
+        }
+        return false;
+    }
+
+    // ---- INSERT -----------------------------------------------------------------------------------
+
+    /** The plain path's INSERT: VALUES converted now (the plan runs at once), or the query planned. */
+    public static InsertOperator planInsert(Catalog catalog, Statement.Insert s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "INSERT into");
+        int[] target = targetColumns(t, s.columns());
+        if (s.rows() != null) {
+            List<List<Expr>> values = s.rows();
+            int nRows = values.size();
+            InsertOperator.ValuesBuilder rows = new InsertOperator.ValuesBuilder(t, nRows);
+            for (int r = 0; r < nRows; r++) {
+                List<Expr> row = values.get(r);
+                if (row.size() != target.length) {
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT into '" + t.name() + "' has " + row.size() + " values for "
+                            + target.length + " columns" + (nRows > 1 ? " (row " + (r + 1) + ")" : ""));
+                }
+                rows.addRow();
+                for (int i = 0; i < target.length; i++) {
+                    Expr e = row.get(i);
+                    if (!rows.literal(target[i], e, sql)) {
+                        rows.evaluated(target[i], StatementPlanner.bindConstant(e, sql), ValueRules.source(e, sql));
+                    }
+                }
+            }
+            return InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows);
+        }
+        PlannedQuery plan = StatementPlanner.plan(catalog, s.query(), sql);
+        List<Expression> outputs = plan.outputs();
+        if (outputs.size() != target.length) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT into '" + t.name() + "' has " + outputs.size() + " values for "
+                    + target.length + " columns (the query's columns)");
+        }
+        return InsertOperator.query(t, target, defaults(t, target), s.returnSize(), plan.root(),
+                outputs.toArray(new Expression[0]), plan.newContext().slots.length);
+    }
+
+    /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */
+    @FunctionalInterface
+    public interface Parameters {
+        int indexOf(Expr.Literal literal);
+    }
+
+    /**
+     * The cached plan of an INSERT ... VALUES, or null when it cannot be one: a query for rows,
+     * a value that must be evaluated (an expression, a function, a signed number for a TEXT column),
+     * unquoted text or a typed literal (their text is in the key),
+     * a literal that is not one of the {@code literals} parameters, or one that the plain path
+     * would refuse for its column whatever its value (its errors are the plain path's to give).
+     * Throws what the plain path throws for an unknown table or column.
+     */
+    public static InsertOperator planCachedInsert(Catalog catalog, Statement.Insert s, String sql, Parameters params,
+                                                  int literals) {
+        if (s.rows() == null) {
+            return null;
+        }
+        Table t = Tables.require(catalog, s.table(), "INSERT into");
+        int[] target = targetColumns(t, s.columns());
+        int nRows = s.rows().size();
+        InsertOperator.Parameters p = new InsertOperator.Parameters(nRows, target.length);
+        int made = 0;
+        int v = 0;
+        for (List<Expr> row : s.rows()) {
+            if (row.size() != target.length) {
+                return null; // the plain path's error
+            }
+            for (int i = 0; i < target.length; i++, v++) {
+                Column c = t.column(target[i]);
+                Expr e = row.get(i);
+                boolean negative = false;
+                boolean signed = false;
+                Expr x = e;
+                while (x instanceof Expr.Unary u && u.op() != Expr.UnaryOp.NOT) {
+                    negative ^= u.op() == Expr.UnaryOp.MINUS;
+                    signed = true;
+                    x = u.operand();
+                }
+                int index = x instanceof Expr.Literal lit ? params.indexOf(lit) : -1;
+                if (index >= 0) {
+                    Expr.Literal lit = (Expr.Literal) x;
+                    if (!ValueRules.parameterFits(c, lit.kind(), signed)) {
+                        return null;
+                    }
+                    p.parameter(v, target[i], index, lit.kind(), negative);
+                    made++;
+                    continue;
+                }
+                // A constant (NULL, TRUE, FALSE): converted now, the same every run. Unquoted 2010 text
+                // (marieanne) is not cached: it is in the key, so a plan would serve only that one value
+                // and a load of distinct names would fill the cache with plans used once.
+                if (!(e instanceof Expr.Literal lit) || (lit.kind() != Expr.LiteralKind.NULL
+                        && lit.kind() != Expr.LiteralKind.TRUE && lit.kind() != Expr.LiteralKind.FALSE)) {
+                    return null;
+                }
+                Cell k = new Cell();
+                try {
+                    if (!ValueRules.literal(c, e, sql, false, k)) {
+                        return null;
+                    }
+                } catch (SqlException refused) {
+                    return null;
+                }
+                p.constant(v, target[i], k);
+            }
+        }
+        // A literal inside a constant (unquoted text such as foo-5): its value is part of the row, so not cached.
+        if (made != literals) {
+            return null;
+        }
+        return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p);
+    }
+
+    /**
+     * Starts a bulk INSERT ... VALUES shaped as {@code s} into {@code bulk} (its rows are not read:
+     * only its table and columns); false when it is no VALUES insert. Throws the plain path's
+     * errors for an unknown table or column.
+     */
+    public static boolean startBulk(Catalog catalog, Statement.Insert s, InsertOperator.Bulk bulk) {
+        if (s.rows() == null || s.returnSize()) {
+            return false;
+        }
+        Table t = Tables.require(catalog, s.table(), "INSERT into");
+        int[] target = targetColumns(t, s.columns());
+        bulk.start(t, target, defaults(t, target));
+        return true;
+    }
+
+    private static int[] targetColumns(Table t, List<String> names) {
+        if (names == null) {
+            int[] all = new int[t.columnCount()];
+            for (int i = 0; i < all.length; i++) {
+                all[i] = i;
+            }
+            return all;
+        }
+        int[] target = new int[names.size()];
+        Set<Integer> seen = new HashSet<>();
+        boolean hasPk = false;
+        for (int i = 0; i < target.length; i++) {
+            Column c = Tables.column(t, names.get(i));
+            if (!seen.add(c.position())) {
+                throw new SqlException(SqlState.DUPLICATE_COLUMN, "column '" + c.name() + "' is named twice in INSERT");
+            }
+            hasPk |= t.hasPrimaryKey() && c == t.primaryColumn();
+            target[i] = c.position();
+        }
+        if (t.hasPrimaryKey() && !hasPk && t.primaryColumn().defaultText() == null) {
+            throw new SqlException(SqlState.NOT_NULL_VIOLATION, "INSERT into '" + t.name() + "' must give primary key column '" + t.primaryColumn().name() + "'");
+        }
+        return target;
+    }
+
+    /** Per column of {@code t}: the bound DEFAULT of each column {@code target} leaves out that declares one; null when all are named. */
+    private static DefaultValue[] defaults(Table t, int[] target) {
+        if (target.length == t.columnCount()) {
+            return null;
+        }
+        boolean[] named = new boolean[t.columnCount()];
+        for (int c : target) {
+            named[c] = true;
+        }
+        DefaultValue[] d = new DefaultValue[t.columnCount()];
+        for (int c = 0; c < d.length; c++) {
+            if (!named[c] && t.column(c).defaultText() != null) {
+                d[c] = defaultValue(t.column(c));
+            }
+        }
+        return d;
+    }
+
+    /**
+     * A column's DEFAULT: its source text (what storage keeps) parsed as the expression of
+     * {@code SELECT <default>}, a literal converted now, anything else bound to be evaluated once
+     * per statement and converted to the column's type like any INSERT value. NULL when none is
+     * declared.
+     */
+    public static DefaultValue defaultValue(Column c) {
+        String text = c.defaultText();
+        Cell out = new Cell();
+        if (text == null) {
+            out.setNull();
+            return DefaultValue.constant(c, out);
+        }
+        String sql = "SELECT " + text;
+        Expr e = defaultExpression(sql, c.name());
+        if (ValueRules.literal(c, e, sql, false, out)) {
+            return DefaultValue.constant(c, out);
+        }
+        return DefaultValue.evaluated(c, StatementPlanner.bindConstant(e, sql), text);
+    }
+
+    /** The DEFAULT expression of {@code SELECT <default>}; an error names the column. */
+    private static Expr defaultExpression(String sql, String column) {
+        Statement st;
+        try {
+            st = SqlParser.parse(sql);
+        } catch (SqlException e) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' does not parse: " + e.getMessage());
+        }
+        if (st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select s && s.items().size() == 1
+                && s.from() == null && s.items().get(0) instanceof Query.Item item) {
+            return item.expr();
+        }
+        throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' is not one expression: " + sql.substring(7));
+    }
+
+    // ---- EXPLAIN ----------------------------------------------------------------------------------
+
+    /** EXPLAIN of an UPDATE: bound as to run (its errors), then planned again with descriptions. */
+    public static List<String> explainUpdate(Catalog catalog, Statement.Update s, String sql) {
+        UpdateOperator op = planUpdate(catalog, s, sql);
+        return rows(catalog, op.table(), s.where(), sql, true).explain();
+    }
+
+    /** EXPLAIN of a DELETE. */
+    public static List<String> explainDelete(Catalog catalog, Statement.Delete s, String sql) {
+        DeleteOperator op = planDelete(catalog, s, sql);
+        return rows(catalog, op.table(), s.where(), sql, true).explain();
+    }
+
+    /** EXPLAIN of an INSERT. */
+    public static List<String> explainInsert(Catalog catalog, Statement.Insert s, String sql) {
+        Table t = Tables.require(catalog, s.table(), "INSERT into");
+        List<String> lines = new ArrayList<>();
+        if (s.rows() != null) {
+            lines.add("insert " + s.rows().size() + " row(s) into " + t.name());
+        } else {
+            lines.add("insert the rows of a query into " + t.name());
+            lines.addAll(StatementPlanner.planQuery(catalog, s.query(), sql).explain());
+        }
+        return lines;
+    }
+}
