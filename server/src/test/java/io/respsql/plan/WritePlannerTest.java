@@ -32,7 +32,7 @@ class WritePlannerTest {
 
     private String run(String sql) {
         ByteBuf buf = Unpooled.buffer();
-        engine.execute(sql, writer.target(buf));
+        io.respsql.protocol.EngineReplies.run(engine, sql, writer.target(buf));
         String s = buf.toString(StandardCharsets.UTF_8).replace("\r\n", " ").trim();
         buf.release();
         return s;
