@@ -573,8 +573,9 @@ final class MasterLink {
         repl.applying = true;
         engine.unlimited(true); // the master already ran it: no timeout or loop bound may fail it here
         try {
-            boolean postgres = false;
-            if (parser.args() == 2 && (parser.argIs(in, 0, "SQL") || (postgres = parser.argIs(in, 0, "PGSQL")))) {
+            boolean sqlRecord = parser.args() == 2 && parser.argIs(in, 0, "SQL");
+            boolean postgres = !sqlRecord && parser.args() == 2 && parser.argIs(in, 0, "PGSQL");
+            if (sqlRecord || postgres) {
                 String sql = parser.arg(in, 1);
                 Outcome outcome;
                 // A PGSQL record ran in PostgreSQL's dialect on the master: it must here too (our own

@@ -70,6 +70,21 @@ class DialectLogTest {
     }
 
     @Test
+    void writesOverThePostgresqlProtocolReplayInItsDialect() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS).pgPort(0));
+                java.sql.Connection pg = java.sql.DriverManager.getConnection(
+                        "jdbc:postgresql://" + s.host() + ":" + s.server().pgPort() + "/respsql", "tester", "");
+                java.sql.Statement st = pg.createStatement()) {
+            st.execute("CREATE TABLE p (id int4 PRIMARY KEY, v int4, s text)");
+            st.execute("INSERT INTO p VALUES (1, '5'::int, 'Ab'), (2, 2.7::int, 'ab')");
+            assertEquals(1, st.executeUpdate("DELETE FROM p WHERE s LIKE 'a%'"));
+        }
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection plain = s.raw()) {
+            assertEquals("*1\r\n$6\r\n1,5,Ab\r\n", plain.call("SQL", "SELECT id, v, s FROM p ORDER BY id"));
+        }
+    }
+
+    @Test
     void aFileWithoutPostgresWritesHasOnlySqlRecords() throws Exception {
         try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
                 RespConnection c = s.raw()) {
