@@ -179,7 +179,7 @@ public final class Session {
 
     /** MULTI: commands are queued from now on. */
     public void beginTransaction() {
-        transaction = new Transaction();
+        transaction = new Transaction(postgresDialect);
     }
 
     /** Leaves MULTI (EXEC, DISCARD), returning the block. */

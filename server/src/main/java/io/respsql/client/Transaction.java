@@ -12,6 +12,25 @@ public final class Transaction {
     private final List<byte[][]> queued = new ArrayList<>();
     private boolean failed;
     private int flags;
+    /**
+     * The dialect the next queued statement will run in at EXEC: the connection's at MULTI, then
+     * as the queued {@code SET sql_dialect} statements leave it. A statement is checked at queue
+     * time in that dialect ({@code ::} parses only in PostgreSQL's).
+     */
+    private boolean postgres;
+
+    public Transaction(boolean postgres) {
+        this.postgres = postgres;
+    }
+
+    public boolean postgres() {
+        return postgres;
+    }
+
+    /** A queued {@code SET sql_dialect} will switch the dialect of the statements queued after it. */
+    public void postgres(boolean on) {
+        postgres = on;
+    }
 
     public void add(byte[][] args, int commandFlags) {
         queued.add(args);

@@ -177,8 +177,16 @@ public final class CommandDispatcher {
         if ("sql".equals(top.group())) {
             error = SqlCommands.invalidText(top, args);
             String text = error == null ? SqlCommands.statementText(top, args) : null;
-            if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
-                error = SqlEngine.checkQueued(text, writeRefusal.get());
+            Boolean dialect = text == null ? null : SessionSettings.dialectSet(text);
+            if (dialect != null) {
+                tx.postgres(dialect); // the statements queued after it run (and are checked) in that dialect
+            } else if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
+                io.respsql.sql.Dialect.postgres(tx.postgres());
+                try {
+                    error = SqlEngine.checkQueued(text, writeRefusal.get());
+                } finally {
+                    io.respsql.sql.Dialect.postgres(false);
+                }
             }
         } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {
             error = writeRefusal.get(); // as Redis: FLUSHALL in MULTI on a read-only replica is refused now

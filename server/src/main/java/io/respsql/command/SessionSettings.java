@@ -28,6 +28,30 @@ final class SessionSettings {
     private SessionSettings() {
     }
 
+    /**
+     * The dialect {@code statement} sets when it is a valid {@code SET}/{@code RESET sql_dialect}
+     * (true: PostgreSQL's), or null: it is not one (MULTI checks the statements queued after it in
+     * the dialect they will run in).
+     */
+    static Boolean dialectSet(CharSequence statement) {
+        if (!SettingText.startsWithWord(statement, "SET") && !SettingText.startsWithWord(statement, "RESET")) {
+            return null;
+        }
+        String text = SettingText.withoutComments(statement);
+        if (text.length() > 200) {
+            return null;
+        }
+        Matcher m = SET_DIALECT.matcher(text);
+        if (m.matches()) {
+            return switch (m.group(1).toLowerCase(java.util.Locale.ROOT)) {
+                case "postgresql", "postgres" -> Boolean.TRUE;
+                case "sqlite", "default" -> Boolean.FALSE;
+                default -> null;
+            };
+        }
+        return RESET_DIALECT.matcher(text).matches() ? Boolean.FALSE : null;
+    }
+
     /** Runs {@code statement} when it is a setting of this class and returns true; false: not one. */
     static boolean handle(Session s, CharSequence statement, RespWriter out) {
         if (!SettingText.startsWithWord(statement, "SET") && !SettingText.startsWithWord(statement, "SHOW")

@@ -9,11 +9,11 @@ package io.respsql.engine;
 public interface CommitListener {
     CommitListener NONE = new CommitListener() {
         @Override
-        public void committed(String sql, long changes) {
+        public void committed(String sql, long changes, boolean postgres) {
         }
 
         @Override
-        public void committedText(CharSequence sql, long changes) {
+        public void committedText(CharSequence sql, long changes, boolean postgres) {
         }
 
         @Override
@@ -24,18 +24,20 @@ public interface CommitListener {
     /**
      * A write statement succeeded. {@code sql} is its text exactly as executed (replaying it on the
      * state before it reproduces the state after it); {@code changes} is the rows it inserted,
-     * updated or deleted, or 1 for a schema change.
+     * updated or deleted, or 1 for a schema change. {@code postgres}: it ran in PostgreSQL's dialect
+     * ({@code io.respsql.sql.Dialect}), so replaying it must too (the same text may mean something
+     * else, or not parse, in the default dialect).
      */
-    void committed(String sql, long changes);
+    void committed(String sql, long changes, boolean postgres);
 
     /**
-     * {@link #committed(String, long)} with the text as a CharSequence that may be a view valid
+     * {@link #committed(String, long, boolean)} with the text as a CharSequence that may be a view valid
      * only during this call (a statement read from a request's bytes, {@link AsciiText}): a
      * listener that writes it out (the log, the replication stream) need not make a String; one
      * that keeps it must copy it ({@code toString()}). The engine tells every write through this.
      */
-    default void committedText(CharSequence sql, long changes) {
-        committed(sql.toString(), changes);
+    default void committedText(CharSequence sql, long changes, boolean postgres) {
+        committed(sql.toString(), changes, postgres);
     }
 
     /** Every table was dropped (FLUSHALL/FLUSHDB). */
@@ -56,15 +58,15 @@ public interface CommitListener {
     static CommitListener both(CommitListener first, CommitListener second) {
         return new CommitListener() {
             @Override
-            public void committed(String sql, long changes) {
-                first.committed(sql, changes);
-                second.committed(sql, changes);
+            public void committed(String sql, long changes, boolean postgres) {
+                first.committed(sql, changes, postgres);
+                second.committed(sql, changes, postgres);
             }
 
             @Override
-            public void committedText(CharSequence sql, long changes) {
-                first.committedText(sql, changes);
-                second.committedText(sql, changes);
+            public void committedText(CharSequence sql, long changes, boolean postgres) {
+                first.committedText(sql, changes, postgres);
+                second.committedText(sql, changes, postgres);
             }
 
             @Override

@@ -20,6 +20,7 @@ import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Table;
 import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 import org.slf4j.Logger;
@@ -53,6 +54,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** The block's writes, told to the listener as one group when the block commits. */
     private final List<String> blockWrites = new ArrayList<>();
     private final LongArrayList blockChanges = new LongArrayList();
+    /** Per write of the block: whether it ran in PostgreSQL's dialect (a block may mix dialects: SET sql_dialect inside MULTI). */
+    private final BooleanArrayList blockPostgres = new BooleanArrayList();
     /** Tables the block changed, marked changed (for WATCH) when it commits. */
     private final List<String> blockTouched = new ArrayList<>();
     private final TableVersions versions = new TableVersions();
@@ -133,6 +136,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             undo.catalogChanging();
             blockWrites.add(null); // null: FLUSHALL
             blockChanges.add(0);
+            blockPostgres.add(false);
             blockTouched.addAll(dropped);
         } else {
             for (String name : dropped) {
@@ -174,7 +178,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                     if (sql == null) {
                         listener.flushedAll();
                     } else {
-                        listener.committed(sql, blockChanges.getLong(i));
+                        listener.committed(sql, blockChanges.getLong(i), blockPostgres.getBoolean(i));
                     }
                 }
                 listener.blockEnded();
@@ -201,6 +205,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private void clearBlock() {
         blockWrites.clear();
         blockChanges.clear();
+        blockPostgres.clear();
         blockTouched.clear();
     }
 
@@ -692,7 +697,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return out;
     }
 
-    /** After a statement ran: tells the listener of a write (or queues it in a block), marks its table changed. */
+    /**
+     * After a statement ran: tells the listener of a write (or queues it in a block), with the
+     * dialect it ran in (a replay must run it in the same), and marks its table changed.
+     */
     private Outcome took(Outcome o, CharSequence sql, String touched) {
         long changes = o.changes();
         if (changes >= 0) {
@@ -700,11 +708,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (undo != null) {
                 blockWrites.add(sql.toString()); // kept until EXEC: the text, not a view of a request
                 blockChanges.add(changes);
+                blockPostgres.add(io.respsql.sql.Dialect.postgres());
                 if (changedData) {
                     blockTouched.add(touched);
                 }
             } else {
-                listener.committedText(sql, changes);
+                listener.committedText(sql, changes, io.respsql.sql.Dialect.postgres());
                 if (changedData) {
                     versions.changed(touched);
                 }

@@ -3,6 +3,7 @@ package io.respsql.persist;
 import io.respsql.engine.CommitListener;
 import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;
+import io.respsql.sql.Dialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,7 @@ final class AofLoader {
             AofReader reader = new AofReader(ch, start, ch.size());
             long records = 0;
             // The records of an open MULTI group (null: FLUSHALL), applied when its EXEC is read.
-            List<String> group = null;
+            List<Logged> group = null;
             long groupStart = -1;
             while (true) {
                 AofReader.Kind kind = reader.next();
@@ -55,9 +56,9 @@ final class AofLoader {
                         return new Result(records, reader.size(), 0);
                     case SQL:
                         if (group != null) {
-                            group.add(reader.sql());
+                            group.add(new Logged(reader.sql(), reader.postgres()));
                         } else {
-                            apply(engine, reader.sql(), file, reader.recordStart());
+                            apply(engine, reader.sql(), reader.postgres(), file, reader.recordStart());
                         }
                         records++;
                         break;
@@ -81,11 +82,11 @@ final class AofLoader {
                         if (group == null) {
                             throw new AofLoadException(badRecord(file, reader.recordStart(), "EXEC without MULTI", true));
                         }
-                        for (String sql : group) {
-                            if (sql == null) {
+                        for (Logged w : group) {
+                            if (w == null) {
                                 engine.flushAll();
                             } else {
-                                apply(engine, sql, file, groupStart);
+                                apply(engine, w.sql(), w.postgres(), file, groupStart);
                             }
                         }
                         group = null;
@@ -109,9 +110,22 @@ final class AofLoader {
         }
     }
 
-    /** Replays one statement; its outcome, not a reply, says whether it took effect. */
-    private static void apply(SqlEngine engine, String sql, Path file, long offset) {
-        Outcome outcome = engine.execute(sql);
+    /** A statement of a MULTI group read but not yet applied, with the dialect it ran in. */
+    private record Logged(String sql, boolean postgres) {
+    }
+
+    /**
+     * Replays one statement in the dialect it ran in (a {@code PGSQL} record: PostgreSQL's); its
+     * outcome, not a reply, says whether it took effect.
+     */
+    private static void apply(SqlEngine engine, String sql, boolean postgres, Path file, long offset) {
+        Outcome outcome;
+        Dialect.postgres(postgres);
+        try {
+            outcome = engine.execute(sql);
+        } finally {
+            Dialect.postgres(false);
+        }
         if (!outcome.ok()) {
             throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + outcome.error(), false));
         }

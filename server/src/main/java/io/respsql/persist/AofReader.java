@@ -23,6 +23,7 @@ final class AofReader {
     private long windowStart;
     private long recordStart;
     private String sql;
+    private boolean postgres;
     private String problem;
     /** Set on the reader that checks a candidate record start: it must not scan for record starts itself. */
     private boolean checking;
@@ -43,6 +44,11 @@ final class AofReader {
     /** The statement of the last {@link Kind#SQL} record. */
     String sql() {
         return sql;
+    }
+
+    /** Whether the last {@link Kind#SQL} record is a {@code PGSQL} one: its statement runs in PostgreSQL's dialect. */
+    boolean postgres() {
+        return postgres;
     }
 
     /** What is wrong with a {@link Kind#CORRUPT} record. */
@@ -126,8 +132,9 @@ final class AofReader {
             args[i] = arg;
         }
         String name = new String(args[0], StandardCharsets.UTF_8);
-        if (count == 2 && name.equalsIgnoreCase("SQL")) {
+        if (count == 2 && (name.equalsIgnoreCase("SQL") || name.equalsIgnoreCase("PGSQL"))) {
             sql = new String(args[1], StandardCharsets.UTF_8);
+            postgres = name.length() == 5;
             return Kind.SQL;
         }
         if (count == 1 && name.equalsIgnoreCase("FLUSHALL")) {
@@ -179,6 +186,7 @@ final class AofReader {
     /** What the writer puts at the start of a record (AofFormat), after the CRLF that ends the one before. */
     private static final byte[][] RECORD_STARTS = {
             "\r\n*2\r\n$3\r\nSQL\r\n$".getBytes(StandardCharsets.US_ASCII),
+            "\r\n*2\r\n$5\r\nPGSQL\r\n$".getBytes(StandardCharsets.US_ASCII),
             "\r\n*1\r\n$8\r\nFLUSHALL\r\n".getBytes(StandardCharsets.US_ASCII),
             "\r\n*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII),
             "\r\n*1\r\n$4\r\nEXEC\r\n".getBytes(StandardCharsets.US_ASCII),

@@ -359,21 +359,21 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     // ---- records --------------------------------------------------------------------------------
 
     @Override
-    public void committed(String sql, long changes) {
-        committedText(sql, changes);
+    public void committed(String sql, long changes, boolean postgres) {
+        committedText(sql, changes, postgres);
     }
 
     /** Writes the text's UTF-8 bytes as they are: the record is the same for a String and a view of it. */
     @Override
-    public void committedText(CharSequence sql, long changes) {
+    public void committedText(CharSequence sql, long changes, boolean postgres) {
         if (open) {
             int from = buf.writerIndex();
-            AofFormat.writeSql(buf, sql);
+            AofFormat.writeSql(buf, sql, postgres);
             if (rewriteBuf != null) {
                 rewriteBuf.writeBytes(buf, from, buf.writerIndex() - from);
             }
         } else if (rewriteBuf != null) {
-            AofFormat.writeSql(rewriteBuf, sql);
+            AofFormat.writeSql(rewriteBuf, sql, postgres);
         }
     }
 

@@ -97,14 +97,14 @@ public final class Persistence implements CommitListener {
     // ---- commit listener ---------------------------------------------------------------------
 
     @Override
-    public void committed(String sql, long changes) {
-        committedText(sql, changes);
+    public void committed(String sql, long changes, boolean postgres) {
+        committedText(sql, changes, postgres);
     }
 
     @Override
-    public void committedText(CharSequence sql, long changes) {
+    public void committedText(CharSequence sql, long changes, boolean postgres) {
         dirty += changes;
-        appendLog.committedText(sql, changes);
+        appendLog.committedText(sql, changes, postgres);
     }
 
     @Override

@@ -573,9 +573,19 @@ final class MasterLink {
         repl.applying = true;
         engine.unlimited(true); // the master already ran it: no timeout or loop bound may fail it here
         try {
-            if (parser.args() == 2 && parser.argIs(in, 0, "SQL")) {
+            boolean sqlRecord = parser.args() == 2 && parser.argIs(in, 0, "SQL");
+            boolean postgres = !sqlRecord && parser.args() == 2 && parser.argIs(in, 0, "PGSQL");
+            if (sqlRecord || postgres) {
                 String sql = parser.arg(in, 1);
-                Outcome outcome = engine.execute(sql); // no reply: the outcome says whether it took effect
+                Outcome outcome;
+                // A PGSQL record ran in PostgreSQL's dialect on the master: it must here too (our own
+                // append-only file then logs it as PGSQL again, as the engine reads the dialect).
+                io.respsql.sql.Dialect.postgres(postgres);
+                try {
+                    outcome = engine.execute(sql); // no reply: the outcome says whether it took effect
+                } finally {
+                    io.respsql.sql.Dialect.postgres(false);
+                }
                 if (!outcome.ok()) {
                     String err = outcome.error();
                     // Not counted: after a reconnect the master sends it again.

@@ -185,18 +185,18 @@ public final class Replication implements CommitListener, WriteGuard {
     // ---- the master's stream -------------------------------------------------------------------
 
     @Override
-    public void committed(String sql, long changes) {
-        committedText(sql, changes);
+    public void committed(String sql, long changes, boolean postgres) {
+        committedText(sql, changes, postgres);
     }
 
     /** The record written from the text's UTF-8 bytes: the same for a String and a view of it. */
     @Override
-    public void committedText(CharSequence sql, long changes) {
+    public void committedText(CharSequence sql, long changes, boolean postgres) {
         if (link != null || backlog == null) {
             return; // a replica's stream is its master's bytes, fed as they arrive
         }
         record.clear();
-        AofFormat.writeSql(record, sql);
+        AofFormat.writeSql(record, sql, postgres);
         append(record);
     }
 

@@ -31,7 +31,7 @@ class PlanCacheInsertTest {
         Side(boolean cache) {
             engine.commitListener(new CommitListener() {
                 @Override
-                public void committed(String sql, long changes) {
+                public void committed(String sql, long changes, boolean postgres) {
                     logged.add(changes + " " + sql);
                 }
 

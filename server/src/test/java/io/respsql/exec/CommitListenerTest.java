@@ -15,15 +15,57 @@ class CommitListenerTest {
     CommitListenerTest() {
         h.engine.commitListener(new CommitListener() {
             @Override
-            public void committed(String sql, long changes) {
-                seen.add(changes + " " + sql);
+            public void committed(String sql, long changes, boolean postgres) {
+                seen.add(changes + (postgres ? " pg " : " ") + sql);
             }
 
             @Override
             public void flushedAll() {
                 seen.add("flush");
             }
+
+            @Override
+            public void blockBegun() {
+                seen.add("multi");
+            }
+
+            @Override
+            public void blockEnded() {
+                seen.add("exec");
+            }
         });
+    }
+
+    private String runInPostgres(String sql) {
+        io.respsql.sql.Dialect.postgres(true);
+        try {
+            return h.run(sql);
+        } finally {
+            io.respsql.sql.Dialect.postgres(false);
+        }
+    }
+
+    @Test
+    void eachWriteIsReportedWithTheDialectItRanInAlsoInsideABlock() {
+        h.run("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+        runInPostgres("INSERT INTO t VALUES ('1'::int, 7 / 2)");
+        h.run("INSERT INTO t VALUES (2, 2)");
+        h.engine.beginBlock();
+        runInPostgres("UPDATE t SET v = v + 1 WHERE id = 1");
+        h.run("DELETE FROM t WHERE id = 2");
+        runInPostgres("INSERT INTO t VALUES (3, 3)");
+        h.engine.flushAll();
+        h.engine.commitBlock();
+        assertEquals(List.of(
+                "1 CREATE TABLE t (id INT PRIMARY KEY, v INT)",
+                "1 pg INSERT INTO t VALUES ('1'::int, 7 / 2)",
+                "1 INSERT INTO t VALUES (2, 2)",
+                "multi",
+                "1 pg UPDATE t SET v = v + 1 WHERE id = 1",
+                "1 DELETE FROM t WHERE id = 2",
+                "1 pg INSERT INTO t VALUES (3, 3)",
+                "flush",
+                "exec"), seen);
     }
 
     @Test
@@ -52,7 +94,7 @@ class CommitListenerTest {
         List<String> second = new ArrayList<>();
         h.engine.addCommitListener(new CommitListener() {
             @Override
-            public void committed(String sql, long changes) {
+            public void committed(String sql, long changes, boolean postgres) {
                 second.add(seen.size() + ":" + sql);
             }
 

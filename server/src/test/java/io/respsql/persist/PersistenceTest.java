@@ -27,8 +27,8 @@ class PersistenceTest {
         List<String> log = new ArrayList<>();
         p.appendLog(new CommitListener() {
             @Override
-            public void committed(String sql, long changes) {
-                log.add(changes + " " + sql);
+            public void committed(String sql, long changes, boolean postgres) {
+                log.add(changes + (postgres ? " pg " : " ") + sql);
             }
 
             @Override
@@ -36,13 +36,14 @@ class PersistenceTest {
                 log.add("flush");
             }
         }, sb -> sb.append("aof_enabled:1\r\n"));
-        p.committed("INSERT INTO t VALUES (1),(2)", 2);
+        p.committed("INSERT INTO t VALUES (1),(2)", 2, false);
+        p.committedText("INSERT INTO t VALUES ('3'::int)", 1, true); // the dialect reaches the log too
         p.flushedAll();
-        assertEquals(List.of("2 INSERT INTO t VALUES (1),(2)", "flush"), log);
-        assertEquals(3, p.changesSinceLastSave());
+        assertEquals(List.of("2 INSERT INTO t VALUES (1),(2)", "1 pg INSERT INTO t VALUES ('3'::int)", "flush"), log);
+        assertEquals(4, p.changesSinceLastSave());
         StringBuilder info = new StringBuilder();
         p.info(info);
-        assertTrue(info.toString().contains("rdb_changes_since_last_save:3\r\n"), info.toString());
+        assertTrue(info.toString().contains("rdb_changes_since_last_save:4\r\n"), info.toString());
         assertTrue(info.toString().endsWith("aof_enabled:1\r\n"), "the log's fields follow the snapshot's");
 
         p.save();
