@@ -160,7 +160,7 @@ final class SqlCommands {
     /** Where a long query of this request may run instead of the event loop (null: inline). */
     private io.respsql.engine.SqlEngine.Offload offload(Session s, boolean typedForm, RespWriter out) {
         io.respsql.engine.BackgroundQueries bg = ctx.background();
-        return bg == null ? null : bg.forRequest(s, typedForm, out.protocol());
+        return bg == null ? null : bg.forRequest(s, io.respsql.protocol.WorkerReplies.of(typedForm, out.protocol()));
     }
 
     private void select(Session s, CommandArgs a, RespWriter out) {

@@ -1,7 +1,6 @@
 package io.respsql.engine;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -10,10 +9,7 @@ import io.respsql.expr.Cancellation;
 import io.respsql.info.DeferredCall;
 import io.respsql.plan.PlannedQuery;
 import io.respsql.plan.StatementPlanner;
-import io.respsql.protocol.RespWriter;
-import io.respsql.protocol.Rows2010;
-import io.respsql.protocol.TypedRows;
-import io.respsql.result.ResultSink;
+import io.respsql.result.WorkerReply;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Statement;
 import io.respsql.storage.Catalog;
@@ -43,8 +39,9 @@ import java.util.function.LongSupplier;
  * above {@code bg-query-min-rows} it takes a read view of the tables the query reads (the data as
  * of the request's arrival), blocks the client's further requests ({@link Session#block()}, as WAIT
  * does, so replies stay in request order) and hands the statement to a worker. The worker plans it
- * again against the view (no indexes there: the plan scans) and encodes the reply into a private
- * buffer in the connection's reply form and protocol; the bytes come back through
+ * again against the view (no indexes there: the plan scans) and runs it into a private reply in
+ * the connection's reply form and protocol ({@link WorkerReply.Form}, chosen by the command and
+ * encoded by {@code protocol/}: nothing here knows RESP); the bytes come back through
  * {@code eventLoop.execute}, which writes them, releases the view and unblocks the client.
  *
  * <p>Cancellation (statement timeout, the connection closing, CLIENT KILL) sets a flag the scans
@@ -97,8 +94,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /** The request being served ({@link #forRequest}); event loop only. */
     private Session session;
-    private boolean typed;
-    private int protocol;
+    private WorkerReply.Form form;
     /** When the request being served started (nanoTime): a statement timeout counts from here. */
     private long requestStart;
 
@@ -135,18 +131,17 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     }
 
     /**
-     * Points the offer at the request about to run (event loop): its client, reply form (typed
-     * QUERY or the 2010 rows) and protocol. Returns this (null without a client). With
+     * Points the offer at the request about to run (event loop): its client and reply form (typed
+     * QUERY or the 2010 rows, in the connection's protocol). Returns this (null without a client). With
      * bg-query-min-rows 0 nothing is offloaded by its estimate, but a statement that overruns
      * loop-statement-max-ms inline still moves here.
      */
-    public SqlEngine.Offload forRequest(Session s, boolean typedForm, int protocolVersion) {
+    public SqlEngine.Offload forRequest(Session s, WorkerReply.Form replyForm) {
         if (s == null) {
             return null;
         }
         this.session = s;
-        this.typed = typedForm;
-        this.protocol = protocolVersion;
+        this.form = replyForm;
         this.requestStart = System.nanoTime();
         return this;
     }
@@ -185,7 +180,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
         List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
         ReadView view = catalog.readView(tables);
-        Job job = new Job(s, q, sql, view, typed, protocol);
+        Job job = new Job(s, q, sql, view, form);
         job.call = calls.get();
         long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
         String why = timeout > 0 ? SqlEngine.timeoutReason(timeout) : null;
@@ -216,7 +211,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         try {
             workers.execute(job::runOnWorker);
         } catch (RuntimeException e) { // pool shut down: answer now
-            job.reply = error(job.errorText = "ERR internal error: " + e);
+            job.reply = job.form.error(job.errorText = "ERR internal error: " + e);
             finish(job);
         }
         return true;
@@ -224,17 +219,16 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     /**
      * One statement in the background: what the worker needs and what it hands back. A reply larger
-     * than {@link RespWriter#CHUNK_BYTES} is streamed as inline ones are: each full chunk goes to the
+     * than a chunk is streamed as inline ones are: each full chunk goes to the
      * event loop to be written at once, under the same output limits; once a chunk has left, a
      * failure can no longer be answered with an error, so the connection closes (as inline).
      */
-    private final class Job implements RespWriter.Sink {
+    private final class Job implements WorkerReply.Chunks {
         final Session session;
         final Statement.QueryStatement q;
         final String sql;
         final ReadView view;
-        final boolean typed;
-        final int protocol;
+        final WorkerReply.Form form;
         final Cancellation cancel = new Cancellation();
         ScheduledFuture<?> timer;
         /** The command's stats, recorded in finish (null: not recorded, e.g. unit tests). */
@@ -268,13 +262,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         };
 
         @Override
-        public void handOver(RespWriter w) {
-            ByteBuf chunk = w.target();
-            // From the connection's pooled allocator, direct as the channel wants it: the channel
-            // releases each chunk back to the pool once written, so a streamed reply reuses a
-            // bounded set of buffers instead of leaving its size in heap garbage (and the channel
-            // does not copy a heap chunk into a direct one before the write).
-            w.continueIn(session.channel().alloc().ioBuffer(RespWriter.CHUNK_BYTES + 1024));
+        public void chunk(ByteBuf chunk) {
             chunks++;
             int n = chunk.readableBytes();
             queued.addAndGet(n);
@@ -355,20 +343,20 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             throw new io.respsql.result.ReplyAbortedException(why);
         }
 
-        Job(Session session, Statement.QueryStatement q, String sql, ReadView view, boolean typed, int protocol) {
+        Job(Session session, Statement.QueryStatement q, String sql, ReadView view, WorkerReply.Form form) {
             this.session = session;
             this.q = q;
             this.sql = sql;
             this.view = view;
-            this.typed = typed;
-            this.protocol = protocol;
+            this.form = form;
         }
 
         /** The connection's dialect (SET sql_dialect), read on the event loop: the worker binds the statement again in it. */
         private final boolean postgres = io.respsql.sql.Dialect.postgres();
 
         void runOnWorker() {
-            RespWriter w = new RespWriter().target(Unpooled.buffer(256), this).protocol(protocol);
+            // later chunks from the connection's pooled allocator (see WorkerReplies)
+            WorkerReply w = form.open(session.channel().alloc(), this);
             boolean ok = false;
             try {
                 java.util.function.Consumer<Cancellation> hold = testHold;
@@ -376,7 +364,6 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                     hold.accept(cancel);
                 }
                 cancel.check();
-                ResultSink sink = typed ? new TypedRows().on(w) : new Rows2010().on(w);
                 PlannedQuery p;
                 io.respsql.sql.Dialect.postgres(postgres);
                 try {
@@ -384,22 +371,22 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 } finally {
                     io.respsql.sql.Dialect.postgres(false);
                 }
-                p.run(sink, cancel);
-                reply = w.target();
+                p.run(w.sink(), cancel);
+                reply = w.finish();
                 ok = true;
             } catch (io.respsql.result.ReplyAbortedException e) {
                 broken = true;
             } catch (SqlException e) {
-                reply = error(errorText = "ERR " + e.getMessage());
+                reply = form.error(errorText = "ERR " + e.getMessage());
             } catch (OutOfMemoryError e) {
                 LOG.warn("background query ran out of memory: {}", sql.length() > 200 ? sql.substring(0, 200) : sql);
-                reply = error(errorText = SqlEngine.OOM_REPLY);
+                reply = form.error(errorText = SqlEngine.OOM_REPLY);
             } catch (Throwable e) {
                 LOG.error("background query failed: {}", sql, e);
-                reply = error(errorText = "ERR internal error: " + e);
+                reply = form.error(errorText = "ERR internal error: " + e);
             } finally {
                 if (!ok) {
-                    w.target().release(); // the unsent part of a failed statement's reply
+                    w.discard(); // the unsent part of a failed statement's reply
                     if (chunks > 0) {
                         broken = true; // part of the reply left: no error can follow it
                         if (reply != null) {
@@ -411,11 +398,6 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 loop.execute(() -> finish(this));
             }
         }
-    }
-
-    private ByteBuf error(String text) {
-        return Unpooled.copiedBuffer("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n",
-                java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Event loop: one full chunk of a streamed reply. */

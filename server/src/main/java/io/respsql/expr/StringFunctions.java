@@ -14,14 +14,14 @@ import java.security.NoSuchAlgorithmException;
  * owns, reused row after row; a result that is a slice of an argument points into its bytes.
  */
 final class StringFunctions {
-    /** The longest text these functions build (PostgreSQL's limit is 1 GB; this keeps the server alive). */
-    static final int MAX_RESULT = 256 << 20;
+    /** The longest text these functions build; sizes are checked in division form so no product overflows. */
+    static final int MAX_RESULT = TextBuf.MAX;
 
     private StringFunctions() {
     }
 
     static SqlException tooLong() {
-        return new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large");
+        return TextBuf.tooLong();
     }
 
     /** A function over argument nodes, each also read as text; the node's own result buffer. */
@@ -241,7 +241,10 @@ final class StringFunctions {
                 return slice(a, ao, skip(a, ao, ao + al, want), ctx); // cut (PostgreSQL cuts from the right for both)
             }
             long missing = want - chars;
-            if (missing * 4 + al > MAX_RESULT) {
+            // whole cycles of the fill times its bytes, in division form (missing * fl overflows for huge want);
+            // the last partial cycle is caught by the buffer's own limit
+            int fillChars = Math.max(1, TextBuf.chars(fill, fo, fl)); // 1: stray continuation bytes only
+            if (al > MAX_RESULT || missing / fillChars > (MAX_RESULT - al) / fl) {
                 throw tooLong();
             }
             buf.reset();
@@ -313,7 +316,7 @@ final class StringFunctions {
             }
             buf.reset();
             if (n > 0 && len > 0) {
-                if (n * len > MAX_RESULT) {
+                if (n > MAX_RESULT / len) { // not n * len: that overflows for huge n
                     throw tooLong();
                 }
                 buf.ensure((int) (n * len));

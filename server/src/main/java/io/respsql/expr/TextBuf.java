@@ -1,5 +1,8 @@
 package io.respsql.expr;
 
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -10,6 +13,12 @@ import java.util.Arrays;
 final class TextBuf {
     static final byte[] EMPTY = new byte[0];
 
+    /**
+     * The longest TEXT an expression builds (PostgreSQL's limit is 1 GB; this keeps the server alive).
+     * Every growth is checked here, so no function can build past it, whatever its size arithmetic.
+     */
+    static final int MAX = 256 << 20;
+
     byte[] a = new byte[64];
     int len;
 
@@ -19,9 +28,22 @@ final class TextBuf {
 
     /** Room for {@code extra} more bytes. */
     void ensure(int extra) {
-        if (len + extra > a.length) {
-            a = Arrays.copyOf(a, Math.max(len + extra, a.length * 2));
+        long need = (long) len + extra; // long: len + extra may pass Integer.MAX_VALUE
+        if (need > a.length) {
+            grow(need);
         }
+    }
+
+    private void grow(long need) {
+        if (need > MAX) {
+            throw tooLong();
+        }
+        a = Arrays.copyOf(a, (int) Math.min(MAX, Math.max(need, 2L * a.length)));
+    }
+
+    /** PostgreSQL's error for a text past its limit. */
+    static SqlException tooLong() {
+        return new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large");
     }
 
     void put(byte[] src, int off, int n) {

@@ -146,7 +146,7 @@ final class TextFunctions {
                     return TextBuf.EMPTY;
                 }
                 if (p2 < 0) {
-                    p2 = -p2;
+                    p2 = p2 == Long.MIN_VALUE ? Long.MAX_VALUE : -p2; // -MIN_VALUE is MIN_VALUE
                     negP2 = true;
                 }
             }
@@ -160,7 +160,8 @@ final class TextFunctions {
             int off = ctx.textOffset;
             int end = off + ctx.textLength;
             if (pg) {
-                long last = count == null ? Long.MAX_VALUE : p1 + p2; // exclusive, in 1-based characters
+                // exclusive, in 1-based characters; saturated: p1 + p2 overflows for huge values (p2 >= 0 here)
+                long last = count == null || p1 > Long.MAX_VALUE - p2 ? Long.MAX_VALUE : p1 + p2;
                 long first = Math.max(p1, 1);
                 int from = skipChars(a, off, end, first - 1);
                 int to = last <= first ? from : skipChars(a, from, end, last - first);

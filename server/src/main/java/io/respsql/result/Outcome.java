@@ -87,7 +87,10 @@ public final class Outcome {
         return value == changes ? count(changes) : new Outcome(Reply.INTEGER, changes, value, null, null, null);
     }
 
-    /** A read replying lines of text, one bulk string each (DESC, DUMP, SHOW, EXPLAIN). */
+    /**
+     * A read replying lines of text, one bulk string each (DESC, DUMP, SHOW, EXPLAIN). The list may
+     * make each line as it is read (DUMP of a large table streams so): read it once, right away.
+     */
     public static Outcome lines(List<String> lines) {
         return new Outcome(Reply.LINES, -1, 0, java.util.Collections.unmodifiableList(lines), null, null);
     }

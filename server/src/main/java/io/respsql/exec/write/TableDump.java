@@ -12,20 +12,29 @@ import io.respsql.storage.TextColumn;
 import io.respsql.storage.ViewDef;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * {@code DUMP t}: the table as statements that recreate it exactly when replayed: CREATE TABLE
  * (types, PRIMARY KEY, NOT NULL, DEFAULT), CREATE [UNIQUE] INDEX, then one INSERT per row in
  * primary-key order (slot order without one). Values are SQL literals ({@link SqlText}): NULL as
  * NULL, text quoted, floats in a round-trip form. A view dumps as its CREATE VIEW.
+ *
+ * <p>The lines are made as they are read, not held: a dump of millions of rows streams through
+ * the reply writer's chunks (as it did when this wrote RESP itself) instead of being materialised
+ * whole on the event loop. Only the rows' order (an int each) is taken up front.
  */
 public final class TableDump {
     private TableDump() {
     }
 
-    /** The statements, one line each. */
+    /**
+     * The statements, one line each, made when read: read it right after the statement, on the
+     * event loop, as the reply is written (the data must not change in between).
+     */
     public static List<String> dump(Catalog catalog, Statement.Dump s) {
         Table t = catalog.table(s.table());
         if (t == null) {
@@ -42,16 +51,41 @@ public final class TableDump {
                 secondary.add(ix);
             }
         }
-        int[] rows = rowsInKeyOrder(t);
-        List<String> lines = new ArrayList<>(1 + secondary.size() + rows.length);
-        lines.add(createStatement(t));
+        List<String> head = new ArrayList<>(1 + secondary.size());
+        head.add(createStatement(t));
         for (TableIndex ix : secondary) {
-            lines.add("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
+            head.add("CREATE " + (ix.unique() ? "UNIQUE " : "") + "INDEX " + ix.name() + " ON " + t.name()
                     + " " + SchemaReport.columnList(ix));
         }
-        StringBuilder sb = new StringBuilder();
-        String prefix = "INSERT INTO " + t.name() + " VALUES (";
-        for (int row : rows) {
+        return new Lines(t, head, rowsInKeyOrder(t));
+    }
+
+    /** The schema lines, then one INSERT per row, each built when asked for. */
+    private static final class Lines extends AbstractList<String> implements RandomAccess {
+        private final Table t;
+        private final List<String> head;
+        private final int[] rows;
+        private final String prefix;
+        private final StringBuilder sb = new StringBuilder();
+
+        Lines(Table t, List<String> head, int[] rows) {
+            this.t = t;
+            this.head = head;
+            this.rows = rows;
+            this.prefix = "INSERT INTO " + t.name() + " VALUES (";
+        }
+
+        @Override
+        public int size() {
+            return head.size() + rows.length;
+        }
+
+        @Override
+        public String get(int i) {
+            if (i < head.size()) {
+                return head.get(i);
+            }
+            int row = rows[i - head.size()];
             sb.setLength(0);
             sb.append(prefix);
             for (int c = 0; c < t.columnCount(); c++) {
@@ -60,10 +94,8 @@ public final class TableDump {
                 }
                 SqlText.append(sb, t.column(c), row);
             }
-            sb.append(')');
-            lines.add(sb.toString());
+            return sb.append(')').toString();
         }
-        return lines;
     }
 
     static String createStatement(Table t) {
