@@ -826,6 +826,24 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return r;
     }
 
+    /** Ends the transaction block (warning when there is none); returns the writes it made. */
+    private long endBlock() {
+        long writes = txStatus == 'I' ? 0 : blockWrites;
+        if (txStatus == 'I') {
+            notice("WARNING", "25P01", "there is no transaction in progress");
+        }
+        txStatus = 'I';
+        blockWrites = 0;
+        return writes;
+    }
+
+    /** No silent wrong answer: the block's writes took effect when they ran. */
+    private static Result cannotUndo(String what, long writes) {
+        return Result.error(SqlState.FEATURE_NOT_SUPPORTED, what + " cannot undo the " + writes
+                + " write(s) of this block: RespSQL applies each statement when it runs"
+                + " (interactive transactions are not implemented yet)");
+    }
+
     /** One row of one text value. */
     private void text(String value) {
         rows.beginRow();
@@ -848,25 +866,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 return tagOnly(w[0].equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
             }
             case "COMMIT", "END" -> {
-                String tag = txStatus == 'E' ? "ROLLBACK" : "COMMIT";
-                if (txStatus == 'I') {
-                    notice("WARNING", "25P01", "there is no transaction in progress");
+                // a failed block's COMMIT means ROLLBACK (as in PostgreSQL): refused like ROLLBACK
+                // when the block's earlier writes stay applied
+                boolean failed = txStatus == 'E';
+                long writes = endBlock();
+                if (failed && writes > 0) {
+                    return cannotUndo("COMMIT of a failed transaction block", writes);
                 }
-                txStatus = 'I';
-                return tagOnly(tag);
+                return tagOnly(failed ? "ROLLBACK" : "COMMIT");
             }
             case "ROLLBACK", "ABORT" -> {
-                long writes = txStatus == 'T' ? blockWrites : 0;
-                if (txStatus == 'I') {
-                    notice("WARNING", "25P01", "there is no transaction in progress");
-                }
-                txStatus = 'I';
-                blockWrites = 0;
+                long writes = endBlock();
                 if (writes > 0) {
-                    // No silent wrong answer: these writes took effect when they ran.
-                    return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "ROLLBACK cannot undo the " + writes
-                            + " write(s) of this block: RespSQL applies each statement when it runs"
-                            + " (interactive transactions are not implemented yet)");
+                    return cannotUndo("ROLLBACK", writes);
                 }
                 return tagOnly("ROLLBACK");
             }

@@ -255,6 +255,35 @@ class PgJdbcTest {
         }
     }
 
+    /**
+     * COMMIT after a failed statement means ROLLBACK; with the block's earlier writes already
+     * applied that is refused with 0A000 (as ROLLBACK is), never answered "ROLLBACK" silently.
+     */
+    @Test
+    void commitOfAFailedBlockWithWritesIsRefused() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE j7 (id INT PRIMARY KEY)");
+            c.setAutoCommit(false);
+            st.executeUpdate("INSERT INTO j7 VALUES (1)");
+            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO j7 VALUES (1)"));
+            SQLException e = assertThrows(SQLException.class, c::commit);
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+            assertTrue(e.getMessage().contains("1 write(s)"), e.getMessage());
+            c.setAutoCommit(true);
+            // the block is over and its write stayed
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM j7")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getLong(1));
+            }
+            // a failed block without writes: COMMIT is ROLLBACK, as in PostgreSQL
+            c.setAutoCommit(false);
+            assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM no_such_table"));
+            c.commit();
+            c.setAutoCommit(true);
+            st.execute("DROP TABLE j7");
+        }
+    }
+
     /** A table written over RESP is read over pgwire at once, and the other way round. */
     @Test
     void respAndPgwireShareTables() throws SQLException {
