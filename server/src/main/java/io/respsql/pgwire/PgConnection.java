@@ -125,6 +125,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     /** A simple Query's statements and how many are done (kept while one runs on a worker). */
     private List<String> queryParts;
     private int queryIndex;
+    /** Whether the Query's parts are all-or-nothing, and whether the engine's block now wraps them. */
+    private boolean queryAtomic;
+    private boolean queryBlock;
 
     PgConnection(PgServer server) {
         this.server = server;
@@ -451,8 +454,61 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 ready();
                 return true;
             }
+            // PostgreSQL runs a Query message of several statements as one implicit transaction:
+            // all of them or none. The engine's block (MULTI/EXEC's undo) gives that from the
+            // first part that may write on; reads before it still go to workers (inside a block
+            // none does: the parts from there on run here, in one go, under loop-statement-max-ms).
+            queryAtomic = queryParts.size() > 1 && txStatus == 'I' && !controlsTransaction(queryParts);
         }
+        try {
+            return queryParts();
+        } finally {
+            if (queryBlock) {
+                // an exception out of a part: keep the all-or-nothing promise
+                endQueryBlock(false);
+            }
+        }
+    }
+
+    /** Ends the implicit block of a Query: kept (before its replies go out, for the group commit) or taken back. */
+    private void endQueryBlock(boolean keep) {
+        queryBlock = false;
+        if (keep) {
+            server.engine.engine().commitBlock();
+        } else {
+            server.engine.engine().rollbackBlock();
+        }
+    }
+
+    /** Whether the statement surely only reads (a query, SHOW, EXPLAIN, DESC) or sets a session setting. */
+    private static boolean reads(String sql) {
+        return switch (PgSql.words(sql, 1)[0]) {
+            case "SELECT", "SHOW", "EXPLAIN", "DESC", "DESCRIBE", "SET", "RESET" -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether a part of the Query is BEGIN/COMMIT/ROLLBACK/...: then no implicit block around them. */
+    private static boolean controlsTransaction(List<String> parts) {
+        for (String part : parts) {
+            switch (PgSql.words(part, 1)[0]) {
+                case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT" -> {
+                    return true;
+                }
+                default -> {
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean queryParts() {
         while (queryIndex < queryParts.size()) {
+            if (queryAtomic && !queryBlock && pending == null && !reads(queryParts.get(queryIndex))
+                    && !server.engine.engine().inBlock()) {
+                server.engine.engine().beginBlock();
+                queryBlock = true;
+            }
             // rows go straight into the output, after their RowDescription
             Result r = run(queryParts.get(queryIndex), null, out, true);
             if (r == null) {
@@ -460,6 +516,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
             queryIndex++;
             if (r.failed()) {
+                if (queryBlock) {
+                    endQueryBlock(false);
+                }
                 error(r.sqlState, r.message, r.position);
                 r.release();
                 break;
@@ -473,6 +532,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 flush();
             }
         }
+        if (queryBlock) {
+            endQueryBlock(true);
+        }
+        queryAtomic = false;
         queryParts = null;
         ready();
         return true;

@@ -262,16 +262,16 @@ class PgJdbcTest {
     @Test
     void commitOfAFailedBlockWithWritesIsRefused() throws SQLException {
         try (Connection c = connect(); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE j7 (id INT PRIMARY KEY)");
+            st.execute("CREATE TABLE jfb (id INT PRIMARY KEY)");
             c.setAutoCommit(false);
-            st.executeUpdate("INSERT INTO j7 VALUES (1)");
-            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO j7 VALUES (1)"));
+            st.executeUpdate("INSERT INTO jfb VALUES (1)");
+            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO jfb VALUES (1)"));
             SQLException e = assertThrows(SQLException.class, c::commit);
             assertEquals("0A000", e.getSQLState(), e.getMessage());
             assertTrue(e.getMessage().contains("1 write(s)"), e.getMessage());
             c.setAutoCommit(true);
             // the block is over and its write stayed
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM j7")) {
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM jfb")) {
                 assertTrue(rs.next());
                 assertEquals(1, rs.getLong(1));
             }
@@ -280,7 +280,7 @@ class PgJdbcTest {
             assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM no_such_table"));
             c.commit();
             c.setAutoCommit(true);
-            st.execute("DROP TABLE j7");
+            st.execute("DROP TABLE jfb");
         }
     }
 
