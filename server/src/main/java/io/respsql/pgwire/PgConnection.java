@@ -231,9 +231,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (out != null && out.isReadable() && state != State.CLOSED) {
             ctx.write(out, ctx.voidPromise());
             out = ctx.alloc().buffer(512);
-            io.respsql.net.GroupCommit commit = server.commit;
-            if (commit != null && commit.holdsReplies()) {
-                commit.flushAfterCommit(ctx);
+            if (server.host.holdsReplies()) {
+                server.host.flushAfterCommit(ctx);
             } else {
                 ctx.flush();
             }
@@ -328,7 +327,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     + ": server supports 3.0 to 3.0");
             return;
         }
-        if (io.respsql.net.ProtectedMode.denies(ctx.channel().remoteAddress(), server.config)) {
+        if (server.host.denies(ctx.channel().remoteAddress())) {
             // as RESP: no password and a non-loopback bind let only loopback clients in
             fatal("28000", "RespSQL is running in protected mode: no password is set (requirepass), so connections"
                     + " are only accepted from the loopback interface; set requirepass or protected-mode no");
@@ -1087,9 +1086,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             server.loop.execute(() -> {
                 queued.addAndGet(-n);
                 if (state != State.CLOSED && ctx.channel().isActive()) {
-                    if (server.commit != null) {
-                        server.commit.commitNow(); // replies queued before the chunk may answer writes
-                    }
+                    server.host.commitNow(); // replies queued before the chunk may answer writes
                     ctx.writeAndFlush(chunk, ctx.voidPromise());
                 } else {
                     chunk.release();
@@ -1179,9 +1176,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
         state = State.CLOSED;
-        if (server.commit != null) {
-            server.commit.commitNow();
-        }
+        server.host.commitNow();
         ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
         out = null;
     }

@@ -1,7 +1,8 @@
 package io.respsql.pgwire;
 
 import io.netty.buffer.ByteBuf;
-import io.respsql.protocol.RespWriter;
+import io.respsql.result.FloatText;
+import io.respsql.result.LongText;
 import io.respsql.result.ShortestDouble;
 import io.respsql.result.ResultColumns;
 import io.respsql.result.ResultSink;
@@ -139,7 +140,7 @@ final class PgRows implements ResultSink {
             out.writeBytes(v != 0 ? TRUE : FALSE);
             return;
         }
-        int len = RespWriter.formatLong(v, digits);
+        int len = LongText.formatLong(v, digits);
         out.writeInt(len);
         out.writeBytes(digits, digits.length - len, len);
     }
@@ -157,8 +158,8 @@ final class PgRows implements ResultSink {
         } else if (Double.isInfinite(v)) {
             byte[] b = v > 0 ? INF : NEG_INF;
             value(b, 0, b.length);
-        } else if (v == Math.rint(v) && Math.abs(v) < 1e15 && !(v == 0 && 1 / v < 0)) {
-            int len = RespWriter.formatLong((long) v, digits);
+        } else if (FloatText.isPlainIntegral(v)) {
+            int len = LongText.formatLong((long) v, digits);
             value(digits, digits.length - len, len);
         } else {
             int len = ShortestDouble.plain(v, digits);

@@ -39,8 +39,8 @@ public final class PgServer implements AutoCloseable {
     final Catalog catalog;
     final EventLoop loop;
     final ExecutorService workers;
-    /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do. */
-    final io.respsql.net.GroupCommit commit;
+    /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do; protected mode. */
+    final PgHost host;
     /** Open sessions by process id (BackendKeyData), for CancelRequest; event loop only. */
     private final Map<Integer, PgConnection> sessions = new HashMap<>();
     private int nextPid = 1;
@@ -52,9 +52,9 @@ public final class PgServer implements AutoCloseable {
     private final java.util.Set<io.respsql.expr.Cancellation> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, io.respsql.net.GroupCommit commit) {
+    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, PgHost host) {
         this.config = config;
-        this.commit = commit;
+        this.host = host;
         this.engine = new EngineCall(sql);
         this.catalog = catalog;
         this.loop = loop;
@@ -71,12 +71,12 @@ public final class PgServer implements AutoCloseable {
      * Listens on {@code config.bind():config.pgPort()} (port 0: any free one, written back into
      * the configuration), serving on {@code loop}, the RESP server's single event loop. Each
      * connection is added to {@code clients}, so closing the server closes it; replies to writes
-     * are flushed through {@code commit} (null: at once).
+     * are flushed through {@code host}'s group commit, and clients refused as it says.
      */
     public static PgServer listen(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoopGroup loop,
                                   Class<? extends ServerChannel> channelClass, ChannelGroup clients,
-                                  io.respsql.net.GroupCommit commit) {
-        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next(), commit);
+                                  PgHost host) {
+        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next(), host);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop, loop)
                 .channel(channelClass)
