@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.respsql.config.ServerConfig;
 import io.respsql.engine.SqlEngine;
 import io.respsql.storage.Catalog;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -106,7 +107,29 @@ public final class PgServer implements AutoCloseable {
         }
         pg.serverChannel = bound.channel();
         config.pgPort(pg.port());
+        String warning = plaintextWarning(config);
+        if (warning != null) {
+            LoggerFactory.getLogger(PgServer.class).warn(warning);
+        }
         return pg;
+    }
+
+    /**
+     * The start-up warning when the PostgreSQL listener's plaintext undoes what the RESP side
+     * configured (TLS only, or a cleartext password): pgwire answers SSLRequest 'N' until it
+     * has TLS of its own. Null when there is nothing to say.
+     */
+    static String plaintextWarning(ServerConfig config) {
+        boolean tlsOnly = config.tlsEnabled() && !config.plainEnabled();
+        boolean cleartextPassword = config.passwordRequired() && "password".equals(config.pgAuth());
+        if (!tlsOnly && !cleartextPassword) {
+            return null;
+        }
+        return "pg-port " + config.pgPort() + " is plaintext (no TLS for PostgreSQL clients yet: SSLRequest is answered 'N')"
+                + (tlsOnly ? "; RESP is TLS-only (port 0, tls-port " + config.tlsPort()
+                        + "), but statements and results on pg-port travel unencrypted" : "")
+                + (cleartextPassword ? "; pg-auth password sends requirepass in clear text over it:"
+                        + " use pg-auth scram-sha-256 or keep pg-port on a trusted network" : "");
     }
 
     public PgServer memoryLimit(java.util.function.BooleanSupplier overLimit) {
