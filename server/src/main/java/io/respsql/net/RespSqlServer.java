@@ -253,7 +253,7 @@ public final class RespSqlServer implements AutoCloseable {
         if (config.pgPort() >= 0) {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
-                        clientChannels, commit);
+                        clientChannels, pgHost(commit, config));
                 pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
@@ -294,6 +294,31 @@ public final class RespSqlServer implements AutoCloseable {
     }
 
     /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
+    /** The PostgreSQL listener's view of this server: its group commit and protected mode. */
+    private static io.respsql.pgwire.PgHost pgHost(GroupCommit commit, ServerConfig config) {
+        return new io.respsql.pgwire.PgHost() {
+            @Override
+            public boolean holdsReplies() {
+                return commit.holdsReplies();
+            }
+
+            @Override
+            public void flushAfterCommit(io.netty.channel.ChannelHandlerContext ctx) {
+                commit.flushAfterCommit(ctx);
+            }
+
+            @Override
+            public void commitNow() {
+                commit.commitNow();
+            }
+
+            @Override
+            public boolean denies(java.net.SocketAddress remote) {
+                return ProtectedMode.denies(remote, config);
+            }
+        };
+    }
+
     private static TlsContext tlsContext(ServerConfig config) {
         if (config.tlsReplication()) {
             LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");

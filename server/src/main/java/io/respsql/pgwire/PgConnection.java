@@ -125,6 +125,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     /** A simple Query's statements and how many are done (kept while one runs on a worker). */
     private List<String> queryParts;
     private int queryIndex;
+    /** Whether the Query's parts are all-or-nothing, and whether the engine's block now wraps them. */
+    private boolean queryAtomic;
+    private boolean queryBlock;
 
     PgConnection(PgServer server) {
         this.server = server;
@@ -228,9 +231,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (out != null && out.isReadable() && state != State.CLOSED) {
             ctx.write(out, ctx.voidPromise());
             out = ctx.alloc().buffer(512);
-            io.respsql.net.GroupCommit commit = server.commit;
-            if (commit != null && commit.holdsReplies()) {
-                commit.flushAfterCommit(ctx);
+            if (server.host.holdsReplies()) {
+                server.host.flushAfterCommit(ctx);
             } else {
                 ctx.flush();
             }
@@ -325,7 +327,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     + ": server supports 3.0 to 3.0");
             return;
         }
-        if (io.respsql.net.ProtectedMode.denies(ctx.channel().remoteAddress(), server.config)) {
+        if (server.host.denies(ctx.channel().remoteAddress())) {
             // as RESP: no password and a non-loopback bind let only loopback clients in
             fatal("28000", "RespSQL is running in protected mode: no password is set (requirepass), so connections"
                     + " are only accepted from the loopback interface; set requirepass or protected-mode no");
@@ -451,8 +453,61 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 ready();
                 return true;
             }
+            // PostgreSQL runs a Query message of several statements as one implicit transaction:
+            // all of them or none. The engine's block (MULTI/EXEC's undo) gives that from the
+            // first part that may write on; reads before it still go to workers (inside a block
+            // none does: the parts from there on run here, in one go, under loop-statement-max-ms).
+            queryAtomic = queryParts.size() > 1 && txStatus == 'I' && !controlsTransaction(queryParts);
         }
+        try {
+            return queryParts();
+        } finally {
+            if (queryBlock) {
+                // an exception out of a part: keep the all-or-nothing promise
+                endQueryBlock(false);
+            }
+        }
+    }
+
+    /** Ends the implicit block of a Query: kept (before its replies go out, for the group commit) or taken back. */
+    private void endQueryBlock(boolean keep) {
+        queryBlock = false;
+        if (keep) {
+            server.engine.engine().commitBlock();
+        } else {
+            server.engine.engine().rollbackBlock();
+        }
+    }
+
+    /** Whether the statement surely only reads (a query, SHOW, EXPLAIN, DESC) or sets a session setting. */
+    private static boolean reads(String sql) {
+        return switch (PgSql.words(sql, 1)[0]) {
+            case "SELECT", "SHOW", "EXPLAIN", "DESC", "DESCRIBE", "SET", "RESET" -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether a part of the Query is BEGIN/COMMIT/ROLLBACK/...: then no implicit block around them. */
+    private static boolean controlsTransaction(List<String> parts) {
+        for (String part : parts) {
+            switch (PgSql.words(part, 1)[0]) {
+                case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT" -> {
+                    return true;
+                }
+                default -> {
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean queryParts() {
         while (queryIndex < queryParts.size()) {
+            if (queryAtomic && !queryBlock && pending == null && !reads(queryParts.get(queryIndex))
+                    && !server.engine.engine().inBlock()) {
+                server.engine.engine().beginBlock();
+                queryBlock = true;
+            }
             // rows go straight into the output, after their RowDescription
             Result r = run(queryParts.get(queryIndex), null, out, true);
             if (r == null) {
@@ -460,6 +515,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
             queryIndex++;
             if (r.failed()) {
+                if (queryBlock) {
+                    endQueryBlock(false);
+                }
                 error(r.sqlState, r.message, r.position);
                 r.release();
                 break;
@@ -473,6 +531,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 flush();
             }
         }
+        if (queryBlock) {
+            endQueryBlock(true);
+        }
+        queryAtomic = false;
         queryParts = null;
         ready();
         return true;
@@ -826,6 +888,24 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return r;
     }
 
+    /** Ends the transaction block (warning when there is none); returns the writes it made. */
+    private long endBlock() {
+        long writes = txStatus == 'I' ? 0 : blockWrites;
+        if (txStatus == 'I') {
+            notice("WARNING", "25P01", "there is no transaction in progress");
+        }
+        txStatus = 'I';
+        blockWrites = 0;
+        return writes;
+    }
+
+    /** No silent wrong answer: the block's writes took effect when they ran. */
+    private static Result cannotUndo(String what, long writes) {
+        return Result.error(SqlState.FEATURE_NOT_SUPPORTED, what + " cannot undo the " + writes
+                + " write(s) of this block: RespSQL applies each statement when it runs"
+                + " (interactive transactions are not implemented yet)");
+    }
+
     /** One row of one text value. */
     private void text(String value) {
         rows.beginRow();
@@ -848,25 +928,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 return tagOnly(w[0].equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
             }
             case "COMMIT", "END" -> {
-                String tag = txStatus == 'E' ? "ROLLBACK" : "COMMIT";
-                if (txStatus == 'I') {
-                    notice("WARNING", "25P01", "there is no transaction in progress");
+                // a failed block's COMMIT means ROLLBACK (as in PostgreSQL): refused like ROLLBACK
+                // when the block's earlier writes stay applied
+                boolean failed = txStatus == 'E';
+                long writes = endBlock();
+                if (failed && writes > 0) {
+                    return cannotUndo("COMMIT of a failed transaction block", writes);
                 }
-                txStatus = 'I';
-                return tagOnly(tag);
+                return tagOnly(failed ? "ROLLBACK" : "COMMIT");
             }
             case "ROLLBACK", "ABORT" -> {
-                long writes = txStatus == 'T' ? blockWrites : 0;
-                if (txStatus == 'I') {
-                    notice("WARNING", "25P01", "there is no transaction in progress");
-                }
-                txStatus = 'I';
-                blockWrites = 0;
+                long writes = endBlock();
                 if (writes > 0) {
-                    // No silent wrong answer: these writes took effect when they ran.
-                    return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "ROLLBACK cannot undo the " + writes
-                            + " write(s) of this block: RespSQL applies each statement when it runs"
-                            + " (interactive transactions are not implemented yet)");
+                    return cannotUndo("ROLLBACK", writes);
                 }
                 return tagOnly("ROLLBACK");
             }
@@ -1012,9 +1086,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             server.loop.execute(() -> {
                 queued.addAndGet(-n);
                 if (state != State.CLOSED && ctx.channel().isActive()) {
-                    if (server.commit != null) {
-                        server.commit.commitNow(); // replies queued before the chunk may answer writes
-                    }
+                    server.host.commitNow(); // replies queued before the chunk may answer writes
                     ctx.writeAndFlush(chunk, ctx.voidPromise());
                 } else {
                     chunk.release();
@@ -1104,9 +1176,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         PgMessages.error(out, 'E', "FATAL", sqlState, message, 0);
         state = State.CLOSED;
-        if (server.commit != null) {
-            server.commit.commitNow();
-        }
+        server.host.commitNow();
         ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
         out = null;
     }

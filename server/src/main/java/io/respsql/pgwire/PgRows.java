@@ -1,7 +1,8 @@
 package io.respsql.pgwire;
 
 import io.netty.buffer.ByteBuf;
-import io.respsql.protocol.RespWriter;
+import io.respsql.result.FloatText;
+import io.respsql.result.LongText;
 import io.respsql.result.ShortestDouble;
 import io.respsql.result.ResultColumns;
 import io.respsql.result.ResultSink;
@@ -114,10 +115,16 @@ final class PgRows implements ResultSink {
         int i = col++;
         int oid = oids[i];
         if (binary[i]) {
+            // by the column's type (RowDescription said it), whatever kind of value this row has:
+            // a CASE or UNION may give a long in a FLOAT or TEXT column
             switch (oid) {
                 case PgMessages.INT4 -> {
                     out.writeInt(4);
-                    out.writeInt((int) v);
+                    out.writeInt(int4(v, i));
+                }
+                case PgMessages.INT8 -> {
+                    out.writeInt(8);
+                    out.writeLong(v);
                 }
                 case PgMessages.BOOL -> {
                     out.writeInt(1);
@@ -127,10 +134,8 @@ final class PgRows implements ResultSink {
                     out.writeInt(8);
                     out.writeLong(Double.doubleToRawLongBits(v));
                 }
-                default -> {
-                    out.writeInt(8);
-                    out.writeLong(v);
-                }
+                case PgMessages.TEXT -> digitsOf(v); // text's binary form is its UTF-8 bytes
+                default -> throw notRepresentable("an integer", i);
             }
             return;
         }
@@ -139,26 +144,67 @@ final class PgRows implements ResultSink {
             out.writeBytes(v != 0 ? TRUE : FALSE);
             return;
         }
-        int len = RespWriter.formatLong(v, digits);
+        digitsOf(v);
+    }
+
+    private void digitsOf(long v) {
+        int len = LongText.formatLong(v, digits);
         out.writeInt(len);
         out.writeBytes(digits, digits.length - len, len);
+    }
+
+    private int int4(long v, int column) {
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "integer out of range: " + v + " in column "
+                    + (column + 1) + " (\"" + columns.name(column) + "\", type int4) of a binary-format result");
+        }
+        return (int) v;
+    }
+
+    /** A value this row has that the column's binary type cannot hold: an error, never bytes of another type. */
+    private SqlException notRepresentable(String what, int column) {
+        return new SqlException(SqlState.DATATYPE_MISMATCH, "cannot send " + what + " in binary format in column "
+                + (column + 1) + " (\"" + columns.name(column) + "\") of type oid " + oids[column]
+                + ": ask for this column in text format");
     }
 
     @Override
     public void doubleValue(double v) {
         int i = col++;
         if (binary[i]) {
-            out.writeInt(8);
-            out.writeLong(Double.doubleToRawLongBits(v));
+            switch (oids[i]) {
+                case PgMessages.FLOAT8 -> {
+                    out.writeInt(8);
+                    out.writeLong(Double.doubleToRawLongBits(v));
+                }
+                case PgMessages.INT4, PgMessages.INT8 -> {
+                    if (v != Math.rint(v) || Double.isInfinite(v) || Math.abs(v) >= 0x1p63) {
+                        throw notRepresentable("the value " + FloatText.text(v), i);
+                    }
+                    if (oids[i] == PgMessages.INT4) {
+                        out.writeInt(4);
+                        out.writeInt(int4((long) v, i));
+                    } else {
+                        out.writeInt(8);
+                        out.writeLong((long) v);
+                    }
+                }
+                case PgMessages.TEXT -> doubleText(v); // text's binary form is its UTF-8 bytes
+                default -> throw notRepresentable("a floating-point value", i);
+            }
             return;
         }
+        doubleText(v);
+    }
+
+    private void doubleText(double v) {
         if (Double.isNaN(v)) {
             value(NAN, 0, NAN.length);
         } else if (Double.isInfinite(v)) {
             byte[] b = v > 0 ? INF : NEG_INF;
             value(b, 0, b.length);
-        } else if (v == Math.rint(v) && Math.abs(v) < 1e15 && !(v == 0 && 1 / v < 0)) {
-            int len = RespWriter.formatLong((long) v, digits);
+        } else if (FloatText.isPlainIntegral(v)) {
+            int len = LongText.formatLong((long) v, digits);
             value(digits, digits.length - len, len);
         } else {
             int len = ShortestDouble.plain(v, digits);
@@ -174,20 +220,32 @@ final class PgRows implements ResultSink {
     @Override
     public void textValue(byte[] b, int off, int len) {
         int i = col++;
-        if (binary[i] && (oids[i] == PgMessages.DATE || oids[i] == PgMessages.TIMESTAMP)) {
-            String s = new String(b, off, len, StandardCharsets.UTF_8);
+        if (binary[i]) {
+            switch (oids[i]) {
+                case PgMessages.TEXT -> value(b, off, len);
+                case PgMessages.DATE, PgMessages.TIMESTAMP -> dateTime(new String(b, off, len, StandardCharsets.UTF_8), i);
+                default -> throw notRepresentable("a text value", i);
+            }
+            return;
+        }
+        value(b, off, len);
+    }
+
+    private void dateTime(String s, int i) {
+        try {
             if (oids[i] == PgMessages.DATE) {
+                int days = (int) (java.time.LocalDate.parse(s).toEpochDay() - PG_EPOCH_DAYS);
                 out.writeInt(4);
-                out.writeInt((int) (java.time.LocalDate.parse(s).toEpochDay() - PG_EPOCH_DAYS));
+                out.writeInt(days);
             } else {
                 java.time.LocalDateTime t = java.time.LocalDateTime.parse(s.replace(' ', 'T'));
                 long micros = t.toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L + t.getNano() / 1000;
                 out.writeInt(8);
                 out.writeLong(micros - PG_EPOCH_DAYS * 86_400_000_000L);
             }
-            return;
+        } catch (java.time.format.DateTimeParseException e) {
+            throw notRepresentable("the text '" + s + "'", i);
         }
-        value(b, off, len);
     }
 
     private void value(byte[] b, int off, int len) {

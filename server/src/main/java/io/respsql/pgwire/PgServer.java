@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.respsql.config.ServerConfig;
 import io.respsql.engine.SqlEngine;
 import io.respsql.storage.Catalog;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,8 +40,8 @@ public final class PgServer implements AutoCloseable {
     final Catalog catalog;
     final EventLoop loop;
     final ExecutorService workers;
-    /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do. */
-    final io.respsql.net.GroupCommit commit;
+    /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do; protected mode. */
+    final PgHost host;
     /** Open sessions by process id (BackendKeyData), for CancelRequest; event loop only. */
     private final Map<Integer, PgConnection> sessions = new HashMap<>();
     private int nextPid = 1;
@@ -52,9 +53,9 @@ public final class PgServer implements AutoCloseable {
     private final java.util.Set<io.respsql.expr.Cancellation> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, io.respsql.net.GroupCommit commit) {
+    private PgServer(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoop loop, PgHost host) {
         this.config = config;
-        this.commit = commit;
+        this.host = host;
         this.engine = new EngineCall(sql);
         this.catalog = catalog;
         this.loop = loop;
@@ -71,12 +72,12 @@ public final class PgServer implements AutoCloseable {
      * Listens on {@code config.bind():config.pgPort()} (port 0: any free one, written back into
      * the configuration), serving on {@code loop}, the RESP server's single event loop. Each
      * connection is added to {@code clients}, so closing the server closes it; replies to writes
-     * are flushed through {@code commit} (null: at once).
+     * are flushed through {@code host}'s group commit, and clients refused as it says.
      */
     public static PgServer listen(ServerConfig config, SqlEngine sql, Catalog catalog, EventLoopGroup loop,
                                   Class<? extends ServerChannel> channelClass, ChannelGroup clients,
-                                  io.respsql.net.GroupCommit commit) {
-        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next(), commit);
+                                  PgHost host) {
+        PgServer pg = new PgServer(config, sql, catalog, (EventLoop) loop.next(), host);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loop, loop)
                 .channel(channelClass)
@@ -106,7 +107,29 @@ public final class PgServer implements AutoCloseable {
         }
         pg.serverChannel = bound.channel();
         config.pgPort(pg.port());
+        String warning = plaintextWarning(config);
+        if (warning != null) {
+            LoggerFactory.getLogger(PgServer.class).warn(warning);
+        }
         return pg;
+    }
+
+    /**
+     * The start-up warning when the PostgreSQL listener's plaintext undoes what the RESP side
+     * configured (TLS only, or a cleartext password): pgwire answers SSLRequest 'N' until it
+     * has TLS of its own. Null when there is nothing to say.
+     */
+    static String plaintextWarning(ServerConfig config) {
+        boolean tlsOnly = config.tlsEnabled() && !config.plainEnabled();
+        boolean cleartextPassword = config.passwordRequired() && "password".equals(config.pgAuth());
+        if (!tlsOnly && !cleartextPassword) {
+            return null;
+        }
+        return "pg-port " + config.pgPort() + " is plaintext (no TLS for PostgreSQL clients yet: SSLRequest is answered 'N')"
+                + (tlsOnly ? "; RESP is TLS-only (port 0, tls-port " + config.tlsPort()
+                        + "), but statements and results on pg-port travel unencrypted" : "")
+                + (cleartextPassword ? "; pg-auth password sends requirepass in clear text over it:"
+                        + " use pg-auth scram-sha-256 or keep pg-port on a trusted network" : "");
     }
 
     public PgServer memoryLimit(java.util.function.BooleanSupplier overLimit) {

@@ -20,24 +20,15 @@ final class PgSql {
     /** The statements of a Query message: split at {@code ;} outside quotes and comments, blank ones dropped. */
     static List<String> split(String q) {
         List<String> out = new ArrayList<>();
-        int n = q.length();
-        int start = 0;
-        int i = 0;
-        while (i < n) {
-            char c = q.charAt(i);
-            if (c == '\'' || c == '"') {
-                i = quoteEnd(q, i);
-            } else if (c == '-' || c == '/') {
-                int end = Lexer.commentEnd(q, i);
-                i = end < 0 ? n : end == i ? i + 1 : end;
-            } else if (c == ';') {
-                add(out, q.substring(start, i));
-                start = ++i;
-            } else {
-                i++;
+        int[] start = {0};
+        scan(q, new Visitor() {
+            @Override
+            public void semicolon(int at) {
+                add(out, q.substring(start[0], at));
+                start[0] = at + 1;
             }
-        }
-        add(out, q.substring(start));
+        });
+        add(out, q.substring(start[0]));
         return out;
     }
 
@@ -47,28 +38,15 @@ final class PgSql {
         }
     }
 
-    /** Past the quoted text starting at {@code i} (a doubled quote stays inside); the end when left open. */
-    private static int quoteEnd(String q, int i) {
-        char quote = q.charAt(i);
-        int n = q.length();
-        i++;
-        while (i < n) {
-            if (q.charAt(i) == quote) {
-                if (i + 1 < n && q.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return n;
-    }
-
     /** The highest {@code $n} in the statement (0: none). */
     static int parameterCount(String sql) {
         int[] max = {0};
-        scanParameters(sql, (start, end, number) -> max[0] = Math.max(max[0], number));
+        scan(sql, new Visitor() {
+            @Override
+            public void parameter(int start, int end, int number) {
+                max[0] = Math.max(max[0], number);
+            }
+        });
         return max[0];
     }
 
@@ -79,37 +57,56 @@ final class PgSql {
     static String substitute(String sql, String[] literals) {
         StringBuilder sb = new StringBuilder(sql.length() + 16 * literals.length);
         int[] last = {0};
-        scanParameters(sql, (start, end, number) -> {
-            if (number > literals.length) {
-                throw new SqlException("08P01", "there is no parameter $" + number);
+        scan(sql, new Visitor() {
+            @Override
+            public void parameter(int start, int end, int number) {
+                if (number > literals.length) {
+                    throw new SqlException("08P01", "there is no parameter $" + number);
+                }
+                sb.append(sql, last[0], start);
+                String lit = literals[number - 1];
+                // "a-$1" with -5 must not become the comment "a--5"
+                if (lit.startsWith("-") && start > 0 && sql.charAt(start - 1) == '-') {
+                    sb.append(' ');
+                }
+                sb.append(lit);
+                last[0] = end;
             }
-            sb.append(sql, last[0], start);
-            String lit = literals[number - 1];
-            // "a-$1" with -5 must not become the comment "a--5"
-            if (lit.startsWith("-") && start > 0 && sql.charAt(start - 1) == '-') {
-                sb.append(' ');
-            }
-            sb.append(lit);
-            last[0] = end;
         });
         sb.append(sql, last[0], sql.length());
         return sb.toString();
     }
 
-    private interface ParamVisitor {
-        void at(int start, int end, int number);
+    /** What {@link #scan} reports: the {@code ;} and {@code $n} that stand in statement text. */
+    private interface Visitor {
+        default void semicolon(int at) {
+        }
+
+        default void parameter(int start, int end, int number) {
+        }
     }
 
-    private static void scanParameters(String q, ParamVisitor v) {
+    /**
+     * The one reader of statement text here: steps over exactly what {@link Lexer} reads as one
+     * piece (quotes by {@link Lexer#quoteEnd}, comments by {@link Lexer#commentEnd}), so neither a
+     * {@code ;} nor a {@code $n} inside a string, a quoted name ({@code "x"}, {@code `x`},
+     * {@code [x]}) or a comment is seen. A quote or comment left open runs to the end (the
+     * parser reports it).
+     */
+    private static void scan(String q, Visitor v) {
         int n = q.length();
         int i = 0;
         while (i < n) {
             char c = q.charAt(i);
-            if (c == '\'' || c == '"') {
-                i = quoteEnd(q, i);
-            } else if (c == '-' || c == '/') {
-                int end = Lexer.commentEnd(q, i);
-                i = end < 0 ? n : end == i ? i + 1 : end;
+            int end = Lexer.quoteEnd(q, i);
+            if (end == i) {
+                end = Lexer.commentEnd(q, i);
+            }
+            if (end != i) {
+                i = end < 0 ? n : end;
+            } else if (c == ';') {
+                v.semicolon(i);
+                i++;
             } else if (c == '$' && i + 1 < n && Character.isDigit(q.charAt(i + 1))
                     && (i == 0 || !Character.isLetterOrDigit(q.charAt(i - 1)) && q.charAt(i - 1) != '_')) {
                 int j = i + 1;
@@ -125,7 +122,7 @@ final class PgSql {
                 if (number == 0) {
                     throw new SqlException(SqlState.SYNTAX_ERROR, "there is no parameter $0");
                 }
-                v.at(i, j, number);
+                v.parameter(i, j, number);
                 i = j;
             } else if (Character.isLetterOrDigit(c) || c == '_') {
                 i++;

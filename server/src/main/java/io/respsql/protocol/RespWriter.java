@@ -8,6 +8,8 @@ import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
 
+import static io.respsql.result.LongText.formatLong;
+
 /**
  * Encodes replies straight into a Netty {@link ByteBuf}, in RESP2 or RESP3.
  *
@@ -60,7 +62,6 @@ public final class RespWriter {
     private static final byte[] INF = "inf".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NEG_INF = "-inf".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NAN = "nan".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] LONG_MIN = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
 
     private ByteBuf out;
     private Sink sink;
@@ -522,27 +523,6 @@ public final class RespWriter {
     private void writeLongAscii(long v) {
         int n = formatLong(v, digits);
         out.writeBytes(digits, digits.length - n, n);
-    }
-
-    /** Formats {@code v} right-aligned at the end of {@code buf}; returns the number of bytes. */
-    public static int formatLong(long v, byte[] buf) {
-        if (v == Long.MIN_VALUE) {
-            System.arraycopy(LONG_MIN, 0, buf, buf.length - LONG_MIN.length, LONG_MIN.length);
-            return LONG_MIN.length;
-        }
-        int pos = buf.length;
-        boolean neg = v < 0;
-        if (neg) {
-            v = -v;
-        }
-        do {
-            buf[--pos] = (byte) ('0' + (v % 10));
-            v /= 10;
-        } while (v != 0);
-        if (neg) {
-            buf[--pos] = '-';
-        }
-        return buf.length - pos;
     }
 
     /** Status and error lines must not contain CR or LF, or the reply stream would break. */

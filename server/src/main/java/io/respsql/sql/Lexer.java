@@ -73,59 +73,22 @@ public final class Lexer {
                 } else {
                     out.add(new Token(Token.Type.NUMBER, s.substring(start, i), start, i));
                 }
-            } else if (c == '`' || c == '[') {
-                // a quoted name (MySQL `x`, SQL Server [x]): an identifier that is never a keyword
-                char closeChar = c == '[' ? ']' : '`';
+            } else if (c == '`' || c == '[' || c == '\'' || c == '"') {
+                // ` and [ ]: a quoted name (MySQL `x`, SQL Server [x]), an identifier that is never a keyword
+                boolean name = c == '`' || c == '[';
                 int start = i;
-                StringBuilder sb = new StringBuilder();
-                i++;
-                while (true) {
-                    if (i >= n) {
-                        throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated quoted name starting at position " + (start + 1));
-                    }
-                    char d = s.charAt(i);
-                    if (d == closeChar) {
-                        if (c == '`' && i + 1 < n && s.charAt(i + 1) == '`') {
-                            sb.append('`');
-                            i += 2;
-                            continue;
-                        }
-                        i++;
-                        break;
-                    }
-                    sb.append(d);
-                    i++;
+                int end = quoteEnd(s, i);
+                if (end < 0) {
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated "
+                            + (name ? "quoted name" : "string") + " starting at position " + (start + 1));
                 }
-                out.add(new Token(Token.Type.IDENT, sb.toString(), start, i));
-            } else if (c == '\'' || c == '"') {
-                int start = i;
-                int close = s.indexOf(c, i + 1);
-                if (close >= 0 && (close + 1 == n || s.charAt(close + 1) != c)) {
-                    // no doubled quote: the contents are one substring, no builder needed
-                    out.add(new Token(Token.Type.STRING, s.substring(i + 1, close), start, close + 1));
-                    i = close + 1;
-                    continue;
+                String text = s.substring(i + 1, end - 1);
+                if (c != '[' && text.indexOf(c) >= 0) {
+                    // only doubled inside: one of each pair
+                    text = text.replace(c == '`' ? "``" : c == '"' ? "\"\"" : "''", String.valueOf(c));
                 }
-                StringBuilder sb = new StringBuilder();
-                i++;
-                while (true) {
-                    if (i >= n) {
-                        throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated string starting at position " + (start + 1));
-                    }
-                    char d = s.charAt(i);
-                    if (d == c) {
-                        if (i + 1 < n && s.charAt(i + 1) == c) {
-                            sb.append(c);
-                            i += 2;
-                            continue;
-                        }
-                        i++;
-                        break;
-                    }
-                    sb.append(d);
-                    i++;
-                }
-                out.add(new Token(Token.Type.STRING, sb.toString(), start, i));
+                out.add(new Token(name ? Token.Type.IDENT : Token.Type.STRING, text, start, end));
+                i = end;
             } else {
                 int start = i;
                 char next = i + 1 < n ? s.charAt(i + 1) : 0;
@@ -197,6 +160,40 @@ public final class Lexer {
                 i += 2;
             } else {
                 i++;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Where the quoted text that starts at {@code i} ends (past its closing quote): a string
+     * {@code '...'} or {@code "..."} or a name {@code `...`}, each with its quote doubled inside, or
+     * a name {@code [...]} (no escape: the first {@code ]} closes it); {@code i} itself when no quote
+     * starts there; -1 when left open. With {@link #commentEnd} this is everything the lexer reads
+     * as one piece, so readers of statement text before the parser (pgwire's statement split and
+     * {@code $n} parameters) never look inside what the lexer would not.
+     */
+    public static int quoteEnd(CharSequence s, int i) {
+        int n = s.length();
+        if (i >= n) {
+            return i;
+        }
+        char open = s.charAt(i);
+        char close;
+        switch (open) {
+            case '\'', '"', '`' -> close = open;
+            case '[' -> close = ']';
+            default -> {
+                return i;
+            }
+        }
+        for (int j = i + 1; j < n; j++) {
+            if (s.charAt(j) == close) {
+                if (open != '[' && j + 1 < n && s.charAt(j + 1) == close) {
+                    j++;
+                    continue;
+                }
+                return j + 1;
             }
         }
         return -1;

@@ -28,6 +28,30 @@ class PgSqlTest {
         assertThrows(SqlException.class, () -> PgSql.substitute("SELECT $2", new String[] {"1"}));
     }
 
+    /**
+     * `name` and [name] are quoted as the Lexer quotes them: no $n substituted and no ; split
+     * inside, so a value holding ] or ` never escapes into statement text.
+     */
+    @Test
+    void quotedNamesAreSkippedLikeTheLexerSkipsThem() {
+        String evil = PgParams.quote("x] ; DROP TABLE t; --");
+        assertEquals("SELECT [$1] FROM t WHERE a = " + evil,
+                PgSql.substitute("SELECT [$1] FROM t WHERE a = $1", new String[] {evil}));
+        String tick = PgParams.quote("x` ; DROP TABLE t; --");
+        assertEquals("SELECT `$1`, `a``$1` FROM t WHERE a = " + tick,
+                PgSql.substitute("SELECT `$1`, `a``$1` FROM t WHERE a = $1", new String[] {tick}));
+        assertEquals(1, PgSql.parameterCount("SELECT [$7], `$8`, \"$9\", '$10', /* $11 /* $12 */ $13 */ $1"));
+        assertEquals(List.of("SELECT [a;b] FROM t", " SELECT `c;d`"), PgSql.split("SELECT [a;b] FROM t; SELECT `c;d`"));
+        // [ ] has no escape (the first ] closes it), as in the Lexer
+        assertEquals(List.of("SELECT [a]", "]"), PgSql.split("SELECT [a];]"));
+        // the substituted text lexes to the same tokens as the statement plus one string
+        List<io.respsql.sql.Token> tokens = io.respsql.sql.Lexer.tokenize(
+                PgSql.substitute("SELECT [$1] FROM t WHERE a = $1", new String[] {evil}));
+        assertEquals("$1", tokens.get(1).text);
+        assertEquals("x] ; DROP TABLE t; --", tokens.get(tokens.size() - 2).text);
+        assertEquals(9, tokens.size());
+    }
+
     @Test
     void tags() {
         assertEquals("INSERT 0 3", PgSql.tag("insert into t values (1)", -1, 3));

@@ -13,6 +13,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -252,6 +253,73 @@ class PgJdbcTest {
             c.commit();
             c.setAutoCommit(true);
             st.execute("DROP TABLE j4");
+        }
+    }
+
+    /**
+     * COMMIT after a failed statement means ROLLBACK; with the block's earlier writes already
+     * applied that is refused with 0A000 (as ROLLBACK is), never answered "ROLLBACK" silently.
+     */
+    @Test
+    void commitOfAFailedBlockWithWritesIsRefused() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jfb (id INT PRIMARY KEY)");
+            c.setAutoCommit(false);
+            st.executeUpdate("INSERT INTO jfb VALUES (1)");
+            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO jfb VALUES (1)"));
+            SQLException e = assertThrows(SQLException.class, c::commit);
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+            assertTrue(e.getMessage().contains("1 write(s)"), e.getMessage());
+            c.setAutoCommit(true);
+            // the block is over and its write stayed
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM jfb")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getLong(1));
+            }
+            // a failed block without writes: COMMIT is ROLLBACK, as in PostgreSQL
+            c.setAutoCommit(false);
+            assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM no_such_table"));
+            c.commit();
+            c.setAutoCommit(true);
+            st.execute("DROP TABLE jfb");
+        }
+    }
+
+    /**
+     * Binary DataRows of mixed-kind expressions (UNION, CASE of INT and FLOAT/BIGINT columns: longs
+     * and doubles in one column) are encoded by the column's type; pgjdbc with prepareThreshold=-1
+     * asks for binary from the first execution. (Values a column's type cannot hold: PgRowsTest.)
+     */
+    @Test
+    void binaryRowsFollowTheColumnType() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url(server, "?prepareThreshold=-1"), "tester", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jbin (id INT PRIMARY KEY, f FLOAT, big BIGINT)");
+            st.execute("INSERT INTO jbin VALUES (1, 2.0, 5000000000), (2, 2.5, 7)");
+            String[] queries = {
+                "SELECT id FROM jbin WHERE id = ? UNION ALL SELECT f FROM jbin WHERE id = 1",
+                "SELECT CASE WHEN id = ? THEN id ELSE f END FROM jbin WHERE id = 1",
+                "SELECT CASE WHEN id = ? THEN f ELSE big END FROM jbin WHERE id = 1",
+            };
+            for (String sql : queries) {
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.setInt(1, 1);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        String type = rs.getMetaData().getColumnTypeName(1);
+                        List<Double> got = new java.util.ArrayList<>();
+                        while (rs.next()) {
+                            got.add(rs.getDouble(1));
+                        }
+                        assertTrue(got.equals(List.of(1.0, 2.0)) || got.equals(List.of(1.0)) || got.equals(List.of(2.0)),
+                                type + " " + got);
+                    }
+                }
+            }
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM jbin")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getLong(1));
+            }
+            st.execute("DROP TABLE jbin");
         }
     }
 

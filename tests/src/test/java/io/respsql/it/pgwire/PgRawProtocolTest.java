@@ -146,6 +146,39 @@ class PgRawProtocolTest {
         }
     }
 
+    /** A Query of several statements is one implicit transaction, as in PostgreSQL: all of it or none. */
+    @Test
+    void aMultiStatementQueryIsAllOrNothing() throws IOException {
+        try (Wire w = new Wire()) {
+            w.startup();
+            w.untilReady();
+            w.send('Q', "CREATE TABLE r9 (id INT PRIMARY KEY, name TEXT)\0".getBytes(StandardCharsets.UTF_8));
+            assertEquals("CZ", types(w.untilReady()));
+            w.send('Q', "INSERT INTO r9 VALUES (1, 'a'); UPDATE r9 SET name = 'b'; INSERT INTO r9 VALUES (1, 'dup')\0"
+                    .getBytes(StandardCharsets.UTF_8));
+            List<Msg> failed = w.untilReady();
+            assertEquals("CCEZ", types(failed));
+            assertTrue(failed.get(2).text().contains("C23505\0"), failed.get(2).text());
+            assertEquals("I", failed.get(3).text());
+            w.send('Q', "SELECT count(*) FROM r9\0".getBytes(StandardCharsets.UTF_8));
+            List<Msg> none = w.untilReady();
+            assertEquals("TDCZ", types(none));
+            assertTrue(none.get(1).text().endsWith("0"), "the first INSERT was taken back: " + none.get(1).text());
+            // reads inside the block see its own writes; all parts kept when all succeed
+            w.send('Q', "INSERT INTO r9 VALUES (2, 'x'); SELECT name FROM r9 WHERE id = 2; UPDATE r9 SET name = 'y'\0"
+                    .getBytes(StandardCharsets.UTF_8));
+            List<Msg> ok = w.untilReady();
+            assertEquals("CTDCCZ", types(ok));
+            assertTrue(ok.get(2).text().endsWith("x"), ok.get(2).text());
+            w.send('Q', "SELECT name FROM r9\0".getBytes(StandardCharsets.UTF_8));
+            List<Msg> kept = w.untilReady();
+            assertEquals("TDCZ", types(kept));
+            assertTrue(kept.get(1).text().endsWith("y"), kept.get(1).text());
+            w.send('Q', "DROP TABLE r9\0".getBytes(StandardCharsets.UTF_8));
+            assertEquals("CZ", types(w.untilReady()));
+        }
+    }
+
     @Test
     void extendedProtocolSkipsToSyncAfterAnError() throws IOException {
         try (Wire w = new Wire()) {

@@ -1,0 +1,24 @@
+package io.respsql.pgwire;
+
+import io.netty.channel.ChannelHandlerContext;
+
+import java.net.SocketAddress;
+
+/**
+ * What the PostgreSQL listener needs of the server that starts it (net's RespSqlServer): the
+ * group commit that replies to writes wait for, and protected mode. An interface here, so that
+ * pgwire never imports net (net starts pgwire: no package cycle).
+ */
+public interface PgHost {
+    /** Whether replies to writes are held until their append-only records are written (appendfsync always). */
+    boolean holdsReplies();
+
+    /** Flushes {@code ctx} once the pending append-only records are written. */
+    void flushAfterCommit(ChannelHandlerContext ctx);
+
+    /** Writes the pending append-only records now (a reply about to leave another way may answer them). */
+    void commitNow();
+
+    /** Whether a client connecting from {@code remote} is refused (protected mode, as for RESP). */
+    boolean denies(SocketAddress remote);
+}
