@@ -1,15 +1,15 @@
-package io.respsql.exec.op.scan;
+package io.respsql.exec.op.materialize;
 
 import io.respsql.exec.op.Operator;
 import io.respsql.exec.op.TupleConsumer;
-import io.respsql.exec.op.materialize.WorkTableWriter;
+import io.respsql.exec.op.scan.TableScan;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.storage.Table;
 
 import java.util.List;
 
-/** A VALUES list: its rows written into the plan's work table on each run, then scanned. */
+/** A VALUES list: its rows written into the plan's work table on each run (materialized, as {@link Materialize} does a query), then scanned. */
 public final class ValuesScan implements Operator {
     private final Table work;
     private final Expression[][] rows;
