@@ -79,6 +79,7 @@ public final class RowSource {
             }
         } finally {
             ctx.cancel = null;
+            run.collectInto(null);
         }
     }
 

@@ -41,7 +41,10 @@ final class WriteRun {
         return ctx;
     }
 
-    /** Collects into {@code into} through {@link #collect}. */
+    /**
+     * Collects into {@code into} through {@link #collect}; null after the run, so a cached plan
+     * keeps no engine row buffer alive (the engine replaces a buffer a big statement grew).
+     */
     void collectInto(IntArrayList into) {
         rows = into;
     }
@@ -53,5 +56,10 @@ final class WriteRun {
             cursorIndex = index;
         }
         return cursor;
+    }
+
+    /** Whether a row list is referenced (tests: none after a run). */
+    boolean holdsRows() {
+        return rows != null;
     }
 }
