@@ -19,7 +19,8 @@ final class WriteRun {
     /** This run's key bounds ({@link RowSource.Shape#KEY_RANGE}), inclusive. */
     final long[] bounds = new long[2];
     private LongIntBTree.Cursor cursor;
-    private TableIndex cursorIndex;
+    /** The tree {@link #cursor} walks: an index's tree is swapped by a rebuild or TRUNCATE. */
+    private LongIntBTree cursorTree;
     /** Where {@link #collect} puts the slot of relation 0 (the table) of each tuple. */
     private IntArrayList rows;
     final TupleConsumer collect = c -> {
@@ -49,11 +50,12 @@ final class WriteRun {
         rows = into;
     }
 
-    /** A cursor of {@code index}, reused by this plan's runs. */
+    /** A cursor of {@code index}'s current tree, reused by this plan's runs while the tree stays. */
     LongIntBTree.Cursor cursor(TableIndex index) {
-        if (cursor == null || cursorIndex != index) {
-            cursor = index.tree().cursor();
-            cursorIndex = index;
+        LongIntBTree tree = index.tree();
+        if (cursor == null || cursorTree != tree) {
+            cursor = tree.cursor();
+            cursorTree = tree;
         }
         return cursor;
     }
