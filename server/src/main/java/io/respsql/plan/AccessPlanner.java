@@ -296,8 +296,8 @@ final class AccessPlanner {
                 }
                 op = new IndexLookup(index, r.number, probes, filter, desc);
                 if (filter == null && probes.length == 1) {
-                    if (index.unique()) {
-                        rows = Rows.POINT;
+                    if (index.unique() && index.columnCount() == 1) {
+                        rows = Rows.POINT; // a unique (a, b) probed by a alone may give many rows
                     } else {
                         rows = Rows.KEYS; // fk = 7: the index range [7, 7]
                         keys = KeyBounds.single(probes[0]);

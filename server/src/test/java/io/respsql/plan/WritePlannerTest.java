@@ -109,6 +109,16 @@ class WritePlannerTest {
     }
 
     @Test
+    void aCompositeUniqueIndexProbedByItsFirstColumnIsARangeNotAPoint() {
+        run("CREATE TABLE p (a INT, b INT, v INT)");
+        run("CREATE UNIQUE INDEX p_ab ON p (a, b)");
+        assertEquals("+OK", run("INSERT INTO p VALUES (1, 1, 0), (1, 2, 0), (1, 3, 0), (2, 1, 0)"));
+        assertEquals(RowSource.Shape.KEY_RANGE, update("UPDATE p SET v = 5 WHERE a = 1").rows().shape());
+        assertEquals(":3", run("UPDATE p SET v = 5 WHERE a = 1"));
+        assertEquals(":3", run("SELECT COUNT(*) FROM p WHERE v = 5"));
+    }
+
+    @Test
     void nullAndFractionalKeysMatchNothing() {
         assertEquals(":0", run("UPDATE m SET count = 9 WHERE fk = NULL"));
         assertEquals(":0", run("UPDATE m SET count = 9 WHERE fk = 1.5"));
