@@ -163,7 +163,7 @@ public final class WritePlanner {
                 && x.relations() == 1L && rowArithmetic(e);
         Expression step = null;
         int stepSign = 0;
-        if (!t.isIndexed(c) && io.respsql.exec.kernel.NumericKernel.of(c) != null && x.relations() == 1L
+        if (!t.isIndexed(c) && io.respsql.exec.kernel.NumericKernel.supports(c) && x.relations() == 1L
                 && rowArithmetic(e)) {
             // SET c = c + k, c - k or k + c with k an integer literal or parameter into an INT,
             // BIGINT or FLOAT column: the UPDATE can add one number to the column's values in a

@@ -2,6 +2,7 @@ package io.respsql.exec.kernel;
 
 import io.respsql.index.LongIntBTree;
 import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.LongColumn;
@@ -41,6 +42,12 @@ public abstract class NumericKernel {
             default:
                 return null;
         }
+    }
+
+    /** Whether {@link #of} gives kernels for {@code c}: a column declared INT, BIGINT or FLOAT. */
+    public static boolean supports(Column c) {
+        ColumnType t = c.type();
+        return t == ColumnType.INT || t == ColumnType.BIGINT || t == ColumnType.FLOAT;
     }
 
     public abstract Column column();

@@ -9,7 +9,6 @@ import io.respsql.sql.SqlState;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
-import io.respsql.storage.IntColumn;
 import io.respsql.storage.RowAllocator;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
@@ -196,9 +195,25 @@ public final class UpdateOperator {
      * subtraction rounds, has its old values logged from a row list). A row
      * that would leave the column's range is computed by the general path, which throws its exact error
      * ("value ... is out of range", "integer overflow in a + b") before anything was written.
-     * Returns the rows changed, or -1 when the general path must run (k is NULL, or the row
-     * source could yield a row twice).
+     * Returns the rows changed, or -1 when the general path must run (k is NULL).
      */
+    /**
+     * Adds {@code delta} to every live row of {@code t} when every value stays in range: returns -1
+     * then, or (nothing written) the first live row whose value would not fit. A block's undo log
+     * records the step (subtract again over the same live rows), not the rows.
+     */
+    private static int incrementLive(Table t, NumericKernel c, long delta, UndoLog undo) {
+        RowAllocator live = t.rows();
+        int bad = c.firstOutside(live, delta);
+        if (bad < 0) {
+            c.addToLive(live, delta);
+            if (undo != null) {
+                c.addedToLive(undo, t, delta);
+            }
+        }
+        return bad;
+    }
+
     private long increment(WriteRun run, Assignment a, IntArrayList buffer, UndoLog undo,
                            io.respsql.expr.Cancellation cancel) {
         Table t = table;
@@ -211,16 +226,11 @@ public final class UpdateOperator {
         // the walks without a row list log the step for a block; a FLOAT's values are logged from the row list
         boolean walk = undo == null || c.exactUndo();
         if (walk && rows.shape == RowSource.Shape.ALL_ROWS) {
-            RowAllocator live = t.rows();
-            int bad = c.firstOutside(live, delta);
+            int bad = incrementLive(t, c, delta, undo);
             if (bad >= 0) {
                 throw rowError(a, ctx, bad);
             }
-            c.addToLive(live, delta);
-            if (undo != null) {
-                c.addedToLive(undo, t, delta); // a block's log: subtract again over the same live rows
-            }
-            return live.liveCount();
+            return t.rows().liveCount();
         }
         if (walk && rows.shape == RowSource.Shape.KEY_RANGE) {
             long[] bounds = run.bounds;
@@ -229,13 +239,8 @@ public final class UpdateOperator {
             }
             if (coversAllRows(t, rows.index, bounds, run)) {
                 // WHERE id > 0 over every row: the whole-table walk (live bitmap, chunk runs), not the cursor
-                RowAllocator live = t.rows();
-                if (c.firstOutside(live, delta) < 0) {
-                    c.addToLive(live, delta);
-                    if (undo != null) {
-                        c.addedToLive(undo, t, delta);
-                    }
-                    return live.liveCount();
+                if (incrementLive(t, c, delta, undo) < 0) {
+                    return t.rows().liveCount();
                 }
                 // a misfit (nothing written): the range walk names the first in key order, as the general path
             }
