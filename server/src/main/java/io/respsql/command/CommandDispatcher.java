@@ -181,11 +181,11 @@ public final class CommandDispatcher {
             if (dialect != null) {
                 tx.postgres(dialect); // the statements queued after it run (and are checked) in that dialect
             } else if (text != null && !StatementTimeout.names(text)) { // SET statement_timeout: answered at EXEC
-                io.respsql.sql.Dialect.postgres(tx.postgres());
+                boolean prior = io.respsql.sql.Dialect.set(tx.postgres());
                 try {
                     error = SqlEngine.checkQueued(text, writeRefusal.get());
                 } finally {
-                    io.respsql.sql.Dialect.postgres(false);
+                    io.respsql.sql.Dialect.set(prior);
                 }
             }
         } else if (spec.hasFlag(CommandFlags.WRITE) || top.hasFlag(CommandFlags.WRITE)) {

@@ -146,13 +146,13 @@ final class SqlCommands {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
-        io.respsql.sql.Dialect.postgres(s.postgresDialect());
+        boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
         try {
             o = ctx.sql().execute(statement, typedForm ? typed.on(out) : rows2010.on(out), offload(s, typedForm, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
-            io.respsql.sql.Dialect.postgres(false);
+            io.respsql.sql.Dialect.set(prior);
         }
         OutcomeReply.write(out, mark, o);
     }
@@ -185,13 +185,13 @@ final class SqlCommands {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
-        io.respsql.sql.Dialect.postgres(s.postgresDialect());
+        boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
         try {
             o = ctx.sql().executePrepared(a.string(1), values, rows2010.on(out), offload(s, false, out));
         } finally {
             io.respsql.plan.IndexUse.off(false);
-            io.respsql.sql.Dialect.postgres(false);
+            io.respsql.sql.Dialect.set(prior);
         }
         OutcomeReply.write(out, mark, o);
     }

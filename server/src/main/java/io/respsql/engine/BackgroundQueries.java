@@ -365,11 +365,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 cancel.check();
                 PlannedQuery p;
-                io.respsql.sql.Dialect.postgres(postgres);
+                boolean prior = io.respsql.sql.Dialect.set(postgres);
                 try {
                     p = StatementPlanner.plan(view, q.query(), sql);
                 } finally {
-                    io.respsql.sql.Dialect.postgres(false);
+                    io.respsql.sql.Dialect.set(prior);
                 }
                 p.run(w.sink(), cancel);
                 reply = w.finish();

@@ -120,11 +120,11 @@ final class AofLoader {
      */
     private static void apply(SqlEngine engine, String sql, boolean postgres, Path file, long offset) {
         Outcome outcome;
-        Dialect.postgres(postgres);
+        boolean prior = Dialect.set(postgres);
         try {
             outcome = engine.execute(sql);
         } finally {
-            Dialect.postgres(false);
+            Dialect.set(prior);
         }
         if (!outcome.ok()) {
             throw new AofLoadException(badRecord(file, offset, "replaying it failed: " + outcome.error(), false));

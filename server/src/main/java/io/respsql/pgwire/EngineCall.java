@@ -34,12 +34,12 @@ final class EngineCall {
     Outcome execute(CharSequence sql, boolean postgres, ResultSink rows, SqlEngine.Offload offload, long timeoutMs,
                     List<String> lines) {
         engine.sessionTimeout(timeoutMs);
-        dialect(postgres);
+        boolean prior = io.respsql.sql.Dialect.set(postgres);
         Outcome o;
         try {
             o = engine.execute(sql, rows, offload);
         } finally {
-            dialect(false);
+            io.respsql.sql.Dialect.set(prior);
         }
         if (o.reply() == Outcome.Reply.LINES && lines != null) {
             lines.addAll(o.lines());
@@ -47,17 +47,9 @@ final class EngineCall {
         return o;
     }
 
-    /**
-     * Sets this thread's SQL dialect for the statement about to be parsed and bound: PostgreSQL's
-     * ({@code SET sql_dialect}, pgwire's default) or the default one.
-     */
-    static void dialect(boolean postgres) {
-        io.respsql.sql.Dialect.postgres(postgres);
-    }
-
     /** The columns a query would give, planned (not run); null when it is not a query. */
     ResultColumns describe(String sql, boolean postgres) {
-        dialect(postgres);
+        boolean prior = io.respsql.sql.Dialect.set(postgres);
         try {
             Statement st = SqlParser.parse(sql);
             if (st instanceof Statement.QueryStatement q) {
@@ -65,7 +57,7 @@ final class EngineCall {
             }
             return null;
         } finally {
-            dialect(false);
+            io.respsql.sql.Dialect.set(prior);
         }
     }
 

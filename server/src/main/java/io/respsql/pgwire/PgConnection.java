@@ -1039,11 +1039,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             try {
                 cancel.check();
                 PlannedQuery p;
-                EngineCall.dialect(postgres);
+                boolean prior = io.respsql.sql.Dialect.set(postgres);
                 try {
                     p = StatementPlanner.plan(view, q.query(), sql);
                 } finally {
-                    EngineCall.dialect(false);
+                    io.respsql.sql.Dialect.set(prior);
                 }
                 p.run(sink, cancel);
                 Result r = new Result();

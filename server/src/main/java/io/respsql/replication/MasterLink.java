@@ -580,11 +580,11 @@ final class MasterLink {
                 Outcome outcome;
                 // A PGSQL record ran in PostgreSQL's dialect on the master: it must here too (our own
                 // append-only file then logs it as PGSQL again, as the engine reads the dialect).
-                io.respsql.sql.Dialect.postgres(postgres);
+                boolean prior = io.respsql.sql.Dialect.set(postgres);
                 try {
                     outcome = engine.execute(sql); // no reply: the outcome says whether it took effect
                 } finally {
-                    io.respsql.sql.Dialect.postgres(false);
+                    io.respsql.sql.Dialect.set(prior);
                 }
                 if (!outcome.ok()) {
                     String err = outcome.error();

@@ -23,4 +23,17 @@ public final class Dialect {
     public static void postgres(boolean on) {
         POSTGRES.set(on ? Boolean.TRUE : Boolean.FALSE);
     }
+
+    /**
+     * Sets this thread's dialect for a body and returns the one it replaces, which the caller
+     * puts back when the body is done, so a nested call (a replayed statement inside a loader, a
+     * check inside a request) leaves its caller's dialect as it found it:
+     * {@code boolean prior = Dialect.set(pg); try { ... } finally { Dialect.set(prior); }}.
+     * A plain save/restore, not a lambda: nothing allocated on the per-statement path.
+     */
+    public static boolean set(boolean postgres) {
+        boolean prior = POSTGRES.get();
+        POSTGRES.set(postgres ? Boolean.TRUE : Boolean.FALSE);
+        return prior;
+    }
 }
