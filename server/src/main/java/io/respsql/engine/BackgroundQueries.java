@@ -364,13 +364,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                     hold.accept(cancel);
                 }
                 cancel.check();
-                PlannedQuery p;
-                boolean prior = io.respsql.sql.Dialect.set(postgres);
-                try {
-                    p = StatementPlanner.plan(view, q.query(), sql);
-                } finally {
-                    io.respsql.sql.Dialect.set(prior);
-                }
+                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql, postgres);
                 p.run(w.sink(), cancel);
                 reply = w.finish();
                 ok = true;

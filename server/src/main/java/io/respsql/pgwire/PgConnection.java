@@ -1038,13 +1038,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             PgRows sink = new PgRows().on(buf, formats, describeFirst, stream ? this : null);
             try {
                 cancel.check();
-                PlannedQuery p;
-                boolean prior = io.respsql.sql.Dialect.set(postgres);
-                try {
-                    p = StatementPlanner.plan(view, q.query(), sql);
-                } finally {
-                    io.respsql.sql.Dialect.set(prior);
-                }
+                PlannedQuery p = StatementPlanner.plan(view, q.query(), sql, postgres);
                 p.run(sink, cancel);
                 Result r = new Result();
                 r.columns = sink.columns();

@@ -65,6 +65,20 @@ public final class StatementPlanner {
         return planned;
     }
 
+    /**
+     * {@link #plan(ReadableCatalog, Query, String)} of a statement in PostgreSQL's dialect or not
+     * (a query planned again on a worker thread, whose own dialect is not the client's): the
+     * thread's dialect is set for the planning and then put back.
+     */
+    public static PlannedQuery plan(ReadableCatalog catalog, Query query, String sql, boolean postgres) {
+        boolean prior = io.respsql.sql.Dialect.set(postgres);
+        try {
+            return plan(catalog, query, sql);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
+    }
+
     /** Binds an expression that reads no table (a DEFAULT, a VALUES entry): constants and functions. */
     public static Expression bindConstant(Expr e, String sql) {
         return new QueryBinder(null, sql).constant(e);
