@@ -39,10 +39,8 @@ final class ArithmeticOp {
     }
 
     /** Integer (and DATE) arithmetic on longs. */
-    static final class LongOp extends Expression {
+    static final class LongOp extends BinaryNode {
         final BinaryOp op;
-        final Expression left;
-        final Expression right;
         /** PostgreSQL's dialect: zero divisors and overflow are errors with its texts, INT results 32-bit. */
         final boolean pg;
 
@@ -51,10 +49,8 @@ final class ArithmeticOp {
         }
 
         LongOp(SqlType type, BinaryOp op, Expression left, Expression right, boolean pg) {
-            super(type);
+            super(type, left, right);
             this.op = op;
-            this.left = left;
-            this.right = right;
             this.pg = pg;
         }
 
@@ -151,25 +147,13 @@ final class ArithmeticOp {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "(" + left.describe() + " " + op.symbol + " " + right.describe() + ")";
         }
     }
 
-    static final class DoubleOp extends Expression {
+    static final class DoubleOp extends BinaryNode {
         final BinaryOp op;
-        final Expression left;
-        final Expression right;
         /** PostgreSQL's dialect: a zero divisor is 22012. */
         final boolean pg;
 
@@ -178,10 +162,8 @@ final class ArithmeticOp {
         }
 
         DoubleOp(BinaryOp op, Expression left, Expression right, boolean pg) {
-            super(SqlType.DOUBLE);
+            super(SqlType.DOUBLE, left, right);
             this.op = op;
-            this.left = left;
-            this.right = right;
             this.pg = pg;
         }
 
@@ -245,33 +227,20 @@ final class ArithmeticOp {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "(" + left.describe() + " " + op.symbol + " " + right.describe() + ")";
         }
     }
 
-    static final class Negate extends Expression {
-        final Expression operand;
-
-        Negate(Expression operand) {
-            this(operand, false);
+    static final class Negate extends UnaryNode {
+        Negate(Expression arg) {
+            this(arg, false);
         }
 
         /** In PostgreSQL's dialect {@code -INT} stays an INT (so -(-2147483648) is 22003). */
-        Negate(Expression operand, boolean pg) {
-            super(operand.type() == SqlType.DOUBLE ? SqlType.DOUBLE
-                    : pg && operand.type() == SqlType.INT ? SqlType.INT : SqlType.BIGINT);
-            this.operand = operand;
+        Negate(Expression arg, boolean pg) {
+            super(arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE
+                    : pg && arg.type() == SqlType.INT ? SqlType.INT : SqlType.BIGINT, arg);
         }
 
         @Override
@@ -279,7 +248,7 @@ final class ArithmeticOp {
             if (type == SqlType.DOUBLE) {
                 return (long) evalDouble(ctx);
             }
-            long v = operand.evalLong(ctx);
+            long v = arg.evalLong(ctx);
             if (ctx.isNull) {
                 return 0;
             }
@@ -297,23 +266,13 @@ final class ArithmeticOp {
             if (type != SqlType.DOUBLE) {
                 return evalLong(ctx);
             }
-            double v = operand.evalDouble(ctx);
+            double v = arg.evalDouble(ctx);
             return ctx.isNull ? 0 : -v;
         }
 
         @Override
-        public long relations() {
-            return operand.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return operand.isConstant();
-        }
-
-        @Override
         public String describe() {
-            return "(-" + operand.describe() + ")";
+            return "(-" + arg.describe() + ")";
         }
     }
 }

@@ -79,8 +79,7 @@ final class Casts {
         return new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid " + target.sqlName() + " value '" + TextBuf.string(a, off, len) + "'");
     }
 
-    static final class Cast extends Expression {
-        final Expression operand;
+    static final class Cast extends UnaryNode {
         final SqlType from;
         private final TextArg textArg;
         /** PostgreSQL's rules (strict text, rounding, ranges); SQLite's when false. */
@@ -88,15 +87,14 @@ final class Casts {
         /** The integer target's width under PostgreSQL's rules: 16, 32 or 64. */
         final int bits;
 
-        Cast(Expression operand, SqlType target) {
-            this(operand, target, false, target == SqlType.INT ? 32 : 64);
+        Cast(Expression arg, SqlType target) {
+            this(arg, target, false, target == SqlType.INT ? 32 : 64);
         }
 
-        Cast(Expression operand, SqlType target, boolean pg, int bits) {
-            super(target);
-            this.operand = operand;
-            this.from = operand.type();
-            this.textArg = target == SqlType.TEXT ? new TextArg(operand) : null;
+        Cast(Expression arg, SqlType target, boolean pg, int bits) {
+            super(target, arg);
+            this.from = arg.type();
+            this.textArg = target == SqlType.TEXT ? new TextArg(arg) : null;
             this.pg = pg;
             this.bits = bits;
         }
@@ -108,7 +106,7 @@ final class Casts {
                     ctx.isNull = true;
                     return 0;
                 case DOUBLE: {
-                    double d = operand.evalDouble(ctx);
+                    double d = arg.evalDouble(ctx);
                     if (ctx.isNull) {
                         return 0;
                     }
@@ -126,7 +124,7 @@ final class Casts {
                     return narrow((long) d);
                 }
                 case TEXT: {
-                    byte[] a = operand.evalText(ctx);
+                    byte[] a = arg.evalText(ctx);
                     if (ctx.isNull) {
                         return 0;
                     }
@@ -159,7 +157,7 @@ final class Casts {
                     }
                 }
                 default: {
-                    long v = operand.evalLong(ctx);
+                    long v = arg.evalLong(ctx);
                     if (ctx.isNull) {
                         return 0;
                     }
@@ -201,9 +199,9 @@ final class Casts {
                     ctx.isNull = true;
                     return 0;
                 case DOUBLE:
-                    return operand.evalDouble(ctx);
+                    return arg.evalDouble(ctx);
                 case TEXT: {
-                    byte[] a = operand.evalText(ctx);
+                    byte[] a = arg.evalText(ctx);
                     if (ctx.isNull) {
                         return 0;
                     }
@@ -211,7 +209,7 @@ final class Casts {
                             : NumberText.realPrefix(a, ctx.textOffset, ctx.textLength);
                 }
                 default:
-                    return operand.evalLong(ctx);
+                    return arg.evalLong(ctx);
             }
         }
 
@@ -221,18 +219,8 @@ final class Casts {
         }
 
         @Override
-        public long relations() {
-            return operand.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return operand.isConstant();
-        }
-
-        @Override
         public String describe() {
-            return "CAST(" + operand.describe() + " AS " + type.sqlName() + ")";
+            return "CAST(" + arg.describe() + " AS " + type.sqlName() + ")";
         }
     }
 }

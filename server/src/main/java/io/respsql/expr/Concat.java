@@ -1,15 +1,11 @@
 package io.respsql.expr;
 
 /** {@code a || b}: the text forms ({@link TextForm}) joined; NULL when either is NULL. */
-final class Concat extends Expression {
-    final Expression left;
-    final Expression right;
+final class Concat extends BinaryNode {
     private final TextBuf buf = new TextBuf();
 
     Concat(Expression left, Expression right) {
-        super(SqlType.TEXT);
-        this.left = left;
-        this.right = right;
+        super(SqlType.TEXT, left, right);
     }
 
     @Override
@@ -22,16 +18,6 @@ final class Concat extends Expression {
             return buf.a;
         }
         return buf.result(ctx);
-    }
-
-    @Override
-    public long relations() {
-        return left.relations() | right.relations();
-    }
-
-    @Override
-    public boolean isConstant() {
-        return left.isConstant() && right.isConstant();
     }
 
     @Override

@@ -2,6 +2,17 @@ package io.respsql.expr;
 
 /** Evaluation by a node's type, for nodes that carry values of any type. */
 final class Eval {
+    /** 10^0 .. 10^22: the powers of ten a double holds exactly (scaling by one rounds once). */
+    static final double[] POW10 = new double[23];
+
+    static {
+        double p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            p *= 10;
+        }
+    }
+
     private Eval() {
     }
 

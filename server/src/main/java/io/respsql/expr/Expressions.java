@@ -65,7 +65,7 @@ public final class Expressions {
 
     /** The column {@code e} is {@code col IS NULL} of (not IS NOT NULL), a plain column of relation {@code relation}; else null. */
     public static Column isNullTestOf(Expression e, int relation) {
-        return e instanceof NullTest.IsNull t && !t.negated && t.operand instanceof ColumnRef r && r.relation == relation
+        return e instanceof NullTest.IsNull t && !t.negated && t.arg instanceof ColumnRef r && r.relation == relation
                 ? r.column : null;
     }
 

@@ -9,14 +9,9 @@ final class Logic {
     private Logic() {
     }
 
-    static final class And extends Expression {
-        final Expression left;
-        final Expression right;
-
+    static final class And extends BinaryNode {
         And(Expression left, Expression right) {
-            super(SqlType.BOOLEAN);
-            this.left = left;
-            this.right = right;
+            super(SqlType.BOOLEAN, left, right);
         }
 
         @Override
@@ -45,29 +40,14 @@ final class Logic {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "(" + left.describe() + " AND " + right.describe() + ")";
         }
     }
 
-    static final class Or extends Expression {
-        final Expression left;
-        final Expression right;
-
+    static final class Or extends BinaryNode {
         Or(Expression left, Expression right) {
-            super(SqlType.BOOLEAN);
-            this.left = left;
-            this.right = right;
+            super(SqlType.BOOLEAN, left, right);
         }
 
         @Override
@@ -89,48 +69,25 @@ final class Logic {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "(" + left.describe() + " OR " + right.describe() + ")";
         }
     }
 
-    static final class Not extends Expression {
-        final Expression operand;
-
-        Not(Expression operand) {
-            super(SqlType.BOOLEAN);
-            this.operand = operand;
+    static final class Not extends UnaryNode {
+        Not(Expression arg) {
+            super(SqlType.BOOLEAN, arg);
         }
 
         @Override
         public long evalLong(EvalContext ctx) {
-            long v = operand.evalLong(ctx);
+            long v = arg.evalLong(ctx);
             return ctx.isNull ? 0 : v == 0 ? 1 : 0;
         }
 
         @Override
-        public long relations() {
-            return operand.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return operand.isConstant();
-        }
-
-        @Override
         public String describe() {
-            return "(NOT " + operand.describe() + ")";
+            return "(NOT " + arg.describe() + ")";
         }
     }
 }

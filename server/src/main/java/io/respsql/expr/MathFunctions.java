@@ -16,16 +16,6 @@ final class MathFunctions {
     static final String INVALID_ARGUMENT_FOR_LOG = "2201E";
     static final String INVALID_ARGUMENT_FOR_POWER = "2201F";
 
-    private static final double[] POW10 = new double[23];
-
-    static {
-        double p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            p *= 10;
-        }
-    }
-
     enum Op { SQRT, CBRT, EXP, LN, LOG10, FLOOR, CEIL, TRUNC, SIGN, DEGREES, RADIANS }
 
     private static SqlException overflow() {
@@ -37,14 +27,12 @@ final class MathFunctions {
     }
 
     /** A function of one double. FLOOR/CEIL/TRUNC/SIGN of an integer are built as integers ({@link IntegerUnary}). */
-    static final class Unary extends Expression {
+    static final class Unary extends UnaryNode {
         final Op op;
-        final Expression arg;
 
         Unary(Op op, Expression arg) {
-            super(SqlType.DOUBLE);
+            super(SqlType.DOUBLE, arg);
             this.op = op;
-            this.arg = arg;
         }
 
         @Override
@@ -101,28 +89,15 @@ final class MathFunctions {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return (op == Op.LOG10 ? "LOG" : op.name()) + "(" + arg.describe() + ")";
         }
     }
 
     /** SIGN of an integer: -1, 0 or 1 (FLOOR, CEIL and TRUNC of an integer are the integer itself). */
-    static final class IntegerSign extends Expression {
-        final Expression arg;
-
+    static final class IntegerSign extends UnaryNode {
         IntegerSign(Expression arg) {
-            super(arg.type() == SqlType.INT ? SqlType.INT : SqlType.BIGINT);
-            this.arg = arg;
+            super(arg.type() == SqlType.INT ? SqlType.INT : SqlType.BIGINT, arg);
         }
 
         @Override
@@ -132,32 +107,18 @@ final class MathFunctions {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "SIGN(" + arg.describe() + ")";
         }
     }
 
     /** POWER(x, y), LOG(b, x) (logarithm of x to base b), TRUNC(x, digits) on doubles. */
-    static final class Binary extends Expression {
+    static final class Binary extends BinaryNode {
         final String name;
-        final Expression left;
-        final Expression right;
 
         Binary(String name, Expression left, Expression right) {
-            super(SqlType.DOUBLE);
+            super(SqlType.DOUBLE, left, right);
             this.name = name;
-            this.left = left;
-            this.right = right;
         }
 
         @Override
@@ -203,7 +164,7 @@ final class MathFunctions {
                     }
                     if (d >= -22 && d <= 22) {
                         // scaled by an exact power of ten: no allocation per row
-                        double p = POW10[Math.abs(d)];
+                        double p = Eval.POW10[Math.abs(d)];
                         double scaled = d >= 0 ? a * p : a / p;
                         double t = scaled < 0 ? Math.ceil(scaled) : Math.floor(scaled);
                         return d >= 0 ? t / p : t * p;
@@ -219,30 +180,18 @@ final class MathFunctions {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return name + "(" + left.describe() + ", " + right.describe() + ")";
         }
     }
 
     /** GREATEST / LEAST(a, ...): the largest / smallest non-NULL value (all brought to their common type); NULL when all are. */
-    static final class Extreme extends Expression {
+    static final class Extreme extends NaryNode {
         final boolean greatest;
-        final Expression[] args;
 
         Extreme(boolean greatest, SqlType type, Expression[] args) {
-            super(type);
+            super(type, greatest ? "GREATEST" : "LEAST", args);
             this.greatest = greatest;
-            this.args = args;
         }
 
         @Override
@@ -311,21 +260,6 @@ final class MathFunctions {
             ctx.textOffset = bo;
             ctx.textLength = bl;
             return best;
-        }
-
-        @Override
-        public long relations() {
-            return Eval.relations(args);
-        }
-
-        @Override
-        public boolean isConstant() {
-            return Eval.allConstant(args);
-        }
-
-        @Override
-        public String describe() {
-            return Functions.describe(greatest ? "GREATEST" : "LEAST", args);
         }
     }
 }

@@ -5,15 +5,10 @@ final class NullFunctions {
     private NullFunctions() {
     }
 
-    static final class Coalesce extends Expression {
-        final String name;
-        final Expression[] args;
-
+    static final class Coalesce extends NaryNode {
         /** {@code args} already brought to {@code type}. */
         Coalesce(String name, SqlType type, Expression[] args) {
-            super(type);
-            this.name = name;
-            this.args = args;
+            super(type, name, args);
         }
 
         @Override
@@ -47,21 +42,6 @@ final class NullFunctions {
                 }
             }
             return TextBuf.EMPTY;
-        }
-
-        @Override
-        public long relations() {
-            return Eval.relations(args);
-        }
-
-        @Override
-        public boolean isConstant() {
-            return Eval.allConstant(args);
-        }
-
-        @Override
-        public String describe() {
-            return Functions.describe(name, args);
         }
     }
 

@@ -5,37 +5,25 @@ final class NullTest {
     private NullTest() {
     }
 
-    static final class IsNull extends Expression {
-        final Expression operand;
+    static final class IsNull extends UnaryNode {
         final boolean negated;
 
-        IsNull(Expression operand, boolean negated) {
-            super(SqlType.BOOLEAN);
-            this.operand = operand;
+        IsNull(Expression arg, boolean negated) {
+            super(SqlType.BOOLEAN, arg);
             this.negated = negated;
         }
 
         @Override
         public long evalLong(EvalContext ctx) {
-            Eval.any(operand, ctx);
+            Eval.any(arg, ctx);
             boolean isNull = ctx.isNull;
             ctx.isNull = false;
             return isNull != negated ? 1 : 0;
         }
 
         @Override
-        public long relations() {
-            return operand.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return operand.isConstant();
-        }
-
-        @Override
         public String describe() {
-            return "(" + operand.describe() + (negated ? " IS NOT NULL)" : " IS NULL)");
+            return "(" + arg.describe() + (negated ? " IS NOT NULL)" : " IS NULL)");
         }
     }
 

@@ -13,23 +13,11 @@ final class NumberText {
     }
 
     private static final Pattern NUMBER = Pattern.compile("\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*");
-    private static final double[] POW10 = new double[23];
-
-    static {
-        double p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            p *= 10;
-        }
-    }
 
     /** SQLite's CAST(text AS INTEGER): the leading integer, 0 when none, clamped to 64 bits. */
     static long intPrefix(byte[] a, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && isSpace(a[i])) {
-            i++;
-        }
+        int i = firstNonBlank(a, off, end);
         boolean negative = false;
         if (i < end && (a[i] == '-' || a[i] == '+')) {
             negative = a[i] == '-';
@@ -65,11 +53,8 @@ final class NumberText {
      * rounded multiplication or division of exact doubles); otherwise Double.parseDouble.
      */
     static double realPrefix(byte[] a, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && isSpace(a[i])) {
-            i++;
-        }
+        int i = firstNonBlank(a, off, end);
         int numStart = i;
         boolean negative = false;
         if (i < end && (a[i] == '-' || a[i] == '+')) {
@@ -138,7 +123,7 @@ final class NumberText {
         if (mant == 0) {
             r = 0.0;
         } else if (sig <= 15 && exp >= -22 && exp <= 22) {
-            r = exp >= 0 ? mant * POW10[exp] : mant / POW10[-exp];
+            r = exp >= 0 ? mant * Eval.POW10[exp] : mant / Eval.POW10[-exp];
         } else {
             String number = new String(a, numStart, mantEnd - numStart, StandardCharsets.US_ASCII);
             r = Math.abs(Double.parseDouble(number));
@@ -154,14 +139,8 @@ final class NumberText {
      * optional sign and digits, nothing else (22P02 otherwise), within range (22003).
      */
     static long strictInt(byte[] a, int off, int len, int bits) {
-        int i = off;
-        int end = off + len;
-        while (i < end && isSpace(a[i])) {
-            i++;
-        }
-        while (end > i && isSpace(a[end - 1])) {
-            end--;
-        }
+        int i = firstNonBlank(a, off, off + len);
+        int end = pastLastNonBlank(a, i, off + len);
         int digitsFrom = i < end && (a[i] == '-' || a[i] == '+') ? i + 1 : i;
         if (digitsFrom >= end) {
             throw invalidSyntax(bits, a, off, len);
@@ -214,14 +193,8 @@ final class NumberText {
      * [+-]Infinity / [+-]inf, nothing else (22P02 "invalid input syntax for type double precision").
      */
     static double strictDouble(byte[] a, int off, int len) {
-        int i = off;
-        int end = off + len;
-        while (i < end && isSpace(a[i])) {
-            i++;
-        }
-        while (end > i && isSpace(a[end - 1])) {
-            end--;
-        }
+        int i = firstNonBlank(a, off, off + len);
+        int end = pastLastNonBlank(a, i, off + len);
         int k = i < end && (a[i] == '-' || a[i] == '+') ? i + 1 : i;
         int digits = 0;
         while (k < end && a[k] >= '0' && a[k] <= '9') {
@@ -260,6 +233,22 @@ final class NumberText {
             throw invalidSyntax("double precision", a, off, len);
         }
         return realPrefix(a, i, end - i);
+    }
+
+    /** Index of the first non-blank byte of {@code a[from, end)}; {@code end} when none. */
+    private static int firstNonBlank(byte[] a, int from, int end) {
+        while (from < end && isSpace(a[from])) {
+            from++;
+        }
+        return from;
+    }
+
+    /** End of {@code a[from, end)} without its trailing blanks. */
+    private static int pastLastNonBlank(byte[] a, int from, int end) {
+        while (end > from && isSpace(a[end - 1])) {
+            end--;
+        }
+        return end;
     }
 
     private static boolean isSpace(byte b) {

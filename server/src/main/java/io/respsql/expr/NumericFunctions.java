@@ -8,23 +8,10 @@ final class NumericFunctions {
     private NumericFunctions() {
     }
 
-    private static final double[] POW10 = new double[23];
-
-    static {
-        double p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            p *= 10;
-        }
-    }
-
     /** ABS: an integer stays an integer (BIGINT; ABS of the smallest BIGINT is out of range). */
-    static final class Abs extends Expression {
-        final Expression arg;
-
+    static final class Abs extends UnaryNode {
         Abs(Expression arg) {
-            super(arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE : arg.type() == SqlType.NULL ? SqlType.NULL : SqlType.BIGINT);
-            this.arg = arg;
+            super(arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE : arg.type() == SqlType.NULL ? SqlType.NULL : SqlType.BIGINT, arg);
         }
 
         @Override
@@ -49,16 +36,6 @@ final class NumericFunctions {
             }
             double v = arg.evalDouble(ctx);
             return ctx.isNull ? 0 : Math.abs(v);
-        }
-
-        @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
         }
 
         @Override
@@ -103,7 +80,7 @@ final class NumericFunctions {
                 return x;
             }
             double a = Math.abs(x);
-            double scale = POW10[n];
+            double scale = Eval.POW10[n];
             double p = a * scale;
             if (p >= 4503599627370496.0) { // 2^52: no fraction left at this scale
                 return x;

@@ -25,9 +25,7 @@ final class StringFunctions {
     }
 
     /** A function over argument nodes, each also read as text; the node's own result buffer. */
-    abstract static class Fn extends Expression {
-        final String name;
-        final Expression[] args;
+    abstract static class Fn extends NaryNode {
         final TextArg[] in;
         final TextBuf buf = new TextBuf();
         /** The text of the argument last read by {@link #text}: where its bytes start and how many. */
@@ -35,9 +33,7 @@ final class StringFunctions {
         int len;
 
         Fn(SqlType type, String name, Expression... args) {
-            super(type);
-            this.name = name;
-            this.args = args;
+            super(type, name, args);
             this.in = new TextArg[args.length];
             for (int i = 0; i < args.length; i++) {
                 in[i] = new TextArg(args[i]);
@@ -74,21 +70,30 @@ final class StringFunctions {
             ctx.textLength = 0;
             return TextBuf.EMPTY;
         }
+    }
 
-        @Override
-        public long relations() {
-            return Eval.relations(args);
+    /**
+     * A function of one text, NULL in, NULL out, that builds its result in the node's buffer from
+     * the argument's bytes ({@link #write}); the buffer is reset, and its result read, here.
+     */
+    abstract static class OfOneText extends Fn {
+        OfOneText(String name, Expression s) {
+            super(SqlType.TEXT, name, s);
         }
 
         @Override
-        public boolean isConstant() {
-            return Eval.allConstant(args);
+        public final byte[] evalText(EvalContext ctx) {
+            byte[] a = text(0, ctx);
+            if (a == null) {
+                return nullText(ctx);
+            }
+            buf.reset();
+            write(a, off, len);
+            return buf.result(ctx);
         }
 
-        @Override
-        public String describe() {
-            return Functions.describe(name, args);
-        }
+        /** Writes the result for {@code a[off, off + len)} into {@link #buf}. */
+        abstract void write(byte[] a, int off, int len);
     }
 
     /** Index of the byte after {@code n} characters from {@code i}, not past {@code end}. */
@@ -329,18 +334,13 @@ final class StringFunctions {
     }
 
     /** REVERSE(s): the characters in reverse order. */
-    static final class Reverse extends Fn {
+    static final class Reverse extends OfOneText {
         Reverse(Expression s) {
-            super(SqlType.TEXT, "REVERSE", s);
+            super("REVERSE", s);
         }
 
         @Override
-        public byte[] evalText(EvalContext ctx) {
-            byte[] a = text(0, ctx);
-            if (a == null) {
-                return nullText(ctx);
-            }
-            buf.reset();
+        void write(byte[] a, int off, int len) {
             buf.ensure(len);
             int end = off + len;
             int w = len;
@@ -351,23 +351,17 @@ final class StringFunctions {
                 i += cl;
             }
             buf.len = len;
-            return buf.result(ctx);
         }
     }
 
     /** INITCAP(s): each word's first letter upper case, the rest lower (ASCII letters; words are runs of letters and digits). */
-    static final class Initcap extends Fn {
+    static final class Initcap extends OfOneText {
         Initcap(Expression s) {
-            super(SqlType.TEXT, "INITCAP", s);
+            super("INITCAP", s);
         }
 
         @Override
-        public byte[] evalText(EvalContext ctx) {
-            byte[] a = text(0, ctx);
-            if (a == null) {
-                return nullText(ctx);
-            }
-            buf.reset();
+        void write(byte[] a, int off, int len) {
             buf.ensure(len);
             byte[] o = buf.a;
             boolean inWord = false;
@@ -382,7 +376,6 @@ final class StringFunctions {
                 inWord = letter || b >= '0' && b <= '9' || (b & 0x80) != 0;
             }
             buf.len = len;
-            return buf.result(ctx);
         }
     }
 
@@ -515,13 +508,13 @@ final class StringFunctions {
     }
 
     /** MD5(s): the MD5 digest of the bytes as 32 lower-case hex digits. */
-    static final class Md5 extends Fn {
+    static final class Md5 extends OfOneText {
         private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         private final MessageDigest md;
         private final byte[] digest = new byte[16];
 
         Md5(Expression s) {
-            super(SqlType.TEXT, "MD5", s);
+            super("MD5", s);
             try {
                 md = MessageDigest.getInstance("MD5");
             } catch (NoSuchAlgorithmException e) {
@@ -530,11 +523,7 @@ final class StringFunctions {
         }
 
         @Override
-        public byte[] evalText(EvalContext ctx) {
-            byte[] a = text(0, ctx);
-            if (a == null) {
-                return nullText(ctx);
-            }
+        void write(byte[] a, int off, int len) {
             md.reset();
             md.update(a, off, len);
             try {
@@ -542,14 +531,12 @@ final class StringFunctions {
             } catch (java.security.DigestException e) {
                 throw new IllegalStateException(e);
             }
-            buf.reset();
             buf.ensure(32);
             for (int i = 0; i < 16; i++) {
                 buf.a[2 * i] = HEX[(digest[i] >> 4) & 0xF];
                 buf.a[2 * i + 1] = HEX[digest[i] & 0xF];
             }
             buf.len = 32;
-            return buf.result(ctx);
         }
     }
 

@@ -17,15 +17,6 @@ final class TextForm {
 
     private static final byte[] TRUE = TextBuf.utf8("true");
     private static final byte[] FALSE = TextBuf.utf8("false");
-    private static final double[] POW10 = new double[23];
-
-    static {
-        double p = 1;
-        for (int i = 0; i < POW10.length; i++) {
-            POW10[i] = p;
-            p *= 10;
-        }
-    }
 
     /** Appends the text form of {@code e}'s value to {@code out}; false (and nothing appended) for NULL. */
     static boolean append(Expression e, EvalContext ctx, TextBuf out) {
@@ -178,14 +169,14 @@ final class TextForm {
             if (e < -8) {
                 return -1;
             }
-            double scale = POW10[14 - e];
+            double scale = Eval.POW10[14 - e];
             p = a * scale;
             residual = Math.fma(a, scale, -p); // exact: a·scale - p
         } else {
             if (e - 14 > 22) {
                 return -1;
             }
-            double div = POW10[e - 14];
+            double div = Eval.POW10[e - 14];
             p = a / div;
             residual = Math.fma(-p, div, a); // exact: a - p·div, same sign as the true quotient - p
         }

@@ -13,16 +13,14 @@ final class TextFunctions {
     }
 
     /** LOWER / UPPER: ASCII letters only (SQLite without ICU). */
-    static final class CaseMap extends Expression {
+    static final class CaseMap extends UnaryNode {
         final boolean upper;
-        final Expression arg;
         private final TextArg in;
         private final TextBuf buf = new TextBuf();
 
         CaseMap(boolean upper, Expression arg) {
-            super(SqlType.TEXT);
+            super(SqlType.TEXT, arg);
             this.upper = upper;
-            this.arg = arg;
             this.in = new TextArg(arg);
         }
 
@@ -50,29 +48,17 @@ final class TextFunctions {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return (upper ? "UPPER(" : "LOWER(") + arg.describe() + ")";
         }
     }
 
     /** LENGTH: characters of the text (of a number: of its text form). */
-    static final class Length extends Expression {
-        final Expression arg;
+    static final class Length extends UnaryNode {
         private final TextArg in;
 
         Length(Expression arg) {
-            super(SqlType.INT);
-            this.arg = arg;
+            super(SqlType.INT, arg);
             this.in = new TextArg(arg);
         }
 
@@ -80,16 +66,6 @@ final class TextFunctions {
         public long evalLong(EvalContext ctx) {
             byte[] a = in.eval(ctx);
             return ctx.isNull ? 0 : TextBuf.chars(a, ctx.textOffset, ctx.textLength);
-        }
-
-        @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
         }
 
         @Override
