@@ -77,7 +77,7 @@ for r in $(seq 1 "$ROUNDS"); do
   [[ "$("${R[@]}" SQL "SELECT COUNT(*) FROM n")" == "$ROWS" ]] || { echo "row count wrong" >&2; exit 1; }
 done
 
-if [[ "${PG:-1}" == 1 ]] && "$ROOT/scripts/pg-peer.sh" start >"$WORK/pg.env" 2>&1; then
+if [[ "${PG:-1}" == 1 ]] && "$ROOT/scripts/pg-peer.sh" start >"$WORK/pg.env" 2>"$WORK/pg.err"; then
   PG_STARTED=1
   # shellcheck disable=SC1091
   source "$WORK/pg.env"
