@@ -73,6 +73,15 @@ public final class CommandDispatcher {
         return writeRefusal.get();
     }
 
+    /** Whether the data set is loading (startup): commands not flagged {@code loading} are refused. */
+    private java.util.function.BooleanSupplier loading = () -> false;
+
+    /** Refuses every command not flagged {@code loading} with {@code -LOADING} while {@code loading} says so (as Redis). */
+    public CommandDispatcher loading(java.util.function.BooleanSupplier loading) {
+        this.loading = loading == null ? () -> false : loading;
+        return this;
+    }
+
     /** Refuses DENYOOM commands with {@code -OOM} while {@code memory} is over the limit. */
     public CommandDispatcher memory(MemoryAccounting memory) {
         this.memory = memory;
@@ -132,6 +141,12 @@ public final class CommandDispatcher {
                 } else if (memory != null && spec.hasFlag(CommandFlags.DENYOOM) && memory.overLimit()) {
                     spec.rejectedCalls++;
                     out.error(SqlEngine.OOM_REPLY);
+                    failQueueing(tx);
+                } else if (!spec.hasFlag(CommandFlags.LOADING) && loading.getAsBoolean()) {
+                    // As Redis: while the data set loads only commands flagged "loading" run (INFO,
+                    // AUTH, HELLO, CONFIG, ...); clients know the LOADING prefix and retry.
+                    spec.rejectedCalls++;
+                    out.error(io.respsql.persist.LoadProgress.LOADING_REPLY);
                     failQueueing(tx);
                 } else if (tx != null && top.hasFlag(CommandFlags.NO_MULTI)) {
                     spec.rejectedCalls++;

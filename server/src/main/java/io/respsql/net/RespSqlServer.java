@@ -100,20 +100,17 @@ public final class RespSqlServer implements AutoCloseable {
     }
 
     /**
-     * Binds {@code config.bind():config.port()} and starts serving. Port 0 picks a free port, which
-     * is then written back into {@code config}.
+     * Binds {@code config.bind():config.port()} and starts serving, and starts loading the data set
+     * (the append-only file when {@code appendonly yes} and it exists, else the snapshot file
+     * {@code dir/dbfilename} if there is one, as Redis 7) on a thread of its own. Returns at once:
+     * while the data loads, commands that need it are answered {@code -LOADING} and INFO shows
+     * {@code loading:1}; {@link #awaitLoaded()} waits for it. Port 0 picks a free port, which is then
+     * written back into {@code config}.
      *
-     * <p>Before listening it loads the data: the append-only file when {@code appendonly yes} and
-     * it exists, else the snapshot file {@code dir/dbfilename} if there is one (as Redis 7).
-     *
-     * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
-     *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
-     * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
-     * @throws IllegalArgumentException if {@code tls-port} is set and a TLS file does not load (the
-     *         message names the file); nothing has started then. With {@code tls-port} a second
-     *         listener speaks TLS ({@link TlsContext}); {@code port 0} with it means TLS only.
+     * @throws UncheckedIOException if the address cannot be bound
+     * @throws IllegalArgumentException if {@code tls-port} is set and a TLS file does not load
      */
-    public static RespSqlServer start(ServerConfig config) {
+    public static RespSqlServer startLoading(ServerConfig config) {
         // Before anything starts: a TLS file that does not load ends startup with nothing half-started.
         TlsContext tls = tlsContext(config);
         ServerStats stats = new ServerStats(config);
@@ -148,23 +145,19 @@ public final class RespSqlServer implements AutoCloseable {
         persistence.snapshotObserver(replication::snapshotCaptured);
         info.persistence(persistence::info);
         info.replication(replication::info);
-        config.appendOnlySwitch(aof::switchTo);
-        try {
-            // Before listening: no client may see the server without its data.
-            if (!config.appendOnly() || !Files.exists(config.appendOnlyPath())) {
-                persistence.loadAtStartup();
-                // The data is the snapshot's: so is the stream position saved with it.
-                replication.restoreFromSnapshot();
+        config.appendOnlySwitch(on -> {
+            if (persistence.loading().refusing()) {
+                // the log is opened (or written) from the data being loaded, once it is here
+                throw new io.respsql.config.ConfigException("the data set is loading; set appendonly once it is loaded");
             }
-            // Loads the log, or (when it does not exist yet) creates it from the data just loaded.
-            aof.start();
-        } catch (IOException e) {
-            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            throw new UncheckedIOException(e.getMessage(), e);
-        } catch (RuntimeException e) {
-            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-            throw e;
-        }
+            aof.switchTo(on);
+        });
+        // The data set loads on a thread of its own once the listeners are up (loadDataSet); until it
+        // is handed over, commands that need data are answered -LOADING. Flagged before binding, so
+        // no client ever sees the empty catalog as the data.
+        io.respsql.persist.LoadProgress loading = persistence.loading();
+        replication.loadProgress(loading); // a replica's full sync reports there too (async_loading)
+        loading.begin(startupLoadBytes(config), false);
         GroupCommit commit = new GroupCommit(aof, config);
         ClientRegistry clients = new ClientRegistry();
         MemoryAccounting memory = new MemoryAccounting(config, stats, catalog);
@@ -190,7 +183,7 @@ public final class RespSqlServer implements AutoCloseable {
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
         CommandTable table = Commands.standard(context);
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory)
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory).loading(loading::refusing)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
         background.calls(dispatcher::deferCall); // an offloaded query's stats: recorded when its reply is written
@@ -253,7 +246,7 @@ public final class RespSqlServer implements AutoCloseable {
         if (config.pgPort() >= 0) {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
-                        clientChannels, pgHost(commit, config));
+                        clientChannels, pgHost(commit, config, loading));
                 pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
@@ -274,6 +267,9 @@ public final class RespSqlServer implements AutoCloseable {
                         stats.tick(now);
                         sampleClientBuffers(clients, stats);
                         stats.notePeak(memory.refresh());
+                        if (loading.refusing()) {
+                            return; // nothing to save, log or replicate before the data set is here
+                        }
                         persistence.cron(now);
                         replication.cron(now);
                     } catch (RuntimeException e) {
@@ -281,8 +277,6 @@ public final class RespSqlServer implements AutoCloseable {
                     }
                     aof.cron();
                 }, CRON_MILLIS, CRON_MILLIS, TimeUnit.MILLISECONDS);
-        // Only now is the port known, which the replica announces to its master.
-        executor.execute(replication::start);
         RespSqlServer server = new RespSqlServer(loop, executor, serverChannel, cron, transport, persistence, aof,
                 clientChannels);
         server.tlsChannel = tlsChannel;
@@ -290,13 +284,144 @@ public final class RespSqlServer implements AutoCloseable {
         server.sqlEngine = sql;
         server.pg = pg;
         self.set(server);
+        server.loadDataSet(config, catalog, replication);
         return server;
+    }
+
+    /**
+     * Binds {@code config.bind():config.port()} and starts serving, then returns once the data set
+     * has loaded ({@link #start}); until then the server already answers, {@code -LOADING} to
+     * commands that need data.
+     *
+     * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
+     *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)
+     * @throws AofLoadException if {@code appendonly yes} and the append-only file cannot be loaded
+     * @throws IllegalArgumentException if {@code tls-port} is set and a TLS file does not load (the
+     *         message names the file); nothing has started then. With {@code tls-port} a second
+     *         listener speaks TLS ({@link TlsContext}); {@code port 0} with it means TLS only.
+     */
+    public static RespSqlServer start(ServerConfig config) {
+        RespSqlServer server = startLoading(config);
+        server.awaitLoaded();
+        return server;
+    }
+
+    /**
+     * Waits until the data set is loaded and served. A load that failed closes the server and
+     * throws what {@link #start} documents; a server stopped while loading returns (closed).
+     */
+    public void awaitLoaded() {
+        try {
+            loaded.join();
+        } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            close();
+            if (cause instanceof java.util.concurrent.CancellationException) {
+                return; // stopped while loading (SHUTDOWN): nothing failed
+            }
+            if (cause instanceof IOException io) {
+                throw new UncheckedIOException(io.getMessage(), io);
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Completed once the data set loaded at startup is served (or failed to load). */
+    private final java.util.concurrent.CompletableFuture<Void> loaded = new java.util.concurrent.CompletableFuture<>();
+
+    /** Bytes the startup load will read: the snapshot it uses, and the append-only file. */
+    private static long startupLoadBytes(ServerConfig config) {
+        long total = 0;
+        try {
+            boolean logExists = config.appendOnly() && Files.exists(config.appendOnlyPath());
+            if (!logExists && Files.exists(config.snapshotPath())) {
+                total += Files.size(config.snapshotPath());
+            }
+            if (logExists) {
+                total += Files.size(config.appendOnlyPath());
+            }
+        } catch (IOException e) {
+            // the load itself reports what is wrong with the file
+        }
+        return total;
+    }
+
+    /**
+     * Loads the data set on a thread of its own, into a catalog (and an engine over it, for the
+     * append-only file's statements) that the event loop does not serve; then hands it over on the
+     * loop in one step ({@link Catalog#takeAll}), opens the log and starts replicating. Meanwhile
+     * the loop serves INFO and the other commands flagged {@code loading}; the rest get -LOADING.
+     */
+    private void loadDataSet(ServerConfig config, Catalog served, Replication replication) {
+        io.respsql.persist.LoadProgress progress = persistence.loading();
+        boolean logExists = config.appendOnly() && Files.exists(config.appendOnlyPath());
+        if (progress.totalBytes() > 0) {
+            LOG.info("Listening on port {} while loading the data set ({} bytes)", address.getPort(), progress.totalBytes());
+        }
+        Thread loader = new Thread(() -> {
+            Catalog fresh = new Catalog();
+            SqlEngine engine = new SqlEngine(fresh);
+            boolean fromSnapshot = false;
+            try {
+                long t0 = System.nanoTime();
+                if (!logExists) {
+                    fromSnapshot = persistence.loadSnapshot(fresh, progress);
+                }
+                aof.load(engine, progress);
+                if (progress.totalBytes() > 0) {
+                    LOG.info("Data set loaded in {} ms", (System.nanoTime() - t0) / 1_000_000);
+                }
+            } catch (Throwable e) {
+                loaded.completeExceptionally(e);
+                return;
+            }
+            boolean snapshot = fromSnapshot;
+            try {
+                executor.execute(() -> {
+                    try {
+                        if (closed) {
+                            loaded.cancel(false);
+                            return;
+                        }
+                        served.takeAll(fresh);
+                        if (snapshot || !logExists) {
+                            // The data is the snapshot's: so is the stream position saved with it.
+                            replication.restoreFromSnapshot();
+                        }
+                        aof.openAfterLoad();
+                        persistence.loaded();
+                        // Only now is the data here (and the port known), which the replica announces to its master.
+                        replication.start();
+                        loaded.complete(null);
+                    } catch (Throwable e) {
+                        loaded.completeExceptionally(e);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                loaded.cancel(false);
+            }
+        }, "respsql-load");
+        loader.setDaemon(true);
+        loader.start();
     }
 
     /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
     /** The PostgreSQL listener's view of this server: its group commit and protected mode. */
-    private static io.respsql.pgwire.PgHost pgHost(GroupCommit commit, ServerConfig config) {
+    private static io.respsql.pgwire.PgHost pgHost(GroupCommit commit, ServerConfig config,
+                                                   io.respsql.persist.LoadProgress loading) {
         return new io.respsql.pgwire.PgHost() {
+            @Override
+            public boolean startingUp() {
+                return loading.refusing();
+            }
+
             @Override
             public boolean holdsReplies() {
                 return commit.holdsReplies();
@@ -444,6 +569,7 @@ public final class RespSqlServer implements AutoCloseable {
             return;
         }
         closed = true;
+        persistence.loading().cancel(); // a load still running stops at its next buffer
         if (background != null) {
             background.cancelAll("query cancelled: server shutting down"); // none holds the exit (SHUTDOWN)
         }

@@ -32,14 +32,21 @@ final class AofLoader {
     }
 
     static Result load(Path file, SqlEngine engine) {
+        return load(file, engine, null);
+    }
+
+    /** {@link #load(Path, SqlEngine)} telling {@code progress} (null: nobody) how far it has read. */
+    static Result load(Path file, SqlEngine engine, LoadProgress progress) {
         CommitListener listener = engine.commitListener();
         engine.commitListener(CommitListener.NONE); // replaying must not log the records again
         engine.unlimited(true); // a statement that took long once must load: no timeout, no loop bound
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long start = 0;
             if (AofReader.startsWithSnapshot(ch)) {
-                start = Preamble.load(ch, engine.catalog(), file);
+                start = Preamble.load(ch, engine.catalog(), file, progress);
             }
+            ProgressLog log = new ProgressLog("Loading append only file " + file);
+            long total = ch.size();
             AofReader reader = new AofReader(ch, start, ch.size());
             long records = 0;
             // The records of an open MULTI group (null: FLUSHALL), applied when its EXEC is read.
@@ -47,6 +54,11 @@ final class AofLoader {
             long groupStart = -1;
             while (true) {
                 AofReader.Kind kind = reader.next();
+                long at = reader.position();
+                if (progress != null) {
+                    progress.at(at);
+                }
+                log.at(at, total, at);
                 switch (kind) {
                     case END:
                         if (group != null) {

@@ -118,20 +118,43 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
      * opens it for appending. Call before the server serves clients.
      */
     public void start() {
+        load(engine, null);
+        openAfterLoad();
+    }
+
+    /**
+     * The part of {@link #start()} that may run off the event loop, before the file is opened: with
+     * {@code appendonly yes}, replays the file into {@code into} (an engine over a catalog the loop
+     * does not serve yet), or, when there is no file, writes one from {@code into}'s data. Tells
+     * {@code progress} (null: nobody) how far it has read. Then {@link #openAfterLoad()} on the loop.
+     */
+    public void load(SqlEngine into, LoadProgress progress) {
         if (!config.appendOnly()) {
             return;
         }
         Path p = config.appendOnlyPath();
         try {
             if (Files.exists(p)) {
-                AofLoader.Result r = AofLoader.load(p, engine);
+                AofLoader.Result r = AofLoader.load(p, into, progress);
                 loadTruncatedBytes = r.droppedBytes();
                 LOG.info("DB loaded from append only file {}: {} records, {} bytes", p, r.records(), r.size());
-                openForAppend(p);
-                baseSize = size;
             } else {
-                rewriteFromData();
+                writeFromData(into.catalog());
             }
+        } catch (IOException e) {
+            throw new AofLoadException("Cannot open AOF " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** After {@link #load}: opens the file for appending (event loop). */
+    public void openAfterLoad() {
+        if (!config.appendOnly()) {
+            return;
+        }
+        Path p = config.appendOnlyPath();
+        try {
+            openForAppend(p);
+            baseSize = size;
         } catch (IOException e) {
             throw new AofLoadException("Cannot open AOF " + p + ": " + e.getMessage(), e);
         }
@@ -164,19 +187,19 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     }
 
     /**
-     * Writes the current data to a temporary file (a snapshot preamble; nothing for an empty
-     * catalog: no table, view or prepared statement), fsyncs it and renames it over the AOF, then appends to it. Runs on the event loop
-     * before the server serves clients.
+     * Writes {@code catalog}'s data to a temporary file (a snapshot preamble; nothing for an empty
+     * catalog: no table, view or prepared statement), fsyncs it and renames it over the AOF
+     * ({@link #openAfterLoad} then appends to it). Runs at startup, before the data is served.
      */
-    private void rewriteFromData() throws IOException {
+    private void writeFromData(io.respsql.storage.Catalog catalog) throws IOException {
         Path target = config.appendOnlyPath();
         Files.createDirectories(target.toAbsolutePath().getParent());
         Path tmp = tempPath(target);
-        CatalogImage image = engine.catalog().capture();
+        CatalogImage image = catalog.capture();
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             if (!image.isEmpty()) {
-                SnapshotWriter.write(image, out);
+                SnapshotWriter.write(image, out, "Writing append only file " + target);
             }
             out.force(true);
         } catch (IOException | RuntimeException e) {
@@ -187,8 +210,6 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(target);
-        openForAppend(target);
-        baseSize = size;
     }
 
     /**
@@ -223,7 +244,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
                 try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.TRUNCATE_EXISTING)) {
                     if (!image.isEmpty()) {
-                        SnapshotWriter.write(image, out);
+                        SnapshotWriter.write(image, out, "Rewriting append only file " + target);
                     }
                 }
                 rewriteHook.run();

@@ -47,7 +47,7 @@ public final class CheckAof {
                 fix ? StandardOpenOption.WRITE : StandardOpenOption.READ)) {
             long start = 0;
             if (AofReader.startsWithSnapshot(ch)) {
-                start = Preamble.load(ch, new Catalog(), file);
+                start = Preamble.load(ch, new Catalog(), file, null);
             }
             AofReader reader = new AofReader(ch, start, ch.size());
             long records = 0;

@@ -68,6 +68,7 @@ public final class Persistence implements CommitListener {
 
     /** The background save in progress, or null. */
     private BackgroundSave current;
+    private final LoadProgress loading = new LoadProgress();
 
     public Persistence(ServerConfig config, Catalog catalog, Executor loop) {
         this(config, catalog, loop, new BackgroundJobs());
@@ -132,15 +133,38 @@ public final class Persistence implements CommitListener {
      * @throws IOException when the file exists but cannot be loaded; the server must not start
      */
     public void loadAtStartup() throws IOException {
+        loadSnapshot(catalog, null);
+        dirty = 0;
+    }
+
+    /**
+     * The snapshot file {@code dir/dbfilename}, when it exists, loaded into {@code into} (a catalog the
+     * loop does not serve yet: this may run on a loader thread), telling {@code progress} how far it
+     * is. Returns whether there was a file.
+     *
+     * @throws IOException when the file exists but cannot be loaded; the server must not start
+     */
+    public boolean loadSnapshot(Catalog into, LoadProgress progress) throws IOException {
         Path file = config.snapshotPath();
         if (!Files.exists(file)) {
-            return;
+            return false;
         }
         long t0 = System.nanoTime();
-        SnapshotReader.Result r = SnapshotReader.load(file, catalog);
+        SnapshotReader.Result r = SnapshotReader.load(file, into, progress);
         LOG.info("Loaded snapshot {}: {} tables, {} rows in {} ms", file, r.tables(), r.rows(),
                 (System.nanoTime() - t0) / 1_000_000);
+        return true;
+    }
+
+    /** The data loaded at startup is being served now (event loop): nothing is unsaved. */
+    public void loaded() {
         dirty = 0;
+        loading.end();
+    }
+
+    /** The load of the data set at startup (and a replica's load of its master's snapshot). */
+    public LoadProgress loading() {
+        return loading;
     }
 
     // ---- saving --------------------------------------------------------------------------------
@@ -308,7 +332,7 @@ public final class Persistence implements CommitListener {
 
     /** The 100 ms timer (serverCron): starts a scheduled save or one the save rules ask for. */
     public void cron(long nowMillis) {
-        if (current != null || jobs.running() != null) {
+        if (current != null || jobs.running() != null || loading.refusing()) {
             return; // a log rewrite holds the one capture; the rules are checked again after it
         }
         if (bgsaveScheduled) {
@@ -332,6 +356,13 @@ public final class Persistence implements CommitListener {
      */
     public String prepareShutdown(ShutdownSave mode) {
         awaitBackgroundSave();
+        if (loading.refusing()) {
+            // As Redis: stopping while the data set loads saves nothing, which would replace the
+            // file being loaded by the part of it loaded so far.
+            loading.cancel();
+            LOG.info("Stopping while loading the data set: no snapshot is saved");
+            return null;
+        }
         boolean save = mode == ShutdownSave.SAVE || (mode == ShutdownSave.DEFAULT && !config.saveRules().isEmpty());
         if (!save) {
             return null;
@@ -351,8 +382,7 @@ public final class Persistence implements CommitListener {
     /** The fields of {@code INFO persistence}. */
     public void info(StringBuilder sb) {
         long now = System.currentTimeMillis();
-        field(sb, "loading", 0);
-        field(sb, "async_loading", 0);
+        loading.info(sb);
         field(sb, "current_save_keys_processed", current == null ? 0 : current.progress.rowsDone());
         field(sb, "current_save_keys_total", current == null ? 0 : current.progress.rowsTotal());
         field(sb, "rdb_changes_since_last_save", dirty);
@@ -365,6 +395,7 @@ public final class Persistence implements CommitListener {
         field(sb, "rdb_last_cow_chunks", current == null ? lastCowChunks : current.image.copiedChunks());
         field(sb, "rdb_last_capture_usec", lastCaptureMicros);
         appendLogInfo.accept(sb);
+        loading.details(sb);
     }
 
     private static void field(StringBuilder sb, String name, Object value) {

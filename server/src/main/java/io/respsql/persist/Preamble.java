@@ -12,9 +12,9 @@ final class Preamble {
     }
 
     /** Loads the preamble into {@code catalog}; returns the offset of the first record after it. */
-    static long load(FileChannel ch, Catalog catalog, Path file) throws IOException {
+    static long load(FileChannel ch, Catalog catalog, Path file, LoadProgress progress) throws IOException {
         try {
-            return SnapshotReader.load(ch, 0, file.toString(), catalog).endOffset();
+            return SnapshotReader.load(ch, 0, file.toString(), catalog, progress).endOffset();
         } catch (SnapshotException e) {
             throw new AofLoadException("Bad snapshot preamble in AOF " + file + ": " + e.getMessage()
                     + ". The records after it cannot be replayed without it.", e);

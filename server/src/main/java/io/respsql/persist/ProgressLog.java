@@ -8,12 +8,12 @@ import java.util.function.Consumer;
 
 /**
  * One log line every few seconds while a long snapshot load or write runs (startup, SAVE/BGSAVE,
- * an AOF rewrite's preamble, a full sync), so a server busy with a large data set can be told from
+ * an AOF rewrite's preamble, a full sync on both sides, an index build), so a server busy with a large data set can be told from
  * a hung one: how far (percent when the total is known), how fast, how long is left. Work shorter
  * than the interval logs nothing. Callers report progress at buffer boundaries, not per value: a
  * call costs one clock read.
  */
-final class ProgressLog {
+public final class ProgressLog {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
     static final long DEFAULT_INTERVAL_NANOS = 5_000_000_000L;
 
@@ -25,7 +25,7 @@ final class ProgressLog {
     private final long startNanos = System.nanoTime();
     private long nextNanos;
 
-    ProgressLog(String what) {
+    public ProgressLog(String what) {
         this.what = what;
         this.nextNanos = startNanos + intervalNanos;
     }
@@ -34,7 +34,7 @@ final class ProgressLog {
      * Progress so far: {@code done} of {@code total} (total &lt;= 0: unknown) and {@code bytes} moved;
      * logs when the interval has passed since the last line.
      */
-    void at(long done, long total, long bytes) {
+    public void at(long done, long total, long bytes) {
         long now = System.nanoTime();
         if (now < nextNanos) {
             return;

@@ -50,8 +50,11 @@ public final class SnapshotReader {
     /** Buffer position up to which {@link #crc} has seen the bytes. */
     private int crcMark;
     private final ProgressLog progress;
+    /** Told the offset read so far (INFO's loading_loaded_bytes), or null. */
+    private final LoadProgress loadProgress;
 
-    private SnapshotReader(ReadableByteChannel in, String name, long start, long available) {
+    private SnapshotReader(ReadableByteChannel in, String name, long start, long available, LoadProgress loadProgress) {
+        this.loadProgress = loadProgress;
         this.in = in;
         this.name = name;
         this.start = start;
@@ -67,9 +70,14 @@ public final class SnapshotReader {
      * for a damaged file, truncation for a short one.
      */
     public static Result load(Path file, Catalog target) throws IOException {
+        return load(file, target, null);
+    }
+
+    /** {@link #load(Path, Catalog)} telling {@code progress} (null: nobody) how far it has read. */
+    public static Result load(Path file, Catalog target, LoadProgress progress) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             try {
-                return load(ch, 0, file.toString(), target);
+                return load(ch, 0, file.toString(), target, progress);
             } catch (SnapshotException e) {
                 if (!e.damaged()) {
                     throw e;
@@ -127,8 +135,12 @@ public final class SnapshotReader {
      * the snapshot, at {@link Result#endOffset()}. {@code name} names the file in error messages.
      */
     public static Result load(FileChannel ch, long offset, String name, Catalog target) throws IOException {
+        return load(ch, offset, name, target, null);
+    }
+
+    static Result load(FileChannel ch, long offset, String name, Catalog target, LoadProgress progress) throws IOException {
         ch.position(offset);
-        SnapshotReader r = new SnapshotReader(ch, name, offset, Math.max(0, ch.size() - offset));
+        SnapshotReader r = new SnapshotReader(ch, name, offset, Math.max(0, ch.size() - offset), progress);
         Result result = r.read(target);
         ch.position(result.endOffset());
         return result;
@@ -144,7 +156,7 @@ public final class SnapshotReader {
 
     /** Loads a snapshot from a stream of unknown length; trailing bytes after it may be read ahead. */
     public static Result load(ReadableByteChannel ch, String name, Catalog target) throws IOException {
-        return new SnapshotReader(ch, name, 0, -1).read(target);
+        return new SnapshotReader(ch, name, 0, -1, null).read(target);
     }
 
     /** The capture time recorded in the header of the snapshot file {@code file}, or -1 when it has none. */
@@ -568,5 +580,8 @@ public final class SnapshotReader {
         }
         buf.flip();
         progress.at(shifted + buf.limit(), available, shifted + buf.limit());
+        if (loadProgress != null) {
+            loadProgress.at(start + shifted + buf.limit());
+        }
     }
 }

@@ -333,6 +333,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     + " are only accepted from the loopback interface; set requirepass or protected-mode no");
             return;
         }
+        if (server.host.startingUp()) {
+            // as PostgreSQL while it recovers: the client may retry once the data set is loaded
+            fatal("57P03", "the database system is starting up");
+            return;
+        }
         if (server.sessions() >= server.config.maxClients()) {
             fatal("53300", "sorry, too many clients already (maxclients " + server.config.maxClients() + ")");
             return;

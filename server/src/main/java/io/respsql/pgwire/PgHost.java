@@ -21,4 +21,9 @@ public interface PgHost {
 
     /** Whether a client connecting from {@code remote} is refused (protected mode, as for RESP). */
     boolean denies(SocketAddress remote);
+
+    /** Whether the data set is still loading: PostgreSQL's "the database system is starting up" (57P03). */
+    default boolean startingUp() {
+        return false;
+    }
 }

@@ -75,6 +75,8 @@ final class MasterLink {
     private FileChannel transferFile;
     private long transferTotal;
     private long transferRead;
+    /** Log lines every few seconds while the snapshot arrives. */
+    private io.respsql.persist.ProgressLog transferLog;
     private long lastIoMillis = System.currentTimeMillis();
     private long downSinceMillis;
     private long backoff = MIN_BACKOFF;
@@ -362,6 +364,7 @@ final class MasterLink {
                         try {
                             transferTotal = Long.parseLong(line.substring(1));
                             transferRead = 0;
+                            transferLog = new io.respsql.persist.ProgressLog("MASTER <-> REPLICA sync: receiving the snapshot");
                             transferPath = config.dir().resolve("temp-" + ProcessHandle.current().pid() + "-sync.rsql");
                             transferFile = FileChannel.open(transferPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                     StandardOpenOption.TRUNCATE_EXISTING);
@@ -382,6 +385,7 @@ final class MasterLink {
                     }
                     in.skipBytes(n);
                     transferRead += n;
+                    transferLog.at(transferRead, transferTotal, transferRead);
                     if (transferRead == transferTotal) {
                         startLoad(ctx);
                         return;
@@ -432,13 +436,18 @@ final class MasterLink {
         String id = fullId;
         long off = fullOffset;
         LOG.info("MASTER <-> REPLICA sync: received {} bytes, loading them", transferTotal);
+        // As Redis's swapdb load: the old data is served meanwhile (INFO async_loading:1, loading_*).
+        io.respsql.persist.LoadProgress progress = repl.loadProgress();
+        progress.begin(transferTotal, true);
         Thread loader = new Thread(() -> {
             Catalog fresh = new Catalog();
             Throwable failure = null;
             try {
-                SnapshotReader.load(file, fresh);
+                SnapshotReader.load(file, fresh, progress);
             } catch (Throwable e) {
                 failure = e;
+            } finally {
+                progress.end();
             }
             Throwable f = failure;
             try {

@@ -19,9 +19,6 @@ import io.respsql.persist.SnapshotWriter;
 import io.respsql.protocol.RespWriter;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
-import io.respsql.storage.Table;
-import io.respsql.storage.TableIndex;
-import io.respsql.storage.ViewDef;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -173,6 +170,17 @@ public final class Replication implements CommitListener, WriteGuard {
         String id = replid;
         long off = offset();
         return () -> PositionFile.write(config, id, off, createdMillis);
+    }
+
+    private io.respsql.persist.LoadProgress loadProgress = new io.respsql.persist.LoadProgress();
+
+    /** Where a replica's load of its master's snapshot reports how far it is (INFO persistence's loading_*). */
+    public void loadProgress(io.respsql.persist.LoadProgress progress) {
+        this.loadProgress = progress;
+    }
+
+    io.respsql.persist.LoadProgress loadProgress() {
+        return loadProgress;
     }
 
     /** Starts replicating when the configuration names a master ({@code replicaof}). */
@@ -463,7 +471,7 @@ public final class Replication implements CommitListener, WriteGuard {
             Throwable failure = null;
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                SnapshotWriter.write(image, ch);
+                SnapshotWriter.write(image, ch, "Full sync: writing the snapshot for the replicas");
             } catch (Throwable e) {
                 failure = e;
             }
@@ -503,7 +511,21 @@ public final class Replication implements CommitListener, WriteGuard {
                     // The snapshot in flight is not output the replica is slow to read: the limit
                     // counts only the stream queued behind it.
                     p.snapshotBytesPending = len;
-                    p.channel.write(new DefaultFileRegion(fc, 0, len)).addListener(f -> p.snapshotBytesPending = 0);
+                    io.netty.channel.ChannelProgressivePromise sent = p.channel.newProgressivePromise();
+                    io.respsql.persist.ProgressLog sending = new io.respsql.persist.ProgressLog(
+                            "Full sync: sending the snapshot to replica " + p.ip + ":" + p.listeningPort);
+                    sent.addListener(new io.netty.channel.ChannelProgressiveFutureListener() {
+                        @Override
+                        public void operationProgressed(io.netty.channel.ChannelProgressiveFuture f, long progress, long total) {
+                            sending.at(progress, total, progress);
+                        }
+
+                        @Override
+                        public void operationComplete(io.netty.channel.ChannelProgressiveFuture f) {
+                            p.snapshotBytesPending = 0;
+                        }
+                    });
+                    p.channel.write(new DefaultFileRegion(fc, 0, len), sent);
                     p.channel.write(p.syncBuffer, p.channel.voidPromise());
                     p.syncBuffer = null;
                     p.state = ReplicaPeer.State.ONLINE;
@@ -715,18 +737,8 @@ public final class Replication implements CommitListener, WriteGuard {
         if (logOn) {
             switchLog(false);
         }
-        catalog.clear();
-        for (Table t : fresh.tables()) {
-            catalog.add(t);
-            for (TableIndex ix : t.indexes()) {
-                catalog.registerIndex(ix.name(), t);
-            }
-        }
-        for (ViewDef v : fresh.views()) {
-            catalog.addView(v);
-        }
         // the master's prepared statements replace the replica's own (FLUSHALL's clear keeps them)
-        catalog.replacePrepared(fresh.preparedStatements());
+        catalog.takeAll(fresh);
         replid = masterId;
         history = true;
         replid2 = ZERO_ID;
@@ -857,6 +869,8 @@ public final class Replication implements CommitListener, WriteGuard {
                 field(sb, "master_sync_total_bytes", link.syncTotalBytes());
                 field(sb, "master_sync_read_bytes", link.syncReadBytes());
                 field(sb, "master_sync_left_bytes", link.syncTotalBytes() - link.syncReadBytes());
+                field(sb, "master_sync_perc", String.format(java.util.Locale.ROOT, "%.2f",
+                        link.syncTotalBytes() <= 0 ? 0.0 : link.syncReadBytes() * 100.0 / link.syncTotalBytes()));
                 field(sb, "master_sync_last_io_seconds_ago", link.lastIoSecondsAgo(now));
             }
             if (!link.connected()) {

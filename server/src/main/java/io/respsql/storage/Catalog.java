@@ -248,6 +248,26 @@ public final class Catalog implements ReadableCatalog {
     }
 
     /**
+     * Replaces everything in this catalog by what {@code loaded} holds (tables with their indexes,
+     * views, prepared statements), in one step on the event loop: a data set loaded on another
+     * thread into a catalog nobody served (startup, a replica's full sync) is handed over. O(tables
+     * + indexes + views); no row is copied. {@code loaded} must not be used afterwards.
+     */
+    public void takeAll(Catalog loaded) {
+        clear();
+        for (Table t : loaded.tables()) {
+            add(t);
+            for (TableIndex ix : t.indexes()) {
+                registerIndex(ix.name(), t);
+            }
+        }
+        for (ViewDef v : loaded.views()) {
+            addView(v);
+        }
+        replacePrepared(loaded.preparedStatements());
+    }
+
+    /**
      * A number that changes whenever a table, index or view is added or removed (DDL, FLUSHALL, a
      * snapshot load, a rollback that restores the schema): plans made under another are stale.
      * Callers that change the schema in another way call {@link #schemaChanged()}.

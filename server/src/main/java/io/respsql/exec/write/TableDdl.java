@@ -182,6 +182,10 @@ public final class TableDdl {
         return catalog.drop(t);
     }
 
+    /** An index built over at least this many rows logs its start and end (a build of 10M rows takes seconds). */
+    private static final long LARGE_INDEX_ROWS = 1_000_000;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableDdl.class);
+
     public static boolean createIndex(Catalog catalog, Statement.CreateIndex s, UndoLog undo) {
         if (catalog.indexOwner(s.index()) != null) {
             if (s.ifNotExists()) {
@@ -201,7 +205,16 @@ public final class TableDdl {
             cols.add(c);
             desc[i] = ic.descending();
         }
+        long built = System.nanoTime();
+        boolean large = t.rowCount() >= LARGE_INDEX_ROWS;
+        if (large) {
+            LOG.info("CREATE INDEX {} ON {}: building over {} rows", s.index(), t.name(), t.rowCount());
+        }
         TableIndex ix = t.createIndex(s.index(), cols, s.unique(), desc);
+        if (large) {
+            LOG.info("CREATE INDEX {} ON {}: built over {} rows in {} ms", s.index(), t.name(), t.rowCount(),
+                    (System.nanoTime() - built) / 1_000_000);
+        }
         if (s.unique()) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (t.violatesUnique(ix, row)) {

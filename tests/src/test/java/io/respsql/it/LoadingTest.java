@@ -1,0 +1,133 @@
+package io.respsql.it;
+
+import io.respsql.config.ServerConfig;
+import io.respsql.net.RespSqlServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * While a multi-million-row snapshot loads at startup the server already listens: commands that
+ * need data are answered {@code -LOADING} (as Redis, whose clients retry on that prefix), INFO
+ * answers {@code loading:1} with {@code loading_loaded_perc} rising, and then the data is there.
+ */
+class LoadingTest {
+    /** Rows of the snapshot: 2^22, enough that loading it takes a measurable while. */
+    private static final int DOUBLINGS = 22;
+    private static final long ROWS = 1L << DOUBLINGS;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aServerLoadingItsSnapshotAnswersLoadingAndReportsProgress() throws Exception {
+        long t0 = System.nanoTime();
+        try (TestServer s = TestServer.start(c -> c.dir(dir));
+             RespConnection c = new RespConnection(TestServer.HOST, s.port())) {
+            // Built through the server itself: one row, then doubled by INSERT ... SELECT.
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "loop-write-max-ms", "0"));
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE big (id BIGINT PRIMARY KEY, name TEXT, v DOUBLE)"));
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO big VALUES (0, 'row zero', 0.5)"));
+            for (int i = 0; i < DOUBLINGS; i++) {
+                long n = 1L << i;
+                String reply = c.call("SQL", "INSERT INTO big SELECT id + " + n + ", 'row number ' || (id + " + n + "), v * 2 FROM big");
+                assertTrue(reply.startsWith("+OK") || reply.startsWith(":"), reply);
+            }
+            assertEquals(":" + ROWS + "\r\n", c.call("SELECT", "COUNT(*)", "FROM", "big"));
+            assertEquals("+OK\r\n", c.call("SAVE"));
+        }
+        long snapshotBytes = Files.size(dir.resolve("dump.rsql"));
+        System.out.printf("snapshot of %d rows: %d bytes, built and saved in %d ms%n", ROWS, snapshotBytes,
+                (System.nanoTime() - t0) / 1_000_000);
+
+        ServerConfig config = new ServerConfig().bind(TestServer.HOST).port(0).save("").dir(dir);
+        long started = System.nanoTime();
+        RespSqlServer server = RespSqlServer.startLoading(config);
+        try {
+            int loadingReplies = 0;
+            int loadingInfos = 0;
+            List<Double> percents = new ArrayList<>();
+            String pingDuringLoad = null;
+            String count;
+            try (RespConnection c = new RespConnection(TestServer.HOST, server.port())) {
+                long deadline = System.nanoTime() + 120_000_000_000L;
+                while (true) {
+                    assertTrue(System.nanoTime() < deadline, "the data set did not load within 120 s");
+                    Map<String, String> info = fields(c.call("INFO", "persistence"));
+                    count = c.call("SELECT", "COUNT(*)", "FROM", "big");
+                    if (!count.startsWith("-LOADING")) {
+                        break;
+                    }
+                    assertEquals("-LOADING RespSQL is loading the dataset in memory\r\n", count);
+                    loadingReplies++;
+                    if ("1".equals(info.get("loading"))) {
+                        loadingInfos++;
+                        assertEquals("0", info.get("async_loading"));
+                        assertEquals(String.valueOf(snapshotBytes), info.get("loading_total_bytes"));
+                        percents.add(Double.parseDouble(info.get("loading_loaded_perc")));
+                        assertTrue(Long.parseLong(info.get("loading_loaded_bytes")) <= snapshotBytes);
+                        assertTrue(Long.parseLong(info.get("loading_eta_seconds")) >= 0);
+                        assertTrue(info.containsKey("loading_start_time"));
+                    }
+                    if (pingDuringLoad == null) {
+                        pingDuringLoad = c.call("PING"); // Redis 7's PING is not flagged "loading"
+                    }
+                }
+            }
+            long loadMillis = (System.nanoTime() - started) / 1_000_000;
+            server.awaitLoaded();
+            System.out.printf("loaded in about %d ms; %d -LOADING replies, %d INFO loading:1, percents seen %s%n",
+                    loadMillis, loadingReplies, loadingInfos, distinct(percents));
+            assertEquals(":" + ROWS + "\r\n", count);
+            assertTrue(loadingReplies > 0, "no -LOADING reply while loading");
+            assertEquals("-LOADING RespSQL is loading the dataset in memory\r\n", pingDuringLoad);
+            List<Double> seen = distinct(percents);
+            assertTrue(seen.size() >= 2, "loading_loaded_perc did not move: " + seen);
+            for (int i = 1; i < percents.size(); i++) {
+                assertTrue(percents.get(i) >= percents.get(i - 1), "loading_loaded_perc went back: " + percents);
+            }
+            try (RespConnection c = new RespConnection(TestServer.HOST, server.port())) {
+                Map<String, String> info = fields(c.call("INFO", "persistence"));
+                assertEquals("0", info.get("loading"));
+                assertFalse(info.containsKey("loading_loaded_perc"));
+                assertEquals(":1\r\n", c.call("SELECT", "COUNT(*)", "FROM", "big", "WHERE", "id", "=", "4194303"));
+                assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO big VALUES (-1, 'after', 1)"));
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    private static List<Double> distinct(List<Double> values) {
+        List<Double> out = new ArrayList<>();
+        for (Double v : values) {
+            if (out.isEmpty() || !out.get(out.size() - 1).equals(v)) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    /** The {@code name:value} lines of an INFO bulk reply. */
+    private static Map<String, String> fields(String reply) throws IOException {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String line : reply.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("$") && !line.startsWith("#")) {
+                m.put(line.substring(0, colon), line.substring(colon + 1));
+            }
+        }
+        return m;
+    }
+}
