@@ -250,7 +250,11 @@ class CsvToolsTest extends ServerTestBase {
         assertEquals(20_000L, server.dispatch("SQL", "SELECT COUNT(*) FROM pl"));
     }
 
-    /** The bar in a real terminal (tmux): its percentage moves while rows load, then the command ends well. */
+    /**
+     * The bar in a real terminal (tmux), drawn by the command users run, scripts/respsql-import (its
+     * launcher finds the terminal and its width itself; the jar it runs was packaged by this build's
+     * tools module): its percentage moves while rows load, then the command ends well.
+     */
     @Test
     void theProgressBarMovesInATerminal() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/tmux")) || System.getenv("CI") != null,
@@ -261,9 +265,14 @@ class CsvToolsTest extends ServerTestBase {
             csv.append(i).append(",row ").append(i).append('\n');
         }
         Path f = file("pb.csv", csv.toString());
+        Path root = Path.of("").toAbsolutePath().getParent();
+        Path launcher = root.resolve("scripts/respsql-import");
+        assertTrue(Files.isExecutable(launcher), launcher + " missing");
+        Path jar = root.resolve("tools/target/respsql-tools-0.1.0-SNAPSHOT-all.jar");
+        assertTrue(Files.exists(jar), jar + " missing: build with -am so the tools module is packaged first");
         String java = ProcessHandle.current().info().command().orElse("java");
-        String cp = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        String cmd = java + " -Drespsql.tty=1 -Drespsql.columns=160 -cp " + cp + " io.respsql.tools.Main import -p " + server.port()
+        // The JVM running the tests first on PATH; never a build from inside the test.
+        String cmd = "PATH=" + Path.of(java).getParent() + ":$PATH RESPSQL_TOOLS_NO_BUILD=1 " + launcher + " -p " + server.port()
                 + " --max-rate 30000 pb " + f + "; echo EXIT=$?; sleep 60";
         String session = "respsql-csv-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         run("tmux", "-L", session, "new-session", "-d", "-s", session, "-x", "160", "-y", "10", "sh", "-c", cmd);
