@@ -107,6 +107,30 @@ class LoadingTest {
         } finally {
             server.close();
         }
+
+        // Again: a PostgreSQL client is told the server is starting up, and SHUTDOWN SAVE while
+        // loading saves nothing (as Redis), so the file being loaded is not replaced by part of it.
+        byte[] before = Files.readAllBytes(dir.resolve("dump.rsql"));
+        ServerConfig again = new ServerConfig().bind(TestServer.HOST).port(0).pgPort(0).save("").dir(dir);
+        RespSqlServer second = RespSqlServer.startLoading(again);
+        try {
+            try (RespConnection c = new RespConnection(TestServer.HOST, second.port())) {
+                assertEquals("-LOADING RespSQL is loading the dataset in memory\r\n", c.call("SELECT", "COUNT(*)", "FROM", "big"));
+                java.sql.SQLException pg = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> java.sql.DriverManager.getConnection("jdbc:postgresql://" + TestServer.HOST + ":"
+                                + second.pgPort() + "/respsql", "tester", "").close());
+                assertEquals("57P03", pg.getSQLState(), pg.getMessage());
+                assertTrue(fields(c.call("INFO", "persistence")).get("loading").equals("1"), "still loading");
+                c.sendCommand("SHUTDOWN", "SAVE");
+                assertTrue(c.awaitClosedByServer(30_000), "SHUTDOWN while loading did not stop the server");
+            }
+            second.awaitLoaded(); // returns: stopped while loading is no failure
+            assertTrue(second.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS));
+        } finally {
+            second.close();
+        }
+        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(dir.resolve("dump.rsql"))),
+                "the snapshot changed by a SHUTDOWN while loading");
     }
 
     private static List<Double> distinct(List<Double> values) {
