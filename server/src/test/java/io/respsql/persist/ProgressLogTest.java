@@ -109,6 +109,59 @@ class ProgressLogTest {
         assertTrue(p.get(p.size() - 1) >= 90, p.toString());
     }
 
+    /**
+     * An append-only file: written from the data at start, rewritten in the background, then
+     * replayed into a fresh engine, each with its own lines; the replay tells a {@link LoadProgress}
+     * (INFO's loading_*) how far it is, up to the file's size.
+     */
+    @Test
+    void appendOnlyFileWritesRewritesAndReplaysLogPercentages() throws Exception {
+        Catalog catalog = bigCatalog();
+        io.respsql.config.ServerConfig config = new io.respsql.config.ServerConfig().dir(dir).appendOnly(true);
+        java.util.concurrent.ExecutorService loop = java.util.concurrent.Executors.newSingleThreadExecutor();
+        AppendOnlyFile aof = new AppendOnlyFile(config, new SqlEngine(catalog), new BackgroundJobs());
+        Path file = config.appendOnlyPath();
+        try {
+            aof.eventLoop(loop);
+            loop.submit(aof::start).get();
+            percents("Writing append only file " + file + ": ");
+            lines.clear();
+            assertEquals(null, loop.submit(aof::rewriteInBackground).get());
+            java.util.concurrent.CompletableFuture<Boolean> done = loop.submit(aof::rewriteDone).get();
+            assertTrue(done.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            percents("Rewriting append only file " + file + ": ");
+        } finally {
+            loop.submit(aof::close).get();
+            loop.shutdown();
+        }
+        lines.clear();
+        LoadProgress progress = new LoadProgress();
+        long size = java.nio.file.Files.size(file);
+        progress.begin(size, false);
+        List<Long> loadedAtLines = new ArrayList<>();
+        ProgressLog.sink = line -> {
+            lines.add(line);
+            loadedAtLines.add(progress.loadedBytes());
+        };
+        Catalog fresh = new Catalog();
+        AofLoader.load(file, new SqlEngine(fresh), progress);
+        assertEquals(512_000L, fresh.table("big").rowCount());
+        percents("Loading snapshot " + file + ": "); // the preamble
+        assertEquals(size, progress.loadedBytes());
+        assertTrue(loadedAtLines.stream().anyMatch(n -> n > 0 && n < size), loadedAtLines.toString());
+        StringBuilder info = new StringBuilder();
+        progress.info(info);
+        progress.details(info);
+        assertTrue(info.toString().startsWith("loading:1\r\nasync_loading:0\r\nloading_start_time:"), info.toString());
+        assertTrue(info.toString().contains("loading_total_bytes:" + size + "\r\n"), info.toString());
+        assertTrue(info.toString().contains("loading_loaded_perc:100.00\r\n"), info.toString());
+        progress.end();
+        info.setLength(0);
+        progress.info(info);
+        progress.details(info);
+        assertEquals("loading:0\r\nasync_loading:0\r\n", info.toString());
+    }
+
     @Test
     void aStreamOfUnknownLengthLogsBytes() throws Exception {
         byte[] bytes = SnapshotTesting.snapshot(bigCatalog());
