@@ -104,6 +104,7 @@ class LoadingTest {
                 assertEquals(":1\r\n", c.call("SELECT", "COUNT(*)", "FROM", "big", "WHERE", "id", "=", "4194303"));
                 assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO big VALUES (-1, 'after', 1)"));
             }
+            replicaLoadsAsynchronously(server, ROWS + 1);
         } finally {
             server.close();
         }
@@ -131,6 +132,52 @@ class LoadingTest {
         }
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(dir.resolve("dump.rsql"))),
                 "the snapshot changed by a SHUTDOWN while loading");
+    }
+
+    /**
+     * A replica's full sync of the same data: INFO replication shows the transfer
+     * (master_sync_in_progress, master_sync_perc, ...), and while the received snapshot loads the
+     * replica keeps serving its old data (no -LOADING) with INFO persistence async_loading:1 and the
+     * loading_* fields, as Redis's swapdb load.
+     */
+    private void replicaLoadsAsynchronously(RespSqlServer master, long rows) throws Exception {
+        Path replicaDir = Files.createDirectory(dir.resolve("replica"));
+        try (TestServer replica = TestServer.start(c -> c.dir(replicaDir));
+             RespConnection c = new RespConnection(TestServer.HOST, replica.port())) {
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE old (a INT)"));
+            assertEquals("+OK\r\n", c.call("REPLICAOF", TestServer.HOST, String.valueOf(master.port())));
+            int syncing = 0;
+            int asyncLoading = 0;
+            List<Double> syncPercents = new ArrayList<>();
+            List<Double> loadPercents = new ArrayList<>();
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (true) {
+                assertTrue(System.nanoTime() < deadline, "the replica did not sync within 120 s");
+                Map<String, String> repl = fields(c.call("INFO", "replication"));
+                Map<String, String> persistence = fields(c.call("INFO", "persistence"));
+                String count = c.call("SELECT", "COUNT(*)", "FROM", "old");
+                if ("up".equals(repl.get("master_link_status"))) {
+                    break;
+                }
+                if ("1".equals(repl.get("master_sync_in_progress"))) {
+                    syncing++;
+                    syncPercents.add(Double.parseDouble(repl.get("master_sync_perc")));
+                    assertTrue(repl.containsKey("master_sync_total_bytes") && repl.containsKey("master_sync_read_bytes")
+                            && repl.containsKey("master_sync_left_bytes"), repl.toString());
+                }
+                if ("1".equals(persistence.get("async_loading"))) {
+                    asyncLoading++;
+                    assertEquals("0", persistence.get("loading"));
+                    loadPercents.add(Double.parseDouble(persistence.get("loading_loaded_perc")));
+                    assertEquals(":0\r\n", count); // the old data, still served
+                }
+            }
+            System.out.printf("replica: %d polls syncing, master_sync_perc seen %s; %d polls async_loading:1, "
+                    + "loading_loaded_perc seen %s%n", syncing, distinct(syncPercents), asyncLoading, distinct(loadPercents));
+            assertTrue(syncing > 0, "master_sync_in_progress:1 never seen");
+            assertTrue(asyncLoading > 0, "async_loading:1 never seen while the replica loaded " + rows + " rows");
+            assertEquals(":" + rows + "\r\n", c.call("SELECT", "COUNT(*)", "FROM", "big"));
+        }
     }
 
     private static List<Double> distinct(List<Double> values) {
