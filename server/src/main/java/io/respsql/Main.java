@@ -41,7 +41,8 @@ public final class Main {
         Logger log = LoggerFactory.getLogger(Main.class);
         RespSqlServer server;
         try {
-            server = RespSqlServer.start(config);
+            // Listens at once; the data set loads meanwhile (commands that need it: -LOADING).
+            server = RespSqlServer.startLoading(config);
         } catch (AofLoadException e) {
             log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
             System.exit(1);
@@ -63,6 +64,18 @@ public final class Main {
             }
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "respsql-exit"));
+        try {
+            server.awaitLoaded(); // a signal or SHUTDOWN meanwhile stops the load: it returns, the server closed
+        } catch (AofLoadException | UncheckedIOException | IllegalArgumentException e) {
+            log.error("RespSQL {} failed to start: {}", Version.VERSION, e.getMessage());
+            System.exit(1);
+            return;
+        }
+        if (server.isClosed()) {
+            log.info("RespSQL stopped while loading the data set, bye bye...");
+            System.exit(0);
+            return;
+        }
         // One line with what an operator needs to know about this process, and nothing per request.
         List<String> gcs = new ArrayList<>();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {

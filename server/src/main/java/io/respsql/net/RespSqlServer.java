@@ -496,6 +496,11 @@ public final class RespSqlServer implements AutoCloseable {
         return pg == null ? -1 : pg.port();
     }
 
+    /** Whether the server was closed (SHUTDOWN, a signal, {@link #close()}). */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** The port actually bound (useful when the configured port was 0). */
     public int port() {
         return address.getPort();
