@@ -290,8 +290,8 @@ public final class RespSqlServer implements AutoCloseable {
 
     /**
      * Binds {@code config.bind():config.port()} and starts serving, then returns once the data set
-     * has loaded ({@link #start}); until then the server already answers, {@code -LOADING} to
-     * commands that need data.
+     * has loaded; until then the server already answers: {@code -LOADING} to the commands that
+     * need data ({@link #startLoading}).
      *
      * @throws UncheckedIOException if the address cannot be bound, or the snapshot file exists but
      *         cannot be loaded (the message says why: truncated, corrupt, bad checksum)

@@ -122,6 +122,8 @@ class LoadingTest {
                                 + second.pgPort() + "/respsql", "tester", "").close());
                 assertEquals("57P03", pg.getSQLState(), pg.getMessage());
                 assertTrue(fields(c.call("INFO", "persistence")).get("loading").equals("1"), "still loading");
+                String aof = c.call("CONFIG", "SET", "appendonly", "yes"); // would log the data not yet here
+                assertTrue(aof.startsWith("-ERR") && aof.contains("the data set is loading"), aof);
                 c.sendCommand("SHUTDOWN", "SAVE");
                 assertTrue(c.awaitClosedByServer(30_000), "SHUTDOWN while loading did not stop the server");
             }
@@ -132,6 +134,7 @@ class LoadingTest {
         }
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(dir.resolve("dump.rsql"))),
                 "the snapshot changed by a SHUTDOWN while loading");
+        assertFalse(Files.exists(dir.resolve("appendonly.aof")));
     }
 
     /**
