@@ -128,6 +128,14 @@ public final class Catalog implements ReadableCatalog {
         return 1 + t.indexes().size();
     }
 
+    /** ALTER TABLE ... RENAME TO; the caller checked that {@code to} is free (and saved the names in a block). */
+    public void renameTable(Table t, String to) {
+        schemaVersion++;
+        tables.remove(key(t.name()));
+        t.rename(to);
+        tables.put(key(to), t);
+    }
+
     public Table indexOwner(String indexName) {
         return indexOwners.get(key(indexName));
     }
