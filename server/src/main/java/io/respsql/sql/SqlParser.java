@@ -1570,6 +1570,17 @@ public final class SqlParser {
     private boolean intoAllowed;
 
     private Statement alter() {
+        if ((peek().is(Keyword.INDEX) || peek().is(Keyword.VIEW)) && Dialect.postgres()) {
+            // ALTER INDEX | VIEW [IF EXISTS] x RENAME TO y: the ALTER TABLE action, which finds any relation by name
+            boolean index = next().is(Keyword.INDEX);
+            boolean ifExists = ifExists();
+            String name = name(index ? "index name" : "view name");
+            int start = peek().start;
+            if (acceptKeyword(Keyword.RENAME) && acceptKeyword(Keyword.TO)) {
+                return new Statement.AlterTable(name, ifExists, List.of(new Statement.RenameTable(name("new name"))));
+            }
+            return new Statement.AlterTable(name, ifExists, List.of(unsupportedAction(start)));
+        }
         expectKeyword(Keyword.TABLE);
         boolean ifExists = ifExists();
         if (peek().isKeyword("ONLY")) {

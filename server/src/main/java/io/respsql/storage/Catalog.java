@@ -136,6 +136,19 @@ public final class Catalog implements ReadableCatalog {
         tables.put(key(to), t);
     }
 
+    /**
+     * ALTER INDEX ... RENAME TO; the caller checked that {@code to} is free, and in a block saved
+     * the names ({@code UndoLog.catalogChanging}) and the owner's shape ({@code UndoLog.tableAltering}).
+     */
+    public void renameIndex(String from, String to) {
+        Table t = indexOwners.get(key(from));
+        TableIndex ix = t.indexes().get(t.indexPosition(from));
+        schemaVersion++;
+        indexOwners.remove(key(from));
+        ix.rename(to);
+        indexOwners.put(key(to), t);
+    }
+
     public Table indexOwner(String indexName) {
         return indexOwners.get(key(indexName));
     }

@@ -85,6 +85,17 @@ public abstract class Column {
         return position;
     }
 
+    /** PostgreSQL's atttypmod: varchar(n) / char(n) -> n; -1 for none ({@link ColumnSpec#typeModifier()}). */
+    private int typeModifier = -1;
+
+    public final int typeModifier() {
+        return typeModifier;
+    }
+
+    final void typeModifier(int m) {
+        this.typeModifier = m;
+    }
+
     /** ALTER TABLE ... RENAME COLUMN (the table keeps its name map in step). */
     final void rename(String to) {
         this.name = to;
@@ -350,6 +361,7 @@ public abstract class Column {
     static Column readOnlyOf(ColumnImage image, int position) {
         Column c = create(image.name(), image.type(), position);
         c.declare(image.notNull(), image.defaultText());
+        c.typeModifier(image.typeModifier());
         c.adopt(image);
         long[][] n = image.nullBitmaps();
         c.nulls = n == null ? NO_BITMAPS : n;

@@ -82,6 +82,7 @@ public final class Table {
             ColumnSpec spec = specs.get(i);
             columns[i] = Column.create(spec.name(), spec.type(), i);
             columns[i].declare(spec.notNull() || i == primaryPosition, spec.defaultText());
+            columns[i].typeModifier(spec.typeModifier());
             byName.put(spec.name().toLowerCase(Locale.ROOT), columns[i]);
         }
         if (primaryPosition >= 0) {
@@ -581,6 +582,7 @@ public final class Table {
         private final boolean[] notNull;
         private final String[] defaults;
         private final List<TableIndex> indexes;
+        private final String[] indexNames;
         private final Column primaryColumn;
         private final TableIndex primaryIndex;
 
@@ -597,6 +599,10 @@ public final class Table {
                 defaults[i] = columns[i].defaultText();
             }
             this.indexes = new ArrayList<>(t.indexes);
+            this.indexNames = new String[indexes.size()];
+            for (int i = 0; i < indexNames.length; i++) {
+                indexNames[i] = indexes.get(i).name();
+            }
             this.primaryColumn = t.primaryColumn;
             this.primaryIndex = t.primaryIndex;
         }
@@ -628,6 +634,7 @@ public final class Table {
             Column c = columns[i];
             fresh[i] = Column.create(c.name(), c.type(), i);
             fresh[i].declare(c.notNull(), c.defaultText());
+            fresh[i].typeModifier(c.typeModifier());
             fresh[i].lastCapture = captureSeq;
         }
         for (int i = 0; i < indexes.size(); i++) {
@@ -680,6 +687,9 @@ public final class Table {
         }
         indexes.clear();
         indexes.addAll(s.indexes);
+        for (int i = 0; i < s.indexNames.length; i++) {
+            indexes.get(i).rename(s.indexNames[i]);
+        }
         primaryColumn = s.primaryColumn;
         primaryIndex = s.primaryIndex;
         rebuildNames();
@@ -720,6 +730,7 @@ public final class Table {
         covered = storageRows();
         Column c = Column.create(spec.name(), spec.type(), columns.length);
         c.declare(spec.notNull(), spec.defaultText());
+        c.typeModifier(spec.typeModifier());
         c.lastCapture = captureSeq;
         if (covered >= Chunks.SIZE) {
             c.shareConstantChunks(covered, zeroChunk(spec.type()), true);
@@ -768,6 +779,7 @@ public final class Table {
         if (covered >= Chunks.SIZE) {
             Column fresh = Column.create(c.name(), c.type(), c.position());
             fresh.declare(c.notNull(), c.defaultText());
+            fresh.typeModifier(c.typeModifier());
             fresh.lastCapture = captureSeq;
             java.util.function.IntFunction<Object> chunk;
             switch (c.type().storedAs()) {

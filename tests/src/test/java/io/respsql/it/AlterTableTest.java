@@ -198,6 +198,94 @@ class AlterTableTest {
         }
     }
 
+    @Test
+    void varcharRefusesALongerValueInPostgresqlsDialect() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.dir(dir).pgPort(0)); Connection c = pg(s); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE v (id int PRIMARY KEY, s varchar(3), t character varying(2), u text)");
+            st.execute("INSERT INTO v VALUES (1, 'abc', 'é€', 'long text')");
+            assertEquals("22001", sqlState(st, "INSERT INTO v VALUES (2, 'abcd', 'a', 'x')"));
+            assertEquals("22001", sqlState(st, "UPDATE v SET t = 'abc' WHERE id = 1"));
+            assertEquals("22001", sqlState(st, "UPDATE v SET s = s || 'x'"));
+            st.execute("INSERT INTO v VALUES (3, 'ab    ', 'a ', NULL)"); // blanks past the length are cut, as PostgreSQL does
+            assertEquals(List.of("1|abc|é€", "3|ab |a "), rows(st, "SELECT id, s, t FROM v ORDER BY id"));
+            st.execute("ALTER TABLE v ADD COLUMN w varchar(1) DEFAULT 'z'");
+            assertEquals("22001", sqlState(st, "ALTER TABLE v ADD COLUMN x varchar(1) DEFAULT 'zz'"));
+            assertEquals("22001", sqlState(st, "ALTER TABLE v ALTER COLUMN s TYPE varchar(2)"));
+            st.execute("ALTER TABLE v ALTER COLUMN s TYPE varchar(5)");
+            st.execute("UPDATE v SET s = 'abcde' WHERE id = 1");
+            assertEquals("22001", sqlState(st, "UPDATE v SET s = 'abcdef' WHERE id = 1"));
+            try (RespConnection r = s.raw()) {
+                assertEquals(OK, r.call("SAVE"));
+            }
+        }
+        // the length survives a snapshot
+        try (TestServer s = TestServer.start(c -> c.dir(dir).pgPort(0)); Connection c = pg(s); Statement st = c.createStatement()) {
+            assertEquals("22001", sqlState(st, "UPDATE v SET s = 'abcdef' WHERE id = 1"));
+            assertEquals("22001", sqlState(st, "INSERT INTO v (id, w) VALUES (9, 'ab')"));
+            assertEquals(List.of("1|abcde|z"), rows(st, "SELECT id, s, w FROM v WHERE id = 1"));
+        }
+    }
+
+    @Test
+    void indexesAndViewsAreRenamedToo() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.pgPort(0)); Connection c = pg(s); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id int PRIMARY KEY, v int)");
+            st.execute("CREATE INDEX t_v ON t (v)");
+            st.execute("CREATE VIEW tv AS SELECT id FROM t");
+            st.execute("ALTER INDEX t_v RENAME TO t_v2");
+            st.execute("ALTER INDEX IF EXISTS missing RENAME TO other");
+            assertEquals("42704", sqlState(st, "DROP INDEX t_v"));
+            st.execute("ALTER VIEW tv RENAME TO tv2");
+            st.execute("ALTER TABLE tv2 RENAME TO tv3");
+            st.execute("INSERT INTO t VALUES (1, 2)");
+            assertEquals(List.of("1"), rows(st, "SELECT * FROM tv3"));
+            st.execute("DROP INDEX t_v2");
+        }
+    }
+
+    @Test
+    void aLargeTableGetsItsNewColumnsWithoutVisitingTheRows() throws Exception {
+        int n = 150_000; // more than two 64K-row chunks: the shared-chunk path
+        try (TestServer s = TestServer.start(c -> c.dir(dir).pgPort(0)); Connection c = pg(s); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE big (id int PRIMARY KEY, fk int)");
+            StringBuilder b = new StringBuilder();
+            for (int i = 1; i <= n; ) {
+                b.setLength(0);
+                b.append("INSERT INTO big VALUES ");
+                for (int k = 0; k < 5000 && i <= n; k++, i++) {
+                    b.append(k == 0 ? "(" : ",(").append(i).append(',').append(i % 100).append(')');
+                }
+                st.execute(b.toString());
+            }
+            st.execute("DELETE FROM big WHERE id % 1000 = 0");
+            st.execute("ALTER TABLE big ADD COLUMN c int DEFAULT 7, ADD COLUMN d text DEFAULT 'x', ADD COLUMN e float8, ADD COLUMN f bigint DEFAULT -1 NOT NULL");
+            assertEquals(List.of("149850|1048950|149850|0|-149850"),
+                    rows(st, "SELECT count(*), sum(c), count(d), count(e), sum(f) FROM big WHERE d = 'x'"));
+            st.execute("UPDATE big SET c = 8, d = 'y', e = 0.5 WHERE fk = 3");
+            st.execute("INSERT INTO big (id, fk) VALUES (1000, 3), (" + (n + 1) + ", 3)");
+            assertEquals(List.of("1502|12014|1502|1500"), rows(st, "SELECT count(*), sum(c), count(d), count(e) FROM big WHERE fk = 3 AND c >= 7"));
+            assertEquals(List.of("1"), rows(st, "SELECT count(*) FROM big WHERE id = " + (n + 1) + " AND c = 7 AND d = 'x' AND e IS NULL AND f = -1"));
+            try (RespConnection r = s.raw()) {
+                assertEquals(OK, r.call("SAVE"));
+            }
+        }
+        try (TestServer s = TestServer.start(c -> c.dir(dir).pgPort(0)); Connection c = pg(s); Statement st = c.createStatement();
+                RespConnection r = s.raw()) {
+            assertEquals(List.of("149852|1050464|1500"), rows(st, "SELECT count(*), sum(c), count(e) FROM big"));
+            // a block takes back an ADD COLUMN and a TRUNCATE of the large table
+            assertEquals(OK, r.call("SQL", "SET sql_dialect TO postgresql"));
+            assertEquals(OK, r.call("MULTI"));
+            assertEquals(QUEUED, r.call("SQL", "ALTER TABLE big ADD COLUMN g int DEFAULT 1"));
+            assertEquals(QUEUED, r.call("SQL", "UPDATE big SET g = 2 WHERE fk = 5"));
+            assertEquals(QUEUED, r.call("SQL", "TRUNCATE big"));
+            assertEquals(QUEUED, r.call("SQL", "INSERT INTO big (id, fk) VALUES (1, 1), (1, 1)"));
+            assertTrue(r.call("EXEC").contains("-"));
+            assertEquals(List.of("149852|1050464|1500"), rows(st, "SELECT count(*), sum(c), count(e) FROM big"));
+            assertEquals("42703", sqlState(st, "SELECT g FROM big"));
+            assertEquals(List.of("1500"), rows(st, "SELECT count(*) FROM big WHERE fk = 5"));
+        }
+    }
+
     /** The writes of {@link #durability}, on a RESP connection in PostgreSQL's dialect, one block among them. */
     private static void write(RespConnection c) throws Exception {
         assertEquals(OK, c.call("SQL", "SET sql_dialect TO postgresql"));

@@ -49,6 +49,11 @@ public final class AlterTable {
     /** Runs every action on {@code s}'s table; returns false when IF EXISTS found no table. */
     public static boolean alter(Catalog catalog, Statement.AlterTable s, UndoLog undo, Planning planning) {
         Table t = catalog.table(s.table());
+        if (t == null && s.actions().size() == 1 && s.actions().get(0) instanceof Statement.RenameTable r
+                && (catalog.view(s.table()) != null || catalog.indexOwner(s.table()) != null)) {
+            renameViewOrIndex(catalog, s.table(), r.to(), undo);
+            return true;
+        }
         if (t == null) {
             if (catalog.view(s.table()) != null) {
                 throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "\"" + s.table() + "\" is a view: ALTER TABLE changes tables only");
@@ -97,6 +102,27 @@ public final class AlterTable {
         return true;
     }
 
+    /** ALTER TABLE | VIEW | INDEX x RENAME TO y, x being a view or an index. */
+    private static void renameViewOrIndex(Catalog catalog, String from, String to, UndoLog undo) {
+        io.respsql.storage.ViewDef v = catalog.view(from);
+        if (v != null) {
+            if (!to.equalsIgnoreCase(from) && catalog.nameTaken(to)) {
+                throw new SqlException(SqlState.DUPLICATE_TABLE, "relation \"" + to + "\" already exists");
+            }
+            undo.catalogChanging();
+            catalog.dropView(v.name());
+            catalog.addView(new io.respsql.storage.ViewDef(to, v.columnNames(), v.queryText()));
+            return;
+        }
+        Table owner = catalog.indexOwner(from);
+        if (!to.equalsIgnoreCase(from) && catalog.indexOwner(to) != null) {
+            throw new SqlException(SqlState.DUPLICATE_TABLE, "relation \"" + to + "\" already exists");
+        }
+        undo.catalogChanging();
+        undo.tableAltering(owner);
+        catalog.renameIndex(from, to);
+    }
+
     private static Column column(Table t, String name) {
         Column c = t.column(name);
         if (c == null || c.name().startsWith(REWRITE_PREFIX)) {
@@ -130,7 +156,7 @@ public final class AlterTable {
         if (d.primaryKey()) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE ... ADD COLUMN ... PRIMARY KEY is not supported yet");
         }
-        Column c = t.addColumn(new ColumnSpec(d.name(), type, d.notNull(), d.defaultText()));
+        Column c = t.addColumn(new ColumnSpec(d.name(), type, d.notNull(), d.defaultText(), ValueRules.typeModifier(type, d.type())));
         Cell value = new Cell();
         if (d.defaultText() != null) {
             try {
@@ -232,12 +258,15 @@ public final class AlterTable {
     private static void changeType(Table t, Statement.AlterColumnType ct, Planning planning) {
         Column old = column(t, ct.column());
         ColumnType to = type(ct.type(), ct.column());
+        if (to == old.type() && ct.using() == null && ValueRules.typeModifier(to, ct.type()) == old.typeModifier()) {
+            return; // the same type: nothing to rewrite
+        }
         if (ct.using() == null && !assignable(old.type(), to)) {
             throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + old.name() + "\" cannot be cast automatically to type "
                     + ct.type().base().toLowerCase(java.util.Locale.ROOT) + " (write USING " + old.name() + "::"
                     + ct.type().base().toLowerCase(java.util.Locale.ROOT) + ")");
         }
-        Column fresh = t.addColumn(new ColumnSpec(REWRITE_PREFIX + old.name(), to, false, null));
+        Column fresh = t.addColumn(new ColumnSpec(REWRITE_PREFIX + old.name(), to, false, null, ValueRules.typeModifier(to, ct.type())));
         String expression = ct.using() != null ? ct.usingText() : quoted(old.name());
         if (t.rowCount() > 0) {
             planning.rewrite(t, fresh, expression);
