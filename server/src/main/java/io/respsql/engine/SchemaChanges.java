@@ -47,11 +47,21 @@ final class SchemaChanges {
     private final Catalog catalog;
     private final Headroom headroom;
     private final Cancellation writeStop;
+    /** The write bound in force ({@code loop-write-max-ms}; 0: none, as in replay). */
+    private final java.util.function.LongSupplier writeBoundMs;
 
-    SchemaChanges(Catalog catalog, Headroom headroom, Cancellation writeStop) {
+    /**
+     * Rows a type change is assumed to rewrite per millisecond on the event loop (measured about
+     * 20,000 for INT to BIGINT on this project's 2-core machine under load: bench/issue24): a table
+     * with more live rows than this times the write bound is refused rather than rewritten past it.
+     */
+    static final long REWRITE_ROWS_PER_MS = 5_000;
+
+    SchemaChanges(Catalog catalog, Headroom headroom, Cancellation writeStop, java.util.function.LongSupplier writeBoundMs) {
         this.catalog = catalog;
         this.headroom = headroom;
         this.writeStop = writeStop;
+        this.writeBoundMs = writeBoundMs;
     }
 
     /** Runs {@code change} under its own undo log; {@code block} (may be null) takes the log over on success. */
@@ -93,6 +103,13 @@ final class SchemaChanges {
 
             @Override
             public long rewrite(Table t, Column target, String expressionSql) {
+                long bound = writeBoundMs.getAsLong();
+                if (bound > 0 && t.rowCount() > REWRITE_ROWS_PER_MS * bound) {
+                    throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "ALTER COLUMN ... TYPE rewrites every row of \""
+                            + t.name() + "\" on the event loop, and its " + t.rowCount() + " rows are more than the "
+                            + REWRITE_ROWS_PER_MS * bound + " it may rewrite within loop-write-max-ms (" + bound
+                            + " ms); nothing was changed (raise loop-write-max-ms, 0: no bound, to allow it)");
+                }
                 String update = "UPDATE " + AlterTable.quoted(t.name()) + " SET " + AlterTable.quoted(target.name()) + " = "
                         + expressionSql;
                 Statement st = SqlParser.parse(update);

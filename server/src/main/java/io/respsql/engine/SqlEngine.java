@@ -97,7 +97,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
-        this.schemaChanges = new SchemaChanges(catalog, headroom, writeStop);
+        this.schemaChanges = new SchemaChanges(catalog, headroom, writeStop,
+                () -> limits == null || unlimited ? 0 : limits.loopWriteMaxMs());
         this.prepared = new PreparedStatements(catalog);
     }
 

@@ -194,6 +194,9 @@ public final class SqlParser {
     private Statement create() {
         // TEMP/TEMPORARY: accepted for views (SQLite); every object lives in memory anyway
         boolean temp = acceptKeyword(Keyword.TEMP) || acceptKeyword(Keyword.TEMPORARY);
+        if (!temp && Dialect.postgres() && peek().isKeyword("UNLOGGED") && peek(1).is(Keyword.TABLE)) {
+            pos++; // PostgreSQL's UNLOGGED: every table here is logged, which only makes it safer
+        }
         if ((!temp || Dialect.postgres()) && acceptKeyword(Keyword.TABLE)) {
             // PostgreSQL's CREATE TEMP TABLE: a table (every table lives in memory; none is dropped at disconnect)
             return createTable();
