@@ -51,9 +51,10 @@ final class SchemaChanges {
     private final java.util.function.LongSupplier writeBoundMs;
 
     /**
-     * Rows a type change is assumed to rewrite per millisecond on the event loop (measured about
-     * 20,000 for INT to BIGINT on this project's 2-core machine under load: bench/issue24): a table
-     * with more live rows than this times the write bound is refused rather than rewritten past it.
+     * Rows a type change is assumed to rewrite per millisecond on the event loop (about half of the
+     * 9,500 measured for INT to BIGINT over 10M rows on the 2-core machine under load: bench/issue24):
+     * a table with more live rows than this times the write bound is refused rather than rewritten
+     * past it. Not incremental yet.
      */
     static final long REWRITE_ROWS_PER_MS = 5_000;
 

@@ -1567,6 +1567,10 @@ public final class SqlParser {
 
     // ---- schema changes on live tables (ALTER TABLE, TRUNCATE, CREATE TABLE AS, SELECT INTO) ----
 
+    /** PostgreSQL 15's table storage parameters (besides autovacuum_* and toast.*), accepted and ignored. */
+    private static final Set<String> STORAGE_PARAMETERS = Set.of("fillfactor", "toast_tuple_target", "parallel_workers",
+            "vacuum_index_cleanup", "vacuum_truncate", "user_catalog_table", "log_autovacuum_min_duration", "oids");
+
     /** The table of a top-level {@code SELECT ... INTO t} being parsed, else null. */
     private String selectInto;
     /** Whether the SELECT being parsed is a statement's first, where INTO may follow its items. */
@@ -1735,9 +1739,14 @@ public final class SqlParser {
         if (peek().is(Keyword.WITH) && peek(1).is(Symbol.LPAREN)) {
             pos += 2;
             do {
-                name("storage parameter");
-                while (acceptSymbol(Symbol.DOT)) {
-                    name("storage parameter");
+                Token p = peek();
+                String param = name("storage parameter");
+                if (acceptSymbol(Symbol.DOT)) {
+                    param += "." + name("storage parameter");
+                }
+                String known = isDoubleQuoted(p) ? param : param.toLowerCase(Locale.ROOT);
+                if (!STORAGE_PARAMETERS.contains(known) && !known.startsWith("autovacuum_") && !known.startsWith("toast.")) {
+                    throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "unrecognized parameter \"" + param + "\"");
                 }
                 if (acceptSymbol(Symbol.EQ)) {
                     Token v = next();

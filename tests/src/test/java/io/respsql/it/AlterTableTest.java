@@ -131,6 +131,9 @@ class AlterTableTest {
             assertEquals(List.of("1"), rows(st, "SELECT id FROM t WHERE v = 1")); // the index is back
             st.execute("DROP INDEX t_v"); // and known to the catalog
             assertEquals("42601", sqlState(st, "ALTER TABLE t ADD COLUMN")); // a syntax error changes nothing either
+            st.execute("CREATE UNIQUE INDEX t_w ON t (w)");
+            assertEquals("23505", sqlState(st, "ALTER TABLE t ALTER COLUMN w TYPE text USING 'same'"));
+            assertEquals(before, rows(st, "SELECT * FROM t ORDER BY id"));
         }
     }
 
@@ -195,6 +198,8 @@ class AlterTableTest {
             assertEquals(List.of("1|1.5", "2|2.5"), rows(st, "SELECT * FROM s ORDER BY id"));
             assertEquals("42P07", sqlState(st, "CREATE TABLE c AS SELECT 1"));
             st.execute("CREATE TABLE IF NOT EXISTS c AS SELECT 1");
+            assertEquals("22023", sqlState(st, "CREATE TABLE x (a int) WITH (\"Fillfactor\" = 10)"));
+            st.execute("CREATE UNLOGGED TABLE x (a int) WITH (FILLFACTOR = 10, autovacuum_enabled = false, toast.autovacuum_enabled = false)");
         }
     }
 
@@ -283,6 +288,14 @@ class AlterTableTest {
             assertEquals(List.of("149852|1050464|1500"), rows(st, "SELECT count(*), sum(c), count(e) FROM big"));
             assertEquals("42703", sqlState(st, "SELECT g FROM big"));
             assertEquals(List.of("1500"), rows(st, "SELECT count(*) FROM big WHERE fk = 5"));
+            // a type change too large for the write bound is refused, changing nothing; without a bound it runs
+            assertEquals(OK, r.call("CONFIG", "SET", "loop-write-max-ms", "1"));
+            assertEquals("54000", sqlState(st, "ALTER TABLE big ALTER COLUMN c TYPE bigint"));
+            assertTrue(columns(st, "big").contains("c:int4"), columns(st, "big").toString());
+            assertEquals(OK, r.call("CONFIG", "SET", "loop-write-max-ms", "0"));
+            st.execute("ALTER TABLE big ALTER COLUMN c TYPE bigint");
+            assertEquals(List.of("149852|1050464"), rows(st, "SELECT count(*), sum(c) FROM big"));
+            assertTrue(columns(st, "big").contains("c:int8"), columns(st, "big").toString());
         }
     }
 

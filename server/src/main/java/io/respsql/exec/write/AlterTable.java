@@ -280,6 +280,16 @@ public final class AlterTable {
             }
         }
         t.replaceColumn(old, fresh, old.defaultText());
+        for (TableIndex ix : t.indexes()) {
+            if (ix.unique() && ix.columns().contains(fresh)) {
+                for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
+                    if (t.violatesUnique(ix, row)) {
+                        throw new SqlException(SqlState.UNIQUE_VIOLATION, "could not create unique index \"" + ix.name()
+                                + "\": the new values of column \"" + fresh.name() + "\" repeat " + UniqueIndexes.keyText(ix, row));
+                    }
+                }
+            }
+        }
         if (old.defaultText() != null) {
             try {
                 checkDefault(t, fresh, planning);
