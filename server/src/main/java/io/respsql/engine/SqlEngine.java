@@ -81,6 +81,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      * first change, so a stopped write changed nothing.
      */
     private final io.respsql.expr.Cancellation writeStop = new io.respsql.expr.Cancellation();
+    /** ALTER TABLE, DROP TABLE (PostgreSQL's), TRUNCATE, CREATE TABLE AS. */
+    private final SchemaChanges schemaChanges;
     /** Where the bounds come from (null: none, as in unit tests and log replay). */
     private io.respsql.config.ServerConfig limits;
     /** The requesting connection's statement timeout (ms; -1: query-timeout-ms), for the next statement only. */
@@ -95,6 +97,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     public SqlEngine(Catalog catalog) {
         this.catalog = catalog;
+        this.schemaChanges = new SchemaChanges(catalog, headroom, writeStop,
+                () -> limits == null || unlimited ? 0 : limits.loopWriteMaxMs());
         this.prepared = new PreparedStatements(catalog);
     }
 
@@ -844,6 +848,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         } else if (st instanceof Statement.DropIndex s) {
             Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
+        } else if (st instanceof Statement.AlterTable s) {
+            return s.table();
+        } else if (st instanceof Statement.Truncate s) {
+            return s.tables().get(0);
+        } else if (st instanceof Statement.CreateTableAs s) {
+            return s.table();
         }
         return null;
     }
@@ -856,7 +866,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
                 || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
                 || st instanceof Statement.CreateView || st instanceof Statement.DropTable
-                || st instanceof Statement.DropIndex || st instanceof Statement.DropView;
+                || st instanceof Statement.DropIndex || st instanceof Statement.DropView
+                || st instanceof Statement.AlterTable || st instanceof Statement.Truncate
+                || st instanceof Statement.CreateTableAs;
     }
 
     /** Runs the statement; a query's rows go to {@code results}. */
@@ -890,8 +902,17 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         } else if (st instanceof Statement.CreateIndex s) {
             return schemaChange(TableDdl.createIndex(catalog, s, undo));
         } else if (st instanceof Statement.DropTable s) {
-            long dropped = TableDdl.dropTable(catalog, s, undo); // -1: IF EXISTS found none
+            long dropped = io.respsql.sql.Dialect.postgres() ? schemaChanges.dropTables(s, undo)
+                    : TableDdl.dropTable(catalog, s, undo); // -1: IF EXISTS found none
             return dropped < 0 ? Outcome.integer(0, 0) : Outcome.integer(dropped, 1);
+        } else if (st instanceof Statement.AlterTable s) {
+            return schemaChange(schemaChanges.alter(s, sql, undo));
+        } else if (st instanceof Statement.Truncate s) {
+            schemaChanges.truncate(s, undo);
+            return Outcome.ok(1);
+        } else if (st instanceof Statement.CreateTableAs s) {
+            long n = schemaChanges.createTableAs(s, sql, undo); // -1: IF NOT EXISTS found the table
+            return n < 0 ? Outcome.ok(0) : Outcome.ok(Math.max(n, 1));
         } else if (st instanceof Statement.DropIndex s) {
             return schemaChange(TableDdl.dropIndex(catalog, s, undo));
         } else if (st instanceof Statement.CreateView s) {

@@ -5,14 +5,15 @@ import io.respsql.storage.ColumnType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The snapshot file layout (version 3). Every number is little-endian; a string is an int byte
+ * The snapshot file layout (version 4). Every number is little-endian; a string is an int byte
  * length then UTF-8 bytes.
  *
  * <pre>
  * "RSQLSNAP"  int version  long createdMillis  int tableCount
  * per table:
  *   string name  int columnCount
- *   per column: string name  byte type  byte flags (1: NOT NULL, 2: has DEFAULT)  [string defaultText]
+ *   per column: string name  byte type  byte flags (1: NOT NULL, 2: has DEFAULT, 4: has a type modifier)
+ *               [int typeModifier]  [string defaultText]
  *   int primaryPosition                                                    -1: no PRIMARY KEY
  *   int indexCount   per secondary index, in creation order:
  *     string name  byte unique  int columnCount  (int columnPosition, byte descending) * columnCount
@@ -25,6 +26,7 @@ import java.nio.charset.StandardCharsets;
  *   string name  string text  int paramCount
  *   per parameter: int mark (offset of its '?' in text, as a char index)  byte type (0: the value decides)
  *                  [string column, when type is not 0]
+ * int sectionCount   per section: string kind  int byteLength  bytes      (a reader skips a kind it does not know)
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
@@ -32,6 +34,9 @@ import java.nio.charset.StandardCharsets;
  * 7 TIMESTAMP (as BIGINT microseconds). Freed slots and NULL slots are written too (as 0 or the
  * empty string), so a load lays rows out in exactly the same slots and later inserts reuse slots
  * in the same order.
+ *
+ * <p>Version 3 (read, no longer written) is version 4 without type modifiers and without the
+ * sections after the prepared statements.
  *
  * <p>Version 2 (read, no longer written) is version 3 without the prepared statements. They are a
  * new section, not an addition to version 2: a version-2 reader takes whatever follows the views
@@ -44,11 +49,13 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     /** The oldest version the reader still loads. */
     static final int OLDEST_VERSION = 1;
     static final byte FLAG_NOT_NULL = 1;
     static final byte FLAG_DEFAULT = 2;
+    /** Version 4: an int type modifier (varchar(n): n) follows the flags byte, before the DEFAULT text. */
+    static final byte FLAG_TYPE_MODIFIER = 4;
     /** I/O buffer size for reading and writing. */
     static final int BUFFER = 1 << 20;
     /** Longest table, column or index name accepted when reading (guards against corrupt lengths). */

@@ -246,6 +246,9 @@ public final class SnapshotReader {
             }
         }
         List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
+        if (version >= 4) {
+            sections();
+        }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -287,6 +290,24 @@ public final class SnapshotReader {
             target.putPrepared(p);
         }
         return new Result(tables.size(), rows, prepared.size(), offset());
+    }
+
+    /** Version 4's sections after the prepared statements: none is known to this reader yet, so each is skipped. */
+    private void sections() throws IOException {
+        int count = i32();
+        check(count >= 0, "section count " + count);
+        for (int i = 0; i < count; i++) {
+            String kind = string();
+            int length = i32();
+            check(length >= 0, "section " + kind + " length " + length);
+            enough(length);
+            for (int left = length; left > 0; ) {
+                int n = Math.min(left, SnapshotFormat.BUFFER);
+                need(n);
+                buf.position(buf.position() + n);
+                left -= n;
+            }
+        }
     }
 
     /** The prepared-statement section (version 3 on). */
@@ -341,16 +362,23 @@ public final class SnapshotReader {
             types.add(type);
             boolean notNull = false;
             String defaultText = null;
+            int typeModifier = -1;
             if (version >= 2) {
                 need(1);
                 byte flags = buf.get();
-                check((flags & ~(SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT)) == 0, "column flags " + flags);
+                int known = SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT
+                        | (version >= 4 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0);
+                check((flags & ~known) == 0, "column flags " + flags);
                 notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
+                if ((flags & SnapshotFormat.FLAG_TYPE_MODIFIER) != 0) {
+                    typeModifier = i32();
+                    check(typeModifier >= 0, "type modifier " + typeModifier);
+                }
                 if ((flags & SnapshotFormat.FLAG_DEFAULT) != 0) {
                     defaultText = text();
                 }
             }
-            specs.add(new ColumnSpec(columnName, type, notNull, defaultText));
+            specs.add(new ColumnSpec(columnName, type, notNull, defaultText, typeModifier));
         }
         int pk = i32();
         check((pk >= 0 || (pk == -1 && version >= 2)) && pk < columnCount, "primary key position " + pk);

@@ -195,6 +195,8 @@ final class PgSql {
             case "TABLE":
             case "SCANSELECT":
                 return "SELECT " + Math.max(rowsReturned, 0);
+            case "TRUNCATE":
+                return "TRUNCATE TABLE";
             case "CREATE":
             case "DROP":
             case "ALTER":

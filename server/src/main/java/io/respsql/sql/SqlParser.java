@@ -119,9 +119,16 @@ public final class SqlParser {
         }
         Keyword kw = t.keyword();
         if (kw == null) {
+            if (t.isKeyword("TRUNCATE")) {
+                pos++;
+                return truncate();
+            }
             throw error(STATEMENT_START);
         }
         switch (kw) {
+            case ALTER:
+                pos++;
+                return alter();
             case CREATE:
                 pos++;
                 return create();
@@ -150,8 +157,15 @@ public final class SqlParser {
                 return insert();
             case SELECT:
             case SCANSELECT:
-            case VALUES:
-                return new Statement.QueryStatement(query());
+            case VALUES: {
+                intoAllowed = Dialect.postgres();
+                Query q = query();
+                intoAllowed = false;
+                if (selectInto != null) {
+                    return selectInto(q);
+                }
+                return new Statement.QueryStatement(q);
+            }
             case WITH:
                 if (Dialect.postgres()) {
                     return new Statement.QueryStatement(query());
@@ -180,6 +194,9 @@ public final class SqlParser {
     private Statement create() {
         // TEMP/TEMPORARY: accepted for views (SQLite); every object lives in memory anyway
         boolean temp = acceptKeyword(Keyword.TEMP) || acceptKeyword(Keyword.TEMPORARY);
+        if (!temp && Dialect.postgres() && peek().isKeyword("UNLOGGED") && peek(1).is(Keyword.TABLE)) {
+            pos++; // PostgreSQL's UNLOGGED: every table here is logged, which only makes it safer
+        }
         if ((!temp || Dialect.postgres()) && acceptKeyword(Keyword.TABLE)) {
             // PostgreSQL's CREATE TEMP TABLE: a table (every table lives in memory; none is dropped at disconnect)
             return createTable();
@@ -216,6 +233,10 @@ public final class SqlParser {
     private Statement createTable() {
         boolean ifNotExists = ifNotExists();
         String table = name("table name");
+        if (Dialect.postgres() && (peek().is(Keyword.AS) || peek().is(Keyword.WITH)
+                || peek().is(Symbol.LPAREN) && isName(peek(1)) && (peek(2).is(Symbol.COMMA) || peek(2).is(Symbol.RPAREN)))) {
+            return createTableAs(table, ifNotExists);
+        }
         expectSymbol(Symbol.LPAREN);
         List<Statement.ColumnDef> cols = new ArrayList<>();
         List<Statement.KeyConstraint> keys = new ArrayList<>();
@@ -236,6 +257,9 @@ public final class SqlParser {
             cols.add(columnDef());
         } while (acceptSymbol(Symbol.COMMA));
         expectSymbol(Symbol.RPAREN);
+        if (Dialect.postgres()) {
+            storageOptions();
+        }
         return new Statement.CreateTable(table, cols, keys, ifNotExists);
     }
 
@@ -367,7 +391,14 @@ public final class SqlParser {
     private Statement drop() {
         if (acceptKeyword(Keyword.TABLE)) {
             boolean ifExists = ifExists();
-            return new Statement.DropTable(name("table name"), ifExists);
+            if (!Dialect.postgres()) {
+                return new Statement.DropTable(name("table name"), ifExists);
+            }
+            List<String> tables = new ArrayList<>();
+            do {
+                tables.add(name("table name"));
+            } while (acceptSymbol(Symbol.COMMA));
+            return new Statement.DropTable(tables, ifExists, cascadeOption());
         }
         if (acceptKeyword(Keyword.INDEX)) {
             boolean ifExists = ifExists();
@@ -650,6 +681,8 @@ public final class SqlParser {
     /** SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]; ORDER BY and LIMIT belong to {@link #query}. */
     private Query.Select select() {
         Token first = next();
+        boolean into = intoAllowed;
+        intoAllowed = false; // only the statement's first SELECT may have INTO
         boolean scan = first.is(Keyword.SCANSELECT);
         boolean distinct = false;
         if (acceptKeyword(Keyword.DISTINCT)) {
@@ -661,6 +694,9 @@ public final class SqlParser {
         do {
             items.add(selectItem());
         } while (acceptSymbol(Symbol.COMMA));
+        if (into && peek().is(Keyword.INTO)) {
+            selectIntoTarget(); // PostgreSQL's SELECT ... INTO t FROM ...: CREATE TABLE t AS
+        }
         if (items.get(items.size() - 1) instanceof Query.Star && peek().type == Token.Type.IDENT && peek().keyword() == null) {
             expectKeyword(Keyword.FROM); // "SELECT * FORM t": a star takes no alias, so a word here is a misspelt FROM
         }
@@ -705,6 +741,7 @@ public final class SqlParser {
         }
         Token t = peek();
         if (t.type == Token.Type.IDENT && (t.keyword() == null || !NOT_AN_IMPLICIT_ALIAS.contains(t.keyword()))
+                && !((t.is(Keyword.INTO) || t.is(Keyword.WITH)) && Dialect.postgres())
                 || stringAllowed && t.type == Token.Type.STRING || isDoubleQuoted(t)) {
             pos++;
             return t.text;
@@ -1526,6 +1563,239 @@ public final class SqlParser {
             }
         }
         return true;
+    }
+
+    // ---- schema changes on live tables (ALTER TABLE, TRUNCATE, CREATE TABLE AS, SELECT INTO) ----
+
+    /** PostgreSQL 15's table storage parameters (besides autovacuum_* and toast.*), accepted and ignored. */
+    private static final Set<String> STORAGE_PARAMETERS = Set.of("fillfactor", "toast_tuple_target", "parallel_workers",
+            "vacuum_index_cleanup", "vacuum_truncate", "user_catalog_table", "log_autovacuum_min_duration", "oids");
+
+    /** The table of a top-level {@code SELECT ... INTO t} being parsed, else null. */
+    private String selectInto;
+    /** Whether the SELECT being parsed is a statement's first, where INTO may follow its items. */
+    private boolean intoAllowed;
+
+    private Statement alter() {
+        if ((peek().is(Keyword.INDEX) || peek().is(Keyword.VIEW)) && Dialect.postgres()) {
+            // ALTER INDEX | VIEW [IF EXISTS] x RENAME TO y: the ALTER TABLE action, which finds any relation by name
+            boolean index = next().is(Keyword.INDEX);
+            boolean ifExists = ifExists();
+            String name = name(index ? "index name" : "view name");
+            int start = peek().start;
+            if (acceptKeyword(Keyword.RENAME) && acceptKeyword(Keyword.TO)) {
+                return new Statement.AlterTable(name, ifExists, List.of(new Statement.RenameTable(name("new name"))));
+            }
+            return new Statement.AlterTable(name, ifExists, List.of(unsupportedAction(start)));
+        }
+        expectKeyword(Keyword.TABLE);
+        boolean ifExists = ifExists();
+        if (peek().isKeyword("ONLY")) {
+            pos++;
+        }
+        String table = name("table name");
+        acceptSymbol(Symbol.STAR);
+        List<Statement.AlterAction> actions = new ArrayList<>();
+        if (peek().is(Keyword.RENAME) && peek(1).is(Keyword.TO)) {
+            pos += 2;
+            actions.add(new Statement.RenameTable(name("new table name")));
+            return new Statement.AlterTable(table, ifExists, actions);
+        }
+        do {
+            actions.add(alterAction());
+        } while (acceptSymbol(Symbol.COMMA));
+        return new Statement.AlterTable(table, ifExists, actions);
+    }
+
+    private Statement.AlterAction alterAction() {
+        int start = peek().start;
+        if (acceptKeyword(Keyword.ADD)) {
+            if (peek().is(Keyword.CONSTRAINT) || peek().is(Keyword.CHECK) || peek().is(Keyword.UNIQUE)
+                    || peek().is(Keyword.PRIMARY) || peek().is(Keyword.FOREIGN) || peek().isKeyword("EXCLUDE")) {
+                return unsupportedAction(start);
+            }
+            acceptKeyword(Keyword.COLUMN);
+            boolean ifNotExists = ifNotExists();
+            return new Statement.AddColumn(columnDef(), ifNotExists);
+        }
+        if (acceptKeyword(Keyword.DROP)) {
+            if (peek().is(Keyword.CONSTRAINT)) {
+                return unsupportedAction(start);
+            }
+            acceptKeyword(Keyword.COLUMN);
+            boolean ifExists = ifExists();
+            String column = name("column name");
+            return new Statement.DropColumn(column, ifExists, cascadeOption());
+        }
+        if (acceptKeyword(Keyword.RENAME)) {
+            if (peek().is(Keyword.CONSTRAINT)) {
+                return unsupportedAction(start);
+            }
+            acceptKeyword(Keyword.COLUMN);
+            String column = name("column name");
+            expectKeyword(Keyword.TO);
+            return new Statement.RenameColumn(column, name("new column name"));
+        }
+        if (acceptKeyword(Keyword.ALTER)) {
+            if (peek().is(Keyword.CONSTRAINT)) {
+                return unsupportedAction(start);
+            }
+            acceptKeyword(Keyword.COLUMN);
+            String column = name("column name");
+            if (peek().is(Keyword.SET) && peek(1).isKeyword("DATA") && peek(2).isKeyword("TYPE") || peek().isKeyword("TYPE")) {
+                pos += peek().isKeyword("TYPE") ? 1 : 3;
+                TypeName type = typeName();
+                Expr using = null;
+                String usingText = null;
+                if (acceptKeyword(Keyword.COLLATE)) {
+                    name("collation");
+                }
+                if (acceptKeyword(Keyword.USING)) {
+                    int from = peek().start;
+                    using = expr();
+                    usingText = sql.substring(from, lastEnd());
+                }
+                return new Statement.AlterColumnType(column, type, using, usingText);
+            }
+            if (acceptKeyword(Keyword.SET)) {
+                if (acceptKeyword(Keyword.DEFAULT)) {
+                    int from = peek().start;
+                    Expr value = expr();
+                    return new Statement.SetDefault(column, value, sql.substring(from, lastEnd()));
+                }
+                if (acceptKeyword(Keyword.NOT)) {
+                    expectKeyword(Keyword.NULL);
+                    return new Statement.SetNotNull(column, true);
+                }
+                return unsupportedAction(start);
+            }
+            if (acceptKeyword(Keyword.DROP)) {
+                if (acceptKeyword(Keyword.DEFAULT)) {
+                    return new Statement.SetDefault(column, null, null);
+                }
+                if (acceptKeyword(Keyword.NOT)) {
+                    expectKeyword(Keyword.NULL);
+                    return new Statement.SetNotNull(column, false);
+                }
+                return unsupportedAction(start);
+            }
+            return unsupportedAction(start);
+        }
+        if (peek().type == Token.Type.IDENT) {
+            return unsupportedAction(start);
+        }
+        throw error("ADD, DROP, RENAME or ALTER");
+    }
+
+    /**
+     * An ALTER TABLE action this build does not run (constraints, storage settings, ...): its
+     * words up to the next top-level comma, kept for the "not supported yet" error.
+     */
+    private Statement.AlterAction unsupportedAction(int start) {
+        int level = 0;
+        while (peek().type != Token.Type.END && !peek().is(Symbol.SEMICOLON) && !(level == 0 && peek().is(Symbol.COMMA))) {
+            if (peek().is(Symbol.LPAREN)) {
+                level++;
+            } else if (peek().is(Symbol.RPAREN)) {
+                level--;
+            }
+            pos++;
+        }
+        return new Statement.UnsupportedAction(sql.substring(start, Math.max(start, lastEnd())));
+    }
+
+    /** {@code [CASCADE | RESTRICT]}: true for CASCADE. */
+    private boolean cascadeOption() {
+        if (peek().isKeyword("CASCADE")) {
+            pos++;
+            return true;
+        }
+        if (peek().isKeyword("RESTRICT")) {
+            pos++;
+        }
+        return false;
+    }
+
+    private Statement truncate() {
+        acceptKeyword(Keyword.TABLE);
+        List<String> tables = new ArrayList<>();
+        do {
+            if (peek().isKeyword("ONLY")) {
+                pos++;
+            }
+            tables.add(name("table name"));
+            acceptSymbol(Symbol.STAR);
+        } while (acceptSymbol(Symbol.COMMA));
+        boolean restart = false;
+        if ((peek().isKeyword("RESTART") || peek().isKeyword("CONTINUE")) && peek(1).isKeyword("IDENTITY")) {
+            restart = peek().isKeyword("RESTART");
+            pos += 2;
+        }
+        return new Statement.Truncate(tables, restart, cascadeOption());
+    }
+
+    /** {@code WITH (name [= value], ...)} or {@code WITHOUT OIDS} after CREATE TABLE: storage options, accepted and ignored. */
+    private void storageOptions() {
+        if (peek().is(Keyword.WITH) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            do {
+                Token p = peek();
+                String param = name("storage parameter");
+                if (acceptSymbol(Symbol.DOT)) {
+                    param += "." + name("storage parameter");
+                }
+                String known = isDoubleQuoted(p) ? param : param.toLowerCase(Locale.ROOT);
+                if (!STORAGE_PARAMETERS.contains(known) && !known.startsWith("autovacuum_") && !known.startsWith("toast.")) {
+                    throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "unrecognized parameter \"" + param + "\"");
+                }
+                if (acceptSymbol(Symbol.EQ)) {
+                    Token v = next();
+                    if (v.type == Token.Type.END) {
+                        throw error("a storage parameter's value");
+                    }
+                }
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+        } else if (peek().isKeyword("WITHOUT") && peek(1).isKeyword("OIDS")) {
+            pos += 2;
+        }
+    }
+
+    /** {@code CREATE TABLE t [(names)] [WITH (options)] AS query [WITH [NO] DATA]}, after the table name. */
+    private Statement createTableAs(String table, boolean ifNotExists) {
+        List<String> names = peek().is(Symbol.LPAREN) ? nameList("column name") : null;
+        storageOptions();
+        expectKeyword(Keyword.AS);
+        Query q = query();
+        boolean withData = true;
+        if (peek().is(Keyword.WITH)) {
+            pos++;
+            withData = !(peek().isKeyword("NO"));
+            if (!withData) {
+                pos++;
+            }
+            if (!peek().isKeyword("DATA")) {
+                throw error("DATA after WITH [NO]");
+            }
+            pos++;
+        }
+        return new Statement.CreateTableAs(table, names, q, withData, ifNotExists);
+    }
+
+    /** After a SELECT's items: {@code INTO [TEMP | TEMPORARY | UNLOGGED] [TABLE] t}. */
+    private void selectIntoTarget() {
+        pos++; // INTO
+        if (!acceptKeyword(Keyword.TEMP) && !acceptKeyword(Keyword.TEMPORARY) && peek().isKeyword("UNLOGGED")) {
+            pos++;
+        }
+        acceptKeyword(Keyword.TABLE);
+        selectInto = name("table name");
+    }
+
+    private Statement selectInto(Query q) {
+        String table = selectInto;
+        selectInto = null;
+        return new Statement.CreateTableAs(table, null, q, true, false);
     }
 
     // ---- token helpers ------------------------------------------------------------------------

@@ -128,6 +128,27 @@ public final class Catalog implements ReadableCatalog {
         return 1 + t.indexes().size();
     }
 
+    /** ALTER TABLE ... RENAME TO; the caller checked that {@code to} is free (and saved the names in a block). */
+    public void renameTable(Table t, String to) {
+        schemaVersion++;
+        tables.remove(key(t.name()));
+        t.rename(to);
+        tables.put(key(to), t);
+    }
+
+    /**
+     * ALTER INDEX ... RENAME TO; the caller checked that {@code to} is free, and in a block saved
+     * the names ({@code UndoLog.catalogChanging}) and the owner's shape ({@code UndoLog.tableAltering}).
+     */
+    public void renameIndex(String from, String to) {
+        Table t = indexOwners.get(key(from));
+        TableIndex ix = t.indexes().get(t.indexPosition(from));
+        schemaVersion++;
+        indexOwners.remove(key(from));
+        ix.rename(to);
+        indexOwners.put(key(to), t);
+    }
+
     public Table indexOwner(String indexName) {
         return indexOwners.get(key(indexName));
     }

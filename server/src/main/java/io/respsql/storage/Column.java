@@ -22,9 +22,10 @@ import java.util.Arrays;
  * its {@link #thaw} throws, so every setter fails before writing anything.
  */
 public abstract class Column {
-    private final String name;
+    /** Changed only by ALTER TABLE ({@link Table#renameColumn}, {@link Table#dropColumn}). */
+    private String name;
     private final ColumnType type;
-    private final int position;
+    private int position;
     private boolean notNull;
     private String defaultText;
     /** Chunks copied because a capture shared them (INFO's copy-on-write count). */
@@ -83,6 +84,56 @@ public abstract class Column {
     public final int position() {
         return position;
     }
+
+    /** PostgreSQL's atttypmod: varchar(n) / char(n) -> n; -1 for none ({@link ColumnSpec#typeModifier()}). */
+    private int typeModifier = -1;
+
+    public final int typeModifier() {
+        return typeModifier;
+    }
+
+    final void typeModifier(int m) {
+        this.typeModifier = m;
+    }
+
+    /** ALTER TABLE ... RENAME COLUMN (the table keeps its name map in step). */
+    final void rename(String to) {
+        this.name = to;
+    }
+
+    /** The column's place after ALTER TABLE dropped or replaced a column. */
+    final void reposition(int to) {
+        this.position = to;
+    }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN on a table whose storage covers {@code rows} slots (a multiple of
+     * {@link Chunks#SIZE}): every chunk becomes one shared array holding the constant ({@code fill}
+     * makes it, once), frozen for good ({@code born} -1 is older than every capture, so releasing
+     * captures never unfreezes it): the first write to a chunk copies it, as after a capture. A
+     * NULL constant shares one all-set bitmap the same way. O(chunks): no per-row loop.
+     */
+    final void shareConstantChunks(int rows, java.util.function.IntFunction<Object> fill, boolean isNull) {
+        if (rows % Chunks.SIZE != 0 || chunkCount() != 0) {
+            throw new IllegalStateException("column " + name + ": constant chunks need an empty column and whole chunks");
+        }
+        int n = rows >>> Chunks.SHIFT;
+        installShared(fill.apply(Chunks.SIZE), n);
+        frozen = new boolean[n];
+        born = new long[n];
+        Arrays.fill(frozen, true);
+        Arrays.fill(born, -1L);
+        if (isNull) {
+            long[] all = new long[Chunks.SIZE >>> 6];
+            Arrays.fill(all, -1L);
+            nulls = new long[n][];
+            Arrays.fill(nulls, all);
+            anyNulls = true;
+        }
+    }
+
+    /** Makes every one of {@code n} chunks the same {@code array} (see {@link #shareConstantChunks}). */
+    abstract void installShared(Object array, int n);
 
     /** Makes room for row slots {@code 0 .. rows-1}. */
     abstract void ensureCapacity(int rows);
@@ -165,7 +216,7 @@ public abstract class Column {
         return defaultText;
     }
 
-    /** Sets what CREATE TABLE declared; storage keeps it and never enforces or evaluates it. */
+    /** Sets what CREATE TABLE (or ALTER TABLE) declared; storage keeps it and never enforces or evaluates it. */
     final void declare(boolean notNull, String defaultText) {
         this.notNull = notNull;
         this.defaultText = defaultText;
@@ -310,6 +361,7 @@ public abstract class Column {
     static Column readOnlyOf(ColumnImage image, int position) {
         Column c = create(image.name(), image.type(), position);
         c.declare(image.notNull(), image.defaultText());
+        c.typeModifier(image.typeModifier());
         c.adopt(image);
         long[][] n = image.nullBitmaps();
         c.nulls = n == null ? NO_BITMAPS : n;

@@ -22,6 +22,8 @@ public final class ColumnImage {
     private final long[][] nulls;
     /** The column's {@link Column#mayHaveNulls()} at capture time. */
     private final boolean mayHaveNulls;
+    /** {@link Column#typeModifier()}. */
+    private final int typeModifier;
 
     private ColumnImage(Column c, int[][] ints, long[][] longs, double[][] doubles,
                         long[][] refs, byte[][] arena, long[][] nulls) {
@@ -29,6 +31,7 @@ public final class ColumnImage {
         this.type = c.type();
         this.notNull = c.notNull();
         this.defaultText = c.defaultText();
+        this.typeModifier = c.typeModifier();
         this.ints = ints;
         this.longs = longs;
         this.doubles = doubles;
@@ -70,6 +73,11 @@ public final class ColumnImage {
     /** The DEFAULT expression's text, or null. */
     public String defaultText() {
         return defaultText;
+    }
+
+    /** The declared type's modifier ({@link ColumnSpec#typeModifier()}), -1 for none. */
+    public int typeModifier() {
+        return typeModifier;
     }
 
     /** {@link Column#mayHaveNulls()} as of the capture. */

@@ -25,14 +25,15 @@ import java.util.Map;
  * throws IllegalStateException.
  */
 public final class Table {
-    private final String name;
-    private final Column[] columns;
+    /** Changed only by ALTER TABLE (see "schema changes" below), which saves the shape first. */
+    private String name;
+    private Column[] columns;
     /** Rows every column's storage holds (a writable table's chunks never shrink: truncate keeps them). */
     private int covered;
     private final Map<String, Column> byName = new HashMap<>();
     /** Null when no PRIMARY KEY was declared (then the row slot is the row's identity). */
-    private final Column primaryColumn;
-    private final TableIndex primaryIndex;
+    private Column primaryColumn;
+    private TableIndex primaryIndex;
     /**
      * A read view's table: the captured table's primary key column (its values were unique when
      * captured and the view never changes), else null. Planners may rely on it; no index backs it.
@@ -41,7 +42,8 @@ public final class Table {
     private final boolean workTable;
     /** Every index, the primary key's first when there is one. */
     private final List<TableIndex> indexes = new ArrayList<>();
-    private final RowAllocator rows;
+    /** Replaced only by TRUNCATE ({@link #detachRows}). */
+    private RowAllocator rows;
     /** A read view's table: never written. */
     private final boolean readOnly;
     /** Number of the latest capture of this table (0: none); captures are numbered 1, 2, ... */
@@ -80,6 +82,7 @@ public final class Table {
             ColumnSpec spec = specs.get(i);
             columns[i] = Column.create(spec.name(), spec.type(), i);
             columns[i].declare(spec.notNull() || i == primaryPosition, spec.defaultText());
+            columns[i].typeModifier(spec.typeModifier());
             byName.put(spec.name().toLowerCase(Locale.ROOT), columns[i]);
         }
         if (primaryPosition >= 0) {
@@ -562,6 +565,371 @@ public final class Table {
             }
         }
         return false;
+    }
+
+    // ---- schema changes (ALTER TABLE) --------------------------------------------------------
+
+    /**
+     * What ALTER TABLE may change, saved before it does ({@link UndoLog#tableAltering}): the name,
+     * the column objects in order with their names, NOT NULL and DEFAULT, the indexes and the
+     * primary key. Restoring it puts the table back exactly; the column objects keep their data,
+     * so a dropped column comes back with its values.
+     */
+    public static final class Shape {
+        private final String name;
+        private final Column[] columns;
+        private final String[] names;
+        private final boolean[] notNull;
+        private final String[] defaults;
+        private final List<TableIndex> indexes;
+        private final String[] indexNames;
+        private final Column primaryColumn;
+        private final TableIndex primaryIndex;
+
+        private Shape(Table t) {
+            this.name = t.name;
+            this.columns = t.columns.clone();
+            int n = columns.length;
+            this.names = new String[n];
+            this.notNull = new boolean[n];
+            this.defaults = new String[n];
+            for (int i = 0; i < n; i++) {
+                names[i] = columns[i].name();
+                notNull[i] = columns[i].notNull();
+                defaults[i] = columns[i].defaultText();
+            }
+            this.indexes = new ArrayList<>(t.indexes);
+            this.indexNames = new String[indexes.size()];
+            for (int i = 0; i < indexNames.length; i++) {
+                indexNames[i] = indexes.get(i).name();
+            }
+            this.primaryColumn = t.primaryColumn;
+            this.primaryIndex = t.primaryIndex;
+        }
+    }
+
+    /** A table's storage as TRUNCATE took it away ({@link #detachRows}), for a rollback to give back. */
+    public static final class Rows {
+        private final Shape shape;
+        private final RowAllocator rows;
+        private final int covered;
+
+        private Rows(Shape shape, RowAllocator rows, int covered) {
+            this.shape = shape;
+            this.rows = rows;
+            this.covered = covered;
+        }
+    }
+
+    /**
+     * TRUNCATE: the table keeps its definition (names, types, NOT NULL, DEFAULT, indexes) over
+     * fresh, empty storage; the old storage is returned untouched, so {@link #attachRows} can put
+     * it back (a rollback). O(columns + indexes): no row is visited.
+     */
+    public Rows detachRows() {
+        checkWritable();
+        Rows old = new Rows(new Shape(this), rows, covered);
+        Column[] fresh = new Column[columns.length];
+        for (int i = 0; i < fresh.length; i++) {
+            Column c = columns[i];
+            fresh[i] = Column.create(c.name(), c.type(), i);
+            fresh[i].declare(c.notNull(), c.defaultText());
+            fresh[i].typeModifier(c.typeModifier());
+            fresh[i].lastCapture = captureSeq;
+        }
+        for (int i = 0; i < indexes.size(); i++) {
+            TableIndex ix = indexes.get(i);
+            Column[] cols = ix.columnsRef().clone();
+            for (int k = 0; k < cols.length; k++) {
+                cols[k] = fresh[cols[k].position()];
+            }
+            TableIndex empty = new TableIndex(ix.name(), cols, ix.isPrimary(), ix.unique(), ix.descending(), new LongIntBTree());
+            indexes.set(i, empty);
+            if (ix == primaryIndex) {
+                primaryIndex = empty;
+            }
+        }
+        if (primaryColumn != null) {
+            primaryColumn = fresh[primaryColumn.position()];
+        }
+        columns = fresh;
+        rows = new RowAllocator();
+        covered = 0;
+        rebuildNames();
+        return old;
+    }
+
+    /** Gives back the storage {@link #detachRows} took (a TRUNCATE rolled back). */
+    public void attachRows(Rows old) {
+        checkWritable();
+        rows = old.rows;
+        covered = old.covered;
+        restoreShape(old.shape);
+    }
+
+    /** The table's shape now, for {@link #restoreShape}. */
+    public Shape saveShape() {
+        checkWritable();
+        return new Shape(this);
+    }
+
+    /** Puts back a shape {@link #saveShape} took (ALTER TABLE failed or its block rolled back). */
+    public void restoreShape(Shape s) {
+        checkWritable();
+        name = s.name;
+        columns = s.columns.clone();
+        for (int i = 0; i < columns.length; i++) {
+            Column c = columns[i];
+            c.rename(s.names[i]);
+            c.reposition(i);
+            c.declare(s.notNull[i], s.defaults[i]);
+            c.ensureCapacity(storageRows());
+        }
+        indexes.clear();
+        indexes.addAll(s.indexes);
+        for (int i = 0; i < s.indexNames.length; i++) {
+            indexes.get(i).rename(s.indexNames[i]);
+        }
+        primaryColumn = s.primaryColumn;
+        primaryIndex = s.primaryIndex;
+        rebuildNames();
+    }
+
+    private void rebuildNames() {
+        byName.clear();
+        for (Column c : columns) {
+            byName.put(c.name().toLowerCase(Locale.ROOT), c);
+        }
+    }
+
+    /** ALTER TABLE ... RENAME TO: the table's own name (the catalog re-keys it: {@link Catalog#renameTable}). */
+    void rename(String to) {
+        checkWritable();
+        name = to;
+    }
+
+    /** ALTER TABLE ... RENAME COLUMN; the caller checked that {@code to} is free. */
+    public void renameColumn(Column c, String to) {
+        checkWritable();
+        c.rename(to);
+        rebuildNames();
+    }
+
+    /** ALTER TABLE ... SET/DROP NOT NULL, SET/DROP DEFAULT: what is declared (the caller validated the rows). */
+    public void redeclare(Column c, boolean notNull, String defaultText) {
+        checkWritable();
+        c.declare(notNull, defaultText);
+    }
+
+    /**
+     * ALTER TABLE ... ADD COLUMN: a new last column, NULL in every existing row, with storage for
+     * every slot. Constant values are then given by {@link #fillColumn}.
+     */
+    public Column addColumn(ColumnSpec spec) {
+        checkWritable();
+        covered = storageRows();
+        Column c = Column.create(spec.name(), spec.type(), columns.length);
+        c.declare(spec.notNull(), spec.defaultText());
+        c.typeModifier(spec.typeModifier());
+        c.lastCapture = captureSeq;
+        if (covered >= Chunks.SIZE) {
+            c.shareConstantChunks(covered, zeroChunk(spec.type()), true);
+        } else {
+            c.ensureCapacity(covered);
+            for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+                c.setNull(row);
+            }
+        }
+        columns = java.util.Arrays.copyOf(columns, columns.length + 1);
+        columns[columns.length - 1] = c;
+        rebuildNames();
+        return c;
+    }
+
+    private static java.util.function.IntFunction<Object> zeroChunk(ColumnType type) {
+        switch (type.storedAs()) {
+            case INT:
+                return int[]::new;
+            case BIGINT:
+                return long[]::new;
+            case FLOAT:
+                return double[]::new;
+            default:
+                return n -> {
+                    long[] refs = new long[n];
+                    java.util.Arrays.fill(refs, TextColumn.EMPTY);
+                    return refs;
+                };
+        }
+    }
+
+    /**
+     * Gives every existing row of the freshly added column {@code c} one constant (ALTER TABLE ...
+     * ADD COLUMN ... DEFAULT k): O(chunks) on a large table (one shared chunk array, copied by the
+     * first write to each chunk: see {@link Column#shareConstantChunks}), a loop over the live rows
+     * of a small one. {@code value}: an Integer/Long (INT, BOOLEAN, DATE, BIGINT, TIMESTAMP as
+     * stored), a Double, or a byte[] (TEXT). Returns the column now in the table (a large table's is
+     * a new object).
+     */
+    public Column fillColumn(Column c, Object value) {
+        checkWritable();
+        if (c != columns[columns.length - 1]) {
+            throw new IllegalArgumentException("column " + c.name() + " is not the newly added one");
+        }
+        if (covered >= Chunks.SIZE) {
+            Column fresh = Column.create(c.name(), c.type(), c.position());
+            fresh.declare(c.notNull(), c.defaultText());
+            fresh.typeModifier(c.typeModifier());
+            fresh.lastCapture = captureSeq;
+            java.util.function.IntFunction<Object> chunk;
+            switch (c.type().storedAs()) {
+                case INT: {
+                    int v = ((Number) value).intValue();
+                    chunk = n -> {
+                        int[] a = new int[n];
+                        java.util.Arrays.fill(a, v);
+                        return a;
+                    };
+                    break;
+                }
+                case BIGINT: {
+                    long v = ((Number) value).longValue();
+                    chunk = n -> {
+                        long[] a = new long[n];
+                        java.util.Arrays.fill(a, v);
+                        return a;
+                    };
+                    break;
+                }
+                case FLOAT: {
+                    double v = ((Number) value).doubleValue();
+                    chunk = n -> {
+                        double[] a = new double[n];
+                        java.util.Arrays.fill(a, v);
+                        return a;
+                    };
+                    break;
+                }
+                default: {
+                    long ref = ((TextColumn) fresh).sharedRef((byte[]) value, rows.liveCount());
+                    chunk = n -> {
+                        long[] a = new long[n];
+                        java.util.Arrays.fill(a, ref);
+                        return a;
+                    };
+                }
+            }
+            fresh.shareConstantChunks(covered, chunk, false);
+            columns[columns.length - 1] = fresh;
+            rebuildNames();
+            return fresh;
+        }
+        for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
+            switch (c.type().storedAs()) {
+                case INT:
+                    ((IntColumn) c).set(row, ((Number) value).intValue());
+                    break;
+                case BIGINT:
+                    ((LongColumn) c).set(row, ((Number) value).longValue());
+                    break;
+                case FLOAT:
+                    ((DoubleColumn) c).set(row, ((Number) value).doubleValue());
+                    break;
+                default:
+                    ((TextColumn) c).set(row, (byte[]) value);
+            }
+        }
+        return c;
+    }
+
+    /**
+     * ALTER TABLE ... DROP COLUMN: the column goes, and with it every index that has it among its
+     * columns (the primary key's too: the table then has none), as in PostgreSQL. Returns the names
+     * of the dropped indexes, for the catalog. The column object keeps its data (an undo puts it back).
+     */
+    public List<String> dropColumn(Column c) {
+        checkWritable();
+        List<String> dropped = new ArrayList<>();
+        for (int i = indexes.size() - 1; i >= 0; i--) {
+            if (indexes.get(i).columns().contains(c)) {
+                dropped.add(0, indexes.get(i).name());
+                indexes.remove(i);
+            }
+        }
+        if (primaryColumn == c) {
+            primaryColumn = null;
+            primaryIndex = null;
+        }
+        Column[] next = new Column[columns.length - 1];
+        for (int i = 0, j = 0; i < columns.length; i++) {
+            if (columns[i] != c) {
+                next[j] = columns[i];
+                next[j].reposition(j);
+                j++;
+            }
+        }
+        columns = next;
+        rebuildNames();
+        return dropped;
+    }
+
+    /**
+     * ALTER TABLE ... TYPE: {@code replacement} (added by {@link #addColumn}, its rows written)
+     * takes {@code old}'s place, name, NOT NULL and DEFAULT; every index over {@code old} is built
+     * again over it (same names, same order).
+     */
+    public void replaceColumn(Column old, Column replacement, String defaultText) {
+        checkWritable();
+        int at = old.position();
+        Column[] next = new Column[columns.length - 1];
+        for (int i = 0, j = 0; i < columns.length; i++) {
+            Column c = i == at ? replacement : columns[i];
+            if (c == replacement && i != at) {
+                continue;
+            }
+            next[j] = c;
+            j++;
+        }
+        replacement.rename(old.name());
+        replacement.declare(old.notNull(), defaultText);
+        columns = next;
+        for (int i = 0; i < columns.length; i++) {
+            columns[i].reposition(i);
+        }
+        for (int i = 0; i < indexes.size(); i++) {
+            TableIndex ix = indexes.get(i);
+            if (!ix.columns().contains(old)) {
+                continue;
+            }
+            Column[] cols = ix.columnsRef().clone();
+            for (int k = 0; k < cols.length; k++) {
+                if (cols[k] == old) {
+                    cols[k] = replacement;
+                }
+            }
+            TableIndex rebuilt = new TableIndex(ix.name(), cols, ix.isPrimary(), ix.unique(), ix.descending(), bulkLoad(cols[0]));
+            indexes.set(i, rebuilt);
+            if (ix == primaryIndex) {
+                primaryIndex = rebuilt;
+            }
+        }
+        if (primaryColumn == old) {
+            primaryColumn = replacement;
+        }
+        rebuildNames();
+    }
+
+    /**
+     * Row slots the columns' storage covers: {@link #covered}, or more after a snapshot restore
+     * ({@link #restoreRows} sizes the columns directly). Whole chunks once past the first.
+     */
+    private int storageRows() {
+        int n = 0;
+        for (Column c : columns) {
+            int k = c.chunkCount();
+            n = Math.max(n, k == 0 ? 0 : k == 1 ? c.chunkRows(0) : k << Chunks.SHIFT);
+        }
+        return Math.max(n, covered);
     }
 
     // ---- snapshots -------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import java.util.List;
  * the tree itself is always ascending. UNIQUE is checked by {@link Table#violatesUnique}.
  */
 public final class TableIndex {
-    private final String name;
+    /** Changed only by ALTER INDEX ... RENAME TO ({@link Catalog#renameIndex}). */
+    private String name;
     private final Column[] columns;
     private final List<Column> columnList;
     private final boolean primary;
@@ -113,6 +114,10 @@ public final class TableIndex {
     /** The column array itself (not copied): storage only, never modified. */
     Column[] columnsRef() {
         return columns;
+    }
+
+    void rename(String to) {
+        this.name = to;
     }
 
     void replaceTree(LongIntBTree tree) {

@@ -68,6 +68,25 @@ public final class TextColumn extends Column {
     }
 
     @Override
+    void installShared(Object array, int n) {
+        refs = new long[n][];
+        Arrays.fill(refs, (long[]) array);
+    }
+
+    /**
+     * The reference of {@code value} stored once in the arena, counted as live for {@code rows}
+     * rows (ALTER TABLE ... ADD COLUMN's constant, which every existing row shares: see
+     * {@link #shareConstantChunks}); overwriting a row later counts its copy as garbage as usual.
+     */
+    long sharedRef(byte[] value, long rows) {
+        long ref = append(value, 0, value.length);
+        if (ref != EMPTY) {
+            liveBytes += (value.length + 4L) * Math.max(0, rows - 1);
+        }
+        return ref;
+    }
+
+    @Override
     Object chunkArray(int c) {
         return refs[c];
     }

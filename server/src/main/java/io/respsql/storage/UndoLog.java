@@ -116,6 +116,24 @@ public final class UndoLog {
         entries.add(() -> t.restoreIndex(dropped, position));
     }
 
+    /**
+     * ALTER TABLE is about to change {@code t}'s shape (columns, names, indexes): rollback puts
+     * the shape back ({@link Table#restoreShape}); the catalog's names go back with
+     * {@link #catalogChanging}, which the caller records too.
+     */
+    public void tableAltering(Table t) {
+        Table.Shape saved = t.saveShape();
+        entries.add(() -> t.restoreShape(saved));
+    }
+
+    /**
+     * TRUNCATE is about to empty {@code t}: it gets fresh storage ({@link Table#detachRows}) and
+     * rollback gives back the old, untouched, with its indexes.
+     */
+    public void truncating(Table t, Table.Rows old) {
+        entries.add(() -> t.attachRows(old));
+    }
+
     /** {@code CREATE VIEW} added the view {@code name}: rollback drops it. */
     public void viewAdded(String name) {
         entries.add(() -> catalog.dropView(name));
@@ -139,6 +157,12 @@ public final class UndoLog {
                 catalog.putPrepared(before);
             }
         });
+    }
+
+    /** Takes over {@code statement}'s entries, after this log's (a statement's own log joins its block's). */
+    public void absorb(UndoLog statement) {
+        entries.addAll(statement.entries);
+        statement.entries.clear();
     }
 
     /** Takes back every recorded change, newest first, and empties the log. */

@@ -98,7 +98,7 @@ public final class TableDdl {
                 uniqueKeys.add(new UniqueKey(s.table() + ":" + d.name() + ":unique", List.of(d.name())));
             }
             specs.add(new ColumnSpec(d.name(), type, d.notNull() || d.primaryKey() || i == pk || keyNotNull.contains(i),
-                    d.defaultText()));
+                    d.defaultText(), ValueRules.typeModifier(type, d.type())));
         }
         for (UniqueKey k : uniqueKeys) {
             if (catalog.indexOwner(k.name()) != null) {

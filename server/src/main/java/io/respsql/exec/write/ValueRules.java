@@ -34,6 +34,74 @@ public final class ValueRules {
      * may be columns of the row (UPDATE), so only literals and raw text are taken here.
      */
     public static boolean literal(Column c, Expr e, String sql, boolean rowScope, Cell out) {
+        if (converted(c, e, sql, rowScope, out)) {
+            fitLength(c, out);
+            return true;
+        }
+        return false;
+    }
+
+    // ---- varchar(n) / char(n) (PostgreSQL's dialect) ----
+
+    /**
+     * The type modifier a declared type gives a column of storage type {@code type}: the length of
+     * {@code varchar(n)}, {@code character varying(n)}, {@code char(n)}, {@code character(n)},
+     * {@code bpchar(n)}; -1 for any other type or without a length.
+     */
+    public static int typeModifier(ColumnType type, io.respsql.sql.tree.TypeName declared) {
+        if (type != ColumnType.TEXT || declared.length() < 0) {
+            return -1;
+        }
+        switch (declared.base()) {
+            case "VARCHAR":
+            case "CHARACTER VARYING":
+            case "CHAR":
+            case "CHARACTER":
+            case "BPCHAR":
+                return declared.length();
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * In PostgreSQL's dialect, a text value for a column declared {@code varchar(n)} (type modifier
+     * n) must be at most n characters: longer is an error (22001), except that blanks past the n-th
+     * character are cut off, as PostgreSQL does. The RESP dialect stores any length, as before.
+     */
+    static void fitLength(Column c, Cell out) {
+        int n = c.typeModifier();
+        if (n < 0 || out.isNull || c.type() != ColumnType.TEXT || !io.respsql.sql.Dialect.postgres()) {
+            return;
+        }
+        byte[] b = out.text;
+        int from = out.textOff;
+        int end = from + out.textLen;
+        if (out.textLen <= n) {
+            return; // n bytes hold at most n characters
+        }
+        int chars = 0;
+        int cut = -1;
+        for (int i = from; i < end; i++) {
+            if ((b[i] & 0xC0) != 0x80) {
+                if (chars == n) {
+                    cut = i;
+                }
+                chars++;
+            }
+        }
+        if (chars <= n) {
+            return;
+        }
+        for (int i = cut; i < end; i++) {
+            if (b[i] != ' ') {
+                throw new SqlException(SqlState.STRING_DATA_RIGHT_TRUNCATION, "value too long for type character varying(" + n + ")");
+            }
+        }
+        out.textLen = cut - from;
+    }
+
+    private static boolean converted(Column c, Expr e, String sql, boolean rowScope, Cell out) {
         if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.NULL) {
             out.setNull();
             return true;
@@ -423,6 +491,11 @@ public final class ValueRules {
      * {@code shown} is how it was written (errors), or null to show the value itself.
      */
     public static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
+        evaluatedValue(c, x, ctx, shown, out);
+        fitLength(c, out);
+    }
+
+    private static void evaluatedValue(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
         switch (x.type()) {
             case NULL:
                 out.setNull();

@@ -33,7 +33,83 @@ public sealed interface Statement {
             implements Statement {
     }
 
-    record DropTable(String table, boolean ifExists) implements Statement {
+    /**
+     * {@code DROP TABLE [IF EXISTS] a[, b ...] [CASCADE | RESTRICT]}; {@code cascade}: dependent
+     * views go too (else they refuse the drop).
+     */
+    record DropTable(List<String> tables, boolean ifExists, boolean cascade) implements Statement {
+        public DropTable {
+            tables = List.copyOf(tables);
+        }
+
+        public DropTable(String table, boolean ifExists) {
+            this(List.of(table), ifExists, false);
+        }
+
+        /** The first table named (the only one in the 2010 dialect). */
+        public String table() {
+            return tables.get(0);
+        }
+    }
+
+    // ---- schema changes on live tables (ALTER TABLE, TRUNCATE, CREATE TABLE AS) ----
+
+    /** {@code ALTER TABLE [IF EXISTS] t action[, action ...]}: the actions apply together or not at all. */
+    record AlterTable(String table, boolean ifExists, List<AlterAction> actions) implements Statement {
+        public AlterTable {
+            actions = List.copyOf(actions);
+        }
+    }
+
+    /** One action of ALTER TABLE. */
+    sealed interface AlterAction {
+    }
+
+    /** {@code ADD [COLUMN] [IF NOT EXISTS] c type [DEFAULT e] [NOT NULL] ...}. */
+    record AddColumn(ColumnDef column, boolean ifNotExists) implements AlterAction {
+    }
+
+    /** {@code DROP [COLUMN] [IF EXISTS] c [CASCADE | RESTRICT]}. */
+    record DropColumn(String column, boolean ifExists, boolean cascade) implements AlterAction {
+    }
+
+    /** {@code RENAME [COLUMN] a TO b}. */
+    record RenameColumn(String column, String to) implements AlterAction {
+    }
+
+    /** {@code RENAME TO new}. */
+    record RenameTable(String to) implements AlterAction {
+    }
+
+    /** {@code ALTER [COLUMN] c [SET DATA] TYPE t [USING e]}; {@code using} null when not written. */
+    record AlterColumnType(String column, TypeName type, Expr using, String usingText) implements AlterAction {
+    }
+
+    /** {@code ALTER [COLUMN] c SET DEFAULT e} ({@code text} its source) or {@code DROP DEFAULT} ({@code value} null). */
+    record SetDefault(String column, Expr value, String text) implements AlterAction {
+    }
+
+    /** {@code ALTER [COLUMN] c SET NOT NULL} ({@code notNull} true) or {@code DROP NOT NULL}. */
+    record SetNotNull(String column, boolean notNull) implements AlterAction {
+    }
+
+    /** An action this build parses but does not run yet ({@code what}: its words, for the error). */
+    record UnsupportedAction(String what) implements AlterAction {
+    }
+
+    /** {@code TRUNCATE [TABLE] a[, b ...] [RESTART | CONTINUE IDENTITY] [CASCADE | RESTRICT]}. */
+    record Truncate(List<String> tables, boolean restartIdentity, boolean cascade) implements Statement {
+        public Truncate {
+            tables = List.copyOf(tables);
+        }
+    }
+
+    /**
+     * {@code CREATE TABLE t [(names)] AS query [WITH [NO] DATA]} and {@code SELECT ... INTO t FROM ...}:
+     * a table with the query's columns, filled with its rows unless {@code withData} is false.
+     */
+    record CreateTableAs(String table, List<String> columnNames, Query query, boolean withData, boolean ifNotExists)
+            implements Statement {
     }
 
     record DropIndex(String index, boolean ifExists) implements Statement {
