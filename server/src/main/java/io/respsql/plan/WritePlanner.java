@@ -293,9 +293,6 @@ public final class WritePlanner {
     /** The plain path's INSERT: VALUES converted now (the plan runs at once), or the query planned. */
     public static InsertOperator planInsert(Catalog catalog, Statement.Insert s, String sql) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
-        if (s.onConflict() != null) {
-            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ON CONFLICT is not supported yet");
-        }
         int[] target = targetColumns(t, s.columns());
         if (s.rows() != null && s.columns() == null && io.respsql.sql.Dialect.postgres()) {
             // PostgreSQL: VALUES without a column list fill the first columns, the rest take their DEFAULTs
@@ -348,6 +345,9 @@ public final class WritePlanner {
 
     /** The INSERT's RETURNING bound over its table (named by the statement's alias) into {@code op}. */
     private static InsertOperator withReturning(Catalog catalog, Statement.Insert s, String sql, InsertOperator op) {
+        if (s.onConflict() != null) {
+            op.onConflict(onConflict(catalog, s, sql, op.table()));
+        }
         if (s.returning() == null) {
             return op;
         }
@@ -355,6 +355,101 @@ public final class WritePlanner {
         BlockScope scope = new BlockScope(null);
         scope.add(binder.tableRelation(op.table(), s.alias()));
         return op.returning(returning(s.returning(), binder, scope));
+    }
+
+    // ---- writes (upsert) ----
+
+    /**
+     * ON CONFLICT bound: its arbiter indexes (the target must match a unique index or the primary
+     * key: 42P10 otherwise), and for DO UPDATE the SET list and WHERE over the existing row
+     * (relation 0, named as the table or its alias) and {@code EXCLUDED} (relation 1).
+     */
+    private static io.respsql.exec.write.OnConflict onConflict(Catalog catalog, Statement.Insert s, String sql, Table t) {
+        Statement.OnConflict oc = s.onConflict();
+        List<io.respsql.storage.TableIndex> arbiters = arbiters(t, oc);
+        UpdateOperator update = null;
+        io.respsql.expr.Expression where = null;
+        Table excluded = null;
+        if (!oc.doNothing()) {
+            QueryBinder binder = new QueryBinder(catalog, sql, false);
+            Relation target = binder.tableRelation(t, s.alias());
+            List<io.respsql.storage.ColumnSpec> specs = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < t.columnCount(); i++) {
+                Column c = t.column(i);
+                specs.add(new io.respsql.storage.ColumnSpec(c.name(), c.type(), false, null));
+                names.add(c.name());
+            }
+            excluded = Table.workTable("excluded", specs);
+            Relation ex = binder.newRelation(Relation.Kind.DERIVED, "excluded", excluded, names);
+            BlockScope scope = new BlockScope(null);
+            scope.add(target);
+            scope.add(ex);
+            Rows rows = new Rows(binder, scope, null, null, null, null);
+            Assignment[] as = new Assignment[oc.sets().size()];
+            for (int i = 0; i < as.length; i++) {
+                Statement.Assignment a = oc.sets().get(i);
+                Column c = Tables.column(t, a.column());
+                for (int j = 0; j < i; j++) {
+                    if (as[j].column() == c) {
+                        throw new SqlException(SqlState.SYNTAX_ERROR, "multiple assignments to same column \"" + c.name() + "\"");
+                    }
+                }
+                as[i] = bindAssignment(t, c, a.value(), rows, sql);
+            }
+            update = new UpdateOperator(t, RowSource.given(), as, QueryBinder.MAX_RELATIONS);
+            if (oc.where() != null) {
+                where = binder.bind(oc.where(), scope);
+            }
+        }
+        return new io.respsql.exec.write.OnConflict(t, arbiters, update, where, excluded, QueryBinder.MAX_RELATIONS);
+    }
+
+    /** The unique indexes (primary key included) ON CONFLICT's target names; every one when it names none. */
+    private static List<io.respsql.storage.TableIndex> arbiters(Table t, Statement.OnConflict oc) {
+        List<io.respsql.storage.TableIndex> out = new ArrayList<>();
+        for (io.respsql.storage.TableIndex ix : t.indexes()) {
+            if (!(ix.unique() || ix.isPrimary())) {
+                continue;
+            }
+            if (oc.columns() != null) {
+                Set<String> want = new HashSet<>();
+                for (String c : oc.columns()) {
+                    want.add(Tables.column(t, c).name().toLowerCase(java.util.Locale.ROOT));
+                }
+                Set<String> have = new HashSet<>();
+                for (Column c : ix.columns()) {
+                    have.add(c.name().toLowerCase(java.util.Locale.ROOT));
+                }
+                if (want.equals(have) && have.size() == ix.columns().size()) {
+                    out.add(ix);
+                }
+            } else if (oc.constraint() != null) {
+                StringBuilder pgName = new StringBuilder(t.name());
+                if (ix.isPrimary()) {
+                    pgName.append("_pkey");
+                } else {
+                    for (Column c : ix.columns()) {
+                        pgName.append('_').append(c.name());
+                    }
+                    pgName.append("_key");
+                }
+                if (oc.constraint().equalsIgnoreCase(ix.name()) || oc.constraint().equalsIgnoreCase(pgName.toString())) {
+                    out.add(ix);
+                }
+            } else {
+                out.add(ix);
+            }
+        }
+        if (out.isEmpty() && oc.constraint() != null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + oc.constraint() + "\" for table \""
+                    + t.name() + "\" does not exist");
+        }
+        if (out.isEmpty() && oc.columns() != null) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE,
+                    "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+        }
+        return out;
     }
 
     /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */

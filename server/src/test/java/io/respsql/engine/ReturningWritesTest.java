@@ -58,4 +58,18 @@ class ReturningWritesTest {
         assertEquals("rows [5,NULL,d]", run("INSERT INTO w VALUES (5, DEFAULT, DEFAULT) RETURNING *"));
         assertEquals("rows [NULL,NULL]", run("INSERT INTO p DEFAULT VALUES RETURNING *"));
     }
+
+    @Test
+    void onConflict() {
+        assertEquals("rows [1,11,a, 4,40,d]",
+                run("INSERT INTO w VALUES (1, 99, 'z'), (4, 40, DEFAULT) ON CONFLICT (id) DO UPDATE SET v = w.v + 1 RETURNING *"));
+        assertEquals("rows [5,50,d]", run("INSERT INTO w VALUES (2, 0), (5, 50) ON CONFLICT DO NOTHING RETURNING *"));
+        assertEquals("rows [2,7,b]",
+                run("INSERT INTO w AS t VALUES (2, 7, 'q'), (3, 8, 'r') ON CONFLICT (id) DO UPDATE SET v = excluded.v WHERE t.id = 2 RETURNING *"));
+        String twice = run("INSERT INTO w VALUES (6, 1), (6, 2) ON CONFLICT (id) DO UPDATE SET v = excluded.v");
+        assertTrue(twice.contains("21000") && twice.contains("cannot affect row a second time"), twice);
+        String noIndex = run("INSERT INTO w VALUES (7, 1) ON CONFLICT (v) DO NOTHING");
+        assertTrue(noIndex.contains("42P10"), noIndex);
+        assertEquals("rows [1,11,a, 2,7,b, 3,30,c, 4,40,d, 5,50,d]", run("SELECT * FROM w ORDER BY id"));
+    }
 }

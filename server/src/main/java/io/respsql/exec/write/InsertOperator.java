@@ -14,6 +14,7 @@ import io.respsql.storage.ColumnType;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,8 @@ public final class InsertOperator {
     private InsertRun kept;
     /** RETURNING (null: none): the inserted rows' values, once all are in. */
     private Returning returning;
+    /** ON CONFLICT (null: none). */
+    private OnConflict conflict;
 
     private InsertOperator(Table table, int[] target, DefaultValue[] defaults, boolean returnSize, PendingRows values,
                            Operator query, Expression[] outputs, int queryRelations, Parameters parameters) {
@@ -107,7 +110,13 @@ public final class InsertOperator {
 
     /** Whether the statement has ON CONFLICT (it may insert some rows and update others). */
     public boolean hasConflictClause() {
-        return false;
+        return conflict != null;
+    }
+
+    /** Writes with {@code c} (ON CONFLICT); set by the planner before the first run. */
+    public InsertOperator onConflict(OnConflict c) {
+        this.conflict = c;
+        return this;
     }
 
     /** Whether the reply is the table's size ({@code RETURN SIZE}) rather than OK. */
@@ -156,6 +165,27 @@ public final class InsertOperator {
             rows = queryRows(cancel);
         } else {
             rows = parameterRows(run, params);
+        }
+        if (conflict != null) {
+            if (named != null) {
+                fillOmitted(named, defaults, rows, run.cell);
+            }
+            checkNotNull(table, rows);
+            IntArrayList affected = new IntArrayList();
+            long n = conflict.write(catalog, table, rows, run.cell, headroom, undo, params, affected);
+            if (returning != null) {
+                int[] a = affected.elements();
+                int kept = 0;
+                for (int i = 0; i < affected.size(); i++) {
+                    if (a[i] >= 0) {
+                        a[kept++] = a[i];
+                    }
+                }
+                EvalContext ctx = returning.newContext();
+                ctx.params = params;
+                returning.emit(ctx, a, kept, sink);
+            }
+            return n;
         }
         int[] written = run.written(rows.rows);
         long n = write(catalog, table, named, defaults, rows, unique, written, run.cell, headroom, undo);

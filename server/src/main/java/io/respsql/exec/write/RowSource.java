@@ -53,6 +53,11 @@ public final class RowSource {
      * slots of {@code joined} of the first tuple it came in (PostgreSQL: one of the rows it joins,
      * which one unspecified) kept in {@link WriteRun#joined}.
      */
+    /** Rows handed over by the caller for each run ({@link WriteRun#give}): ON CONFLICT's rows, each with its EXCLUDED row (relation 1). */
+    public static RowSource given() {
+        return new RowSource(Shape.ROW_LIST, null, null, null, new int[]{1});
+    }
+
     public static RowSource joined(Operator join, int[] joined) {
         return new RowSource(Shape.ROW_LIST, join, null, null, joined);
     }
@@ -89,6 +94,8 @@ public final class RowSource {
         try {
             if (shape == Shape.KEY_RANGE) {
                 collectRange(run, into);
+            } else if (op == null) {
+                run.takeGiven(into, joined);
             } else if (joined != null) {
                 run.collectJoined(into, joined);
                 op.run(ctx, run.collect);

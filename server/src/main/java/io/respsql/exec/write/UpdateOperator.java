@@ -66,6 +66,20 @@ public final class UpdateOperator {
         return this;
     }
 
+    /**
+     * Updates {@code targets} (ON CONFLICT DO UPDATE's rows), the i-th with EXCLUDED's row
+     * {@code excluded[i]} as relation 1; the plan's row source must be {@link RowSource#given}.
+     */
+    public long runGiven(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
+                         io.respsql.expr.ParamValues params, IntArrayList targets, IntArrayList excluded) {
+        state().give(targets, excluded);
+        try {
+            return run(catalog, buffer, headroom, undo, params, null, null);
+        } finally {
+            state().give(null, null);
+        }
+    }
+
     /** Whether the statement replies rows (RETURNING). */
     public boolean returnsRows() {
         return returning != null;

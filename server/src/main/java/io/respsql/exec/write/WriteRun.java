@@ -86,6 +86,22 @@ final class WriteRun {
         return true;
     }
 
+    /** Rows (and their EXCLUDED rows) handed over for the next run ({@link RowSource#given}). */
+    private IntArrayList givenRows;
+    private IntArrayList givenJoined;
+
+    void give(IntArrayList rows, IntArrayList joinedSlots) {
+        givenRows = rows;
+        givenJoined = joinedSlots;
+    }
+
+    void takeGiven(IntArrayList into, int[] relations) {
+        into.clear();
+        into.addAll(givenRows);
+        joinedRelations = relations;
+        joined = givenJoined;
+    }
+
     /** Puts row {@code i} of the collected rows {@code r} into {@code ctx}: the table's slot, and a join's others. */
     void at(EvalContext ctx, int[] r, int i) {
         int[] slots = ctx.slots;

@@ -106,6 +106,24 @@ class WritesPgTest {
         same("SELECT * FROM w ORDER BY id");
     }
 
+    @Test
+    void insertOnConflict() throws Exception {
+        same("INSERT INTO u VALUES (1, 'new@x', 5) ON CONFLICT (id) DO NOTHING RETURNING *");
+        same("INSERT INTO u VALUES (3, 'c@x', 0), (1, 'zz', 9) ON CONFLICT (id) DO UPDATE SET hits = u.hits + excluded.hits RETURNING *");
+        same("INSERT INTO u (id, email) VALUES (4, 'b@x') ON CONFLICT (email) DO UPDATE SET hits = u.hits + 100 RETURNING id, email, hits");
+        same("INSERT INTO u AS t VALUES (1, 'a@x', 1), (3, 'c@x', 1) ON CONFLICT ON CONSTRAINT u_pkey DO UPDATE SET hits = t.hits * 2"
+                + " WHERE t.id = 3 RETURNING t.id, t.hits");
+        same("INSERT INTO u VALUES (5, 'a@x', 0) ON CONFLICT DO NOTHING RETURNING id");
+        same("SELECT * FROM u ORDER BY id");
+        error("INSERT INTO u VALUES (6, 'x'), (6, 'y') ON CONFLICT (id) DO UPDATE SET email = excluded.email",
+                "ON CONFLICT DO UPDATE command cannot affect row a second time");
+        error("INSERT INTO u VALUES (7, 'q') ON CONFLICT (hits) DO NOTHING",
+                "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+        // a conflict in another unique index is an error, and the whole statement is taken back
+        assertTrue(conn.call("SQL", "INSERT INTO u VALUES (8, 'h@x'), (9, 'a@x') ON CONFLICT (id) DO NOTHING").startsWith("-ERR"));
+        same("SELECT * FROM u ORDER BY id");
+    }
+
     /** The statement's rows in RespSQL (PostgreSQL's dialect) are PostgreSQL's. */
     static void same(String sql) throws Exception {
         List<List<String>> rows;
