@@ -204,6 +204,10 @@ public final class WritePlanner {
      */
     private static Assignment bindAssignment(Table t, Column c, Expr e, Rows rows, String sql) {
         Cell cell = new Cell();
+        if (e == null) {
+            defaultValue(c).value(cell); // SET c = DEFAULT
+            return Assignment.constant(t, c, cell);
+        }
         if (ValueRules.literal(c, e, sql, true, cell)) {
             return Assignment.constant(t, c, cell);
         }

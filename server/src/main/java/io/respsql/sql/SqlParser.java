@@ -436,11 +436,47 @@ public final class SqlParser {
     private List<Statement.Assignment> assignments() {
         List<Statement.Assignment> sets = new ArrayList<>();
         do {
+            if (Dialect.postgres() && peek().is(Symbol.LPAREN)) {
+                multiAssignment(sets);
+                continue;
+            }
             String col = name("column name");
             expectSymbol(Symbol.EQ);
-            sets.add(new Statement.Assignment(col, setValue()));
+            sets.add(new Statement.Assignment(col, defaultOr(true)));
         } while (acceptSymbol(Symbol.COMMA));
         return sets;
+    }
+
+    /** {@code SET (a, b) = [ROW] (x, y)}: one assignment per column (PostgreSQL's dialect). */
+    private void multiAssignment(List<Statement.Assignment> sets) {
+        List<String> cols = nameList("column name");
+        expectSymbol(Symbol.EQ);
+        acceptKeyword(Keyword.ROW);
+        if (startsQuery(pos)) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "SET (columns) = (SELECT ...) is not supported");
+        }
+        expectSymbol(Symbol.LPAREN);
+        List<Expr> values = new ArrayList<>();
+        do {
+            values.add(defaultOr(false));
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        if (values.size() != cols.size()) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "number of columns does not match number of values");
+        }
+        for (int i = 0; i < cols.size(); i++) {
+            sets.add(new Statement.Assignment(cols.get(i), values.get(i)));
+        }
+    }
+
+    /** A SET value, or {@code DEFAULT} alone (PostgreSQL's dialect): null, the column's default. */
+    private Expr defaultOr(boolean setValue) {
+        if (Dialect.postgres() && peek().is(Keyword.DEFAULT) && (setValue ? endsValueAt(pos + 1, true)
+                : peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
+            pos++;
+            return null;
+        }
+        return setValue ? setValue() : expr();
     }
 
     // ---- writes (upsert) ----------------------------------------------------------------------

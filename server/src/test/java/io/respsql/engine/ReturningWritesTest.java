@@ -72,4 +72,12 @@ class ReturningWritesTest {
         assertTrue(noIndex.contains("42P10"), noIndex);
         assertEquals("rows [1,11,a, 2,7,b, 3,30,c, 4,40,d, 5,50,d]", run("SELECT * FROM w ORDER BY id"));
     }
+
+    @Test
+    void multiColumnSetAndDefault() {
+        assertEquals("rows [1,5,d]", run("UPDATE w SET (v, s) = (5, DEFAULT) WHERE id = 1 RETURNING *"));
+        assertEquals("rows [2,NULL,x]", run("UPDATE w SET v = DEFAULT, s = 'x' WHERE id = 2 RETURNING *"));
+        assertEquals("rows [3,31,c]", run("UPDATE w SET (v) = ROW(v + 1) WHERE id = 3 RETURNING id, v, s"));
+        assertTrue(run("UPDATE w SET (v, s) = (1) WHERE id = 3").contains("number of columns does not match number of values"));
+    }
 }
