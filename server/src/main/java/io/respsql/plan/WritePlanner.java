@@ -215,13 +215,17 @@ public final class WritePlanner {
         try {
             x = rows.binder().bind(e, rows.scope());
         } catch (SqlException unknownName) {
-            if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e)) {
+            // (PostgreSQL's dialect names a column that does not exist: an error, as there)
+            if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e) && !io.respsql.sql.Dialect.postgres()) {
                 x = null; // 2010: SET s=foo-bar stores "foo-bar"
             } else {
                 throw unknownName;
             }
         }
         String shown = ValueRules.source(e, sql);
+        if (x == null && io.respsql.sql.Dialect.postgres() && e instanceof Expr.Column col) {
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, rows.scope().unknownColumn(col.name()));
+        }
         if (x == null) {
             if (c.type() != ColumnType.TEXT) {
                 throw ValueRules.notValid(c, shown);

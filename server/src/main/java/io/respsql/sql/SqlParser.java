@@ -572,7 +572,8 @@ public final class SqlParser {
 
     /** The right side of SET col=...: the same rule, the text running to the next {@code ,} or WHERE. */
     private Expr setValue() {
-        return valueOrRaw(true);
+        // PostgreSQL's dialect has no unquoted text: a SET value is an expression (a name is a column)
+        return Dialect.postgres() ? expr() : valueOrRaw(true);
     }
 
     /**

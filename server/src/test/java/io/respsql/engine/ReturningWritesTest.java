@@ -80,4 +80,15 @@ class ReturningWritesTest {
         assertEquals("rows [3,31,c]", run("UPDATE w SET (v) = ROW(v + 1) WHERE id = 3 RETURNING id, v, s"));
         assertTrue(run("UPDATE w SET (v, s) = (1) WHERE id = 3").contains("number of columns does not match number of values"));
     }
+
+    @Test
+    void unknownColumnsAreErrorsInPostgresDialect() {
+        String r = run("INSERT INTO w VALUES (1, 5) ON CONFLICT (id) DO UPDATE SET s = excluded.nosuch");
+        assertTrue(r.startsWith("failed: 42703"), r);
+        r = run("INSERT INTO w AS t VALUES (1, 5) ON CONFLICT (id) DO UPDATE SET s = w.s");
+        assertTrue(r.startsWith("failed: 42P01"), r);
+        r = run("UPDATE w SET s = nosuch WHERE id = 1");
+        assertTrue(r.startsWith("failed: 42703"), r);
+        assertEquals("rows [1,10,a]", run("SELECT * FROM w WHERE id = 1"));
+    }
 }
