@@ -38,12 +38,18 @@ final class Parameterizer {
             Query.Select out = select(s);
             return out == null ? null : new Statement.QueryStatement(out);
         } else if (st instanceof Statement.Update u) {
+            if (u.alias() != null || u.from() != null || u.returning() != null) {
+                return null; // UPDATE ... FROM / RETURNING: planned per statement
+            }
             List<Statement.Assignment> as = new ArrayList<>(u.assignments().size());
             for (Statement.Assignment a : u.assignments()) {
                 as.add(new Statement.Assignment(a.column(), cond(a.value())));
             }
             return new Statement.Update(u.table(), as, cond(u.where()));
         } else if (st instanceof Statement.Delete d) {
+            if (d.alias() != null || d.using() != null || d.returning() != null) {
+                return null; // DELETE ... USING / RETURNING: planned per statement
+            }
             return new Statement.Delete(d.table(), cond(d.where()));
         }
         return null;

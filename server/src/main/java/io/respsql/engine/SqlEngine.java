@@ -942,13 +942,41 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         if (plan instanceof io.respsql.plan.PlannedQuery q) {
             q.runOnLoop(results, params, stop);
             return Outcome.rows();
-        } else if (plan instanceof InsertOperator ins) {
+        }
+        if (plan instanceof InsertOperator ins ? ins.returnsRows() || ins.hasConflictClause()
+                : plan instanceof UpdateOperator u ? u.returnsRows() : ((DeleteOperator) plan).returnsRows()) {
+            return runAtomic(plan, params, results);
+        }
+        if (plan instanceof InsertOperator ins) {
             long n = ins.run(catalog, headroom, undo, params, writeStop);
             return ins.returnsSize() ? Outcome.integer(ins.tableBytes(), n) : Outcome.ok(n);
         } else if (plan instanceof UpdateOperator u) {
             return Outcome.count(u.run(catalog, rows, headroom, undo, params, writeStop));
         }
         return Outcome.count(((DeleteOperator) plan).run(rows, undo, params, writeStop));
+    }
+
+    /**
+     * A write that replies rows (RETURNING) or may do more than one kind of change (ON CONFLICT):
+     * outside a block it records its changes in an undo log of its own, so a failure after the
+     * first change (a RETURNING expression's error, a conflict's UPDATE refused) takes all back.
+     */
+    private Outcome runAtomic(Object plan, io.respsql.expr.ParamValues params, ResultSink results) {
+        UndoLog log = undo != null ? undo : new UndoLog(catalog);
+        try {
+            if (plan instanceof InsertOperator ins) {
+                long n = ins.run(catalog, headroom, log, params, writeStop, results);
+                return ins.returnsRows() ? Outcome.rowsWritten(n) : ins.returnsSize() ? Outcome.integer(ins.tableBytes(), n) : Outcome.ok(n);
+            } else if (plan instanceof UpdateOperator u) {
+                return Outcome.rowsWritten(u.run(catalog, rows, headroom, log, params, writeStop, results));
+            }
+            return Outcome.rowsWritten(((DeleteOperator) plan).run(rows, log, params, writeStop, results));
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (log != undo) {
+                log.rollback();
+            }
+            throw e;
+        }
     }
 
     /** DDL replies OK; it changed the catalog (1) or IF [NOT] EXISTS made it a no-op (0). */

@@ -55,7 +55,7 @@ final class EngineCall {
             if (st instanceof Statement.QueryStatement q) {
                 return StatementPlanner.plan(engine.catalog(), q.query(), sql).columns();
             }
-            return null;
+            return io.respsql.plan.WritePlanner.returningColumns(engine.catalog(), st, sql);
         } finally {
             io.respsql.sql.Dialect.set(prior);
         }

@@ -176,7 +176,20 @@ final class PgSql {
         String w = words(sql, 1)[0];
         return w.equals("SELECT") || w.equals("WITH") || w.equals("VALUES") || w.equals("TABLE")
                 || w.equals("SHOW") || w.equals("EXPLAIN") || w.equals("DESC") || w.equals("DESCRIBE")
-                || w.equals("SCANSELECT") || w.equals("DUMP");
+                || w.equals("SCANSELECT") || w.equals("DUMP")
+                || (w.equals("INSERT") || w.equals("UPDATE") || w.equals("DELETE")) && mentionsReturning(sql);
+    }
+
+    /** Whether the word RETURNING is in {@code sql} (a write that replies rows; a quoted one only costs an early run). */
+    private static boolean mentionsReturning(String sql) {
+        for (int i = 0; i + 9 <= sql.length(); i++) {
+            if (sql.regionMatches(true, i, "RETURNING", 0, 9)
+                    && (i == 0 || !Character.isLetterOrDigit(sql.charAt(i - 1)) && sql.charAt(i - 1) != '_')
+                    && (i + 9 == sql.length() || !Character.isLetterOrDigit(sql.charAt(i + 9)) && sql.charAt(i + 9) != '_')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The CommandComplete tag of a statement that succeeded: rows it gave, or rows it changed. */

@@ -77,6 +77,18 @@ public final class QueryBinder {
         return newRelation(Relation.Kind.TABLE, t.name(), t, columnNames(t));
     }
 
+    /** {@link #tableRelation(Table)} named {@code alias} (null: the table's name). */
+    Relation tableRelation(Table t, String alias) {
+        return newRelation(Relation.Kind.TABLE, alias != null ? alias : t.name(), t, columnNames(t));
+    }
+
+    /** A FROM item (UPDATE ... FROM, DELETE ... USING) flattened into {@code scope}; its join conditions into {@code where}. */
+    void fromItem(Query.FromItem f, BlockScope scope, List<Conjunct> where) {
+        LogicalQuery.Block b = new LogicalQuery.Block();
+        flatten(f, scope, b);
+        where.addAll(b.where);
+    }
+
     /** The table's column names, as a view (no copy per statement). */
     private static List<String> columnNames(Table t) {
         return new java.util.AbstractList<>() {
@@ -1389,7 +1401,7 @@ public final class QueryBinder {
         return "?";
     }
 
-    private String outputName(Expr e, BlockScope scope) {
+    String outputName(Expr e, BlockScope scope) {
         if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
             if (r != null) {

@@ -299,7 +299,7 @@ public final class QueryPlanner {
      * costs less than the first plan and its sort, a LIMIT scaling its streamed part by the share
      * of the rows it needs.
      */
-    private static final class JoinPlanner {
+    static final class JoinPlanner {
         // Costs in units of one row read in sequence, fitted to SF 0.1 runs of seed 004's joins
         // (bench/joins/README.md): 50,000 probes of orders_customer_id reaching 300,000 orders took
         // about 0.4x the time of hashing the 50,000 customers and probing with 300,000 orders, and

@@ -5,6 +5,7 @@ import io.respsql.exec.write.Cell;
 import io.respsql.exec.write.DefaultValue;
 import io.respsql.exec.write.DeleteOperator;
 import io.respsql.exec.write.InsertOperator;
+import io.respsql.exec.write.Returning;
 import io.respsql.exec.write.RowSource;
 import io.respsql.exec.write.Tables;
 import io.respsql.exec.write.UpdateOperator;
@@ -46,9 +47,17 @@ public final class WritePlanner {
 
     // ---- UPDATE and DELETE ------------------------------------------------------------------------
 
-    /** The rows of an UPDATE or DELETE: the table as relation 0, its WHERE's access path, the scope SET binds in. */
-    private record Rows(QueryBinder binder, BlockScope scope, AccessPlanner.Access access) {
+    /**
+     * The rows of an UPDATE or DELETE: the table as relation 0, its WHERE's access path, the scope SET binds in.
+     * With {@code FROM} / {@code USING} ({@code join} not null) the rows are the join's, each tuple
+     * carrying the slots of {@code joined} (the other relations) after the table's.
+     */
+    private record Rows(QueryBinder binder, BlockScope scope, AccessPlanner.Access access,
+                        io.respsql.exec.op.Operator join, int[] joined, List<String> joinLines) {
         RowSource source() {
+            if (join != null) {
+                return RowSource.joined(join, joined);
+            }
             AccessPlanner.Access a = access;
             switch (a.rows()) {
                 case ALL:
@@ -64,7 +73,11 @@ public final class WritePlanner {
 
         List<String> explain() {
             List<String> lines = new ArrayList<>();
-            lines.add(access.description());
+            if (join != null) {
+                lines.addAll(joinLines);
+            } else {
+                lines.add(access.description());
+            }
             lines.addAll(scope.subplans);
             return lines;
         }
@@ -76,22 +89,80 @@ public final class WritePlanner {
      * (they get relation numbers above 0).
      */
     private static Rows rows(Catalog catalog, Table table, Expr where, String sql, boolean explain) {
+        return rows(catalog, table, null, null, where, sql, explain);
+    }
+
+    /** {@link #rows(Catalog, Table, Expr, String, boolean)} with the table named {@code alias} and joined with {@code from} (null: none). */
+    private static Rows rows(Catalog catalog, Table table, String alias, io.respsql.sql.tree.Query.FromItem from, Expr where,
+                             String sql, boolean explain) {
         QueryBinder binder = new QueryBinder(catalog, sql, explain);
-        Relation r = binder.tableRelation(table);
+        Relation r = binder.tableRelation(table, alias);
         BlockScope scope = new BlockScope(null);
         scope.add(r);
         List<Conjunct> conds = new ArrayList<>();
+        if (from != null) {
+            binder.fromItem(from, scope, conds);
+        }
         if (where != null) {
             for (Expr e : QueryBinder.splitAnd(where)) {
                 conds.add(binder.conjunct(e, scope));
             }
         }
-        return new Rows(binder, scope, AccessPlanner.choose(r, conds, null));
+        if (from == null) {
+            return new Rows(binder, scope, AccessPlanner.choose(r, conds, null), null, null, null);
+        }
+        LogicalQuery.Block b = new LogicalQuery.Block();
+        b.explain = explain;
+        b.relations.addAll(scope.relations);
+        b.where.addAll(conds);
+        List<String> lines = new ArrayList<>();
+        io.respsql.exec.op.Operator op = new QueryPlanner.JoinPlanner(b, lines, new boolean[1]).plan();
+        int[] joined = new int[scope.relations.size() - 1];
+        for (int i = 1; i < scope.relations.size(); i++) {
+            joined[i - 1] = scope.relations.get(i).number;
+        }
+        return new Rows(binder, scope, null, op, joined, lines);
+    }
+
+    /** RETURNING bound over the statement's relations ({@code *}: every column of each, the table's first). */
+    private static Returning returning(List<io.respsql.sql.tree.Query.SelectItem> items, QueryBinder binder,
+                                       BlockScope scope) {
+        List<Expression> outs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (io.respsql.sql.tree.Query.SelectItem it : items) {
+            if (it instanceof io.respsql.sql.tree.Query.Star st) {
+                boolean any = false;
+                for (Relation r : scope.relations) {
+                    if (st.qualifier() != null && (r.name == null || !r.name.equalsIgnoreCase(st.qualifier()))) {
+                        continue;
+                    }
+                    any = true;
+                    for (int i = 0; i < r.columnNames.size(); i++) {
+                        String c = r.columnNames.get(i);
+                        outs.add(binder.bind(new Expr.Column(r.name, c, -1, -1), scope));
+                        names.add(c);
+                    }
+                }
+                if (!any) {
+                    throw new SqlException(SqlState.UNDEFINED_TABLE, "missing FROM-clause entry for table \"" + st.qualifier() + "\"");
+                }
+            } else {
+                io.respsql.sql.tree.Query.Item item = (io.respsql.sql.tree.Query.Item) it;
+                outs.add(binder.bind(item.expr(), scope));
+                names.add(item.alias() != null ? item.alias() : binder.outputName(item.expr(), scope));
+            }
+        }
+        List<String> types = new ArrayList<>();
+        for (Expression e : outs) {
+            types.add(SqlTypes.resultName(e.type()));
+        }
+        return new Returning(outs.toArray(new Expression[0]), io.respsql.result.ResultColumns.of(names, types),
+                QueryBinder.MAX_RELATIONS);
     }
 
     public static UpdateOperator planUpdate(Catalog catalog, Statement.Update s, String sql) {
         Table t = Tables.require(catalog, s.table(), "UPDATE");
-        Rows rows = rows(catalog, t, s.where(), sql, false);
+        Rows rows = rows(catalog, t, s.alias(), s.from(), s.where(), sql, false);
         Assignment[] as = new Assignment[s.assignments().size()];
         int n = 0;
         for (int i = 0; i < as.length; i++) {
@@ -102,19 +173,28 @@ public final class WritePlanner {
             while (j < n && as[j].column() != c) {
                 j++;
             }
+            if (j < n && io.respsql.sql.Dialect.postgres()) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "multiple assignments to same column \"" + c.name() + "\"");
+            }
             // SET x=3, x=4: the rightmost assignment of a column wins, as in SQLite (PostgreSQL refuses it).
             as[j] = bound;
             if (j == n) {
                 n++;
             }
         }
-        return new UpdateOperator(t, rows.source(), n == as.length ? as : Arrays.copyOf(as, n),
+        UpdateOperator op = new UpdateOperator(t, rows.source(), n == as.length ? as : Arrays.copyOf(as, n),
                 QueryBinder.MAX_RELATIONS);
+        if (s.returning() != null) {
+            op.returning(returning(s.returning(), rows.binder(), rows.scope()));
+        }
+        return op;
     }
 
     public static DeleteOperator planDelete(Catalog catalog, Statement.Delete s, String sql) {
         Table t = Tables.require(catalog, s.table(), "DELETE from");
-        return new DeleteOperator(t, rows(catalog, t, s.where(), sql, false).source(), QueryBinder.MAX_RELATIONS);
+        Rows rows = rows(catalog, t, s.alias(), s.using(), s.where(), sql, false);
+        Returning ret = s.returning() == null ? null : returning(s.returning(), rows.binder(), rows.scope());
+        return new DeleteOperator(t, rows.source(), QueryBinder.MAX_RELATIONS, ret);
     }
 
     /**
@@ -124,6 +204,10 @@ public final class WritePlanner {
      */
     private static Assignment bindAssignment(Table t, Column c, Expr e, Rows rows, String sql) {
         Cell cell = new Cell();
+        if (e == null) {
+            defaultValue(c).value(cell); // SET c = DEFAULT
+            return Assignment.constant(t, c, cell);
+        }
         if (ValueRules.literal(c, e, sql, true, cell)) {
             return Assignment.constant(t, c, cell);
         }
@@ -131,13 +215,17 @@ public final class WritePlanner {
         try {
             x = rows.binder().bind(e, rows.scope());
         } catch (SqlException unknownName) {
-            if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e)) {
+            // (PostgreSQL's dialect names a column that does not exist: an error, as there)
+            if (c.type() == ColumnType.TEXT && ValueRules.isUnquotedText(e) && !io.respsql.sql.Dialect.postgres()) {
                 x = null; // 2010: SET s=foo-bar stores "foo-bar"
             } else {
                 throw unknownName;
             }
         }
         String shown = ValueRules.source(e, sql);
+        if (x == null && io.respsql.sql.Dialect.postgres() && e instanceof Expr.Column col) {
+            throw new SqlException(SqlState.UNDEFINED_COLUMN, rows.scope().unknownColumn(col.name()));
+        }
         if (x == null) {
             if (c.type() != ColumnType.TEXT) {
                 throw ValueRules.notValid(c, shown);
@@ -214,6 +302,22 @@ public final class WritePlanner {
     public static InsertOperator planInsert(Catalog catalog, Statement.Insert s, String sql) {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
+        if (s.rows() != null && s.columns() == null && io.respsql.sql.Dialect.postgres()) {
+            // PostgreSQL: VALUES without a column list fill the first columns, the rest take their DEFAULTs
+            int widest = 0;
+            for (List<Expr> row : s.rows()) {
+                widest = Math.max(widest, row.size());
+            }
+            if (widest > target.length) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT has more expressions than target columns");
+            }
+            if (widest < target.length) {
+                target = Arrays.copyOf(target, widest);
+                if (t.hasPrimaryKey() && t.primaryColumn().position() >= widest && t.primaryColumn().defaultText() == null) {
+                    throw Tables.nullViolation(t, t.primaryColumn());
+                }
+            }
+        }
         if (s.rows() != null) {
             List<List<Expr>> values = s.rows();
             int nRows = values.size();
@@ -227,12 +331,15 @@ public final class WritePlanner {
                 rows.addRow();
                 for (int i = 0; i < target.length; i++) {
                     Expr e = row.get(i);
-                    if (!rows.literal(target[i], e, sql)) {
+                    if (e == null) {
+                        rows.defaultValue(target[i], defaultValue(t.column(target[i]))); // DEFAULT
+                    } else if (!rows.literal(target[i], e, sql)) {
                         rows.evaluated(target[i], StatementPlanner.bindConstant(e, sql), ValueRules.source(e, sql));
                     }
                 }
             }
-            return InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows);
+            return withReturning(catalog, s, sql,
+                    InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows));
         }
         PlannedQuery plan = StatementPlanner.plan(catalog, s.query(), sql);
         List<Expression> outputs = plan.outputs();
@@ -240,8 +347,117 @@ public final class WritePlanner {
             throw new SqlException(SqlState.SYNTAX_ERROR, "INSERT into '" + t.name() + "' has " + outputs.size() + " values for "
                     + target.length + " columns (the query's columns)");
         }
-        return InsertOperator.query(t, target, defaults(t, target), s.returnSize(), plan.root(),
-                outputs.toArray(new Expression[0]), plan.newContext().slots.length);
+        return withReturning(catalog, s, sql, InsertOperator.query(t, target, defaults(t, target), s.returnSize(), plan.root(),
+                outputs.toArray(new Expression[0]), plan.newContext().slots.length));
+    }
+
+    /** The INSERT's RETURNING bound over its table (named by the statement's alias) into {@code op}. */
+    private static InsertOperator withReturning(Catalog catalog, Statement.Insert s, String sql, InsertOperator op) {
+        if (s.onConflict() != null) {
+            op.onConflict(onConflict(catalog, s, sql, op.table()));
+        }
+        if (s.returning() == null) {
+            return op;
+        }
+        QueryBinder binder = new QueryBinder(catalog, sql, false);
+        BlockScope scope = new BlockScope(null);
+        scope.add(binder.tableRelation(op.table(), s.alias()));
+        return op.returning(returning(s.returning(), binder, scope));
+    }
+
+    // ---- writes (upsert) ----
+
+    /**
+     * ON CONFLICT bound: its arbiter indexes (the target must match a unique index or the primary
+     * key: 42P10 otherwise), and for DO UPDATE the SET list and WHERE over the existing row
+     * (relation 0, named as the table or its alias) and {@code EXCLUDED} (relation 1).
+     */
+    private static io.respsql.exec.write.OnConflict onConflict(Catalog catalog, Statement.Insert s, String sql, Table t) {
+        Statement.OnConflict oc = s.onConflict();
+        List<io.respsql.storage.TableIndex> arbiters = arbiters(t, oc);
+        UpdateOperator update = null;
+        io.respsql.expr.Expression where = null;
+        Table excluded = null;
+        if (!oc.doNothing()) {
+            QueryBinder binder = new QueryBinder(catalog, sql, false);
+            Relation target = binder.tableRelation(t, s.alias());
+            List<io.respsql.storage.ColumnSpec> specs = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (int i = 0; i < t.columnCount(); i++) {
+                Column c = t.column(i);
+                specs.add(new io.respsql.storage.ColumnSpec(c.name(), c.type(), false, null));
+                names.add(c.name());
+            }
+            excluded = Table.workTable("excluded", specs);
+            Relation ex = binder.newRelation(Relation.Kind.DERIVED, "excluded", excluded, names);
+            BlockScope scope = new BlockScope(null);
+            scope.add(target);
+            scope.add(ex);
+            Rows rows = new Rows(binder, scope, null, null, null, null);
+            Assignment[] as = new Assignment[oc.sets().size()];
+            for (int i = 0; i < as.length; i++) {
+                Statement.Assignment a = oc.sets().get(i);
+                Column c = Tables.column(t, a.column());
+                for (int j = 0; j < i; j++) {
+                    if (as[j].column() == c) {
+                        throw new SqlException(SqlState.SYNTAX_ERROR, "multiple assignments to same column \"" + c.name() + "\"");
+                    }
+                }
+                as[i] = bindAssignment(t, c, a.value(), rows, sql);
+            }
+            update = new UpdateOperator(t, RowSource.given(), as, QueryBinder.MAX_RELATIONS);
+            if (oc.where() != null) {
+                where = binder.bind(oc.where(), scope);
+            }
+        }
+        return new io.respsql.exec.write.OnConflict(t, arbiters, update, where, excluded, QueryBinder.MAX_RELATIONS);
+    }
+
+    /** The unique indexes (primary key included) ON CONFLICT's target names; every one when it names none. */
+    private static List<io.respsql.storage.TableIndex> arbiters(Table t, Statement.OnConflict oc) {
+        List<io.respsql.storage.TableIndex> out = new ArrayList<>();
+        for (io.respsql.storage.TableIndex ix : t.indexes()) {
+            if (!(ix.unique() || ix.isPrimary())) {
+                continue;
+            }
+            if (oc.columns() != null) {
+                Set<String> want = new HashSet<>();
+                for (String c : oc.columns()) {
+                    want.add(Tables.column(t, c).name().toLowerCase(java.util.Locale.ROOT));
+                }
+                Set<String> have = new HashSet<>();
+                for (Column c : ix.columns()) {
+                    have.add(c.name().toLowerCase(java.util.Locale.ROOT));
+                }
+                if (want.equals(have) && have.size() == ix.columns().size()) {
+                    out.add(ix);
+                }
+            } else if (oc.constraint() != null) {
+                StringBuilder pgName = new StringBuilder(t.name());
+                if (ix.isPrimary()) {
+                    pgName.append("_pkey");
+                } else {
+                    for (Column c : ix.columns()) {
+                        pgName.append('_').append(c.name());
+                    }
+                    pgName.append("_key");
+                }
+                if (oc.constraint().equalsIgnoreCase(ix.name()) || oc.constraint().equalsIgnoreCase(pgName.toString())) {
+                    out.add(ix);
+                }
+            } else {
+                out.add(ix);
+            }
+        }
+        if (out.isEmpty() && oc.constraint() != null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + oc.constraint() + "\" for table \""
+                    + t.name() + "\" does not exist");
+        }
+        if (out.isEmpty() && oc.columns() != null) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE,
+                    "there is no unique or exclusion constraint matching the ON CONFLICT specification");
+        }
+        return out;
     }
 
     /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */
@@ -260,7 +476,7 @@ public final class WritePlanner {
      */
     public static InsertOperator planCachedInsert(Catalog catalog, Statement.Insert s, String sql, Parameters params,
                                                   int literals) {
-        if (s.rows() == null) {
+        if (s.rows() == null || s.returning() != null || s.onConflict() != null) {
             return null;
         }
         Table t = Tables.require(catalog, s.table(), "INSERT into");
@@ -325,7 +541,7 @@ public final class WritePlanner {
      * errors for an unknown table or column.
      */
     public static boolean startBulk(Catalog catalog, Statement.Insert s, InsertOperator.Bulk bulk) {
-        if (s.rows() == null || s.returnSize()) {
+        if (s.rows() == null || s.returnSize() || s.returning() != null || s.onConflict() != null) {
             return false;
         }
         Table t = Tables.require(catalog, s.table(), "INSERT into");
@@ -413,18 +629,42 @@ public final class WritePlanner {
         throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' is not one expression: " + sql.substring(7));
     }
 
+    /**
+     * The columns of a write's RETURNING rows, planned without running it (pgwire's Describe);
+     * null for any other statement or a write without RETURNING.
+     */
+    public static io.respsql.result.ResultColumns returningColumns(Catalog catalog, Statement st, String sql) {
+        Returning r = null;
+        if (st instanceof Statement.Insert s && s.returning() != null) {
+            Table t = Tables.require(catalog, s.table(), "INSERT into");
+            QueryBinder binder = new QueryBinder(catalog, sql, false);
+            BlockScope scope = new BlockScope(null);
+            scope.add(binder.tableRelation(t, s.alias()));
+            r = returning(s.returning(), binder, scope);
+        } else if (st instanceof Statement.Update s && s.returning() != null) {
+            Table t = Tables.require(catalog, s.table(), "UPDATE");
+            Rows rows = rows(catalog, t, s.alias(), s.from(), s.where(), sql, false);
+            r = returning(s.returning(), rows.binder(), rows.scope());
+        } else if (st instanceof Statement.Delete s && s.returning() != null) {
+            Table t = Tables.require(catalog, s.table(), "DELETE from");
+            Rows rows = rows(catalog, t, s.alias(), s.using(), s.where(), sql, false);
+            r = returning(s.returning(), rows.binder(), rows.scope());
+        }
+        return r == null ? null : r.columns();
+    }
+
     // ---- EXPLAIN ----------------------------------------------------------------------------------
 
     /** EXPLAIN of an UPDATE: bound as to run (its errors), then planned again with descriptions. */
     public static List<String> explainUpdate(Catalog catalog, Statement.Update s, String sql) {
         UpdateOperator op = planUpdate(catalog, s, sql);
-        return rows(catalog, op.table(), s.where(), sql, true).explain();
+        return rows(catalog, op.table(), s.alias(), s.from(), s.where(), sql, true).explain();
     }
 
     /** EXPLAIN of a DELETE. */
     public static List<String> explainDelete(Catalog catalog, Statement.Delete s, String sql) {
         DeleteOperator op = planDelete(catalog, s, sql);
-        return rows(catalog, op.table(), s.where(), sql, true).explain();
+        return rows(catalog, op.table(), s.alias(), s.using(), s.where(), sql, true).explain();
     }
 
     /** EXPLAIN of an INSERT. */

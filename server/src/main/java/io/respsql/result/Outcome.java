@@ -66,6 +66,14 @@ public final class Outcome {
         return ROWS;
     }
 
+    /**
+     * A write whose reply is rows ({@code RETURNING}), streamed to its {@link ResultSink} already,
+     * that changed {@code changes} rows.
+     */
+    public static Outcome rowsWritten(long changes) {
+        return new Outcome(Reply.ROWS, changes, 0, null, null, null);
+    }
+
     /** A read handed to a worker: its reply comes later, from there. */
     public static Outcome later() {
         return LATER;

@@ -65,7 +65,8 @@ public final class SqlParser {
             Keyword.SET, Keyword.VALUES, Keyword.WINDOW, Keyword.RETURN, Keyword.AND, Keyword.OR, Keyword.NOT,
             Keyword.IS, Keyword.IN, Keyword.LIKE, Keyword.GLOB, Keyword.BETWEEN, Keyword.ISNULL, Keyword.NOTNULL,
             Keyword.ESCAPE, Keyword.WHEN, Keyword.THEN, Keyword.ELSE, Keyword.END, Keyword.COLLATE, Keyword.ASC,
-            Keyword.DESC, Keyword.NULLS, Keyword.OVER, Keyword.FILTER, Keyword.SELECT, Keyword.SCANSELECT, Keyword.INDEXED);
+            Keyword.DESC, Keyword.NULLS, Keyword.OVER, Keyword.FILTER, Keyword.SELECT, Keyword.SCANSELECT, Keyword.INDEXED,
+            Keyword.RETURNING);
 
     private final String sql;
     private final List<Token> tokens;
@@ -174,12 +175,9 @@ public final class SqlParser {
             case UPDATE:
                 pos++;
                 return update();
-            case DELETE: {
+            case DELETE:
                 pos++;
-                expectKeyword(Keyword.FROM);
-                String table = name("table name");
-                return new Statement.Delete(table, optionalWhere());
-            }
+                return delete();
             case EXPLAIN:
                 pos++;
                 deeper();
@@ -414,19 +412,25 @@ public final class SqlParser {
     private Statement insert() {
         expectKeyword(Keyword.INTO);
         String table = name("table name");
+        // INSERT INTO t AS x: the alias names the table in ON CONFLICT ... and RETURNING
+        String alias = acceptKeyword(Keyword.AS) ? name("alias") : null;
         List<String> columns = null;
         if (peek().is(Symbol.LPAREN) && !startsQuery(pos)) {
             columns = nameList("column name");
         }
         List<List<Expr>> rows = null;
         Query q = null;
-        if (acceptKeyword(Keyword.VALUES)) {
+        if (columns == null && peek().is(Keyword.DEFAULT) && peek(1).is(Keyword.VALUES)) {
+            pos += 2; // DEFAULT VALUES: one row, every column its DEFAULT
+            columns = List.of();
+            rows = List.of(List.of());
+        } else if (acceptKeyword(Keyword.VALUES)) {
             rows = new ArrayList<>();
             do {
                 expectSymbol(Symbol.LPAREN);
                 List<Expr> values = new ArrayList<>();
                 do {
-                    values.add(listValue());
+                    values.add(insertValue());
                 } while (acceptSymbol(Symbol.COMMA));
                 expectSymbol(Symbol.RPAREN);
                 rows.add(values);
@@ -441,19 +445,143 @@ public final class SqlParser {
             expectKeyword(Keyword.SIZE);
             returnSize = true;
         }
-        return new Statement.Insert(table, columns, rows, q, returnSize);
+        Statement.OnConflict conflict = returnSize ? null : onConflict();
+        List<Query.SelectItem> returning = returnSize ? null : returning();
+        return new Statement.Insert(table, columns, rows, q, returnSize, alias, conflict, returning);
     }
 
     private Statement update() {
         String table = name("table name");
+        String alias = writeAlias();
         expectKeyword(Keyword.SET);
+        List<Statement.Assignment> sets = assignments();
+        Query.FromItem from = acceptKeyword(Keyword.FROM) ? fromList() : null;
+        Expr where = optionalWhere();
+        List<Query.SelectItem> returning = returning();
+        if (alias == null && from == null && returning == null) {
+            return new Statement.Update(table, sets, where);
+        }
+        return new Statement.Update(table, alias, sets, from, where, returning);
+    }
+
+    private List<Statement.Assignment> assignments() {
         List<Statement.Assignment> sets = new ArrayList<>();
         do {
+            if (Dialect.postgres() && peek().is(Symbol.LPAREN)) {
+                multiAssignment(sets);
+                continue;
+            }
             String col = name("column name");
             expectSymbol(Symbol.EQ);
-            sets.add(new Statement.Assignment(col, setValue()));
+            sets.add(new Statement.Assignment(col, defaultOr(true)));
         } while (acceptSymbol(Symbol.COMMA));
-        return new Statement.Update(table, sets, optionalWhere());
+        return sets;
+    }
+
+    /** {@code SET (a, b) = [ROW] (x, y)}: one assignment per column (PostgreSQL's dialect). */
+    private void multiAssignment(List<Statement.Assignment> sets) {
+        List<String> cols = nameList("column name");
+        expectSymbol(Symbol.EQ);
+        acceptKeyword(Keyword.ROW);
+        if (startsQuery(pos)) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "SET (columns) = (SELECT ...) is not supported");
+        }
+        expectSymbol(Symbol.LPAREN);
+        List<Expr> values = new ArrayList<>();
+        do {
+            values.add(defaultOr(false));
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        if (values.size() != cols.size()) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "number of columns does not match number of values");
+        }
+        for (int i = 0; i < cols.size(); i++) {
+            sets.add(new Statement.Assignment(cols.get(i), values.get(i)));
+        }
+    }
+
+    /** A SET value, or {@code DEFAULT} alone (PostgreSQL's dialect): null, the column's default. */
+    private Expr defaultOr(boolean setValue) {
+        if (Dialect.postgres() && peek().is(Keyword.DEFAULT) && (setValue ? endsValueAt(pos + 1, true)
+                : peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
+            pos++;
+            return null;
+        }
+        return setValue ? setValue() : expr();
+    }
+
+    // ---- writes (upsert) ----------------------------------------------------------------------
+
+    private Statement delete() {
+        expectKeyword(Keyword.FROM);
+        String table = name("table name");
+        String alias = writeAlias();
+        Query.FromItem using = acceptKeyword(Keyword.USING) ? fromList() : null;
+        Expr where = optionalWhere();
+        List<Query.SelectItem> returning = returning();
+        if (alias == null && using == null && returning == null) {
+            return new Statement.Delete(table, where);
+        }
+        return new Statement.Delete(table, alias, using, where, returning);
+    }
+
+    /** {@code [AS] alias} after UPDATE's or DELETE's table (PostgreSQL's dialect only: the 2010 one has none). */
+    private String writeAlias() {
+        if (!Dialect.postgres() && !peek().is(Keyword.AS)) {
+            return null;
+        }
+        return optionalAlias(false);
+    }
+
+    /** A value of INSERT's VALUES: {@code DEFAULT} alone (PostgreSQL's dialect) is null, the column's default. */
+    private Expr insertValue() {
+        if (Dialect.postgres() && peek().is(Keyword.DEFAULT) && (peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
+            pos++;
+            return null;
+        }
+        return listValue();
+    }
+
+    /** {@code RETURNING * | expr [[AS] name], ...}, or null when none follows. */
+    private List<Query.SelectItem> returning() {
+        if (!acceptKeyword(Keyword.RETURNING)) {
+            return null;
+        }
+        List<Query.SelectItem> items = new ArrayList<>();
+        do {
+            items.add(selectItem());
+        } while (acceptSymbol(Symbol.COMMA));
+        return items;
+    }
+
+    /** {@code ON CONFLICT [(cols) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ... [WHERE ...]}, or null. */
+    private Statement.OnConflict onConflict() {
+        if (!(peek().is(Keyword.ON) && peek(1).is(Keyword.CONFLICT))) {
+            return null;
+        }
+        pos += 2;
+        List<String> columns = null;
+        String constraint = null;
+        if (peek().is(Symbol.LPAREN)) {
+            columns = nameList("column name");
+            if (peek().is(Keyword.WHERE)) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ON CONFLICT (...) WHERE (a partial index's predicate) is not supported");
+            }
+        } else if (acceptKeyword(Keyword.ON)) {
+            expectKeyword(Keyword.CONSTRAINT);
+            constraint = name("constraint name");
+        }
+        expectKeyword(Keyword.DO);
+        if (acceptKeyword(Keyword.NOTHING)) {
+            return new Statement.OnConflict(columns, constraint, null, null);
+        }
+        expectKeyword(Keyword.UPDATE);
+        if (columns == null && constraint == null) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "ON CONFLICT DO UPDATE requires inference specification or constraint name");
+        }
+        expectKeyword(Keyword.SET);
+        List<Statement.Assignment> sets = assignments();
+        return new Statement.OnConflict(columns, constraint, sets, optionalWhere());
     }
 
     private Expr optionalWhere() {
@@ -475,7 +603,8 @@ public final class SqlParser {
 
     /** The right side of SET col=...: the same rule, the text running to the next {@code ,} or WHERE. */
     private Expr setValue() {
-        return valueOrRaw(true);
+        // PostgreSQL's dialect has no unquoted text: a SET value is an expression (a name is a column)
+        return Dialect.postgres() ? expr() : valueOrRaw(true);
     }
 
     /**
@@ -568,7 +697,9 @@ public final class SqlParser {
     private boolean endsValueAt(int i, boolean inSet) {
         Token t = tokens.get(Math.min(i, tokens.size() - 1));
         if (inSet) {
-            return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON);
+            // RETURNING ends a SET value in both dialects, FROM (UPDATE ... FROM) in PostgreSQL's only: 2010 text may hold "from"
+            return t.is(Symbol.COMMA) || t.is(Keyword.WHERE) || t.type == Token.Type.END || t.is(Symbol.SEMICOLON)
+                    || t.is(Keyword.RETURNING) || t.is(Keyword.FROM) && Dialect.postgres();
         }
         return t.is(Symbol.COMMA) || t.is(Symbol.RPAREN);
     }

@@ -308,10 +308,15 @@ public final class Table {
      * compared on their real values. No allocation.
      */
     public boolean violatesUnique(TableIndex ix, int row) {
+        return uniqueClash(ix, row) >= 0;
+    }
+
+    /** The live row other than {@code row} that holds {@code row}'s key of unique index {@code ix}, or -1 (ON CONFLICT's arbiter). */
+    public int uniqueClash(TableIndex ix, int row) {
         Column[] cols = ix.columnsRef();
         for (Column c : cols) {
             if (c.isNull(row)) {
-                return false;
+                return -1;
             }
         }
         long key = cols[0].indexKey(row);
@@ -319,10 +324,10 @@ public final class Table {
         for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
             int other = cur.row();
             if (other != row && rows.isLive(other) && sameValues(cols, row, other)) {
-                return true;
+                return other;
             }
         }
-        return false;
+        return -1;
     }
 
     /** Whether rows {@code a} and {@code b} hold equal non-NULL values in every column of {@code cols}. */

@@ -13,13 +13,26 @@ public final class DeleteOperator {
     private final Table table;
     private final RowSource rows;
     private final int relations;
+    /** RETURNING (null: none): the rows' old values, written before their slots are freed. */
+    private final Returning returning;
     /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
     private WriteRun kept;
 
     public DeleteOperator(Table table, RowSource rows, int relations) {
+        this(table, rows, relations, null);
+    }
+
+    /** With RETURNING ({@code returning}, null: none). */
+    public DeleteOperator(Table table, RowSource rows, int relations, Returning returning) {
         this.table = table;
         this.rows = rows;
         this.relations = relations;
+        this.returning = returning;
+    }
+
+    /** Whether the statement replies rows (RETURNING). */
+    public boolean returnsRows() {
+        return returning != null;
     }
 
     public Table table() {
@@ -33,12 +46,21 @@ public final class DeleteOperator {
      */
     public long run(IntArrayList buffer, UndoLog undo, io.respsql.expr.ParamValues params,
                     io.respsql.expr.Cancellation cancel) {
+        return run(buffer, undo, params, cancel, null);
+    }
+
+    /** {@link #run(IntArrayList, UndoLog, io.respsql.expr.ParamValues, io.respsql.expr.Cancellation)}, RETURNING's rows to {@code sink}. */
+    public long run(IntArrayList buffer, UndoLog undo, io.respsql.expr.ParamValues params,
+                    io.respsql.expr.Cancellation cancel, io.respsql.result.ResultSink sink) {
         Table t = table;
         WriteRun run = kept != null ? kept : (kept = new WriteRun(relations));
         run.start(params);
         rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
+        if (returning != null) {
+            returning.emit(run, r, n, sink); // the old values, before the slots are freed
+        }
         if (undo != null && n > 0) {
             undo.deletingRows(t, r, n);
         }

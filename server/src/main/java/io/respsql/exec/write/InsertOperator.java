@@ -14,6 +14,7 @@ import io.respsql.storage.ColumnType;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 import io.respsql.storage.UndoLog;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.LongOpenHashSet;
 
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,10 @@ public final class InsertOperator {
     private final Parameters parameters;
     /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
     private InsertRun kept;
+    /** RETURNING (null: none): the inserted rows' values, once all are in. */
+    private Returning returning;
+    /** ON CONFLICT (null: none). */
+    private OnConflict conflict;
 
     private InsertOperator(Table table, int[] target, DefaultValue[] defaults, boolean returnSize, PendingRows values,
                            Operator query, Expression[] outputs, int queryRelations, Parameters parameters) {
@@ -92,6 +97,28 @@ public final class InsertOperator {
         return table;
     }
 
+    /** Replies the inserted rows through {@code r} (RETURNING); set by the planner before the first run. */
+    public InsertOperator returning(Returning r) {
+        this.returning = r;
+        return this;
+    }
+
+    /** Whether the statement replies rows (RETURNING). */
+    public boolean returnsRows() {
+        return returning != null;
+    }
+
+    /** Whether the statement has ON CONFLICT (it may insert some rows and update others). */
+    public boolean hasConflictClause() {
+        return conflict != null;
+    }
+
+    /** Writes with {@code c} (ON CONFLICT); set by the planner before the first run. */
+    public InsertOperator onConflict(OnConflict c) {
+        this.conflict = c;
+        return this;
+    }
+
     /** Whether the reply is the table's size ({@code RETURN SIZE}) rather than OK. */
     public boolean returnsSize() {
         return returnSize;
@@ -107,6 +134,8 @@ public final class InsertOperator {
         PendingRows rows;
         int[] written = new int[16];
         final Cell cell = new Cell();
+        /** RETURNING's context (null: none yet). */
+        EvalContext ctx;
 
         int[] written(int n) {
             if (written.length < n) {
@@ -122,6 +151,12 @@ public final class InsertOperator {
      */
     public long run(Catalog catalog, Headroom headroom, UndoLog undo, io.respsql.expr.ParamValues params,
                     io.respsql.expr.Cancellation cancel) {
+        return run(catalog, headroom, undo, params, cancel, null);
+    }
+
+    /** {@link #run(Catalog, Headroom, UndoLog, io.respsql.expr.ParamValues, io.respsql.expr.Cancellation)}, RETURNING's rows to {@code sink}. */
+    public long run(Catalog catalog, Headroom headroom, UndoLog undo, io.respsql.expr.ParamValues params,
+                    io.respsql.expr.Cancellation cancel, io.respsql.result.ResultSink sink) {
         InsertRun run = kept != null ? kept : (kept = new InsertRun());
         PendingRows rows;
         if (values != null) {
@@ -131,8 +166,36 @@ public final class InsertOperator {
         } else {
             rows = parameterRows(run, params);
         }
-        return write(catalog, table, named, defaults, rows, unique, run.written(rows.rows),
-                run.cell, headroom, undo);
+        if (conflict != null) {
+            if (named != null) {
+                fillOmitted(named, defaults, rows, run.cell);
+            }
+            checkNotNull(table, rows);
+            IntArrayList affected = new IntArrayList();
+            long n = conflict.write(catalog, table, rows, run.cell, headroom, undo, params, affected);
+            if (returning != null) {
+                int[] a = affected.elements();
+                int kept = 0;
+                for (int i = 0; i < affected.size(); i++) {
+                    if (a[i] >= 0) {
+                        a[kept++] = a[i];
+                    }
+                }
+                EvalContext ctx = returning.newContext();
+                ctx.params = params;
+                returning.emit(ctx, a, kept, sink);
+            }
+            return n;
+        }
+        int[] written = run.written(rows.rows);
+        long n = write(catalog, table, named, defaults, rows, unique, written, run.cell, headroom, undo);
+        if (returning != null) {
+            EvalContext ctx = run.ctx != null ? run.ctx : (run.ctx = returning.newContext());
+            ctx.reset();
+            ctx.params = params;
+            returning.emit(ctx, written, (int) n, sink);
+        }
+        return n;
     }
 
     /**
@@ -299,6 +362,12 @@ public final class InsertOperator {
             }
             rows.set(at, col, cell);
             return true;
+        }
+
+        /** Column {@code col} of the current row: its DEFAULT ({@code DEFAULT} written in VALUES). */
+        public void defaultValue(int col, DefaultValue d) {
+            d.value(cell);
+            rows.set(at, col, cell);
         }
 
         /** Column {@code col} of the current row: the constant expression {@code x}, written {@code shown}. */

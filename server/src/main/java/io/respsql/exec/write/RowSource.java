@@ -33,12 +33,33 @@ public final class RowSource {
     final Operator op;
     final TableIndex index;
     final KeyBounds keys;
+    /** A join's rows (UPDATE ... FROM, DELETE ... USING): the other relations each tuple carries; else null. */
+    final int[] joined;
 
     private RowSource(Shape shape, Operator op, TableIndex index, KeyBounds keys) {
+        this(shape, op, index, keys, null);
+    }
+
+    private RowSource(Shape shape, Operator op, TableIndex index, KeyBounds keys, int[] joined) {
         this.shape = shape;
         this.op = op;
         this.index = index;
         this.keys = keys;
+        this.joined = joined;
+    }
+
+    /**
+     * The rows of a join of the table (relation 0) with others: each table row once, with the
+     * slots of {@code joined} of the first tuple it came in (PostgreSQL: one of the rows it joins,
+     * which one unspecified) kept in {@link WriteRun#joined}.
+     */
+    /** Rows handed over by the caller for each run ({@link WriteRun#give}): ON CONFLICT's rows, each with its EXCLUDED row (relation 1). */
+    public static RowSource given() {
+        return new RowSource(Shape.ROW_LIST, null, null, null, new int[]{1});
+    }
+
+    public static RowSource joined(Operator join, int[] joined) {
+        return new RowSource(Shape.ROW_LIST, join, null, null, joined);
     }
 
     public static RowSource allRows(Operator scan) {
@@ -73,6 +94,11 @@ public final class RowSource {
         try {
             if (shape == Shape.KEY_RANGE) {
                 collectRange(run, into);
+            } else if (op == null) {
+                run.takeGiven(into, joined);
+            } else if (joined != null) {
+                run.collectJoined(into, joined);
+                op.run(ctx, run.collect);
             } else {
                 run.collectInto(into);
                 op.run(ctx, run.collect);

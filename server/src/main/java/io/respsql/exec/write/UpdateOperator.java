@@ -40,6 +40,8 @@ public final class UpdateOperator {
     private final RowSource rows;
     private final Assignment[] assignments;
     private final int relations;
+    /** RETURNING (null: none): the rows' new values, once written and checked. */
+    private Returning returning;
     /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
     private WriteRun kept;
 
@@ -56,6 +58,31 @@ public final class UpdateOperator {
 
     public Table table() {
         return table;
+    }
+
+    /** Replies the updated rows' new values through {@code r} (RETURNING); set by the planner before the first run. */
+    public UpdateOperator returning(Returning r) {
+        this.returning = r;
+        return this;
+    }
+
+    /**
+     * Updates {@code targets} (ON CONFLICT DO UPDATE's rows), the i-th with EXCLUDED's row
+     * {@code excluded[i]} as relation 1; the plan's row source must be {@link RowSource#given}.
+     */
+    public long runGiven(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
+                         io.respsql.expr.ParamValues params, IntArrayList targets, IntArrayList excluded) {
+        state().give(targets, excluded);
+        try {
+            return run(catalog, buffer, headroom, undo, params, null, null);
+        } finally {
+            state().give(null, null);
+        }
+    }
+
+    /** Whether the statement replies rows (RETURNING). */
+    public boolean returnsRows() {
+        return returning != null;
     }
 
     public RowSource rows() {
@@ -82,7 +109,19 @@ public final class UpdateOperator {
      */
     public long run(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
                     io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
+        return run(catalog, buffer, headroom, undo, params, cancel, null);
+    }
+
+    /**
+     * {@link #run(Catalog, IntArrayList, Headroom, UndoLog, io.respsql.expr.ParamValues, io.respsql.expr.Cancellation)},
+     * RETURNING's rows to {@code sink}. With RETURNING the rows are always collected into a list (the
+     * batch kernels that need none are skipped) and handed to it after the writes.
+     */
+    public long run(Catalog catalog, IntArrayList buffer, Headroom headroom, UndoLog undo,
+                    io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel,
+                    io.respsql.result.ResultSink sink) {
         Table t = table;
+        Returning ret = returning;
         Assignment[] as = assignments;
         WriteRun run = state();
         EvalContext ctx = run.start(params);
@@ -90,13 +129,14 @@ public final class UpdateOperator {
         for (int j = 0; j < as.length; j++) {
             as[j].prepare(ctx, vs[j]);
         }
-        if (as.length == 1 && as[0].isIncrement()) {
+        if (ret == null && as.length == 1 && as[0].isIncrement()) {
             long done = increment(run, as[0], buffer, undo, cancel);
             if (done >= 0) {
                 return done;
             }
         }
-        if (undo == null && as.length == 1 && as[0].constantWrite(vs[0]) && rows.shape == RowSource.Shape.KEY_RANGE) {
+        if (ret == null && undo == null && as.length == 1 && as[0].constantWrite(vs[0])
+                && rows.shape == RowSource.Shape.KEY_RANGE) {
             return setKeyRange(run, as[0], vs[0], buffer);
         }
         rows.collect(run, buffer, cancel);
@@ -120,22 +160,22 @@ public final class UpdateOperator {
             r = buffer.elements();
             keptValues = true;
             for (int i = 0; i < n; i++) {
-                ctx.slots[0] = r[i];
+                run.at(ctx, r, i);
                 r[n + i] = a.computeInt(ctx, v);
                 keptValues &= !v.isNull; // a NULL cannot be kept as an int: the general loop writes
             }
         } else if (!allConstant) {
             for (int i = 0; i < n; i++) {
-                ctx.slots[0] = r[i];
+                run.at(ctx, r, i);
                 for (int j = 0; j < as.length; j++) {
                     as[j].compute(ctx, vs[j]);
                 }
             }
         }
         if (pk >= 0 && n > 0) {
-            checkPrimaryKeys(t, as[pk], vs[pk], r, n, ctx);
+            checkPrimaryKeys(t, as[pk], vs[pk], r, n, run);
         }
-        headroom.ensure(writeBytes(t, as, vs, r, n, ctx));
+        headroom.ensure(writeBytes(t, as, vs, r, n, run));
         List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
         UndoLog local = null;
         if (unique != null || (undo != null && n > 0)) {
@@ -163,7 +203,7 @@ public final class UpdateOperator {
         } else {
             for (int i = 0; i < n; i++) {
                 int row = r[i];
-                ctx.slots[0] = row;
+                run.at(ctx, r, i);
                 for (int j = 0; j < as.length; j++) {
                     as[j].compute(ctx, vs[j]);
                 }
@@ -174,6 +214,9 @@ public final class UpdateOperator {
         }
         if (unique != null) {
             checkUnique(t, unique, r, n, local);
+        }
+        if (ret != null) {
+            ret.emit(run, r, n, sink);
         }
         for (Assignment a : as) {
             if (a.column.type() == ColumnType.TEXT) {
@@ -418,7 +461,8 @@ public final class UpdateOperator {
      * allocate (new text bytes, index entries); see {@link Headroom}. Numeric columns without an
      * index allocate nothing and skip this.
      */
-    private static long writeBytes(Table t, Assignment[] as, Cell[] vs, int[] rows, int n, EvalContext ctx) {
+    private static long writeBytes(Table t, Assignment[] as, Cell[] vs, int[] rows, int n, WriteRun run) {
+        EvalContext ctx = run.ctx;
         long need = 0;
         for (int j = 0; j < as.length; j++) {
             Assignment a = as[j];
@@ -432,7 +476,7 @@ public final class UpdateOperator {
                     continue;
                 }
                 for (int i = 0; i < n; i++) {
-                    ctx.slots[0] = rows[i];
+                    run.at(ctx, rows, i);
                     a.compute(ctx, v);
                     need += (v.text == null ? 0 : v.text.length) + 16;
                 }
@@ -445,14 +489,15 @@ public final class UpdateOperator {
      * New primary keys must be distinct from each other and from the keys of rows this UPDATE
      * does not touch (a key held by a matched row is being vacated, so it may be reused).
      */
-    private static void checkPrimaryKeys(Table t, Assignment pk, Cell v, int[] rows, int n, EvalContext ctx) {
+    private static void checkPrimaryKeys(Table t, Assignment pk, Cell v, int[] rows, int n, WriteRun run) {
+        EvalContext ctx = run.ctx;
         int[] matched = Arrays.copyOf(rows, n);
         IntArrays.quickSort(matched);
         Column col = pk.column;
         if (col.type() == ColumnType.TEXT) {
             Set<String> fresh = new HashSet<>();
             for (int i = 0; i < n; i++) {
-                ctx.slots[0] = rows[i];
+                run.at(ctx, rows, i);
                 pk.compute(ctx, v);
                 String shown = new String(v.text, StandardCharsets.UTF_8);
                 int holder = PrimaryKeys.findText(t, v.text);
@@ -464,7 +509,7 @@ public final class UpdateOperator {
         }
         LongOpenHashSet fresh = new LongOpenHashSet(n);
         for (int i = 0; i < n; i++) {
-            ctx.slots[0] = rows[i];
+            run.at(ctx, rows, i);
             pk.compute(ctx, v);
             long key = PrimaryKeys.numericKey(col, v.l, v.d);
             int holder = PrimaryKeys.findNumeric(t, key);

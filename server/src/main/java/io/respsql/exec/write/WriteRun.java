@@ -23,10 +23,19 @@ final class WriteRun {
     private LongIntBTree cursorTree;
     /** Where {@link #collect} puts the slot of relation 0 (the table) of each tuple. */
     private IntArrayList rows;
+    /** A join's other relations ({@link RowSource#joined}); null when the rows are the table's alone. */
+    private int[] joinedRelations;
+    /** Per row collected (in order): the slots of the other relations, {@code joinedRelations.length} each. */
+    IntArrayList joined;
+    private it.unimi.dsi.fastutil.ints.IntOpenHashSet seen;
     final TupleConsumer collect = c -> {
+        if (this.joinedRelations != null) {
+            return collectJoined(c.slots);
+        }
         rows.add(c.slots[0]);
         return true;
     };
+
 
     /** Per assignment of an UPDATE: the cell its value is in for the row at hand ({@link Assignment#newValue}). */
     Cell[] values;
@@ -48,6 +57,62 @@ final class WriteRun {
      */
     void collectInto(IntArrayList into) {
         rows = into;
+        if (into == null) {
+            // the join's collected slots stay for the write loop (at), but the list is let go next time
+        } else {
+            joinedRelations = null;
+        }
+    }
+
+    /** Collects a join's rows into {@code into}, each table row once, the other relations' slots into {@link #joined}. */
+    void collectJoined(IntArrayList into, int[] relations) {
+        rows = into;
+        joinedRelations = relations;
+        if (joined == null) {
+            joined = new IntArrayList();
+            seen = new it.unimi.dsi.fastutil.ints.IntOpenHashSet();
+        }
+        joined.clear();
+        seen.clear();
+    }
+
+    private boolean collectJoined(int[] slots) {
+        if (seen.add(slots[0])) {
+            rows.add(slots[0]);
+            for (int r : joinedRelations) {
+                joined.add(slots[r]);
+            }
+        }
+        return true;
+    }
+
+    /** Rows (and their EXCLUDED rows) handed over for the next run ({@link RowSource#given}). */
+    private IntArrayList givenRows;
+    private IntArrayList givenJoined;
+
+    void give(IntArrayList rows, IntArrayList joinedSlots) {
+        givenRows = rows;
+        givenJoined = joinedSlots;
+    }
+
+    void takeGiven(IntArrayList into, int[] relations) {
+        into.clear();
+        into.addAll(givenRows);
+        joinedRelations = relations;
+        joined = givenJoined;
+    }
+
+    /** Puts row {@code i} of the collected rows {@code r} into {@code ctx}: the table's slot, and a join's others. */
+    void at(EvalContext ctx, int[] r, int i) {
+        int[] slots = ctx.slots;
+        slots[0] = r[i];
+        int[] rel = joinedRelations;
+        if (rel != null) {
+            int[] j = joined.elements();
+            for (int k = 0, at = i * rel.length; k < rel.length; k++) {
+                slots[rel[k]] = j[at + k];
+            }
+        }
     }
 
     /** A cursor of {@code index}'s current tree, reused by this plan's runs while the tree stays. */

@@ -138,19 +138,51 @@ public sealed interface Statement {
     /**
      * {@code INSERT INTO t [(cols)] VALUES (...), ... | SELECT ...}. {@code columns} is null when
      * none are listed; exactly one of {@code rows} and {@code query} is non-null.
-     * {@code returnSize}: the 2010 {@code RETURN SIZE} suffix.
+     * {@code returnSize}: the 2010 {@code RETURN SIZE} suffix. A null value in a row is {@code DEFAULT};
+     * {@code DEFAULT VALUES} is one empty row of no columns. {@code alias} ({@code INSERT INTO t AS x}),
+     * {@code onConflict} and {@code returning} are null when not written.
      */
-    record Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize)
+    record Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize,
+                  String alias, OnConflict onConflict, List<Query.SelectItem> returning)
             implements Statement {
+        public Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize) {
+            this(table, columns, rows, query, returnSize, null, null, null);
+        }
     }
 
     record Assignment(String column, Expr value) {
     }
 
-    record Update(String table, List<Assignment> assignments, Expr where) implements Statement {
+    /**
+     * {@code UPDATE t [AS alias] SET ... [FROM from] [WHERE ...] [RETURNING ...]}; {@code alias},
+     * {@code from} and {@code returning} are null when not written.
+     */
+    record Update(String table, String alias, List<Assignment> assignments, Query.FromItem from, Expr where,
+                  List<Query.SelectItem> returning) implements Statement {
+        public Update(String table, List<Assignment> assignments, Expr where) {
+            this(table, null, assignments, null, where, null);
+        }
     }
 
-    record Delete(String table, Expr where) implements Statement {
+    /** {@code DELETE FROM t [AS alias] [USING from] [WHERE ...] [RETURNING ...]}; null parts are not written. */
+    record Delete(String table, String alias, Query.FromItem using, Expr where, List<Query.SelectItem> returning)
+            implements Statement {
+        public Delete(String table, Expr where) {
+            this(table, null, null, where, null);
+        }
+    }
+
+    // ---- writes (upsert) ----
+
+    /**
+     * {@code ON CONFLICT [(cols) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET ... [WHERE ...]}:
+     * {@code columns} and {@code constraint} null when no target is written; {@code sets} null for
+     * DO NOTHING.
+     */
+    record OnConflict(List<String> columns, String constraint, List<Assignment> sets, Expr where) {
+        public boolean doNothing() {
+            return sets == null;
+        }
     }
 
     record Explain(Statement statement) implements Statement {
