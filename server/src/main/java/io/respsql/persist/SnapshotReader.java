@@ -234,6 +234,10 @@ public final class SnapshotReader {
             }
         }
         List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
+        List<io.respsql.storage.Sequence> sequences = new ArrayList<>();
+        if (version >= 4) {
+            sections(sequences);
+        }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -273,6 +277,9 @@ public final class SnapshotReader {
         }
         for (PreparedDef p : prepared) {
             target.putPrepared(p);
+        }
+        for (io.respsql.storage.Sequence q : sequences) {
+            target.addSequence(q);
         }
         return new Result(tables.size(), rows, prepared.size(), offset());
     }
@@ -332,7 +339,8 @@ public final class SnapshotReader {
             if (version >= 2) {
                 need(1);
                 byte flags = buf.get();
-                check((flags & ~(SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT)) == 0, "column flags " + flags);
+                check((flags & ~(SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT
+                        | (version >= 4 ? SnapshotFormat.FLAG_IDENTITY : 0))) == 0, "column flags " + flags);
                 notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
                 if ((flags & SnapshotFormat.FLAG_DEFAULT) != 0) {
                     defaultText = text();
@@ -481,6 +489,65 @@ public final class SnapshotReader {
             default:
                 throw new IllegalStateException(column.type().name());
         }
+    }
+
+    /** Version 4's sections: the sequences are read, a kind this reader does not know is skipped. */
+    private void sections(List<io.respsql.storage.Sequence> sequences) throws IOException {
+        int count = i32();
+        check(count >= 0 && count <= 1 << 16, "section count " + count);
+        for (int i = 0; i < count; i++) {
+            String kind = string();
+            int len = i32();
+            check(len >= 0 && len <= SnapshotFormat.MAX_TEXT, "section " + kind + " length " + len);
+            enough(len);
+            need(len);
+            ByteBuffer b = ByteBuffer.wrap(buf.array(), buf.position(), len).slice().order(ByteOrder.LITTLE_ENDIAN);
+            buf.position(buf.position() + len);
+            if (kind.equals(SnapshotFormat.SECTION_SEQUENCES)) {
+                try {
+                    readSequences(b, sequences);
+                } catch (RuntimeException e) {
+                    throw corrupt("sequences section: " + e);
+                }
+                check(!b.hasRemaining(), "sequences section has " + b.remaining() + " bytes too many");
+            }
+        }
+    }
+
+    private void readSequences(ByteBuffer b, List<io.respsql.storage.Sequence> out) throws SnapshotException {
+        int n = b.getInt();
+        check(n >= 0, "sequence count " + n);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            io.respsql.storage.Sequence q = new io.respsql.storage.Sequence(sectionString(b));
+            check(seen.add(key(q.name())), "sequence " + q.name() + " appears twice");
+            q.bits = b.get();
+            check(q.bits == 16 || q.bits == 32 || q.bits == 64, "sequence " + q.name() + " of " + q.bits + " bits");
+            q.increment = b.getLong();
+            q.min = b.getLong();
+            q.max = b.getLong();
+            q.start = b.getLong();
+            q.cache = b.getLong();
+            q.cycle = b.get() != 0;
+            q.lastValue = b.getLong();
+            q.isCalled = b.get() != 0;
+            q.identity = b.get();
+            if (b.get() != 0) {
+                q.ownedTable = sectionString(b);
+                q.ownedColumn = sectionString(b);
+            }
+            check(q.increment != 0 && q.min < q.max && q.lastValue >= q.min && q.lastValue <= q.max,
+                    "sequence " + q.name() + " options");
+            out.add(q);
+        }
+    }
+
+    private String sectionString(ByteBuffer b) throws SnapshotException {
+        int len = b.getInt();
+        check(len >= 0 && len <= b.remaining(), "string length " + len);
+        String v = new String(b.array(), b.arrayOffset() + b.position(), len, StandardCharsets.UTF_8);
+        b.position(b.position() + len);
+        return v;
     }
 
     private static String key(String s) {

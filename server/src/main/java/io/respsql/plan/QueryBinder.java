@@ -1267,6 +1267,9 @@ public final class QueryBinder {
         for (Expr a : f.args()) {
             args.add(value(a, scope));
         }
+        if (io.respsql.expr.SequenceCall.isSequenceFunction(f.name())) {
+            return io.respsql.expr.SequenceCall.of(f.name(), args); // sequences (seq helper): never folded
+        }
         return Expressions.function(f.name(), args);
     }
 

@@ -725,6 +725,9 @@ public final class Replication implements CommitListener, WriteGuard {
         for (ViewDef v : fresh.views()) {
             catalog.addView(v);
         }
+        for (io.respsql.storage.Sequence q : fresh.sequences()) {
+            catalog.addSequence(q); // the master's sequences, with their state
+        }
         // the master's prepared statements replace the replica's own (FLUSHALL's clear keeps them)
         catalog.replacePrepared(fresh.preparedStatements());
         replid = masterId;
