@@ -19,7 +19,11 @@ import java.util.Locale;
  * never holds a dropped sequence), a constant name once per schema version.
  */
 public final class SequenceCall extends Expression {
-    public static final List<String> NAMES = List.of("NEXTVAL", "CURRVAL", "SETVAL", "LASTVAL");
+    /** {@code SELECT * FROM s}'s columns: last_value and is_called as they are (not PostgreSQL functions). */
+    public static final String READ_LAST = "RESPSQL_SEQUENCE_LAST_VALUE";
+    public static final String READ_CALLED = "RESPSQL_SEQUENCE_IS_CALLED";
+    public static final List<String> NAMES = List.of("NEXTVAL", "CURRVAL", "SETVAL", "LASTVAL", "PG_SEQUENCE_LAST_VALUE",
+            READ_LAST, READ_CALLED);
 
     private final String fn;
     private final Expression name;
@@ -32,7 +36,7 @@ public final class SequenceCall extends Expression {
     private long foundIn = -1;
 
     private SequenceCall(String fn, Expression name, Expression value, Expression called) {
-        super(SqlType.BIGINT);
+        super(fn.equals(READ_CALLED) ? SqlType.BOOLEAN : SqlType.BIGINT);
         this.fn = fn;
         this.name = name;
         this.value = value;
@@ -63,6 +67,9 @@ public final class SequenceCall extends Expression {
                 return new SequenceCall(upper, null, null, null);
             case "NEXTVAL":
             case "CURRVAL":
+            case "PG_SEQUENCE_LAST_VALUE":
+            case READ_LAST:
+            case READ_CALLED:
                 if (n != 1) {
                     throw arity(upper, "1 argument", n);
                 }
@@ -154,6 +161,15 @@ public final class SequenceCall extends Expression {
                 ctx.isNull = false;
                 return s.lastValue;
             }
+            case "PG_SEQUENCE_LAST_VALUE":
+                ctx.isNull = !s.isCalled;
+                return s.lastValue;
+            case READ_LAST:
+                ctx.isNull = false;
+                return s.lastValue;
+            case READ_CALLED:
+                ctx.isNull = false;
+                return s.isCalled ? 1 : 0;
             case "CURRVAL": {
                 long[] c = session.currval(s);
                 if (c == null) {

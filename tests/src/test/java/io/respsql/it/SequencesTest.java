@@ -188,4 +188,47 @@ class SequencesTest {
             assertEquals("-ERR relation \"g_id_seq\" does not exist\r\n", pg(c, "SELECT nextval('g_id_seq')"));
         }
     }
+
+    @Test
+    void selectFromASequenceReadsItsState() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = pgConnection(s)) {
+            assertEquals(OK, pg(c, "CREATE SEQUENCE s START 5"));
+            assertEquals("*1\r\n$5\r\n5,0,0\r\n", pg(c, "SELECT * FROM s"));
+            assertEquals(5, value(pg(c, "SELECT nextval('s')")));
+            assertEquals("*1\r\n$5\r\n5,0,1\r\n", pg(c, "SELECT * FROM s"));
+            assertEquals("*1\r\n$1\r\n5\r\n", pg(c, "SELECT last_value FROM s"));
+            assertEquals(5, value(pg(c, "SELECT pg_sequence_last_value('s')")));
+        }
+    }
+
+    /** A replica follows the master's sequences (reads, failed writes, blocks) and, promoted, hands out only new values. */
+    @Test
+    void aReplicaConvergesAndAfterFailoverNeverRepeatsAValue() throws Exception {
+        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start(); RespConnection m = pgConnection(master)) {
+            ReplicatedTransactionTest.replicate(master, replica);
+            assertEquals(OK, pg(m, "CREATE TABLE t (id bigserial PRIMARY KEY, v int4 UNIQUE)"));
+            assertEquals(OK, pg(m, "INSERT INTO t (v) VALUES (1), (2)"));
+            assertTrue(pg(m, "INSERT INTO t (v) VALUES (3), (2)").startsWith("-ERR")); // consumes 3 and 4
+            assertEquals(5, value(pg(m, "SELECT nextval('t_id_seq')")));
+            assertEquals(OK, m.call("MULTI"));
+            assertEquals("+QUEUED\r\n", pg(m, "SELECT nextval('t_id_seq')"));
+            assertEquals("+QUEUED\r\n", pg(m, "INSERT INTO t (v) VALUES (7)"));
+            assertTrue(m.call("EXEC").startsWith("*2\r\n"));
+            String state = pg(m, "SELECT last_value, is_called FROM t_id_seq");
+            assertEquals("*1\r\n$3\r\n7,1\r\n", state);
+            RespConnection r = pgConnection(replica);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            String seen = pg(r, "SELECT last_value, is_called FROM t_id_seq");
+            while (!seen.equals(state) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                seen = pg(r, "SELECT last_value, is_called FROM t_id_seq");
+            }
+            assertEquals(state, seen);
+            assertTrue(pg(r, "SELECT nextval('t_id_seq')").startsWith("-ERR cannot execute nextval()"), "a replica is read-only");
+            assertEquals(OK, r.call("REPLICAOF", "NO", "ONE"));
+            assertEquals(8, value(pg(r, "SELECT nextval('t_id_seq')")));
+            assertEquals(OK, pg(r, "INSERT INTO t (v) VALUES (9)"));
+            assertEquals("*4\r\n$3\r\n1,1\r\n$3\r\n2,2\r\n$3\r\n7,7\r\n$3\r\n9,9\r\n", pg(r, "SELECT id, v FROM t ORDER BY id"));
+        }
+    }
 }
