@@ -997,6 +997,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 }
             }
             return schemaChange(created);
+        } else if (st instanceof Statement.DiscardSequences) {
+            sequences.session.clear();
+            return Outcome.ok(-1);
         } else if (st instanceof Statement.CreateSequence s) {
             return schemaChange(io.respsql.exec.write.SequenceDdl.create(catalog, s, undo));
         } else if (st instanceof Statement.AlterSequence s) {

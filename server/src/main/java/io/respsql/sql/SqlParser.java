@@ -1544,8 +1544,12 @@ public final class SqlParser {
      */
     private Statement sequenceStatement() {
         Token t = peek();
+        if (t.isKeyword("DISCARD") && (peek(1).isKeyword("SEQUENCES") || peek(1).is(Keyword.ALL))) {
+            pos += 2;
+            return new Statement.DiscardSequences();
+        }
         if (t.is(Keyword.CREATE)) {
-            int skip = peek(1).is(Keyword.TEMP) || peek(1).is(Keyword.TEMPORARY) ? 2 : 1;
+            int skip = peek(1).is(Keyword.TEMP) || peek(1).is(Keyword.TEMPORARY) || peek(1).isKeyword("UNLOGGED") ? 2 : 1;
             if (!peek(skip).isKeyword("SEQUENCE")) {
                 return null;
             }
@@ -1558,8 +1562,9 @@ public final class SqlParser {
             pos += 2;
             boolean ifExists = ifExists();
             String name = sequenceName();
+            int before = pos;
             List<Statement.SequenceOption> options = sequenceOptions(true);
-            if (options.isEmpty()) {
+            if (options.isEmpty() && pos == before) { // SET [UN]LOGGED alone takes tokens and adds no option
                 throw error("a sequence option");
             }
             return new Statement.AlterSequence(name, ifExists, options);

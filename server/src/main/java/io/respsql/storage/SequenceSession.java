@@ -31,6 +31,12 @@ public final class SequenceSession {
         }
     }
 
+    /** DISCARD SEQUENCES: nothing seen. */
+    public void clear() {
+        current.clear();
+        last = null;
+    }
+
     /** This session's currval of {@code s}, or null when it never called nextval on it. */
     public long[] currval(Sequence s) {
         return current.get(s);

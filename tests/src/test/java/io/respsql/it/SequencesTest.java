@@ -64,6 +64,9 @@ class SequencesTest {
             assertEquals(OK, pg(c, "CREATE TABLE t (id int4)"));
             assertEquals(OK, pg(c, "INSERT INTO t VALUES (1), (2), (3)"));
             assertEquals("*3\r\n$2\r\n22\r\n$2\r\n23\r\n$2\r\n24\r\n", pg(c, "SELECT nextval('s') FROM t"));
+            assertEquals(OK, pg(c, "DISCARD SEQUENCES"));
+            assertEquals("-ERR lastval is not yet defined in this session\r\n", pg(c, "SELECT lastval()"));
+            assertEquals("-ERR currval of sequence \"s\" is not yet defined in this session\r\n", pg(c, "SELECT currval('s')"));
             assertEquals(OK, pg(c, "DROP SEQUENCE s"));
             assertEquals("-ERR relation \"s\" does not exist\r\n", pg(c, "SELECT nextval('s')"));
             assertEquals("-ERR relation \"s\" does not exist\r\n", pg(c, "DROP SEQUENCE s"));
@@ -105,6 +108,14 @@ class SequencesTest {
             assertEquals(OK, pg(c, "CREATE TABLE t (id serial PRIMARY KEY, v text)"));
             assertEquals(OK, pg(c, "INSERT INTO t (v) VALUES ('a'), ('b')"));
             assertEquals(OK, pg(c, "INSERT INTO t (v) VALUES ('c')"));
+            assertEquals(OK, pg(c, "CREATE TABLE w (v text, id serial)"));
+            assertEquals(OK, pg(c, "INSERT INTO w VALUES ('short row: id takes its DEFAULT')"));
+            assertEquals(1, value(pg(c, "SELECT id FROM w")));
+            assertTrue(pg(c, "DROP SEQUENCE w_id_seq").startsWith("-ERR cannot drop sequence w_id_seq because other objects depend on it"));
+            assertEquals(OK, pg(c, "CREATE SEQUENCE by_name"));
+            assertEquals(OK, pg(c, "CREATE TABLE n (v int8 DEFAULT nextval('by_name'::text))"));
+            assertEquals(OK, pg(c, "DROP SEQUENCE by_name")); // looked up by name when it runs: no dependency
+            assertEquals("-ERR relation \"by_name\" does not exist\r\n", pg(c, "INSERT INTO n SELECT nextval('by_name')"));
             assertEquals("*3\r\n$3\r\n1,a\r\n$3\r\n2,b\r\n$3\r\n3,c\r\n", pg(c, "SELECT id, v FROM t ORDER BY id"));
             assertEquals(3, value(pg(c, "SELECT currval('t_id_seq')")));
             assertEquals(OK, pg(c, "CREATE TABLE g (id int GENERATED ALWAYS AS IDENTITY (START WITH 100 INCREMENT BY 10), v text)"));

@@ -117,12 +117,14 @@ public final class SequenceDdl {
 
     /** A column's DEFAULT that reads {@code q} (as {@code table.column}), or null. */
     private static String userOf(Catalog catalog, Sequence q) {
-        String needle = "'" + q.name().toLowerCase(Locale.ROOT) + "'";
+        // nextval('s') and nextval('s'::regclass) depend on the sequence; nextval('s'::text) looks it up by name
+        String needle = "nextval('" + q.name().toLowerCase(Locale.ROOT).replace("'", "''") + "'";
         for (Table t : catalog.tables()) {
             for (int i = 0; i < t.columnCount(); i++) {
                 Column c = t.column(i);
                 String d = c.defaultText();
-                if (d != null && d.toLowerCase(Locale.ROOT).contains("nextval(" + needle)) {
+                String lower = d == null ? null : d.toLowerCase(Locale.ROOT).replace(" ", "");
+                if (lower != null && (lower.contains(needle + ")") || lower.contains(needle + "::regclass)"))) {
                     return t.name() + "." + c.name();
                 }
             }
@@ -228,6 +230,9 @@ public final class SequenceDdl {
                     cycle = false;
                     break;
                 case "OWNED BY":
+                    if (q.identity != 0) {
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot change ownership of identity sequence");
+                    }
                     ownedSet = true;
                     owned = o.text();
                     break;
@@ -442,7 +447,7 @@ public final class SequenceDdl {
      * nothing changes).
      */
     public static Statement.Insert identityInsert(Catalog catalog, Statement.Insert s) {
-        if (catalog.sequences().isEmpty()) {
+        if (catalog.sequences().isEmpty() && (s.columns() != null || !io.respsql.sql.Dialect.postgres())) {
             return s;
         }
         Table t = catalog.table(s.table());
@@ -450,6 +455,22 @@ public final class SequenceDdl {
             return s;
         }
         List<String> named = s.columns();
+        if (named == null && io.respsql.sql.Dialect.postgres() && s.rows() != null && !s.rows().isEmpty()) {
+            // PostgreSQL: VALUES rows shorter than the table fill its first columns, the rest take their DEFAULT
+            int width = s.rows().get(0).size();
+            boolean same = true;
+            for (List<Expr> r : s.rows()) {
+                same &= r.size() == width;
+            }
+            if (same && width < t.columnCount()) {
+                List<String> first = new ArrayList<>();
+                for (int i = 0; i < width; i++) {
+                    first.add(t.column(i).name());
+                }
+                s = new Statement.Insert(s.table(), first, s.rows(), s.query(), s.returnSize(), s.overriding());
+                named = first;
+            }
+        }
         if (named == null) {
             named = new ArrayList<>();
             int width = s.rows() != null && !s.rows().isEmpty() ? s.rows().get(0).size() : t.columnCount();

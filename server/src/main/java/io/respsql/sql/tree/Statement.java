@@ -113,4 +113,8 @@ public sealed interface Statement {
 
     record DropSequence(List<String> names, boolean ifExists, boolean cascade) implements Statement {
     }
+
+    /** {@code DISCARD SEQUENCES} (or {@code DISCARD ALL}): forgets the session's currval/lastval. */
+    record DiscardSequences() implements Statement {
+    }
 }
