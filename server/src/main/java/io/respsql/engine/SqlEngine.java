@@ -377,6 +377,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      */
     public void unlimited(boolean on) {
         this.unlimited = on;
+        sequences.replaying = on; // a logged setval puts the state back as it was, in or out of today's bounds
     }
 
     /** Where the event-loop bound and query-timeout-ms are read, for every statement. */

@@ -192,6 +192,13 @@ public final class SequenceCall extends Expression {
                     }
                     isCalled = b != 0;
                 }
+                if (scope.replaying) {
+                    s.lastValue = v;
+                    s.isCalled = isCalled;
+                    scope.moved(s);
+                    ctx.isNull = false;
+                    return v;
+                }
                 refuse(scope);
                 if (v < s.min || v > s.max) {
                     throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "setval: value " + v + " is out of bounds for sequence \""

@@ -22,6 +22,11 @@ public final class SequenceScope {
     /** Why nextval/setval may not run now (a read-only replica), or null. */
     private final Supplier<String> refusal;
     private final List<Sequence> moved = new ArrayList<>();
+    /**
+     * Statements that already took effect are being replayed (the log loader, a replica's apply):
+     * setval restores the logged state without checking it against the options of now.
+     */
+    public boolean replaying;
 
     public SequenceScope(Catalog catalog, SequenceSession session, Supplier<String> refusal) {
         this.catalog = catalog;

@@ -294,10 +294,10 @@ public final class SequenceDdl {
             q.lastValue = restartValue != null ? restartValue : q.start;
             q.isCalled = false;
         }
-        if (q.lastValue < q.min) {
+        if (restart && q.lastValue < q.min) {
             throw invalid("RESTART value (" + q.lastValue + ") cannot be less than MINVALUE (" + q.min + ")");
         }
-        if (q.lastValue > q.max) {
+        if (restart && q.lastValue > q.max) {
             throw invalid("RESTART value (" + q.lastValue + ") cannot be greater than MAXVALUE (" + q.max + ")");
         }
         if (cache != null) {
