@@ -242,4 +242,28 @@ class SequencesTest {
             assertEquals("*4\r\n$3\r\n1,1\r\n$3\r\n2,2\r\n$3\r\n7,7\r\n$3\r\n9,9\r\n", pg(r, "SELECT id, v FROM t ORDER BY id"));
         }
     }
+
+    /** In MULTI/EXEC: DDL is taken back with the block, a value handed out is not (as PostgreSQL), also after a restart. */
+    @Test
+    void aBlockThatFailsTakesItsDdlBackButNoValue() throws Exception {
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true).appendFsync(FsyncPolicy.ALWAYS));
+                RespConnection c = pgConnection(s)) {
+            assertEquals(OK, pg(c, "CREATE SEQUENCE s"));
+            assertEquals(OK, c.call("MULTI"));
+            assertEquals("+QUEUED\r\n", pg(c, "CREATE SEQUENCE made_in_block"));
+            assertEquals("+QUEUED\r\n", pg(c, "SELECT nextval('s')"));
+            assertEquals("+QUEUED\r\n", pg(c, "INSERT INTO missing VALUES (1)"));
+            assertTrue(c.call("EXEC").startsWith("-ERR EXEC aborted"));
+            assertEquals("-ERR relation \"made_in_block\" does not exist\r\n", pg(c, "SELECT nextval('made_in_block')"));
+            assertEquals(2, value(pg(c, "SELECT nextval('s')")));
+            assertEquals(OK, c.call("MULTI"));
+            assertEquals("+QUEUED\r\n", pg(c, "SELECT nextval('s')"));
+            assertEquals("+QUEUED\r\n", pg(c, "INSERT INTO missing VALUES (1)"));
+            assertTrue(c.call("EXEC").startsWith("-ERR EXEC aborted"));
+        }
+        try (TestServer s = TestServer.start(c -> c.dir(dir).appendOnly(true)); RespConnection c = pgConnection(s)) {
+            assertEquals(4, value(pg(c, "SELECT nextval('s')")));
+            assertEquals("-ERR relation \"made_in_block\" does not exist\r\n", pg(c, "SELECT nextval('made_in_block')"));
+        }
+    }
 }
