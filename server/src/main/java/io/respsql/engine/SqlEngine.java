@@ -643,6 +643,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 return null;
             }
             if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
+                    || hasIdentity(ins.table()) // an identity column's rules: the plain path
                     || !WritePlanner.startBulk(catalog, ins, bulk) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }

@@ -153,6 +153,17 @@ class SequencesTest {
                 assertEquals(i, value(c.call("SQL", "SELECT nextval('s')")));
             }
             assertEquals(OK, c.call("SQL", "INSERT INTO t (v) VALUES (9), (10)"));
+            // an identity column's rules hold for a cached INSERT and for a streamed (bulk) one alike
+            assertEquals(OK, c.call("SQL", "CREATE TABLE g (id INT GENERATED ALWAYS AS IDENTITY, v INT)"));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(c.call("SQL", "INSERT INTO g (id, v) VALUES (" + i + ", 1)").startsWith("-ERR cannot insert a non-DEFAULT value"));
+            }
+            StringBuilder bulk = new StringBuilder("INSERT INTO g (id, v) VALUES (0, 0)");
+            for (int i = 1; i < 300; i++) {
+                bulk.append(", (").append(i).append(", ").append(i).append(')');
+            }
+            assertTrue(c.call("SQL", bulk.toString()).startsWith("-ERR cannot insert a non-DEFAULT value"));
+            assertEquals(":0\r\n", c.call("SQL", "SELECT COUNT(*) FROM g")); // nothing written
             assertEquals("*7\r\n$3\r\n1,1\r\n$3\r\n2,2\r\n$3\r\n3,3\r\n$3\r\n4,4\r\n$3\r\n5,5\r\n$3\r\n9,9\r\n$5\r\n10,10\r\n",
                     c.call("SQL", "SELECT id, v FROM t ORDER BY id"));
         }
