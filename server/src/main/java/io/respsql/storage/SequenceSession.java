@@ -21,8 +21,14 @@ public final class SequenceSession {
         lastValue = v;
     }
 
-    /** {@code setval} of {@code s} set {@code v} (currval then answers it; lastval is unchanged). */
+    /**
+     * {@code setval} of {@code s} set {@code v} (currval then answers it, and lastval too when
+     * {@code s} is the sequence of this session's last nextval, as in PostgreSQL).
+     */
     public void set(Sequence s, long v) {
+        if (last == s) {
+            lastValue = v;
+        }
         long[] c = current.get(s);
         if (c == null) {
             current.put(s, new long[]{v});

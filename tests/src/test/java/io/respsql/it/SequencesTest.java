@@ -53,6 +53,7 @@ class SequencesTest {
             assertEquals(2, value(pg(c, "SELECT currval('s')"))); // currval is the session's own
             assertEquals(3, value(pg(other, "SELECT lastval()")));
             assertEquals(10, value(pg(c, "SELECT setval('s', 10)")));
+            assertEquals(10, value(pg(c, "SELECT lastval()"))); // setval of the last nextval's sequence moves lastval too
             assertEquals(11, value(pg(c, "SELECT nextval('s')")));
             assertEquals(20, value(pg(c, "SELECT setval('s', 20, false)")));
             assertEquals(20, value(pg(c, "SELECT nextval('s')")));
