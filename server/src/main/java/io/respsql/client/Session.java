@@ -97,6 +97,16 @@ public final class Session {
         this.postgresDialect = on;
     }
 
+    /** This connection's currval/lastval (PostgreSQL's session state of sequences); made at first use. */
+    private io.respsql.storage.SequenceSession sequences;
+
+    public io.respsql.storage.SequenceSession sequences() {
+        if (sequences == null) {
+            sequences = new io.respsql.storage.SequenceSession();
+        }
+        return sequences;
+    }
+
     public long id() {
         return id;
     }

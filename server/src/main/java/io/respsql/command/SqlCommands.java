@@ -145,6 +145,7 @@ final class SqlCommands {
     private void run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
+        ctx.sql().sequenceSession(s.sequences());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
@@ -184,6 +185,7 @@ final class SqlCommands {
         }
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
+        ctx.sql().sequenceSession(s.sequences());
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;

@@ -157,6 +157,18 @@ final class SchemaChanges {
     void truncate(Statement.Truncate s, UndoLog block) {
         atomically(block, log -> {
             AlterTable.truncate(catalog, s, log);
+            if (s.restartIdentity()) {
+                // RESTART IDENTITY: the tables' owned sequences (SERIAL, identity) start over; the
+                // statement's text in the log replays the same restart
+                for (String name : s.tables()) {
+                    io.respsql.storage.Table t = catalog.table(name);
+                    for (io.respsql.storage.Sequence q : t == null ? List.<io.respsql.storage.Sequence>of()
+                            : catalog.sequencesOwnedBy(t.name())) {
+                        q.lastValue = q.start;
+                        q.isCalled = false;
+                    }
+                }
+            }
             return null;
         });
     }

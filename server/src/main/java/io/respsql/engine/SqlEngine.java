@@ -100,6 +100,58 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         this.schemaChanges = new SchemaChanges(catalog, headroom, writeStop,
                 () -> limits == null || unlimited ? 0 : limits.loopWriteMaxMs());
         this.prepared = new PreparedStatements(catalog);
+        this.sequences = new io.respsql.storage.SequenceScope(catalog, ownSession, this::writeRefusal);
+    }
+
+    // ---- sequences (seq helper) ----
+
+    /** The session of statements run for no connection (the log loader, a replica's apply). */
+    private final io.respsql.storage.SequenceSession ownSession = new io.respsql.storage.SequenceSession();
+    private final io.respsql.storage.SequenceScope sequences;
+    /** Sequences moved inside the running block: logged at rollback too (a value handed out stays handed out). */
+    private final List<io.respsql.storage.Sequence> blockSequences = new ArrayList<>();
+
+    /**
+     * The connection the next {@link #execute} runs for (its currval/lastval); null: none. Reset
+     * after each statement, as the session timeout.
+     */
+    public void sequenceSession(io.respsql.storage.SequenceSession session) {
+        sequences.session = session == null ? ownSession : session;
+    }
+
+    /**
+     * After a statement that moved sequences (nextval, setval), whatever its outcome: their state
+     * goes to the log and the replicas as {@code SELECT setval(...)} (a PGSQL record), after the
+     * statement's own record, so a replay or a replica never hands out a value again (a read or a
+     * failed statement is not logged, and a replay need not call nextval as often as the run did).
+     */
+    private void logMovedSequences() {
+        List<io.respsql.storage.Sequence> moved = sequences.moved();
+        if (moved.isEmpty()) {
+            return;
+        }
+        for (io.respsql.storage.Sequence q : moved) {
+            if (catalog.sequence(q.name()) != q) {
+                continue; // dropped since
+            }
+            String text = setvalText(q);
+            if (undo != null) {
+                blockWrites.add(text);
+                blockChanges.add(1);
+                blockPostgres.add(true);
+                if (!blockSequences.contains(q)) {
+                    blockSequences.add(q);
+                }
+            } else {
+                listener.committed(text, 1, true);
+            }
+        }
+        sequences.clearMoved();
+    }
+
+    /** The statement that puts {@code q}'s state back: {@code SELECT setval('name', last_value, is_called)}. */
+    public static String setvalText(io.respsql.storage.Sequence q) {
+        return "SELECT setval('" + q.name().replace("'", "''") + "', " + q.lastValue + ", " + q.isCalled + ")";
     }
 
     /** Who is told of each write that took effect (persistence); {@link CommitListener#NONE} by default. */
@@ -200,9 +252,15 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         catalog.schemaChanged(); // the rollback may restore tables or indexes: no cached plan survives it
         UndoLog log = undo;
         undo = null;
+        List<io.respsql.storage.Sequence> moved = new ArrayList<>(blockSequences);
         clearBlock();
         if (log != null) {
             log.rollback();
+        }
+        for (io.respsql.storage.Sequence q : moved) { // values handed out in the block stay handed out
+            if (catalog.sequence(q.name()) == q) {
+                listener.committed(setvalText(q), 1, true);
+            }
         }
     }
 
@@ -211,6 +269,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         blockChanges.clear();
         blockPostgres.clear();
         blockTouched.clear();
+        blockSequences.clear();
     }
 
     /** A point in the history of changes, for {@link #changedSince} (WATCH). */
@@ -271,6 +330,20 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      * hit runs from the view, and the String is made only where one is needed (a miss, a block).
      */
     public Outcome execute(CharSequence sql, ResultSink results, Offload offload) {
+        io.respsql.storage.SequenceScope priorScope = io.respsql.storage.SequenceScope.enter(sequences);
+        try {
+            return executeInScope(sql, results, offload);
+        } finally {
+            try {
+                logMovedSequences();
+            } finally {
+                io.respsql.storage.SequenceScope.enter(priorScope);
+                sequences.session = ownSession;
+            }
+        }
+    }
+
+    private Outcome executeInScope(CharSequence sql, ResultSink results, Offload offload) {
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
@@ -308,6 +381,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      */
     public void unlimited(boolean on) {
         this.unlimited = on;
+        sequences.replaying = on; // a logged setval puts the state back as it was, in or out of today's bounds
     }
 
     /** Where the event-loop bound and query-timeout-ms are read, for every statement. */
@@ -573,6 +647,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 return null;
             }
             if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
+                    || hasIdentity(ins.table()) // an identity column's rules: the plain path
                     || !WritePlanner.startBulk(catalog, ins, bulk) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
@@ -609,12 +684,14 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         parsed = st;
         parsedText = sql;
         String key = scan.key();
+        int seqCalls = io.respsql.storage.SequenceScope.boundCount();
         if (st instanceof Statement.Insert ins) {
             InsertOperator plan;
             try {
-                plan = WritePlanner.planCachedInsert(catalog, ins, sql, this::parameterOf, scan.count);
+                plan = io.respsql.exec.write.SequenceDdl.identityInsert(catalog, ins) != ins ? null
+                        : WritePlanner.planCachedInsert(catalog, ins, sql, this::parameterOf, scan.count);
             } catch (RuntimeException e) {
-                plan = null; // no such table or column: the plain path replies
+                plan = null; // no such table or column, an identity column's value: the plain path replies
             }
             return new PlanCache.Entry(key, scan.hash, plan, true, ins.table());
         }
@@ -633,6 +710,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
         } catch (RuntimeException e) {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
+        }
+        if (io.respsql.storage.SequenceScope.boundCount() != seqCalls
+                || (p instanceof Statement.Update u && hasIdentity(u.table()))) {
+            return new PlanCache.Entry(key, scan.hash, null, false, null); // nextval(...) or an identity column: planned each time
         }
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
     }
@@ -862,8 +943,22 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
     }
 
+    private boolean hasIdentity(String table) {
+        if (catalog.sequences().isEmpty()) {
+            return false;
+        }
+        for (io.respsql.storage.Sequence q : catalog.sequencesOwnedBy(table)) {
+            if (q.identity != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean isWrite(Statement st) {
-        return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
+        return st instanceof Statement.CreateSequence || st instanceof Statement.AlterSequence
+                || st instanceof Statement.DropSequence
+                || st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
                 || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
                 || st instanceof Statement.CreateView || st instanceof Statement.DropTable
                 || st instanceof Statement.DropIndex || st instanceof Statement.DropView
@@ -874,7 +969,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** Runs the statement; a query's rows go to {@code results}. */
     private Outcome run(Statement st, String sql, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
+            int seqCalls = io.respsql.storage.SequenceScope.boundCount();
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            if (io.respsql.storage.SequenceScope.boundCount() != seqCalls) {
+                offload = null; // nextval(...) moves a sequence: on the event loop only, never run twice
+                moveOff = false;
+                stop.replyStarted(); // so the loop bound cannot stop it half-way (the statement timeout still does)
+            }
             if (moveOff && offload.offer(q, sql, p, true)) {
                 return Outcome.later();
             }
@@ -892,18 +993,45 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 throw e;
             }
         } else if (st instanceof Statement.Insert s) {
-            return runPlan(WritePlanner.planInsert(catalog, s, sql), null, results);
+            return runPlan(WritePlanner.planInsert(catalog, io.respsql.exec.write.SequenceDdl.identityInsert(catalog, s), sql), null, results);
         } else if (st instanceof Statement.Update s) {
+            io.respsql.exec.write.SequenceDdl.identityUpdate(catalog, s);
             return runPlan(WritePlanner.planUpdate(catalog, s, sql), null, results);
         } else if (st instanceof Statement.Delete s) {
             return runPlan(WritePlanner.planDelete(catalog, s, sql), null, results);
         } else if (st instanceof Statement.CreateTable s) {
-            return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue));
+            io.respsql.exec.write.SequenceDdl.Expanded serials = io.respsql.exec.write.SequenceDdl.expand(catalog, s);
+            if (serials == null) {
+                return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue));
+            }
+            boolean created = TableDdl.createTable(catalog, serials.table(), sql, undo, WritePlanner::defaultValue);
+            if (created) { // a rollback's saved names (taken by createTable) hold none of these
+                for (io.respsql.storage.Sequence q : serials.sequences()) {
+                    catalog.addSequence(q);
+                }
+            }
+            return schemaChange(created);
+        } else if (st instanceof Statement.DiscardSequences) {
+            sequences.session.clear();
+            return Outcome.ok(-1);
+        } else if (st instanceof Statement.CreateSequence s) {
+            return schemaChange(io.respsql.exec.write.SequenceDdl.create(catalog, s, undo));
+        } else if (st instanceof Statement.AlterSequence s) {
+            return schemaChange(io.respsql.exec.write.SequenceDdl.alter(catalog, s, undo));
+        } else if (st instanceof Statement.DropSequence s) {
+            return schemaChange(io.respsql.exec.write.SequenceDdl.drop(catalog, s, undo) > 0);
         } else if (st instanceof Statement.CreateIndex s) {
             return schemaChange(TableDdl.createIndex(catalog, s, undo));
         } else if (st instanceof Statement.DropTable s) {
             long dropped = io.respsql.sql.Dialect.postgres() ? schemaChanges.dropTables(s, undo)
                     : TableDdl.dropTable(catalog, s, undo); // -1: IF EXISTS found none
+            if (dropped >= 0 && !catalog.sequences().isEmpty()) {
+                for (String t : s.tables()) {
+                    if (catalog.table(t) == null) {
+                        io.respsql.exec.write.SequenceDdl.tableDropped(catalog, t); // its SERIAL/identity sequences
+                    }
+                }
+            }
             return dropped < 0 ? Outcome.integer(0, 0) : Outcome.integer(dropped, 1);
         } else if (st instanceof Statement.AlterTable s) {
             return schemaChange(schemaChanges.alter(s, sql, undo));

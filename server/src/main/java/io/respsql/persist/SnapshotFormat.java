@@ -26,9 +26,15 @@ import java.nio.charset.StandardCharsets;
  *   string name  string text  int paramCount
  *   per parameter: int mark (offset of its '?' in text, as a char index)  byte type (0: the value decides)
  *                  [string column, when type is not 0]
- * int sectionCount   per section: string kind  int byteLength  bytes      (a reader skips a kind it does not know)
+ * int sectionCount   (version 4 on) per section: string kind  int byteLength  bytes   (a reader skips a kind it does not know)
+ *   "sequences": int count, per sequence: string name  byte bits (16, 32, 64)  long increment  long min  long max
+ *                long start  long cache  byte cycle  long lastValue  byte isCalled  byte identity (0, 'a', 'd')
+ *                byte owned  [string table  string column]
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
+ *
+ * <p>Version 4 adds the sections and column flag 8 (an identity column; its sequence, in the
+ * "sequences" section, says ALWAYS or BY DEFAULT).
  *
  * Types: 1 INT, 2 BIGINT, 3 FLOAT, 4 TEXT, 5 BOOLEAN (as INT 0/1), 6 DATE (as INT days),
  * 7 TIMESTAMP (as BIGINT microseconds). Freed slots and NULL slots are written too (as 0 or the
@@ -56,6 +62,10 @@ final class SnapshotFormat {
     static final byte FLAG_DEFAULT = 2;
     /** Version 4: an int type modifier (varchar(n): n) follows the flags byte, before the DEFAULT text. */
     static final byte FLAG_TYPE_MODIFIER = 4;
+    /** Version 4: the column is an identity column (seq helper). */
+    static final byte FLAG_IDENTITY = 8;
+    /** Section kind of the sequences (version 4). */
+    static final String SECTION_SEQUENCES = "sequences";
     /** I/O buffer size for reading and writing. */
     static final int BUFFER = 1 << 20;
     /** Longest table, column or index name accepted when reading (guards against corrupt lengths). */

@@ -246,8 +246,9 @@ public final class SnapshotReader {
             }
         }
         List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
+        List<io.respsql.storage.Sequence> sequences = new ArrayList<>();
         if (version >= 4) {
-            sections();
+            sections(sequences);
         }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
@@ -289,25 +290,10 @@ public final class SnapshotReader {
         for (PreparedDef p : prepared) {
             target.putPrepared(p);
         }
-        return new Result(tables.size(), rows, prepared.size(), offset());
-    }
-
-    /** Version 4's sections after the prepared statements: none is known to this reader yet, so each is skipped. */
-    private void sections() throws IOException {
-        int count = i32();
-        check(count >= 0, "section count " + count);
-        for (int i = 0; i < count; i++) {
-            String kind = string();
-            int length = i32();
-            check(length >= 0, "section " + kind + " length " + length);
-            enough(length);
-            for (int left = length; left > 0; ) {
-                int n = Math.min(left, SnapshotFormat.BUFFER);
-                need(n);
-                buf.position(buf.position() + n);
-                left -= n;
-            }
+        for (io.respsql.storage.Sequence q : sequences) {
+            target.addSequence(q);
         }
+        return new Result(tables.size(), rows, prepared.size(), offset());
     }
 
     /** The prepared-statement section (version 3 on). */
@@ -367,7 +353,7 @@ public final class SnapshotReader {
                 need(1);
                 byte flags = buf.get();
                 int known = SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT
-                        | (version >= 4 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0);
+                        | (version >= 4 ? SnapshotFormat.FLAG_TYPE_MODIFIER | SnapshotFormat.FLAG_IDENTITY : 0);
                 check((flags & ~known) == 0, "column flags " + flags);
                 notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
                 if ((flags & SnapshotFormat.FLAG_TYPE_MODIFIER) != 0) {
@@ -521,6 +507,65 @@ public final class SnapshotReader {
             default:
                 throw new IllegalStateException(column.type().name());
         }
+    }
+
+    /** Version 4's sections: the sequences are read, a kind this reader does not know is skipped. */
+    private void sections(List<io.respsql.storage.Sequence> sequences) throws IOException {
+        int count = i32();
+        check(count >= 0 && count <= 1 << 16, "section count " + count);
+        for (int i = 0; i < count; i++) {
+            String kind = string();
+            int len = i32();
+            check(len >= 0 && len <= SnapshotFormat.MAX_TEXT, "section " + kind + " length " + len);
+            enough(len);
+            need(len);
+            ByteBuffer b = ByteBuffer.wrap(buf.array(), buf.position(), len).slice().order(ByteOrder.LITTLE_ENDIAN);
+            buf.position(buf.position() + len);
+            if (kind.equals(SnapshotFormat.SECTION_SEQUENCES)) {
+                try {
+                    readSequences(b, sequences);
+                } catch (RuntimeException e) {
+                    throw corrupt("sequences section: " + e);
+                }
+                check(!b.hasRemaining(), "sequences section has " + b.remaining() + " bytes too many");
+            }
+        }
+    }
+
+    private void readSequences(ByteBuffer b, List<io.respsql.storage.Sequence> out) throws SnapshotException {
+        int n = b.getInt();
+        check(n >= 0, "sequence count " + n);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            io.respsql.storage.Sequence q = new io.respsql.storage.Sequence(sectionString(b));
+            check(seen.add(key(q.name())), "sequence " + q.name() + " appears twice");
+            q.bits = b.get();
+            check(q.bits == 16 || q.bits == 32 || q.bits == 64, "sequence " + q.name() + " of " + q.bits + " bits");
+            q.increment = b.getLong();
+            q.min = b.getLong();
+            q.max = b.getLong();
+            q.start = b.getLong();
+            q.cache = b.getLong();
+            q.cycle = b.get() != 0;
+            q.lastValue = b.getLong();
+            q.isCalled = b.get() != 0;
+            q.identity = b.get();
+            if (b.get() != 0) {
+                q.ownedTable = sectionString(b);
+                q.ownedColumn = sectionString(b);
+            }
+            check(q.increment != 0 && q.min < q.max, // last_value may lie outside: ALTER may move a bound past it
+                    "sequence " + q.name() + " options");
+            out.add(q);
+        }
+    }
+
+    private String sectionString(ByteBuffer b) throws SnapshotException {
+        int len = b.getInt();
+        check(len >= 0 && len <= b.remaining(), "string length " + len);
+        String v = new String(b.array(), b.arrayOffset() + b.position(), len, StandardCharsets.UTF_8);
+        b.position(b.position() + len);
+        return v;
     }
 
     private static String key(String s) {

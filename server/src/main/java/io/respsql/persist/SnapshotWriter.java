@@ -74,6 +74,7 @@ public final class SnapshotWriter {
         }
         saved.rowsDone = 0;
         saved.rowsTotal = rowsTotal;
+        identities = image.sequences();
         for (TableImage t : image.tables()) {
             table(t);
         }
@@ -101,7 +102,7 @@ public final class SnapshotWriter {
                 }
             }
         }
-        i32(0); // version 4: the sections that follow (none written here yet)
+        sections(image);
         flush();
         // The checksum covers every byte before it; the end marker follows it.
         int sum = (int) crc.getValue();
@@ -120,7 +121,8 @@ public final class SnapshotWriter {
             buf.put(SnapshotFormat.typeCode(col.type()));
             byte flags = (byte) ((col.notNull() ? SnapshotFormat.FLAG_NOT_NULL : 0)
                     | (col.defaultText() != null ? SnapshotFormat.FLAG_DEFAULT : 0)
-                    | (col.typeModifier() >= 0 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0));
+                    | (col.typeModifier() >= 0 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0)
+                    | (isIdentity(t.name(), col.name()) ? SnapshotFormat.FLAG_IDENTITY : 0));
             buf.put(flags);
             if (col.typeModifier() >= 0) {
                 i32(col.typeModifier());
@@ -206,6 +208,54 @@ public final class SnapshotWriter {
             default:
                 throw new IllegalStateException(c.type().name());
         }
+    }
+
+    /** The image's sequences, for the identity flag of columns. */
+    private java.util.List<io.respsql.storage.Sequence> identities = java.util.List.of();
+
+    private boolean isIdentity(String table, String column) {
+        for (io.respsql.storage.Sequence q : identities) {
+            if (q.identity != 0 && q.ownedBy(table, column)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Version 4's sections: {@code int count}, then per section its kind, byte length and bytes. */
+    private void sections(CatalogImage image) throws IOException {
+        i32(1);
+        byte[] seqs = sequences(image.sequences());
+        string(SnapshotFormat.SECTION_SEQUENCES);
+        i32(seqs.length);
+        bytes(seqs, 0, seqs.length);
+    }
+
+    private static byte[] sequences(java.util.List<io.respsql.storage.Sequence> list) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(64).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(list.size());
+        out.write(b.array(), 0, b.position());
+        for (io.respsql.storage.Sequence q : list) {
+            sectionString(out, q.name());
+            b.clear();
+            b.put((byte) q.bits).putLong(q.increment).putLong(q.min).putLong(q.max).putLong(q.start).putLong(q.cache)
+                    .put((byte) (q.cycle ? 1 : 0)).putLong(q.lastValue).put((byte) (q.isCalled ? 1 : 0)).put(q.identity)
+                    .put((byte) (q.ownedTable != null ? 1 : 0));
+            out.write(b.array(), 0, b.position());
+            if (q.ownedTable != null) {
+                sectionString(out, q.ownedTable);
+                sectionString(out, q.ownedColumn);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static void sectionString(java.io.ByteArrayOutputStream out, String s) {
+        byte[] v = s.getBytes(StandardCharsets.UTF_8);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(v.length);
+        out.write(b.array(), 0, 4);
+        out.write(v, 0, v.length);
     }
 
     private void string(String s) throws IOException {

@@ -99,6 +99,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private final PgServer server;
     private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
     private final PgSettings settings = new PgSettings();
+    /** This connection's currval/lastval (seq helper). */
+    private final io.respsql.storage.SequenceSession sequences = new io.respsql.storage.SequenceSession();
     private final PgRows rows = new PgRows();
     private final List<String> lines = new ArrayList<>();
     private final Map<String, Prepared> statements = new HashMap<>();
@@ -857,6 +859,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         runTarget = target;
         runFormats = formats;
         runDescribe = describeFirst;
+        server.engine.engine().sequenceSession(sequences); // this connection's currval/lastval
         Outcome o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
                 settings.statementTimeoutMs(), lines);
         runTarget = null;

@@ -816,6 +816,14 @@ public final class QueryBinder {
             if (view != null) {
                 return view;
             }
+            if (catalog instanceof io.respsql.storage.Catalog live && live.sequence(t.name()) != null) {
+                // SELECT * FROM a sequence (seq helper): its state as a one-row derived table, read when it runs
+                String quoted = "'" + live.sequence(t.name()).name().replace("'", "''") + "'";
+                Query q = ((io.respsql.sql.tree.Statement.QueryStatement) io.respsql.sql.SqlParser.parse("SELECT "
+                        + io.respsql.expr.SequenceCall.READ_LAST + "(" + quoted + ") AS last_value, 0 AS log_cnt, "
+                        + io.respsql.expr.SequenceCall.READ_CALLED + "(" + quoted + ") AS is_called")).query();
+                return derived(q, t.alias() != null ? t.alias() : t.name(), null, true, scope, scope.parent);
+            }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
         }
         Query.Derived d = (Query.Derived) f;
@@ -1278,6 +1286,9 @@ public final class QueryBinder {
         List<Expression> args = new ArrayList<>();
         for (Expr a : f.args()) {
             args.add(value(a, scope));
+        }
+        if (io.respsql.expr.SequenceCall.isSequenceFunction(f.name())) {
+            return io.respsql.expr.SequenceCall.of(f.name(), args); // sequences (seq helper): never folded
         }
         return Expressions.function(f.name(), args);
     }

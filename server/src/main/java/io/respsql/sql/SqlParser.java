@@ -118,6 +118,10 @@ public final class SqlParser {
         if (t.is(Symbol.LPAREN)) {
             return new Statement.QueryStatement(query());
         }
+        Statement sequence = sequenceStatement();
+        if (sequence != null) {
+            return sequence;
+        }
         Keyword kw = t.keyword();
         if (kw == null) {
             if (t.isKeyword("TRUNCATE")) {
@@ -274,6 +278,7 @@ public final class SqlParser {
         boolean unique = false;
         Expr defaultValue = null;
         String defaultText = null;
+        Statement.Identity identity = null;
         while (true) {
             if (acceptKeyword(Keyword.PRIMARY)) {
                 expectKeyword(Keyword.KEY);
@@ -296,11 +301,13 @@ public final class SqlParser {
                 defaultText = sql.substring(start, lastEnd());
             } else if (acceptKeyword(Keyword.CONSTRAINT)) {
                 name("constraint name");
+            } else if (peek().isKeyword("GENERATED") && identity == null) {
+                identity = identityClause();
             } else {
                 break;
             }
         }
-        return new Statement.ColumnDef(col, type, primary, notNull, unique, defaultValue, defaultText);
+        return new Statement.ColumnDef(col, type, primary, notNull, unique, defaultValue, defaultText, identity);
     }
 
     /** A type name: one word, or DOUBLE PRECISION / CHARACTER VARYING, with an optional (length[, scale]). */
@@ -418,6 +425,7 @@ public final class SqlParser {
         if (peek().is(Symbol.LPAREN) && !startsQuery(pos)) {
             columns = nameList("column name");
         }
+        Statement.Overriding overriding = overriding();
         List<List<Expr>> rows = null;
         Query q = null;
         if (columns == null && peek().is(Keyword.DEFAULT) && peek(1).is(Keyword.VALUES)) {
@@ -447,7 +455,7 @@ public final class SqlParser {
         }
         Statement.OnConflict conflict = returnSize ? null : onConflict();
         List<Query.SelectItem> returning = returnSize ? null : returning();
-        return new Statement.Insert(table, columns, rows, q, returnSize, alias, conflict, returning);
+        return new Statement.Insert(table, columns, rows, q, returnSize, alias, conflict, returning, overriding);
     }
 
     private Statement update() {
@@ -1927,6 +1935,206 @@ public final class SqlParser {
         String table = selectInto;
         selectInto = null;
         return new Statement.CreateTableAs(table, null, q, true, false);
+    }
+
+    // ---- sequences (seq helper) ----
+
+    /**
+     * CREATE [TEMP] SEQUENCE, ALTER SEQUENCE, DROP SEQUENCE (PostgreSQL's), or null when the
+     * statement is none of them (nothing taken).
+     */
+    private Statement sequenceStatement() {
+        Token t = peek();
+        if (t.isKeyword("DISCARD") && (peek(1).isKeyword("SEQUENCES") || peek(1).is(Keyword.ALL))) {
+            pos += 2;
+            return new Statement.DiscardSequences();
+        }
+        if (t.is(Keyword.CREATE)) {
+            int skip = peek(1).is(Keyword.TEMP) || peek(1).is(Keyword.TEMPORARY) || peek(1).isKeyword("UNLOGGED") ? 2 : 1;
+            if (!peek(skip).isKeyword("SEQUENCE")) {
+                return null;
+            }
+            pos += skip + 1;
+            boolean ifNotExists = ifNotExists();
+            String name = sequenceName();
+            return new Statement.CreateSequence(name, ifNotExists, sequenceOptions(false));
+        }
+        if (t.is(Keyword.ALTER) && peek(1).isKeyword("SEQUENCE")) {
+            pos += 2;
+            boolean ifExists = ifExists();
+            String name = sequenceName();
+            int before = pos;
+            List<Statement.SequenceOption> options = sequenceOptions(true);
+            if (options.isEmpty() && pos == before) { // SET [UN]LOGGED alone takes tokens and adds no option
+                throw error("a sequence option");
+            }
+            return new Statement.AlterSequence(name, ifExists, options);
+        }
+        if (t.is(Keyword.DROP) && peek(1).isKeyword("SEQUENCE")) {
+            pos += 2;
+            boolean ifExists = ifExists();
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(sequenceName());
+            } while (acceptSymbol(Symbol.COMMA));
+            boolean cascade = false;
+            if (peek().isKeyword("CASCADE")) {
+                pos++;
+                cascade = true;
+            } else if (peek().isKeyword("RESTRICT")) {
+                pos++;
+            }
+            return new Statement.DropSequence(names, ifExists, cascade);
+        }
+        return null;
+    }
+
+    /** A sequence's name; {@code public.} before it is dropped (one schema). */
+    private String sequenceName() {
+        String n = name("sequence name");
+        if (acceptSymbol(Symbol.DOT)) {
+            if (!n.equalsIgnoreCase("public")) {
+                throw new SqlException(SqlState.INVALID_SCHEMA_NAME, "schema \"" + n + "\" does not exist");
+            }
+            n = name("sequence name");
+        }
+        return n;
+    }
+
+    /** The options of CREATE/ALTER SEQUENCE or of an identity column, in any order. */
+    private List<Statement.SequenceOption> sequenceOptions(boolean alter) {
+        List<Statement.SequenceOption> out = new ArrayList<>();
+        while (true) {
+            Token t = peek();
+            if (t.is(Keyword.AS)) {
+                pos++;
+                TypeName type = typeName();
+                out.add(new Statement.SequenceOption("AS", null, type.base()));
+            } else if (t.isKeyword("INCREMENT")) {
+                pos++;
+                acceptKeyword(Keyword.BY);
+                out.add(new Statement.SequenceOption("INCREMENT", signedLong(), null));
+            } else if (t.isKeyword("MINVALUE") || t.isKeyword("MAXVALUE")) {
+                pos++;
+                out.add(new Statement.SequenceOption(t.text.toUpperCase(Locale.ROOT), signedLong(), null));
+            } else if (t.is(Keyword.NOT) || t.isKeyword("NO")) {
+                Token w = peek(1);
+                if (t.isKeyword("NO") && (w.isKeyword("MINVALUE") || w.isKeyword("MAXVALUE") || w.isKeyword("CYCLE"))) {
+                    pos += 2;
+                    out.add(new Statement.SequenceOption("NO " + w.text.toUpperCase(Locale.ROOT), null, null));
+                } else {
+                    break;
+                }
+            } else if (t.isKeyword("START")) {
+                pos++;
+                acceptKeyword(Keyword.WITH);
+                out.add(new Statement.SequenceOption("START", signedLong(), null));
+            } else if (t.isKeyword("RESTART") && alter) {
+                pos++;
+                Long v = null;
+                if (acceptKeyword(Keyword.WITH) || peek().type == Token.Type.NUMBER || peek().is(Symbol.MINUS) || peek().is(Symbol.PLUS)) {
+                    v = signedLong();
+                }
+                out.add(new Statement.SequenceOption("RESTART", v, null));
+            } else if (t.isKeyword("CACHE")) {
+                pos++;
+                out.add(new Statement.SequenceOption("CACHE", signedLong(), null));
+            } else if (t.isKeyword("CYCLE")) {
+                pos++;
+                out.add(new Statement.SequenceOption("CYCLE", null, null));
+            } else if (t.isKeyword("OWNED")) {
+                pos++;
+                expectKeyword(Keyword.BY);
+                if (peek().isKeyword("NONE")) {
+                    pos++;
+                    out.add(new Statement.SequenceOption("OWNED BY", null, null));
+                } else {
+                    String table = name("table name");
+                    expectSymbol(Symbol.DOT);
+                    String column = name("column name");
+                    if (acceptSymbol(Symbol.DOT)) { // schema.table.column
+                        table = column;
+                        column = name("column name");
+                    }
+                    out.add(new Statement.SequenceOption("OWNED BY", null, table + "." + column));
+                }
+            } else if (t.isKeyword("SEQUENCE") && peek(1).isKeyword("NAME")) {
+                pos += 2;
+                out.add(new Statement.SequenceOption("SEQUENCE NAME", null, sequenceName()));
+            } else if (t.is(Keyword.SET) && alter && (peek(1).isKeyword("LOGGED") || peek(1).isKeyword("UNLOGGED"))) {
+                pos += 2; // no meaning here: accepted
+            } else {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** {@code [+|-] integer}; out of bigint's range is an error. */
+    private Long signedLong() {
+        boolean negative = false;
+        if (acceptSymbol(Symbol.MINUS)) {
+            negative = true;
+        } else {
+            acceptSymbol(Symbol.PLUS);
+        }
+        Token t = peek();
+        if (t.type != Token.Type.NUMBER || !isIntegral(t.text)) {
+            throw error("an integer");
+        }
+        pos++;
+        try {
+            return Long.parseLong(negative ? "-" + t.text : t.text);
+        } catch (NumberFormatException e) {
+            throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + (negative ? "-" : "") + t.text + "\" is out of range for type bigint");
+        }
+    }
+
+    /** {@code GENERATED ALWAYS | BY DEFAULT AS IDENTITY [(options)]} after a column's type. */
+    private Statement.Identity identityClause() {
+        pos++; // GENERATED
+        boolean always;
+        if (peek().isKeyword("ALWAYS")) {
+            pos++;
+            always = true;
+        } else {
+            expectKeyword(Keyword.BY);
+            expectKeyword(Keyword.DEFAULT);
+            always = false;
+        }
+        expectKeyword(Keyword.AS);
+        if (!peek().isKeyword("IDENTITY")) {
+            throw error("IDENTITY (generated columns are not supported)");
+        }
+        pos++;
+        List<Statement.SequenceOption> options = List.of();
+        if (acceptSymbol(Symbol.LPAREN)) {
+            options = sequenceOptions(false);
+            expectSymbol(Symbol.RPAREN);
+        }
+        return new Statement.Identity(always, options);
+    }
+
+    /** INSERT's {@code OVERRIDING SYSTEM VALUE | OVERRIDING USER VALUE}, before VALUES or the query. */
+    private Statement.Overriding overriding() {
+        if (!peek().isKeyword("OVERRIDING")) {
+            return Statement.Overriding.NONE;
+        }
+        pos++;
+        Statement.Overriding o;
+        if (peek().isKeyword("SYSTEM")) {
+            o = Statement.Overriding.SYSTEM;
+        } else if (peek().isKeyword("USER")) {
+            o = Statement.Overriding.USER;
+        } else {
+            throw error("SYSTEM or USER after OVERRIDING");
+        }
+        pos++;
+        if (!peek().isKeyword("VALUE")) {
+            throw error("VALUE");
+        }
+        pos++;
+        return o;
     }
 
     // ---- token helpers ------------------------------------------------------------------------

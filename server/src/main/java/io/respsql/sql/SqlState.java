@@ -70,6 +70,12 @@ public final class SqlState {
     public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
     // class 57: operator intervention
     public static final String QUERY_CANCELED = "57014";
+    // ---- sequences and identity columns (seq helper) ----
+    /** nextval past a sequence's MAXVALUE/MINVALUE without CYCLE. */
+    public static final String SEQUENCE_GENERATOR_LIMIT_EXCEEDED = "2200H";
+    /** An explicit value for a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE. */
+    public static final String GENERATED_ALWAYS = "428C9";
+    public static final String INVALID_SCHEMA_NAME = "3F000";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
 }

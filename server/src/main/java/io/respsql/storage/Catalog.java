@@ -29,6 +29,8 @@ public final class Catalog implements ReadableCatalog {
      * bump {@link #schemaVersion}, and FLUSHALL ({@link #clear}) keeps them.
      */
     private final Map<String, PreparedDef> prepared = new LinkedHashMap<>();
+    /** Sequences by name; they share the tables' namespace ({@link #nameTaken}). */
+    private final Map<String, Sequence> sequences = new LinkedHashMap<>();
     /** Captures not yet released, oldest first. */
     private final List<CatalogImage> captures = new ArrayList<>();
     /** Bumped by every change of the schema (tables, indexes, views): cached plans of an older one are stale. */
@@ -63,7 +65,52 @@ public final class Catalog implements ReadableCatalog {
     @Override
     public boolean nameTaken(String name) {
         String k = key(name);
-        return tables.containsKey(k) || views.containsKey(k);
+        return tables.containsKey(k) || views.containsKey(k) || sequences.containsKey(k);
+    }
+
+    // ---- sequences ----
+
+    /** The sequence called {@code name} (case-insensitive), or null. */
+    public Sequence sequence(String name) {
+        return sequences.isEmpty() ? null : sequences.get(key(name));
+    }
+
+    /** Adds a sequence; the caller has checked {@link #nameTaken}. */
+    public void addSequence(Sequence s) {
+        schemaVersion++;
+        sequences.put(key(s.name()), s);
+    }
+
+    /** Removes a sequence; returns it, or null when there was none. */
+    public Sequence dropSequence(String name) {
+        schemaVersion++;
+        return sequences.remove(key(name));
+    }
+
+    /** Every sequence, in creation order. */
+    public Collection<Sequence> sequences() {
+        return Collections.unmodifiableCollection(sequences.values());
+    }
+
+    /** The sequences owned by a column of {@code table} (SERIAL, identity, OWNED BY). */
+    public List<Sequence> sequencesOwnedBy(String table) {
+        List<Sequence> out = new ArrayList<>();
+        for (Sequence s : sequences.values()) {
+            if (s.ownedBy(table, null)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** The sequence behind identity column {@code column} of {@code table}, or null. */
+    public Sequence identityOf(String table, String column) {
+        for (Sequence s : sequences.values()) {
+            if (s.identity != 0 && s.ownedBy(table, column)) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** Adds a view; the caller has checked {@link #nameTaken}. */
@@ -179,6 +226,11 @@ public final class Catalog implements ReadableCatalog {
         }
         CatalogImage image = new CatalogImage(this, images, new ArrayList<>(views.values()),
                 new ArrayList<>(prepared.values()), System.currentTimeMillis());
+        List<Sequence> seqs = new ArrayList<>(sequences.size());
+        for (Sequence q : sequences.values()) {
+            seqs.add(q.copy());
+        }
+        image.sequences(seqs);
         captures.add(image);
         return image;
     }
@@ -243,11 +295,13 @@ public final class Catalog implements ReadableCatalog {
     }
 
     /** Copies of the name maps, which {@link #restoreNames} puts back (a transaction's rollback of DDL). */
-    record Names(Map<String, Table> tables, Map<String, Table> indexOwners, Map<String, ViewDef> views) {
+    record Names(Map<String, Table> tables, Map<String, Table> indexOwners, Map<String, ViewDef> views,
+                 Map<String, Sequence> sequences) {
     }
 
     Names saveNames() {
-        return new Names(new LinkedHashMap<>(tables), new LinkedHashMap<>(indexOwners), new LinkedHashMap<>(views));
+        return new Names(new LinkedHashMap<>(tables), new LinkedHashMap<>(indexOwners), new LinkedHashMap<>(views),
+                new LinkedHashMap<>(sequences));
     }
 
     void restoreNames(Names saved) {
@@ -258,6 +312,8 @@ public final class Catalog implements ReadableCatalog {
         indexOwners.putAll(saved.indexOwners());
         views.clear();
         views.putAll(saved.views());
+        sequences.clear();
+        sequences.putAll(saved.sequences());
     }
 
     /** Drops every table and view (FLUSHALL); prepared statements stay, as they always did. */
@@ -266,6 +322,7 @@ public final class Catalog implements ReadableCatalog {
         tables.clear();
         indexOwners.clear();
         views.clear();
+        sequences.clear();
     }
 
     /**
@@ -286,6 +343,9 @@ public final class Catalog implements ReadableCatalog {
             addView(v);
         }
         replacePrepared(loaded.preparedStatements());
+        for (Sequence q : loaded.sequences()) {
+            addSequence(q);
+        }
     }
 
     /**

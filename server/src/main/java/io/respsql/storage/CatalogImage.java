@@ -25,6 +25,8 @@ public final class CatalogImage {
     private final List<TableImage> tables;
     private final List<ViewDef> views;
     private final List<PreparedDef> prepared;
+    /** Copies of the sequences as of the capture (their state included). */
+    private List<Sequence> sequences = List.of();
     private final long createdMillis;
     private final long copiedAtCapture;
     private long copiedAtRelease = -1;
@@ -53,9 +55,18 @@ public final class CatalogImage {
         return prepared;
     }
 
-    /** Whether nothing was captured: no table, no view, no prepared statement (a log rewrite then writes no preamble). */
+    /** The sequences as of the capture (copies: later nextval calls do not reach them), in creation order. */
+    public List<Sequence> sequences() {
+        return sequences;
+    }
+
+    void sequences(List<Sequence> copies) {
+        this.sequences = Collections.unmodifiableList(copies);
+    }
+
+    /** Whether nothing was captured: no table, view, prepared statement or sequence (a log rewrite then writes no preamble). */
     public boolean isEmpty() {
-        return tables.isEmpty() && views.isEmpty() && prepared.isEmpty();
+        return tables.isEmpty() && views.isEmpty() && prepared.isEmpty() && sequences.isEmpty();
     }
 
     /** Wall-clock time of the capture, epoch milliseconds. */

@@ -310,8 +310,9 @@ class SnapshotTest {
     @Test
     void emptyCatalogRoundTrips() throws IOException {
         byte[] snap = snapshot(new Catalog());
-        // magic, version, created, table count, view count, prepared statement count, section count, checksum, end marker
-        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 4 + 4 + 8, snap.length);
+        // magic, version, created, table count, view count, prepared statement count,
+        // section count, the "sequences" section (kind, length, count 0), checksum, end marker
+        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 4 + (4 + 9 + 4 + 4) + 4 + 8, snap.length);
         assertTrue(load(snap).catalog.tables().isEmpty());
     }
 

@@ -129,7 +129,7 @@ class SnapshotV3Test {
         assertEquals("*1 $10 3,trois é", sql(e, "SELECT * FROM cheap"));
         assertEquals("*2 $8 trois é $3 one", sql(e, "SELECT label FROM item ORDER BY label DESC"));
 
-        // written again in the current version (with an empty prepared section) and read back the same
+        // written again in the current version (empty prepared and sequences sections) and read back the same
         String before = SnapshotV2Test.describe(catalog);
         byte[] again = snapshot(catalog);
         assertEquals(SnapshotFormat.VERSION, again[8]);
@@ -141,9 +141,9 @@ class SnapshotV3Test {
         SqlEngine e = new SqlEngine(new Catalog());
         assertEquals("+OK", sql(e, "PREPARE p SELECT ?"));
         byte[] snap = snapshot(e.catalog());
-        // the section: count 1, name "p", text "SELECT ?", 1 parameter, mark 7, type 0; then the version-4
-        // section count, checksum, end marker
-        int section = snap.length - 8 - 4 - 4 - (4 + 4 + 1 + 4 + 8 + 4 + 4 + 1);
+        // the section: count 1, name "p", text "SELECT ?", 1 parameter, mark 7, type 0; then version 4's
+        // sections (an empty "sequences" one), checksum, end marker
+        int section = snap.length - 8 - 4 - (4 + 4 + 9 + 4 + 4) - (4 + 4 + 1 + 4 + 8 + 4 + 4 + 1);
         ByteBuffer b = ByteBuffer.wrap(snap).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(1, b.getInt(section));
         int markAt = section + 4 + 5 + 12 + 4;

@@ -1,15 +1,15 @@
 package io.respsql.persist;
 
 import io.respsql.engine.SqlEngine;
+import io.respsql.sql.Dialect;
 import io.respsql.storage.Catalog;
+import io.respsql.storage.Sequence;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 import static io.respsql.persist.SnapshotTesting.fixture;
@@ -17,93 +17,109 @@ import static io.respsql.persist.SnapshotTesting.load;
 import static io.respsql.persist.SnapshotTesting.snapshot;
 import static io.respsql.persist.SnapshotTesting.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/**
- * Format version 4: a column's type modifier (varchar(n)) after its flags, and kinds of sections
- * after the prepared statements that a reader skips when it does not know them; version 3 still
- * loads ({@code dump-v3.rsql}, committed, written by {@link #versionThree}'s recipe from the
- * statements of {@link #sample}).
- */
+/** Format version 4: the sections after the prepared statements ("sequences"), identity columns, reading version 3. */
 class SnapshotV4Test {
-    private static SqlEngine sample() {
-        SqlEngine e = new SqlEngine(new Catalog());
-        for (String s : new String[] {
-            "CREATE TABLE item (id INT PRIMARY KEY, qty INT NOT NULL DEFAULT 1, price FLOAT, label TEXT, ok BOOLEAN, d DATE)",
-            "INSERT INTO item VALUES (1, 5, 1.5, 'one', TRUE, DATE '2024-01-02'), (2, 6, NULL, NULL, NULL, NULL), (3, 7, -0.25, 'trois é', FALSE, NULL)",
-            "DELETE FROM item WHERE id = 2",
-            "CREATE INDEX item_label ON item (label)",
-            "CREATE VIEW cheap AS SELECT id, label FROM item WHERE price < 1",
-            "PREPARE get SELECT label FROM item WHERE id = ?",
-        }) {
-            String reply = sql(e, s);
-            assertTrue(!reply.startsWith("-"), s + ": " + reply);
+    private static String pg(SqlEngine e, String statement) {
+        boolean prior = Dialect.set(true);
+        try {
+            return sql(e, statement);
+        } finally {
+            Dialect.set(prior);
         }
-        return e;
     }
 
-    /** A version-4 snapshot without type modifiers, made version 3: no section count, version 3, checksum again. */
-    static byte[] versionThree(byte[] v4) {
-        int tail = 4 + 8; // checksum, end marker
-        byte[] v3 = new byte[v4.length - 4];
-        System.arraycopy(v4, 0, v3, 0, v4.length - tail - 4);
-        System.arraycopy(v4, v4.length - tail, v3, v3.length - tail, tail);
-        ByteBuffer b = ByteBuffer.wrap(v3).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(8, 3);
-        CRC32C crc = new CRC32C();
-        crc.update(v3, 0, v3.length - tail);
-        b.putInt(v3.length - tail, (int) crc.getValue());
-        return v3;
-    }
-
+    /**
+     * dump-v3.rsql is what the version-3 writer wrote (the version-4 layout without its sections)
+     * after: CREATE TABLE kv (id INT PRIMARY KEY, v BIGINT DEFAULT 7, s TEXT NOT NULL, day DATE);
+     * INSERT (1, 10, 'a?', '2024-01-02'), (2, 20, 'b', NULL), (3, NULL, 'c', '2024-03-04'); DELETE
+     * id 2; CREATE INDEX kv_s ON kv (s DESC); CREATE VIEW big (id, v) AS SELECT id, v FROM kv WHERE
+     * v > 5; PREPARE get SELECT v, s FROM kv WHERE id = ?.
+     */
     @Test
     void theVersionThreeFixtureLoads() throws Exception {
         byte[] v3 = Files.readAllBytes(fixture("dump-v3.rsql"));
         assertEquals(3, v3[8]);
         Catalog catalog = load(v3);
+        assertTrue(catalog.sequences().isEmpty());
         SqlEngine e = new SqlEngine(catalog);
-        assertEquals("*2 $24 1,5,1.5,one,1,2024-01-02 $21 3,7,-0.25,trois é,0,", sql(e, "SELECT * FROM item ORDER BY id"));
-        assertEquals("*1 $10 3,trois é", sql(e, "SELECT * FROM cheap"));
-        assertEquals("[PREPARE get SELECT label FROM item WHERE id = ?]", e.preparedStatements().toString());
-        assertEquals(-1, catalog.table("item").column("label").typeModifier());
-        // the recipe still gives the committed bytes but for the creation time
-        byte[] again = versionThree(snapshot(sample().catalog()));
-        assertEquals(v3.length, again.length);
-        assertTrue(Arrays.equals(v3, 20, v3.length - 12, again, 20, again.length - 12));
+        assertEquals("*2 $18 1,10,a?,2024-01-02 $15 3,,c,2024-03-04", sql(e, "SELECT * FROM kv ORDER BY id"));
+        assertEquals("*1 $4 1,10", sql(e, "SELECT * FROM big"));
+        assertNotNull(catalog.prepared("get"));
+        assertEquals("+OK", sql(e, "INSERT INTO kv (id, s) VALUES (4, 'd')"));
+        assertEquals("*1 $1 7", sql(e, "SELECT v FROM kv WHERE id = 4"));
+        byte[] again = snapshot(catalog);
+        assertEquals(SnapshotFormat.VERSION, again[8]);
+        assertEquals(SnapshotV2Test.describe(catalog), SnapshotV2Test.describe(load(again)));
     }
 
     @Test
-    void typeModifiersRoundTrip() throws IOException {
+    void sequencesAndIdentityColumnsRoundTrip() throws Exception {
         SqlEngine e = new SqlEngine(new Catalog());
-        assertEquals("+OK", sql(e, "CREATE TABLE v (id INT PRIMARY KEY, s VARCHAR(3), t CHARACTER VARYING(12), u TEXT DEFAULT 'x')"));
+        assertEquals("+OK", pg(e, "CREATE SEQUENCE s AS integer INCREMENT BY -3 MINVALUE -100 MAXVALUE 50 START 40 CACHE 5 CYCLE"));
+        assertEquals("*1 $2 40", pg(e, "SELECT nextval('s')"));
+        assertEquals("*1 $2 37", pg(e, "SELECT nextval('s')"));
+        assertEquals("+OK", pg(e, "CREATE SEQUENCE fresh"));
+        assertEquals("+OK", pg(e, "CREATE TABLE g (id int8 GENERATED BY DEFAULT AS IDENTITY, v text)"));
+        assertEquals("+OK", pg(e, "CREATE TABLE a (id int GENERATED ALWAYS AS IDENTITY (START 10), v text)"));
+        assertEquals("+OK", pg(e, "INSERT INTO a (v) VALUES ('x')"));
         byte[] snap = snapshot(e.catalog());
-        assertEquals(4, snap[8]);
         Catalog loaded = load(snap);
-        assertEquals(3, loaded.table("v").column("s").typeModifier());
-        assertEquals(12, loaded.table("v").column("t").typeModifier());
-        assertEquals(-1, loaded.table("v").column("u").typeModifier());
-        assertEquals("'x'", loaded.table("v").column("u").defaultText());
+        for (Sequence q : e.catalog().sequences()) {
+            Sequence r = loaded.sequence(q.name());
+            assertNotNull(r, q.name());
+            assertEquals(describe(q), describe(r));
+        }
+        assertEquals(4, loaded.sequences().size());
+        SqlEngine after = new SqlEngine(loaded);
+        assertEquals("*1 $2 34", pg(after, "SELECT nextval('s')"));
+        assertEquals("*1 $1 1", pg(after, "SELECT nextval('fresh')"));
+        assertTrue(pg(after, "INSERT INTO a (id, v) VALUES (1, 'y')").startsWith("-ERR cannot insert a non-DEFAULT value"));
+        assertEquals("+OK", pg(after, "INSERT INTO a (v) VALUES ('y')"));
+        assertEquals("*2 $4 10,x $4 11,y", pg(after, "SELECT * FROM a ORDER BY id"));
+        assertEquals("+OK", pg(after, "INSERT INTO g (id, v) VALUES (5, 'z')"));
     }
 
+    /** A section of a kind this reader does not know is skipped; the rest loads. */
     @Test
-    void aSectionOfAnUnknownKindIsSkipped() throws IOException {
-        byte[] snap = snapshot(sample().catalog());
-        int tail = 4 + 8;
-        byte[] kind = "future-kind".getBytes(StandardCharsets.UTF_8);
-        byte[] body = new byte[70_000];
-        ByteBuffer section = ByteBuffer.allocate(4 + kind.length + 4 + body.length).order(ByteOrder.LITTLE_ENDIAN);
-        section.putInt(kind.length).put(kind).putInt(body.length).put(body);
-        byte[] out = new byte[snap.length + section.capacity()];
-        int countAt = snap.length - tail - 4;
-        System.arraycopy(snap, 0, out, 0, countAt);
-        ByteBuffer b = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(countAt, 1);
-        System.arraycopy(section.array(), 0, out, countAt + 4, section.capacity());
-        System.arraycopy(snap, snap.length - tail, out, out.length - tail, tail);
+    void anUnknownSectionIsSkipped() throws Exception {
+        SqlEngine e = new SqlEngine(new Catalog());
+        assertEquals("+OK", pg(e, "CREATE SEQUENCE s START 3"));
+        byte[] snap = snapshot(e.catalog());
+        byte[] kind = "future".getBytes(StandardCharsets.UTF_8);
+        byte[] extra = {1, 2, 3};
+        int end = snap.length - 12; // the checksum and end marker follow the sections
+        int sectionsAt = find(snap, "sequences".getBytes(StandardCharsets.UTF_8)) - 4 - 4;
+        ByteBuffer out = ByteBuffer.allocate(snap.length + 4 + kind.length + 4 + extra.length).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(snap, 0, sectionsAt);
+        out.putInt(2);
+        out.putInt(kind.length).put(kind).putInt(extra.length).put(extra);
+        out.put(snap, sectionsAt + 4, end - sectionsAt - 4);
         CRC32C crc = new CRC32C();
-        crc.update(out, 0, out.length - tail);
-        b.putInt(out.length - tail, (int) crc.getValue());
-        SqlEngine e = new SqlEngine(load(out));
-        assertEquals("*2 $24 1,5,1.5,one,1,2024-01-02 $21 3,7,-0.25,trois é,0,", sql(e, "SELECT * FROM item ORDER BY id"));
+        crc.update(out.array(), 0, out.position());
+        out.putInt((int) crc.getValue());
+        out.put(snap, snap.length - 8, 8);
+        Catalog loaded = load(out.array());
+        assertEquals(3, loaded.sequence("s").lastValue);
+    }
+
+    private static int find(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not found");
+    }
+
+    private static String describe(Sequence q) {
+        return q.name() + " " + q.bits + " " + q.increment + " " + q.min + " " + q.max + " " + q.start + " " + q.cache + " "
+                + q.cycle + " " + q.lastValue + " " + q.isCalled + " " + q.identity + " " + q.ownedBy();
     }
 }

@@ -14,6 +14,7 @@ public final class DefaultValue {
     private final Cell constant;
     private final Expression expression;
     private final String text;
+    private EvalContext ctx;
 
     private DefaultValue(Column column, Cell constant, Expression expression, String text) {
         this.column = column;
@@ -32,12 +33,23 @@ public final class DefaultValue {
         return new DefaultValue(c, null, x, text);
     }
 
+    /**
+     * Whether the DEFAULT is evaluated for each row (it calls a sequence function, PostgreSQL's
+     * volatile {@code nextval}: every row its own value) rather than once per statement.
+     */
+    public boolean perRow() {
+        return expression != null && !expression.isConstant() && expression.relations() == 0;
+    }
+
     /** This statement's value into {@code out}. */
     public void value(Cell out) {
         if (constant != null) {
             out.copyFrom(constant);
             return;
         }
-        ValueRules.evaluated(column, expression, new EvalContext(1), text, out);
+        if (ctx == null) {
+            ctx = new EvalContext(1); // kept: a per-row DEFAULT allocates none per row (writes run on the event loop only)
+        }
+        ValueRules.evaluated(column, expression, ctx, text, out);
     }
 }

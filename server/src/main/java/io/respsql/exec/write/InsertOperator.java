@@ -513,6 +513,13 @@ public final class InsertOperator {
             if (named[c] || defaults[c] == null) {
                 continue; // rows start NULL
             }
+            if (defaults[c].perRow()) { // nextval(...): one value per row, in row order
+                for (int r = 0; r < rows.rows; r++) {
+                    defaults[c].value(cell);
+                    rows.set(r, c, cell);
+                }
+                continue;
+            }
             defaults[c].value(cell);
             for (int r = 0; r < rows.rows; r++) {
                 rows.set(r, c, cell);

@@ -137,7 +137,11 @@ public final class TableDdl {
                 continue;
             }
             try {
-                defaults.apply(c).value(cell);
+                DefaultValue d = defaults.apply(c);
+                if (d.perRow()) {
+                    continue; // nextval(...): evaluating it would move the sequence
+                }
+                d.value(cell);
             } catch (UnsupportedOperationException notYet) {
                 continue; // an expression the binder of this build cannot evaluate yet: checked at INSERT
             } catch (SqlException e) {

@@ -10,7 +10,11 @@ public sealed interface Statement {
      * {@code defaultText} is its source text (what a snapshot keeps).
      */
     record ColumnDef(String name, TypeName type, boolean primaryKey, boolean notNull, boolean unique,
-                     Expr defaultValue, String defaultText) {
+                     Expr defaultValue, String defaultText, Identity identity) {
+        public ColumnDef(String name, TypeName type, boolean primaryKey, boolean notNull, boolean unique,
+                         Expr defaultValue, String defaultText) {
+            this(name, type, primaryKey, notNull, unique, defaultValue, defaultText, null);
+        }
     }
 
     /** A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}. */
@@ -143,10 +147,11 @@ public sealed interface Statement {
      * {@code onConflict} and {@code returning} are null when not written.
      */
     record Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize,
-                  String alias, OnConflict onConflict, List<Query.SelectItem> returning)
+                  String alias, OnConflict onConflict, List<Query.SelectItem> returning,
+                  Overriding overriding)
             implements Statement {
         public Insert(String table, List<String> columns, List<List<Expr>> rows, Query query, boolean returnSize) {
-            this(table, columns, rows, query, returnSize, null, null, null);
+            this(table, columns, rows, query, returnSize, null, null, null, Overriding.NONE);
         }
     }
 
@@ -186,5 +191,36 @@ public sealed interface Statement {
     }
 
     record Explain(Statement statement) implements Statement {
+    }
+
+    // ---- sequences (seq helper) ----
+
+    /** INSERT's {@code OVERRIDING SYSTEM VALUE | OVERRIDING USER VALUE} (identity columns). */
+    enum Overriding { NONE, SYSTEM, USER }
+
+    /**
+     * One option of CREATE/ALTER SEQUENCE or an identity column: {@code kind} is AS (with
+     * {@code text} the type), INCREMENT, MINVALUE, MAXVALUE, START, CACHE, RESTART (value null:
+     * RESTART without WITH), NO MINVALUE, NO MAXVALUE, CYCLE, NO CYCLE, OWNED BY ({@code text}
+     * {@code table.column} or null for NONE), SEQUENCE NAME ({@code text}).
+     */
+    record SequenceOption(String kind, Long value, String text) {
+    }
+
+    /** {@code GENERATED ALWAYS | BY DEFAULT AS IDENTITY [(options)]}. */
+    record Identity(boolean always, List<SequenceOption> options) {
+    }
+
+    record CreateSequence(String name, boolean ifNotExists, List<SequenceOption> options) implements Statement {
+    }
+
+    record AlterSequence(String name, boolean ifExists, List<SequenceOption> options) implements Statement {
+    }
+
+    record DropSequence(List<String> names, boolean ifExists, boolean cascade) implements Statement {
+    }
+
+    /** {@code DISCARD SEQUENCES} (or {@code DISCARD ALL}): forgets the session's currval/lastval. */
+    record DiscardSequences() implements Statement {
     }
 }
