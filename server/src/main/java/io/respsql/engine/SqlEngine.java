@@ -841,6 +841,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return s.view();
         } else if (st instanceof Statement.DropView s) {
             return s.view();
+        } else if (st instanceof Statement.AlterTable s) {
+            return s.table();
         } else if (st instanceof Statement.DropIndex s) {
             Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
@@ -856,7 +858,47 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return st instanceof Statement.Insert || st instanceof Statement.Update || st instanceof Statement.Delete
                 || st instanceof Statement.CreateTable || st instanceof Statement.CreateIndex
                 || st instanceof Statement.CreateView || st instanceof Statement.DropTable
-                || st instanceof Statement.DropIndex || st instanceof Statement.DropView;
+                || st instanceof Statement.DropIndex || st instanceof Statement.DropView
+                || st instanceof Statement.AlterTable;
+    }
+
+    // ---- constraints (ALTER TABLE ... ADD/DROP CONSTRAINT) ----
+
+    private io.respsql.exec.write.Constraints.CheckBinder checkBinder() {
+        return def -> WritePlanner.bindCheck(catalog, def);
+    }
+
+    /** ALTER TABLE's actions, all or none (a statement-local undo log, handed to the block's on success). */
+    private boolean alterTable(Statement.AlterTable s) {
+        Table t = catalog.table(s.table());
+        if (t == null) {
+            if (s.ifExists()) {
+                return false;
+            }
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + s.table() + "\" does not exist");
+        }
+        io.respsql.storage.UndoLog local = new io.respsql.storage.UndoLog(catalog);
+        boolean changed = false;
+        try {
+            for (Statement.AlterAction a : s.actions()) {
+                if (a instanceof Statement.AddConstraint add) {
+                    io.respsql.exec.write.ConstraintDdl.add(catalog, t, add.constraint(), local, checkBinder(), true);
+                    changed = true;
+                } else if (a instanceof Statement.DropConstraint drop) {
+                    changed |= io.respsql.exec.write.ConstraintDdl.drop(catalog, t, drop, local);
+                } else {
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ALTER TABLE action " + a.getClass().getSimpleName());
+                }
+            }
+        } catch (RuntimeException e) {
+            local.rollback();
+            throw e;
+        }
+        if (undo != null) {
+            undo.absorb(local);
+        }
+        catalog.schemaChanged();
+        return changed;
     }
 
     /** Runs the statement; a query's rows go to {@code results}. */
@@ -886,7 +928,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         } else if (st instanceof Statement.Delete s) {
             return runPlan(WritePlanner.planDelete(catalog, s, sql), null, results);
         } else if (st instanceof Statement.CreateTable s) {
-            return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue));
+            return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue, checkBinder()));
+        } else if (st instanceof Statement.AlterTable s) {
+            return schemaChange(alterTable(s));
         } else if (st instanceof Statement.CreateIndex s) {
             return schemaChange(TableDdl.createIndex(catalog, s, undo));
         } else if (st instanceof Statement.DropTable s) {

@@ -25,6 +25,8 @@ import java.nio.charset.StandardCharsets;
  *   string name  string text  int paramCount
  *   per parameter: int mark (offset of its '?' in text, as a char index)  byte type (0: the value decides)
  *                  [string column, when type is not 0]
+ * int sectionCount   (version 4) per section: string kind  int byteLength  bytes     a reader skips a kind it does not know
+ *   kind "constraints": CHECK, FOREIGN KEY and key constraint names (storage.TableConstraints#encode)
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
@@ -44,7 +46,11 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 3;
+    static final int VERSION = 4;
+    /** Version 4's section of table constraints (storage.TableConstraints#encode). */
+    static final String SECTION_CONSTRAINTS = "constraints";
+    /** Longest section accepted when reading. */
+    static final int MAX_SECTION = 1 << 30;
     /** The oldest version the reader still loads. */
     static final int OLDEST_VERSION = 1;
     static final byte FLAG_NOT_NULL = 1;

@@ -234,6 +234,22 @@ public final class SnapshotReader {
             }
         }
         List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
+        byte[] constraints = null;
+        if (version >= 4) {
+            int sections = i32();
+            check(sections >= 0, "section count " + sections);
+            for (int i = 0; i < sections; i++) {
+                String kind = string();
+                int len = i32();
+                check(len >= 0 && len <= SnapshotFormat.MAX_SECTION, "section " + kind + " of " + len + " bytes");
+                need(len);
+                byte[] bytes = new byte[len];
+                buf.get(bytes);
+                if (kind.equals(SnapshotFormat.SECTION_CONSTRAINTS)) {
+                    constraints = bytes;
+                }
+            }
+        }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -273,6 +289,13 @@ public final class SnapshotReader {
         }
         for (PreparedDef p : prepared) {
             target.putPrepared(p);
+        }
+        if (constraints != null) {
+            try {
+                io.respsql.storage.TableConstraints.decode(constraints, target);
+            } catch (RuntimeException e) {
+                throw corrupt("constraints section: " + e.getMessage());
+            }
         }
         return new Result(tables.size(), rows, prepared.size(), offset());
     }

@@ -101,6 +101,14 @@ public final class SnapshotWriter {
                 }
             }
         }
+        // version 4: sections (string kind, int byteLength, bytes); a reader skips a kind it does not know
+        byte[] constraints = image.constraintsSection();
+        i32(constraints == null ? 0 : 1);
+        if (constraints != null) {
+            string(SnapshotFormat.SECTION_CONSTRAINTS);
+            i32(constraints.length);
+            bytes(constraints, 0, constraints.length);
+        }
         flush();
         // The checksum covers every byte before it; the end marker follows it.
         int sum = (int) crc.getValue();

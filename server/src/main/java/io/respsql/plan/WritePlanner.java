@@ -109,7 +109,7 @@ public final class WritePlanner {
             }
         }
         return new UpdateOperator(t, rows.source(), n == as.length ? as : Arrays.copyOf(as, n),
-                QueryBinder.MAX_RELATIONS);
+                QueryBinder.MAX_RELATIONS).checks(checks(catalog, t));
     }
 
     public static DeleteOperator planDelete(Catalog catalog, Statement.Delete s, String sql) {
@@ -232,7 +232,7 @@ public final class WritePlanner {
                     }
                 }
             }
-            return InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows);
+            return InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows).checks(checks(catalog, t));
         }
         PlannedQuery plan = StatementPlanner.plan(catalog, s.query(), sql);
         List<Expression> outputs = plan.outputs();
@@ -241,7 +241,7 @@ public final class WritePlanner {
                     + target.length + " columns (the query's columns)");
         }
         return InsertOperator.query(t, target, defaults(t, target), s.returnSize(), plan.root(),
-                outputs.toArray(new Expression[0]), plan.newContext().slots.length);
+                outputs.toArray(new Expression[0]), plan.newContext().slots.length).checks(checks(catalog, t));
     }
 
     /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */
@@ -316,7 +316,7 @@ public final class WritePlanner {
         if (made != literals) {
             return null;
         }
-        return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p);
+        return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p).checks(checks(catalog, t));
     }
 
     /**
@@ -331,6 +331,7 @@ public final class WritePlanner {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
         bulk.start(t, target, defaults(t, target));
+        bulk.checks(checks(catalog, t));
         return true;
     }
 
@@ -411,6 +412,69 @@ public final class WritePlanner {
             return item.expr();
         }
         throw new SqlException(SqlState.SYNTAX_ERROR, "DEFAULT of column '" + column + "' is not one expression: " + sql.substring(7));
+    }
+
+    // ---- constraints ------------------------------------------------------------------------------
+
+    /** {@code t}'s CHECK constraints bound to it as relation 0, or null when it has none. */
+    public static io.respsql.exec.write.Constraints.Check[] checks(Catalog catalog, Table t) {
+        List<io.respsql.storage.ConstraintDef> defs = t.constraints().checks;
+        if (defs.isEmpty()) {
+            return null;
+        }
+        io.respsql.exec.write.Constraints.Check[] out = new io.respsql.exec.write.Constraints.Check[defs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bindCheck(catalog, defs.get(i));
+        }
+        return out;
+    }
+
+    /** Binds a CHECK's expression over its table (relation 0); it must be a condition. */
+    public static io.respsql.exec.write.Constraints.Check bindCheck(Catalog catalog, io.respsql.storage.ConstraintDef def) {
+        Table t = def.table();
+        String sql = "SELECT " + def.checkText();
+        Statement st = SqlParser.parse(sql);
+        if (!(st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select sel && sel.items().size() == 1
+                && sel.from() == null && sel.items().get(0) instanceof Query.Item item)) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "CHECK (" + def.checkText() + ") is not one expression");
+        }
+        QueryBinder binder = new QueryBinder(catalog, sql);
+        Relation r = binder.tableRelation(t);
+        BlockScope scope = new BlockScope(null);
+        scope.add(r);
+        Expression x = binder.bind(item.expr(), scope);
+        if (x.type() == SqlType.TEXT || x.type() == SqlType.DOUBLE) {
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of CHECK must be type boolean, not type " + x.type());
+        }
+        java.util.LinkedHashSet<Column> cols = new java.util.LinkedHashSet<>();
+        columnsOf(item.expr(), t, cols);
+        return new io.respsql.exec.write.Constraints.Check(def, x, cols.toArray(new Column[0]));
+    }
+
+    /** The columns of {@code t} that {@code e} names (walking the syntax tree's records). */
+    private static void columnsOf(Object e, Table t, java.util.Set<Column> out) {
+        if (e instanceof Expr.Column c) {
+            Column col = t.column(c.name());
+            if (col != null) {
+                out.add(col);
+            }
+            return;
+        }
+        if (e instanceof List<?> list) {
+            for (Object o : list) {
+                columnsOf(o, t, out);
+            }
+            return;
+        }
+        if (e instanceof Record rec) {
+            for (java.lang.reflect.RecordComponent rc : rec.getClass().getRecordComponents()) {
+                try {
+                    columnsOf(rc.getAccessor().invoke(rec), t, out);
+                } catch (ReflectiveOperationException ignored) {
+                    // not a readable part: nothing to find there
+                }
+            }
+        }
     }
 
     // ---- EXPLAIN ----------------------------------------------------------------------------------

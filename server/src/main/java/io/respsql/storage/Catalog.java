@@ -158,6 +158,7 @@ public final class Catalog implements ReadableCatalog {
         }
         CatalogImage image = new CatalogImage(this, images, new ArrayList<>(views.values()),
                 new ArrayList<>(prepared.values()), System.currentTimeMillis());
+        image.constraints = TableConstraints.encode(which);
         captures.add(image);
         return image;
     }

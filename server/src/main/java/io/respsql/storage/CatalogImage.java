@@ -27,6 +27,8 @@ public final class CatalogImage {
     private final List<PreparedDef> prepared;
     private final long createdMillis;
     private final long copiedAtCapture;
+    /** The snapshot's "constraints" section ({@link TableConstraints#encode}), or null: none. */
+    byte[] constraints;
     private long copiedAtRelease = -1;
 
     CatalogImage(Catalog owner, List<TableImage> tables, List<ViewDef> views, List<PreparedDef> prepared,
@@ -37,6 +39,11 @@ public final class CatalogImage {
         this.prepared = Collections.unmodifiableList(prepared);
         this.createdMillis = createdMillis;
         this.copiedAtCapture = copiedNow();
+    }
+
+    /** The constraints of the captured tables as a snapshot section (see {@link TableConstraints#encode}), or null. */
+    public byte[] constraintsSection() {
+        return constraints;
     }
 
     public List<TableImage> tables() {

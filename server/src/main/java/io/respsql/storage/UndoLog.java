@@ -141,6 +141,12 @@ public final class UndoLog {
         });
     }
 
+    /** Moves every entry of {@code other} (a statement's own log, after it succeeded) to the end of this one. */
+    public void absorb(UndoLog other) {
+        entries.addAll(other.entries);
+        other.entries.clear();
+    }
+
     /** Takes back every recorded change, newest first, and empties the log. */
     public void rollback() {
         for (int i = entries.size() - 1; i >= 0; i--) {

@@ -13,12 +13,42 @@ public sealed interface Statement {
                      Expr defaultValue, String defaultText) {
     }
 
-    /** A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}. */
-    record KeyConstraint(boolean primary, List<String> columns) {
+    /**
+     * A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}; {@code name} is the
+     * {@code CONSTRAINT name} written, or null (PostgreSQL's default name is then chosen).
+     */
+    record KeyConstraint(boolean primary, List<String> columns, String name) {
+        public KeyConstraint(boolean primary, List<String> columns) {
+            this(primary, columns, null);
+        }
     }
 
-    record CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists)
-            implements Statement {
+    /**
+     * CREATE TABLE. {@code constraints}: the CHECK and FOREIGN KEY constraints, column-level ones
+     * included (UNIQUE and PRIMARY KEY are in {@code keys} and the columns' flags).
+     */
+    record CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists,
+                       List<TableConstraint> constraints) implements Statement {
+        public CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists) {
+            this(table, columns, keys, ifNotExists, List.of());
+        }
+    }
+
+    // ---- constraints (CHECK, FOREIGN KEY, ALTER TABLE ADD/DROP CONSTRAINT) ----
+
+    /** What a foreign key does to referencing rows when the referenced row goes or its key changes. */
+    enum FkAction { NO_ACTION, RESTRICT, CASCADE, SET_NULL, SET_DEFAULT }
+
+    enum ConstraintKind { CHECK, UNIQUE, PRIMARY_KEY, FOREIGN_KEY }
+
+    /**
+     * A constraint as written: {@code name} null when none is given. CHECK: {@code check} and its
+     * source text; UNIQUE, PRIMARY KEY: {@code columns}; FOREIGN KEY: {@code columns} REFERENCES
+     * {@code refTable} ({@code refColumns}, null: its primary key) with its actions and MATCH FULL.
+     */
+    record TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                           String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                           boolean matchFull) {
     }
 
     record IndexColumn(String name, boolean descending) {
@@ -78,5 +108,20 @@ public sealed interface Statement {
     }
 
     record Explain(Statement statement) implements Statement {
+    }
+
+    /** {@code ALTER TABLE [IF EXISTS] t action, ...}. */
+    record AlterTable(String table, boolean ifExists, List<AlterAction> actions) implements Statement {
+    }
+
+    sealed interface AlterAction {
+    }
+
+    /** {@code ADD [CONSTRAINT n] CHECK | UNIQUE | PRIMARY KEY | FOREIGN KEY ...}. */
+    record AddConstraint(TableConstraint constraint) implements AlterAction {
+    }
+
+    /** {@code DROP CONSTRAINT [IF EXISTS] n [CASCADE | RESTRICT]}. */
+    record DropConstraint(String name, boolean ifExists, boolean cascade) implements AlterAction {
     }
 }
