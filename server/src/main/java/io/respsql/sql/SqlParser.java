@@ -269,6 +269,9 @@ public final class SqlParser {
                 } else {
                     primary = true;
                 }
+            } else if (peek().isKeyword("DEFERRABLE") || peek().isKeyword("INITIALLY")
+                    || peek().is(Keyword.NOT) && peek(1).isKeyword("DEFERRABLE")) {
+                constraintTail(); // of the constraint before: accepted, checked at once
             } else if (acceptKeyword(Keyword.NOT)) {
                 expectKeyword(Keyword.NULL);
                 notNull = true;

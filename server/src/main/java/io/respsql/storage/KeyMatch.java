@@ -11,9 +11,24 @@ public final class KeyMatch {
     private KeyMatch() {
     }
 
-    /** Whether {@code a} and {@code b} hold comparable keys (equal values give equal index keys). */
+    /** Whether values of {@code a} and {@code b} compare (numbers with numbers, text with text). */
     public static boolean comparable(Column a, Column b) {
-        return family(a) == family(b);
+        return (family(a) == 2) == (family(b) == 2);
+    }
+
+    /**
+     * The key in an index on {@code target} of {@code from}'s value at {@code row}: its own key
+     * when both store alike, else the number converted (an integer looked up among FLOATs).
+     */
+    private static long keyFor(Column target, Column from, int row) {
+        if (family(target) == family(from)) {
+            return from.indexKey(row);
+        }
+        if (family(target) == 1) {
+            return io.respsql.index.IndexKeys.ofDouble(from.getDouble(row));
+        }
+        double v = from.getDouble(row); // an integer column probed with a FLOAT: a fraction matches nothing
+        return v == Math.rint(v) && Math.abs(v) < 0x1p63 ? (long) v : Long.MIN_VALUE;
     }
 
     private static int family(Column c) {
@@ -74,7 +89,7 @@ public final class KeyMatch {
      */
     public static int find(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, int except) {
         int k = lead(ix, cols);
-        long key = fromCols[k].indexKey(fromRow);
+        long key = keyFor(cols[k], fromCols[k], fromRow);
         io.respsql.index.LongIntBTree.Cursor cur = ix.probe();
         for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
             int other = cur.row();
@@ -88,7 +103,7 @@ public final class KeyMatch {
     /** Every live row of {@code ix}'s table whose {@code cols} equal {@code fromCols} of {@code fromRow}, into {@code out}. */
     public static void findAll(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, IntArrayList out) {
         int k = lead(ix, cols);
-        long key = fromCols[k].indexKey(fromRow);
+        long key = keyFor(cols[k], fromCols[k], fromRow);
         io.respsql.index.LongIntBTree.Cursor cur = ix.probe();
         for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
             int other = cur.row();
@@ -106,7 +121,7 @@ public final class KeyMatch {
             if (x.isNull(ra) || y.isNull(rb)) {
                 return false;
             }
-            switch (family(x)) {
+            switch (Math.max(family(x), family(y)) == 2 ? 2 : family(x) == 1 || family(y) == 1 ? 1 : 0) {
                 case 1:
                     if (x.getDouble(ra) != y.getDouble(rb)) {
                         return false;

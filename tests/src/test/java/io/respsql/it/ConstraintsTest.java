@@ -215,6 +215,14 @@ class ConstraintsTest {
         st.execute("ALTER TABLE c DROP CONSTRAINT fk");
         st.execute("INSERT INTO c VALUES (3, 3)");
         st.execute("DROP TABLE p"); // nothing references it now
+        // an integer column may reference a FLOAT key (PostgreSQL: int4 references numeric)
+        st.execute("CREATE TABLE pf (k float8 PRIMARY KEY)");
+        st.execute("INSERT INTO pf VALUES (1.5), (2)");
+        st.execute("CREATE TABLE cf (k int REFERENCES pf, u int UNIQUE DEFERRABLE INITIALLY IMMEDIATE)");
+        st.execute("INSERT INTO cf VALUES (2, 1)");
+        fails("23503", "violates foreign key constraint \"cf_k_fkey\"", "INSERT INTO cf VALUES (1, 2)");
+        fails("23503", "violates foreign key constraint \"cf_k_fkey\" on table \"cf\"", "DELETE FROM pf WHERE k = 2");
+        assertEquals(1, st.executeUpdate("DELETE FROM pf WHERE k = 1.5"));
     }
 
     @Test
