@@ -442,39 +442,53 @@ public final class WritePlanner {
         Relation r = binder.tableRelation(t);
         BlockScope scope = new BlockScope(null);
         scope.add(r);
+        if (walk(item.expr(), t, null)) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in check constraint");
+        }
         Expression x = binder.bind(item.expr(), scope);
+        if ((x.relations() & ~1L) != 0 || binder.relationCount() > 1) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in check constraint");
+        }
         if (x.type() == SqlType.TEXT || x.type() == SqlType.DOUBLE) {
             throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of CHECK must be type boolean, not type " + x.type());
         }
         java.util.LinkedHashSet<Column> cols = new java.util.LinkedHashSet<>();
-        columnsOf(item.expr(), t, cols);
+        walk(item.expr(), t, cols);
         return new io.respsql.exec.write.Constraints.Check(def, x, cols.toArray(new Column[0]));
     }
 
-    /** The columns of {@code t} that {@code e} names (walking the syntax tree's records). */
-    private static void columnsOf(Object e, Table t, java.util.Set<Column> out) {
+    /**
+     * Walks the syntax tree's records under {@code e}: the columns of {@code t} it names go into
+     * {@code out} (null: not collected); returns whether it holds a query (a subquery).
+     */
+    private static boolean walk(Object e, Table t, java.util.Set<Column> out) {
+        if (e instanceof Query) {
+            return true;
+        }
         if (e instanceof Expr.Column c) {
             Column col = t.column(c.name());
-            if (col != null) {
+            if (col != null && out != null) {
                 out.add(col);
             }
-            return;
+            return false;
         }
+        boolean query = false;
         if (e instanceof List<?> list) {
             for (Object o : list) {
-                columnsOf(o, t, out);
+                query |= walk(o, t, out);
             }
-            return;
+            return query;
         }
         if (e instanceof Record rec) {
             for (java.lang.reflect.RecordComponent rc : rec.getClass().getRecordComponents()) {
                 try {
-                    columnsOf(rc.getAccessor().invoke(rec), t, out);
+                    query |= walk(rc.getAccessor().invoke(rec), t, out);
                 } catch (ReflectiveOperationException ignored) {
                     // not a readable part: nothing to find there
                 }
             }
         }
+        return query;
     }
 
     // ---- EXPLAIN ----------------------------------------------------------------------------------

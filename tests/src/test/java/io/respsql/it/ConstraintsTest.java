@@ -95,6 +95,8 @@ class ConstraintsTest {
         fails("23514", "violates check constraint \"b_small\"", "UPDATE t SET b = 20 WHERE a = 1");
         fails("23514", "violates check constraint \"t_a_check\"", "INSERT INTO t SELECT a - 5, b, c FROM t");
         assertEquals("1,5,x 2,null,y", rows("SELECT * FROM t ORDER BY a"));
+        fails("0A000", "cannot use subquery in check constraint", "CREATE TABLE bad (a int CHECK (a IN (SELECT 1)))");
+        fails("42P01", "does not exist", "SELECT * FROM bad");
         assertEquals(1, st.executeUpdate("UPDATE t SET c = 'changed' WHERE a = 1")); // assigns no checked column
         st.execute("INSERT INTO t SELECT a + 2, b, c FROM t");
         assertEquals("1,5,changed 2,null,y 3,5,changed 4,null,y", rows("SELECT * FROM t ORDER BY a"));
@@ -245,6 +247,9 @@ class ConstraintsTest {
             assertEquals("+QUEUED\r\n", c.call("SQL", "INSERT INTO c VALUES (5, 2, 0)"));
             assertTrue(c.call("EXEC").startsWith("*2\r\n"));
             assertEquals("*2\r\n$5\r\n2,2,0\r\n$5\r\n5,2,0\r\n", c.call("SQL", "SELECT * FROM c ORDER BY id"));
+            String desc = c.call("SQL", "DESC c");
+            assertTrue(desc.contains("CONSTRAINT c_v_check | CHECK (v >= 0)"), desc);
+            assertTrue(desc.contains("CONSTRAINT c_fk_fkey | FOREIGN KEY (fk) REFERENCES p(id) ON DELETE CASCADE"), desc);
             // a snapshot keeps the constraints
             assertEquals("+OK\r\n", c.call("SAVE"));
         }
