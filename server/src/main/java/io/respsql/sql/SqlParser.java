@@ -1703,6 +1703,7 @@ public final class SqlParser {
         boolean matchFull = false;
         Statement.FkAction onDelete = Statement.FkAction.NO_ACTION;
         Statement.FkAction onUpdate = Statement.FkAction.NO_ACTION;
+        List<String> setColumns = null;
         while (true) {
             if (peek().isKeyword("MATCH")) {
                 pos++;
@@ -1717,6 +1718,13 @@ public final class SqlParser {
                 pos++;
                 boolean delete = next().is(Keyword.DELETE);
                 Statement.FkAction a = fkAction();
+                if ((a == Statement.FkAction.SET_NULL || a == Statement.FkAction.SET_DEFAULT) && peek().is(Symbol.LPAREN)) {
+                    if (!delete) {
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a column list with " + (a == Statement.FkAction.SET_NULL
+                                ? "SET NULL" : "SET DEFAULT") + " is only supported for ON DELETE actions");
+                    }
+                    setColumns = nameList("column name");
+                }
                 if (delete) {
                     onDelete = a;
                 } else {
@@ -1728,7 +1736,7 @@ public final class SqlParser {
         }
         constraintTail();
         return new Statement.TableConstraint(name, Statement.ConstraintKind.FOREIGN_KEY, cols, null, null, ref, refCols,
-                onDelete, onUpdate, matchFull);
+                onDelete, onUpdate, matchFull, setColumns);
     }
 
     private Statement.FkAction fkAction() {

@@ -30,9 +30,12 @@ public final class ConstraintDef {
     private final boolean matchFull;
     /** The index declaring the foreign key created on its columns (dropped with it), or null. */
     private final String autoIndex;
+    /** ON DELETE SET NULL / SET DEFAULT (cols): the columns it sets, or null: every referencing column. */
+    private final Column[] setColumns;
 
     private ConstraintDef(String name, Kind kind, Table table, String checkText, Column[] columns, Table refTable,
-                          Column[] refColumns, char onDelete, char onUpdate, boolean matchFull, String autoIndex) {
+                          Column[] refColumns, char onDelete, char onUpdate, boolean matchFull, String autoIndex,
+                          Column[] setColumns) {
         this.name = name;
         this.kind = kind;
         this.table = table;
@@ -44,16 +47,23 @@ public final class ConstraintDef {
         this.onUpdate = onUpdate;
         this.matchFull = matchFull;
         this.autoIndex = autoIndex;
+        this.setColumns = setColumns;
     }
 
     public static ConstraintDef check(String name, Table table, String text) {
-        return new ConstraintDef(name, Kind.CHECK, table, text, new Column[0], null, null, NO_ACTION, NO_ACTION, false, null);
+        return new ConstraintDef(name, Kind.CHECK, table, text, new Column[0], null, null, NO_ACTION, NO_ACTION, false, null, null);
     }
 
     public static ConstraintDef foreignKey(String name, Table table, Column[] columns, Table refTable, Column[] refColumns,
-                                           char onDelete, char onUpdate, boolean matchFull, String autoIndex) {
+                                           char onDelete, char onUpdate, boolean matchFull, String autoIndex,
+                                           Column[] setColumns) {
         return new ConstraintDef(name, Kind.FOREIGN_KEY, table, null, columns, refTable, refColumns, onDelete, onUpdate,
-                matchFull, autoIndex);
+                matchFull, autoIndex, setColumns);
+    }
+
+    /** ON DELETE SET NULL / SET DEFAULT's columns, or null: all of {@link #columns()}. */
+    public Column[] setColumns() {
+        return setColumns;
     }
 
     public String name() {
@@ -149,6 +159,13 @@ public final class ConstraintDef {
         }
         if (onDelete != NO_ACTION) {
             b.append(" ON DELETE ").append(actionText(onDelete));
+            if (setColumns != null) {
+                b.append(" (");
+                for (int i = 0; i < setColumns.length; i++) {
+                    b.append(i == 0 ? "" : ", ").append(setColumns[i].name());
+                }
+                b.append(')');
+            }
         }
         return b.toString();
     }

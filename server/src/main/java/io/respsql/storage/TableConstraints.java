@@ -78,7 +78,7 @@ public final class TableConstraints {
      * {@code int count}, then per constraint {@code string table, string name, byte kind} and
      * for kind 0 (CHECK) {@code string text}; 1 (FOREIGN KEY) {@code int n, string[n] columns,
      * string refTable, int n, string[n] refColumns, byte onDelete, byte onUpdate, byte matchFull,
-     * string autoIndex ("" none)}; 2 (UNIQUE / PRIMARY KEY name) {@code string index}.
+     * string autoIndex ("" none), int n (-1: none), string[n] ON DELETE SET columns}; 2 (UNIQUE / PRIMARY KEY name) {@code string index}.
      */
     public static byte[] encode(java.util.Collection<Table> tables) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
@@ -106,6 +106,11 @@ public final class TableConstraints {
                     out.writeByte(c.onUpdate());
                     out.writeByte(c.matchFull() ? 1 : 0);
                     str(out, c.autoIndex() == null ? "" : c.autoIndex());
+                    if (c.setColumns() == null) {
+                        out.writeInt(Integer.reverseBytes(-1));
+                    } else {
+                        names(out, c.setColumns());
+                    }
                     count++;
                 }
             }
@@ -163,8 +168,14 @@ public final class TableConstraints {
                 char onUpdate = (char) in.get();
                 boolean full = in.get() != 0;
                 String auto = str(in);
+                Column[] set = null;
+                if (in.getInt(in.position()) >= 0) {
+                    set = columns(t, in);
+                } else {
+                    in.getInt();
+                }
                 ConstraintDef fk = ConstraintDef.foreignKey(name, t, cols, ref, refs, onDelete, onUpdate, full,
-                        auto.isEmpty() ? null : auto);
+                        auto.isEmpty() ? null : auto, set);
                 tc.foreignKeys.add(fk);
                 ref.constraints().referencedBy.add(fk);
             } else if (kind == 2) {

@@ -191,6 +191,17 @@ class ConstraintsTest {
         // SET DEFAULT to a key no row has: the referenced row's change is refused
         fails("23503", "violates foreign key constraint \"n_pid_fkey\"", "UPDATE p SET id = 6 WHERE id = 5");
         assertEquals("1,null 2,null 3,5", rows("SELECT * FROM n ORDER BY id"));
+        // ON DELETE SET NULL (cols): only the columns listed (PostgreSQL 15)
+        st.execute("CREATE TABLE p2 (tid int, id int, PRIMARY KEY (tid, id))");
+        st.execute("CREATE TABLE c2 (tid int, id int, FOREIGN KEY (tid, id) REFERENCES p2 ON DELETE SET NULL (id))");
+        fails("42P10", "column \"tid\" referenced in ON DELETE SET action must be part of foreign key",
+                "CREATE TABLE c3 (tid int, x int, FOREIGN KEY (x) REFERENCES p ON DELETE SET NULL (tid))");
+        fails("0A000", "a column list with SET NULL is only supported for ON DELETE actions",
+                "CREATE TABLE c3 (x int REFERENCES p ON UPDATE SET NULL (x))");
+        st.execute("INSERT INTO p2 VALUES (1, 1), (1, 2)");
+        st.execute("INSERT INTO c2 VALUES (1, 1), (1, 2)");
+        assertEquals(1, st.executeUpdate("DELETE FROM p2 WHERE id = 1"));
+        assertEquals("1,2 1,null", rows("SELECT * FROM c2 ORDER BY id"));
         // a table referencing itself: a row may reference one inserted in the same statement
         st.execute("CREATE TABLE tree (id int PRIMARY KEY, parent int REFERENCES tree ON DELETE CASCADE)");
         st.execute("INSERT INTO tree VALUES (2, 1), (1, NULL), (3, 2), (4, 1)");

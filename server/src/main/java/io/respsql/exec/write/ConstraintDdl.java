@@ -161,6 +161,26 @@ public final class ConstraintDdl {
                         + cols[i].name() + "\" and \"" + refs[i].name() + "\" are of incompatible types: " + cols[i].type() + " and " + refs[i].type());
             }
         }
+        Column[] setColumns = null;
+        if (c.setColumns() != null) {
+            setColumns = new Column[c.setColumns().size()];
+            for (int i = 0; i < setColumns.length; i++) {
+                Column s = t.column(c.setColumns().get(i));
+                if (s == null) {
+                    throw new SqlException(SqlState.UNDEFINED_COLUMN, "column \"" + c.setColumns().get(i)
+                            + "\" referenced in ON DELETE SET action does not exist");
+                }
+                boolean part = false;
+                for (Column k : cols) {
+                    part |= k == s;
+                }
+                if (!part) {
+                    throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "column \"" + s.name()
+                            + "\" referenced in ON DELETE SET action must be part of foreign key");
+                }
+                setColumns[i] = s;
+            }
+        }
         String auto = null;
         if (KeyMatch.indexOn(t, cols, false) == null) {
             // the referencing columns get an index, so that a referenced row's DELETE or key
@@ -177,7 +197,7 @@ public final class ConstraintDdl {
             catalog.registerIndex(ix.name(), t);
         }
         ConstraintDef def = ConstraintDef.foreignKey(name, t, cols, parent, refs, action(c.onDelete()), action(c.onUpdate()),
-                c.matchFull(), auto);
+                c.matchFull(), auto, setColumns);
         if (validate) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (!Constraints.referenceHolds(def, row)) {

@@ -198,12 +198,13 @@ public final class Constraints {
                 if (newKeyRow == null) {
                     cascadeDelete(child, rows, log, going);
                 } else {
-                    setKeys(fk, rows, log, newKeyRow, action);
+                    setKeys(fk, fk.columns(), rows, log, newKeyRow, action);
                 }
                 return;
             case ConstraintDef.SET_NULL:
             case ConstraintDef.SET_DEFAULT:
-                setKeys(fk, rows, log, null, action);
+                setKeys(fk, newKeyRow == null && fk.setColumns() != null ? distinct(fk.setColumns()) : fk.columns(), rows, log, null,
+                        action);
                 if (action == ConstraintDef.SET_DEFAULT) {
                     for (int i = 0; i < rows.size(); i++) {
                         if (!referenceHolds(fk, rows.getInt(i))) {
@@ -218,9 +219,12 @@ public final class Constraints {
     }
 
     /** Sets {@code fk}'s columns of {@code rows}: NULL / DEFAULT ({@code from} null, by the action), or the values of {@code fk.refColumns} at {@code from[i]}. */
-    private static void setKeys(ConstraintDef fk, IntArrayList rows, UndoLog log, int[] from, char action) {
+    private static Column[] distinct(Column[] cols) {
+        return java.util.Arrays.stream(cols).distinct().toArray(Column[]::new);
+    }
+
+    private static void setKeys(ConstraintDef fk, Column[] cols, IntArrayList rows, UndoLog log, int[] from, char action) {
         Table child = fk.table();
-        Column[] cols = fk.columns();
         int n = rows.size();
         int[] r = rows.elements();
         log.changingCells(child, cols, r, n);

@@ -44,11 +44,17 @@ public sealed interface Statement {
     /**
      * A constraint as written: {@code name} null when none is given. CHECK: {@code check} and its
      * source text; UNIQUE, PRIMARY KEY: {@code columns}; FOREIGN KEY: {@code columns} REFERENCES
-     * {@code refTable} ({@code refColumns}, null: its primary key) with its actions and MATCH FULL.
+     * {@code refTable} ({@code refColumns}, null: its primary key) with its actions and MATCH FULL;
+     * {@code setColumns}: an ON DELETE SET NULL / SET DEFAULT's column list (null: every column).
      */
     record TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
                            String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
-                           boolean matchFull) {
+                           boolean matchFull, List<String> setColumns) {
+        public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                               String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                               boolean matchFull) {
+            this(name, kind, columns, check, checkText, refTable, refColumns, onDelete, onUpdate, matchFull, null);
+        }
     }
 
     record IndexColumn(String name, boolean descending) {
