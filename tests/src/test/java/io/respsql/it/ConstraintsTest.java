@@ -273,4 +273,36 @@ class ConstraintsTest {
         assertEquals(1, st.executeUpdate("DELETE FROM p WHERE id = 2"));
         assertEquals("", rows("SELECT * FROM c"));
     }
+
+    /** Polls {@code sql} on {@code c} until it answers {@code expected} (a deadline of 30 s). */
+    private static String await(RespConnection c, String sql, java.util.function.Predicate<String> done) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        String got = c.call("SQL", sql);
+        while (!done.test(got) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            got = c.call("SQL", sql);
+        }
+        return got;
+    }
+
+    @Test
+    void aReplicaGetsTheConstraintsByFullSyncAndByTheStream() throws Exception {
+        try (TestServer replica = TestServer.start(); RespConnection m = server.raw()) {
+            // before the link: these arrive in the full sync's snapshot
+            assertEquals("+OK\r\n", m.call("SQL", "CREATE TABLE p (id INT PRIMARY KEY)"));
+            assertEquals("+OK\r\n", m.call("SQL", "CREATE TABLE c (id INT, fk INT REFERENCES p ON DELETE CASCADE, v INT CHECK (v > 0))"));
+            assertEquals("+OK\r\n", m.call("SQL", "INSERT INTO p VALUES (1), (2)"));
+            assertEquals("+OK\r\n", m.call("SQL", "INSERT INTO c VALUES (1, 1, 1), (2, 2, 2)"));
+            ReplicatedTransactionTest.replicate(server, replica);
+            RespConnection r = replica.raw();
+            String desc = await(r, "DESC c", d -> d.contains("c_fk_fkey"));
+            assertTrue(desc.contains("CONSTRAINT c_v_check | CHECK (v > 0)"), desc);
+            assertTrue(desc.contains("CONSTRAINT c_fk_fkey | FOREIGN KEY (fk) REFERENCES p(id) ON DELETE CASCADE"), desc);
+            // by the stream: an ALTER and a cascading DELETE
+            assertEquals("+OK\r\n", m.call("SQL", "ALTER TABLE c ADD CONSTRAINT v_small CHECK (v < 100)"));
+            assertEquals(":1\r\n", m.call("SQL", "DELETE FROM p WHERE id = 1"));
+            assertEquals("*1\r\n$5\r\n2,2,2\r\n", await(r, "SELECT * FROM c ORDER BY id", x -> x.startsWith("*1\r\n")));
+            assertTrue(await(r, "DESC c", d -> d.contains("v_small")).contains("CONSTRAINT v_small | CHECK (v < 100)"));
+        }
+    }
 }
