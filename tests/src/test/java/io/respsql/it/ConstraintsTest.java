@@ -225,7 +225,17 @@ class ConstraintsTest {
         st.execute("DELETE FROM c WHERE pid > 1");
         st.execute("ALTER TABLE c ADD CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p");
         fails("23503", "violates foreign key constraint \"fk\"", "INSERT INTO c VALUES (3, 3)");
+        // a second foreign key on the same column shares its index; neither index can go while needed
+        st.execute("ALTER TABLE c ADD CONSTRAINT fk2 FOREIGN KEY (pid) REFERENCES p ON DELETE CASCADE");
+        fails("2BP01", "cannot drop index c:pid:fk", "DROP INDEX \"c:pid:fk\"");
+        st.execute("CREATE UNIQUE INDEX pv ON p (v)");
+        st.execute("ALTER TABLE c ADD CONSTRAINT fk3 FOREIGN KEY (pid) REFERENCES p (v)");
+        fails("2BP01", "cannot drop index pv", "DROP INDEX pv");
+        st.execute("ALTER TABLE c DROP CONSTRAINT fk3");
+        st.execute("DROP INDEX pv");
         st.execute("ALTER TABLE c DROP CONSTRAINT fk");
+        fails("23503", "violates foreign key constraint \"fk2\"", "INSERT INTO c VALUES (3, 3)");
+        st.execute("ALTER TABLE c DROP CONSTRAINT fk2");
         st.execute("INSERT INTO c VALUES (3, 3)");
         st.execute("DROP TABLE p"); // nothing references it now
         // an integer column may reference a FLOAT key (PostgreSQL: int4 references numeric)

@@ -358,10 +358,51 @@ public final class ConstraintDdl {
                 catalog.schemaChanged();
             });
         }
-        if (fk.autoIndex() != null && t.indexPosition(fk.autoIndex()) >= 0) {
+        if (fk.autoIndex() != null && t.indexPosition(fk.autoIndex()) >= 0 && !neededByForeignKey(t, fk.autoIndex())) {
             TableDdl.dropIndex(catalog, new Statement.DropIndex(fk.autoIndex(), false), undo);
         }
         catalog.schemaChanged();
+    }
+
+    /** Whether a foreign key referencing {@code t} has no unique index on its referenced columns but {@code index}. */
+    static boolean neededAsReferencedKey(Table t, String index) {
+        for (ConstraintDef fk : t.constraints().referencedBy) {
+            TableIndex ix = KeyMatch.indexOn(t, fk.refColumns(), true);
+            if (ix != null && ix.name().equalsIgnoreCase(index)) {
+                for (TableIndex other : t.indexes()) {
+                    if (other != ix && other.unique() && KeyMatch.sameSet(other.columns().toArray(new Column[0]), fk.refColumns())) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a foreign key of {@code t} has no index on its columns but {@code index}. */
+    static boolean neededByForeignKey(Table t, String index) {
+        for (ConstraintDef fk : t.constraints().foreignKeys) {
+            boolean other = false;
+            boolean mine = false;
+            for (TableIndex ix : t.indexes()) {
+                boolean leads = false;
+                for (Column c : fk.columns()) {
+                    leads |= ix.column() == c;
+                }
+                if (leads) {
+                    if (ix.name().equalsIgnoreCase(index)) {
+                        mine = true;
+                    } else {
+                        other = true;
+                    }
+                }
+            }
+            if (mine && !other) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -297,7 +297,7 @@ public final class Constraints {
     static TableIndex childIndex(ConstraintDef fk) {
         TableIndex ix = KeyMatch.indexOn(fk.table(), fk.columns(), false);
         if (ix == null) {
-            throw new IllegalStateException("foreign key " + fk.name() + " has no index on its columns");
+            throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "foreign key " + fk.name() + " has no index on its columns");
         }
         return ix;
     }

@@ -247,6 +247,14 @@ public final class TableDdl {
         if (t.hasPrimaryKey() && t.primaryIndex().name().equalsIgnoreCase(s.index())) {
             throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
         }
+        if (ConstraintDdl.neededAsReferencedKey(t, s.index())) {
+            throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop index " + s.index()
+                    + " because a foreign key references table " + t.name() + " by its key");
+        }
+        if (ConstraintDdl.neededByForeignKey(t, s.index())) {
+            throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop index " + s.index()
+                    + " because a foreign key of table " + t.name() + " finds its referencing rows through it");
+        }
         if (undo != null) {
             undo.catalogChanging();
             undo.indexDropping(t, s.index());
