@@ -431,6 +431,15 @@ public final class WritePlanner {
 
     /** Binds a CHECK's expression over its table (relation 0); it must be a condition. */
     public static io.respsql.exec.write.Constraints.Check bindCheck(Catalog catalog, io.respsql.storage.ConstraintDef def) {
+        boolean prior = io.respsql.sql.Dialect.set(def.postgres()); // the dialect it was written in
+        try {
+            return bindCheckText(catalog, def);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
+    }
+
+    private static io.respsql.exec.write.Constraints.Check bindCheckText(Catalog catalog, io.respsql.storage.ConstraintDef def) {
         Table t = def.table();
         String sql = "SELECT " + def.checkText();
         Statement st = SqlParser.parse(sql);

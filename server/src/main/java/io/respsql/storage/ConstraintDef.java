@@ -32,6 +32,8 @@ public final class ConstraintDef {
     private final String autoIndex;
     /** ON DELETE SET NULL / SET DEFAULT (cols): the columns it sets, or null: every referencing column. */
     private final Column[] setColumns;
+    /** A CHECK written in PostgreSQL's dialect (its text is parsed and bound in it, whoever writes). */
+    private boolean postgres;
 
     private ConstraintDef(String name, Kind kind, Table table, String checkText, Column[] columns, Table refTable,
                           Column[] refColumns, char onDelete, char onUpdate, boolean matchFull, String autoIndex,
@@ -50,8 +52,16 @@ public final class ConstraintDef {
         this.setColumns = setColumns;
     }
 
-    public static ConstraintDef check(String name, Table table, String text) {
-        return new ConstraintDef(name, Kind.CHECK, table, text, new Column[0], null, null, NO_ACTION, NO_ACTION, false, null, null);
+    public static ConstraintDef check(String name, Table table, String text, boolean postgres) {
+        ConstraintDef c = new ConstraintDef(name, Kind.CHECK, table, text, new Column[0], null, null, NO_ACTION, NO_ACTION, false,
+                null, null);
+        c.postgres = postgres;
+        return c;
+    }
+
+    /** Whether a CHECK's text is in PostgreSQL's dialect (sql.Dialect). */
+    public boolean postgres() {
+        return postgres;
     }
 
     public static ConstraintDef foreignKey(String name, Table table, Column[] columns, Table refTable, Column[] refColumns,

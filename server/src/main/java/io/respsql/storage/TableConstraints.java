@@ -76,7 +76,7 @@ public final class TableConstraints {
      * Every constraint of {@code tables} as the snapshot's {@code constraints} section, or null
      * when there is none. Little-endian; a string is an int byte length and UTF-8 bytes:
      * {@code int count}, then per constraint {@code string table, string name, byte kind} and
-     * for kind 0 (CHECK) {@code string text}; 1 (FOREIGN KEY) {@code int n, string[n] columns,
+     * for kind 0 (CHECK) {@code string text, byte postgresDialect}; 1 (FOREIGN KEY) {@code int n, string[n] columns,
      * string refTable, int n, string[n] refColumns, byte onDelete, byte onUpdate, byte matchFull,
      * string autoIndex ("" none), int n (-1: none), string[n] ON DELETE SET columns}; 2 (UNIQUE / PRIMARY KEY name) {@code string index}.
      */
@@ -95,6 +95,7 @@ public final class TableConstraints {
                 for (ConstraintDef c : tc.checks) {
                     head(out, t, c.name(), 0);
                     str(out, c.checkText());
+                    out.writeByte(c.postgres() ? 1 : 0);
                     count++;
                 }
                 for (ConstraintDef c : tc.foreignKeys) {
@@ -159,7 +160,8 @@ public final class TableConstraints {
             int kind = in.get();
             TableConstraints tc = t.constraints();
             if (kind == 0) {
-                tc.checks.add(ConstraintDef.check(name, t, str(in)));
+                String text = str(in);
+                tc.checks.add(ConstraintDef.check(name, t, text, in.get() != 0));
             } else if (kind == 1) {
                 Column[] cols = columns(t, in);
                 Table ref = table(catalog, str(in));

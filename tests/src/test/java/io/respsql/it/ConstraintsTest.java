@@ -280,6 +280,12 @@ class ConstraintsTest {
         connect();
         fails("23503", "violates foreign key constraint \"c_fk_fkey\"", "INSERT INTO c VALUES (9, 9, 0)");
         fails("23514", "violates check constraint \"c_v_check\"", "UPDATE c SET v = -1");
+        // a CHECK written in PostgreSQL's dialect keeps its meaning when a RESP (sqlite dialect) client writes
+        st.execute("CREATE TABLE pgc (s text CHECK (s::int > 0 AND s ILIKE '1%'))");
+        try (RespConnection c = server.raw()) {
+            assertEquals("+OK\r\n", c.call("SQL", "INSERT INTO pgc VALUES ('12')"));
+            assertTrue(c.call("SQL", "INSERT INTO pgc VALUES ('2')").contains("violates check constraint \"pgc_s_check\""));
+        }
         assertEquals(1, st.executeUpdate("DELETE FROM p WHERE id = 2"));
         assertEquals("", rows("SELECT * FROM c"));
     }

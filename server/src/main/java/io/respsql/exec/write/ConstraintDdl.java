@@ -102,13 +102,14 @@ public final class ConstraintDdl {
                                  Constraints.CheckBinder binder, boolean validate) {
         TableConstraints tc = t.constraints();
         String name = c.name() != null ? explicit(t, c.name()) : null;
-        Constraints.Check bound = binder.apply(ConstraintDef.check(name == null ? "?" : name, t, c.checkText()));
+        boolean pg = io.respsql.sql.Dialect.postgres();
+        Constraints.Check bound = binder.apply(ConstraintDef.check(name == null ? "?" : name, t, c.checkText(), pg));
         if (name == null) {
             String col = !c.columns().isEmpty() ? c.columns().get(0)
                     : bound.columns().length == 1 ? bound.columns()[0].name() : null; // PostgreSQL: t_check over several columns
             name = fresh(tc, t.name() + (col == null ? "" : "_" + col) + "_check");
         }
-        ConstraintDef def = ConstraintDef.check(name, t, c.checkText());
+        ConstraintDef def = ConstraintDef.check(name, t, c.checkText(), pg);
         if (validate) {
             Constraints.Check[] one = {new Constraints.Check(def, bound.expr(), bound.columns())};
             EvalContext ctx = new EvalContext(64); // plan.QueryBinder.MAX_RELATIONS
