@@ -27,6 +27,10 @@
 #   SERVER_WAIT=180         seconds to wait for the started server to answer PING
 #   ROW_SAMPLES=300         rows checked per MOD (plus first, last and edge ids)
 #   FK_SAMPLES=40           fk values whose COUNT(*) is checked per MOD (plus edge values)
+#   FK_DECLARED=0           1: fk is a declared foreign key instead of a CREATE INDEX: a table
+#                           fk_parent (id int primary key) holds 0..MOD-1 and message_list is
+#                           (id int primary key, fk int REFERENCES fk_parent, count INT) (the
+#                           foreign key gives fk its index; every INSERT checks it)
 #   RENDER_PNG=auto         render compare.svg to compare.png with headless chromium (auto: if
 #                           chromium is installed; 0: never)
 #
@@ -118,6 +122,7 @@ SERVER_WAIT="${SERVER_WAIT:-180}"
 ROW_SAMPLES="${ROW_SAMPLES:-300}"
 FK_SAMPLES="${FK_SAMPLES:-40}"
 RENDER_PNG="${RENDER_PNG:-auto}"
+FK_DECLARED="${FK_DECLARED:-0}"
 GEN="$ROOT/scripts/gen-benchmark"
 DIR="${RESULT_DIR:-$ROOT/bench/results/$(date +%Y%m%d-%H%M%S)-$RUN_NAME}"
 
@@ -319,10 +324,20 @@ for MOD in $MODS; do
   echo
   echo "=== MOD $MOD: $REQ rows, FK range $((REQ / MOD))"
   dropped="$(cli DROP TABLE message_list 2>&1 | tr -d '\r')"
+  if [[ "$FK_DECLARED" == 1 ]]; then
+    cli DROP TABLE fk_parent >/dev/null 2>&1
+    parent="$(cli SQL "CREATE TABLE fk_parent (id int primary key)" 2>&1 | tr -d '\r')"
+    parent_rows="$(cli SQL "INSERT INTO fk_parent VALUES $(seq 0 $((MOD - 1)) | sed 's/.*/(&)/' | paste -sd,)" 2>&1 | tr -d '\r')"
+    created="$(cli SQL "CREATE TABLE message_list (id int primary key, fk int REFERENCES fk_parent, count INT)" 2>&1 | tr -d '\r')"
+    indexed="$parent_rows"
+    printf '$ DROP TABLE message_list\n%s\n$ CREATE TABLE fk_parent (id int primary key)\n%s\n$ INSERT INTO fk_parent VALUES (0) .. (%s)\n%s\n$ CREATE TABLE message_list (id int primary key, fk int REFERENCES fk_parent, count INT)\n%s\n' \
+      "$dropped" "$parent" $((MOD - 1)) "$parent_rows" "$created" | tee "$DIR/setup-$MOD.txt"
+  else
   created="$(cli CREATE TABLE message_list "(id int primary key, fk int, count INT)" 2>&1 | tr -d '\r')"
   indexed="$(cli CREATE INDEX message_list:fk:index ON message_list "(fk)" 2>&1 | tr -d '\r')"
   printf '$ DROP TABLE message_list\n%s\n$ CREATE TABLE message_list (id int primary key, fk int, count INT)\n%s\n$ CREATE INDEX message_list:fk:index ON message_list (fk)\n%s\n' \
     "$dropped" "$created" "$indexed" | tee "$DIR/setup-$MOD.txt"
+  fi
   table_ok=1
   if [[ "$created" != OK || "$indexed" != OK ]]; then
     echo "large-update-test: MOD $MOD: CREATE TABLE / CREATE INDEX did not answer OK"

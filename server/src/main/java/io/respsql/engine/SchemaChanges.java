@@ -118,6 +118,11 @@ final class SchemaChanges {
                 // no undo: on failure the whole new column goes with the statement's shape
                 return op.run(catalog, new IntArrayList(), headroom, null, null, writeStop);
             }
+
+            @Override
+            public io.respsql.exec.write.Constraints.CheckBinder checkBinder() {
+                return def -> WritePlanner.bindCheck(catalog, def);
+            }
         };
     }
 
@@ -145,6 +150,18 @@ final class SchemaChanges {
             }
             Map<String, Integer> views = viewShapes();
             log.catalogChanging();
+            for (Table t : tables) {
+                // a foreign key from a table not dropped refuses the drop unless CASCADE (which drops that key)
+                for (io.respsql.storage.ConstraintDef fk : t.constraints().referencedBy) {
+                    if (!s.cascade() && !tables.contains(fk.table())) {
+                        throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop table " + t.name()
+                                + " because other objects depend on it");
+                    }
+                }
+            }
+            for (Table t : tables) {
+                io.respsql.exec.write.ConstraintDdl.tableDropping(catalog, t, true, log);
+            }
             long dropped = 0;
             for (Table t : tables) {
                 dropped += catalog.drop(t);

@@ -926,6 +926,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return s.view();
         } else if (st instanceof Statement.DropView s) {
             return s.view();
+        } else if (st instanceof Statement.AlterTable s) {
+            return s.table();
         } else if (st instanceof Statement.DropIndex s) {
             Table owner = catalog.indexOwner(s.index());
             return owner == null ? null : owner.name();
@@ -966,6 +968,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 || st instanceof Statement.CreateTableAs;
     }
 
+    // ---- constraints (ALTER TABLE ... ADD/DROP CONSTRAINT) ----
+
+    private io.respsql.exec.write.Constraints.CheckBinder checkBinder() {
+        return def -> WritePlanner.bindCheck(catalog, def);
+    }
+
     /** Runs the statement; a query's rows go to {@code results}. */
     private Outcome run(Statement st, String sql, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
@@ -1002,9 +1010,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         } else if (st instanceof Statement.CreateTable s) {
             io.respsql.exec.write.SequenceDdl.Expanded serials = io.respsql.exec.write.SequenceDdl.expand(catalog, s);
             if (serials == null) {
-                return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue));
+                return schemaChange(TableDdl.createTable(catalog, s, sql, undo, WritePlanner::defaultValue, checkBinder()));
             }
-            boolean created = TableDdl.createTable(catalog, serials.table(), sql, undo, WritePlanner::defaultValue);
+            boolean created = TableDdl.createTable(catalog, serials.table(), sql, undo, WritePlanner::defaultValue, checkBinder());
             if (created) { // a rollback's saved names (taken by createTable) hold none of these
                 for (io.respsql.storage.Sequence q : serials.sequences()) {
                     catalog.addSequence(q);

@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
  *   "sequences": int count, per sequence: string name  byte bits (16, 32, 64)  long increment  long min  long max
  *                long start  long cache  byte cycle  long lastValue  byte isCalled  byte identity (0, 'a', 'd')
  *                byte owned  [string table  string column]
+ *   "constraints": CHECK, FOREIGN KEY and key constraint names (storage.TableConstraints#encode)
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
@@ -56,6 +57,10 @@ final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
     static final int VERSION = 4;
+    /** Version 4's section of table constraints (storage.TableConstraints#encode). */
+    static final String SECTION_CONSTRAINTS = "constraints";
+    /** Longest section accepted when reading. */
+    static final int MAX_SECTION = 1 << 30;
     /** The oldest version the reader still loads. */
     static final int OLDEST_VERSION = 1;
     static final byte FLAG_NOT_NULL = 1;

@@ -293,6 +293,13 @@ public final class SnapshotReader {
         for (io.respsql.storage.Sequence q : sequences) {
             target.addSequence(q);
         }
+        if (constraintsSection != null) {
+            try {
+                io.respsql.storage.TableConstraints.decode(constraintsSection, target);
+            } catch (RuntimeException e) {
+                throw corrupt("constraints section: " + e.getMessage());
+            }
+        }
         return new Result(tables.size(), rows, prepared.size(), offset());
     }
 
@@ -509,6 +516,9 @@ public final class SnapshotReader {
         }
     }
 
+    /** Version 4's "constraints" section, decoded once the tables are in the catalog. */
+    private byte[] constraintsSection;
+
     /** Version 4's sections: the sequences are read, a kind this reader does not know is skipped. */
     private void sections(List<io.respsql.storage.Sequence> sequences) throws IOException {
         int count = i32();
@@ -516,7 +526,7 @@ public final class SnapshotReader {
         for (int i = 0; i < count; i++) {
             String kind = string();
             int len = i32();
-            check(len >= 0 && len <= SnapshotFormat.MAX_TEXT, "section " + kind + " length " + len);
+            check(len >= 0 && len <= SnapshotFormat.MAX_SECTION, "section " + kind + " length " + len);
             enough(len);
             need(len);
             ByteBuffer b = ByteBuffer.wrap(buf.array(), buf.position(), len).slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -528,6 +538,9 @@ public final class SnapshotReader {
                     throw corrupt("sequences section: " + e);
                 }
                 check(!b.hasRemaining(), "sequences section has " + b.remaining() + " bytes too many");
+            } else if (kind.equals(SnapshotFormat.SECTION_CONSTRAINTS)) {
+                constraintsSection = new byte[len];
+                b.get(constraintsSection);
             }
         }
     }

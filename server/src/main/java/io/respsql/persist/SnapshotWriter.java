@@ -223,12 +223,19 @@ public final class SnapshotWriter {
     }
 
     /** Version 4's sections: {@code int count}, then per section its kind, byte length and bytes. */
+    /** Version 4's sections (string kind, int byteLength, bytes); a reader skips a kind it does not know. */
     private void sections(CatalogImage image) throws IOException {
-        i32(1);
+        byte[] constraints = image.constraintsSection();
+        i32(constraints == null ? 1 : 2);
         byte[] seqs = sequences(image.sequences());
         string(SnapshotFormat.SECTION_SEQUENCES);
         i32(seqs.length);
         bytes(seqs, 0, seqs.length);
+        if (constraints != null) {
+            string(SnapshotFormat.SECTION_CONSTRAINTS);
+            i32(constraints.length);
+            bytes(constraints, 0, constraints.length);
+        }
     }
 
     private static byte[] sequences(java.util.List<io.respsql.storage.Sequence> list) {

@@ -183,7 +183,7 @@ public final class WritePlanner {
             }
         }
         UpdateOperator op = new UpdateOperator(t, rows.source(), n == as.length ? as : Arrays.copyOf(as, n),
-                QueryBinder.MAX_RELATIONS);
+                QueryBinder.MAX_RELATIONS).checks(checks(catalog, t));
         if (s.returning() != null) {
             op.returning(returning(s.returning(), rows.binder(), rows.scope()));
         }
@@ -339,7 +339,7 @@ public final class WritePlanner {
                 }
             }
             return withReturning(catalog, s, sql,
-                    InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows));
+                    InsertOperator.values(t, target, defaults(t, target), s.returnSize(), rows).checks(checks(catalog, t)));
         }
         PlannedQuery plan = StatementPlanner.plan(catalog, s.query(), sql);
         List<Expression> outputs = plan.outputs();
@@ -348,7 +348,7 @@ public final class WritePlanner {
                     + target.length + " columns (the query's columns)");
         }
         return withReturning(catalog, s, sql, InsertOperator.query(t, target, defaults(t, target), s.returnSize(), plan.root(),
-                outputs.toArray(new Expression[0]), plan.newContext().slots.length));
+                outputs.toArray(new Expression[0]), plan.newContext().slots.length).checks(checks(catalog, t)));
     }
 
     /** The INSERT's RETURNING bound over its table (named by the statement's alias) into {@code op}. */
@@ -405,7 +405,7 @@ public final class WritePlanner {
                 }
                 as[i] = bindAssignment(t, c, a.value(), rows, sql);
             }
-            update = new UpdateOperator(t, RowSource.given(), as, QueryBinder.MAX_RELATIONS);
+            update = new UpdateOperator(t, RowSource.given(), as, QueryBinder.MAX_RELATIONS).checks(checks(catalog, t));
             if (oc.where() != null) {
                 where = binder.bind(oc.where(), scope);
             }
@@ -532,7 +532,7 @@ public final class WritePlanner {
         if (made != literals) {
             return null;
         }
-        return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p);
+        return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p).checks(checks(catalog, t));
     }
 
     /**
@@ -547,6 +547,7 @@ public final class WritePlanner {
         Table t = Tables.require(catalog, s.table(), "INSERT into");
         int[] target = targetColumns(t, s.columns());
         bulk.start(t, target, defaults(t, target));
+        bulk.checks(checks(catalog, t));
         return true;
     }
 
@@ -651,6 +652,92 @@ public final class WritePlanner {
             r = returning(s.returning(), rows.binder(), rows.scope());
         }
         return r == null ? null : r.columns();
+    }
+
+    // ---- constraints ------------------------------------------------------------------------------
+
+    /** {@code t}'s CHECK constraints bound to it as relation 0, or null when it has none. */
+    public static io.respsql.exec.write.Constraints.Check[] checks(Catalog catalog, Table t) {
+        List<io.respsql.storage.ConstraintDef> defs = t.constraints().checks;
+        if (defs.isEmpty()) {
+            return null;
+        }
+        io.respsql.exec.write.Constraints.Check[] out = new io.respsql.exec.write.Constraints.Check[defs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = bindCheck(catalog, defs.get(i));
+        }
+        return out;
+    }
+
+    /** Binds a CHECK's expression over its table (relation 0); it must be a condition. */
+    public static io.respsql.exec.write.Constraints.Check bindCheck(Catalog catalog, io.respsql.storage.ConstraintDef def) {
+        boolean prior = io.respsql.sql.Dialect.set(def.postgres()); // the dialect it was written in
+        try {
+            return bindCheckText(catalog, def);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
+    }
+
+    private static io.respsql.exec.write.Constraints.Check bindCheckText(Catalog catalog, io.respsql.storage.ConstraintDef def) {
+        Table t = def.table();
+        String sql = "SELECT " + def.checkText();
+        Statement st = SqlParser.parse(sql);
+        if (!(st instanceof Statement.QueryStatement q && q.query() instanceof Query.Select sel && sel.items().size() == 1
+                && sel.from() == null && sel.items().get(0) instanceof Query.Item item)) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "CHECK (" + def.checkText() + ") is not one expression");
+        }
+        QueryBinder binder = new QueryBinder(catalog, sql);
+        Relation r = binder.tableRelation(t);
+        BlockScope scope = new BlockScope(null);
+        scope.add(r);
+        if (walk(item.expr(), t, null)) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in check constraint");
+        }
+        Expression x = binder.bind(item.expr(), scope);
+        if ((x.relations() & ~1L) != 0 || binder.relationCount() > 1) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in check constraint");
+        }
+        if (x.type() == SqlType.TEXT || x.type() == SqlType.DOUBLE) {
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of CHECK must be type boolean, not type " + x.type());
+        }
+        java.util.LinkedHashSet<Column> cols = new java.util.LinkedHashSet<>();
+        walk(item.expr(), t, cols);
+        return new io.respsql.exec.write.Constraints.Check(def, x, cols.toArray(new Column[0]));
+    }
+
+    /**
+     * Walks the syntax tree's records under {@code e}: the columns of {@code t} it names go into
+     * {@code out} (null: not collected); returns whether it holds a query (a subquery).
+     */
+    private static boolean walk(Object e, Table t, java.util.Set<Column> out) {
+        if (e instanceof Query) {
+            return true;
+        }
+        if (e instanceof Expr.Column c) {
+            Column col = t.column(c.name());
+            if (col != null && out != null) {
+                out.add(col);
+            }
+            return false;
+        }
+        boolean query = false;
+        if (e instanceof List<?> list) {
+            for (Object o : list) {
+                query |= walk(o, t, out);
+            }
+            return query;
+        }
+        if (e instanceof Record rec) {
+            for (java.lang.reflect.RecordComponent rc : rec.getClass().getRecordComponents()) {
+                try {
+                    query |= walk(rc.getAccessor().invoke(rec), t, out);
+                } catch (ReflectiveOperationException ignored) {
+                    // not a readable part: nothing to find there
+                }
+            }
+        }
+        return query;
     }
 
     // ---- EXPLAIN ----------------------------------------------------------------------------------

@@ -242,27 +242,29 @@ public final class SqlParser {
         expectSymbol(Symbol.LPAREN);
         List<Statement.ColumnDef> cols = new ArrayList<>();
         List<Statement.KeyConstraint> keys = new ArrayList<>();
-        do {
-            if (acceptKeyword(Keyword.CONSTRAINT)) {
-                name("constraint name");
-            }
-            if (peek().is(Keyword.PRIMARY) && peek(1).is(Keyword.KEY) && peek(2).is(Symbol.LPAREN)) {
-                pos += 2;
-                keys.add(new Statement.KeyConstraint(true, nameList("primary key column")));
-                continue;
-            }
-            if (peek().is(Keyword.UNIQUE) && peek(1).is(Symbol.LPAREN)) {
-                pos++;
-                keys.add(new Statement.KeyConstraint(false, nameList("unique column")));
-                continue;
-            }
-            cols.add(columnDef());
-        } while (acceptSymbol(Symbol.COMMA));
+        List<Statement.TableConstraint> constraints = new ArrayList<>();
+        columnConstraints = constraints;
+        columnKeys = keys;
+        try {
+            do {
+                Statement.TableConstraint c = tableConstraint();
+                if (c == null) {
+                    cols.add(columnDef());
+                } else if (c.kind() == Statement.ConstraintKind.PRIMARY_KEY || c.kind() == Statement.ConstraintKind.UNIQUE) {
+                    keys.add(new Statement.KeyConstraint(c.kind() == Statement.ConstraintKind.PRIMARY_KEY, c.columns(), c.name()));
+                } else {
+                    constraints.add(c);
+                }
+            } while (acceptSymbol(Symbol.COMMA));
+        } finally {
+            columnConstraints = null;
+            columnKeys = null;
+        }
         expectSymbol(Symbol.RPAREN);
         if (Dialect.postgres()) {
             storageOptions();
         }
-        return new Statement.CreateTable(table, cols, keys, ifNotExists);
+        return new Statement.CreateTable(table, cols, keys, ifNotExists, constraints);
     }
 
     private Statement.ColumnDef columnDef() {
@@ -279,20 +281,32 @@ public final class SqlParser {
         Expr defaultValue = null;
         String defaultText = null;
         Statement.Identity identity = null;
+        String constraintName = null;
         while (true) {
             if (acceptKeyword(Keyword.PRIMARY)) {
                 expectKeyword(Keyword.KEY);
                 if (!acceptKeyword(Keyword.ASC)) {
                     acceptKeyword(Keyword.DESC);
                 }
-                primary = true;
+                if (constraintName != null && columnKeys != null) {
+                    columnKeys.add(new Statement.KeyConstraint(true, List.of(col), constraintName));
+                } else {
+                    primary = true;
+                }
+            } else if (peek().isKeyword("DEFERRABLE") || peek().isKeyword("INITIALLY")
+                    || peek().is(Keyword.NOT) && peek(1).isKeyword("DEFERRABLE")) {
+                constraintTail(); // of the constraint before: accepted, checked at once
             } else if (acceptKeyword(Keyword.NOT)) {
                 expectKeyword(Keyword.NULL);
                 notNull = true;
             } else if (acceptKeyword(Keyword.NULL)) {
                 // explicitly nullable: the default
             } else if (acceptKeyword(Keyword.UNIQUE)) {
-                unique = true;
+                if (constraintName != null && columnKeys != null) {
+                    columnKeys.add(new Statement.KeyConstraint(false, List.of(col), constraintName));
+                } else {
+                    unique = true;
+                }
             } else if (acceptKeyword(Keyword.DEFAULT)) {
                 // a signed literal or a parenthesized expression, as in SQLite: a full expression
                 // would swallow the constraints that follow ("DEFAULT 0 NOT NULL")
@@ -300,12 +314,24 @@ public final class SqlParser {
                 defaultValue = unary();
                 defaultText = sql.substring(start, lastEnd());
             } else if (acceptKeyword(Keyword.CONSTRAINT)) {
-                name("constraint name");
+                constraintName = name("constraint name");
+                continue;
+            } else if (peek().is(Keyword.CHECK) || peek().is(Keyword.REFERENCES)) {
+                Statement.TableConstraint c = peek().is(Keyword.CHECK) ? checkConstraint(constraintName)
+                        : references(constraintName, List.of(col));
+                if (c.kind() == Statement.ConstraintKind.CHECK) { // a column's CHECK is named after it
+                    c = new Statement.TableConstraint(c.name(), c.kind(), List.of(col), c.check(), c.checkText(), null, null,
+                            null, null, false);
+                }
+                if (columnConstraints != null) {
+                    columnConstraints.add(c);
+                }
             } else if (peek().isKeyword("GENERATED") && identity == null) {
                 identity = identityClause();
             } else {
                 break;
             }
+            constraintName = null;
         }
         return new Statement.ColumnDef(col, type, primary, notNull, unique, defaultValue, defaultText, identity);
     }
@@ -1742,24 +1768,50 @@ public final class SqlParser {
         }
         do {
             actions.add(alterAction());
+            actions.addAll(followingActions);
+            followingActions.clear();
         } while (acceptSymbol(Symbol.COMMA));
         return new Statement.AlterTable(table, ifExists, actions);
     }
+
+    /** Actions an ALTER TABLE action implies, taken after it (an added column's own constraints). */
+    private final List<Statement.AlterAction> followingActions = new ArrayList<>();
 
     private Statement.AlterAction alterAction() {
         int start = peek().start;
         if (acceptKeyword(Keyword.ADD)) {
             if (peek().is(Keyword.CONSTRAINT) || peek().is(Keyword.CHECK) || peek().is(Keyword.UNIQUE)
-                    || peek().is(Keyword.PRIMARY) || peek().is(Keyword.FOREIGN) || peek().isKeyword("EXCLUDE")) {
+                    || peek().is(Keyword.PRIMARY) || peek().is(Keyword.FOREIGN)) {
+                Statement.TableConstraint c = tableConstraint();
+                if (c == null) {
+                    return unsupportedAction(start);
+                }
+                return new Statement.AddConstraint(c);
+            }
+            if (peek().isKeyword("EXCLUDE")) {
                 return unsupportedAction(start);
             }
             acceptKeyword(Keyword.COLUMN);
             boolean ifNotExists = ifNotExists();
-            return new Statement.AddColumn(columnDef(), ifNotExists);
+            // the column's CHECK and REFERENCES become ADD CONSTRAINT actions after it
+            List<Statement.TableConstraint> own = new ArrayList<>();
+            columnConstraints = own;
+            Statement.ColumnDef def;
+            try {
+                def = columnDef();
+            } finally {
+                columnConstraints = null;
+            }
+            for (Statement.TableConstraint c : own) {
+                followingActions.add(new Statement.AddConstraint(c));
+            }
+            return new Statement.AddColumn(def, ifNotExists);
         }
         if (acceptKeyword(Keyword.DROP)) {
-            if (peek().is(Keyword.CONSTRAINT)) {
-                return unsupportedAction(start);
+            if (acceptKeyword(Keyword.CONSTRAINT)) {
+                boolean ifExists = ifExists();
+                String constraint = name("constraint name");
+                return new Statement.DropConstraint(constraint, ifExists, cascadeOption());
             }
             acceptKeyword(Keyword.COLUMN);
             boolean ifExists = ifExists();
@@ -2215,6 +2267,143 @@ public final class SqlParser {
         } while (acceptSymbol(Symbol.COMMA));
         expectSymbol(Symbol.RPAREN);
         return names;
+    }
+
+    // ---- constraints (CHECK, FOREIGN KEY, ALTER TABLE ADD/DROP CONSTRAINT) ------------------------
+
+    /** CREATE TABLE's column-level CHECK and REFERENCES constraints go here (null outside CREATE TABLE). */
+    private List<Statement.TableConstraint> columnConstraints;
+    /** CREATE TABLE's named column-level UNIQUE and PRIMARY KEY constraints. */
+    private List<Statement.KeyConstraint> columnKeys;
+
+    /**
+     * A table constraint, {@code [CONSTRAINT n] CHECK (e) | UNIQUE (cols) | PRIMARY KEY (cols) |
+     * FOREIGN KEY (cols) REFERENCES ...}, or null (nothing read) when a column definition comes.
+     */
+    private Statement.TableConstraint tableConstraint() {
+        String name = null;
+        if (acceptKeyword(Keyword.CONSTRAINT)) {
+            name = name("constraint name");
+        } else if (!(peek().is(Keyword.CHECK) && peek(1).is(Symbol.LPAREN))
+                && !(peek().is(Keyword.PRIMARY) && peek(1).is(Keyword.KEY) && peek(2).is(Symbol.LPAREN))
+                && !(peek().is(Keyword.UNIQUE) && peek(1).is(Symbol.LPAREN))
+                && !(peek().is(Keyword.FOREIGN) && peek(1).is(Keyword.KEY))) {
+            return null;
+        }
+        if (peek().is(Keyword.CHECK)) {
+            return checkConstraint(name);
+        }
+        if (acceptKeyword(Keyword.PRIMARY)) {
+            expectKeyword(Keyword.KEY);
+            List<String> cols = nameList("primary key column");
+            constraintTail();
+            return new Statement.TableConstraint(name, Statement.ConstraintKind.PRIMARY_KEY, cols, null, null, null, null, null, null, false);
+        }
+        if (acceptKeyword(Keyword.UNIQUE)) {
+            List<String> cols = nameList("unique column");
+            constraintTail();
+            return new Statement.TableConstraint(name, Statement.ConstraintKind.UNIQUE, cols, null, null, null, null, null, null, false);
+        }
+        if (acceptKeyword(Keyword.FOREIGN)) {
+            expectKeyword(Keyword.KEY);
+            List<String> cols = nameList("foreign key column");
+            return references(name, cols);
+        }
+        throw error("CHECK, UNIQUE, PRIMARY KEY or FOREIGN KEY after CONSTRAINT " + name);
+    }
+
+    /** {@code CHECK (e) [NO INHERIT]}. */
+    private Statement.TableConstraint checkConstraint(String name) {
+        expectKeyword(Keyword.CHECK);
+        expectSymbol(Symbol.LPAREN);
+        int start = peek().start;
+        Expr e = expr();
+        String text = sql.substring(start, lastEnd());
+        expectSymbol(Symbol.RPAREN);
+        if (peek().isKeyword("NO") && peek(1).isKeyword("INHERIT")) {
+            pos += 2;
+        }
+        constraintTail();
+        return new Statement.TableConstraint(name, Statement.ConstraintKind.CHECK, List.of(), e, text, null, null, null, null, false);
+    }
+
+    /** {@code REFERENCES t [(cols)] [MATCH FULL|SIMPLE] [ON DELETE action] [ON UPDATE action]} of {@code cols}. */
+    private Statement.TableConstraint references(String name, List<String> cols) {
+        expectKeyword(Keyword.REFERENCES);
+        String ref = name("referenced table name");
+        List<String> refCols = peek().is(Symbol.LPAREN) ? nameList("referenced column") : null;
+        boolean matchFull = false;
+        Statement.FkAction onDelete = Statement.FkAction.NO_ACTION;
+        Statement.FkAction onUpdate = Statement.FkAction.NO_ACTION;
+        List<String> setColumns = null;
+        while (true) {
+            if (peek().isKeyword("MATCH")) {
+                pos++;
+                if (acceptKeyword(Keyword.FULL)) {
+                    matchFull = true;
+                } else if (peek().isKeyword("SIMPLE")) {
+                    pos++;
+                } else {
+                    throw error("FULL or SIMPLE after MATCH");
+                }
+            } else if (peek().is(Keyword.ON) && (peek(1).is(Keyword.DELETE) || peek(1).is(Keyword.UPDATE))) {
+                pos++;
+                boolean delete = next().is(Keyword.DELETE);
+                Statement.FkAction a = fkAction();
+                if ((a == Statement.FkAction.SET_NULL || a == Statement.FkAction.SET_DEFAULT) && peek().is(Symbol.LPAREN)) {
+                    if (!delete) {
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a column list with " + (a == Statement.FkAction.SET_NULL
+                                ? "SET NULL" : "SET DEFAULT") + " is only supported for ON DELETE actions");
+                    }
+                    setColumns = nameList("column name");
+                }
+                if (delete) {
+                    onDelete = a;
+                } else {
+                    onUpdate = a;
+                }
+            } else {
+                break;
+            }
+        }
+        constraintTail();
+        return new Statement.TableConstraint(name, Statement.ConstraintKind.FOREIGN_KEY, cols, null, null, ref, refCols,
+                onDelete, onUpdate, matchFull, setColumns);
+    }
+
+    private Statement.FkAction fkAction() {
+        if (peek().isKeyword("CASCADE")) {
+            pos++;
+            return Statement.FkAction.CASCADE;
+        }
+        if (peek().isKeyword("RESTRICT")) {
+            pos++;
+            return Statement.FkAction.RESTRICT;
+        }
+        if (peek().isKeyword("NO") && peek(1).isKeyword("ACTION")) {
+            pos += 2;
+            return Statement.FkAction.NO_ACTION;
+        }
+        if (peek().is(Keyword.SET) && (peek(1).is(Keyword.NULL) || peek(1).is(Keyword.DEFAULT))) {
+            pos++;
+            return next().is(Keyword.NULL) ? Statement.FkAction.SET_NULL : Statement.FkAction.SET_DEFAULT;
+        }
+        throw error("CASCADE, RESTRICT, NO ACTION, SET NULL or SET DEFAULT");
+    }
+
+    /** {@code [NOT] DEFERRABLE}, {@code INITIALLY DEFERRED|IMMEDIATE}, {@code NOT VALID}: accepted, checked at once. */
+    private void constraintTail() {
+        while (true) {
+            if (peek().isKeyword("DEFERRABLE")) {
+                pos++;
+            } else if (peek().is(Keyword.NOT) && (peek(1).isKeyword("DEFERRABLE") || peek(1).isKeyword("VALID"))) {
+                pos += 2;
+            } else if (peek().isKeyword("INITIALLY") && (peek(1).isKeyword("DEFERRED") || peek(1).isKeyword("IMMEDIATE"))) {
+                pos += 2;
+            } else {
+                return;
+            }
+        }
     }
 
     private SqlException error(String expected) {

@@ -59,6 +59,8 @@ public final class SqlState {
     public static final String DUPLICATE_COLUMN = "42701";
     public static final String DUPLICATE_TABLE = "42P07";
     public static final String DUPLICATE_ALIAS = "42712";
+    public static final String DUPLICATE_OBJECT = "42710";
+    public static final String INVALID_FOREIGN_KEY = "42830";
     public static final String AMBIGUOUS_COLUMN = "42702";
     public static final String INVALID_TABLE_DEFINITION = "42P16";
     // class 53: insufficient resources

@@ -231,6 +231,7 @@ public final class Catalog implements ReadableCatalog {
             seqs.add(q.copy());
         }
         image.sequences(seqs);
+        image.constraints = TableConstraints.encode(which);
         captures.add(image);
         return image;
     }

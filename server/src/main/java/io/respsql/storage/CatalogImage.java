@@ -29,6 +29,8 @@ public final class CatalogImage {
     private List<Sequence> sequences = List.of();
     private final long createdMillis;
     private final long copiedAtCapture;
+    /** The snapshot's "constraints" section ({@link TableConstraints#encode}), or null: none. */
+    byte[] constraints;
     private long copiedAtRelease = -1;
 
     CatalogImage(Catalog owner, List<TableImage> tables, List<ViewDef> views, List<PreparedDef> prepared,
@@ -39,6 +41,11 @@ public final class CatalogImage {
         this.prepared = Collections.unmodifiableList(prepared);
         this.createdMillis = createdMillis;
         this.copiedAtCapture = copiedNow();
+    }
+
+    /** The constraints of the captured tables as a snapshot section (see {@link TableConstraints#encode}), or null. */
+    public byte[] constraintsSection() {
+        return constraints;
     }
 
     public List<TableImage> tables() {

@@ -42,6 +42,8 @@ public final class Table {
     private final boolean workTable;
     /** Every index, the primary key's first when there is one. */
     private final List<TableIndex> indexes = new ArrayList<>();
+    /** CHECK and FOREIGN KEY constraints, and the names of the key constraints (see {@link TableConstraints}). */
+    private final TableConstraints constraints = new TableConstraints();
     /** Replaced only by TRUNCATE ({@link #detachRows}). */
     private RowAllocator rows;
     /** A read view's table: never written. */
@@ -210,6 +212,10 @@ public final class Table {
     }
 
     /** All indexes, the primary key first (when there is one). */
+    public TableConstraints constraints() {
+        return constraints;
+    }
+
     public List<TableIndex> indexes() {
         return Collections.unmodifiableList(indexes);
     }

@@ -41,6 +41,9 @@ public final class AlterTable {
          * SQL text in the statement's dialect); returns the rows written.
          */
         long rewrite(Table t, Column target, String expressionSql);
+
+        /** Binds a CHECK constraint's expression (ADD CONSTRAINT ... CHECK). */
+        Constraints.CheckBinder checkBinder();
     }
 
     /** Name of the column a type change writes before it takes the old one's place. */
@@ -96,6 +99,12 @@ public final class AlterTable {
                 setNotNull(t, column(t, n.column()), n.notNull());
             } else if (a instanceof Statement.AlterColumnType ct) {
                 changeType(t, ct, planning);
+            } else if (a instanceof Statement.AddConstraint add) {
+                ConstraintDdl.add(catalog, t, add.constraint(), undo, planning.checkBinder(), true);
+            } else if (a instanceof Statement.DropConstraint drop) {
+                ConstraintDdl.drop(catalog, t, drop, undo);
+            } else {
+                throw new IllegalStateException("ALTER TABLE action " + a);
             }
         }
         catalog.schemaChanged();
@@ -333,6 +342,10 @@ public final class AlterTable {
             if (!tables.contains(t)) {
                 tables.add(t);
             }
+        }
+        ConstraintDdl.truncating(tables, s.cascade()); // a foreign key from outside the list refuses it
+        if (s.cascade()) {
+            tables = ConstraintDdl.truncateCascade(tables);
         }
         for (Table t : tables) {
             Table.Rows old = t.detachRows();

@@ -61,11 +61,52 @@ public final class DeleteOperator {
         if (returning != null) {
             returning.emit(run, r, n, sink); // the old values, before the slots are freed
         }
+        if (n > 0 && !t.constraints().referencedBy.isEmpty()) {
+            return deleteReferenced(t, r, n, undo);
+        }
         if (undo != null && n > 0) {
             undo.deletingRows(t, r, n);
         }
         for (int i = 0; i < n; i++) {
             t.deleteRow(r[i]);
+        }
+        t.maybeCompactText();
+        return n;
+    }
+
+    /**
+     * Rows other tables' (or this table's) foreign keys reference: their referencing rows are
+     * acted on first (refused, deleted, set NULL or DEFAULT; {@link Constraints#deleting}), then
+     * the rows go. Everything is recorded in a statement-local log, taken back on a failure and
+     * handed to the block's log ({@code undo}) on success.
+     */
+    private static long deleteReferenced(Table t, int[] r, int n, UndoLog undo) {
+        UndoLog local = new UndoLog(null);
+        java.util.Map<Table, it.unimi.dsi.fastutil.ints.IntOpenHashSet> going = new java.util.IdentityHashMap<>();
+        it.unimi.dsi.fastutil.ints.IntOpenHashSet mine = new it.unimi.dsi.fastutil.ints.IntOpenHashSet(n);
+        for (int i = 0; i < n; i++) {
+            mine.add(r[i]);
+        }
+        going.put(t, mine);
+        try {
+            Constraints.deleting(t, r, n, local, going);
+            int[] live = new int[n];
+            int w = 0;
+            for (int i = 0; i < n; i++) {
+                if (t.isLive(r[i])) {
+                    live[w++] = r[i];
+                }
+            }
+            local.deletingRows(t, live, w);
+            for (int i = 0; i < w; i++) {
+                t.deleteRow(live[i]);
+            }
+        } catch (RuntimeException e) {
+            local.rollback();
+            throw e;
+        }
+        if (undo != null) {
+            undo.absorb(local);
         }
         t.maybeCompactText();
         return n;

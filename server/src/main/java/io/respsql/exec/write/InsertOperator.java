@@ -11,6 +11,7 @@ import io.respsql.sql.tree.Expr;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.ConstraintDef;
 import io.respsql.storage.Table;
 import io.respsql.storage.TableIndex;
 import io.respsql.storage.UndoLog;
@@ -59,6 +60,8 @@ public final class InsertOperator {
     private Returning returning;
     /** ON CONFLICT (null: none). */
     private OnConflict conflict;
+    /** The table's CHECK constraints, bound by the planner (null: none). */
+    private Constraints.Check[] checks;
 
     private InsertOperator(Table table, int[] target, DefaultValue[] defaults, boolean returnSize, PendingRows values,
                            Operator query, Expression[] outputs, int queryRelations, Parameters parameters) {
@@ -119,6 +122,12 @@ public final class InsertOperator {
         return this;
     }
 
+    /** Sets the table's CHECKs the rows must pass (the planner bound them; null: none); returns this. */
+    public InsertOperator checks(Constraints.Check[] bound) {
+        this.checks = bound;
+        return this;
+    }
+
     /** Whether the reply is the table's size ({@code RETURN SIZE}) rather than OK. */
     public boolean returnsSize() {
         return returnSize;
@@ -136,6 +145,7 @@ public final class InsertOperator {
         final Cell cell = new Cell();
         /** RETURNING's context (null: none yet). */
         EvalContext ctx;
+        EvalContext checkCtx;
 
         int[] written(int n) {
             if (written.length < n) {
@@ -166,13 +176,16 @@ public final class InsertOperator {
         } else {
             rows = parameterRows(run, params);
         }
+        if (checks != null && run.checkCtx == null) {
+            run.checkCtx = new EvalContext(CHECK_RELATIONS);
+        }
         if (conflict != null) {
             if (named != null) {
                 fillOmitted(named, defaults, rows, run.cell);
             }
             checkNotNull(table, rows);
             IntArrayList affected = new IntArrayList();
-            long n = conflict.write(catalog, table, rows, run.cell, headroom, undo, params, affected);
+            long n = conflict.write(catalog, table, rows, run.cell, headroom, undo, params, affected, checks, run.checkCtx);
             if (returning != null) {
                 int[] a = affected.elements();
                 int kept = 0;
@@ -188,7 +201,8 @@ public final class InsertOperator {
             return n;
         }
         int[] written = run.written(rows.rows);
-        long n = write(catalog, table, named, defaults, rows, unique, written, run.cell, headroom, undo);
+        long n = write(catalog, table, named, defaults, rows, unique, written, run.cell, headroom, undo, checks,
+                run.checkCtx);
         if (returning != null) {
             EvalContext ctx = run.ctx != null ? run.ctx : (run.ctx = returning.newContext());
             ctx.reset();
@@ -204,7 +218,8 @@ public final class InsertOperator {
      * so both check, write and take back alike. {@code written} has room for every row.
      */
     private static long write(Catalog catalog, Table t, boolean[] named, DefaultValue[] defaults, PendingRows rows,
-            List<TableIndex> unique, int[] written, Cell cell, Headroom headroom, UndoLog undo) {
+            List<TableIndex> unique, int[] written, Cell cell, Headroom headroom, UndoLog undo,
+            Constraints.Check[] checks, EvalContext checkCtx) {
         int nRows = rows.rows;
         int nCols = t.columnCount();
         if (named != null) {
@@ -253,6 +268,22 @@ public final class InsertOperator {
                 t.deleteRow(written[i]);
             }
             throw e;
+        }
+        if (checks != null || !t.constraints().foreignKeys.isEmpty()) {
+            // after every row is in (PostgreSQL checks at the statement's end: a row may reference one inserted after it)
+            try {
+                for (int i = 0; i < done; i++) {
+                    if (checks != null) {
+                        Constraints.check(t, checks, checkCtx, written[i]);
+                    }
+                    for (ConstraintDef fk : t.constraints().foreignKeys) {
+                        Constraints.childRow(fk, written[i]);
+                    }
+                }
+            } catch (SqlException e) {
+                takeBack(catalog, t, written, done, fromFree);
+                throw e;
+            }
         }
         if (undo != null) {
             undo.insertedRows(t, written, done, fromFree);
@@ -398,6 +429,16 @@ public final class InsertOperator {
         private int[] written = new int[16];
         private final Cell cell = new Cell();
         private int at;
+        private Constraints.Check[] checks;
+        private EvalContext checkCtx;
+
+        /** The table's CHECKs (the planner bound them; null: none), for the statement started last. */
+        public void checks(Constraints.Check[] bound) {
+            checks = bound;
+            if (bound != null && checkCtx == null) {
+                checkCtx = new EvalContext(CHECK_RELATIONS);
+            }
+        }
 
         /**
          * Starts a statement into {@code t}'s columns {@code target} (the planner bound them and
@@ -457,7 +498,7 @@ public final class InsertOperator {
             }
             try {
                 return InsertOperator.write(catalog, table, named, defaults, rows, UniqueIndexes.secondaries(table),
-                        written, cell, headroom, undo);
+                        written, cell, headroom, undo, checks, checkCtx);
             } finally {
                 release();
             }
@@ -467,6 +508,7 @@ public final class InsertOperator {
         public void release() {
             table = null;
             defaults = null;
+            checks = null;
             if (rows != null && (rows.longs.length > 1 << 20 || rows.textBytes.length > 1 << 24)) {
                 rows = null;
                 written = new int[16];
@@ -541,6 +583,9 @@ public final class InsertOperator {
         }
     }
 
+    /** Relations of a CHECK's context (plan.QueryBinder.MAX_RELATIONS; a CHECK reads relation 0). */
+    static final int CHECK_RELATIONS = 64;
+
     /** Up to this many rows, keys within the statement are compared pairwise (no set to allocate). */
     private static final int PAIRWISE_KEYS = 16;
 
@@ -604,6 +649,9 @@ public final class InsertOperator {
 
     /** The 2010 reply, with the key that exists. */
     private static SqlException duplicate(Table t, String key) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            return UniqueIndexes.pgViolation(t, t.primaryIndex(), t.primaryColumn().name(), key);
+        }
         return new SqlException(SqlState.UNIQUE_VIOLATION, "INSERT on Existing Data - use UPDATE (table '" + t.name() + "' already has "
                 + t.primaryColumn().name() + "=" + key + ")");
     }

@@ -58,7 +58,8 @@ public final class OnConflict {
      * Returns the rows inserted or updated.
      */
     long write(Catalog catalog, Table t, PendingRows rows, Cell cell, Headroom headroom, UndoLog undo,
-               io.respsql.expr.ParamValues params, IntArrayList affected) {
+               io.respsql.expr.ParamValues params, IntArrayList affected, Constraints.Check[] checks,
+               EvalContext checkCtx) {
         int nRows = rows.rows;
         int nCols = t.columnCount();
         affected.clear();
@@ -112,6 +113,22 @@ public final class OnConflict {
             affected.add(row);
         }
         long changed = inserted.size();
+        if (checks != null || !t.constraints().foreignKeys.isEmpty()) {
+            // the inserted rows pass the table's CHECKs and foreign keys as a plain INSERT's do (a
+            // failure throws: the statement's undo log takes every row back)
+            for (int i = 0; i < affected.size(); i++) {
+                int row = affected.getInt(i);
+                if (!inserted.contains(row)) {
+                    continue;
+                }
+                if (checks != null) {
+                    Constraints.check(t, checks, checkCtx, row);
+                }
+                for (io.respsql.storage.ConstraintDef fk : t.constraints().foreignKeys) {
+                    Constraints.childRow(fk, row);
+                }
+            }
+        }
         if (update == null || targets.isEmpty()) {
             return changed;
         }

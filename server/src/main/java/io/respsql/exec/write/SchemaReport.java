@@ -56,6 +56,18 @@ public final class SchemaReport {
             }
             lines.add(sb.toString());
         }
+        // CHECK and FOREIGN KEY constraints (tables without any keep the 2010 reply), then what references the table
+        for (io.respsql.storage.ConstraintDef c : t.constraints().checks) {
+            lines.add("CONSTRAINT " + c.name() + " | " + c.definition());
+        }
+        for (io.respsql.storage.ConstraintDef c : t.constraints().foreignKeys) {
+            lines.add("CONSTRAINT " + c.name() + " | " + c.definition());
+        }
+        for (io.respsql.storage.ConstraintDef c : t.constraints().referencedBy) {
+            if (c.table() != t) {
+                lines.add("REFERENCED BY " + c.table().name() + " CONSTRAINT " + c.name() + " | " + c.definition());
+            }
+        }
         long rows = t.rowCount();
         long data = t.dataBytes();
         long index = t.indexBytes();

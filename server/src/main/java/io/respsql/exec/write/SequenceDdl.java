@@ -403,7 +403,7 @@ public final class SequenceDdl {
         if (cols == null) {
             return null;
         }
-        return new Expanded(new Statement.CreateTable(s.table(), cols, s.keys(), s.ifNotExists()), made);
+        return new Expanded(new Statement.CreateTable(s.table(), cols, s.keys(), s.ifNotExists(), s.constraints()), made);
     }
 
     private static boolean takenIn(List<Sequence> made, String name) {

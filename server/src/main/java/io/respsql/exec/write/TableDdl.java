@@ -36,6 +36,12 @@ public final class TableDdl {
     /** Returns whether the catalog changed (false: IF NOT EXISTS found the table). */
     public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo,
             java.util.function.Function<Column, DefaultValue> defaults) {
+        return createTable(catalog, s, sql, undo, defaults, null);
+    }
+
+    /** As above; {@code checks} binds the table's CHECK constraints (null: CHECKs are refused). */
+    public static boolean createTable(Catalog catalog, Statement.CreateTable s, String sql, UndoLog undo,
+            java.util.function.Function<Column, DefaultValue> defaults, Constraints.CheckBinder checks) {
         if (catalog.table(s.table()) != null || catalog.view(s.table()) != null) {
             if (s.ifNotExists()) {
                 return false;
@@ -115,12 +121,21 @@ public final class TableDdl {
             }
             built.add(t.createIndex(k.name(), cols, true, new boolean[cols.size()]));
         }
-        if (undo != null) {
-            undo.catalogChanging();
-        }
+        // the constraints go in with the table, or neither does
+        UndoLog local = new UndoLog(catalog);
+        local.catalogChanging();
         catalog.add(t);
         for (TableIndex ix : built) {
             catalog.registerIndex(ix.name(), t);
+        }
+        try {
+            ConstraintDdl.created(catalog, t, s, local, checks);
+        } catch (RuntimeException e) {
+            local.rollback();
+            throw e;
+        }
+        if (undo != null) {
+            undo.absorb(local);
         }
         return true;
     }
@@ -180,6 +195,7 @@ public final class TableDdl {
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + s.table() + "' does not exist");
         }
+        ConstraintDdl.tableDropping(catalog, t, false, undo); // DROP TABLE ... CASCADE (alter's branch): pass its flag
         if (undo != null) {
             undo.catalogChanging();
         }
@@ -247,6 +263,14 @@ public final class TableDdl {
         }
         if (t.hasPrimaryKey() && t.primaryIndex().name().equalsIgnoreCase(s.index())) {
             throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "index '" + s.index() + "' is the primary key of table '" + t.name() + "' and cannot be dropped");
+        }
+        if (ConstraintDdl.neededAsReferencedKey(t, s.index())) {
+            throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop index " + s.index()
+                    + " because a foreign key references table " + t.name() + " by its key");
+        }
+        if (ConstraintDdl.neededByForeignKey(t, s.index())) {
+            throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop index " + s.index()
+                    + " because a foreign key of table " + t.name() + " finds its referencing rows through it");
         }
         if (undo != null) {
             undo.catalogChanging();

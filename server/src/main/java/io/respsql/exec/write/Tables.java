@@ -37,6 +37,10 @@ public final class Tables {
     }
 
     public static SqlException nullViolation(Table t, Column c) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            return new SqlException(SqlState.NOT_NULL_VIOLATION, "null value in column \"" + c.name() + "\" of relation \""
+                    + t.name() + "\" violates not-null constraint");
+        }
         return new SqlException(SqlState.NOT_NULL_VIOLATION, "column '" + c.name() + "' of table '" + t.name() + "' cannot be NULL");
     }
 }

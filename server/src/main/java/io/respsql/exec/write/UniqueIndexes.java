@@ -44,7 +44,23 @@ final class UniqueIndexes {
 
     /** The error of a UNIQUE violation, naming the index and the values (read from {@code row}). */
     static SqlException violation(Table t, TableIndex ix, int row) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            StringBuilder cols = new StringBuilder();
+            StringBuilder vals = new StringBuilder();
+            for (Column c : ix.columns()) {
+                cols.append(cols.length() == 0 ? "" : ", ").append(c.name());
+                vals.append(vals.length() == 0 ? "" : ", ").append(SqlText.value(c, row).replaceAll("^'(.*)'$", "$1"));
+            }
+            return pgViolation(t, ix, cols.toString(), vals.toString());
+        }
         return new SqlException(SqlState.UNIQUE_VIOLATION, "UNIQUE index '" + ix.name() + "' of table '" + t.name() + "' already has " + keyText(ix, row));
+    }
+
+    /** PostgreSQL's text: {@code duplicate key value violates unique constraint "t_a_key"}, the detail after a newline. */
+    static SqlException pgViolation(Table t, TableIndex ix, String cols, String vals) {
+        String name = t.constraints().keyConstraint(ix.name());
+        return new SqlException(SqlState.UNIQUE_VIOLATION, "duplicate key value violates unique constraint \""
+                + (name == null ? ix.name() : name) + "\"");
     }
 
     /** {@code (a, b) = (1, 'x')}: the key of {@code row} in {@code ix}. */

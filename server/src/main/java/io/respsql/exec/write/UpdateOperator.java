@@ -44,6 +44,13 @@ public final class UpdateOperator {
     private Returning returning;
     /** The state of this plan's runs, which never overlap (the event loop): made once, reused. */
     private WriteRun kept;
+    /** The CHECKs that read an assigned column (null: none), bound by the planner. */
+    private Constraints.Check[] checks;
+    /** The assigned columns are in a foreign key (either side): the rows are checked, referencing rows acted on. */
+    private final boolean fkWork;
+    /** Constraints to check: the batch paths that skip the general loop are not taken. */
+    private boolean constrained;
+    private final Column[] assigned;
 
     /**
      * The bound statement (plan.WritePlanner makes it): the rows, the assignments (one per
@@ -54,6 +61,27 @@ public final class UpdateOperator {
         this.rows = rows;
         this.assignments = assignments;
         this.relations = relations;
+        this.assigned = new Column[assignments.length];
+        for (int i = 0; i < assignments.length; i++) {
+            assigned[i] = assignments[i].column;
+        }
+        this.fkWork = !table.constraints().isEmpty() && Constraints.fkTouched(table, assigned);
+        this.constrained = fkWork;
+    }
+
+    /** The table's CHECKs (bound by the planner; null: none); those that read no assigned column are left out. Returns this. */
+    public UpdateOperator checks(Constraints.Check[] bound) {
+        if (bound != null) {
+            List<Constraints.Check> read = new ArrayList<>();
+            for (Constraints.Check c : bound) {
+                if (c.reads(assigned)) {
+                    read.add(c);
+                }
+            }
+            checks = read.isEmpty() ? null : read.toArray(new Constraints.Check[0]);
+        }
+        constrained = fkWork || checks != null;
+        return this;
     }
 
     public Table table() {
@@ -129,14 +157,14 @@ public final class UpdateOperator {
         for (int j = 0; j < as.length; j++) {
             as[j].prepare(ctx, vs[j]);
         }
-        if (ret == null && as.length == 1 && as[0].isIncrement()) {
+        if (ret == null && as.length == 1 && as[0].isIncrement() && !constrained) {
             long done = increment(run, as[0], buffer, undo, cancel);
             if (done >= 0) {
                 return done;
             }
         }
         if (ret == null && undo == null && as.length == 1 && as[0].constantWrite(vs[0])
-                && rows.shape == RowSource.Shape.KEY_RANGE) {
+                && rows.shape == RowSource.Shape.KEY_RANGE && !constrained) {
             return setKeyRange(run, as[0], vs[0], buffer);
         }
         rows.collect(run, buffer, cancel);
@@ -177,14 +205,16 @@ public final class UpdateOperator {
         }
         headroom.ensure(writeBytes(t, as, vs, r, n, run));
         List<TableIndex> unique = n == 0 ? null : affectedUnique(t, as);
+        Constraints.ParentUpdate parents = fkWork && n > 0 ? Constraints.beforeParentUpdate(t, assigned, r, n) : null;
+        boolean checking = constrained && n > 0;
         UndoLog local = null;
-        if (unique != null || (undo != null && n > 0)) {
+        if (unique != null || checking || (undo != null && n > 0)) {
             Column[] assigned = new Column[as.length];
             for (int i = 0; i < as.length; i++) {
                 assigned[i] = as[i].column;
             }
-            if (unique != null) {
-                local = new UndoLog(catalog); // takes the writes back if a UNIQUE index ends up violated
+            if (unique != null || checking) {
+                local = new UndoLog(catalog); // takes the writes back if a UNIQUE index (or a constraint) ends up violated
                 local.changingCells(t, assigned, r, n);
             }
             if (undo != null) {
@@ -214,6 +244,9 @@ public final class UpdateOperator {
         }
         if (unique != null) {
             checkUnique(t, unique, r, n, local);
+        }
+        if (checking) {
+            checkConstraints(catalog, t, r, n, ctx, parents, local, undo);
         }
         if (ret != null) {
             ret.emit(run, r, n, sink);
@@ -444,6 +477,49 @@ public final class UpdateOperator {
         return unique;
     }
 
+    /**
+     * After the writes: the CHECKs that read an assigned column, the foreign keys over assigned
+     * columns, and the actions of the foreign keys that reference a changed key; a violation takes
+     * the whole statement back (its own writes and what it did to referencing rows).
+     */
+    private void checkConstraints(Catalog catalog, Table t, int[] r, int n, EvalContext ctx,
+                                  Constraints.ParentUpdate parents, UndoLog local, UndoLog undo) {
+        UndoLog cascades = null;
+        try {
+            if (checks != null) {
+                for (int i = 0; i < n; i++) {
+                    Constraints.check(t, checks, ctx, r[i]);
+                }
+            }
+            if (fkWork) {
+                for (io.respsql.storage.ConstraintDef fk : t.constraints().foreignKeys) {
+                    boolean hit = false;
+                    for (Column c : assigned) {
+                        hit |= fk.covers(c, false);
+                    }
+                    if (hit) {
+                        for (int i = 0; i < n; i++) {
+                            Constraints.childRow(fk, r[i]);
+                        }
+                    }
+                }
+                if (parents != null) {
+                    cascades = new UndoLog(catalog);
+                    Constraints.afterParentUpdate(parents, cascades);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (cascades != null) {
+                cascades.rollback();
+            }
+            local.rollback();
+            throw e;
+        }
+        if (undo != null && cascades != null) {
+            undo.absorb(cascades);
+        }
+    }
+
     /** After the writes: a row that now collides in a UNIQUE index takes the whole statement back. */
     private static void checkUnique(Table t, List<TableIndex> unique, int[] rows, int n, UndoLog local) {
         for (int i = 0; i < n; i++) {
@@ -520,6 +596,9 @@ public final class UpdateOperator {
     }
 
     private static SqlException duplicate(Table t, String key) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            return UniqueIndexes.pgViolation(t, t.primaryIndex(), t.primaryColumn().name(), key);
+        }
         return new SqlException(SqlState.UNIQUE_VIOLATION, "UPDATE would duplicate primary key " + t.primaryColumn().name() + "=" + key
                 + " in table '" + t.name() + "'");
     }

@@ -17,12 +17,48 @@ public sealed interface Statement {
         }
     }
 
-    /** A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}. */
-    record KeyConstraint(boolean primary, List<String> columns) {
+    /**
+     * A table constraint: {@code PRIMARY KEY (a, b)} or {@code UNIQUE (a, b)}; {@code name} is the
+     * {@code CONSTRAINT name} written, or null (PostgreSQL's default name is then chosen).
+     */
+    record KeyConstraint(boolean primary, List<String> columns, String name) {
+        public KeyConstraint(boolean primary, List<String> columns) {
+            this(primary, columns, null);
+        }
     }
 
-    record CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists)
-            implements Statement {
+    /**
+     * CREATE TABLE. {@code constraints}: the CHECK and FOREIGN KEY constraints, column-level ones
+     * included (UNIQUE and PRIMARY KEY are in {@code keys} and the columns' flags).
+     */
+    record CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists,
+                       List<TableConstraint> constraints) implements Statement {
+        public CreateTable(String table, List<ColumnDef> columns, List<KeyConstraint> keys, boolean ifNotExists) {
+            this(table, columns, keys, ifNotExists, List.of());
+        }
+    }
+
+    // ---- constraints (CHECK, FOREIGN KEY, ALTER TABLE ADD/DROP CONSTRAINT) ----
+
+    /** What a foreign key does to referencing rows when the referenced row goes or its key changes. */
+    enum FkAction { NO_ACTION, RESTRICT, CASCADE, SET_NULL, SET_DEFAULT }
+
+    enum ConstraintKind { CHECK, UNIQUE, PRIMARY_KEY, FOREIGN_KEY }
+
+    /**
+     * A constraint as written: {@code name} null when none is given. CHECK: {@code check} and its
+     * source text; UNIQUE, PRIMARY KEY: {@code columns}; FOREIGN KEY: {@code columns} REFERENCES
+     * {@code refTable} ({@code refColumns}, null: its primary key) with its actions and MATCH FULL;
+     * {@code setColumns}: an ON DELETE SET NULL / SET DEFAULT's column list (null: every column).
+     */
+    record TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                           String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                           boolean matchFull, List<String> setColumns) {
+        public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                               String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                               boolean matchFull) {
+            this(name, kind, columns, check, checkText, refTable, refColumns, onDelete, onUpdate, matchFull, null);
+        }
     }
 
     record IndexColumn(String name, boolean descending) {
@@ -222,5 +258,13 @@ public sealed interface Statement {
 
     /** {@code DISCARD SEQUENCES} (or {@code DISCARD ALL}): forgets the session's currval/lastval. */
     record DiscardSequences() implements Statement {
+    }
+
+    /** {@code ADD [CONSTRAINT n] CHECK | UNIQUE | PRIMARY KEY | FOREIGN KEY ...}. */
+    record AddConstraint(TableConstraint constraint) implements AlterAction {
+    }
+
+    /** {@code DROP CONSTRAINT [IF EXISTS] n [CASCADE | RESTRICT]}. */
+    record DropConstraint(String name, boolean ifExists, boolean cascade) implements AlterAction {
     }
 }
