@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * loads ({@code dump-v3-types.rsql}, committed, written by {@link #versionThree}'s recipe from the
  * statements of {@link #sample}).
  */
+/** Type modifiers (varchar(n)) in version 4, and the committed version-3 fixture of every column type; the
+ * sections (sequences, constraints, unknown kinds) are {@link SnapshotV4Test}'s. */
 class SnapshotV4TypesTest {
     private static SqlEngine sample() {
         SqlEngine e = new SqlEngine(new Catalog());
@@ -66,10 +68,7 @@ class SnapshotV4TypesTest {
         assertEquals("*1 $10 3,trois é", sql(e, "SELECT * FROM cheap"));
         assertEquals("[PREPARE get SELECT label FROM item WHERE id = ?]", e.preparedStatements().toString());
         assertEquals(-1, catalog.table("item").column("label").typeModifier());
-        // the recipe still gives the committed bytes but for the creation time
-        byte[] again = versionThree(snapshot(sample().catalog()));
-        assertEquals(v3.length, again.length);
-        assertTrue(Arrays.equals(v3, 20, v3.length - 12, again, 20, again.length - 12));
+        // (how the fixture was made: versionThree's recipe over sample(), when version 4 had no sections yet)
     }
 
     @Test
@@ -83,27 +82,5 @@ class SnapshotV4TypesTest {
         assertEquals(12, loaded.table("v").column("t").typeModifier());
         assertEquals(-1, loaded.table("v").column("u").typeModifier());
         assertEquals("'x'", loaded.table("v").column("u").defaultText());
-    }
-
-    @Test
-    void aSectionOfAnUnknownKindIsSkipped() throws IOException {
-        byte[] snap = snapshot(sample().catalog());
-        int tail = 4 + 8;
-        byte[] kind = "future-kind".getBytes(StandardCharsets.UTF_8);
-        byte[] body = new byte[70_000];
-        ByteBuffer section = ByteBuffer.allocate(4 + kind.length + 4 + body.length).order(ByteOrder.LITTLE_ENDIAN);
-        section.putInt(kind.length).put(kind).putInt(body.length).put(body);
-        byte[] out = new byte[snap.length + section.capacity()];
-        int countAt = snap.length - tail - 4;
-        System.arraycopy(snap, 0, out, 0, countAt);
-        ByteBuffer b = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(countAt, 1);
-        System.arraycopy(section.array(), 0, out, countAt + 4, section.capacity());
-        System.arraycopy(snap, snap.length - tail, out, out.length - tail, tail);
-        CRC32C crc = new CRC32C();
-        crc.update(out, 0, out.length - tail);
-        b.putInt(out.length - tail, (int) crc.getValue());
-        SqlEngine e = new SqlEngine(load(out));
-        assertEquals("*2 $24 1,5,1.5,one,1,2024-01-02 $21 3,7,-0.25,trois é,0,", sql(e, "SELECT * FROM item ORDER BY id"));
     }
 }
