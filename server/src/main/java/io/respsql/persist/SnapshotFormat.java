@@ -5,14 +5,15 @@ import io.respsql.storage.ColumnType;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The snapshot file layout (version 3). Every number is little-endian; a string is an int byte
+ * The snapshot file layout (version 4). Every number is little-endian; a string is an int byte
  * length then UTF-8 bytes.
  *
  * <pre>
  * "RSQLSNAP"  int version  long createdMillis  int tableCount
  * per table:
  *   string name  int columnCount
- *   per column: string name  byte type  byte flags (1: NOT NULL, 2: has DEFAULT)  [string defaultText]
+ *   per column: string name  byte type  byte flags (1: NOT NULL, 2: has DEFAULT, 4: has type modifier)
+ *               [int typeModifier] [string defaultText]
  *   int primaryPosition                                                    -1: no PRIMARY KEY
  *   int indexCount   per secondary index, in creation order:
  *     string name  byte unique  int columnCount  (int columnPosition, byte descending) * columnCount
@@ -25,13 +26,17 @@ import java.nio.charset.StandardCharsets;
  *   string name  string text  int paramCount
  *   per parameter: int mark (offset of its '?' in text, as a char index)  byte type (0: the value decides)
  *                  [string column, when type is not 0]
+ * int sectionCount   per section: string kind  int byteLength  bytes    (version 4; unknown kinds skipped)
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
  * Types: 1 INT, 2 BIGINT, 3 FLOAT, 4 TEXT, 5 BOOLEAN (as INT 0/1), 6 DATE (as INT days),
- * 7 TIMESTAMP (as BIGINT microseconds). Freed slots and NULL slots are written too (as 0 or the
+ * 7 TIMESTAMP (as BIGINT microseconds), 8 NUMERIC (version 4: with a type modifier {@code (p << 16) | s}
+ * and p <= 18 the unscaled long at scale s, else each value's canonical text, as TEXT). Freed slots and NULL slots are written too (as 0 or the
  * empty string), so a load lays rows out in exactly the same slots and later inserts reuse slots
  * in the same order.
+ *
+ * <p>Version 3 (read, no longer written) is version 4 without type modifiers, type 8 and the sections.
  *
  * <p>Version 2 (read, no longer written) is version 3 without the prepared statements. They are a
  * new section, not an addition to version 2: a version-2 reader takes whatever follows the views
@@ -44,11 +49,13 @@ import java.nio.charset.StandardCharsets;
 final class SnapshotFormat {
     static final byte[] MAGIC = "RSQLSNAP".getBytes(StandardCharsets.US_ASCII);
     static final byte[] END = "RSQL_END".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     /** The oldest version the reader still loads. */
     static final int OLDEST_VERSION = 1;
     static final byte FLAG_NOT_NULL = 1;
     static final byte FLAG_DEFAULT = 2;
+    /** Version 4: an int type modifier follows the flags (before the DEFAULT text). */
+    static final byte FLAG_TYPE_MODIFIER = 4;
     /** I/O buffer size for reading and writing. */
     static final int BUFFER = 1 << 20;
     /** Longest table, column or index name accepted when reading (guards against corrupt lengths). */
@@ -78,6 +85,9 @@ final class SnapshotFormat {
                 return 6;
             case TIMESTAMP:
                 return 7;
+            case NUMERIC:
+            case NUMERIC_TEXT:
+                return 8;
             default:
                 throw new IllegalArgumentException(type.name());
         }
@@ -85,7 +95,7 @@ final class SnapshotFormat {
 
     /** The type of a code in a file of {@code version}, or null when the code is unknown there. */
     static ColumnType type(byte code, int version) {
-        if (version < 2 && code > 4) {
+        if ((version < 2 && code > 4) || (version < 4 && code > 7)) {
             return null;
         }
         switch (code) {
@@ -103,6 +113,8 @@ final class SnapshotFormat {
                 return ColumnType.DATE;
             case 7:
                 return ColumnType.TIMESTAMP;
+            case 8:
+                return ColumnType.NUMERIC_TEXT; // the column's type modifier decides: ColumnType.numeric
             default:
                 return null;
         }

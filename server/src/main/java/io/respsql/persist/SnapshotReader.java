@@ -234,6 +234,9 @@ public final class SnapshotReader {
             }
         }
         List<PreparedDef> prepared = version >= 3 ? prepared() : List.of();
+        if (version >= 4) {
+            sections();
+        }
         crc.update(buf.array(), crcMark, buf.position() - crcMark);
         crcMark = buf.position();
         int expected = i32();
@@ -275,6 +278,24 @@ public final class SnapshotReader {
             target.putPrepared(p);
         }
         return new Result(tables.size(), rows, prepared.size(), offset());
+    }
+
+    /** Version 4's sections: {@code string kind, int byteLength, bytes}; a kind this server does not know is skipped. */
+    private void sections() throws IOException {
+        int count = i32();
+        check(count >= 0 && count <= 1 << 16, "section count " + count);
+        for (int i = 0; i < count; i++) {
+            string(); // kind: none known here yet
+            int len = i32();
+            check(len >= 0, "section length " + len);
+            enough(len);
+            while (len > 0) {
+                int step = Math.min(len, SnapshotFormat.BUFFER);
+                need(step);
+                buf.position(buf.position() + step);
+                len -= step;
+            }
+        }
     }
 
     /** The prepared-statement section (version 3 on). */
@@ -329,16 +350,27 @@ public final class SnapshotReader {
             types.add(type);
             boolean notNull = false;
             String defaultText = null;
+            int typeModifier = -1;
             if (version >= 2) {
                 need(1);
                 byte flags = buf.get();
-                check((flags & ~(SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT)) == 0, "column flags " + flags);
+                int known = SnapshotFormat.FLAG_NOT_NULL | SnapshotFormat.FLAG_DEFAULT
+                        | (version >= 4 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0);
+                check((flags & ~known) == 0, "column flags " + flags);
                 notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
+                if ((flags & SnapshotFormat.FLAG_TYPE_MODIFIER) != 0) {
+                    typeModifier = i32();
+                    check(typeModifier >= 0, "type modifier " + typeModifier + " of column " + columnName);
+                }
                 if ((flags & SnapshotFormat.FLAG_DEFAULT) != 0) {
                     defaultText = text();
                 }
             }
-            specs.add(new ColumnSpec(columnName, type, notNull, defaultText));
+            if (type.isDecimal()) {
+                type = ColumnType.numeric(typeModifier);
+                types.set(types.size() - 1, type);
+            }
+            specs.add(new ColumnSpec(columnName, type, notNull, defaultText, typeModifier));
         }
         int pk = i32();
         check((pk >= 0 || (pk == -1 && version >= 2)) && pk < columnCount, "primary key position " + pk);

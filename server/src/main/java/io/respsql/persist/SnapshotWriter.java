@@ -101,6 +101,7 @@ public final class SnapshotWriter {
                 }
             }
         }
+        i32(0); // sections (version 4): none of this branch's kinds yet
         flush();
         // The checksum covers every byte before it; the end marker follows it.
         int sum = (int) crc.getValue();
@@ -118,8 +119,12 @@ public final class SnapshotWriter {
             room(2);
             buf.put(SnapshotFormat.typeCode(col.type()));
             byte flags = (byte) ((col.notNull() ? SnapshotFormat.FLAG_NOT_NULL : 0)
-                    | (col.defaultText() != null ? SnapshotFormat.FLAG_DEFAULT : 0));
+                    | (col.defaultText() != null ? SnapshotFormat.FLAG_DEFAULT : 0)
+                    | (col.typeModifier() >= 0 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0));
             buf.put(flags);
+            if (col.typeModifier() >= 0) {
+                i32(col.typeModifier());
+            }
             if (col.defaultText() != null) {
                 string(col.defaultText());
             }

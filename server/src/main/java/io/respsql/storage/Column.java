@@ -27,6 +27,8 @@ public abstract class Column {
     private final int position;
     private boolean notNull;
     private String defaultText;
+    /** PostgreSQL's atttypmod ({@link ColumnSpec#typeModifier}), -1 for none. */
+    private int typeModifier = -1;
     /** Chunks copied because a capture shared them (INFO's copy-on-write count). */
     long copiedChunks;
     /**
@@ -171,6 +173,20 @@ public abstract class Column {
         this.defaultText = defaultText;
     }
 
+    /** PostgreSQL's atttypmod of the column ({@code (p << 16) | s} for numeric(p,s)), -1 for none. */
+    public final int typeModifier() {
+        return typeModifier;
+    }
+
+    final void declareTypeModifier(int typeModifier) {
+        this.typeModifier = typeModifier;
+    }
+
+    /** A NUMERIC column's scale (its type modifier's low 16 bits), -1 when it has none. */
+    public final int numericScale() {
+        return typeModifier < 0 ? -1 : typeModifier & 0xFFFF;
+    }
+
     /** Resets a freed slot so it holds no reference to old data (and no NULL bit). */
     abstract void clear(int row);
 
@@ -310,6 +326,7 @@ public abstract class Column {
     static Column readOnlyOf(ColumnImage image, int position) {
         Column c = create(image.name(), image.type(), position);
         c.declare(image.notNull(), image.defaultText());
+        c.declareTypeModifier(image.typeModifier());
         c.adopt(image);
         long[][] n = image.nullBitmaps();
         c.nulls = n == null ? NO_BITMAPS : n;
@@ -332,7 +349,10 @@ public abstract class Column {
                 return new IntColumn(name, type, position);
             case BIGINT:
             case TIMESTAMP:
+            case NUMERIC:
                 return new LongColumn(name, type, position);
+            case NUMERIC_TEXT:
+                return new TextColumn(name, type, position);
             case FLOAT:
                 return new DoubleColumn(name, position);
             case TEXT:

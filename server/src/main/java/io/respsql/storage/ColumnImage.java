@@ -12,6 +12,7 @@ public final class ColumnImage {
     private final ColumnType type;
     private final boolean notNull;
     private final String defaultText;
+    private final int typeModifier;
     private final int[][] ints;
     private final long[][] longs;
     private final double[][] doubles;
@@ -29,6 +30,7 @@ public final class ColumnImage {
         this.type = c.type();
         this.notNull = c.notNull();
         this.defaultText = c.defaultText();
+        this.typeModifier = c.typeModifier();
         this.ints = ints;
         this.longs = longs;
         this.doubles = doubles;
@@ -52,6 +54,11 @@ public final class ColumnImage {
 
     static ColumnImage ofText(Column c, long[][] refs, byte[][] arena, long[][] nulls) {
         return new ColumnImage(c, null, null, null, refs, arena, nulls);
+    }
+
+    /** The column's {@link Column#typeModifier()}. */
+    public int typeModifier() {
+        return typeModifier;
     }
 
     public String name() {

@@ -80,6 +80,7 @@ public final class Table {
             ColumnSpec spec = specs.get(i);
             columns[i] = Column.create(spec.name(), spec.type(), i);
             columns[i].declare(spec.notNull() || i == primaryPosition, spec.defaultText());
+            columns[i].declareTypeModifier(spec.typeModifier());
             byName.put(spec.name().toLowerCase(Locale.ROOT), columns[i]);
         }
         if (primaryPosition >= 0) {

@@ -282,7 +282,7 @@ class SnapshotTest {
         byte[] future = snap.clone();
         future[8] = 9;
         Files.write(file, future);
-        assertEquals("Snapshot " + file + " has format version 9; this server reads versions 1 to 3",
+        assertEquals("Snapshot " + file + " has format version 9; this server reads versions 1 to 4",
                 assertThrows(SnapshotException.class, () -> SnapshotReader.load(file, new Catalog())).getMessage());
     }
 
@@ -310,8 +310,8 @@ class SnapshotTest {
     @Test
     void emptyCatalogRoundTrips() throws IOException {
         byte[] snap = snapshot(new Catalog());
-        // magic, version, created, table count, view count, prepared statement count, checksum, end marker
-        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 4 + 8, snap.length);
+        // magic, version, created, table count, view count, prepared statement count, section count, checksum, end marker
+        assertEquals(8 + 4 + 8 + 4 + 4 + 4 + 4 + 4 + 8, snap.length);
         assertTrue(load(snap).catalog.tables().isEmpty());
     }
 

@@ -62,7 +62,7 @@ class SnapshotV3Test {
     void preparedStatementsRoundTripWithTheirParameterTypes() throws IOException {
         SqlEngine before = sample();
         byte[] snap = snapshot(before.catalog());
-        assertEquals(3, snap[8]);
+        assertEquals(4, snap[8]);
         Catalog loaded = load(snap);
         assertEquals(before.preparedStatements(), new SqlEngine(loaded).preparedStatements());
         assertEquals(List.of("PREPARE Get SELECT v, s FROM kv WHERE id = ? AND s <> '?' AND ? = ?",
@@ -129,10 +129,10 @@ class SnapshotV3Test {
         assertEquals("*1 $10 3,trois é", sql(e, "SELECT * FROM cheap"));
         assertEquals("*2 $8 trois é $3 one", sql(e, "SELECT label FROM item ORDER BY label DESC"));
 
-        // written again as version 3 (with an empty prepared section) and read back the same
+        // written again as version 4 (with an empty prepared section) and read back the same
         String before = SnapshotV2Test.describe(catalog);
         byte[] again = snapshot(catalog);
-        assertEquals(3, again[8]);
+        assertEquals(4, again[8]);
         assertEquals(before, SnapshotV2Test.describe(load(again)));
     }
 
@@ -141,8 +141,9 @@ class SnapshotV3Test {
         SqlEngine e = new SqlEngine(new Catalog());
         assertEquals("+OK", sql(e, "PREPARE p SELECT ?"));
         byte[] snap = snapshot(e.catalog());
-        // the section: count 1, name "p", text "SELECT ?", 1 parameter, mark 7, type 0; then checksum, end marker
-        int section = snap.length - 8 - 4 - (4 + 4 + 1 + 4 + 8 + 4 + 4 + 1);
+        // the section: count 1, name "p", text "SELECT ?", 1 parameter, mark 7, type 0; then the
+        // (version 4) section count, checksum, end marker
+        int section = snap.length - 8 - 4 - 4 - (4 + 4 + 1 + 4 + 8 + 4 + 4 + 1);
         ByteBuffer b = ByteBuffer.wrap(snap).order(ByteOrder.LITTLE_ENDIAN);
         assertEquals(1, b.getInt(section));
         int markAt = section + 4 + 5 + 12 + 4;

@@ -37,6 +37,12 @@ final class SqlText {
             case TEXT:
                 quote(sb, ((TextColumn) c).getString(row));
                 return;
+            case NUMERIC_TEXT: // a NUMERIC's text, quoted so that any dialect reads it back digit for digit
+                quote(sb, ((TextColumn) c).getString(row));
+                return;
+            case NUMERIC:
+                sb.append('\'').append(io.respsql.expr.Numeric.text(c.getLong(row), c.numericScale(), null)).append('\'');
+                return;
             case BOOLEAN:
                 sb.append(c.getLong(row) != 0 ? "TRUE" : "FALSE");
                 return;

@@ -90,6 +90,11 @@ public final class TableDdl {
         for (int i = 0; i < s.columns().size(); i++) {
             Statement.ColumnDef d = s.columns().get(i);
             ColumnType type = ColumnType.parse(d.type().base());
+            int typeModifier = -1;
+            if (io.respsql.sql.Dialect.postgres() && (d.type().base().equals("NUMERIC") || d.type().base().equals("DECIMAL"))) {
+                typeModifier = io.respsql.expr.Expressions.numericTypmod(d.type().length(), d.type().scale());
+                type = ColumnType.numeric(typeModifier); // exact (issue 25); the default dialect keeps FLOAT
+            }
             if (type == null) {
                 throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + typeText(d, sql) + "' for column '" + d.name()
                         + "' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");
@@ -98,7 +103,7 @@ public final class TableDdl {
                 uniqueKeys.add(new UniqueKey(s.table() + ":" + d.name() + ":unique", List.of(d.name())));
             }
             specs.add(new ColumnSpec(d.name(), type, d.notNull() || d.primaryKey() || i == pk || keyNotNull.contains(i),
-                    d.defaultText()));
+                    d.defaultText(), typeModifier));
         }
         for (UniqueKey k : uniqueKeys) {
             if (catalog.indexOwner(k.name()) != null) {

@@ -38,6 +38,9 @@ public final class ValueRules {
             out.setNull();
             return true;
         }
+        if (c.type().isDecimal()) {
+            return false; // NUMERIC (PostgreSQL dialect): bound and evaluated, rounded to the column's scale
+        }
         if (c.type() == ColumnType.TEXT) {
             if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
                 out.setText(lit.text().getBytes(StandardCharsets.UTF_8));
@@ -95,7 +98,7 @@ public final class ValueRules {
         switch (kind) {
             case INTEGER:
             case DECIMAL:
-                return switch (c.type()) {
+                return switch (c.type()) { // NUMERIC: never (the PostgreSQL dialect caches nothing)
                     case INT, BIGINT, BOOLEAN, FLOAT -> true;
                     case TEXT -> !signed;
                     default -> false;
@@ -423,6 +426,32 @@ public final class ValueRules {
      * {@code shown} is how it was written (errors), or null to show the value itself.
      */
     public static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
+        if (c.type().isDecimal()) {
+            long u = io.respsql.expr.Numeric.evalForColumn(x, ctx, c.typeModifier());
+            if (ctx.isNull) {
+                out.setNull();
+            } else if (c.type() == ColumnType.NUMERIC) {
+                out.setLong(u); // p <= 18: the long form at the column's scale
+            } else {
+                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
+            }
+            return;
+        }
+        if (x.type() == io.respsql.expr.SqlType.NUMERIC) {
+            long u = x.evalNumeric(ctx);
+            if (ctx.isNull) {
+                out.setNull();
+            } else if (c.type() == ColumnType.TEXT) {
+                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
+            } else if (c.type() == ColumnType.FLOAT) {
+                out.setDouble(io.respsql.expr.Numeric.doubleOf(u, ctx));
+            } else if (c.type().isInteger()) {
+                out.setLong(io.respsql.expr.Numeric.longOf(u, ctx, c.type() == ColumnType.INT ? 32 : 64));
+            } else {
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + c.name() + "\" cannot take a numeric value");
+            }
+            return;
+        }
         switch (x.type()) {
             case NULL:
                 out.setNull();
