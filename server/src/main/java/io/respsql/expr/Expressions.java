@@ -328,6 +328,18 @@ public final class Expressions {
         if (from == target) {
             return e;
         }
+        if (target == SqlType.NUMERIC) {
+            return fold(NumericNodes.numeric(e));
+        }
+        if (from == SqlType.NUMERIC) {
+            if (target == SqlType.TEXT) {
+                return fold(new NumericNodes.AsText(e));
+            }
+            if (target.isInteger() || target == SqlType.DOUBLE) {
+                return fold(new NumericNodes.FromNumeric(e, target, target == SqlType.INT ? 32 : target == SqlType.BIGINT ? 64 : 0));
+            }
+            throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast type numeric to " + pgName(target));
+        }
         if (!Casts.allowed(from, target)) {
             throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast " + from.sqlName() + " to " + target.sqlName());
         }

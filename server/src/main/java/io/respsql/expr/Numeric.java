@@ -24,6 +24,11 @@ public final class Numeric {
 
     /** 'NaN': a private instance compared by identity, never used as a number. */
     public static final BigDecimal NAN = new BigDecimal(BigInteger.ZERO, 0);
+    /**
+     * What a scaled-long NUMERIC column stores for NaN: no value of the long form reaches it (they
+     * stay within {@link #MAX_FAST}), and an index over the column puts it last, as PostgreSQL orders NaN.
+     */
+    public static final long STORED_NAN = Long.MAX_VALUE;
     /** Largest unscaled value of the long form: 18 digits, so rescaling by one digit never overflows unseen. */
     public static final long MAX_FAST = 999_999_999_999_999_999L;
     static final long[] POW10 = new long[19];

@@ -133,10 +133,11 @@ final class NumericNodes {
                 return 0;
             }
             if (longs != null) {
+                long v = longs.get(row);
                 ctx.isNull = false;
-                ctx.numBig = null;
+                ctx.numBig = v == Numeric.STORED_NAN ? Numeric.NAN : null;
                 ctx.numScale = scale;
-                return longs.get(row);
+                return v;
             }
             byte[] b = texts.bytes(row);
             return Numeric.parse(ctx, b, texts.offset(row), texts.length(row));
@@ -427,7 +428,7 @@ final class NumericNodes {
                         if (ctx.isNull) {
                             return 0;
                         }
-                        digits = (int) Math.max(-1000, Math.min(1000, n));
+                        digits = (int) Math.max(-131073, Math.min(16383, n)); // PostgreSQL's bounds
                         ctx.isNull = false;
                     }
                     return scaled(ctx, u, s, big, digits, name.equals("ROUND") ? RoundingMode.HALF_UP : RoundingMode.DOWN);

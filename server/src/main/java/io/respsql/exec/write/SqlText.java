@@ -41,7 +41,9 @@ final class SqlText {
                 quote(sb, ((TextColumn) c).getString(row));
                 return;
             case NUMERIC:
-                sb.append('\'').append(io.respsql.expr.Numeric.text(c.getLong(row), c.numericScale(), null)).append('\'');
+                long u = c.getLong(row);
+                sb.append('\'').append(u == io.respsql.expr.Numeric.STORED_NAN ? "NaN"
+                        : io.respsql.expr.Numeric.text(u, c.numericScale(), null)).append('\'');
                 return;
             case BOOLEAN:
                 sb.append(c.getLong(row) != 0 ? "TRUE" : "FALSE");

@@ -431,7 +431,8 @@ public final class ValueRules {
             if (ctx.isNull) {
                 out.setNull();
             } else if (c.type() == ColumnType.NUMERIC) {
-                out.setLong(u); // p <= 18: the long form at the column's scale
+                // p <= 18: the long form at the column's scale; NaN as its sentinel
+                out.setLong(ctx.numBig == io.respsql.expr.Numeric.NAN ? io.respsql.expr.Numeric.STORED_NAN : u);
             } else {
                 out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
             }

@@ -163,6 +163,10 @@ class NumericPgTest {
         same("UPDATE price SET p = p * 1000000 WHERE id = 5");
         same("INSERT INTO price VALUES (8, 'x1', 0, 0, 0)");
         same("SELECT id, p FROM price ORDER BY id");
+        both("INSERT INTO price VALUES (9, 'NaN', 'NaN', 'nan', 4)"); // NaN in the scaled-long column too
+        same("SELECT id, p, q, d FROM price ORDER BY p, id");
+        same("SELECT g, sum(p), max(q), min(d), avg(p) FROM price GROUP BY g ORDER BY g");
+        same("SELECT id FROM price WHERE p = 'NaN' OR q > 1e30 ORDER BY id");
     }
 
     @Test
