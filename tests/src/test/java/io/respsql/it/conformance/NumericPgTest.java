@@ -153,6 +153,7 @@ class NumericPgTest {
             "SELECT avg(id), avg(g), sum(g) FROM price",
             "SELECT x FROM (SELECT p + 1 AS x FROM price) s WHERE x > 2 ORDER BY x",
             "SELECT p FROM price WHERE id = 1 UNION ALL SELECT q FROM price WHERE id = 2 ORDER BY 1",
+            "SELECT id, row_number() OVER (ORDER BY p DESC NULLS LAST, id), rank() OVER (PARTITION BY p > 1 ORDER BY q) FROM price ORDER BY id",
         };
         for (String q : queries) {
             same(q);
