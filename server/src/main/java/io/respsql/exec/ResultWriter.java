@@ -159,6 +159,15 @@ public final class ResultWriter {
             case NULL:
                 sink.nullValue();
                 return;
+            case NUMERIC: { // its text, exactly as PostgreSQL prints it (typed replies and pgwire say NUMERIC)
+                byte[] b = e.evalText(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    sink.textValue(b, ctx.textOffset, ctx.textLength);
+                }
+                return;
+            }
             case DATE:
             case TIMESTAMP: {
                 long v = e.evalLong(ctx);

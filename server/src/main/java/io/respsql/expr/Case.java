@@ -47,6 +47,11 @@ final class Case extends Expression {
     }
 
     @Override
+    public long evalNumeric(EvalContext ctx) {
+        return pick(ctx).evalNumeric(ctx);
+    }
+
+    @Override
     public long relations() {
         return Eval.relations(conditions) | Eval.relations(results) | otherwise.relations();
     }

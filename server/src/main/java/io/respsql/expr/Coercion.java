@@ -39,6 +39,10 @@ final class Coercion {
         if (a == b || (numberLike(a) && numberLike(b))) {
             return new Expression[] {l, r};
         }
+        if ((a == SqlType.NUMERIC && (b.isInteger() || b == SqlType.DOUBLE))
+                || (b == SqlType.NUMERIC && (a.isInteger() || a == SqlType.DOUBLE))) {
+            return new Expression[] {l, r}; // ValueCompare: as NUMERIC, or as doubles beside a DOUBLE (PostgreSQL)
+        }
         if (temporal(a) && temporal(b)) {
             return new Expression[] {toType(l, SqlType.TIMESTAMP), toType(r, SqlType.TIMESTAMP)};
         }
@@ -61,6 +65,9 @@ final class Coercion {
         int off = ctx.textOffset;
         int len = ctx.textLength;
         String s = TextBuf.string(a, off, len);
+        if (target == SqlType.NUMERIC) {
+            return NumericNodes.literal(s);
+        }
         if (target == SqlType.DOUBLE) {
             double v = Doubles.special(s);
             if (v != 0.0) {
@@ -109,6 +116,9 @@ final class Coercion {
         }
         if (t == SqlType.DATE && target == SqlType.TIMESTAMP) {
             return Expressions.cast(e, SqlType.TIMESTAMP);
+        }
+        if (target == SqlType.NUMERIC) {
+            return NumericNodes.numeric(e);
         }
         return e;
     }

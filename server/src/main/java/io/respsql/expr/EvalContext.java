@@ -16,6 +16,13 @@ public final class EvalContext {
     /** Set by {@link Expression#evalText}: where the value's bytes start and how many. */
     public int textOffset;
     public int textLength;
+    /** The scale of the value {@link Expression#evalNumeric} returned (its digits after the point). */
+    public int numScale;
+    /**
+     * Set by {@link Expression#evalNumeric} when the value does not fit its long form: the value
+     * itself ({@link Numeric#NAN} for NaN), the returned long then meaningless; null otherwise.
+     */
+    public java.math.BigDecimal numBig;
     /** Statement start time (µs since the epoch), for CURRENT_TIMESTAMP and the like. */
     public long statementMicros;
     /** The statement's parameter values for this run ({@link Parameter}); null when it has none. */

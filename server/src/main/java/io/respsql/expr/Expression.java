@@ -43,6 +43,21 @@ public abstract class Expression {
         throw new IllegalStateException(getClass().getSimpleName() + " of type " + type + " is not TEXT");
     }
 
+    /**
+     * A NUMERIC value ({@link Numeric}): the unscaled long, its scale in {@link EvalContext#numScale}
+     * and, when it does not fit 18 digits, the value in {@link EvalContext#numBig} (else null).
+     * Integer-carried types give their value at scale 0.
+     */
+    public long evalNumeric(EvalContext ctx) {
+        if (type.isInteger() || type == SqlType.BOOLEAN) {
+            long v = evalLong(ctx);
+            ctx.numScale = 0;
+            ctx.numBig = null;
+            return v;
+        }
+        throw new IllegalStateException(getClass().getSimpleName() + " of type " + type + " is not NUMERIC");
+    }
+
     /** A condition's verdict: true only when the value is TRUE (FALSE and UNKNOWN both reject the row). */
     public final boolean isTrue(EvalContext ctx) {
         long v = evalLong(ctx);

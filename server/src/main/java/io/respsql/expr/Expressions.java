@@ -54,6 +54,19 @@ public final class Expressions {
     }
 
     /** A NULL of {@code type} ({@link SqlType#NULL} for a bare {@code NULL} literal). */
+    /**
+     * What a sort orders {@code e} by: itself, or for NUMERIC its nearest double (exact order up to
+     * 15 significant digits; NaN last, as PostgreSQL).
+     */
+    public static Expression orderValue(Expression e) {
+        return e.type() == SqlType.NUMERIC ? new NumericNodes.FromNumeric(e, SqlType.DOUBLE, 0) : e;
+    }
+
+    /** A NUMERIC constant from its text ({@code 0.10}, {@code -1.5e3}); 22P02 when it is no number. */
+    public static Expression constNumeric(String text) {
+        return NumericNodes.literal(text);
+    }
+
     public static Expression constNull(SqlType type) {
         return Literal.ofNull(type);
     }
@@ -73,6 +86,9 @@ public final class Expressions {
     public static Expression column(Column c, int relation, String label) {
         if (relation < 0 || relation >= 64) {
             throw new IllegalArgumentException("relation number out of 0..63: " + relation);
+        }
+        if (c.type().isDecimal()) {
+            return new NumericNodes.Ref(c, relation, label);
         }
         return ColumnRef.of(c, relation, label);
     }
@@ -125,6 +141,19 @@ public final class Expressions {
             if (other == SqlType.DOUBLE || other == SqlType.DATE) {
                 return Literal.ofNull(other);
             }
+            if (other == SqlType.NUMERIC) {
+                return new NumericNodes.Const(true, 0, 0, null);
+            }
+            throw cannotTake(op, a, b);
+        }
+        if (a == SqlType.NUMERIC || b == SqlType.NUMERIC) {
+            SqlType other = a == SqlType.NUMERIC ? b : a;
+            if (other == SqlType.NUMERIC || other.isInteger()) {
+                return new NumericNodes.Arith(op, NumericNodes.numeric(left), NumericNodes.numeric(right));
+            }
+            if (other == SqlType.DOUBLE) {
+                return new ArithmeticOp.DoubleOp(op, left, right, true); // numeric and float8: float8 (PostgreSQL)
+            }
             throw cannotTake(op, a, b);
         }
         if (io.respsql.sql.Dialect.postgres()) {
@@ -162,6 +191,9 @@ public final class Expressions {
         SqlType t = e.type();
         if (t == SqlType.NULL) {
             return Literal.ofNull(SqlType.BIGINT);
+        }
+        if (t == SqlType.NUMERIC) {
+            return fold(new NumericNodes.Negate(e));
         }
         if (!Coercion.numberLike(t)) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '-' cannot take " + t.sqlName());
@@ -204,14 +236,14 @@ public final class Expressions {
             throw new SqlException(SqlState.SYNTAX_ERROR, "IN needs at least one value");
         }
         Expression[][] pairs = new Expression[values.size()][];
-        boolean constant = e.type() != SqlType.NULL;
+        boolean constant = e.type() != SqlType.NULL && e.type() != SqlType.NUMERIC;
         boolean anyDouble = e.type() == SqlType.DOUBLE;
         List<Expression> coerced = new ArrayList<>(values.size());
         for (int i = 0; i < pairs.length; i++) {
             pairs[i] = Coercion.forComparison(e, values.get(i), "IN");
             Expression v = pairs[i][1];
             coerced.add(v);
-            if (pairs[i][0] != e || !(v instanceof Literal)) {
+            if (pairs[i][0] != e || !(v instanceof Literal) || v.type() == SqlType.NUMERIC) {
                 constant = false;
             }
             anyDouble |= v.type() == SqlType.DOUBLE;
@@ -296,6 +328,18 @@ public final class Expressions {
         if (from == target) {
             return e;
         }
+        if (target == SqlType.NUMERIC) {
+            return fold(NumericNodes.numeric(e));
+        }
+        if (from == SqlType.NUMERIC) {
+            if (target == SqlType.TEXT) {
+                return fold(new NumericNodes.AsText(e));
+            }
+            if (target.isInteger() || target == SqlType.DOUBLE) {
+                return fold(new NumericNodes.FromNumeric(e, target, target == SqlType.INT ? 32 : target == SqlType.BIGINT ? 64 : 0));
+            }
+            throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast type numeric to " + pgName(target));
+        }
         if (!Casts.allowed(from, target)) {
             throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast " + from.sqlName() + " to " + target.sqlName());
         }
@@ -327,6 +371,45 @@ public final class Expressions {
      * an INT held to 16 bits, BIGINT/INT8 BIGINT, NUMERIC/DECIMAL (and REAL) a DOUBLE for now; a
      * cast to an integer type is range-checked (22003) and text must be a number as a whole.
      */
+    /**
+     * CAST / {@code ::} with the type's modifiers as written ({@code numeric(10,2)}: length 10, scale
+     * 2; -1 when absent): NUMERIC's casts in the PostgreSQL dialect, else {@link #castTo(Expression, String)}.
+     */
+    public static Expression castTo(Expression e, String typeName, int length, int scale) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            String n = typeName.trim().toUpperCase(Locale.ROOT);
+            if (n.equals("NUMERIC") || n.equals("DECIMAL")) {
+                return fold(NumericNodes.numeric(e, numericTypmod(length, scale)));
+            }
+            if (e.type() == SqlType.NUMERIC) {
+                SqlType target = pgTypeOf(typeName);
+                if (target == SqlType.TEXT) {
+                    return fold(new NumericNodes.AsText(e));
+                }
+                if (target == SqlType.INT || target == SqlType.BIGINT || target == SqlType.DOUBLE) {
+                    int bits = target == SqlType.BIGINT ? 64 : target == SqlType.DOUBLE ? 0 : pgIntBits(typeName);
+                    return fold(new NumericNodes.FromNumeric(e, target, bits));
+                }
+            }
+        }
+        return castTo(e, typeName);
+    }
+
+    /** PostgreSQL's typmod of numeric(p[,s]) ({@code (p << 16) | s}), -1 without p; 22023 out of range. */
+    public static int numericTypmod(int precision, int scale) {
+        if (precision < 0) {
+            return -1;
+        }
+        int s = Math.max(scale, 0);
+        if (precision < 1 || precision > 1000) {
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "NUMERIC precision " + precision + " must be between 1 and 1000");
+        }
+        if (s > precision) {
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "NUMERIC scale " + s + " must be between 0 and precision " + precision);
+        }
+        return (precision << 16) | s;
+    }
+
     private static Expression pgCastTo(Expression e, String typeName) {
         SqlType target = pgTypeOf(typeName);
         if (target == null) {
@@ -386,6 +469,8 @@ public final class Expressions {
                 return "date";
             case TIMESTAMP:
                 return "timestamp without time zone";
+            case NUMERIC:
+                return "numeric";
             default:
                 return "unknown";
         }
@@ -422,6 +507,12 @@ public final class Expressions {
         }
         if (a.isInteger() && b.isInteger()) {
             return SqlType.BIGINT;
+        }
+        if ((a == SqlType.NUMERIC && b.isInteger()) || (b == SqlType.NUMERIC && a.isInteger())) {
+            return SqlType.NUMERIC;
+        }
+        if ((a == SqlType.NUMERIC && b == SqlType.DOUBLE) || (b == SqlType.NUMERIC && a == SqlType.DOUBLE)) {
+            return SqlType.DOUBLE;
         }
         if (a.isNumeric() && b.isNumeric()) {
             return SqlType.DOUBLE;
@@ -499,6 +590,13 @@ public final class Expressions {
             switch (e.type()) {
                 case NULL:
                     return Literal.ofNull(SqlType.NULL);
+                case NUMERIC: {
+                    if (e instanceof NumericNodes.Const) {
+                        return e;
+                    }
+                    long u = e.evalNumeric(ctx);
+                    return ctx.isNull ? new NumericNodes.Const(true, 0, 0, null) : NumericNodes.Const.of(ctx, u);
+                }
                 case DOUBLE: {
                     double d = e.evalDouble(ctx);
                     return ctx.isNull ? Literal.ofNull(SqlType.DOUBLE) : Literal.ofDouble(d);

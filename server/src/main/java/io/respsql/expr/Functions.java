@@ -45,13 +45,17 @@ final class Functions {
 
     private static Expression number(String name, List<Expression> args, int i) {
         Expression e = args.get(i);
-        if (!e.type().isNumeric() && e.type() != SqlType.NULL) {
+        if (!e.type().isNumeric() && e.type() != SqlType.NULL && e.type() != SqlType.NUMERIC) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + name + "' argument " + (i + 1) + " must be a number, not " + e.type().sqlName());
         }
         return e;
     }
 
     static Expression build(String name, List<Expression> args) {
+        Expression numeric = NumericNodes.function(name, args);
+        if (numeric != null) {
+            return numeric;
+        }
         switch (name) {
             case "COALESCE":
             case "IFNULL": {

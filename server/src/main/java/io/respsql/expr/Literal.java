@@ -48,6 +48,17 @@ final class Literal extends Expression {
     }
 
     @Override
+    public long evalNumeric(EvalContext ctx) {
+        if (nullValue) { // a NULL of NUMERIC type (a comparison's or CASE's other side)
+            ctx.isNull = true;
+            ctx.numScale = 0;
+            ctx.numBig = null;
+            return 0;
+        }
+        return super.evalNumeric(ctx);
+    }
+
+    @Override
     public byte[] evalText(EvalContext ctx) {
         ctx.isNull = nullValue;
         ctx.textOffset = 0;

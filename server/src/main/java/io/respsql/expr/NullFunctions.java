@@ -43,6 +43,17 @@ final class NullFunctions {
             }
             return TextBuf.EMPTY;
         }
+
+        @Override
+        public long evalNumeric(EvalContext ctx) {
+            for (Expression a : args) {
+                long v = a.evalNumeric(ctx);
+                if (!ctx.isNull) {
+                    return v;
+                }
+            }
+            return 0;
+        }
     }
 
     static final class NullIf extends Expression {
@@ -89,6 +100,15 @@ final class NullFunctions {
                 return TextBuf.EMPTY;
             }
             return value.evalText(ctx);
+        }
+
+        @Override
+        public long evalNumeric(EvalContext ctx) {
+            if (equal(ctx)) {
+                ctx.isNull = true;
+                return 0;
+            }
+            return value.evalNumeric(ctx);
         }
 
         @Override

@@ -10,7 +10,12 @@ public enum SqlType {
     /** Days since 1970-01-01. */
     DATE,
     /** Microseconds since 1970-01-01 00:00:00 (no time zone). */
-    TIMESTAMP;
+    TIMESTAMP,
+    /**
+     * PostgreSQL's exact NUMERIC (the PostgreSQL dialect only, issue 25): carried by
+     * {@link Expression#evalNumeric} as an unscaled long and a scale, or a BigDecimal ({@link Numeric}).
+     */
+    NUMERIC;
 
     /** Carried as a long by {@link Expression#evalLong}. */
     public boolean isLongCarried() {

@@ -21,7 +21,8 @@ final class TextForm {
     /** Appends the text form of {@code e}'s value to {@code out}; false (and nothing appended) for NULL. */
     static boolean append(Expression e, EvalContext ctx, TextBuf out) {
         switch (e.type()) {
-            case TEXT: {
+            case TEXT:
+            case NUMERIC: { // NUMERIC's evalText is its text as PostgreSQL prints it
                 byte[] a = e.evalText(ctx);
                 if (ctx.isNull) {
                     return false;

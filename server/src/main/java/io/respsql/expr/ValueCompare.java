@@ -11,6 +11,8 @@ final class ValueCompare {
     static final int LONG = 0;
     static final int DOUBLE = 1;
     static final int TEXT = 2;
+    /** Either side NUMERIC, neither DOUBLE: exactly ({@link Numeric#compare}). */
+    static final int NUMERIC = 3;
 
     final Expression left;
     final Expression right;
@@ -29,12 +31,28 @@ final class ValueCompare {
         if (a == SqlType.DOUBLE || b == SqlType.DOUBLE) {
             return DOUBLE;
         }
+        if (a == SqlType.NUMERIC || b == SqlType.NUMERIC) {
+            return NUMERIC;
+        }
         return LONG;
     }
 
     /** Sign of left - right; sets {@code ctx.isNull} when either is NULL (right unevaluated if left is). */
     int compare(EvalContext ctx) {
         switch (kind) {
+            case NUMERIC: {
+                long a = left.evalNumeric(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                int as = ctx.numScale;
+                java.math.BigDecimal ab = ctx.numBig;
+                long b = right.evalNumeric(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                return Numeric.compare(a, as, ab, b, ctx.numScale, ctx.numBig);
+            }
             case LONG: {
                 long a = left.evalLong(ctx);
                 if (ctx.isNull) {
@@ -71,6 +89,16 @@ final class ValueCompare {
     boolean distinct(EvalContext ctx) {
         boolean result;
         switch (kind) {
+            case NUMERIC: {
+                long a = left.evalNumeric(ctx);
+                boolean an = ctx.isNull;
+                int as = ctx.numScale;
+                java.math.BigDecimal ab = ctx.numBig;
+                long b = right.evalNumeric(ctx);
+                boolean bn = ctx.isNull;
+                result = an || bn ? an != bn : Numeric.compare(a, as, ab, b, ctx.numScale, ctx.numBig) != 0;
+                break;
+            }
             case LONG: {
                 long a = left.evalLong(ctx);
                 boolean an = ctx.isNull;

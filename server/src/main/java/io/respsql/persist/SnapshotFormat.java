@@ -38,11 +38,12 @@ import java.nio.charset.StandardCharsets;
  * "sequences" section, says ALWAYS or BY DEFAULT).
  *
  * Types: 1 INT, 2 BIGINT, 3 FLOAT, 4 TEXT, 5 BOOLEAN (as INT 0/1), 6 DATE (as INT days),
- * 7 TIMESTAMP (as BIGINT microseconds). Freed slots and NULL slots are written too (as 0 or the
+ * 7 TIMESTAMP (as BIGINT microseconds), 8 NUMERIC (version 4: with a type modifier {@code (p << 16) | s}
+ * and p <= 18 the unscaled long at scale s, else each value's canonical text, as TEXT). Freed slots and NULL slots are written too (as 0 or the
  * empty string), so a load lays rows out in exactly the same slots and later inserts reuse slots
  * in the same order.
  *
- * <p>Version 3 (read, no longer written) is version 4 without type modifiers and without the
+ * <p>Version 3 (read, no longer written) is version 4 without type modifiers, type 8 (NUMERIC) and the
  * sections after the prepared statements.
  *
  * <p>Version 2 (read, no longer written) is version 3 without the prepared statements. They are a
@@ -100,6 +101,9 @@ final class SnapshotFormat {
                 return 6;
             case TIMESTAMP:
                 return 7;
+            case NUMERIC:
+            case NUMERIC_TEXT:
+                return 8;
             default:
                 throw new IllegalArgumentException(type.name());
         }
@@ -107,7 +111,7 @@ final class SnapshotFormat {
 
     /** The type of a code in a file of {@code version}, or null when the code is unknown there. */
     static ColumnType type(byte code, int version) {
-        if (version < 2 && code > 4) {
+        if ((version < 2 && code > 4) || (version < 4 && code > 7)) {
             return null;
         }
         switch (code) {
@@ -125,6 +129,8 @@ final class SnapshotFormat {
                 return ColumnType.DATE;
             case 7:
                 return ColumnType.TIMESTAMP;
+            case 8:
+                return ColumnType.NUMERIC_TEXT; // the column's type modifier decides: ColumnType.numeric
             default:
                 return null;
         }

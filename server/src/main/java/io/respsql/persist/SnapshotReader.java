@@ -365,11 +365,15 @@ public final class SnapshotReader {
                 notNull = (flags & SnapshotFormat.FLAG_NOT_NULL) != 0;
                 if ((flags & SnapshotFormat.FLAG_TYPE_MODIFIER) != 0) {
                     typeModifier = i32();
-                    check(typeModifier >= 0, "type modifier " + typeModifier);
+                    check(typeModifier >= 0, "type modifier " + typeModifier + " of column " + columnName);
                 }
                 if ((flags & SnapshotFormat.FLAG_DEFAULT) != 0) {
                     defaultText = text();
                 }
+            }
+            if (type.isDecimal()) {
+                type = ColumnType.numeric(typeModifier);
+                types.set(types.size() - 1, type);
             }
             specs.add(new ColumnSpec(columnName, type, notNull, defaultText, typeModifier));
         }

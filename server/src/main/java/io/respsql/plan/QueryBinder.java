@@ -551,7 +551,8 @@ public final class QueryBinder {
         Expression arg = value(f.args().get(0), scope);
         Expression sep = f.args().size() > 1 ? value(f.args().get(1), scope) : null;
         if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL)
-                && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN) {
+                && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.BOOLEAN
+                && !(arg.type() == SqlType.NUMERIC && kind != AggregateSpec.Kind.TOTAL)) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
@@ -1090,7 +1091,7 @@ public final class QueryBinder {
             return parameter(p);
         } else if (e instanceof Expr.TypedLiteral t) {
             if (io.respsql.sql.Dialect.postgres()) {
-                return Expressions.castTo(Expressions.constText(t.text()), t.type().base());
+                return Expressions.castTo(Expressions.constText(t.text()), t.type().base(), t.type().length(), t.type().scale());
             }
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));
         } else if (e instanceof Expr.Column c) {
@@ -1147,7 +1148,7 @@ public final class QueryBinder {
             Expression otherwise = x.otherwise() == null ? null : value(x.otherwise(), scope);
             return Expressions.caseWhen(operand, whens, thens, otherwise);
         } else if (e instanceof Expr.Cast x) {
-            return Expressions.castTo(value(x.operand(), scope), x.type().base());
+            return Expressions.castTo(value(x.operand(), scope), x.type().base(), x.type().length(), x.type().scale());
         } else {
             return function((Expr.Function) e, scope);
         }
@@ -1175,6 +1176,9 @@ public final class QueryBinder {
             case INTEGER:
                 return integer(l.text());
             case DECIMAL:
+                if (io.respsql.sql.Dialect.postgres()) {
+                    return Expressions.constNumeric(l.text()); // 0.1 is numeric in PostgreSQL
+                }
                 return Expressions.constDouble(io.respsql.expr.Doubles.literal(l.text()));
             case STRING:
                 return Expressions.constText(l.text());
@@ -1193,6 +1197,9 @@ public final class QueryBinder {
             long v = Long.parseLong(digits);
             return Expressions.constLong(v == (int) v ? SqlType.INT : SqlType.BIGINT, v);
         } catch (NumberFormatException e) {
+            if (io.respsql.sql.Dialect.postgres()) {
+                return Expressions.constNumeric(digits); // beyond bigint: numeric, as PostgreSQL types it
+            }
             return Expressions.constDouble(io.respsql.expr.Doubles.literal(digits));
         }
     }
@@ -1212,6 +1219,9 @@ public final class QueryBinder {
                     return integer("-" + l.text());
                 }
                 if (u.operand() instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.DECIMAL) {
+                    if (io.respsql.sql.Dialect.postgres()) {
+                        return Expressions.constNumeric("-" + l.text());
+                    }
                     return Expressions.constDouble(-io.respsql.expr.Doubles.literal(l.text()));
                 }
                 return Expressions.negate(value(u.operand(), scope));

@@ -26,6 +26,8 @@ public final class SqlTypes {
                 return ColumnType.DATE;
             case TIMESTAMP:
                 return ColumnType.TIMESTAMP;
+            case NUMERIC:
+                return ColumnType.NUMERIC_TEXT; // each value's text: its own scale kept
             default:
                 return ColumnType.INT;
         }
@@ -46,6 +48,9 @@ public final class SqlTypes {
                 return SqlType.BOOLEAN;
             case DATE:
                 return SqlType.DATE;
+            case NUMERIC:
+            case NUMERIC_TEXT:
+                return SqlType.NUMERIC;
             default:
                 return SqlType.TIMESTAMP;
         }

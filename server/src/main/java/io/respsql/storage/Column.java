@@ -28,6 +28,8 @@ public abstract class Column {
     private int position;
     private boolean notNull;
     private String defaultText;
+    /** PostgreSQL's atttypmod ({@link ColumnSpec#typeModifier}), -1 for none. */
+    private int typeModifier = -1;
     /** Chunks copied because a capture shared them (INFO's copy-on-write count). */
     long copiedChunks;
     /**
@@ -83,17 +85,6 @@ public abstract class Column {
     /** Position in the table's column list (0-based). */
     public final int position() {
         return position;
-    }
-
-    /** PostgreSQL's atttypmod: varchar(n) / char(n) -> n; -1 for none ({@link ColumnSpec#typeModifier()}). */
-    private int typeModifier = -1;
-
-    public final int typeModifier() {
-        return typeModifier;
-    }
-
-    final void typeModifier(int m) {
-        this.typeModifier = m;
     }
 
     /** ALTER TABLE ... RENAME COLUMN (the table keeps its name map in step). */
@@ -220,6 +211,23 @@ public abstract class Column {
     final void declare(boolean notNull, String defaultText) {
         this.notNull = notNull;
         this.defaultText = defaultText;
+    }
+
+    /**
+     * PostgreSQL's atttypmod of the column, -1 for none: varchar(n) / char(n) -> n, numeric(p,s) ->
+     * {@code (p << 16) | s}.
+     */
+    public final int typeModifier() {
+        return typeModifier;
+    }
+
+    final void typeModifier(int typeModifier) {
+        this.typeModifier = typeModifier;
+    }
+
+    /** A NUMERIC column's scale (its type modifier's low 16 bits), -1 when it has none. */
+    public final int numericScale() {
+        return typeModifier < 0 ? -1 : typeModifier & 0xFFFF;
     }
 
     /** Resets a freed slot so it holds no reference to old data (and no NULL bit). */
@@ -384,7 +392,10 @@ public abstract class Column {
                 return new IntColumn(name, type, position);
             case BIGINT:
             case TIMESTAMP:
+            case NUMERIC:
                 return new LongColumn(name, type, position);
+            case NUMERIC_TEXT:
+                return new TextColumn(name, type, position);
             case FLOAT:
                 return new DoubleColumn(name, position);
             case TEXT:

@@ -12,6 +12,7 @@ public final class ColumnImage {
     private final ColumnType type;
     private final boolean notNull;
     private final String defaultText;
+    private final int typeModifier;
     private final int[][] ints;
     private final long[][] longs;
     private final double[][] doubles;
@@ -22,8 +23,6 @@ public final class ColumnImage {
     private final long[][] nulls;
     /** The column's {@link Column#mayHaveNulls()} at capture time. */
     private final boolean mayHaveNulls;
-    /** {@link Column#typeModifier()}. */
-    private final int typeModifier;
 
     private ColumnImage(Column c, int[][] ints, long[][] longs, double[][] doubles,
                         long[][] refs, byte[][] arena, long[][] nulls) {

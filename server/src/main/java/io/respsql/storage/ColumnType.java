@@ -8,7 +8,18 @@ public enum ColumnType {
     /** Days since 1970-01-01 (issue 10: storage branch). */
     DATE(4),
     /** Microseconds since 1970-01-01 00:00:00, no time zone (issue 10: storage branch). */
-    TIMESTAMP(8);
+    TIMESTAMP(8),
+    /**
+     * PostgreSQL's NUMERIC(p,s) with p <= 18 (issue 25): the unscaled value at the column's scale s
+     * in a {@link LongColumn} (12.34 in NUMERIC(10,2) is 1234). The scale is the column's
+     * {@code typeModifier} ({@code (p << 16) | s}). Snapshot type code 8, as NUMERIC_TEXT.
+     */
+    NUMERIC(8),
+    /**
+     * NUMERIC without a precision, or one above 18 digits: each value's canonical text (as
+     * PostgreSQL prints it, its own scale kept) in a {@link TextColumn}. Snapshot type code 8.
+     */
+    NUMERIC_TEXT(8);
 
     /** Bytes per row in the column's own storage (TEXT: the arena reference). */
     public final int width;
@@ -18,7 +29,17 @@ public enum ColumnType {
     }
 
     public boolean isNumeric() {
-        return this != TEXT;
+        return this != TEXT && this != NUMERIC_TEXT;
+    }
+
+    /** Either storage of PostgreSQL's NUMERIC. */
+    public boolean isDecimal() {
+        return this == NUMERIC || this == NUMERIC_TEXT;
+    }
+
+    /** The NUMERIC storage for a type modifier ({@code (p << 16) | s}, -1 none): scaled longs up to 18 digits. */
+    public static ColumnType numeric(int typeModifier) {
+        return typeModifier >= 0 && (typeModifier >>> 16) <= 18 ? NUMERIC : NUMERIC_TEXT;
     }
 
     public boolean isInteger() {
@@ -35,7 +56,10 @@ public enum ColumnType {
             case DATE:
                 return INT;
             case TIMESTAMP:
+            case NUMERIC:
                 return BIGINT;
+            case NUMERIC_TEXT:
+                return TEXT;
             default:
                 return this;
         }

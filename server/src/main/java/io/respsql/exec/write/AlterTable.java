@@ -145,7 +145,7 @@ public final class AlterTable {
     }
 
     private static ColumnType type(io.respsql.sql.tree.TypeName tn, String column) {
-        ColumnType type = ColumnType.parse(tn.base());
+        ColumnType type = ValueRules.columnType(tn);
         if (type == null) {
             throw new SqlException(SqlState.UNDEFINED_OBJECT, "type \"" + tn.base().toLowerCase(java.util.Locale.ROOT)
                     + "\" does not exist (column \"" + column + "\")");

@@ -36,7 +36,7 @@ public final class SchemaReport {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < t.columnCount(); i++) {
             Column c = t.column(i);
-            StringBuilder sb = new StringBuilder(c.name()).append(" | ").append(c.type());
+            StringBuilder sb = new StringBuilder(c.name()).append(" | ").append(TableDump.typeName(c));
             if (t.hasPrimaryKey() && c == t.primaryColumn()) {
                 sb.append(" | PRIMARY KEY");
             } else if (c.notNull()) {

@@ -37,6 +37,14 @@ final class SqlText {
             case TEXT:
                 quote(sb, ((TextColumn) c).getString(row));
                 return;
+            case NUMERIC_TEXT: // a NUMERIC's text, quoted so that any dialect reads it back digit for digit
+                quote(sb, ((TextColumn) c).getString(row));
+                return;
+            case NUMERIC:
+                long u = c.getLong(row);
+                sb.append('\'').append(u == io.respsql.expr.Numeric.STORED_NAN ? "NaN"
+                        : io.respsql.expr.Numeric.text(u, c.numericScale(), null)).append('\'');
+                return;
             case BOOLEAN:
                 sb.append(c.getLong(row) != 0 ? "TRUE" : "FALSE");
                 return;

@@ -95,7 +95,7 @@ public final class TableDdl {
         List<ColumnSpec> specs = new ArrayList<>();
         for (int i = 0; i < s.columns().size(); i++) {
             Statement.ColumnDef d = s.columns().get(i);
-            ColumnType type = ColumnType.parse(d.type().base());
+            ColumnType type = ValueRules.columnType(d.type()); // NUMERIC: exact in the PostgreSQL dialect (issue 25)
             if (type == null) {
                 throw new SqlException(SqlState.UNDEFINED_OBJECT, "unknown type '" + typeText(d, sql) + "' for column '" + d.name()
                         + "' (use INT, BIGINT, FLOAT, TEXT, BOOLEAN, DATE or TIMESTAMP)");

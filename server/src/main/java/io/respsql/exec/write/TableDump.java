@@ -102,7 +102,7 @@ public final class TableDump {
         StringBuilder sb = new StringBuilder("CREATE TABLE ").append(t.name()).append(" (");
         for (int c = 0; c < t.columnCount(); c++) {
             Column col = t.column(c);
-            sb.append(c == 0 ? "" : ", ").append(col.name()).append(' ').append(col.type());
+            sb.append(c == 0 ? "" : ", ").append(col.name()).append(' ').append(typeName(col));
             if (t.hasPrimaryKey() && col == t.primaryColumn()) {
                 sb.append(" PRIMARY KEY");
             } else if (col.notNull()) {
@@ -113,6 +113,15 @@ public final class TableDump {
             }
         }
         return sb.append(')').toString();
+    }
+
+    /** The column's type as CREATE TABLE writes it: NUMERIC with its precision and scale. */
+    static String typeName(Column col) {
+        if (!col.type().isDecimal()) {
+            return col.type().name();
+        }
+        int m = col.typeModifier();
+        return m < 0 ? "NUMERIC" : "NUMERIC(" + (m >>> 16) + "," + (m & 0xFFFF) + ")";
     }
 
     /** Rows in primary-key order (a TEXT key's index orders by an 8-byte prefix only, so those sort fully); slot order without a key. */

@@ -48,7 +48,23 @@ public final class ValueRules {
      * {@code varchar(n)}, {@code character varying(n)}, {@code char(n)}, {@code character(n)},
      * {@code bpchar(n)}; -1 for any other type or without a length.
      */
+    /**
+     * The column type a declared type name stores as, or null when unknown: NUMERIC/DECIMAL is
+     * exact in the PostgreSQL dialect (issue 25; scaled longs up to 18 digits, else text), a double
+     * in the default one; every other name as {@link ColumnType#parse}.
+     */
+    public static ColumnType columnType(io.respsql.sql.tree.TypeName declared) {
+        String base = declared.base();
+        if (io.respsql.sql.Dialect.postgres() && (base.equals("NUMERIC") || base.equals("DECIMAL"))) {
+            return ColumnType.numeric(io.respsql.expr.Expressions.numericTypmod(declared.length(), declared.scale()));
+        }
+        return ColumnType.parse(base);
+    }
+
     public static int typeModifier(ColumnType type, io.respsql.sql.tree.TypeName declared) {
+        if (type.isDecimal()) {
+            return io.respsql.expr.Expressions.numericTypmod(declared.length(), declared.scale());
+        }
         if (type != ColumnType.TEXT || declared.length() < 0) {
             return -1;
         }
@@ -105,6 +121,9 @@ public final class ValueRules {
         if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.NULL) {
             out.setNull();
             return true;
+        }
+        if (c.type().isDecimal()) {
+            return false; // NUMERIC (PostgreSQL dialect): bound and evaluated, rounded to the column's scale
         }
         if (c.type() == ColumnType.TEXT) {
             if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
@@ -163,7 +182,7 @@ public final class ValueRules {
         switch (kind) {
             case INTEGER:
             case DECIMAL:
-                return switch (c.type()) {
+                return switch (c.type()) { // NUMERIC: never (the PostgreSQL dialect caches nothing)
                     case INT, BIGINT, BOOLEAN, FLOAT -> true;
                     case TEXT -> !signed;
                     default -> false;
@@ -496,6 +515,33 @@ public final class ValueRules {
     }
 
     private static void evaluatedValue(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
+        if (c.type().isDecimal()) {
+            long u = io.respsql.expr.Numeric.evalForColumn(x, ctx, c.typeModifier());
+            if (ctx.isNull) {
+                out.setNull();
+            } else if (c.type() == ColumnType.NUMERIC) {
+                // p <= 18: the long form at the column's scale; NaN as its sentinel
+                out.setLong(ctx.numBig == io.respsql.expr.Numeric.NAN ? io.respsql.expr.Numeric.STORED_NAN : u);
+            } else {
+                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
+            }
+            return;
+        }
+        if (x.type() == io.respsql.expr.SqlType.NUMERIC) {
+            long u = x.evalNumeric(ctx);
+            if (ctx.isNull) {
+                out.setNull();
+            } else if (c.type() == ColumnType.TEXT) {
+                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
+            } else if (c.type() == ColumnType.FLOAT) {
+                out.setDouble(io.respsql.expr.Numeric.doubleOf(u, ctx));
+            } else if (c.type().isInteger()) {
+                out.setLong(io.respsql.expr.Numeric.longOf(u, ctx, c.type() == ColumnType.INT ? 32 : 64));
+            } else {
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + c.name() + "\" cannot take a numeric value");
+            }
+            return;
+        }
         switch (x.type()) {
             case NULL:
                 out.setNull();

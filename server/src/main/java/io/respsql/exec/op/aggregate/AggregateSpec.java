@@ -49,10 +49,10 @@ public final class AggregateSpec {
                 return SqlType.BIGINT;
             case SUM:
                 checkNumeric("SUM", arg);
-                return arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE : SqlType.BIGINT;
+                return arg.type() == SqlType.DOUBLE ? SqlType.DOUBLE : arg.type() == SqlType.NUMERIC ? SqlType.NUMERIC : SqlType.BIGINT;
             case AVG:
                 checkNumeric("AVG", arg);
-                return SqlType.DOUBLE;
+                return numericAvg(arg) ? SqlType.NUMERIC : SqlType.DOUBLE;
             case TOTAL:
                 checkNumeric("TOTAL", arg);
                 return SqlType.DOUBLE;
@@ -62,6 +62,11 @@ public final class AggregateSpec {
             default:
                 return SqlType.TEXT;
         }
+    }
+
+    /** AVG of NUMERIC, or (PostgreSQL's dialect, as PostgreSQL) of integers: NUMERIC. */
+    private static boolean numericAvg(Expression arg) {
+        return arg.type() == SqlType.NUMERIC || (arg.type().isInteger() && io.respsql.sql.Dialect.postgres());
     }
 
     private static void checkNumeric(String fn, Expression arg) {
@@ -96,6 +101,9 @@ public final class AggregateSpec {
 
     /** The state of one run (per-group primitive arrays). */
     Accumulator newAccumulator(EvalContext ctx) {
+        if (resultType == SqlType.NUMERIC && kind != Kind.COUNT && kind != Kind.COUNT_STAR) {
+            return new NumericAccumulator(kind, argument, distinct);
+        }
         switch (kind) {
             case COUNT_STAR:
             case COUNT:

@@ -48,7 +48,7 @@ public final class Sort implements Operator {
         this.descending = new boolean[keys.length];
         this.nullsFirst = new boolean[keys.length];
         for (int j = 0; j < keys.length; j++) {
-            exprs[j] = keys[j].expr();
+            exprs[j] = io.respsql.expr.Expressions.orderValue(keys[j].expr());
             descending[j] = keys[j].descending();
             nullsFirst[j] = keys[j].nullsFirst();
         }

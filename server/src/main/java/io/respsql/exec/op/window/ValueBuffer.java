@@ -60,7 +60,7 @@ final class ValueBuffer {
     }
 
     static Kind kindOf(SqlType t) {
-        if (t == SqlType.DOUBLE) {
+        if (t == SqlType.DOUBLE || t == SqlType.NUMERIC) { // NUMERIC partitions and orders by its nearest double
             return Kind.DOUBLE;
         }
         return t == SqlType.TEXT ? Kind.TEXT : Kind.LONG;

@@ -27,6 +27,12 @@ public final class WindowFunctionSpec {
         this.kind = kind;
         this.args = args == null ? new Expression[0] : args.clone();
         this.frame = frame == null ? WindowFrame.DEFAULT : frame;
+        for (Expression a : this.args) {
+            if (a.type() == SqlType.NUMERIC) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "window function '" + kind.sqlName()
+                        + "' does not take numeric yet: cast it to float8 or bigint (" + a.describe() + ")");
+            }
+        }
         this.resultType = check();
     }
 
