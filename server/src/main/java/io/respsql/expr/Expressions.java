@@ -122,10 +122,14 @@ public final class Expressions {
             if (other == SqlType.NULL || integerLike(other)) {
                 return Literal.ofNull(SqlType.BIGINT);
             }
-            if (other == SqlType.DOUBLE || other == SqlType.DATE) {
+            if (other == SqlType.DOUBLE || other == SqlType.DATE || other == SqlType.TIMESTAMP || other == SqlType.INTERVAL) {
                 return Literal.ofNull(other);
             }
             throw cannotTake(op, a, b);
+        }
+        Expression time = TimeFunctions.arithmetic(op, left, right);
+        if (time != null) {
+            return time;
         }
         if (io.respsql.sql.Dialect.postgres()) {
             if (a.isInteger() && b.isInteger()) {
@@ -162,6 +166,9 @@ public final class Expressions {
         SqlType t = e.type();
         if (t == SqlType.NULL) {
             return Literal.ofNull(SqlType.BIGINT);
+        }
+        if (t == SqlType.INTERVAL) {
+            return fold(new TimeFunctions.IntervalNegate(e));
         }
         if (!Coercion.numberLike(t)) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '-' cannot take " + t.sqlName());
@@ -216,7 +223,7 @@ public final class Expressions {
             }
             anyDouble |= v.type() == SqlType.DOUBLE;
         }
-        if (constant) {
+        if (constant && e.type() != SqlType.INTERVAL) {
             int kind = e.type() == SqlType.TEXT ? ValueCompare.TEXT : anyDouble ? ValueCompare.DOUBLE : ValueCompare.LONG;
             return fold(new InList(e, coerced, kind, negated));
         }
@@ -299,6 +306,9 @@ public final class Expressions {
         if (!Casts.allowed(from, target)) {
             throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast " + from.sqlName() + " to " + target.sqlName());
         }
+        if (target == SqlType.INTERVAL) {
+            return intervalCast(e, Interval.NONE);
+        }
         return fold(new Casts.Cast(e, target));
     }
 
@@ -308,6 +318,10 @@ public final class Expressions {
      * the corpus expects), anything else becomes DOUBLE. Unknown names are an error naming them.
      */
     public static Expression castTo(Expression e, String typeName) {
+        int qualifier = intervalQualifier(typeName);
+        if (qualifier >= 0) {
+            return e.type() == SqlType.NULL ? Literal.ofNull(SqlType.INTERVAL) : intervalCast(e, qualifier);
+        }
         if (io.respsql.sql.Dialect.postgres()) {
             return pgCastTo(e, typeName);
         }
@@ -344,6 +358,61 @@ public final class Expressions {
             throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast type " + pgName(from) + " to " + pgName(target));
         }
         return fold(new Casts.Cast(e, target, true, bits));
+    }
+
+    /**
+     * The lowest field of an INTERVAL type name ({@code INTERVAL}, {@code INTERVAL DAY},
+     * {@code INTERVAL DAY TO SECOND}, {@code INTERVAL(3)} as written): {@link Interval#NONE} for a
+     * plain INTERVAL, -1 when the name is no INTERVAL.
+     */
+    public static int intervalField(String typeName) {
+        return Math.max(intervalQualifier(typeName), Interval.NONE);
+    }
+
+    static int intervalQualifier(String typeName) {
+        String n = typeName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        if (!n.startsWith("INTERVAL")) {
+            return -1;
+        }
+        n = n.substring(8).trim();
+        if (n.isEmpty()) {
+            return Interval.NONE;
+        }
+        int to = n.lastIndexOf(' ');
+        String last = to < 0 ? n : n.substring(to + 1);
+        int p = last.indexOf('(');
+        if (p >= 0) {
+            last = last.substring(0, p);
+        }
+        int f = Interval.field(last);
+        if (f < 0) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unknown INTERVAL field in '" + typeName + "'");
+        }
+        return f;
+    }
+
+    /** TEXT (or INTERVAL) to INTERVAL: a constant is read now (its error is the statement's), else per row. */
+    private static Expression intervalCast(Expression e, int qualifier) {
+        SqlType from = e.type();
+        if (from == SqlType.INTERVAL && qualifier == Interval.NONE) {
+            return e;
+        }
+        if (from != SqlType.TEXT && from != SqlType.INTERVAL) {
+            throw new SqlException(SqlState.CANNOT_COERCE, io.respsql.sql.Dialect.postgres()
+                    ? "cannot cast type " + pgName(from) + " to interval" : "cannot cast " + from.sqlName() + " to INTERVAL");
+        }
+        if (from == SqlType.INTERVAL) {
+            e = fold(new Casts.Cast(e, SqlType.TEXT));
+        }
+        return fold(new TimeFunctions.IntervalCast(e, qualifier));
+    }
+
+    /**
+     * What a sort orders {@code e} by: itself, or for an INTERVAL the bytes that decide its order
+     * (its normalised span: '1 mon' and '30 days' are peers, as in PostgreSQL).
+     */
+    public static Expression orderKey(Expression e) {
+        return e.type() == SqlType.INTERVAL ? new TimeFunctions.IntervalOrder(e) : e;
     }
 
     /** The integer width PostgreSQL's type name means: 16 for smallint/int2, else 32. */
@@ -386,6 +455,8 @@ public final class Expressions {
                 return "date";
             case TIMESTAMP:
                 return "timestamp without time zone";
+            case INTERVAL:
+                return "interval";
             default:
                 return "unknown";
         }
@@ -481,7 +552,11 @@ public final class Expressions {
             case "TIMESTAMP":
             case "DATETIME":
             case "TIMESTAMP WITHOUT TIME ZONE":
+            case "TIMESTAMPTZ": // PostgreSQL's, held as UTC (the session's TimeZone is UTC)
+            case "TIMESTAMP WITH TIME ZONE":
                 return SqlType.TIMESTAMP;
+            case "INTERVAL":
+                return SqlType.INTERVAL;
             default:
                 return null;
         }
@@ -502,6 +577,11 @@ public final class Expressions {
                 case DOUBLE: {
                     double d = e.evalDouble(ctx);
                     return ctx.isNull ? Literal.ofNull(SqlType.DOUBLE) : Literal.ofDouble(d);
+                }
+                case INTERVAL: {
+                    byte[] a = e.evalText(ctx);
+                    return ctx.isNull ? Literal.ofNull(SqlType.INTERVAL)
+                            : Literal.ofInterval(Arrays.copyOfRange(a, ctx.textOffset, ctx.textOffset + ctx.textLength));
                 }
                 case TEXT: {
                     byte[] a = e.evalText(ctx);

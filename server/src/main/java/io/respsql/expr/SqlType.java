@@ -10,7 +10,17 @@ public enum SqlType {
     /** Days since 1970-01-01. */
     DATE,
     /** Microseconds since 1970-01-01 00:00:00 (no time zone). */
-    TIMESTAMP;
+    TIMESTAMP,
+    /**
+     * PostgreSQL's months/days/microseconds triple, carried as {@link Interval#BYTES} bytes through
+     * {@link Expression#evalText} (see {@link Interval}): operators that move TEXT move it unchanged.
+     */
+    INTERVAL;
+
+    /** Carried as bytes by {@link Expression#evalText}: TEXT and INTERVAL. */
+    public boolean isTextCarried() {
+        return this == TEXT || this == INTERVAL;
+    }
 
     /** Carried as a long by {@link Expression#evalLong}. */
     public boolean isLongCarried() {

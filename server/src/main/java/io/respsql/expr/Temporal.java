@@ -24,11 +24,55 @@ public final class Temporal {
         return era * 146097 + doe - 719468;
     }
 
+    /** PostgreSQL's range of TIMESTAMP: 4714-11-24 BC to 294276-12-31 AD. */
+    public static final long MIN_TIMESTAMP = -210_866_803_200_000_000L;
+    public static final long END_TIMESTAMP = Long.MAX_VALUE; // 294277-01-01 lies beyond a long of µs since 1970
+
+    public static io.respsql.sql.SqlException timestampOutOfRange() {
+        return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range");
+    }
+
+    public static long checkTimestamp(long ts) {
+        if (ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP) {
+            throw timestampOutOfRange();
+        }
+        return ts;
+    }
+
+    /** The civil date of a day number, packed: {@link #year}, {@link #month}, {@link #day} read it. */
+    public static long civil(long days) {
+        long z = days + 719468;
+        long era = Math.floorDiv(z, 146097);
+        long doe = z - era * 146097;
+        long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+        long y = yoe + era * 400;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        int d = (int) (doy - (153 * mp + 2) / 5 + 1);
+        int m = (int) (mp < 10 ? mp + 3 : mp - 9);
+        if (m <= 2) {
+            y++;
+        }
+        return y * 512 + m * 32 + d;
+    }
+
+    public static long year(long civil) {
+        return Math.floorDiv(civil, 512);
+    }
+
+    public static int month(long civil) {
+        return (int) (Math.floorMod(civil, 512) >> 5);
+    }
+
+    public static int day(long civil) {
+        return (int) (civil & 31);
+    }
+
     static boolean leap(long y) {
         return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     }
 
-    static int monthDays(long y, int m) {
+    public static int monthDays(long y, int m) {
         switch (m) {
             case 2:
                 return leap(y) ? 29 : 28;
@@ -46,6 +90,63 @@ public final class Temporal {
     public static long parseDate(byte[] a, int off, int len) {
         long micros = parseTimestamp(a, off, len);
         return micros == INVALID ? INVALID : Math.floorDiv(micros, MICROS_PER_DAY);
+    }
+
+    /**
+     * PostgreSQL's special input words: {@code epoch}, {@code now} (the statement's time,
+     * {@link StatementTime}), {@code today}, {@code tomorrow}, {@code yesterday} (midnight); the
+     * microseconds, or {@link #INVALID} for any other text.
+     */
+    public static long special(byte[] a, int off, int len, boolean date) {
+        int i = off;
+        int end = off + len;
+        while (i < end && a[i] == ' ') {
+            i++;
+        }
+        while (end > i && a[end - 1] == ' ') {
+            end--;
+        }
+        int n = end - i;
+        if (n < 3 || n > 9) {
+            return INVALID;
+        }
+        if (word(a, i, end, "epoch")) {
+            return 0;
+        }
+        if (word(a, i, end, "now")) {
+            return StatementTime.current().micros();
+        }
+        int shift = word(a, i, end, "today") ? 0 : word(a, i, end, "tomorrow") ? 1 : word(a, i, end, "yesterday") ? -1 : 2;
+        if (shift == 2) {
+            return INVALID;
+        }
+        return (Math.floorDiv(StatementTime.current().micros(), MICROS_PER_DAY) + shift) * MICROS_PER_DAY;
+    }
+
+    private static boolean word(byte[] a, int i, int end, String w) {
+        if (end - i != w.length()) {
+            return false;
+        }
+        for (int k = 0; k < w.length(); k++) {
+            if (TextBuf.lowerAscii(a[i + k]) != w.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * PostgreSQL's error for date/timestamp text: 22008 when the text has a date's shape but a
+     * field out of range (2021-02-30), else 22007.
+     */
+    public static io.respsql.sql.SqlException inputError(byte[] a, int off, int len, boolean date) {
+        String s = TextBuf.string(a, off, len);
+        if (s.trim().matches("\\d{4,}-\\d{1,2}-\\d{1,2}([ T]\\d{1,2}:\\d{1,2}(:\\d{1,2}(\\.\\d+)?)?)?")) {
+            return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.DATETIME_FIELD_OVERFLOW,
+                    "date/time field value out of range: \"" + s + "\"");
+        }
+        return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.INVALID_DATETIME_FORMAT,
+                "invalid input syntax for type " + (date ? "date" : "timestamp") + ": \"" + s + "\"");
     }
 
     /** Whether the text has only a date part (no ':'), so it reads as a DATE rather than a TIMESTAMP. */

@@ -78,6 +78,8 @@ final class SnapshotFormat {
                 return 6;
             case TIMESTAMP:
                 return 7;
+            case INTERVAL:
+                return 9; // version 4's code (the numeric helper's NUMERIC is 8)
             default:
                 throw new IllegalArgumentException(type.name());
         }
@@ -103,6 +105,8 @@ final class SnapshotFormat {
                 return ColumnType.DATE;
             case 7:
                 return ColumnType.TIMESTAMP;
+            case 9:
+                return version >= 3 ? ColumnType.INTERVAL : null;
             default:
                 return null;
         }

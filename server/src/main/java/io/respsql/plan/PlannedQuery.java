@@ -197,7 +197,10 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         }
         ctx.params = params;
         ctx.cancel = cancel;
-        ctx.statementMicros = System.currentTimeMillis() * 1000;
+        if (w != writer) {
+            io.respsql.expr.StatementTime.current().begin(0); // a worker's statement: its own time
+        }
+        ctx.statementMicros = 0; // read from StatementTime when first needed
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
             sink.countStar(columns, n);

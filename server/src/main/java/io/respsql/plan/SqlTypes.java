@@ -26,6 +26,8 @@ public final class SqlTypes {
                 return ColumnType.DATE;
             case TIMESTAMP:
                 return ColumnType.TIMESTAMP;
+            case INTERVAL:
+                return ColumnType.INTERVAL;
             default:
                 return ColumnType.INT;
         }
@@ -46,6 +48,8 @@ public final class SqlTypes {
                 return SqlType.BOOLEAN;
             case DATE:
                 return SqlType.DATE;
+            case INTERVAL:
+                return SqlType.INTERVAL;
             default:
                 return SqlType.TIMESTAMP;
         }

@@ -8,7 +8,9 @@ public enum ColumnType {
     /** Days since 1970-01-01 (issue 10: storage branch). */
     DATE(4),
     /** Microseconds since 1970-01-01 00:00:00, no time zone (issue 10: storage branch). */
-    TIMESTAMP(8);
+    TIMESTAMP(8),
+    /** PostgreSQL's INTERVAL: {@code io.respsql.expr.Interval}'s 21 bytes, held in a {@link TextColumn}. */
+    INTERVAL(8);
 
     /** Bytes per row in the column's own storage (TEXT: the arena reference). */
     public final int width;
@@ -18,7 +20,7 @@ public enum ColumnType {
     }
 
     public boolean isNumeric() {
-        return this != TEXT;
+        return this != TEXT && this != INTERVAL;
     }
 
     public boolean isInteger() {
@@ -36,6 +38,8 @@ public enum ColumnType {
                 return INT;
             case TIMESTAMP:
                 return BIGINT;
+            case INTERVAL:
+                return TEXT;
             default:
                 return this;
         }
@@ -76,6 +80,9 @@ public enum ColumnType {
      * spaces; a length such as VARCHAR(20) is the parser's to strip); null when unknown.
      */
     public static ColumnType parse(String name) {
+        if (name.toUpperCase(java.util.Locale.ROOT).startsWith("INTERVAL ")) {
+            return INTERVAL; // INTERVAL DAY TO SECOND: the qualifier is not kept
+        }
         switch (name.toUpperCase(java.util.Locale.ROOT)) {
             case "INT":
             case "INTEGER":
@@ -116,7 +123,11 @@ public enum ColumnType {
             case "TIMESTAMP":
             case "DATETIME":
             case "TIMESTAMP WITHOUT TIME ZONE":
+            case "TIMESTAMPTZ": // PostgreSQL's, held as UTC (TimeZone is UTC)
+            case "TIMESTAMP WITH TIME ZONE":
                 return TIMESTAMP;
+            case "INTERVAL":
+                return INTERVAL;
             default:
                 return null;
         }

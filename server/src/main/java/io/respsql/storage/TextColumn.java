@@ -32,7 +32,12 @@ public final class TextColumn extends Column {
     private long garbageBytes;
 
     TextColumn(String name, int position) {
-        super(name, ColumnType.TEXT, position);
+        this(name, ColumnType.TEXT, position);
+    }
+
+    /** A column of {@code type} held as bytes: TEXT, or INTERVAL's encoded values. */
+    TextColumn(String name, ColumnType type, int position) {
+        super(name, type, position);
     }
 
     @Override

@@ -41,7 +41,7 @@ public final class Keys {
         }
         for (int j = 0; j < exprs.length; j++) {
             SqlType t = exprs[j].type();
-            if (t != SqlType.NULL && (t == SqlType.TEXT) != (kinds[j] == TEXT)) {
+            if (t != SqlType.NULL && t.isTextCarried() != (kinds[j] == TEXT)) {
                 throw new IllegalArgumentException("key " + exprs[j].describe() + " of type " + t + " cannot be carried as " + kindName(kinds[j]));
             }
         }
@@ -50,7 +50,7 @@ public final class Keys {
     }
 
     public static byte kindOf(SqlType t) {
-        return t == SqlType.DOUBLE ? DOUBLE : t == SqlType.TEXT ? TEXT : LONG;
+        return t == SqlType.DOUBLE ? DOUBLE : t.isTextCarried() ? TEXT : LONG;
     }
 
     /** How a work table's column takes values. */
@@ -120,7 +120,7 @@ public final class Keys {
             return false;
         }
         SqlType t = exprs[0].type();
-        return t != SqlType.DOUBLE && t != SqlType.NULL && t != SqlType.TEXT;
+        return t != SqlType.DOUBLE && t != SqlType.NULL && !t.isTextCarried();
     }
 
     public KeyBuffer newBuffer() {

@@ -42,6 +42,7 @@ final class CellStore {
             case FLOAT:
                 return Double.compare(((DoubleColumn) c).get(row), v.d) == 0;
             case TEXT:
+            case INTERVAL:
                 return ((TextColumn) c).equalsBytes(row, v.text);
             default:
                 return c.getLong(row) == v.l;

@@ -38,7 +38,7 @@ abstract class KeyCoder {
         if (t == SqlType.NULL) {
             return new NullCoder(e);
         }
-        if (t == SqlType.TEXT) {
+        if (t.isTextCarried()) {
             Column c = e.plainColumn(relation);
             return new TextCoder(e, c instanceof TextColumn ? (TextColumn) c : null);
         }

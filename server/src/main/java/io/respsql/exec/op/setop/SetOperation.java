@@ -116,7 +116,7 @@ public final class SetOperation implements Operator {
     private static void checkTypes(Kind kind, Expression[] outputs, Table output) {
         for (int j = 0; j < outputs.length; j++) {
             SqlType t = outputs[j].type();
-            if (t != SqlType.NULL && (t == SqlType.TEXT) != (Keys.kindOf(output.column(j)) == Keys.TEXT)) {
+            if (t != SqlType.NULL && t.isTextCarried() != (Keys.kindOf(output.column(j)) == Keys.TEXT)) {
                 throw new SqlException(SqlState.DATATYPE_MISMATCH, kind.name().replace('_', ' ') + " column " + (j + 1) + ": " + outputs[j].describe() + " is "
                         + t.sqlName() + " but the result column is " + output.column(j).type());
             }
