@@ -161,7 +161,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             throw new IllegalStateException("a block is already running");
         }
         undo = new UndoLog(catalog);
+        blockMicros = io.respsql.expr.StatementTime.wallMicros();
     }
+
+    /** When the running block began: its statements' now() (PostgreSQL's transaction time). */
+    private long blockMicros;
 
     public boolean inBlock() {
         return undo != null;
@@ -268,7 +272,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      */
     public Outcome execute(CharSequence sql, ResultSink results, Offload offload) {
         // the statement's time (now(), CURRENT_DATE, 'today'): a logged statement replays with the time it logged
-        io.respsql.expr.StatementTime.current().begin(io.respsql.expr.StatementTime.pinnedBy(sql));
+        long pinned = io.respsql.expr.StatementTime.pinnedBy(sql);
+        io.respsql.expr.StatementTime.current().begin(pinned == 0 && undo != null ? blockMicros : pinned);
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;

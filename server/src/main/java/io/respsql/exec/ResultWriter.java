@@ -180,7 +180,7 @@ public final class ResultWriter {
                     sink.nullValue();
                 } else {
                     if (temporal == null) {
-                        temporal = new byte[32];
+                        temporal = new byte[40];
                     }
                     int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
                     sink.textValue(temporal, 0, len);

@@ -15,6 +15,9 @@ final class DateFormat {
 
     static final String[] MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
             "October", "November", "December"};
+    private static final String[] MON3 = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    private static final String[] DAY3 = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    private static final String[] ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"};
     static final String[] DAYS = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
 
     /** The broken-down value to_char prints. */
@@ -262,7 +265,7 @@ final class DateFormat {
                 i += 5;
             } else if (atCi(f, i, end, "MON")) {
                 if (!tm.interval || tm.month > 0) {
-                    word(MONTHS[Math.max(tm.month, 1) - 1].substring(0, 3), caseOf(f, i), 3, fm, out);
+                    word(MON3[Math.max(tm.month, 1) - 1], caseOf(f, i), 3, fm, out);
                 }
                 i += 3;
             } else if (atCi(f, i, end, "MM")) {
@@ -272,7 +275,7 @@ final class DateFormat {
                 word(DAYS[(int) Math.floorMod(tm.days + 4, 7)], caseOf(f, i), 9, fm, out);
                 i += 3;
             } else if (atCi(f, i, end, "DY")) {
-                word(DAYS[(int) Math.floorMod(tm.days + 4, 7)].substring(0, 3), caseOf(f, i), 3, fm, out);
+                word(DAY3[(int) Math.floorMod(tm.days + 4, 7)], caseOf(f, i), 3, fm, out);
                 i += 2;
             } else if (atCi(f, i, end, "DDD")) {
                 long c = Temporal.civil(tm.days);
@@ -302,8 +305,7 @@ final class DateFormat {
                 num(value = (tm.month - 1) / 3 + 1, 1, fm, out);
                 i += 1;
             } else if (atCi(f, i, end, "RM")) {
-                String[] rm = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"};
-                String r = tm.month >= 1 ? rm[tm.month - 1] : "";
+                String r = tm.month >= 1 ? ROMAN[tm.month - 1] : "";
                 word(r, f[i] == 'r' ? 0 : 2, 4, fm, out);
                 i += 2;
             } else if (atCi(f, i, end, "TZH") || atCi(f, i, end, "TZM")) {
@@ -332,6 +334,8 @@ final class DateFormat {
 
     /** to_date(text, fmt) and to_timestamp(text, fmt). */
     static final class Parse extends NaryNode {
+        private final int[] at = new int[1];
+
         Parse(SqlType type, Expression text, Expression fmt) {
             super(type, type == SqlType.DATE ? "TO_DATE" : "TO_TIMESTAMP", new Expression[] {text, fmt});
         }
@@ -348,7 +352,8 @@ final class DateFormat {
             if (ctx.isNull) {
                 return 0;
             }
-            long t = parse(s, so, so + sl, f, ctx.textOffset, ctx.textOffset + ctx.textLength);
+            at[0] = so;
+            long t = parse(s, so, so + sl, f, ctx.textOffset, ctx.textOffset + ctx.textLength, at);
             return type == SqlType.DATE ? Math.floorDiv(t, Interval.MPD) : t;
         }
     }
@@ -409,7 +414,7 @@ final class DateFormat {
         throw bad("invalid value \"" + TextBuf.string(s, i, Math.min(end - i, 10)) + "\" for \"" + what + "\"");
     }
 
-    static long parse(byte[] s, int si, int send, byte[] f, int i, int end) {
+    static long parse(byte[] s, int si, int send, byte[] f, int i, int end, int[] p) {
         long year = 1970;
         boolean yearSet = false;
         long month = 1;
@@ -420,7 +425,6 @@ final class DateFormat {
         long micros = 0;
         int pm = -1;
         long doy = -1;
-        int[] p = {si};
         while (i < end) {
             if (atCi(f, i, end, "FM")) {
                 i += 2;

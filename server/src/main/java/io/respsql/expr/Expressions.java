@@ -375,20 +375,30 @@ public final class Expressions {
             return -1;
         }
         n = n.substring(8).trim();
-        if (n.isEmpty()) {
-            return Interval.NONE;
-        }
-        int to = n.lastIndexOf(' ');
-        String last = to < 0 ? n : n.substring(to + 1);
-        int p = last.indexOf('(');
+        int precision = -1;
+        int p = n.indexOf('(');
         if (p >= 0) {
-            last = last.substring(0, p);
+            int close = n.indexOf(')', p);
+            try {
+                precision = Math.min(6, Integer.parseInt(n.substring(p + 1, close < 0 ? n.length() : close).trim()));
+            } catch (NumberFormatException e) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: INTERVAL precision in '" + typeName + "'");
+            }
+            n = n.substring(0, p).trim();
         }
-        int f = Interval.field(last);
+        int f;
+        if (n.isEmpty()) {
+            f = Interval.NONE;
+        } else if (n.equals("MINUTE TO SECOND")) {
+            f = Interval.MINUTE_TO_SECOND;
+        } else {
+            int to = n.lastIndexOf(' ');
+            f = Interval.field(to < 0 ? n : n.substring(to + 1));
+        }
         if (f < 0) {
             throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unknown INTERVAL field in '" + typeName + "'");
         }
-        return f;
+        return precision < 0 ? f : f | (precision + 1) << 4;
     }
 
     /** TEXT (or INTERVAL) to INTERVAL: a constant is read now (its error is the statement's), else per row. */

@@ -235,7 +235,8 @@ public final class Interval {
     // ---- input ------------------------------------------------------------------------------
 
     /** Lowest field of a qualifier ({@code INTERVAL '1' DAY}); NONE: no qualifier. */
-    public static final int NONE = 0, YEAR = 1, MONTH = 2, DAY = 3, HOUR = 4, MINUTE = 5, SECOND = 6;
+    public static final int NONE = 0, YEAR = 1, MONTH = 2, DAY = 3, HOUR = 4, MINUTE = 5, SECOND = 6, MINUTE_TO_SECOND = 7;
+    // a qualifier is the field, plus (precision + 1) << 4 when the seconds' precision is given
 
     /** The field a qualifier word names, or -1. */
     public static int field(String word) {
@@ -276,7 +277,9 @@ public final class Interval {
      * is seconds, or the qualifier's lowest field ({@code INTERVAL '1' DAY}); a qualifier drops
      * the fields below it. Throws 22007 for bad text, 22008 out of range.
      */
-    public static Value parse(byte[] a, int off, int len, int qualifier, Value out) {
+    public static Value parse(byte[] a, int off, int len, int qualified, Value out) {
+        int qualifier = qualified & 15;
+        int precision = (qualified >> 4) - 1;
         int i = off;
         int end = off + len;
         while (i < end && isSpace(a[i])) {
@@ -318,6 +321,14 @@ public final class Interval {
                 break;
             default:
                 break;
+        }
+        if (precision >= 0 && precision < 6) {
+            long scale = 1;
+            for (int k = precision; k < 6; k++) {
+                scale *= 10;
+            }
+            long half = scale / 2;
+            micros = micros >= 0 ? (micros + half) / scale * scale : -((-micros + half) / scale * scale);
         }
         if (months != (int) months || days != (int) days) {
             throw fieldOverflow(a, off, len);
@@ -535,7 +546,7 @@ public final class Interval {
                 throw invalid(src, off, len);
             }
             f[n++] = integer(a, s, k, src, off, len);
-            if (k < to && a[k] == '.' && n == 3 || k < to && a[k] == '.' && n == 2 && qualifier == SECOND) {
+            if (k < to && a[k] == '.' && n >= 2) {
                 k++;
                 long scale = 100_000;
                 while (k < to && isDigit(a[k])) {
@@ -567,7 +578,7 @@ public final class Interval {
         long h;
         long m;
         long s;
-        if (n == 2 && qualifier == SECOND) {
+        if (n == 2 && (qualifier == MINUTE_TO_SECOND || fracMicros > 0 || fractionWritten(a, from, to))) {
             h = 0;
             m = f[0];
             s = f[1];
@@ -586,6 +597,15 @@ public final class Interval {
             throw fieldOverflow(src, off, len);
         }
         acc.micros += neg ? -total : total;
+    }
+
+    private static boolean fractionWritten(byte[] a, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (a[k] == '.') {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final int U_MICRO = 0, U_MILLI = 1, U_SECOND = 2, U_MINUTE = 3, U_HOUR = 4, U_DAY = 5, U_WEEK = 6,

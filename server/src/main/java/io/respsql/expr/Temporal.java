@@ -98,6 +98,12 @@ public final class Temporal {
      * microseconds, or {@link #INVALID} for any other text.
      */
     public static long special(byte[] a, int off, int len, boolean date) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            long loose = parseLoose(a, off, len);
+            if (loose != INVALID) {
+                return loose;
+            }
+        }
         int i = off;
         int end = off + len;
         while (i < end && a[i] == ' ') {
@@ -133,6 +139,229 @@ public final class Temporal {
             }
         }
         return true;
+    }
+
+    private static final String[] MONTH_WORDS = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
+    private static final java.util.Set<String> DAY_WORDS = java.util.Set.of("sun", "mon", "tue", "tues", "wed", "thu", "thur", "thurs",
+            "fri", "sat", "sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday");
+    private static final java.util.Set<String> ZONE_WORDS = java.util.Set.of("utc", "gmt", "ut", "z", "zulu", "est", "edt", "cst",
+            "cdt", "mst", "mdt", "pst", "pdt");
+
+    /**
+     * PostgreSQL's other date and timestamp input forms (DateStyle ISO, MDY), for its dialect:
+     * {@code January 8, 1999}, {@code 1/8/1999} (month first), {@code 1999-Jan-08},
+     * {@code 08 Jan 99} (a two-digit year is 1970..2069), {@code 19990108}, {@code 990108},
+     * {@code 1999.008} (day of year), {@code J2451187} (Julian day), {@code ... BC}, a day name
+     * (ignored), a time {@code hh:mm[:ss[.f]]} with {@code am}/{@code pm}, and a time zone
+     * (ignored, as PostgreSQL ignores it for a timestamp without time zone). Microseconds, or
+     * {@link #INVALID}.
+     */
+    public static long parseLoose(byte[] a, int off, int len) {
+        String s = TextBuf.string(a, off, len).trim().toLowerCase(java.util.Locale.ROOT);
+        if (s.isEmpty()) {
+            return INVALID;
+        }
+        java.util.List<String> nums = new java.util.ArrayList<>();
+        int month = -1;
+        boolean bc = false;
+        long time = 0;
+        boolean timeSeen = false;
+        int pm = -1;
+        long julian = Long.MIN_VALUE;
+        int i = 0;
+        int n = s.length();
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c == '-' && timeSeen) {
+                c = '+'; // after the time: a zone offset
+            }
+            if (c == ' ' || c == ',' || c == '/' || c == '-' || c == '\t') {
+                i++;
+                continue;
+            }
+            if (Character.isLetter(c)) {
+                int j = i;
+                while (j < n && Character.isLetter(s.charAt(j))) {
+                    j++;
+                }
+                String w = s.substring(i, j);
+                if (j < n && s.charAt(j) == '.') {
+                    j++; // "Jan." and "a.d."
+                }
+                i = j;
+                if (w.equals("j") && i < n && Character.isDigit(s.charAt(i))) {
+                    int k = i;
+                    while (k < n && Character.isDigit(s.charAt(k))) {
+                        k++;
+                    }
+                    julian = Long.parseLong(s.substring(i, Math.min(k, i + 9)));
+                    i = k;
+                    continue;
+                }
+                if (w.equals("bc")) {
+                    bc = true;
+                } else if (w.equals("ad")) {
+                    bc = false;
+                } else if (w.equals("am") || w.equals("pm")) {
+                    pm = w.equals("pm") ? 1 : 0;
+                } else if (w.equals("t") || DAY_WORDS.contains(w) || ZONE_WORDS.contains(w)) {
+                    // a separator, a day name, a zone: nothing to keep
+                } else {
+                    int m = -1;
+                    if (w.length() >= 3) {
+                        for (int k = 0; k < 12; k++) {
+                            if (w.startsWith(MONTH_WORDS[k]) && ("january february march april may june july august september october november december"
+                                    .contains(w) || w.equals("sept"))) {
+                                m = k + 1;
+                            }
+                        }
+                    }
+                    if (m < 0 || month >= 0) {
+                        return INVALID;
+                    }
+                    month = m;
+                }
+                continue;
+            }
+            if (Character.isDigit(c) || c == '+' || c == '.') {
+                int j = i;
+                if (c == '+') {
+                    if (!timeSeen) {
+                        return INVALID;
+                    }
+                    j++;
+                    if (j < n && Character.isLetter(s.charAt(j))) {
+                        return INVALID;
+                    } // a zone offset after the time: +hh[:mm]
+                    while (j < n && (Character.isDigit(s.charAt(j)) || s.charAt(j) == ':')) {
+                        j++;
+                    }
+                    i = j;
+                    continue;
+                }
+                while (j < n && (Character.isDigit(s.charAt(j)) || s.charAt(j) == ':' || s.charAt(j) == '.')) {
+                    j++;
+                }
+                String t = s.substring(i, j);
+                i = j;
+                if (t.indexOf(':') >= 0) {
+                    if (timeSeen) {
+                        return INVALID;
+                    }
+                    String[] parts = t.split(":", -1);
+                    if (parts.length < 2 || parts.length > 3) {
+                        return INVALID;
+                    }
+                    try {
+                        long h = Long.parseLong(parts[0]);
+                        long mi = Long.parseLong(parts[1]);
+                        double sec = parts.length == 3 ? Double.parseDouble(parts[2]) : 0;
+                        if (h > 24 || mi > 59 || sec >= 61) {
+                            return INVALID;
+                        }
+                        time = (h * 60 + mi) * 60_000_000L + Math.round(sec * 1e6);
+                    } catch (NumberFormatException e) {
+                        return INVALID;
+                    }
+                    timeSeen = true;
+                    continue;
+                }
+                if (timeSeen && nums.size() >= 3) {
+                    return INVALID;
+                }
+                nums.add(t);
+                continue;
+            }
+            return INVALID;
+        }
+        if (pm >= 0) {
+            long h = time / 3_600_000_000L;
+            if (!timeSeen || h < 1 || h > 12) {
+                return INVALID;
+            }
+            time = time % 3_600_000_000L + (h % 12 + (pm == 1 ? 12 : 0)) * 3_600_000_000L;
+        }
+        long days;
+        if (julian != Long.MIN_VALUE) {
+            if (!nums.isEmpty() || month >= 0) {
+                return INVALID;
+            }
+            days = julian - 2_440_588;
+        } else {
+            long y;
+            int m;
+            int d;
+            try {
+                if (month >= 0) {
+                    if (nums.size() != 2) {
+                        return INVALID;
+                    }
+                    String first = nums.get(0);
+                    String second = nums.get(1);
+                    boolean yearFirst = first.length() >= 3 || Long.parseLong(first) > 31;
+                    y = year(yearFirst ? first : second, bc);
+                    d = Integer.parseInt(yearFirst ? second : first);
+                    m = month;
+                } else if (nums.size() == 1) {
+                    String t = nums.get(0);
+                    int dot = t.indexOf('.');
+                    if (dot > 0) { // YYYY.DDD
+                        y = Long.parseLong(t.substring(0, dot));
+                        long doy = Long.parseLong(t.substring(dot + 1));
+                        if (doy < 1 || doy > (leap(y) ? 366 : 365)) {
+                            return INVALID;
+                        }
+                        days = daysFromCivil(bc ? 1 - y : y, 1, 1) + doy - 1;
+                        return days * MICROS_PER_DAY + time;
+                    }
+                    if (t.length() == 8) {
+                        y = Long.parseLong(t.substring(0, 4));
+                    } else if (t.length() == 6) {
+                        y = year(t.substring(0, 2), bc);
+                    } else {
+                        return INVALID;
+                    }
+                    int k = t.length() - 4;
+                    m = Integer.parseInt(t.substring(k, k + 2));
+                    d = Integer.parseInt(t.substring(k + 2));
+                    if (bc) {
+                        y = 1 - y;
+                    }
+                } else if (nums.size() == 3) {
+                    String f = nums.get(0);
+                    if (f.length() >= 3 || Long.parseLong(f) > 31) { // Y M D
+                        y = year(f, bc);
+                        m = Integer.parseInt(nums.get(1));
+                        d = Integer.parseInt(nums.get(2));
+                    } else { // M D Y
+                        m = Integer.parseInt(f);
+                        d = Integer.parseInt(nums.get(1));
+                        y = year(nums.get(2), bc);
+                    }
+                } else {
+                    return INVALID;
+                }
+            } catch (NumberFormatException e) {
+                return INVALID;
+            }
+            if (m < 1 || m > 12 || d < 1 || d > monthDays(y, m) || y > 294_000) {
+                return INVALID;
+            }
+            days = daysFromCivil(y, m, d);
+        }
+        return days * MICROS_PER_DAY + time;
+    }
+
+    /** A year as written: two digits are 1970..2069 (not with BC); BC years count back from 1 BC = year 0. */
+    private static long year(String t, boolean bc) {
+        if (t.indexOf('.') >= 0) {
+            throw new NumberFormatException(t);
+        }
+        long y = Long.parseLong(t);
+        if (t.length() <= 2 && !bc) {
+            y += y < 70 ? 2000 : 1900;
+        }
+        return bc ? 1 - y : y;
     }
 
     /**
@@ -193,8 +422,8 @@ public final class Temporal {
         while (i < end && isDigit(a[i]) && i - start < 2) {
             day = day * 10 + (a[i++] - '0');
         }
-        if (i == start || month < 1 || month > 12 || day < 1 || day > monthDays(year, month) || year < 1) {
-            return INVALID;
+        if (i == start || month < 1 || month > 12 || day < 1 || day > monthDays(year, month) || year < 1 || year > 294_000) {
+            return INVALID; // (beyond 294000 AD the microseconds since 1970 leave a long)
         }
         long micros = daysFromCivil(year, month, day) * MICROS_PER_DAY;
         if (i == end) {

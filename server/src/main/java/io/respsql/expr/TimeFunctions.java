@@ -855,13 +855,15 @@ final class TimeFunctions {
 
     /** make_interval(years, months, weeks, days, hours, mins, secs), each defaulting to 0. */
     static final class MakeInterval extends IntervalNode {
+        private final long[] f = new long[6];
+
         MakeInterval(Expression[] args) {
             super("MAKE_INTERVAL", args);
         }
 
         @Override
         public byte[] evalText(EvalContext ctx) {
-            long[] f = new long[6];
+            java.util.Arrays.fill(f, 0);
             for (int i = 0; i < args.length && i < 6; i++) {
                 f[i] = args[i].evalLong(ctx);
                 if (ctx.isNull) {

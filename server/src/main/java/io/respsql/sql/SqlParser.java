@@ -342,7 +342,8 @@ public final class SqlParser {
             }
         }
         if (peek().is(Symbol.LPAREN) && peek(1).type == Token.Type.NUMBER && peek(2).is(Symbol.RPAREN)) {
-            pos += 3; // a precision of the seconds: accepted, not applied
+            b.append('(').append(peek(1).text).append(')'); // the seconds' precision
+            pos += 3;
         }
         return b.toString();
     }

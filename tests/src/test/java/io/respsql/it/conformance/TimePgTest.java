@@ -67,6 +67,11 @@ class TimePgTest {
                 + " CASE WHEN interval '1 year' > interval '360 days' THEN 'gt' ELSE 'not gt' END",
         "SELECT CASE WHEN isfinite(date '2020-01-01') THEN 'finite' END, extract(epoch from interval '1 year')::int8",
         "SELECT count(id) FROM ev WHERE at < now() AND d <= current_date AND at < localtimestamp AND now() = current_timestamp",
+        "SELECT date 'January 8, 1999', date '1/8/1999', date '1999-Jan-08', date '08 Jan 99', date '19990108', date '1999.008',"
+                + " date 'J2451187', date '2040-04-10 BC', make_date(-44, 3, 15)",
+        "SELECT timestamp 'Mon Feb 10 17:32:01 1997 PST', timestamp '1997-02-10 17:32:01-08', timestamp 'Feb 10 5:32PM 1997'",
+        "SELECT interval '1 2:03' day to second, interval '12:34.5678' minute to second(2), interval '1.23456' second(3),"
+                + " interval '1 day 2:30' hour, interval '2:03.5'",
         "SELECT now() - now(), current_date - current_date, CASE WHEN date_trunc('day', now()) = current_date::timestamp THEN 'today' END",
     };
 
