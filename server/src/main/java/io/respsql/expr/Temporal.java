@@ -100,7 +100,7 @@ public final class Temporal {
     public static long special(byte[] a, int off, int len, boolean date) {
         if (io.respsql.sql.Dialect.postgres()) {
             long loose = parseLoose(a, off, len);
-            if (loose != INVALID) {
+            if (loose != INVALID && loose != OUT_OF_RANGE) {
                 return loose;
             }
         }
@@ -111,6 +111,17 @@ public final class Temporal {
         }
         while (end > i && a[end - 1] == ' ') {
             end--;
+        }
+        // a zone after a word ('tomorrow EST', 'now zulu'): ignored, as for a timestamp without time zone
+        int sp = end;
+        while (sp > i && a[sp - 1] != ' ') {
+            sp--;
+        }
+        if (sp > i && ZONE_WORDS.contains(TextBuf.string(a, sp, end - sp).toLowerCase(java.util.Locale.ROOT))) {
+            end = sp;
+            while (end > i && a[end - 1] == ' ') {
+                end--;
+            }
         }
         int n = end - i;
         if (n < 3 || n > 9) {
@@ -156,6 +167,9 @@ public final class Temporal {
      * (ignored, as PostgreSQL ignores it for a timestamp without time zone). Microseconds, or
      * {@link #INVALID}.
      */
+    /** {@link #parseLoose}'s answer for text of a date's shape with a field out of range (PostgreSQL's 22008). */
+    static final long OUT_OF_RANGE = Long.MIN_VALUE + 1;
+
     public static long parseLoose(byte[] a, int off, int len) {
         String s = TextBuf.string(a, off, len).trim().toLowerCase(java.util.Locale.ROOT);
         if (s.isEmpty()) {
@@ -167,6 +181,7 @@ public final class Temporal {
         long time = 0;
         boolean timeSeen = false;
         int pm = -1;
+        int numsBeforeMonth = 0;
         long julian = Long.MIN_VALUE;
         int i = 0;
         int n = s.length();
@@ -185,6 +200,7 @@ public final class Temporal {
                     j++;
                 }
                 String w = s.substring(i, j);
+                boolean glued = i > 0 && Character.isDigit(s.charAt(i - 1)) || j < n && Character.isDigit(s.charAt(j));
                 if (j < n && s.charAt(j) == '.') {
                     j++; // "Jan." and "a.d."
                 }
@@ -216,10 +232,11 @@ public final class Temporal {
                             }
                         }
                     }
-                    if (m < 0 || month >= 0) {
-                        return INVALID;
+                    if (m < 0 || month >= 0 || glued) {
+                        return INVALID; // (PostgreSQL refuses 97FEB10 too)
                     }
                     month = m;
+                    numsBeforeMonth = nums.size();
                 }
                 continue;
             }
@@ -293,12 +310,12 @@ public final class Temporal {
             int d;
             try {
                 if (month >= 0) {
-                    if (nums.size() != 2) {
-                        return INVALID;
+                    if (nums.size() != 2 || numsBeforeMonth == 2 && s.indexOf('-') >= 0) {
+                        return INVALID; // PostgreSQL reads 1999 08 Jan, not 1999-08-Jan
                     }
                     String first = nums.get(0);
                     String second = nums.get(1);
-                    boolean yearFirst = first.length() >= 3 || Long.parseLong(first) > 31;
+                    boolean yearFirst = first.length() >= 3;
                     y = year(yearFirst ? first : second, bc);
                     d = Integer.parseInt(yearFirst ? second : first);
                     m = month;
@@ -329,7 +346,7 @@ public final class Temporal {
                     }
                 } else if (nums.size() == 3) {
                     String f = nums.get(0);
-                    if (f.length() >= 3 || Long.parseLong(f) > 31) { // Y M D
+                    if (f.length() >= 3) { // Y M D
                         y = year(f, bc);
                         m = Integer.parseInt(nums.get(1));
                         d = Integer.parseInt(nums.get(2));
@@ -345,11 +362,12 @@ public final class Temporal {
                 return INVALID;
             }
             if (m < 1 || m > 12 || d < 1 || d > monthDays(y, m) || y > 294_000) {
-                return INVALID;
+                return OUT_OF_RANGE;
             }
             days = daysFromCivil(y, m, d);
         }
-        return days * MICROS_PER_DAY + time;
+        long t = days * MICROS_PER_DAY + time;
+        return t < MIN_TIMESTAMP ? OUT_OF_RANGE : t;
     }
 
     /** A year as written: two digits are 1970..2069 (not with BC); BC years count back from 1 BC = year 0. */
@@ -370,7 +388,7 @@ public final class Temporal {
      */
     public static io.respsql.sql.SqlException inputError(byte[] a, int off, int len, boolean date) {
         String s = TextBuf.string(a, off, len);
-        if (s.trim().matches("\\d{4,}-\\d{1,2}-\\d{1,2}([ T]\\d{1,2}:\\d{1,2}(:\\d{1,2}(\\.\\d+)?)?)?")) {
+        if (io.respsql.sql.Dialect.postgres() && parseLoose(a, off, len) == OUT_OF_RANGE || s.trim().matches("\\d{4,}-\\d{1,2}-\\d{1,2}([ T]\\d{1,2}:\\d{1,2}(:\\d{1,2}(\\.\\d+)?)?)?")) {
             return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.DATETIME_FIELD_OVERFLOW,
                     "date/time field value out of range: \"" + s + "\"");
         }

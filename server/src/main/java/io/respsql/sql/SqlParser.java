@@ -348,6 +348,12 @@ public final class SqlParser {
         return b.toString();
     }
 
+    /** At TIMESTAMP: {@code WITH[OUT] TIME ZONE 'text'} follows (PostgreSQL's typed literal; the zone is UTC here). */
+    private boolean timestampZoneLiteral() {
+        return (peek(1).is(Keyword.WITH) || peek(1).isKeyword("WITHOUT")) && peek(2).isKeyword("TIME") && peek(3).isKeyword("ZONE")
+                && peek(4).type == Token.Type.STRING && !isDoubleQuoted(peek(4));
+    }
+
     /** {@code INTERVAL 'text' [qualifier]}: a typed literal whose type name carries the qualifier. */
     private Expr intervalLiteral(Token t, Token text) {
         pos += 2;
@@ -1294,6 +1300,28 @@ public final class SqlParser {
                     }
                     break;
                 case TIMESTAMP:
+                    if (timestampZoneLiteral()) {
+                        Token v = peek(4);
+                        pos += 5;
+                        return new Expr.TypedLiteral(new TypeName("TIMESTAMP", -1, -1, t.start, t.end), v.text, t.start, v.end);
+                    }
+                    if (after.is(Symbol.LPAREN) && peek(2).type == Token.Type.NUMBER && peek(3).is(Symbol.RPAREN)) {
+                        int save = pos;
+                        pos += 3; // timestamp(p) [with[out] time zone] 'text': the precision is not applied
+                        if (timestampZoneLiteral() || peek(1).type == Token.Type.STRING && !isDoubleQuoted(peek(1))) {
+                            int skip = timestampZoneLiteral() ? 4 : 1;
+                            Token v = peek(skip);
+                            pos += skip + 1;
+                            return new Expr.TypedLiteral(new TypeName("TIMESTAMP", -1, -1, t.start, t.end), v.text, t.start, v.end);
+                        }
+                        pos = save;
+                    }
+                    if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
+                        pos += 2;
+                        TypeName type = new TypeName(kw.name(), -1, -1, t.start, t.end);
+                        return new Expr.TypedLiteral(type, after.text, t.start, after.end);
+                    }
+                    break;
                 case DATE:
                     if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
                         pos += 2;

@@ -72,6 +72,8 @@ class TimePgTest {
         "SELECT timestamp 'Mon Feb 10 17:32:01 1997 PST', timestamp '1997-02-10 17:32:01-08', timestamp 'Feb 10 5:32PM 1997'",
         "SELECT interval '1 2:03' day to second, interval '12:34.5678' minute to second(2), interval '1.23456' second(3),"
                 + " interval '1 day 2:30' hour, interval '2:03.5'",
+        "SELECT timestamp without time zone '1997-01-02', timestamp(2) without time zone '2000-01-01 10:00:00',"
+                + " CASE WHEN timestamp 'tomorrow EST' = timestamp 'tomorrow' THEN 'zone ignored' END",
         "SELECT now() - now(), current_date - current_date, CASE WHEN date_trunc('day', now()) = current_date::timestamp THEN 'today' END",
     };
 
@@ -89,6 +91,9 @@ class TimePgTest {
         "SELECT make_date(2021, 2, 30)",
         "SELECT to_date('2021-02-30', 'YYYY-MM-DD')",
         "INSERT INTO ev (id, span) VALUES (99, 'five minutes')",
+        "SELECT timestamp '97FEB10 5:32:01PM UTC'",
+        "SELECT timestamp '97/02/10 17:32:01 UTC'",
+        "SELECT timestamp 'Feb 16 17:32:01 5097 BC'",
     };
 
     private static PgPeer pg;
