@@ -217,7 +217,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             throw new IllegalStateException("a block is already running");
         }
         undo = new UndoLog(catalog);
+        blockMicros = io.respsql.expr.StatementTime.wallMicros();
     }
+
+    /** When the running block began: its statements' now() (PostgreSQL's transaction time). */
+    private long blockMicros;
 
     public boolean inBlock() {
         return undo != null;
@@ -344,6 +348,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     }
 
     private Outcome executeInScope(CharSequence sql, ResultSink results, Offload offload) {
+        // the statement's time (now(), CURRENT_DATE, 'today'): a logged statement replays with the time it logged
+        long pinned = io.respsql.expr.StatementTime.pinnedBy(sql);
+        io.respsql.expr.StatementTime.current().begin(pinned == 0 && undo != null ? blockMicros : pinned);
         this.offload = undo == null ? offload : null;
         parsed = null;
         parsedText = null;
@@ -789,6 +796,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private Outcome took(Outcome o, CharSequence sql, String touched) {
         long changes = o.changes();
         if (changes >= 0) {
+            io.respsql.expr.StatementTime time = io.respsql.expr.StatementTime.current();
+            if (time.used() && io.respsql.expr.StatementTime.pinnedBy(sql) == 0) {
+                // A write that read the statement's time is logged (and replicated) with that time, so a
+                // replay or a replica computes the same values: the text is prefixed by a comment
+                // naming it, which the engine reads back as the statement's time (StatementTime.pinnedBy).
+                sql = io.respsql.expr.StatementTime.logged(sql, time.micros());
+            }
             boolean changedData = changes > 0; // an UPDATE that matched nothing, a DDL no-op (IF [NOT] EXISTS): WATCH sees no change
             if (undo != null) {
                 blockWrites.add(sql.toString()); // kept until EXEC: the text, not a view of a request

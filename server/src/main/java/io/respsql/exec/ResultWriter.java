@@ -19,6 +19,7 @@ import java.util.List;
 public final class ResultWriter {
     private static final byte[] EMPTY = new byte[0];
     private byte[] temporal;
+    private io.respsql.expr.Interval.Printer intervalText;
     /** Above this many slots the tuple buffer is let go after the run. */
     private static final int KEEP_BUFFER = 1 << 16;
     /** The result tuples' slots, reused run after run (a writer belongs to one plan; one thread). */
@@ -168,6 +169,19 @@ public final class ResultWriter {
                 }
                 return;
             }
+            case INTERVAL: {
+                byte[] b = e.evalText(ctx);
+                if (ctx.isNull) {
+                    sink.nullValue();
+                } else {
+                    if (intervalText == null) {
+                        intervalText = new io.respsql.expr.Interval.Printer();
+                    }
+                    int len = intervalText.print(b, ctx.textOffset);
+                    sink.textValue(intervalText.bytes(), 0, len);
+                }
+                return;
+            }
             case DATE:
             case TIMESTAMP: {
                 long v = e.evalLong(ctx);
@@ -175,7 +189,7 @@ public final class ResultWriter {
                     sink.nullValue();
                 } else {
                     if (temporal == null) {
-                        temporal = new byte[32];
+                        temporal = new byte[40];
                     }
                     int len = TemporalText.format(e.type() == io.respsql.expr.SqlType.DATE, v, temporal);
                     sink.textValue(temporal, 0, len);

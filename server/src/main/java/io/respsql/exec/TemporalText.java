@@ -12,9 +12,11 @@ final class TemporalText {
     /** Writes the value into {@code out} (at least 32 bytes); returns the length. */
     static int format(boolean date, long v, byte[] out) {
         long days = date ? v : Math.floorDiv(v, 86_400_000_000L);
-        int p = civil(days, out);
+        // PostgreSQL writes year 0 and before as 1 BC and before ("0044-03-15 BC"); the default dialect keeps "-0043"
+        boolean bc = days < -719_162 && io.respsql.sql.Dialect.postgres(); // before 0001-01-01
+        int p = civil(days, out, bc);
         if (date) {
-            return p;
+            return bc ? bc(out, p) : p;
         }
         long micros = Math.floorMod(v, 86_400_000_000L);
         long secs = micros / 1_000_000;
@@ -38,11 +40,18 @@ final class TemporalText {
             }
             p += digits;
         }
-        return p;
+        return bc ? bc(out, p) : p;
+    }
+
+    private static int bc(byte[] out, int p) {
+        out[p] = ' ';
+        out[p + 1] = 'B';
+        out[p + 2] = 'C';
+        return p + 3;
     }
 
     /** Days since the epoch as YYYY-MM-DD (proleptic Gregorian; H. Hinnant's civil_from_days). */
-    private static int civil(long z, byte[] out) {
+    private static int civil(long z, byte[] out, boolean bc) {
         z += 719_468;
         long era = Math.floorDiv(z, 146_097);
         long doe = z - era * 146_097;
@@ -54,6 +63,9 @@ final class TemporalText {
         long m = mp < 10 ? mp + 3 : mp - 9;
         if (m <= 2) {
             y++;
+        }
+        if (bc) {
+            y = 1 - y;
         }
         int p = 0;
         if (y < 0) {

@@ -141,14 +141,21 @@ final class Casts {
                         case DATE: {
                             long d = Temporal.parseDate(a, off, len);
                             if (d == Temporal.INVALID) {
-                                throw invalid(a, off, len, type);
+                                long s = Temporal.special(a, off, len, true);
+                                if (s != Temporal.INVALID) {
+                                    return Math.floorDiv(s, Temporal.MICROS_PER_DAY);
+                                }
+                                throw pg ? Temporal.inputError(a, off, len, true) : invalid(a, off, len, type);
                             }
                             return d;
                         }
                         case TIMESTAMP: {
                             long t = Temporal.parseTimestamp(a, off, len);
                             if (t == Temporal.INVALID) {
-                                throw invalid(a, off, len, type);
+                                t = Temporal.special(a, off, len, false);
+                                if (t == Temporal.INVALID) {
+                                    throw pg ? Temporal.inputError(a, off, len, false) : invalid(a, off, len, type);
+                                }
                             }
                             return t;
                         }

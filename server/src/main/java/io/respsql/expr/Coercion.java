@@ -81,8 +81,19 @@ final class Coercion {
             }
             return n instanceof Long ? Literal.ofLong(SqlType.BIGINT, n.longValue()) : Literal.ofDouble(n.doubleValue());
         }
+        if (target == SqlType.INTERVAL) {
+            Interval.Value v = Interval.parse(a, off, len, Interval.NONE, new Interval.Value());
+            return Literal.ofInterval(Interval.encode(v.months, v.days, v.micros));
+        }
         if (temporal(target)) {
             long micros = Temporal.parseTimestamp(a, off, len);
+            if (micros == Temporal.INVALID) {
+                micros = Temporal.special(a, off, len, target == SqlType.DATE);
+                if (micros != Temporal.INVALID) {
+                    return target == SqlType.DATE ? Literal.ofLong(SqlType.DATE, Math.floorDiv(micros, Temporal.MICROS_PER_DAY))
+                            : Literal.ofLong(SqlType.TIMESTAMP, micros);
+                }
+            }
             if (micros == Temporal.INVALID) {
                 throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid " + target.sqlName() + " value '" + s + "'");
             }

@@ -43,7 +43,7 @@ final class ColumnRange {
             return t.isNumeric() || t == SqlType.BOOLEAN;
         }
         if (col instanceof ColumnRef.TextRef) {
-            return t == SqlType.TEXT;
+            return t == SqlType.TEXT && col.type() == SqlType.TEXT;
         }
         return false;
     }

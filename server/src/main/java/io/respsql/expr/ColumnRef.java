@@ -37,7 +37,7 @@ abstract class ColumnRef extends Expression {
             return new DoubleRef(t, (DoubleColumn) c, relation, label);
         }
         if (c instanceof TextColumn) {
-            return new TextRef((TextColumn) c, relation, label);
+            return new TextRef(t, (TextColumn) c, relation, label);
         }
         if (t == SqlType.DOUBLE) {
             return new GenericDoubleRef(c, relation, label);
@@ -61,6 +61,8 @@ abstract class ColumnRef extends Expression {
                 return SqlType.DATE;
             case TIMESTAMP:
                 return SqlType.TIMESTAMP;
+            case INTERVAL:
+                return SqlType.INTERVAL;
             default:
                 throw new IllegalArgumentException(c.type().name());
         }
@@ -126,8 +128,8 @@ abstract class ColumnRef extends Expression {
     static final class TextRef extends ColumnRef {
         final TextColumn c;
 
-        TextRef(TextColumn c, int relation, String label) {
-            super(SqlType.TEXT, c, relation, label);
+        TextRef(SqlType t, TextColumn c, int relation, String label) {
+            super(t, c, relation, label);
             this.c = c;
         }
 

@@ -23,6 +23,7 @@ final class Eval {
                 e.evalDouble(ctx);
                 break;
             case TEXT:
+            case INTERVAL:
                 e.evalText(ctx);
                 break;
             case NULL:

@@ -138,7 +138,7 @@ public final class Expressions {
             if (other == SqlType.NULL || integerLike(other)) {
                 return Literal.ofNull(SqlType.BIGINT);
             }
-            if (other == SqlType.DOUBLE || other == SqlType.DATE) {
+            if (other == SqlType.DOUBLE || other == SqlType.DATE || other == SqlType.TIMESTAMP || other == SqlType.INTERVAL) {
                 return Literal.ofNull(other);
             }
             if (other == SqlType.NUMERIC) {
@@ -155,6 +155,10 @@ public final class Expressions {
                 return new ArithmeticOp.DoubleOp(op, left, right, true); // numeric and float8: float8 (PostgreSQL)
             }
             throw cannotTake(op, a, b);
+        }
+        Expression time = TimeFunctions.arithmetic(op, left, right);
+        if (time != null) {
+            return time;
         }
         if (io.respsql.sql.Dialect.postgres()) {
             if (a.isInteger() && b.isInteger()) {
@@ -194,6 +198,9 @@ public final class Expressions {
         }
         if (t == SqlType.NUMERIC) {
             return fold(new NumericNodes.Negate(e));
+        }
+        if (t == SqlType.INTERVAL) {
+            return fold(new TimeFunctions.IntervalNegate(e));
         }
         if (!Coercion.numberLike(t)) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator '-' cannot take " + t.sqlName());
@@ -248,7 +255,7 @@ public final class Expressions {
             }
             anyDouble |= v.type() == SqlType.DOUBLE;
         }
-        if (constant) {
+        if (constant && e.type() != SqlType.INTERVAL) {
             int kind = e.type() == SqlType.TEXT ? ValueCompare.TEXT : anyDouble ? ValueCompare.DOUBLE : ValueCompare.LONG;
             return fold(new InList(e, coerced, kind, negated));
         }
@@ -343,6 +350,9 @@ public final class Expressions {
         if (!Casts.allowed(from, target)) {
             throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast " + from.sqlName() + " to " + target.sqlName());
         }
+        if (target == SqlType.INTERVAL) {
+            return intervalCast(e, Interval.NONE);
+        }
         return fold(new Casts.Cast(e, target));
     }
 
@@ -352,6 +362,10 @@ public final class Expressions {
      * the corpus expects), anything else becomes DOUBLE. Unknown names are an error naming them.
      */
     public static Expression castTo(Expression e, String typeName) {
+        int qualifier = intervalQualifier(typeName);
+        if (qualifier >= 0) {
+            return e.type() == SqlType.NULL ? Literal.ofNull(SqlType.INTERVAL) : intervalCast(e, qualifier);
+        }
         if (io.respsql.sql.Dialect.postgres()) {
             return pgCastTo(e, typeName);
         }
@@ -429,6 +443,71 @@ public final class Expressions {
         return fold(new Casts.Cast(e, target, true, bits));
     }
 
+    /**
+     * The lowest field of an INTERVAL type name ({@code INTERVAL}, {@code INTERVAL DAY},
+     * {@code INTERVAL DAY TO SECOND}, {@code INTERVAL(3)} as written): {@link Interval#NONE} for a
+     * plain INTERVAL, -1 when the name is no INTERVAL.
+     */
+    public static int intervalField(String typeName) {
+        return Math.max(intervalQualifier(typeName), Interval.NONE);
+    }
+
+    static int intervalQualifier(String typeName) {
+        String n = typeName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        if (!n.startsWith("INTERVAL")) {
+            return -1;
+        }
+        n = n.substring(8).trim();
+        int precision = -1;
+        int p = n.indexOf('(');
+        if (p >= 0) {
+            int close = n.indexOf(')', p);
+            try {
+                precision = Math.min(6, Integer.parseInt(n.substring(p + 1, close < 0 ? n.length() : close).trim()));
+            } catch (NumberFormatException e) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: INTERVAL precision in '" + typeName + "'");
+            }
+            n = n.substring(0, p).trim();
+        }
+        int f;
+        if (n.isEmpty()) {
+            f = Interval.NONE;
+        } else if (n.equals("MINUTE TO SECOND")) {
+            f = Interval.MINUTE_TO_SECOND;
+        } else {
+            int to = n.lastIndexOf(' ');
+            f = Interval.field(to < 0 ? n : n.substring(to + 1));
+        }
+        if (f < 0) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unknown INTERVAL field in '" + typeName + "'");
+        }
+        return precision < 0 ? f : f | (precision + 1) << 4;
+    }
+
+    /** TEXT (or INTERVAL) to INTERVAL: a constant is read now (its error is the statement's), else per row. */
+    private static Expression intervalCast(Expression e, int qualifier) {
+        SqlType from = e.type();
+        if (from == SqlType.INTERVAL && qualifier == Interval.NONE) {
+            return e;
+        }
+        if (from != SqlType.TEXT && from != SqlType.INTERVAL) {
+            throw new SqlException(SqlState.CANNOT_COERCE, io.respsql.sql.Dialect.postgres()
+                    ? "cannot cast type " + pgName(from) + " to interval" : "cannot cast " + from.sqlName() + " to INTERVAL");
+        }
+        if (from == SqlType.INTERVAL) {
+            e = fold(new Casts.Cast(e, SqlType.TEXT));
+        }
+        return fold(new TimeFunctions.IntervalCast(e, qualifier));
+    }
+
+    /**
+     * What a sort orders {@code e} by: itself, or for an INTERVAL the bytes that decide its order
+     * (its normalised span: '1 mon' and '30 days' are peers, as in PostgreSQL).
+     */
+    public static Expression orderKey(Expression e) {
+        return e.type() == SqlType.INTERVAL ? new TimeFunctions.IntervalOrder(e) : e;
+    }
+
     /** The integer width PostgreSQL's type name means: 16 for smallint/int2, else 32. */
     private static int pgIntBits(String typeName) {
         String n = typeName.trim().toUpperCase(Locale.ROOT);
@@ -471,6 +550,8 @@ public final class Expressions {
                 return "timestamp without time zone";
             case NUMERIC:
                 return "numeric";
+            case INTERVAL:
+                return "interval";
             default:
                 return "unknown";
         }
@@ -572,7 +653,11 @@ public final class Expressions {
             case "TIMESTAMP":
             case "DATETIME":
             case "TIMESTAMP WITHOUT TIME ZONE":
+            case "TIMESTAMPTZ": // PostgreSQL's, held as UTC (the session's TimeZone is UTC)
+            case "TIMESTAMP WITH TIME ZONE":
                 return SqlType.TIMESTAMP;
+            case "INTERVAL":
+                return SqlType.INTERVAL;
             default:
                 return null;
         }
@@ -600,6 +685,11 @@ public final class Expressions {
                 case DOUBLE: {
                     double d = e.evalDouble(ctx);
                     return ctx.isNull ? Literal.ofNull(SqlType.DOUBLE) : Literal.ofDouble(d);
+                }
+                case INTERVAL: {
+                    byte[] a = e.evalText(ctx);
+                    return ctx.isNull ? Literal.ofNull(SqlType.INTERVAL)
+                            : Literal.ofInterval(Arrays.copyOfRange(a, ctx.textOffset, ctx.textOffset + ctx.textLength));
                 }
                 case TEXT: {
                     byte[] a = e.evalText(ctx);

@@ -238,8 +238,13 @@ final class Functions {
                 }
                 return new MathFunctions.Extreme(name.equals("GREATEST"), t, coerced);
             }
-            default:
+            default: {
+                Expression time = TimeFunctions.build(name, args);
+                if (time != null) {
+                    return time;
+                }
                 throw new SqlException(SqlState.UNDEFINED_FUNCTION, "unknown function '" + name + "'");
+            }
         }
     }
 

@@ -31,6 +31,11 @@ final class Literal extends Expression {
         return new Literal(SqlType.TEXT, false, 0, 0, utf8);
     }
 
+    /** An INTERVAL constant: {@link Interval}'s encoded bytes. */
+    static Literal ofInterval(byte[] encoded) {
+        return new Literal(SqlType.INTERVAL, false, 0, 0, encoded);
+    }
+
     static Literal ofNull(SqlType type) {
         return new Literal(type, true, 0, 0, TextBuf.EMPTY);
     }
@@ -87,6 +92,8 @@ final class Literal extends Expression {
                 return "TIMESTAMP '" + Temporal.formatTimestamp(longValue) + "'";
             case BOOLEAN:
                 return longValue != 0 ? "TRUE" : "FALSE";
+            case INTERVAL:
+                return "INTERVAL '" + Interval.toString(text, 0) + "'";
             default:
                 return Long.toString(longValue);
         }

@@ -15,7 +15,17 @@ public enum SqlType {
      * PostgreSQL's exact NUMERIC (the PostgreSQL dialect only, issue 25): carried by
      * {@link Expression#evalNumeric} as an unscaled long and a scale, or a BigDecimal ({@link Numeric}).
      */
-    NUMERIC;
+    NUMERIC,
+    /**
+     * PostgreSQL's months/days/microseconds triple, carried as {@link Interval#BYTES} bytes through
+     * {@link Expression#evalText} (see {@link Interval}): operators that move TEXT move it unchanged.
+     */
+    INTERVAL;
+
+    /** Carried as bytes by {@link Expression#evalText}: TEXT and INTERVAL. */
+    public boolean isTextCarried() {
+        return this == TEXT || this == INTERVAL;
+    }
 
     /** Carried as a long by {@link Expression#evalLong}. */
     public boolean isLongCarried() {

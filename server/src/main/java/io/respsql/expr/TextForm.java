@@ -41,6 +41,15 @@ final class TextForm {
             case NULL:
                 ctx.isNull = true;
                 return false;
+            case INTERVAL: {
+                byte[] a = e.evalText(ctx);
+                if (ctx.isNull) {
+                    return false;
+                }
+                int o = ctx.textOffset;
+                Interval.format(Interval.months(a, o), Interval.days(a, o), Interval.micros(a, o), out);
+                return true;
+            }
             default: {
                 long v = e.evalLong(ctx);
                 if (ctx.isNull) {

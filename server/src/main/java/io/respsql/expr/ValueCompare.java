@@ -13,6 +13,8 @@ final class ValueCompare {
     static final int TEXT = 2;
     /** Either side NUMERIC, neither DOUBLE: exactly ({@link Numeric#compare}). */
     static final int NUMERIC = 3;
+    /** INTERVAL: its first {@link Interval#KEY_BYTES} bytes, the normalised span (PostgreSQL's interval_cmp). */
+    static final int INTERVAL = 4;
 
     final Expression left;
     final Expression right;
@@ -25,6 +27,9 @@ final class ValueCompare {
     }
 
     static int kindOf(SqlType a, SqlType b) {
+        if (a == SqlType.INTERVAL && b == SqlType.INTERVAL) {
+            return INTERVAL;
+        }
         if (a == SqlType.TEXT || b == SqlType.TEXT) {
             return TEXT;
         }
@@ -80,6 +85,9 @@ final class ValueCompare {
                 if (ctx.isNull) {
                     return 0;
                 }
+                if (kind == INTERVAL) {
+                    return Interval.compare(a, ao, b, ctx.textOffset);
+                }
                 return Integer.signum(Arrays.compareUnsigned(a, ao, ao + al, b, ctx.textOffset, ctx.textOffset + ctx.textLength));
             }
         }
@@ -123,6 +131,7 @@ final class ValueCompare {
                 byte[] b = right.evalText(ctx);
                 boolean bn = ctx.isNull;
                 result = an || bn ? an != bn
+                        : kind == INTERVAL ? Interval.compare(a, ao, b, ctx.textOffset) != 0
                         : !Arrays.equals(a, ao, ao + al, b, ctx.textOffset, ctx.textOffset + ctx.textLength);
             }
         }

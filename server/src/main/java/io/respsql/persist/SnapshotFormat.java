@@ -104,6 +104,8 @@ final class SnapshotFormat {
             case NUMERIC:
             case NUMERIC_TEXT:
                 return 8;
+            case INTERVAL:
+                return 9; // version 4's code (the numeric helper's NUMERIC is 8)
             default:
                 throw new IllegalArgumentException(type.name());
         }
@@ -131,6 +133,8 @@ final class SnapshotFormat {
                 return ColumnType.TIMESTAMP;
             case 8:
                 return ColumnType.NUMERIC_TEXT; // the column's type modifier decides: ColumnType.numeric
+            case 9:
+                return version >= 3 ? ColumnType.INTERVAL : null;
             default:
                 return null;
         }

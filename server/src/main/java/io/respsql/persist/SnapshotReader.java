@@ -412,7 +412,7 @@ public final class SnapshotReader {
         int words = (highWater + 63) >>> 6;
         long fixed = 8L * words + 4;
         for (ColumnType type : types) {
-            fixed += (long) highWater * (type == ColumnType.TEXT ? 4 : type.storedWidth());
+            fixed += (long) highWater * (type.storedAs() == ColumnType.TEXT ? 4 : type.storedWidth());
         }
         enough(fixed); // before allocating for a slot count a corrupt file may have invented
         long[] live = new long[words];

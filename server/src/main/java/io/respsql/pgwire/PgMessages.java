@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
 final class PgMessages {
     /** int4, int8, float8, text, bool, date, timestamp, int2, float4, varchar, numeric. */
     static final int INT4 = 23, INT8 = 20, FLOAT8 = 701, TEXT = 25, BOOL = 16, DATE = 1082, TIMESTAMP = 1114,
-            INT2 = 21, FLOAT4 = 700, VARCHAR = 1043, BPCHAR = 1042, NUMERIC = 1700, UNKNOWN = 705;
+            INT2 = 21, FLOAT4 = 700, VARCHAR = 1043, BPCHAR = 1042, NUMERIC = 1700, UNKNOWN = 705,
+            INTERVAL = 1186;
 
     private PgMessages() {
     }
@@ -156,6 +157,7 @@ final class PgMessages {
             case "BOOLEAN", "BOOL" -> BOOL;
             case "DATE" -> DATE;
             case "TIMESTAMP" -> TIMESTAMP;
+            case "INTERVAL" -> INTERVAL;
             case "NUMERIC" -> NUMERIC;
             default -> TEXT;
         };
@@ -166,6 +168,7 @@ final class PgMessages {
             case INT4, DATE, FLOAT4 -> 4;
             case INT8, FLOAT8, TIMESTAMP -> 8;
             case BOOL -> 1;
+            case INTERVAL -> 16;
             case INT2 -> 2;
             default -> -1;
         };

@@ -116,7 +116,7 @@ final class AccessPlanner {
         }
         boolean ordered = false;
         boolean descending = false;
-        if (hint != null && !hint.column().mayHaveNulls() && hint.column().type() != ColumnType.TEXT) {
+        if (hint != null && !hint.column().mayHaveNulls() && hint.column().type().storedAs() != ColumnType.TEXT) {
             TableIndex ix = indexOn(t, hint.column());
             if (ix != null && (best == null || (best.index == ix && (best.range || best.sargs.get(0).values.length == 1)))) {
                 if (best == null) {

@@ -33,7 +33,7 @@ final class Blocking {
         SortKey[] k = new SortKey[keys.size()];
         for (int i = 0; i < k.length; i++) {
             LogicalQuery.OrderKey o = keys.get(i);
-            k[i] = new SortKey(o.expr(), o.descending(), o.nullsFirst());
+            k[i] = new SortKey(io.respsql.expr.Expressions.orderKey(o.expr()), o.descending(), o.nullsFirst());
         }
         return new Sort(input, carried, k, limit, offset);
     }

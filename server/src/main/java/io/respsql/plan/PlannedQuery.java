@@ -24,6 +24,9 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     /** Relations the statement numbered: the context's slots. */
     private final int relations;
 
+    /** Planned in PostgreSQL's dialect: a run on a worker writes its values as that dialect does (a BC date). */
+    private final boolean postgres = io.respsql.sql.Dialect.postgres();
+
     PlannedQuery(QueryPlanner.Planned p, int relations, java.util.function.Supplier<List<String>> explained) {
         this.p = p;
         this.relations = relations;
@@ -172,7 +175,12 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     /** The run: {@code params} and {@code cancel} may be null (no parameters; not cancellable). */
     public void run(ResultSink sink, io.respsql.expr.ParamValues params, io.respsql.expr.Cancellation cancel) {
         // A run on a worker thread (cancellable) gets its own writer: the kept one is the event loop's.
-        run(sink, params, cancel, cancel == null ? writer : new ResultWriter());
+        boolean prior = io.respsql.sql.Dialect.set(postgres);
+        try {
+            run(sink, params, cancel, cancel == null ? writer : new ResultWriter());
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
     }
 
     /** The run on the event loop, stopped once {@code cancel} (its deadline, may be null) says so. */
@@ -197,7 +205,10 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         }
         ctx.params = params;
         ctx.cancel = cancel;
-        ctx.statementMicros = System.currentTimeMillis() * 1000;
+        if (w != writer) {
+            io.respsql.expr.StatementTime.current().begin(0); // a worker's statement: its own time
+        }
+        ctx.statementMicros = 0; // read from StatementTime when first needed
         if (p.countStarOnly() && (p.countTable() != null || p.countInput() != null)) {
             long n = p.countTable() != null ? p.countTable().rowCount() : ResultWriter.count(p.countInput(), ctx);
             sink.countStar(columns, n);

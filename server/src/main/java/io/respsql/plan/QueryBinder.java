@@ -1090,7 +1090,7 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Parameter p) {
             return parameter(p);
         } else if (e instanceof Expr.TypedLiteral t) {
-            if (io.respsql.sql.Dialect.postgres()) {
+            if (io.respsql.sql.Dialect.postgres() || t.type().base().startsWith("INTERVAL")) {
                 return Expressions.castTo(Expressions.constText(t.text()), t.type().base(), t.type().length(), t.type().scale());
             }
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));

@@ -28,6 +28,8 @@ public final class SqlTypes {
                 return ColumnType.TIMESTAMP;
             case NUMERIC:
                 return ColumnType.NUMERIC_TEXT; // each value's text: its own scale kept
+            case INTERVAL:
+                return ColumnType.INTERVAL;
             default:
                 return ColumnType.INT;
         }
@@ -51,6 +53,8 @@ public final class SqlTypes {
             case NUMERIC:
             case NUMERIC_TEXT:
                 return SqlType.NUMERIC;
+            case INTERVAL:
+                return SqlType.INTERVAL;
             default:
                 return SqlType.TIMESTAMP;
         }

@@ -56,7 +56,8 @@ public final class SqlParser {
      */
     /** Type names PostgreSQL's {@code type 'text'} literal takes here (DATE and TIMESTAMP: both dialects). */
     private static final Set<String> PG_LITERAL_TYPES = Set.of("BOOL", "BOOLEAN", "INT", "INT2", "INT4", "INT8", "INTEGER",
-            "SMALLINT", "BIGINT", "FLOAT4", "FLOAT8", "REAL", "NUMERIC", "DECIMAL", "TEXT", "VARCHAR", "CHAR", "NAME", "BPCHAR");
+            "SMALLINT", "BIGINT", "FLOAT4", "FLOAT8", "REAL", "NUMERIC", "DECIMAL", "TEXT", "VARCHAR", "CHAR", "NAME", "BPCHAR",
+            "TIMESTAMPTZ");
 
     private static final Set<Keyword> NOT_AN_IMPLICIT_ALIAS = EnumSet.of(
             Keyword.FROM, Keyword.WHERE, Keyword.GROUP, Keyword.HAVING, Keyword.ORDER, Keyword.LIMIT, Keyword.OFFSET,
@@ -349,6 +350,9 @@ public final class SqlParser {
         } else if (first.is(Keyword.CHARACTER) && acceptKeyword(Keyword.VARYING)) {
             base = "CHARACTER VARYING";
         }
+        if (base.equals("INTERVAL")) {
+            return new TypeName(intervalQualifier(base), -1, -1, first.start, lastEnd());
+        }
         if (Dialect.postgres() && (base.equals("TIMESTAMP") || base.equals("TIME"))) {
             // PostgreSQL's TIMESTAMP [(p)] WITH[OUT] TIME ZONE: the precision comes first
             int length = -1;
@@ -373,6 +377,67 @@ public final class SqlParser {
             expectSymbol(Symbol.RPAREN);
         }
         return new TypeName(base, length, scale, first.start, lastEnd());
+    }
+
+    // ---- time (issue 25: INTERVAL literals, EXTRACT, CURRENT_DATE and its kin) ----
+
+    /** The words that read the statement's time without parentheses (SQL's CURRENT_DATE, ...). */
+    private static final Set<String> CLOCK_WORDS = Set.of("CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME",
+            "LOCALTIMESTAMP");
+    private static final Set<String> INTERVAL_FIELDS = Set.of("YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND");
+
+    /** After INTERVAL: an optional qualifier {@code field [TO field]}, an optional precision; the type name as one text. */
+    private String intervalQualifier(String base) {
+        StringBuilder b = new StringBuilder(base);
+        if (isName(peek()) && INTERVAL_FIELDS.contains(peek().text.toUpperCase(Locale.ROOT))) {
+            b.append(' ').append(next().text.toUpperCase(Locale.ROOT));
+            if (peek().is(Keyword.TO) && isName(peek(1)) && INTERVAL_FIELDS.contains(peek(1).text.toUpperCase(Locale.ROOT))) {
+                pos++;
+                b.append(" TO ").append(next().text.toUpperCase(Locale.ROOT));
+            }
+        }
+        if (peek().is(Symbol.LPAREN) && peek(1).type == Token.Type.NUMBER && peek(2).is(Symbol.RPAREN)) {
+            b.append('(').append(peek(1).text).append(')'); // the seconds' precision
+            pos += 3;
+        }
+        return b.toString();
+    }
+
+    /** At TIMESTAMP: {@code WITH[OUT] TIME ZONE 'text'} follows (PostgreSQL's typed literal; the zone is UTC here). */
+    private boolean timestampZoneLiteral() {
+        return (peek(1).is(Keyword.WITH) || peek(1).isKeyword("WITHOUT")) && peek(2).isKeyword("TIME") && peek(3).isKeyword("ZONE")
+                && peek(4).type == Token.Type.STRING && !isDoubleQuoted(peek(4));
+    }
+
+    /** {@code INTERVAL 'text' [qualifier]}: a typed literal whose type name carries the qualifier. */
+    private Expr intervalLiteral(Token t, Token text) {
+        pos += 2;
+        String base = intervalQualifier("INTERVAL");
+        return new Expr.TypedLiteral(new TypeName(base, -1, -1, t.start, t.end), text.text, t.start, lastEnd());
+    }
+
+    /**
+     * CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP, LOCALTIME, LOCALTIMESTAMP without parentheses,
+     * and {@code EXTRACT(field FROM x)}: calls; null when {@code t} starts none of them.
+     */
+    private Expr timeWord(Token t, Token after) {
+        String w = t.text.toUpperCase(Locale.ROOT);
+        if (CLOCK_WORDS.contains(w) && !after.is(Symbol.LPAREN) && !after.is(Symbol.DOT) && !isDoubleQuoted(t)) {
+            pos++;
+            return new Expr.Function(w, List.of(), false, false, null, t.start, t.end);
+        }
+        if (w.equals("EXTRACT") && after.is(Symbol.LPAREN) && (isName(peek(2)) || peek(2).type == Token.Type.STRING)
+                && peek(3).is(Keyword.FROM)) {
+            Token field = peek(2);
+            pos += 4;
+            deeper();
+            Expr x = expr();
+            depth--;
+            expectSymbol(Symbol.RPAREN);
+            Expr unit = new Expr.Literal(Expr.LiteralKind.STRING, field.text, field.start, field.end);
+            return new Expr.Function("EXTRACT", List.of(unit, x), false, false, null, t.start, lastEnd());
+        }
+        return null;
     }
 
     private int typeSize(String what) {
@@ -1431,7 +1496,34 @@ public final class SqlParser {
                         return new Expr.Unary(Expr.UnaryOp.NOT, e, t.start, e.end());
                     }
                     break;
+                case INTERVAL:
+                    if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
+                        return intervalLiteral(t, after);
+                    }
+                    break;
                 case TIMESTAMP:
+                    if (timestampZoneLiteral()) {
+                        Token v = peek(4);
+                        pos += 5;
+                        return new Expr.TypedLiteral(new TypeName("TIMESTAMP", -1, -1, t.start, t.end), v.text, t.start, v.end);
+                    }
+                    if (after.is(Symbol.LPAREN) && peek(2).type == Token.Type.NUMBER && peek(3).is(Symbol.RPAREN)) {
+                        int save = pos;
+                        pos += 3; // timestamp(p) [with[out] time zone] 'text': the precision is not applied
+                        if (timestampZoneLiteral() || peek(1).type == Token.Type.STRING && !isDoubleQuoted(peek(1))) {
+                            int skip = timestampZoneLiteral() ? 4 : 1;
+                            Token v = peek(skip);
+                            pos += skip + 1;
+                            return new Expr.TypedLiteral(new TypeName("TIMESTAMP", -1, -1, t.start, t.end), v.text, t.start, v.end);
+                        }
+                        pos = save;
+                    }
+                    if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
+                        pos += 2;
+                        TypeName type = new TypeName(kw.name(), -1, -1, t.start, t.end);
+                        return new Expr.TypedLiteral(type, after.text, t.start, after.end);
+                    }
+                    break;
                 case DATE:
                     if (after.type == Token.Type.STRING && !isDoubleQuoted(after)) {
                         pos += 2;
@@ -1460,6 +1552,10 @@ public final class SqlParser {
                 && !isDoubleQuoted(after)) {
             pos += 2;
             return blob(after, t.start);
+        }
+        Expr time = timeWord(t, after);
+        if (time != null) {
+            return time;
         }
         pos++;
         if (after.is(Symbol.LPAREN)) {

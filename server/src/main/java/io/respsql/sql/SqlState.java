@@ -17,6 +17,8 @@ public final class SqlState {
     public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
     public static final String NULL_VALUE_NOT_ALLOWED = "22004";
     public static final String INVALID_DATETIME_FORMAT = "22007";
+    public static final String DATETIME_FIELD_OVERFLOW = "22008";
+    public static final String INTERVAL_FIELD_OVERFLOW = "22015";
     public static final String DIVISION_BY_ZERO = "22012";
     public static final String INVALID_PRECEDING_OR_FOLLOWING_SIZE = "22013";
     public static final String INVALID_ARGUMENT_FOR_NTILE = "22014";

@@ -399,7 +399,8 @@ public abstract class Column {
             case FLOAT:
                 return new DoubleColumn(name, position);
             case TEXT:
-                return new TextColumn(name, position);
+            case INTERVAL:
+                return new TextColumn(name, type, position);
             default:
                 throw new IllegalArgumentException(type.name());
         }

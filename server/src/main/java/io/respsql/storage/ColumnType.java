@@ -19,7 +19,9 @@ public enum ColumnType {
      * NUMERIC without a precision, or one above 18 digits: each value's canonical text (as
      * PostgreSQL prints it, its own scale kept) in a {@link TextColumn}. Snapshot type code 8.
      */
-    NUMERIC_TEXT(8);
+    NUMERIC_TEXT(8),
+    /** PostgreSQL's INTERVAL: {@code io.respsql.expr.Interval}'s 21 bytes, held in a {@link TextColumn}. */
+    INTERVAL(8);
 
     /** Bytes per row in the column's own storage (TEXT: the arena reference). */
     public final int width;
@@ -29,7 +31,7 @@ public enum ColumnType {
     }
 
     public boolean isNumeric() {
-        return this != TEXT && this != NUMERIC_TEXT;
+        return this != TEXT && this != NUMERIC_TEXT && this != INTERVAL;
     }
 
     /** Either storage of PostgreSQL's NUMERIC. */
@@ -59,6 +61,7 @@ public enum ColumnType {
             case NUMERIC:
                 return BIGINT;
             case NUMERIC_TEXT:
+            case INTERVAL:
                 return TEXT;
             default:
                 return this;
@@ -100,6 +103,9 @@ public enum ColumnType {
      * spaces; a length such as VARCHAR(20) is the parser's to strip); null when unknown.
      */
     public static ColumnType parse(String name) {
+        if (name.toUpperCase(java.util.Locale.ROOT).startsWith("INTERVAL ")) {
+            return INTERVAL; // INTERVAL DAY TO SECOND: the qualifier is not kept
+        }
         switch (name.toUpperCase(java.util.Locale.ROOT)) {
             case "INT":
             case "INTEGER":
@@ -140,7 +146,11 @@ public enum ColumnType {
             case "TIMESTAMP":
             case "DATETIME":
             case "TIMESTAMP WITHOUT TIME ZONE":
+            case "TIMESTAMPTZ": // PostgreSQL's, held as UTC (TimeZone is UTC)
+            case "TIMESTAMP WITH TIME ZONE":
                 return TIMESTAMP;
+            case "INTERVAL":
+                return INTERVAL;
             default:
                 return null;
         }

@@ -92,7 +92,7 @@ public final class TableIndex {
      * columns); text keys are prefixes, so the predicate must be re-checked on each row.
      */
     public boolean exact() {
-        return columns[0].type() != ColumnType.TEXT;
+        return columns[0].type().storedAs() != ColumnType.TEXT;
     }
 
     LongIntBTree.Cursor probe() {

@@ -35,7 +35,7 @@ public final class TextColumn extends Column {
         this(name, ColumnType.TEXT, position);
     }
 
-    /** {@code type}: TEXT, or NUMERIC_TEXT (a NUMERIC's canonical text). */
+    /** A column of {@code type} held as bytes: TEXT, NUMERIC_TEXT (a NUMERIC's canonical text) or INTERVAL's encoded values. */
     TextColumn(String name, ColumnType type, int position) {
         super(name, type, position);
     }

@@ -51,7 +51,7 @@ public final class Keys {
 
     public static byte kindOf(SqlType t) {
         // NUMERIC: its text (exact; PostgreSQL would also take 1.0 and 1.00 as one key); Sort orders it by value
-        return t == SqlType.DOUBLE ? DOUBLE : t == SqlType.TEXT || t == SqlType.NUMERIC ? TEXT : LONG;
+        return t == SqlType.DOUBLE ? DOUBLE : t.isTextCarried() || t == SqlType.NUMERIC ? TEXT : LONG;
     }
 
     /** How a work table's column takes values. */
@@ -121,7 +121,7 @@ public final class Keys {
             return false;
         }
         SqlType t = exprs[0].type();
-        return t != SqlType.DOUBLE && t != SqlType.NULL && t != SqlType.TEXT && t != SqlType.NUMERIC;
+        return t != SqlType.DOUBLE && t != SqlType.NULL && !t.isTextCarried() && t != SqlType.NUMERIC;
     }
 
     public KeyBuffer newBuffer() {

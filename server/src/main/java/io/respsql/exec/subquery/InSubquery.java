@@ -51,7 +51,7 @@ public final class InSubquery extends Expression {
         SqlType b = output.type();
         if (a == SqlType.NULL || b == SqlType.NULL) {
             mode = Mode.NONE;
-        } else if (a == SqlType.TEXT && b == SqlType.TEXT) {
+        } else if (a.isTextCarried() && a == b) {
             mode = Mode.TEXT;
         } else if (a.isInteger() && b.isInteger() || a == b && a.isLongCarried()) {
             mode = Mode.LONG;

@@ -55,7 +55,7 @@ public final class ScalarSubquery extends Expression {
             throw new SqlException(SqlState.CARDINALITY_VIOLATION, "scalar subquery returned more than one row");
         }
         SqlType t = output.type();
-        if (t == SqlType.TEXT) {
+        if (t.isTextCarried()) {
             byte[] b = output.evalText(ctx);
             if (!ctx.isNull) {
                 if (text.length < ctx.textLength) {

@@ -43,6 +43,7 @@ final class CellStore {
                 return Double.compare(((DoubleColumn) c).get(row), v.d) == 0;
             case TEXT:
             case NUMERIC_TEXT:
+            case INTERVAL:
                 return ((TextColumn) c).equalsBytes(row, v.text);
             default:
                 return c.getLong(row) == v.l;

@@ -54,6 +54,11 @@ final class SqlText {
             case TIMESTAMP:
                 sb.append("TIMESTAMP '").append(Temporals.timestampText(c.getLong(row))).append('\'');
                 return;
+            case INTERVAL: {
+                TextColumn t = (TextColumn) c;
+                sb.append("INTERVAL '").append(io.respsql.expr.Interval.toString(t.bytes(row), t.offset(row))).append('\'');
+                return;
+            }
             default:
                 sb.append(c.getLong(row));
         }

@@ -49,6 +49,25 @@ final class Temporals {
         }
     }
 
+    /** PostgreSQL's special words ('epoch', 'now', 'today', 'tomorrow', 'yesterday'); null for other text. */
+    static Long special(String text, boolean date) {
+        byte[] b = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        long v = io.respsql.expr.Temporal.special(b, 0, b.length, date);
+        if (v == io.respsql.expr.Temporal.INVALID) {
+            return null;
+        }
+        return date ? Math.floorDiv(v, 86_400_000_000L) : v;
+    }
+
+    /** The error for text a DATE or TIMESTAMP column refuses: PostgreSQL's (22007/22008) in its dialect, else the 2010 one. */
+    static SqlException refused(io.respsql.storage.Column c, String value, String shown, boolean date) {
+        if (io.respsql.sql.Dialect.postgres()) {
+            byte[] b = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return io.respsql.expr.Temporal.inputError(b, 0, b.length, date);
+        }
+        return ValueRules.notValid(c, shown);
+    }
+
     /** No fast answer: the text is not in the plain form (or not valid); java.time decides. */
     static final long NO_FAST = Long.MIN_VALUE;
 

@@ -153,6 +153,13 @@ public final class ValueRules {
         if (e instanceof Expr.Column && !rowScope) {
             throw notValid(c, source(e, sql));
         }
+        if (c.type() == ColumnType.INTERVAL) {
+            if (e instanceof Expr.TypedLiteral tl && tl.type().base().startsWith("INTERVAL")) {
+                interval(c, tl.text(), io.respsql.expr.Expressions.intervalField(tl.type().base()), out);
+                return true;
+            }
+            return false; // anything else is bound and evaluated (a number is refused there)
+        }
         if (e instanceof Expr.TypedLiteral tl && (tl.type().base().equals("DATE") || tl.type().base().startsWith("TIMESTAMP"))) {
             // other typed literals (PostgreSQL's bool 't', int4 '5') are bound and evaluated as casts
             typed(c, tl, source(e, sql), out);
@@ -408,7 +415,10 @@ public final class ValueRules {
             case DATE: {
                 Long d = Temporals.date(value);
                 if (d == null) {
-                    throw notValid(c, shown);
+                    d = Temporals.special(value, true);
+                }
+                if (d == null) {
+                    throw Temporals.refused(c, value, shown, true);
                 }
                 out.setLong(d);
                 return;
@@ -416,11 +426,17 @@ public final class ValueRules {
             case TIMESTAMP: {
                 Long t = Temporals.timestamp(value);
                 if (t == null) {
-                    throw notValid(c, shown);
+                    t = Temporals.special(value, false);
+                }
+                if (t == null) {
+                    throw Temporals.refused(c, value, shown, false);
                 }
                 out.setLong(t);
                 return;
             }
+            case INTERVAL:
+                interval(c, value, io.respsql.expr.Interval.NONE, out);
+                return;
             case BOOLEAN: {
                 String v = value.trim().toLowerCase(java.util.Locale.ROOT);
                 switch (v) {
@@ -478,6 +494,13 @@ public final class ValueRules {
         } else {
             out.setLong(toInteger(c, d, shown));
         }
+    }
+
+    /** INTERVAL text (PostgreSQL's input forms) for an INTERVAL column: its encoded bytes, or PostgreSQL's error. */
+    private static void interval(Column c, String text, int qualifier, Cell out) {
+        byte[] t = text.getBytes(StandardCharsets.UTF_8);
+        io.respsql.expr.Interval.Value v = io.respsql.expr.Interval.parse(t, 0, t.length, qualifier, new io.respsql.expr.Interval.Value());
+        out.setText(io.respsql.expr.Interval.encode(v.months, v.days, v.micros));
     }
 
     private static void typed(Column c, Expr.TypedLiteral tl, String shown, Cell out) {
@@ -553,6 +576,21 @@ public final class ValueRules {
                     return;
                 }
                 fromDouble(c, d, shown, out);
+                return;
+            }
+            case INTERVAL: {
+                byte[] b = x.evalText(ctx);
+                if (ctx.isNull) {
+                    out.setNull();
+                    return;
+                }
+                if (c.type() == ColumnType.INTERVAL) {
+                    out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
+                } else if (c.type() == ColumnType.TEXT) {
+                    out.setText(io.respsql.expr.Interval.toString(b, ctx.textOffset).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    throw notValid(c, shown != null ? shown : "'" + io.respsql.expr.Interval.toString(b, ctx.textOffset) + "'");
+                }
                 return;
             }
             case TEXT: {

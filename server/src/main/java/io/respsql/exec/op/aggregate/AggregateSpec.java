@@ -70,8 +70,8 @@ public final class AggregateSpec {
     }
 
     private static void checkNumeric(String fn, Expression arg) {
-        if (arg.type() == SqlType.TEXT) {
-            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + fn + "' cannot take TEXT: " + arg.describe());
+        if (arg.type().isTextCarried()) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function '" + fn + "' cannot take " + arg.type().sqlName() + ": " + arg.describe());
         }
     }
 

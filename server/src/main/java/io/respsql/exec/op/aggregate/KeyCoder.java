@@ -38,8 +38,8 @@ abstract class KeyCoder {
         if (t == SqlType.NULL) {
             return new NullCoder(e);
         }
-        if (t == SqlType.TEXT || t == SqlType.NUMERIC) {
-            Column c = t == SqlType.TEXT ? e.plainColumn(relation) : null;
+        if (t.isTextCarried() || t == SqlType.NUMERIC) {
+            Column c = t.isTextCarried() ? e.plainColumn(relation) : null;
             return new TextCoder(e, c instanceof TextColumn ? (TextColumn) c : null);
         }
         long maxSpan = Math.min(1L << 24, Math.max(1L << 16, 2 * rows));

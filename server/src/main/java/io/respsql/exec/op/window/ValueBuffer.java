@@ -63,7 +63,7 @@ final class ValueBuffer {
         if (t == SqlType.DOUBLE || t == SqlType.NUMERIC) { // NUMERIC partitions and orders by its nearest double
             return Kind.DOUBLE;
         }
-        return t == SqlType.TEXT ? Kind.TEXT : Kind.LONG;
+        return t.isTextCarried() ? Kind.TEXT : Kind.LONG;
     }
 
     /** Evaluates the expression for the tuple now in {@code ctx} and appends its value. */

@@ -76,6 +76,8 @@ public final class WindowFunctionSpec {
                 return ColumnType.DATE;
             case TIMESTAMP:
                 return ColumnType.TIMESTAMP;
+            case INTERVAL:
+                return ColumnType.INTERVAL;
             default:
                 return ColumnType.BIGINT;
         }
