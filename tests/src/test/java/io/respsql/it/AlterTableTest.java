@@ -112,7 +112,14 @@ class AlterTableTest {
             assertEquals(List.of("id:int4", "name:text", "c:int4", "d:int4"), columns(st, "u"));
             st.execute("ALTER TABLE IF EXISTS t ADD COLUMN z int");
             assertEquals("42P01", sqlState(st, "ALTER TABLE t ADD COLUMN z int"));
-            assertEquals("0A000", sqlState(st, "ALTER TABLE u ADD CONSTRAINT u_c CHECK (c > 0)"));
+            // constraint actions (the constraints branch): validated against the rows already there, then enforced
+            st.execute("ALTER TABLE u ADD COLUMN e int DEFAULT 1 CHECK (e > 0)");
+            assertEquals("23514", sqlState(st, "INSERT INTO u (id, e) VALUES (100, 0)"));
+            assertEquals("23514", sqlState(st, "ALTER TABLE u ADD CONSTRAINT u_c CHECK (id < 0)"));
+            st.execute("ALTER TABLE u ADD CONSTRAINT u_c CHECK (id >= 0)");
+            assertEquals("23514", sqlState(st, "INSERT INTO u (id) VALUES (-5)"));
+            st.execute("ALTER TABLE u DROP CONSTRAINT u_c");
+            st.execute("INSERT INTO u (id) VALUES (-5)");
         }
     }
 
