@@ -209,6 +209,42 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         blockTouched.clear();
     }
 
+    // ---- COPY FROM STDIN (pgwire) ----------------------------------------------------------------
+
+    /**
+     * Starts {@code COPY table [(columns)] FROM STDIN} (columns null or empty: all, in order): rows
+     * are written a batch at a time, logged as one block at {@link CopyIn#commit}. Not inside a block.
+     */
+    public CopyIn copyIn(String table, List<String> columns) {
+        if (undo != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "COPY FROM STDIN cannot run inside a block");
+        }
+        Outcome refused = refusedWrite();
+        if (refused != null) {
+            throw new SqlException(refused.sqlState(), refused.error());
+        }
+        return new CopyIn(this, catalog, table, columns);
+    }
+
+    Headroom headroom() {
+        return headroom;
+    }
+
+    /** A COPY's rows are in: its statements go to the listener as one group, and its table is marked changed. */
+    void copyCommitted(List<String> statements, LongArrayList counts, String table, long rows) {
+        if (statements.isEmpty()) {
+            return;
+        }
+        listener.blockBegun();
+        for (int i = 0; i < statements.size(); i++) {
+            listener.committed(statements.get(i), counts.getLong(i), true);
+        }
+        listener.blockEnded();
+        if (rows > 0) {
+            versions.changed(table);
+        }
+    }
+
     /** A point in the history of changes, for {@link #changedSince} (WATCH). */
     public long changeCounter() {
         return versions.now();
