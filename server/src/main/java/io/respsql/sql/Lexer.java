@@ -106,6 +106,13 @@ public final class Lexer {
                     sym = Symbol.CONCAT;
                 } else if (c == ':' && next == ':' && !colonInNames) {
                     sym = Symbol.CAST;
+                } else if (c == '!' && next == '~') {
+                    boolean star = i + 2 < n && s.charAt(i + 2) == '*';
+                    sym = star ? Symbol.NOT_TILDE_STAR : Symbol.NOT_TILDE;
+                    len = star ? 3 : 2;
+                } else if (c == '~') {
+                    sym = next == '*' ? Symbol.TILDE_STAR : Symbol.TILDE;
+                    len = next == '*' ? 2 : 1;
                 } else {
                     len = 1;
                     sym = Symbol.of(c);
