@@ -68,7 +68,8 @@ public final class SystemRelations {
         if (d == null) {
             return null;
         }
-        Table t = Table.workTable(bare, d.columns);
+        // a table of its own, not a plan's work table (those are emptied when a plan runs), in no catalog
+        Table t = new Table(bare, d.columns, -1);
         d.fill.accept(catalog, new Rows(t));
         return t;
     }
@@ -233,6 +234,13 @@ public final class SystemRelations {
 
     // ---- object numbers and names --------------------------------------------------------------------
 
+    /** PostgreSQL's OIDs of its catalog relations, for {@code 'pg_class'::regclass}. */
+    static final Map<String, Integer> SYSTEM_OIDS = Map.ofEntries(Map.entry("pg_class", 1259),
+            Map.entry("pg_namespace", 2615), Map.entry("pg_attribute", 1249), Map.entry("pg_type", 1247),
+            Map.entry("pg_index", 2610), Map.entry("pg_constraint", 2606), Map.entry("pg_database", 1262),
+            Map.entry("pg_description", 2609), Map.entry("pg_am", 2601), Map.entry("pg_attrdef", 2604),
+            Map.entry("pg_proc", 1255), Map.entry("pg_trigger", 2620));
+
     /** OIDs of the catalog's tables, their indexes and the views, in catalog order from 16384. */
     public static final class Oids {
         final Map<Table, Integer> tables = new LinkedHashMap<>();
@@ -255,6 +263,10 @@ public final class SystemRelations {
         /** The OID of relation {@code name} (table, view or index, any case), or -1. */
         public int of(ReadableCatalog c, String name) {
             String n = name;
+            Integer system = SYSTEM_OIDS.get(n.toLowerCase(Locale.ROOT).replace("pg_catalog.", ""));
+            if (system != null) {
+                return system;
+            }
             if (n.toLowerCase(Locale.ROOT).startsWith("public.")) {
                 n = n.substring(7);
             }
@@ -580,9 +592,9 @@ public final class SystemRelations {
                         case 701 -> 53;
                         default -> null;
                     };
-                    Integer radix = precision == null ? null : 2;
-                    Integer scale = oid == 23 || oid == 20 ? 0 : null;
-                    Integer dtPrecision = oid == 1082 ? 0 : oid == 1114 ? 6 : null;
+                    Integer radix = precision == null ? null : Integer.valueOf(2);
+                    Integer scale = oid == 23 || oid == 20 ? Integer.valueOf(0) : null;
+                    Integer dtPrecision = oid == 1082 ? Integer.valueOf(0) : oid == 1114 ? Integer.valueOf(6) : null;
                     r.add(DATABASE, SCHEMA, t.name(), col.name(), i + 1, col.defaultText(),
                             notNull(t, col) ? "NO" : "YES", dataType(col.type()), null,
                             oid == 25 ? 1_073_741_824 : null, precision, radix, scale, dtPrecision, null, DATABASE,

@@ -623,6 +623,21 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         }
     }
 
+    /** Whether the text may name a system relation (pg_catalog's, information_schema's): then its plan is not cached. */
+    private static boolean readsSystemRelations(String sql) {
+        return indexOfIgnoreCase(sql, "pg_") >= 0 || indexOfIgnoreCase(sql, "information_schema") >= 0;
+    }
+
+    private static int indexOfIgnoreCase(String s, String word) {
+        int n = word.length();
+        for (int i = 0; i + n <= s.length(); i++) {
+            if (s.regionMatches(true, i, word, 0, n)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * The statement {@link #cacheEntry} parsed, and its text: when the cache cannot take it, the
      * plain path runs this parse rather than parsing again (syntax trees are not changed by planning).
@@ -641,6 +656,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         parsed = st;
         parsedText = sql;
         String key = scan.key();
+        if (readsSystemRelations(sql)) {
+            // pg_catalog / information_schema relations are built from the catalog when planned: never reused
+            return new PlanCache.Entry(key, scan.hash, null, false, null);
+        }
         if (st instanceof Statement.Insert ins) {
             InsertOperator plan;
             try {

@@ -288,6 +288,10 @@ public final class SqlParser {
             throw error("a type name");
         }
         pos++;
+        if (first.text.equalsIgnoreCase("pg_catalog") && peek().is(Symbol.DOT) && isName(peek(1))) {
+            pos++; // pg_catalog.regtype: the one schema of the built-in types
+            first = next();
+        }
         String base = first.text.toUpperCase(Locale.ROOT);
         if (first.is(Keyword.DOUBLE) && acceptKeyword(Keyword.PRECISION)) {
             base = "DOUBLE PRECISION";
