@@ -276,6 +276,42 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         blockSequences.clear();
     }
 
+    // ---- COPY FROM STDIN (pgwire) ----------------------------------------------------------------
+
+    /**
+     * Starts {@code COPY table [(columns)] FROM STDIN} (columns null or empty: all, in order): rows
+     * are written a batch at a time, logged as one block at {@link CopyIn#commit}. Not inside a block.
+     */
+    public CopyIn copyIn(String table, List<String> columns) {
+        if (undo != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "COPY FROM STDIN cannot run inside a block");
+        }
+        Outcome refused = refusedWrite();
+        if (refused != null) {
+            throw new SqlException(refused.sqlState(), refused.error());
+        }
+        return new CopyIn(this, catalog, table, columns);
+    }
+
+    Headroom headroom() {
+        return headroom;
+    }
+
+    /** A COPY's rows are in: its statements go to the listener as one group, and its table is marked changed. */
+    void copyCommitted(List<String> statements, LongArrayList counts, String table, long rows) {
+        if (statements.isEmpty()) {
+            return;
+        }
+        listener.blockBegun();
+        for (int i = 0; i < statements.size(); i++) {
+            listener.committed(statements.get(i), counts.getLong(i), true);
+        }
+        listener.blockEnded();
+        if (rows > 0) {
+            versions.changed(table);
+        }
+    }
+
     /** A point in the history of changes, for {@link #changedSince} (WATCH). */
     public long changeCounter() {
         return versions.now();
@@ -673,6 +709,21 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         }
     }
 
+    /** Whether the text may name a system relation (pg_catalog's, information_schema's): then its plan is not cached. */
+    private static boolean readsSystemRelations(String sql) {
+        return indexOfIgnoreCase(sql, "pg_") >= 0 || indexOfIgnoreCase(sql, "information_schema") >= 0;
+    }
+
+    private static int indexOfIgnoreCase(String s, String word) {
+        int n = word.length();
+        for (int i = 0; i + n <= s.length(); i++) {
+            if (s.regionMatches(true, i, word, 0, n)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * The statement {@link #cacheEntry} parsed, and its text: when the cache cannot take it, the
      * plain path runs this parse rather than parsing again (syntax trees are not changed by planning).
@@ -691,6 +742,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         parsed = st;
         parsedText = sql;
         String key = scan.key();
+        if (readsSystemRelations(sql)) {
+            // pg_catalog / information_schema relations are built from the catalog when planned: never reused
+            return new PlanCache.Entry(key, scan.hash, null, false, null);
+        }
         int seqCalls = io.respsql.storage.SequenceScope.boundCount();
         if (st instanceof Statement.Insert ins) {
             InsertOperator plan;

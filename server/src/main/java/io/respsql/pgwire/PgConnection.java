@@ -130,6 +130,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     /** Whether the Query's parts are all-or-nothing, and whether the engine's block now wraps them. */
     private boolean queryAtomic;
     private boolean queryBlock;
+    /** A COPY ... FROM STDIN taking CopyData now (a simple Query's part), or null. */
+    private PgCopy.In copyIn;
 
     PgConnection(PgServer server) {
         this.server = server;
@@ -165,6 +167,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (job != null) {
             job.cancel.cancel("query cancelled: connection closed");
         }
+        abortCopy();
         for (ByteBuf f : frames) {
             f.release();
         }
@@ -265,6 +268,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
             return true;
         }
+        if (copyIn != null && type != 'd' && type != 'c' && type != 'f' && type != 'H' && type != 'S') {
+            if (type == 'X') {
+                abortCopy();
+            } else {
+                copyFailed("08P01", "unexpected message type 0x" + Integer.toHexString(type) + " during COPY from stdin", null);
+                return true;
+            }
+        }
         if (skipToSync && type != 'S' && type != 'X') {
             return true; // after an error of the extended protocol: everything up to Sync is skipped
         }
@@ -282,15 +293,23 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     return execute(f);
                 }
                 case 'C' -> close(f);
-                case 'S' -> sync();
+                case 'S' -> {
+                    if (copyIn == null) {
+                        sync();
+                    }
+                }
                 case 'H' -> flush();
                 case 'X' -> {
                     state = State.CLOSED;
                     flush();
                     ctx.close();
                 }
-                case 'd', 'c', 'f' -> {
-                    // COPY data outside a COPY: ignored, as PostgreSQL does
+                case 'd' -> copyData(f);
+                case 'c' -> copyDone();
+                case 'f' -> {
+                    if (copyIn != null) {
+                        copyFailed(SqlState.QUERY_CANCELED, "COPY from stdin failed: " + cstring(f), null);
+                    }
                 }
                 default -> fatal("08P01", "invalid frontend message type " + (int) type);
             }
@@ -498,7 +517,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private static boolean controlsTransaction(List<String> parts) {
         for (String part : parts) {
             switch (PgSql.words(part, 1)[0]) {
-                case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT" -> {
+                case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "COPY" -> {
                     return true;
                 }
                 default -> {
@@ -515,8 +534,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 server.engine.engine().beginBlock();
                 queryBlock = true;
             }
-            // rows go straight into the output, after their RowDescription
-            Result r = run(queryParts.get(queryIndex), null, out, true);
+            String part = queryParts.get(queryIndex);
+            Result r;
+            if (PgCopy.isCopy(part)) {
+                r = copy(part);
+                if (r == null) {
+                    return false; // COPY ... TO on a worker: handled again when it is done
+                }
+                if (copyIn != null) {
+                    queryIndex++;
+                    flush();
+                    return true; // CopyData follows; CopyDone goes on with the Query's other parts
+                }
+            } else {
+                // rows go straight into the output, after their RowDescription
+                r = run(part, null, out, true);
+            }
             if (r == null) {
                 return false; // on a worker: this message is handled again when it is done
             }
@@ -550,6 +583,139 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private void ready() {
         PgMessages.readyForQuery(out, txStatus);
         flush();
+    }
+
+    // ---- COPY ----------------------------------------------------------------------------------
+
+    /**
+     * A COPY part of a simple Query: FROM STDIN starts taking CopyData ({@link #copyIn} set, null
+     * tag); TO STDOUT runs its query (on a worker when long: null, handled again) and sends the
+     * rows as CopyData at once.
+     */
+    private Result copy(String sql) {
+        if (pending == null) {
+            if (txStatus == 'E') {
+                return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+            }
+        }
+        PgCopy.Spec spec;
+        try {
+            spec = PgCopy.parse(sql);
+        } catch (SqlException e) {
+            if (pending != null) {
+                pending.release();
+                pending = null;
+            }
+            return Result.error(e.sqlState(), e.getMessage());
+        }
+        if (spec.from) {
+            if (server.overMemoryLimit()) {
+                return Result.error(SqlState.OUT_OF_MEMORY, SqlEngine.OOM_REPLY);
+            }
+            io.respsql.engine.CopyIn in;
+            boolean prior = io.respsql.sql.Dialect.set(true);
+            try {
+                in = server.engine.engine().copyIn(spec.table, spec.columns);
+            } catch (SqlException e) {
+                return Result.error(e.sqlState(), e.getMessage());
+            } finally {
+                io.respsql.sql.Dialect.set(prior);
+            }
+            copyIn = new PgCopy.In(spec, in);
+            PgMessages.copyResponse(out, 'G', in.width());
+            Result r = new Result();
+            r.tag = null;
+            return r;
+        }
+        ByteBuf buf = Unpooled.buffer(256);
+        Result r = run(spec.select(), null, buf, false);
+        if (r == null) {
+            return null;
+        }
+        if (r.failed()) {
+            return r;
+        }
+        try {
+            if (r.columns == null) {
+                return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "COPY (query) TO needs a query that returns rows");
+            }
+            PgMessages.copyResponse(out, 'H', r.columns.size());
+            long n = PgCopy.toCopyData(spec, r.columns, r.rows == null ? Unpooled.EMPTY_BUFFER : r.rows, out);
+            PgMessages.empty(out, 'c');
+            Result done = new Result();
+            done.tag = "COPY " + n;
+            return done;
+        } finally {
+            r.release();
+        }
+    }
+
+    /** One CopyData: its complete lines are written; a bad one fails the whole COPY. */
+    private void copyData(ByteBuf f) {
+        if (copyIn == null) {
+            return; // after a failed COPY, or outside one: ignored, as PostgreSQL does
+        }
+        try {
+            copyIn.data(f);
+        } catch (PgCopy.LineError e) {
+            copyFailed(e.sqlState, e.getMessage(), e.where);
+        } catch (SqlException e) {
+            copyFailed(e.sqlState(), e.getMessage(), null);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            log.warn("COPY failed", e);
+            copyFailed(SqlState.INTERNAL_ERROR, "internal error: " + e, null);
+        }
+    }
+
+    private void copyDone() {
+        if (copyIn == null) {
+            return;
+        }
+        long n;
+        try {
+            n = copyIn.done();
+        } catch (PgCopy.LineError e) {
+            copyFailed(e.sqlState, e.getMessage(), e.where);
+            return;
+        } catch (SqlException e) {
+            copyFailed(e.sqlState(), e.getMessage(), null);
+            return;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            log.warn("COPY failed", e);
+            copyFailed(SqlState.INTERNAL_ERROR, "internal error: " + e, null);
+            return;
+        }
+        copyIn = null;
+        if (n > 0 && txStatus == 'T') {
+            blockWrites++;
+        }
+        PgMessages.commandComplete(out, "COPY " + n);
+        if (queryParts != null) {
+            queryParts(); // the Query's parts after the COPY, then ReadyForQuery
+        } else {
+            ready();
+        }
+    }
+
+    /** The COPY fails: every row it wrote is taken back, the error sent, the Query ends. */
+    private void copyFailed(String sqlState, String message, String where) {
+        abortCopy();
+        if (txStatus == 'T') {
+            txStatus = 'E';
+        }
+        if (out != null) {
+            PgMessages.error(out, 'E', "ERROR", sqlState, message, 0, where);
+        }
+        queryParts = null;
+        queryAtomic = false;
+        ready();
+    }
+
+    private void abortCopy() {
+        if (copyIn != null) {
+            copyIn.copy.abort();
+            copyIn = null;
+        }
     }
 
     // ---- extended query ------------------------------------------------------------------------
@@ -845,6 +1011,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     private Result runNow(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
         rows.on(target, formats, describeFirst);
+        if (PgCopy.isCopy(sql)) {
+            return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "COPY runs through the simple query protocol only");
+        }
         Result local = sessionStatement(sql);
         if (local != null) {
             return local;

@@ -96,6 +96,12 @@ final class PgMessages {
      * and the 1-based character position in the statement when known (0: none).
      */
     static void error(ByteBuf out, char type, String severity, String sqlState, String message, int position) {
+        error(out, type, severity, sqlState, message, position, null);
+    }
+
+    /** An ErrorResponse or NoticeResponse; {@code where} (null: none) is its CONTEXT (a COPY's line). */
+    static void error(ByteBuf out, char type, String severity, String sqlState, String message, int position,
+                      String where) {
         int at = begin(out, type);
         out.writeByte('S');
         cstring(out, severity);
@@ -109,7 +115,22 @@ final class PgMessages {
             out.writeByte('P');
             cstring(out, Integer.toString(position));
         }
+        if (where != null) {
+            out.writeByte('W');
+            cstring(out, where);
+        }
         out.writeByte(0);
+        end(out, at);
+    }
+
+    /** CopyInResponse ('G') or CopyOutResponse ('H'): text format, {@code columns} text columns. */
+    static void copyResponse(ByteBuf out, char type, int columns) {
+        int at = begin(out, type);
+        out.writeByte(0);
+        out.writeShort(columns);
+        for (int i = 0; i < columns; i++) {
+            out.writeShort(0);
+        }
         end(out, at);
     }
 

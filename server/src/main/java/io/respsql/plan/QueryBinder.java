@@ -809,6 +809,12 @@ public final class QueryBinder {
                 }
             }
             Table table = catalog.table(t.name());
+            if (table == null && t.name().regionMatches(true, 0, "public.", 0, 7)) {
+                // the one schema: public.t is t
+                Query.TableRef bare = new Query.TableRef(t.name().substring(7), t.alias() != null ? t.alias()
+                        : t.name().substring(7), t.start(), t.end());
+                return leaf(bare, scope);
+            }
             if (table != null) {
                 tablesRead.add(table);
                 return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : table.name(), table, columnNames(table));
@@ -824,6 +830,11 @@ public final class QueryBinder {
                         + io.respsql.expr.SequenceCall.READ_LAST + "(" + quoted + ") AS last_value, 0 AS log_cnt, "
                         + io.respsql.expr.SequenceCall.READ_CALLED + "(" + quoted + ") AS is_called")).query();
                 return derived(q, t.alias() != null ? t.alias() : t.name(), null, true, scope, scope.parent);
+            }
+            Table system = io.respsql.catalog.SystemRelations.table(catalog, t.name());
+            if (system != null) {
+                // pg_catalog's relations and information_schema's views: rows of the catalog as it is now
+                return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : system.name(), system, columnNames(system));
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
         }
@@ -1096,6 +1107,10 @@ public final class QueryBinder {
             return Expressions.cast(Expressions.constText(t.text()), SqlTypes.typeOf(t.type()));
         } else if (e instanceof Expr.Column c) {
             BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
+            if (r == null && c.qualifier() == null && io.respsql.sql.Dialect.postgres()) {
+                // current_catalog, current_schema, current_user, session_user: SQL's niladic functions
+                return io.respsql.catalog.SystemFunctions.niladic(c.name());
+            }
             return r == null ? null : Expressions.column(r.column(), r.relation().number, r.label());
         } else if (e instanceof Expr.Raw r) {
             return Expressions.constText(r.text());
@@ -1148,7 +1163,9 @@ public final class QueryBinder {
             Expression otherwise = x.otherwise() == null ? null : value(x.otherwise(), scope);
             return Expressions.caseWhen(operand, whens, thens, otherwise);
         } else if (e instanceof Expr.Cast x) {
-            return Expressions.castTo(value(x.operand(), scope), x.type().base(), x.type().length(), x.type().scale());
+            Expression operand = value(x.operand(), scope);
+            Expression system = io.respsql.catalog.SystemFunctions.cast(catalog, operand, x.type().base());
+            return system != null ? system : Expressions.castTo(operand, x.type().base(), x.type().length(), x.type().scale());
         } else {
             return function((Expr.Function) e, scope);
         }
@@ -1299,6 +1316,13 @@ public final class QueryBinder {
         }
         if (io.respsql.expr.SequenceCall.isSequenceFunction(f.name())) {
             return io.respsql.expr.SequenceCall.of(f.name(), args); // sequences (seq helper): never folded
+        }
+        if (!Expressions.isFunction(f.name())) {
+            // version(), current_database(), format_type(...), pg_table_is_visible(...): the catalog's
+            Expression system = io.respsql.catalog.SystemFunctions.bind(catalog, f.name(), args);
+            if (system != null) {
+                return system;
+            }
         }
         return Expressions.function(f.name(), args);
     }

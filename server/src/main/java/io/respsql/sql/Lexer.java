@@ -33,6 +33,14 @@ public final class Lexer {
                     throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated /* comment starting at position " + (i + 1));
                 }
                 i = end;
+            } else if ((c == 'E' || c == 'e') && i + 1 < n && s.charAt(i + 1) == '\'' && Dialect.postgres()
+                    && quoteEnd(s, i + 1) > 0) {
+                // PostgreSQL's escape string E'...': backslash escapes (\n, \t, \\, ...); an escaped quote
+                // (\') is not read (the statement splitters see '' only)
+                int end = quoteEnd(s, i + 1);
+                String raw = s.substring(i + 2, end - 1).replace("''", "'");
+                out.add(new Token(Token.Type.STRING, escapes(raw), i, end));
+                i = end;
             } else if (isIdentStart(c)) {
                 int start = i;
                 while (i < n && isIdentPart(s.charAt(i)) && (colonInNames || s.charAt(i) != ':')) {
@@ -106,6 +114,13 @@ public final class Lexer {
                     sym = Symbol.CONCAT;
                 } else if (c == ':' && next == ':' && !colonInNames) {
                     sym = Symbol.CAST;
+                } else if (c == '!' && next == '~') {
+                    boolean star = i + 2 < n && s.charAt(i + 2) == '*';
+                    sym = star ? Symbol.NOT_TILDE_STAR : Symbol.NOT_TILDE;
+                    len = star ? 3 : 2;
+                } else if (c == '~') {
+                    sym = next == '*' ? Symbol.TILDE_STAR : Symbol.TILDE;
+                    len = next == '*' ? 2 : 1;
                 } else {
                     len = 1;
                     sym = Symbol.of(c);
@@ -119,6 +134,31 @@ public final class Lexer {
         }
         out.add(new Token(Token.Type.END, "", n, n));
         return out;
+    }
+
+    /** The text of an escape string with its backslash escapes resolved. */
+    private static String escapes(String raw) {
+        if (raw.indexOf('\\') < 0) {
+            return raw;
+        }
+        StringBuilder sb = new StringBuilder(raw.length());
+        for (int k = 0; k < raw.length(); k++) {
+            char ch = raw.charAt(k);
+            if (ch != '\\' || k + 1 == raw.length()) {
+                sb.append(ch);
+                continue;
+            }
+            char e = raw.charAt(++k);
+            switch (e) {
+                case 'n' -> sb.append('\n');
+                case 't' -> sb.append('\t');
+                case 'r' -> sb.append('\r');
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                default -> sb.append(e);
+            }
+        }
+        return sb.toString();
     }
 
     /**

@@ -344,6 +344,10 @@ public final class SqlParser {
             throw error("a type name");
         }
         pos++;
+        if (first.text.equalsIgnoreCase("pg_catalog") && peek().is(Symbol.DOT) && isName(peek(1))) {
+            pos++; // pg_catalog.regtype: the one schema of the built-in types
+            first = next();
+        }
         String base = first.text.toUpperCase(Locale.ROOT);
         if (first.is(Keyword.DOUBLE) && acceptKeyword(Keyword.PRECISION)) {
             base = "DOUBLE PRECISION";
@@ -1068,6 +1072,10 @@ public final class SqlParser {
             return inner;
         }
         String table = name("table name");
+        if (peek().is(Symbol.DOT) && isName(peek(1))) {
+            pos++;
+            table = table + "." + name("table name"); // schema.table: pg_catalog, information_schema, public
+        }
         String alias = optionalAlias(false);
         int end = lastEnd();
         // SQLite's index hints (NOT INDEXED, INDEXED BY i): they change no result, so they are read and dropped
@@ -1227,6 +1235,8 @@ public final class SqlParser {
                         e = new Expr.IsDistinct(left, right, !not, start, right.end());
                     }
                 }
+            } else if (regexOperator(t) != null) {
+                e = regexMatch(left, start);
             } else if (t.is(Keyword.ISNULL) || t.is(Keyword.NOTNULL)) {
                 pos++;
                 e = new Expr.IsNull(left, t.is(Keyword.NOTNULL), start, t.end);
@@ -1262,6 +1272,58 @@ public final class SqlParser {
         }
         depth = entered;
         return left;
+    }
+
+    // ---- catalog queries: regular-expression operators (pgcopy) ----
+
+    /**
+     * The regex operator at {@code t}: {@code ~ !~ ~* !~*}, or {@code OPERATOR(pg_catalog.~)} as
+     * psql writes it (its text); null when there is none.
+     */
+    private Symbol regexOperator(Token t) {
+        if (t.type == Token.Type.SYMBOL) {
+            return t.is(Symbol.TILDE) || t.is(Symbol.NOT_TILDE) || t.is(Symbol.TILDE_STAR) || t.is(Symbol.NOT_TILDE_STAR)
+                    ? t.symbol() : null;
+        }
+        if (t.type == Token.Type.IDENT && t.text.equalsIgnoreCase("OPERATOR") && peek(1).is(Symbol.LPAREN)) {
+            int k = 2;
+            if (isName(peek(k)) && peek(k + 1).is(Symbol.DOT)) {
+                k += 2;
+            }
+            Token op = peek(k);
+            Symbol s = op.type == Token.Type.SYMBOL ? op.symbol() : null;
+            if (peek(k + 1).is(Symbol.RPAREN) && s != null
+                    && (s == Symbol.TILDE || s == Symbol.NOT_TILDE || s == Symbol.TILDE_STAR || s == Symbol.NOT_TILDE_STAR)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** {@code left ~ pattern [COLLATE name]}: a call of the match function, negated for {@code !~}. */
+    private Expr regexMatch(Expr left, int start) {
+        Symbol op = regexOperator(peek());
+        if (peek().type == Token.Type.SYMBOL) {
+            pos++;
+        } else {
+            while (!next().is(Symbol.RPAREN)) {
+                // OPERATOR(schema.op)
+            }
+        }
+        Expr pattern = relational();
+        if (acceptKeyword(Keyword.COLLATE)) {
+            name("collation");
+            if (acceptSymbol(Symbol.DOT)) {
+                next(); // pg_catalog.default: "default" is a keyword
+            }
+        }
+        boolean caseless = op == Symbol.TILDE_STAR || op == Symbol.NOT_TILDE_STAR;
+        Expr call = new Expr.Function(caseless ? "REGEX_MATCH_CASELESS" : "REGEX_MATCH", List.of(left, pattern), false,
+                false, null, start, lastEnd());
+        if (op == Symbol.NOT_TILDE || op == Symbol.NOT_TILDE_STAR) {
+            return new Expr.Unary(Expr.UnaryOp.NOT, call, start, lastEnd());
+        }
+        return call;
     }
 
     /** PostgreSQL's ILIKE (a word of its dialect only: elsewhere it may name a column). */
@@ -1567,6 +1629,9 @@ public final class SqlParser {
                 throw error("a column name after '" + t.text + ".'");
             }
             pos++;
+            if (peek().is(Symbol.LPAREN) && t.text.equalsIgnoreCase("pg_catalog")) {
+                return call(col); // pg_catalog.format_type(...): the function
+            }
             return column(t.text, col.text, t.start, col.end);
         }
         return column(null, t.text, t.start, t.end);

@@ -8,7 +8,9 @@ public enum Symbol implements Token.Code {
     /** {@code ||}, string concatenation. */
     CONCAT("||"),
     /** {@code ::}, PostgreSQL's cast. */
-    CAST("::");
+    CAST("::"),
+    /** PostgreSQL's regular-expression matches: {@code ~}, {@code !~}, {@code ~*}, {@code !~*}. */
+    TILDE("~"), NOT_TILDE("!~"), TILDE_STAR("~*"), NOT_TILDE_STAR("!~*");
 
     /**
      * The symbol as a token's text; {@code <>} is read as {@code !=}, so it shows as {@code !=},

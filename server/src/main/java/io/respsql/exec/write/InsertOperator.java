@@ -491,6 +491,36 @@ public final class InsertOperator {
             return true;
         }
 
+        /**
+         * Value {@code i} of the current row from a COPY's field: the bytes {@code b[off, off+len)}
+         * (escapes already taken out) read as PostgreSQL's input function of the column's type does.
+         * A value the type refuses throws 22P02 (or 22003 out of range), naming the value.
+         */
+        public void copyValue(int i, byte[] b, int off, int len) {
+            Column c = table.column(target[i]);
+            if (c.type() == ColumnType.TEXT) {
+                rows.setTextBytes(at, target[i], b, off, len);
+                return;
+            }
+            CopyValues.convert(c, b, off, len, cell);
+            rows.set(at, target[i], cell);
+        }
+
+        /** The table this statement writes into (null once released). */
+        public Table table() {
+            return table;
+        }
+
+        /** Rows read so far and not yet written. */
+        public int pendingRows() {
+            return rows == null ? 0 : rows.rows;
+        }
+
+        /** The row slots the last {@link #write} filled, {@code [0, rows written)}. */
+        public int[] writtenRows() {
+            return written;
+        }
+
         /** Writes the rows read (all or none); returns the rows inserted (the caller replies OK). */
         public long write(Catalog catalog, Headroom headroom, UndoLog undo) {
             if (written.length < rows.rows) {

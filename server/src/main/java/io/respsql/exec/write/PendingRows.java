@@ -101,6 +101,17 @@ final class PendingRows {
         textUsed = o;
     }
 
+    /** Sets a TEXT value from bytes that are UTF-8 already (a COPY's field). */
+    void setTextBytes(int row, int column, byte[] b, int off, int len) {
+        int i = row * columns + column;
+        room(len);
+        System.arraycopy(b, off, textBytes, textUsed, len);
+        nulls[i] = false;
+        textOff[i] = textUsed;
+        textLen[i] = len;
+        textUsed += len;
+    }
+
     private void room(int more) {
         if (textUsed + more > textBytes.length) {
             textBytes = Arrays.copyOf(textBytes, Math.max(textUsed + more, textBytes.length * 2));

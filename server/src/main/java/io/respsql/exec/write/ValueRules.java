@@ -410,7 +410,7 @@ public final class ValueRules {
     }
 
     /** A quoted string for a non-TEXT column: a number when it is exactly one, a date or timestamp when it reads as one. */
-    private static void quoted(Column c, String value, String shown, Cell out) {
+    static void quoted(Column c, String value, String shown, Cell out) {
         switch (c.type()) {
             case DATE: {
                 Long d = Temporals.date(value);

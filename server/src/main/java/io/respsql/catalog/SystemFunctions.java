@@ -1,0 +1,308 @@
+package io.respsql.catalog;
+
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Expression;
+import io.respsql.expr.Expressions;
+import io.respsql.expr.SqlType;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+import io.respsql.storage.ReadableCatalog;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongBinaryOperator;
+
+/**
+ * PostgreSQL's catalog functions, bound against the catalog: {@code current_schema()},
+ * {@code current_database()}, {@code version()}, {@code format_type(oid, typmod)},
+ * {@code pg_table_is_visible(oid)}, {@code pg_get_userbyid(oid)}, {@code pg_get_expr(text, oid)},
+ * {@code pg_get_indexdef(oid)}, {@code obj_description}/{@code col_description} (no comments: NULL),
+ * and the casts {@code 'name'::regclass} and {@code oid::regclass} (the relation's name as text).
+ */
+public final class SystemFunctions {
+    /** What {@code version()} says: a PostgreSQL release clients accept, and what answers. */
+    public static final String VERSION = "PostgreSQL 15.8 (RespSQL) on x86_64-pc-linux-gnu, compiled by javac, 64-bit";
+
+    private SystemFunctions() {
+    }
+
+    /** The function {@code name} (upper case, {@code PG_CATALOG.} already dropped) over {@code args}, or null when it is none of these. */
+    public static Expression bind(ReadableCatalog catalog, String name, List<Expression> args) {
+        String n = name.toUpperCase(Locale.ROOT);
+        if (n.startsWith("PG_CATALOG.")) {
+            n = n.substring(11);
+        }
+        switch (n) {
+            case "CURRENT_SCHEMA":
+                arity(n, args, 0);
+                return Expressions.constText(SystemRelations.SCHEMA);
+            case "CURRENT_DATABASE":
+                arity(n, args, 0);
+                return Expressions.constText(SystemRelations.DATABASE);
+            case "VERSION":
+                arity(n, args, 0);
+                return Expressions.constText(VERSION);
+            case "PG_TABLE_IS_VISIBLE":
+            case "PG_TYPE_IS_VISIBLE":
+            case "PG_FUNCTION_IS_VISIBLE":
+                arity(n, args, 1);
+                return new Lookup(n, SqlType.BOOLEAN, args, (a, b) -> 1, null);
+            case "PG_GET_USERBYID":
+                arity(n, args, 1);
+                return new Lookup(n, SqlType.TEXT, args, null, (a, b) -> "respsql");
+            case "FORMAT_TYPE":
+                arity(n, args, 2);
+                return new Lookup(n, SqlType.TEXT, args, null, SystemRelations::formatType);
+            case "PG_GET_INDEXDEF": {
+                SystemRelations.Oids oids = new SystemRelations.Oids(catalog);
+                return new Lookup(n, SqlType.TEXT, args.subList(0, Math.min(1, args.size())), null,
+                        (a, b) -> oids.indexDef(catalog, a));
+            }
+            case "PG_GET_EXPR":
+                if (args.size() < 2 || args.size() > 3) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function pg_get_expr takes 2 or 3 arguments");
+                }
+                return args.get(0); // a DEFAULT's text is kept as written
+            case "REGEX_MATCH":
+            case "REGEX_MATCH_CASELESS":
+                arity(n, args, 2);
+                return new Regex(args.get(0), args.get(1), n.endsWith("CASELESS"));
+            case "PG_ENCODING_TO_CHAR":
+                arity(n, args, 1);
+                return new Lookup(n, SqlType.TEXT, args, null, (a, b) -> a == 6 ? "UTF8" : "SQL_ASCII");
+            case "ARRAY_TO_STRING":
+                if (args.size() < 2 || args.size() > 3) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function array_to_string takes 2 or 3 arguments");
+                }
+                return args.get(0); // the catalog's arrays are NULL or one text already
+            case "OBJ_DESCRIPTION":
+            case "COL_DESCRIPTION":
+            case "SHOBJ_DESCRIPTION":
+                return Expressions.constNull(SqlType.TEXT);
+            default:
+                return null;
+        }
+    }
+
+    /** {@code current_catalog} and the other names SQL calls without parentheses; null for any other name. */
+    public static Expression niladic(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "current_catalog" -> Expressions.constText(SystemRelations.DATABASE);
+            case "current_schema" -> Expressions.constText(SystemRelations.SCHEMA);
+            case "current_user", "session_user", "current_role" -> Expressions.constText("respsql");
+            default -> null;
+        };
+    }
+
+    /** {@code x::regclass} (and {@code oid}, {@code regtype}); null when {@code typeName} is none of them. */
+    public static Expression cast(ReadableCatalog catalog, Expression x, String typeName) {
+        String t = typeName.toUpperCase(Locale.ROOT);
+        if (t.startsWith("PG_CATALOG.")) {
+            t = t.substring(11);
+        }
+        if (!t.equals("REGCLASS") && !t.equals("OID")) {
+            return null;
+        }
+        SystemRelations.Oids oids = new SystemRelations.Oids(catalog);
+        if (x.type() == SqlType.TEXT) {
+            if (!x.isConstant()) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a cast to " + typeName.toLowerCase(Locale.ROOT)
+                        + " takes a constant name");
+            }
+            EvalContext ctx = new EvalContext(0);
+            byte[] b = x.evalText(ctx);
+            if (ctx.isNull) {
+                return Expressions.constNull(SqlType.BIGINT);
+            }
+            String rel = new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8).trim();
+            if (rel.length() > 1 && rel.startsWith("\"") && rel.endsWith("\"")) {
+                rel = rel.substring(1, rel.length() - 1);
+            }
+            int oid = oids.of(catalog, rel);
+            if (oid < 0) {
+                throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + rel + "\" does not exist");
+            }
+            return Expressions.constLong(SqlType.BIGINT, oid);
+        }
+        if (t.equals("OID")) {
+            return x;
+        }
+        return new Lookup("REGCLASS", SqlType.TEXT, List.of(x), null, (a, b) -> {
+            String s = oids.name(catalog, a);
+            return s == null ? Long.toString(a) : s;
+        });
+    }
+
+    /** {@code text ~ pattern}: PostgreSQL's POSIX regular expression, searched anywhere in the text. */
+    static final class Regex extends Expression {
+        private final Expression text;
+        private final Expression pattern;
+        private final boolean caseless;
+        private java.util.regex.Pattern compiled;
+        private String compiledFrom;
+
+        Regex(Expression text, Expression pattern, boolean caseless) {
+            super(SqlType.BOOLEAN);
+            this.text = text;
+            this.pattern = pattern;
+            this.caseless = caseless;
+        }
+
+        @Override
+        public long relations() {
+            return text.relations() | pattern.relations();
+        }
+
+        private static String string(Expression e, EvalContext ctx) {
+            if (e.type() == SqlType.TEXT) {
+                byte[] b = e.evalText(ctx);
+                return ctx.isNull ? null : new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8);
+            }
+            long v = e.evalLong(ctx);
+            return ctx.isNull ? null : Long.toString(v);
+        }
+
+        @Override
+        public long evalLong(EvalContext ctx) {
+            String p = string(pattern, ctx);
+            if (p == null) {
+                return 0;
+            }
+            String s = string(text, ctx);
+            if (s == null) {
+                return 0;
+            }
+            if (compiled == null || !p.equals(compiledFrom)) {
+                try {
+                    compiled = java.util.regex.Pattern.compile(p, caseless ? java.util.regex.Pattern.CASE_INSENSITIVE
+                            | java.util.regex.Pattern.UNICODE_CASE : 0);
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    throw new SqlException("2201B", "invalid regular expression: " + e.getDescription());
+                }
+                compiledFrom = p;
+            }
+            ctx.isNull = false;
+            return compiled.matcher(s).find() ? 1 : 0;
+        }
+
+        @Override
+        public double evalDouble(EvalContext ctx) {
+            return evalLong(ctx);
+        }
+
+        @Override
+        public String describe() {
+            return text.describe() + (caseless ? " ~* " : " ~ ") + pattern.describe();
+        }
+    }
+
+    private static void arity(String name, List<Expression> args, int n) {
+        if (args.size() != n) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name.toLowerCase(Locale.ROOT) + " takes "
+                    + n + " argument(s), not " + args.size());
+        }
+    }
+
+    interface TextOf {
+        String apply(long a, long b);
+    }
+
+    /** A function of one or two integer arguments (NULL in, NULL out), to a number or a text. */
+    static final class Lookup extends Expression {
+        private final String name;
+        private final Expression[] args;
+        private final LongBinaryOperator number;
+        private final TextOf text;
+
+        Lookup(String name, SqlType type, List<Expression> args, LongBinaryOperator number, TextOf text) {
+            super(type);
+            this.name = name;
+            this.args = args.toArray(new Expression[0]);
+            this.number = number;
+            this.text = text;
+        }
+
+        @Override
+        public long relations() {
+            long r = 0;
+            for (Expression a : args) {
+                r |= a.relations();
+            }
+            return r;
+        }
+
+        private long arg(int i, EvalContext ctx) {
+            if (i >= args.length) {
+                ctx.isNull = false;
+                return -1;
+            }
+            Expression a = args[i];
+            if (a.type() == SqlType.TEXT) {
+                byte[] b = a.evalText(ctx);
+                if (ctx.isNull) {
+                    return 0;
+                }
+                try {
+                    return Long.parseLong(new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8).trim());
+                } catch (NumberFormatException e) {
+                    throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type oid: \""
+                            + new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8) + "\"");
+                }
+            }
+            if (a.type() == SqlType.DOUBLE) {
+                return (long) a.evalDouble(ctx);
+            }
+            return a.evalLong(ctx);
+        }
+
+        @Override
+        public long evalLong(EvalContext ctx) {
+            long a = arg(0, ctx);
+            if (ctx.isNull) {
+                return 0;
+            }
+            long b = arg(1, ctx);
+            if (ctx.isNull) {
+                return 0;
+            }
+            return number.applyAsLong(a, b);
+        }
+
+        @Override
+        public double evalDouble(EvalContext ctx) {
+            return evalLong(ctx);
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            long a = arg(0, ctx);
+            if (ctx.isNull) {
+                return null;
+            }
+            long b = arg(1, ctx);
+            if (ctx.isNull) {
+                return null;
+            }
+            String s = text.apply(a, b);
+            if (s == null) {
+                ctx.isNull = true;
+                return null;
+            }
+            byte[] out = s.getBytes(StandardCharsets.UTF_8);
+            ctx.isNull = false;
+            ctx.textOffset = 0;
+            ctx.textLength = out.length;
+            return out;
+        }
+
+        @Override
+        public String describe() {
+            StringBuilder sb = new StringBuilder(name.toLowerCase(Locale.ROOT)).append('(');
+            for (int i = 0; i < args.length; i++) {
+                sb.append(i == 0 ? "" : ", ").append(args[i].describe());
+            }
+            return sb.append(')').toString();
+        }
+    }
+}

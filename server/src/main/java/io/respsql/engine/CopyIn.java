@@ -1,0 +1,271 @@
+package io.respsql.engine;
+
+import io.respsql.exec.write.InsertOperator;
+import io.respsql.plan.WritePlanner;
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlParser;
+import io.respsql.sql.SqlState;
+import io.respsql.sql.tree.Statement;
+import io.respsql.storage.Catalog;
+import io.respsql.storage.Column;
+import io.respsql.storage.ColumnType;
+import io.respsql.storage.Table;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code COPY t [(cols)] FROM STDIN}: rows arrive a batch at a time (a protocol message's worth),
+ * are converted, checked and written into the table at once ({@link #flush}: bounded work per
+ * batch, as an INSERT of those rows), so the input is never held whole. The COPY is all or
+ * nothing: {@link #abort} takes back every row it wrote (the slots it filled, still live), and the
+ * append-only log and the replicas hear of its rows only at {@link #commit}, as one block of
+ * {@code INSERT ... VALUES} statements in PostgreSQL's dialect (one per batch, the values as
+ * literals that convert exactly as the COPY's fields did), so a load or a replica applies all of
+ * them or none. Event loop only.
+ *
+ * <p>Not isolated: another client sees the rows of a COPY still running (RespSQL has no MVCC), and
+ * a COPY that fails takes back the slots it filled even if another client changed them meanwhile.
+ */
+public final class CopyIn {
+    /** Rows per written batch at most, whatever the size of the messages. */
+    public static final int MAX_BATCH_ROWS = 65_536;
+
+    private final SqlEngine engine;
+    private final Catalog catalog;
+    private final Statement.Insert shape;
+    private final String tableName;
+    private final InsertOperator.Bulk bulk = new InsertOperator.Bulk();
+    private final String[] columnNames;
+    private final ColumnType[] types;
+    private final String insertHead;
+    /** The slots written so far, to take back on abort. */
+    private final IntArrayList written = new IntArrayList();
+    /** The log's statements of the batches written, told to the listener at commit. */
+    private final List<String> logged = new ArrayList<>();
+    private final it.unimi.dsi.fastutil.longs.LongArrayList loggedRows = new it.unimi.dsi.fastutil.longs.LongArrayList();
+    private final StringBuilder text = new StringBuilder();
+    private Table table;
+    private long rows;
+    private boolean started;
+    private boolean firstInRow;
+    private boolean done;
+
+    CopyIn(SqlEngine engine, Catalog catalog, String table, List<String> columns) {
+        this.engine = engine;
+        this.catalog = catalog;
+        Table t = catalog.table(table);
+        if (t == null) {
+            throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + table + "\" does not exist");
+        }
+        List<String> names = new ArrayList<>();
+        if (columns == null || columns.isEmpty()) {
+            for (int i = 0; i < t.columnCount(); i++) {
+                names.add(t.column(i).name());
+            }
+        } else {
+            for (String c : columns) {
+                if (t.column(c) == null) {
+                    throw new SqlException(SqlState.UNDEFINED_COLUMN, "column \"" + c + "\" of relation \"" + t.name()
+                            + "\" does not exist");
+                }
+                names.add(t.column(c).name());
+            }
+        }
+        this.columnNames = names.toArray(new String[0]);
+        this.types = new ColumnType[columnNames.length];
+        StringBuilder head = new StringBuilder("INSERT INTO ").append(ident(t.name())).append(" (");
+        for (int i = 0; i < columnNames.length; i++) {
+            types[i] = t.column(columnNames[i]).type();
+            head.append(i == 0 ? "" : ", ").append(ident(columnNames[i]));
+        }
+        head.append(") VALUES ");
+        this.insertHead = head.toString();
+        StringBuilder probe = new StringBuilder(insertHead).append('(');
+        for (int i = 0; i < columnNames.length; i++) {
+            probe.append(i == 0 ? "NULL" : ", NULL");
+        }
+        boolean prior = io.respsql.sql.Dialect.set(true);
+        try {
+            this.shape = (Statement.Insert) SqlParser.parse(probe.append(')').toString());
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
+        this.tableName = t.name();
+        this.table = t;
+        WritePlanner.startBulk(catalog, shape, bulk); // checks the column list (duplicates, the primary key)
+        bulk.release();
+    }
+
+    /** Fields per line. */
+    public int width() {
+        return columnNames.length;
+    }
+
+    public String columnName(int i) {
+        return columnNames[i];
+    }
+
+    public String tableName() {
+        return tableName;
+    }
+
+    /** Rows written so far. */
+    public long rows() {
+        return rows;
+    }
+
+    /** Starts the next row (every value NULL until set). */
+    public void addRow() {
+        if (!started) {
+            if (catalog.table(tableName) != table) {
+                throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + tableName
+                        + "\" was dropped or changed while COPY was running");
+            }
+            WritePlanner.startBulk(catalog, shape, bulk);
+            text.setLength(0);
+            text.append(insertHead);
+            started = true;
+        } else {
+            text.append(", ");
+        }
+        bulk.addRow();
+        text.append('(');
+        firstInRow = true;
+    }
+
+    /** Field {@code i} of the row: its bytes without escapes; a value the column's type refuses throws. */
+    public void value(int i, byte[] b, int off, int len) {
+        bulk.copyValue(i, b, off, len);
+        if (!firstInRow) {
+            text.append(", ");
+        }
+        firstInRow = false;
+        ColumnType t = types[i];
+        if ((t == ColumnType.INT || t == ColumnType.BIGINT) && plainInteger(b, off, len)) {
+            for (int k = off; k < off + len; k++) {
+                text.append((char) b[k]);
+            }
+            return;
+        }
+        text.append('\'');
+        boolean ascii = true;
+        for (int k = off; k < off + len; k++) {
+            if (b[k] < 0) {
+                ascii = false;
+                break;
+            }
+        }
+        if (ascii) {
+            for (int k = off; k < off + len; k++) {
+                char ch = (char) b[k];
+                if (ch == '\'') {
+                    text.append('\'');
+                }
+                text.append(ch);
+            }
+        } else {
+            text.append(new String(b, off, len, StandardCharsets.UTF_8).replace("'", "''"));
+        }
+        text.append('\'');
+    }
+
+    /** Field {@code i} is NULL. */
+    public void nullValue(int i) {
+        if (!firstInRow) {
+            text.append(", ");
+        }
+        firstInRow = false;
+        text.append("NULL");
+    }
+
+    public void endRow() {
+        text.append(')');
+        if (bulk.pendingRows() >= MAX_BATCH_ROWS) {
+            flush();
+        }
+    }
+
+    /** Writes the rows read since the last batch (all of them or, on an error, none); returns the rows written so far. */
+    public long flush() {
+        if (!started) {
+            return rows;
+        }
+        started = false;
+        String refusal = engine.writeRefusal();
+        if (refusal != null) {
+            bulk.release();
+            throw new SqlException(refusal.startsWith("READONLY") ? SqlState.READ_ONLY_SQL_TRANSACTION
+                    : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
+        }
+        int n = bulk.pendingRows();
+        long wrote = bulk.write(catalog, engine.headroom(), null);
+        int[] slots = bulk.writtenRows();
+        written.addElements(written.size(), slots, 0, n);
+        rows += wrote;
+        logged.add(text.toString());
+        loggedRows.add(wrote);
+        text.setLength(0);
+        return rows;
+    }
+
+    /** Writes the last batch and keeps the COPY: its statements go to the log and replicas as one block. */
+    public long commit() {
+        flush();
+        done = true;
+        engine.copyCommitted(logged, loggedRows, tableName, rows);
+        logged.clear();
+        written.clear();
+        written.trim();
+        return rows;
+    }
+
+    /** Takes back every row this COPY wrote; nothing of it is logged. */
+    public void abort() {
+        if (done) {
+            return;
+        }
+        done = true;
+        started = false;
+        bulk.release();
+        logged.clear();
+        loggedRows.clear();
+        Table t = catalog.table(tableName) == table ? table : null;
+        if (t != null) {
+            int[] slots = written.elements();
+            for (int i = written.size() - 1; i >= 0; i--) {
+                if (t.rows().isLive(slots[i])) {
+                    t.deleteRow(slots[i]);
+                }
+            }
+        }
+        written.clear();
+        written.trim();
+    }
+
+    private static boolean plainInteger(byte[] b, int off, int len) {
+        if (len == 0 || len > 19) {
+            return false;
+        }
+        int i = off;
+        if (b[i] == '-') {
+            i++;
+            if (len == 1) {
+                return false;
+            }
+        }
+        for (; i < off + len; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A name as the parser reads it back, whatever it holds: quoted as a name ({@code `x`}, never a keyword). */
+    static String ident(String name) {
+        return '`' + name.replace("`", "``") + '`';
+    }
+}
