@@ -59,6 +59,11 @@ public final class Expressions {
      * 15 significant digits; NaN last, as PostgreSQL).
      */
     public static Expression orderValue(Expression e) {
+        return numericAsDouble(e);
+    }
+
+    /** {@code e} as a float8 when it is NUMERIC (PostgreSQL's implicit cast where float8 is computed with), else itself. */
+    public static Expression numericAsDouble(Expression e) {
         return e.type() == SqlType.NUMERIC ? new NumericNodes.FromNumeric(e, SqlType.DOUBLE, 0) : e;
     }
 
@@ -153,6 +158,12 @@ public final class Expressions {
             }
             if (other == SqlType.DOUBLE) {
                 return new ArithmeticOp.DoubleOp(op, left, right, true); // numeric and float8: float8 (PostgreSQL)
+            }
+            if (other == SqlType.INTERVAL) {
+                Expression time = TimeFunctions.arithmetic(op, left, right); // interval * / numeric: in float8
+                if (time != null) {
+                    return time;
+                }
             }
             throw cannotTake(op, a, b);
         }

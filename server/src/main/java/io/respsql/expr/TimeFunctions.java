@@ -153,6 +153,11 @@ final class TimeFunctions {
         if (a == SqlType.TIMESTAMP && temporal(b) && sub || a == SqlType.DATE && b == SqlType.TIMESTAMP && sub) {
             return new TimestampMinus(l, r);
         }
+        if (a == SqlType.INTERVAL && b == SqlType.NUMERIC || b == SqlType.INTERVAL && a == SqlType.NUMERIC) {
+            // interval * or / numeric: computed in float8, as PostgreSQL's interval_mul takes float8
+            return arithmetic(op, a == SqlType.NUMERIC ? Expressions.numericAsDouble(l) : l,
+                    b == SqlType.NUMERIC ? Expressions.numericAsDouble(r) : r);
+        }
         if (a == SqlType.INTERVAL && (b.isNumeric() || b == SqlType.NULL) && (op == BinaryOp.MUL || op == BinaryOp.DIV)) {
             return new IntervalScale(l, r, op == BinaryOp.DIV);
         }
@@ -963,6 +968,24 @@ final class TimeFunctions {
 
     /** The node for a date/time function, or null when {@code name} is none of them. */
     static Expression build(String name, List<Expression> args) {
+        if (!NAMES.contains(name) && !name.equals("NOW")) {
+            return buildFor(name, args);
+        }
+        // a NUMERIC argument (a literal such as 1.5 is NUMERIC in the PostgreSQL dialect) is read as
+        // the float8 these functions compute with, as PostgreSQL's implicit numeric -> float8 cast
+        List<Expression> read = args;
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).type() == SqlType.NUMERIC) {
+                if (read == args) {
+                    read = new java.util.ArrayList<>(args);
+                }
+                read.set(i, Expressions.numericAsDouble(args.get(i)));
+            }
+        }
+        return buildFor(name, read);
+    }
+
+    private static Expression buildFor(String name, List<Expression> args) {
         switch (name) {
             case "NOW":
             case "CURRENT_TIMESTAMP":
