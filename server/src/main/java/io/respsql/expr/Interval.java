@@ -854,26 +854,7 @@ public final class Interval {
 
     /** PostgreSQL's interval_mul: fractions of months and days carried down to days and time. */
     public static Value multiply(Value v, double factor) {
-        double rm = v.months * factor;
-        double rd = v.days * factor;
-        if (Double.isNaN(rm) || Double.isNaN(rd) || rm > Integer.MAX_VALUE || rm < Integer.MIN_VALUE
-                || rd > Integer.MAX_VALUE || rd < Integer.MIN_VALUE) {
-            throw outOfRange();
-        }
-        long month = (long) rm;
-        long day = (long) rd;
-        double monthRemainderDays = tsround((rm - month) * 30);
-        double secRemainder = tsround((rd - day + monthRemainderDays - (long) monthRemainderDays) * 86400);
-        if (Math.abs(secRemainder) >= 86400) {
-            day += (long) (secRemainder / 86400);
-            secRemainder -= (long) (secRemainder / 86400) * 86400.0;
-        }
-        day += (long) monthRemainderDays;
-        double t = Math.rint(v.micros * factor + secRemainder * 1e6);
-        if (Double.isNaN(t) || t >= 9.223372036854775807E18 || t < -9.223372036854775808E18) {
-            throw outOfRange();
-        }
-        return v.set(month, day, (long) t);
+        return scaled(v, v.months * factor, v.days * factor, v.micros * factor);
     }
 
     /** PostgreSQL's interval_div. */
@@ -881,8 +862,14 @@ public final class Interval {
         if (factor == 0) {
             throw new SqlException(SqlState.DIVISION_BY_ZERO, "division by zero");
         }
-        double rm = v.months / factor;
-        double rd = v.days / factor;
+        return scaled(v, v.months / factor, v.days / factor, v.micros / factor);
+    }
+
+    /**
+     * interval_mul and interval_div's common part: {@code v} set to the scaled months {@code rm},
+     * days {@code rd} and microseconds {@code rmicros}, fractions of months and days carried down.
+     */
+    private static Value scaled(Value v, double rm, double rd, double rmicros) {
         if (Double.isNaN(rm) || Double.isNaN(rd) || rm > Integer.MAX_VALUE || rm < Integer.MIN_VALUE
                 || rd > Integer.MAX_VALUE || rd < Integer.MIN_VALUE) {
             throw outOfRange();
@@ -896,7 +883,7 @@ public final class Interval {
             secRemainder -= (long) (secRemainder / 86400) * 86400.0;
         }
         day += (long) monthRemainderDays;
-        double t = Math.rint(v.micros / factor + secRemainder * 1e6);
+        double t = Math.rint(rmicros + secRemainder * 1e6);
         if (Double.isNaN(t) || t >= 9.223372036854775807E18 || t < -9.223372036854775808E18) {
             throw outOfRange();
         }
