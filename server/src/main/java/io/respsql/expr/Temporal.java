@@ -104,14 +104,9 @@ public final class Temporal {
                 return loose;
             }
         }
-        int i = off;
         int end = off + len;
-        while (i < end && a[i] == ' ') {
-            i++;
-        }
-        while (end > i && a[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
         // a zone after a word ('tomorrow EST', 'now zulu'): ignored, as for a timestamp without time zone
         int sp = end;
         while (sp > i && a[sp - 1] != ' ') {
@@ -119,9 +114,7 @@ public final class Temporal {
         }
         if (sp > i && ZONE_WORDS.contains(TextBuf.string(a, sp, end - sp).toLowerCase(java.util.Locale.ROOT))) {
             end = sp;
-            while (end > i && a[end - 1] == ' ') {
-                end--;
-            }
+            end = NumberText.trimSpaces(a, i, end);
         }
         int n = end - i;
         if (n < 3 || n > 9) {
@@ -408,14 +401,9 @@ public final class Temporal {
 
     /** Microseconds of a date or timestamp text (a date alone is midnight), or {@link #INVALID}. */
     public static long parseTimestamp(byte[] a, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && a[i] == ' ') {
-            i++;
-        }
-        while (end > i && a[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
         // year
         int start = i;
         long year = 0;
