@@ -176,32 +176,12 @@ public final class Interval {
             }
             TextForm.appendLong(h, out);
             out.put((byte) ':');
-            two((int) (r / MPM), out);
+            Temporal.two((int) (r / MPM), out);
             out.put((byte) ':');
             r %= MPM;
-            two((int) (r / MPS), out);
-            int frac = (int) (r % MPS);
-            if (frac != 0) {
-                out.put((byte) '.');
-                int digits = 6;
-                while (frac % 10 == 0) {
-                    frac /= 10;
-                    digits--;
-                }
-                int p = 1;
-                for (int i = 1; i < digits; i++) {
-                    p *= 10;
-                }
-                for (; p >= 1; p /= 10) {
-                    out.put((byte) ('0' + frac / p % 10));
-                }
-            }
+            Temporal.two((int) (r / MPS), out);
+            Temporal.appendFraction((int) (r % MPS), out);
         }
-    }
-
-    private static void two(int v, TextBuf out) {
-        out.put((byte) ('0' + v / 10));
-        out.put((byte) ('0' + v % 10));
     }
 
     /** The output text of an encoded value. */
@@ -347,6 +327,17 @@ public final class Interval {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
+    /** The value of the digits {@code a[from, end)} written after a decimal point. */
+    private static double fraction(byte[] a, int from, int end) {
+        double frac = 0;
+        double scale = 0.1;
+        for (int k = from; k < end; k++) {
+            frac += (a[k] - '0') * scale;
+            scale /= 10;
+        }
+        return frac;
+    }
+
     private static boolean isDigit(byte b) {
         return b >= '0' && b <= '9';
     }
@@ -465,11 +456,7 @@ public final class Interval {
                 long ip = integer(a, numStart, dot < 0 ? j : dot, src, off, len);
                 double frac = 0;
                 if (dot >= 0) {
-                    double scale = 0.1;
-                    for (int k = dot + 1; k < j; k++) {
-                        frac += (a[k] - '0') * scale;
-                        scale /= 10;
-                    }
+                    frac = fraction(a, dot + 1, j);
                     if (dot == numStart && dot + 1 == j) {
                         throw invalid(src, off, len);
                     }
@@ -733,14 +720,7 @@ public final class Interval {
                 }
             }
             long ip = integer(a, s, dot < 0 ? j : dot, src, off, len);
-            double frac = 0;
-            if (dot >= 0) {
-                double scale = 0.1;
-                for (int k = dot + 1; k < j; k++) {
-                    frac += (a[k] - '0') * scale;
-                    scale /= 10;
-                }
-            }
+            double frac = dot >= 0 ? fraction(a, dot + 1, j) : 0;
             if (neg) {
                 ip = -ip;
                 frac = -frac;
