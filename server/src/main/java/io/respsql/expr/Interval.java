@@ -781,17 +781,8 @@ public final class Interval {
     }
 
     public static Value justifyHours(Value v) {
-        long whole = v.micros / MPD;
-        v.micros -= whole * MPD;
-        v.days += whole;
-        if (v.days > 0 && v.micros < 0) {
-            v.micros += MPD;
-            v.days--;
-        } else if (v.days < 0 && v.micros > 0) {
-            v.micros -= MPD;
-            v.days++;
-        }
-        return v;
+        timeToDays(v);
+        return daysAndTimeSameSign(v);
     }
 
     public static Value justifyDays(Value v) {
@@ -809,9 +800,7 @@ public final class Interval {
     }
 
     public static Value justifyInterval(Value v) {
-        long whole = v.micros / MPD;
-        v.micros -= whole * MPD;
-        v.days += whole;
+        timeToDays(v);
         long wm = v.days / 30;
         v.days -= wm * 30;
         v.months += wm;
@@ -822,6 +811,18 @@ public final class Interval {
             v.days -= 30;
             v.months++;
         }
+        return daysAndTimeSameSign(v);
+    }
+
+    /** Whole days of {@code v}'s time carried into its days. */
+    private static void timeToDays(Value v) {
+        long whole = v.micros / MPD;
+        v.micros -= whole * MPD;
+        v.days += whole;
+    }
+
+    /** A day borrowed or lent so that {@code v}'s days and time do not differ in sign. */
+    private static Value daysAndTimeSameSign(Value v) {
         if (v.days > 0 && v.micros < 0) {
             v.micros += MPD;
             v.days--;
