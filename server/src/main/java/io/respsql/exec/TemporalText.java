@@ -1,5 +1,7 @@
 package io.respsql.exec;
 
+import io.respsql.expr.Temporal;
+
 /**
  * DATE (days since 1970-01-01) and TIMESTAMP (microseconds) as text, written into a caller's
  * buffer without allocating: {@code YYYY-MM-DD} and {@code YYYY-MM-DD HH:MM:SS[.ffffff]} (the
@@ -52,18 +54,10 @@ final class TemporalText {
 
     /** Days since the epoch as YYYY-MM-DD (proleptic Gregorian; H. Hinnant's civil_from_days). */
     private static int civil(long z, byte[] out, boolean bc) {
-        z += 719_468;
-        long era = Math.floorDiv(z, 146_097);
-        long doe = z - era * 146_097;
-        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        long y = yoe + era * 400;
-        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        long mp = (5 * doy + 2) / 153;
-        long d = doy - (153 * mp + 2) / 5 + 1;
-        long m = mp < 10 ? mp + 3 : mp - 9;
-        if (m <= 2) {
-            y++;
-        }
+        long c = Temporal.civil(z);
+        long y = Temporal.year(c);
+        int m = Temporal.month(c);
+        int d = Temporal.day(c);
         if (bc) {
             y = 1 - y;
         }

@@ -42,14 +42,9 @@ final class Casts {
 
     /** 1 true, 0 false, -1 not a boolean word (case-insensitive, surrounding spaces ignored). */
     static int parseBoolean(byte[] a, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && a[i] == ' ') {
-            i++;
-        }
-        while (end > i && a[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
         int n = end - i;
         if (n == 0 || n > 5) {
             return -1;

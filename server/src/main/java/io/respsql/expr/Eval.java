@@ -46,6 +46,20 @@ final class Eval {
         return e.evalLong(ctx);
     }
 
+    /**
+     * Evaluates {@code args[from..to)} as longs into {@code out[from..to)}, in order; false (with
+     * {@code ctx.isNull} set) at the first NULL.
+     */
+    static boolean longs(Expression[] args, int from, int to, long[] out, EvalContext ctx) {
+        for (int i = from; i < to; i++) {
+            out[i] = args[i].evalLong(ctx);
+            if (ctx.isNull) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static boolean allConstant(Expression... es) {
         for (Expression e : es) {
             if (e != null && !e.isConstant()) {

@@ -176,32 +176,12 @@ public final class Interval {
             }
             TextForm.appendLong(h, out);
             out.put((byte) ':');
-            two((int) (r / MPM), out);
+            Temporal.two((int) (r / MPM), out);
             out.put((byte) ':');
             r %= MPM;
-            two((int) (r / MPS), out);
-            int frac = (int) (r % MPS);
-            if (frac != 0) {
-                out.put((byte) '.');
-                int digits = 6;
-                while (frac % 10 == 0) {
-                    frac /= 10;
-                    digits--;
-                }
-                int p = 1;
-                for (int i = 1; i < digits; i++) {
-                    p *= 10;
-                }
-                for (; p >= 1; p /= 10) {
-                    out.put((byte) ('0' + frac / p % 10));
-                }
-            }
+            Temporal.two((int) (r / MPS), out);
+            Temporal.appendFraction((int) (r % MPS), out);
         }
-    }
-
-    private static void two(int v, TextBuf out) {
-        out.put((byte) ('0' + v / 10));
-        out.put((byte) ('0' + v % 10));
     }
 
     /** The output text of an encoded value. */
@@ -347,6 +327,17 @@ public final class Interval {
         return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
+    /** The value of the digits {@code a[from, end)} written after a decimal point. */
+    private static double fraction(byte[] a, int from, int end) {
+        double frac = 0;
+        double scale = 0.1;
+        for (int k = from; k < end; k++) {
+            frac += (a[k] - '0') * scale;
+            scale /= 10;
+        }
+        return frac;
+    }
+
     private static boolean isDigit(byte b) {
         return b >= '0' && b <= '9';
     }
@@ -465,11 +456,7 @@ public final class Interval {
                 long ip = integer(a, numStart, dot < 0 ? j : dot, src, off, len);
                 double frac = 0;
                 if (dot >= 0) {
-                    double scale = 0.1;
-                    for (int k = dot + 1; k < j; k++) {
-                        frac += (a[k] - '0') * scale;
-                        scale /= 10;
-                    }
+                    frac = fraction(a, dot + 1, j);
                     if (dot == numStart && dot + 1 == j) {
                         throw invalid(src, off, len);
                     }
@@ -733,14 +720,7 @@ public final class Interval {
                 }
             }
             long ip = integer(a, s, dot < 0 ? j : dot, src, off, len);
-            double frac = 0;
-            if (dot >= 0) {
-                double scale = 0.1;
-                for (int k = dot + 1; k < j; k++) {
-                    frac += (a[k] - '0') * scale;
-                    scale /= 10;
-                }
-            }
+            double frac = dot >= 0 ? fraction(a, dot + 1, j) : 0;
             if (neg) {
                 ip = -ip;
                 frac = -frac;
@@ -801,17 +781,8 @@ public final class Interval {
     }
 
     public static Value justifyHours(Value v) {
-        long whole = v.micros / MPD;
-        v.micros -= whole * MPD;
-        v.days += whole;
-        if (v.days > 0 && v.micros < 0) {
-            v.micros += MPD;
-            v.days--;
-        } else if (v.days < 0 && v.micros > 0) {
-            v.micros -= MPD;
-            v.days++;
-        }
-        return v;
+        timeToDays(v);
+        return daysAndTimeSameSign(v);
     }
 
     public static Value justifyDays(Value v) {
@@ -829,9 +800,7 @@ public final class Interval {
     }
 
     public static Value justifyInterval(Value v) {
-        long whole = v.micros / MPD;
-        v.micros -= whole * MPD;
-        v.days += whole;
+        timeToDays(v);
         long wm = v.days / 30;
         v.days -= wm * 30;
         v.months += wm;
@@ -842,6 +811,18 @@ public final class Interval {
             v.days -= 30;
             v.months++;
         }
+        return daysAndTimeSameSign(v);
+    }
+
+    /** Whole days of {@code v}'s time carried into its days. */
+    private static void timeToDays(Value v) {
+        long whole = v.micros / MPD;
+        v.micros -= whole * MPD;
+        v.days += whole;
+    }
+
+    /** A day borrowed or lent so that {@code v}'s days and time do not differ in sign. */
+    private static Value daysAndTimeSameSign(Value v) {
         if (v.days > 0 && v.micros < 0) {
             v.micros += MPD;
             v.days--;
@@ -854,26 +835,7 @@ public final class Interval {
 
     /** PostgreSQL's interval_mul: fractions of months and days carried down to days and time. */
     public static Value multiply(Value v, double factor) {
-        double rm = v.months * factor;
-        double rd = v.days * factor;
-        if (Double.isNaN(rm) || Double.isNaN(rd) || rm > Integer.MAX_VALUE || rm < Integer.MIN_VALUE
-                || rd > Integer.MAX_VALUE || rd < Integer.MIN_VALUE) {
-            throw outOfRange();
-        }
-        long month = (long) rm;
-        long day = (long) rd;
-        double monthRemainderDays = tsround((rm - month) * 30);
-        double secRemainder = tsround((rd - day + monthRemainderDays - (long) monthRemainderDays) * 86400);
-        if (Math.abs(secRemainder) >= 86400) {
-            day += (long) (secRemainder / 86400);
-            secRemainder -= (long) (secRemainder / 86400) * 86400.0;
-        }
-        day += (long) monthRemainderDays;
-        double t = Math.rint(v.micros * factor + secRemainder * 1e6);
-        if (Double.isNaN(t) || t >= 9.223372036854775807E18 || t < -9.223372036854775808E18) {
-            throw outOfRange();
-        }
-        return v.set(month, day, (long) t);
+        return scaled(v, v.months * factor, v.days * factor, v.micros * factor);
     }
 
     /** PostgreSQL's interval_div. */
@@ -881,8 +843,14 @@ public final class Interval {
         if (factor == 0) {
             throw new SqlException(SqlState.DIVISION_BY_ZERO, "division by zero");
         }
-        double rm = v.months / factor;
-        double rd = v.days / factor;
+        return scaled(v, v.months / factor, v.days / factor, v.micros / factor);
+    }
+
+    /**
+     * interval_mul and interval_div's common part: {@code v} set to the scaled months {@code rm},
+     * days {@code rd} and microseconds {@code rmicros}, fractions of months and days carried down.
+     */
+    private static Value scaled(Value v, double rm, double rd, double rmicros) {
         if (Double.isNaN(rm) || Double.isNaN(rd) || rm > Integer.MAX_VALUE || rm < Integer.MIN_VALUE
                 || rd > Integer.MAX_VALUE || rd < Integer.MIN_VALUE) {
             throw outOfRange();
@@ -896,7 +864,7 @@ public final class Interval {
             secRemainder -= (long) (secRemainder / 86400) * 86400.0;
         }
         day += (long) monthRemainderDays;
-        double t = Math.rint(v.micros / factor + secRemainder * 1e6);
+        double t = Math.rint(rmicros + secRemainder * 1e6);
         if (Double.isNaN(t) || t >= 9.223372036854775807E18 || t < -9.223372036854775808E18) {
             throw outOfRange();
         }

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * ({@code '12abc'} is 12, {@code 'abc'} is 0, leading spaces skipped, an integer beyond 64 bits
  * clamps). A TEXT constant compared with a number must be a number as a whole ({@link #whole}).
  */
-final class NumberText {
+public final class NumberText {
     private NumberText() {
     }
 
@@ -246,6 +246,22 @@ final class NumberText {
     /** End of {@code a[from, end)} without its trailing blanks. */
     private static int pastLastNonBlank(byte[] a, int from, int end) {
         while (end > from && isSpace(a[end - 1])) {
+            end--;
+        }
+        return end;
+    }
+
+    /** Index of the first byte of {@code a[from, end)} that is not a space (' ' only); {@code end} when none. */
+    public static int skipSpaces(byte[] a, int from, int end) {
+        while (from < end && a[from] == ' ') {
+            from++;
+        }
+        return from;
+    }
+
+    /** End of {@code a[from, end)} without its trailing spaces (' ' only). */
+    public static int trimSpaces(byte[] a, int from, int end) {
+        while (end > from && a[end - 1] == ' ') {
             end--;
         }
         return end;

@@ -418,14 +418,9 @@ public final class Numeric {
      * significant digits without an exponent allocate nothing.
      */
     static long parse(EvalContext ctx, byte[] b, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && b[i] == ' ') {
-            i++;
-        }
-        while (end > i && b[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(b, off, end);
+        end = NumberText.trimSpaces(b, i, end);
         int start = i;
         boolean neg = false;
         if (i < end && (b[i] == '-' || b[i] == '+')) {

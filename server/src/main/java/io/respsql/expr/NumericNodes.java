@@ -21,12 +21,27 @@ final class NumericNodes {
     private NumericNodes() {
     }
 
-    /** A NUMERIC-typed node: evalDouble and evalText derived from evalNumeric. */
+    /**
+     * A NUMERIC-typed node: evalDouble and evalText derived from evalNumeric; its relations are
+     * its inputs' (null ones skipped), and it is constant when they all are.
+     */
     abstract static class Node extends Expression {
+        private final Expression[] inputs;
         private byte[] buf = new byte[40];
 
-        Node() {
+        Node(Expression... inputs) {
             super(SqlType.NUMERIC);
+            this.inputs = inputs;
+        }
+
+        @Override
+        public long relations() {
+            return Eval.relations(inputs);
+        }
+
+        @Override
+        public boolean isConstant() {
+            return Eval.allConstant(inputs);
         }
 
         @Override
@@ -88,11 +103,6 @@ final class NumericNodes {
         }
 
         @Override
-        public boolean isConstant() {
-            return true;
-        }
-
-        @Override
         public String describe() {
             return nullValue ? "NULL" : Numeric.text(unscaled, scale, big);
         }
@@ -149,6 +159,11 @@ final class NumericNodes {
         }
 
         @Override
+        public boolean isConstant() {
+            return false;
+        }
+
+        @Override
         public int plainRelation() {
             return relation;
         }
@@ -166,6 +181,7 @@ final class NumericNodes {
         final Expression right;
 
         Arith(BinaryOp op, Expression left, Expression right) {
+            super(left, right);
             this.op = op;
             this.left = left;
             this.right = right;
@@ -200,16 +216,6 @@ final class NumericNodes {
         }
 
         @Override
-        public long relations() {
-            return left.relations() | right.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return left.isConstant() && right.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "(" + left.describe() + " " + op.symbol + " " + right.describe() + ")";
         }
@@ -219,6 +225,7 @@ final class NumericNodes {
         final Expression arg;
 
         Negate(Expression arg) {
+            super(arg);
             this.arg = arg;
         }
 
@@ -236,16 +243,6 @@ final class NumericNodes {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "-" + arg.describe();
         }
@@ -257,6 +254,7 @@ final class NumericNodes {
         final int typmod;
 
         ToNumeric(Expression arg, int typmod) {
+            super(arg);
             this.arg = arg;
             this.typmod = typmod;
         }
@@ -291,29 +289,17 @@ final class NumericNodes {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "CAST(" + arg.describe() + " AS NUMERIC" + (typmod < 0 ? "" : "(" + (typmod >>> 16) + "," + (typmod & 0xFFFF) + ")") + ")";
         }
     }
 
     /** NUMERIC to INT/BIGINT (rounded half away from zero, range-checked) or DOUBLE. */
-    static final class FromNumeric extends Expression {
-        final Expression arg;
+    static final class FromNumeric extends UnaryNode {
         final int bits;
 
         FromNumeric(Expression arg, SqlType target, int bits) {
-            super(target);
-            this.arg = arg;
+            super(target, arg);
             this.bits = bits;
         }
 
@@ -333,43 +319,20 @@ final class NumericNodes {
         }
 
         @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
-        }
-
-        @Override
         public String describe() {
             return "CAST(" + arg.describe() + " AS " + type.sqlName() + ")";
         }
     }
 
     /** NUMERIC as its text. */
-    static final class AsText extends Expression {
-        final Expression arg;
-
+    static final class AsText extends UnaryNode {
         AsText(Expression arg) {
-            super(SqlType.TEXT);
-            this.arg = arg;
+            super(SqlType.TEXT, arg);
         }
 
         @Override
         public byte[] evalText(EvalContext ctx) {
             return arg.evalText(ctx);
-        }
-
-        @Override
-        public long relations() {
-            return arg.relations();
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant();
         }
 
         @Override
@@ -386,6 +349,7 @@ final class NumericNodes {
         final Expression second;
 
         Fn(String name, Expression arg, Expression second) {
+            super(arg, second);
             this.name = name;
             this.arg = arg;
             this.second = second;
@@ -454,16 +418,6 @@ final class NumericNodes {
         }
 
         @Override
-        public long relations() {
-            return arg.relations() | (second == null ? 0 : second.relations());
-        }
-
-        @Override
-        public boolean isConstant() {
-            return arg.isConstant() && (second == null || second.isConstant());
-        }
-
-        @Override
         public String describe() {
             return name + "(" + arg.describe() + (second == null ? "" : ", " + second.describe()) + ")";
         }
@@ -475,6 +429,7 @@ final class NumericNodes {
         final Expression[] args;
 
         Extreme(boolean greatest, Expression[] args) {
+            super(args);
             this.greatest = greatest;
             this.args = args;
         }
@@ -502,25 +457,6 @@ final class NumericNodes {
             ctx.numScale = bestScale;
             ctx.numBig = bestBig;
             return best;
-        }
-
-        @Override
-        public long relations() {
-            long r = 0;
-            for (Expression e : args) {
-                r |= e.relations();
-            }
-            return r;
-        }
-
-        @Override
-        public boolean isConstant() {
-            for (Expression e : args) {
-                if (!e.isConstant()) {
-                    return false;
-                }
-            }
-            return true;
         }
 
         @Override

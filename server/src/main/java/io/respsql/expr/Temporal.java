@@ -104,14 +104,9 @@ public final class Temporal {
                 return loose;
             }
         }
-        int i = off;
         int end = off + len;
-        while (i < end && a[i] == ' ') {
-            i++;
-        }
-        while (end > i && a[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
         // a zone after a word ('tomorrow EST', 'now zulu'): ignored, as for a timestamp without time zone
         int sp = end;
         while (sp > i && a[sp - 1] != ' ') {
@@ -119,9 +114,7 @@ public final class Temporal {
         }
         if (sp > i && ZONE_WORDS.contains(TextBuf.string(a, sp, end - sp).toLowerCase(java.util.Locale.ROOT))) {
             end = sp;
-            while (end > i && a[end - 1] == ' ') {
-                end--;
-            }
+            end = NumberText.trimSpaces(a, i, end);
         }
         int n = end - i;
         if (n < 3 || n > 9) {
@@ -408,14 +401,9 @@ public final class Temporal {
 
     /** Microseconds of a date or timestamp text (a date alone is midnight), or {@link #INVALID}. */
     public static long parseTimestamp(byte[] a, int off, int len) {
-        int i = off;
         int end = off + len;
-        while (i < end && a[i] == ' ') {
-            i++;
-        }
-        while (end > i && a[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
         // year
         int start = i;
         long year = 0;
@@ -516,18 +504,10 @@ public final class Temporal {
 
     /** Appends {@code YYYY-MM-DD} of a day number (H. Hinnant's civil_from_days). */
     static void appendDate(long days, TextBuf out) {
-        long z = days + 719468;
-        long era = Math.floorDiv(z, 146097);
-        long doe = z - era * 146097;
-        long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-        long y = yoe + era * 400;
-        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        long mp = (5 * doy + 2) / 153;
-        int d = (int) (doy - (153 * mp + 2) / 5 + 1);
-        int m = (int) (mp < 10 ? mp + 3 : mp - 9);
-        if (m <= 2) {
-            y++;
-        }
+        long c = civil(days);
+        long y = year(c);
+        int m = month(c);
+        int d = day(c);
         out.ensure(24);
         if (y < 0) {
             out.put((byte) '-');
@@ -557,6 +537,11 @@ public final class Temporal {
         two((int) (secs / 60 % 60), out);
         out.put((byte) ':');
         two((int) (secs % 60), out);
+        appendFraction(frac, out);
+    }
+
+    /** Appends {@code .ffffff} of {@code frac} microseconds without trailing zeros; nothing when 0. */
+    static void appendFraction(int frac, TextBuf out) {
         if (frac != 0) {
             out.put((byte) '.');
             int digits = 6;
@@ -578,7 +563,8 @@ public final class Temporal {
         return p;
     }
 
-    private static void two(int v, TextBuf out) {
+    /** Appends {@code v} (0 to 99) as two digits. */
+    static void two(int v, TextBuf out) {
         out.put((byte) ('0' + v / 10));
         out.put((byte) ('0' + v % 10));
     }

@@ -811,24 +811,20 @@ final class TimeFunctions {
 
     /** make_date(y, m, d) and make_timestamp(y, m, d, h, mi, s). */
     static final class Make extends NaryNode {
+        private final long[] f = new long[5];
+
         Make(String name, SqlType type, Expression[] args) {
             super(type, name, args);
         }
 
         @Override
         public long evalLong(EvalContext ctx) {
-            long y = args[0].evalLong(ctx);
-            if (ctx.isNull) {
+            if (!Eval.longs(args, 0, 3, f, ctx)) {
                 return 0;
             }
-            long m = args[1].evalLong(ctx);
-            if (ctx.isNull) {
-                return 0;
-            }
-            long d = args[2].evalLong(ctx);
-            if (ctx.isNull) {
-                return 0;
-            }
+            long y = f[0];
+            long m = f[1];
+            long d = f[2];
             if (y == 0 || m < 1 || m > 12 || d < 1 || d > Temporal.monthDays(y < 0 ? y + 1 : y, (int) m)) {
                 throw new SqlException(SqlState.DATETIME_FIELD_OVERFLOW, "date field value out of range: " + y + "-"
                         + (m < 10 ? "0" : "") + m + "-" + (d < 10 ? "0" : "") + d);
@@ -837,14 +833,11 @@ final class TimeFunctions {
             if (type == SqlType.DATE) {
                 return days;
             }
-            long h = args[3].evalLong(ctx);
-            if (ctx.isNull) {
+            if (!Eval.longs(args, 3, 5, f, ctx)) {
                 return 0;
             }
-            long mi = args[4].evalLong(ctx);
-            if (ctx.isNull) {
-                return 0;
-            }
+            long h = f[3];
+            long mi = f[4];
             double s = args[5].evalDouble(ctx);
             if (ctx.isNull) {
                 return 0;
@@ -869,11 +862,8 @@ final class TimeFunctions {
         @Override
         public byte[] evalText(EvalContext ctx) {
             java.util.Arrays.fill(f, 0);
-            for (int i = 0; i < args.length && i < 6; i++) {
-                f[i] = args[i].evalLong(ctx);
-                if (ctx.isNull) {
-                    return nul(ctx);
-                }
+            if (!Eval.longs(args, 0, Math.min(args.length, 6), f, ctx)) {
+                return nul(ctx);
             }
             double secs = 0;
             if (args.length == 7) {

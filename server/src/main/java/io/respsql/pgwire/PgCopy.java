@@ -584,15 +584,11 @@ final class PgCopy {
                     i++; // an escaped delimiter is data
                 }
             }
-            if (count < width) {
-                throw bad("missing data for column \"" + copy.columnName(count) + "\"", count);
-            }
-            copy.addRow();
-            byte[] nul = spec.nullString;
+            beginRow(count, width);
             for (int c = 0; c < width; c++) {
                 int a = starts[c];
                 int b = ends[c];
-                if (b - a == nul.length && Arrays.equals(buf, a, b, nul, 0, nul.length)) {
+                if (isNullString(a, b)) {
                     copy.nullValue(c);
                     continue;
                 }
@@ -609,6 +605,20 @@ final class PgCopy {
             }
             endRow(count);
             return next;
+        }
+
+        /** Starts a row of the {@code count} fields found: 22P04 naming the first missing column when under {@code width}. */
+        private void beginRow(int count, int width) {
+            if (count < width) {
+                throw bad("missing data for column \"" + copy.columnName(count) + "\"", count);
+            }
+            copy.addRow();
+        }
+
+        /** Whether {@code buf[a, b)} is the NULL string. */
+        private boolean isNullString(int a, int b) {
+            byte[] nul = spec.nullString;
+            return b - a == nul.length && Arrays.equals(buf, a, b, nul, 0, nul.length);
         }
 
         /** The text format's backslash escapes of {@code buf[a, b)} taken out, into {@link #field}; its length. */
@@ -751,16 +761,12 @@ final class PgCopy {
                 headerSkipped = true;
                 return next;
             }
-            if (count < width) {
-                throw bad("missing data for column \"" + copy.columnName(count) + "\"", count);
-            }
-            copy.addRow();
-            byte[] nul = spec.nullString;
+            beginRow(count, width);
             for (int c = 0; c < width; c++) {
                 int a = starts[c];
                 int b = ends[c];
                 if (!quoted[c]) {
-                    if (b - a == nul.length && Arrays.equals(buf, a, b, nul, 0, nul.length)) {
+                    if (isNullString(a, b)) {
                         copy.nullValue(c);
                     } else {
                         value(c, buf, a, b - a);

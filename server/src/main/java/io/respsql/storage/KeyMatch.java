@@ -88,29 +88,33 @@ public final class KeyMatch {
      * null), whose {@code cols} equal {@code fromCols} of {@code fromRow} (none NULL), or -1.
      */
     public static int find(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, int except) {
+        return probe(ix, cols, fromCols, fromRow, table, except, null);
+    }
+
+    /** Every live row of {@code ix}'s table whose {@code cols} equal {@code fromCols} of {@code fromRow}, into {@code out}. */
+    public static void findAll(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, IntArrayList out) {
+        probe(ix, cols, fromCols, fromRow, table, -1, out);
+    }
+
+    /**
+     * The live rows other than {@code except} whose {@code cols} equal {@code fromCols} of
+     * {@code fromRow}: the first one returned when {@code out} is null, else each added to
+     * {@code out} (and -1 returned).
+     */
+    private static int probe(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, int except, IntArrayList out) {
         int k = lead(ix, cols);
         long key = keyFor(cols[k], fromCols[k], fromRow);
         io.respsql.index.LongIntBTree.Cursor cur = ix.probe();
         for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
             int other = cur.row();
             if (other != except && table.isLive(other) && equal(cols, other, fromCols, fromRow)) {
-                return other;
-            }
-        }
-        return -1;
-    }
-
-    /** Every live row of {@code ix}'s table whose {@code cols} equal {@code fromCols} of {@code fromRow}, into {@code out}. */
-    public static void findAll(TableIndex ix, Column[] cols, Column[] fromCols, int fromRow, Table table, IntArrayList out) {
-        int k = lead(ix, cols);
-        long key = keyFor(cols[k], fromCols[k], fromRow);
-        io.respsql.index.LongIntBTree.Cursor cur = ix.probe();
-        for (boolean ok = cur.seek(key); ok && cur.key() == key; ok = cur.next()) {
-            int other = cur.row();
-            if (table.isLive(other) && equal(cols, other, fromCols, fromRow)) {
+                if (out == null) {
+                    return other;
+                }
                 out.add(other);
             }
         }
+        return -1;
     }
 
     /** Whether {@code a[i]} at {@code ra} equals {@code b[i]} at {@code rb} for every i, none NULL. */

@@ -1,5 +1,6 @@
 package io.respsql.exec.write;
 
+import io.respsql.expr.NumberText;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.storage.Column;
@@ -40,14 +41,9 @@ final class CopyValues {
     }
 
     private static void integer(Column c, byte[] b, int off, int len, Cell out) {
-        int i = off;
         int end = off + len;
-        while (i < end && b[i] == ' ') {
-            i++;
-        }
-        while (end > i && b[end - 1] == ' ') {
-            end--;
-        }
+        int i = NumberText.skipSpaces(b, off, end);
+        end = NumberText.trimSpaces(b, i, end);
         boolean negative = false;
         if (i < end && (b[i] == '-' || b[i] == '+')) {
             negative = b[i] == '-';
