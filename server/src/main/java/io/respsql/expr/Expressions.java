@@ -62,6 +62,25 @@ public final class Expressions {
         return numericAsDouble(e);
     }
 
+    /**
+     * The forms in which {@code a} and {@code b} are matched for equality by a hash (a join's keys,
+     * IN (subquery)): unchanged unless either is NUMERIC; then both as float8 when the other is
+     * DOUBLE (PostgreSQL compares numeric and float8 as float8), else both as
+     * {@link NumericNodes.MatchKey}s, which equal numbers of different scales share.
+     */
+    public static Expression[] matchForms(Expression a, Expression b) {
+        if (a.type() != SqlType.NUMERIC && b.type() != SqlType.NUMERIC) {
+            return new Expression[] {a, b};
+        }
+        if (a.type() == SqlType.DOUBLE || b.type() == SqlType.DOUBLE) {
+            return new Expression[] {numericAsDouble(a), numericAsDouble(b)};
+        }
+        if ((a.type() == SqlType.NUMERIC || a.type().isInteger()) && (b.type() == SqlType.NUMERIC || b.type().isInteger())) {
+            return new Expression[] {new NumericNodes.MatchKey(NumericNodes.numeric(a)), new NumericNodes.MatchKey(NumericNodes.numeric(b))};
+        }
+        return new Expression[] {a, b};
+    }
+
     /** {@code e} as a float8 when it is NUMERIC (PostgreSQL's implicit cast where float8 is computed with), else itself. */
     public static Expression numericAsDouble(Expression e) {
         return e.type() == SqlType.NUMERIC ? new NumericNodes.FromNumeric(e, SqlType.DOUBLE, 0) : e;

@@ -341,6 +341,37 @@ final class NumericNodes {
         }
     }
 
+    /**
+     * A NUMERIC (or integer) value as the text two equal numbers share whatever their scales
+     * ({@code 1}, {@code 1.0}, {@code 1.00} -> {@code 1}; NaN -> {@code NaN}): the key by which hash
+     * joins and IN (subquery) match numbers, as PostgreSQL's numeric equality does. Not for output.
+     */
+    static final class MatchKey extends UnaryNode {
+        MatchKey(Expression arg) {
+            super(SqlType.TEXT, arg);
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            long u = arg.evalNumeric(ctx);
+            if (ctx.isNull) {
+                return null;
+            }
+            BigDecimal big = ctx.numBig;
+            String key = big == Numeric.NAN ? "NaN"
+                    : Numeric.big(u, ctx.numScale, big).stripTrailingZeros().toPlainString();
+            byte[] b = key.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            ctx.textOffset = 0;
+            ctx.textLength = b.length;
+            return b;
+        }
+
+        @Override
+        public String describe() {
+            return arg.describe();
+        }
+    }
+
     /** round/trunc(x[, n]), abs, ceil, floor, sign, mod(x, y) of NUMERIC. */
     static final class Fn extends Node {
         final String name;

@@ -68,6 +68,18 @@ public final class Keys {
     }
 
     /**
+     * {@code a} and {@code b} (a join's two key lists, pairwise) rewritten in place so that equal
+     * values hash alike: NUMERIC meets numbers by value ({@link io.respsql.expr.Expressions#matchForms}).
+     */
+    public static void matchForms(Expression[] a, Expression[] b) {
+        for (int j = 0; j < Math.min(a.length, b.length); j++) {
+            Expression[] f = io.respsql.expr.Expressions.matchForms(a[j], b[j]);
+            a[j] = f[0];
+            b[j] = f[1];
+        }
+    }
+
+    /**
      * The kinds two key lists compare under (a join's build and probe keys): numbers meet as
      * doubles when either side is DOUBLE; TEXT only meets TEXT.
      */

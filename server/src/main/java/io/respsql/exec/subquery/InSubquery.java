@@ -41,6 +41,10 @@ public final class InSubquery extends Expression {
     public InSubquery(Expression operand, Operator plan, Expression output, boolean negated, long outerRefs,
                       List<String> explain) {
         super(SqlType.BOOLEAN);
+        // NUMERIC meets other numbers by value, not by its text (1.0 = 1.00 = 1)
+        Expression[] forms = io.respsql.expr.Expressions.matchForms(operand, output);
+        operand = forms[0];
+        output = forms[1];
         this.operand = operand;
         this.plan = plan;
         this.output = output;

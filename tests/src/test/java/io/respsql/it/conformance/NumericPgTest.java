@@ -154,6 +154,14 @@ class NumericPgTest {
             "SELECT x FROM (SELECT p + 1 AS x FROM price) s WHERE x > 2 ORDER BY x",
             "SELECT p FROM price WHERE id = 1 UNION ALL SELECT q FROM price WHERE id = 2 ORDER BY 1",
             "SELECT id, row_number() OVER (ORDER BY p DESC NULLS LAST, id), rank() OVER (PARTITION BY p > 1 ORDER BY q) FROM price ORDER BY id",
+            // numbers matched by value, not by their text, in IN (subquery) and hash joins (1.0 = 1.00 = 1)
+            "SELECT id FROM price WHERE p IN (SELECT g FROM price) ORDER BY id",
+            "SELECT id FROM price WHERE q IN (SELECT 1.50 UNION ALL SELECT 0.1) ORDER BY id",
+            "SELECT id FROM price WHERE q::float8 IN (SELECT q FROM price) ORDER BY id",
+            "SELECT id FROM price WHERE q IN (SELECT 1.5::float8) ORDER BY id",
+            "SELECT a.id, b.id FROM price a JOIN price b ON a.p = b.g ORDER BY 1, 2",
+            "SELECT a.id, b.id FROM price a JOIN (VALUES (1.500), (2.25000), (0.1)) b(v) ON a.q = b.v ORDER BY 1",
+            "SELECT a.id FROM price a WHERE NOT EXISTS (SELECT 1 FROM price b WHERE b.g = a.p) ORDER BY 1",
         };
         for (String q : queries) {
             same(q);

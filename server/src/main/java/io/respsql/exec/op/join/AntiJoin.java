@@ -49,6 +49,9 @@ public final class AntiJoin implements Operator {
         this.filter = filter;
         this.inner = inner;
         if (inner != null) {
+            innerKeys = innerKeys.clone();
+            outerKeys = outerKeys.clone();
+            Keys.matchForms(innerKeys, outerKeys);
             byte[] kinds = Keys.unify(innerKeys, outerKeys);
             this.innerKeys = new Keys(innerKeys, kinds);
             this.outerKeys = new Keys(outerKeys, kinds);

@@ -39,6 +39,9 @@ public final class HashJoin implements Operator {
 
     public HashJoin(Operator build, int[] buildRelations, Expression[] buildKeys, Operator probe, Expression[] probeKeys,
                     boolean leftOuter, Expression residual) {
+        buildKeys = buildKeys.clone();
+        probeKeys = probeKeys.clone();
+        Keys.matchForms(buildKeys, probeKeys);
         byte[] kinds = Keys.unify(buildKeys, probeKeys);
         this.build = build;
         this.buildRelations = buildRelations.clone();
