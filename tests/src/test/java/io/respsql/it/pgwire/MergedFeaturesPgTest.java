@@ -1,0 +1,121 @@
+package io.respsql.it.pgwire;
+
+import io.respsql.it.TestServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Where the evening's branches meet (each was tested alone): ALTER TABLE on columns that CHECK and
+ * FOREIGN KEY constraints use, ON CONFLICT's EXCLUDED of a NUMERIC(p,s) column. Expectations are
+ * PostgreSQL 15's (checked by hand against one) or, where not supported, a clear refusal that
+ * leaves the table working.
+ */
+class MergedFeaturesPgTest {
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(c -> c.pgPort(0));
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(PgJdbcTest.url(server, ""), "tester", "");
+    }
+
+    private static String state(Statement st, String sql) {
+        return assertThrows(SQLException.class, () -> st.execute(sql), sql).getSQLState();
+    }
+
+    @Test
+    void dropColumnTakesItsChecksAndForeignKeysAlong() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE dp (id int PRIMARY KEY, other int)");
+            st.execute("INSERT INTO dp VALUES (1, 1)");
+            st.execute("CREATE TABLE dc (pid int REFERENCES dp(id), k int CHECK (k > 0), a int, b int, CHECK (a < b), z int)");
+            st.execute("INSERT INTO dc VALUES (1, 1, 1, 2, 1)");
+            // PostgreSQL: the table's own constraints on a dropped column go with it
+            st.execute("ALTER TABLE dc DROP COLUMN k");
+            st.execute("ALTER TABLE dc DROP COLUMN a");
+            st.execute("INSERT INTO dc (pid, b, z) VALUES (1, 5, 2)");
+            assertEquals("23503", state(st, "INSERT INTO dc (pid, b, z) VALUES (7, 5, 2)"));
+            st.execute("ALTER TABLE dc DROP COLUMN pid");
+            st.execute("INSERT INTO dc (b, z) VALUES (5, 3)");
+            st.execute("DELETE FROM dp"); // no foreign key left
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM dc")) {
+                assertTrue(rs.next());
+                assertEquals(3, rs.getInt(1));
+            }
+        }
+    }
+
+    @Test
+    void droppingAReferencedColumnNeedsCascade() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE rp (id int PRIMARY KEY, other int)");
+            st.execute("INSERT INTO rp VALUES (1, 1)");
+            st.execute("CREATE TABLE rc (pid int REFERENCES rp(id))");
+            st.execute("INSERT INTO rc VALUES (1)");
+            assertEquals("2BP01", state(st, "ALTER TABLE rp DROP COLUMN id"));
+            assertEquals("23503", state(st, "INSERT INTO rc VALUES (2)")); // unchanged
+            st.execute("ALTER TABLE rp DROP COLUMN id CASCADE");
+            st.execute("INSERT INTO rc VALUES (2)");
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM rc")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+        }
+    }
+
+    @Test
+    void renameOrRetypeOfAConstrainedColumnIsRefusedAndTheTableKeepsWorking() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE ap (id int PRIMARY KEY)");
+            st.execute("INSERT INTO ap VALUES (1)");
+            st.execute("CREATE TABLE ac (pid int REFERENCES ap(id), k int CHECK (k > 0))");
+            assertEquals("0A000", state(st, "ALTER TABLE ac RENAME COLUMN k TO kk"));
+            assertEquals("0A000", state(st, "ALTER TABLE ac ALTER COLUMN pid TYPE bigint"));
+            assertEquals("0A000", state(st, "ALTER TABLE ap ALTER COLUMN id TYPE bigint"));
+            st.execute("ALTER TABLE ac RENAME COLUMN pid TO parent"); // a foreign key holds the column itself
+            st.execute("INSERT INTO ac VALUES (1, 1)");
+            assertEquals("23514", state(st, "INSERT INTO ac VALUES (1, 0)"));
+            assertEquals("23503", state(st, "INSERT INTO ac VALUES (5, 1)"));
+            assertEquals("23503", state(st, "DELETE FROM ap"));
+        }
+    }
+
+    @Test
+    void excludedOfANumericColumnKeepsItsScale() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE un (id int PRIMARY KEY, n numeric(5,2))");
+            st.execute("INSERT INTO un VALUES (1, 1)");
+            try (ResultSet rs = st.executeQuery(
+                    "INSERT INTO un VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = excluded.n + 0.005 RETURNING n")) {
+                assertTrue(rs.next());
+                assertEquals("1.01", rs.getString(1)); // PostgreSQL 15's
+                assertFalse(rs.next());
+            }
+            try (ResultSet rs = st.executeQuery(
+                    "INSERT INTO un VALUES (1, 2.5) ON CONFLICT (id) DO UPDATE SET n = excluded.n RETURNING n")) {
+                assertTrue(rs.next());
+                assertEquals("2.50", rs.getString(1));
+            }
+        }
+    }
+}
