@@ -201,7 +201,13 @@ public final class CopyIn {
                     : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
         }
         int n = bulk.pendingRows();
-        long wrote = bulk.write(catalog, engine.headroom(), null);
+        long wrote;
+        io.respsql.storage.SequenceScope prior = engine.enterSequences(); // a serial/identity column's nextval DEFAULT
+        try {
+            wrote = bulk.write(catalog, engine.headroom(), null);
+        } finally {
+            engine.leaveSequences(prior);
+        }
         int[] slots = bulk.writtenRows();
         written.addElements(written.size(), slots, 0, n);
         rows += wrote;
@@ -232,6 +238,7 @@ public final class CopyIn {
         bulk.release();
         logged.clear();
         loggedRows.clear();
+        engine.copyAborted();
         Table t = catalog.table(tableName) == table ? table : null;
         if (t != null) {
             int[] slots = written.elements();

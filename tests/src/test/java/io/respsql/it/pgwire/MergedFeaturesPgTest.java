@@ -10,6 +10,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.io.IOException;
+import java.io.StringReader;
+import org.postgresql.PGConnection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,6 +118,39 @@ class MergedFeaturesPgTest {
                     "INSERT INTO un VALUES (1, 2.5) ON CONFLICT (id) DO UPDATE SET n = excluded.n RETURNING n")) {
                 assertTrue(rs.next());
                 assertEquals("2.50", rs.getString(1));
+            }
+        }
+    }
+
+    private static String copyState(Connection c, String sql, String in) {
+        return assertThrows(SQLException.class,
+                () -> c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new StringReader(in)), in).getSQLState();
+    }
+
+    @Test
+    void copyFromAppliesSerialDefaultsNumericScaleAndVarcharLength() throws SQLException, IOException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE cpp (id int PRIMARY KEY)");
+            st.execute("INSERT INTO cpp VALUES (1)");
+            st.execute("CREATE TABLE cpc (id serial, pid int REFERENCES cpp(id), v varchar(3), n numeric(5,2), k int CHECK (k > 0))");
+            String sql = "COPY cpc (pid, v, n, k) FROM STDIN";
+            assertEquals(2, c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new StringReader("1\tab\t1.005\t1\n1\tx    \t2\t2\n")));
+            assertEquals("23503", copyState(c, sql, "9\ta\t1\t1\n"));
+            assertEquals("22001", copyState(c, sql, "1\tabcd\t1\t1\n"));
+            assertEquals("23514", copyState(c, sql, "1\ta\t1\t0\n"));
+            assertEquals("22003", copyState(c, sql, "1\ta\t1000\t1\n"));
+            st.execute("INSERT INTO cpc (pid, v, n, k) VALUES (1, 'z', 3, 3)");
+            try (ResultSet rs = st.executeQuery("SELECT id, v, n FROM cpc ORDER BY n")) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1)); // the serial's nextval DEFAULT ran
+                assertEquals("ab", rs.getString(2));
+                assertEquals("1.01", rs.getString(3)); // rounded to the column's scale as PostgreSQL
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+                assertEquals("x  ", rs.getString(2)); // blanks past 3 characters are cut, as PostgreSQL
+                assertTrue(rs.next());
+                assertTrue(rs.getInt(1) > 2); // the sequence moved past the COPY's values
+                assertFalse(rs.next());
             }
         }
     }
