@@ -154,4 +154,27 @@ class MergedFeaturesPgTest {
             }
         }
     }
+
+    @Test
+    void createTableAsKeepsNumericExactAndTypeModifiers() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE ctn (id int, v varchar(3), n numeric(6,2), w numeric)");
+            st.execute("INSERT INTO ctn VALUES (1, 'ab', 2.5, 1.50)");
+            st.execute("CREATE TABLE ctn2 AS SELECT id, v, n, w, n * 2 AS m FROM ctn");
+            try (ResultSet rs = st.executeQuery("SELECT n, w, m FROM ctn2")) {
+                assertTrue(rs.next());
+                assertEquals("2.50", rs.getString(1)); // numeric, not double precision (which shows 2.5)
+                assertEquals("1.50", rs.getString(2));
+                assertEquals("5.00", rs.getString(3));
+            }
+            // PostgreSQL's: a column taken as it is keeps varchar(3) and numeric(6,2)
+            assertEquals("22001", state(st, "INSERT INTO ctn2 (v) VALUES ('abcd')"));
+            assertEquals("22003", state(st, "INSERT INTO ctn2 (n) VALUES (12345)"));
+            st.execute("INSERT INTO ctn2 (id, n) VALUES (2, 1.005)");
+            try (ResultSet rs = st.executeQuery("SELECT n FROM ctn2 WHERE id = 2")) {
+                assertTrue(rs.next());
+                assertEquals("1.01", rs.getString(1));
+            }
+        }
+    }
 }
