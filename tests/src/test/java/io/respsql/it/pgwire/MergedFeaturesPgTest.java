@@ -177,4 +177,30 @@ class MergedFeaturesPgTest {
             }
         }
     }
+
+    @Test
+    void catalogShowsTypeModifiersAndWideNumerics() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE cat (v varchar(3), n numeric(6,2), w numeric, big numeric(30,4))");
+            // PostgreSQL 15's answers (a numeric column wider than 18 digits or unconstrained was "text")
+            try (ResultSet rs = st.executeQuery("SELECT column_name, data_type, character_maximum_length, numeric_precision,"
+                    + " numeric_scale FROM information_schema.columns WHERE table_name = 'cat' ORDER BY ordinal_position")) {
+                String[] want = {"v|character varying|3|null|null", "n|numeric|null|6|2", "w|numeric|null|null|null",
+                    "big|numeric|null|30|4"};
+                for (String w : want) {
+                    assertTrue(rs.next());
+                    assertEquals(w, rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3) + "|" + rs.getString(4)
+                            + "|" + rs.getString(5));
+                }
+                assertFalse(rs.next());
+            }
+            try (ResultSet rs = st.executeQuery("SELECT format_type(atttypid, atttypmod) FROM pg_attribute"
+                    + " WHERE attrelid = 'cat'::regclass AND attnum > 0 ORDER BY attnum")) {
+                for (String w : new String[] {"character varying(3)", "numeric(6,2)", "numeric", "numeric(30,4)"}) {
+                    assertTrue(rs.next());
+                    assertEquals(w, rs.getString(1));
+                }
+            }
+        }
+    }
 }
