@@ -203,4 +203,22 @@ class MergedFeaturesPgTest {
             }
         }
     }
+
+    @Test
+    void generatedAlwaysHoldsInOnConflictDoUpdate() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE gai (id int GENERATED ALWAYS AS IDENTITY, v int UNIQUE)");
+            st.execute("INSERT INTO gai (v) VALUES (1)");
+            assertEquals("428C9", state(st, "INSERT INTO gai (v) VALUES (1) ON CONFLICT (v) DO UPDATE SET id = 99"));
+            assertEquals("428C9", state(st, "UPDATE gai SET id = 99"));
+            try (ResultSet rs = st.executeQuery("UPDATE gai SET id = DEFAULT RETURNING id")) { // PostgreSQL allows DEFAULT
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+            try (ResultSet rs = st.executeQuery("SELECT id FROM gai")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+        }
+    }
 }
