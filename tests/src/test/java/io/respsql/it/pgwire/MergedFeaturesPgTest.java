@@ -221,4 +221,20 @@ class MergedFeaturesPgTest {
             }
         }
     }
+
+    @Test
+    void alterTableTakesNoSequenceValue() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE ats (id serial, x int)");
+            st.execute("INSERT INTO ats (x) VALUES (1)");
+            st.execute("ALTER TABLE ats ALTER COLUMN id TYPE bigint");
+            st.execute("CREATE SEQUENCE ats_other");
+            st.execute("ALTER TABLE ats ALTER COLUMN x SET DEFAULT nextval('ats_other')");
+            try (ResultSet rs = st.executeQuery("INSERT INTO ats DEFAULT VALUES RETURNING id, x")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getLong(1)); // PostgreSQL 15: 2 (the ALTERs took no value)
+                assertEquals(1, rs.getLong(2));
+            }
+        }
+    }
 }
