@@ -10,6 +10,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.IOException;
 import java.io.StringReader;
 import org.postgresql.PGConnection;
@@ -234,6 +236,48 @@ class MergedFeaturesPgTest {
                 assertTrue(rs.next());
                 assertEquals(2, rs.getLong(1)); // PostgreSQL 15: 2 (the ALTERs took no value)
                 assertEquals(1, rs.getLong(2));
+            }
+        }
+    }
+
+    private static String column(Statement st, String sql) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.append(rs.getString(1)).append(';');
+            }
+        }
+        return out.toString();
+    }
+
+    @Test
+    void copyIntoSerialAndNowDefaultsReplaysTheSameRows() throws Exception {
+        Path dir = Files.createTempDirectory("respsql-merged-");
+        String before;
+        try (TestServer s = TestServer.start(c -> c.pgPort(0).dir(dir).appendOnly(true));
+             Connection c = DriverManager.getConnection(PgJdbcTest.url(s, ""), "tester", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE crn (id serial, v int, ts timestamp DEFAULT now())");
+            st.execute("INSERT INTO crn (v) VALUES (0)");
+            // the COPY's now() is its own statement time, not the previous statement's
+            long start = System.currentTimeMillis();
+            while (System.currentTimeMillis() - start < 20) {
+                Thread.onSpinWait(); // past the INSERT's millisecond
+            }
+            assertEquals(2, c.unwrap(PGConnection.class).getCopyAPI().copyIn("COPY crn (v) FROM STDIN", new StringReader("1\n2\n")));
+            before = column(st, "SELECT id || '|' || v || '|' || ts FROM crn ORDER BY id");
+            try (ResultSet rs = st.executeQuery("SELECT count(DISTINCT ts) FROM crn")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1), before);
+            }
+        }
+        try (TestServer s = TestServer.start(c -> c.pgPort(0).dir(dir).appendOnly(true));
+             Connection c = DriverManager.getConnection(PgJdbcTest.url(s, ""), "tester", "");
+             Statement st = c.createStatement()) {
+            assertEquals(before, column(st, "SELECT id || '|' || v || '|' || ts FROM crn ORDER BY id"));
+            try (ResultSet rs = st.executeQuery("INSERT INTO crn (v) VALUES (3) RETURNING id")) {
+                assertTrue(rs.next());
+                assertEquals(4, rs.getInt(1)); // the sequence's state came back after the COPY's rows
             }
         }
     }
