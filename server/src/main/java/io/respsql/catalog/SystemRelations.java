@@ -172,10 +172,20 @@ public final class SystemRelations {
             case "BOOLEAN" -> 16;
             case "DATE" -> 1082;
             case "TIMESTAMP" -> 1114;
-            case "NUMERIC" -> 1700;
+            case "NUMERIC", "NUMERIC_TEXT" -> 1700;
             case "INTERVAL" -> 1186;
             default -> 25;
         };
+    }
+
+    /** The PostgreSQL type OID of a column: a TEXT column with a length (varchar(n)) is character varying. */
+    static int typeOid(Column col) {
+        return col.type() == ColumnType.TEXT && col.typeModifier() >= 0 ? 1043 : typeOid(col.type());
+    }
+
+    /** PostgreSQL's atttypmod of a column (its type modifier + 4: VARHDRSZ), -1 for none. */
+    static int pgTypmod(Column col) {
+        return col.typeModifier() >= 0 && (col.type() == ColumnType.TEXT || col.type().isDecimal()) ? col.typeModifier() + 4 : -1;
     }
 
     /** {@code format_type(oid, typmod)}: the SQL name of a type, as PostgreSQL prints it; null for an unknown oid. */
@@ -416,16 +426,16 @@ public final class SystemRelations {
                 Table t = e.getKey();
                 for (int i = 0; i < t.columnCount(); i++) {
                     Column col = t.column(i);
-                    int type = typeOid(col.type());
-                    r.add(e.getValue(), col.name(), type, -1, typeLen(type), i + 1, 0, -1, -1, typeLen(type) > 0,
+                    int type = typeOid(col);
+                    r.add(e.getValue(), col.name(), type, -1, typeLen(type), i + 1, 0, -1, pgTypmod(col), typeLen(type) > 0,
                             "i", "p", "", notNull(t, col), col.defaultText() != null, false, "", "", false, true, 0,
                             type == 25 ? 100 : 0, null, null, null, null);
                 }
                 for (TableIndex ix : t.indexes()) {
                     for (int i = 0; i < ix.columnCount(); i++) {
                         Column col = ix.columns().get(i);
-                        int type = typeOid(col.type());
-                        r.add(oids.indexes.get(ix), col.name(), type, -1, typeLen(type), i + 1, 0, -1, -1,
+                        int type = typeOid(col);
+                        r.add(oids.indexes.get(ix), col.name(), type, -1, typeLen(type), i + 1, 0, -1, pgTypmod(col),
                                 typeLen(type) > 0, "i", "p", "", false, false, false, "", "", false, true, 0, 0, null,
                                 null, null, null);
                     }
@@ -558,12 +568,6 @@ public final class SystemRelations {
 
     // ---- information_schema --------------------------------------------------------------------------
 
-    /** information_schema's data_type of a column type. */
-    private static String dataType(ColumnType t) {
-        String f = formatType(typeOid(t), -1);
-        return f.equals("???") ? "text" : f;
-    }
-
     static {
         info("tables", "table_catalog text, table_schema text, table_name text, table_type text,"
                 + " self_referencing_column_name text, reference_generation text, user_defined_type_catalog text,"
@@ -585,7 +589,7 @@ public final class SystemRelations {
             for (Table t : c.tables()) {
                 for (int i = 0; i < t.columnCount(); i++) {
                     Column col = t.column(i);
-                    int oid = typeOid(col.type());
+                    int oid = typeOid(col);
                     Integer precision = switch (oid) {
                         case 23 -> 32;
                         case 20 -> 64;
@@ -594,10 +598,22 @@ public final class SystemRelations {
                     };
                     Integer radix = precision == null ? null : Integer.valueOf(2);
                     Integer scale = oid == 23 || oid == 20 ? Integer.valueOf(0) : null;
+                    Integer maxLength = null;
+                    Integer octets = oid == 25 ? Integer.valueOf(1_073_741_824) : null;
+                    if (oid == 1043) {
+                        maxLength = col.typeModifier(); // varchar(n): n characters, 4 bytes each at most
+                        octets = col.typeModifier() * 4;
+                    } else if (oid == 1700 && col.typeModifier() >= 0) {
+                        precision = col.typeModifier() >>> 16; // numeric(p,s): decimal digits
+                        radix = 10;
+                        scale = col.typeModifier() & 0xffff;
+                    } else if (oid == 1700) {
+                        radix = 10;
+                    }
                     Integer dtPrecision = oid == 1082 ? Integer.valueOf(0) : oid == 1114 ? Integer.valueOf(6) : null;
                     r.add(DATABASE, SCHEMA, t.name(), col.name(), i + 1, col.defaultText(),
-                            notNull(t, col) ? "NO" : "YES", dataType(col.type()), null,
-                            oid == 25 ? 1_073_741_824 : null, precision, radix, scale, dtPrecision, null, DATABASE,
+                            notNull(t, col) ? "NO" : "YES", formatType(oid, -1), maxLength,
+                            octets, precision, radix, scale, dtPrecision, null, DATABASE,
                             "pg_catalog", typeName(oid), "NO", null, "NEVER", null, "YES");
                 }
             }

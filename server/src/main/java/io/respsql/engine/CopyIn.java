@@ -52,6 +52,8 @@ public final class CopyIn {
     private boolean started;
     private boolean firstInRow;
     private boolean done;
+    /** The COPY's statement time (µs): now() and CURRENT_* DEFAULTs of every batch read it, and the log pins it. */
+    private final long micros = io.respsql.expr.StatementTime.wallMicros();
 
     CopyIn(SqlEngine engine, Catalog catalog, String table, List<String> columns) {
         this.engine = engine;
@@ -201,11 +203,20 @@ public final class CopyIn {
                     : SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, refusal);
         }
         int n = bulk.pendingRows();
-        long wrote = bulk.write(catalog, engine.headroom(), null);
+        long wrote;
+        io.respsql.storage.SequenceScope prior = engine.enterSequences(); // a serial/identity column's nextval DEFAULT
+        io.respsql.expr.StatementTime time = io.respsql.expr.StatementTime.current();
+        time.begin(micros);
+        try {
+            wrote = bulk.write(catalog, engine.headroom(), null);
+        } finally {
+            engine.leaveSequences(prior);
+        }
         int[] slots = bulk.writtenRows();
         written.addElements(written.size(), slots, 0, n);
         rows += wrote;
-        logged.add(text.toString());
+        // a DEFAULT that read the time (now(), CURRENT_DATE): logged with it, so a replay or replica writes the same
+        logged.add(time.used() ? io.respsql.expr.StatementTime.logged(text, micros) : text.toString());
         loggedRows.add(wrote);
         text.setLength(0);
         return rows;
@@ -232,6 +243,7 @@ public final class CopyIn {
         bulk.release();
         logged.clear();
         loggedRows.clear();
+        engine.copyAborted();
         Table t = catalog.table(tableName) == table ? table : null;
         if (t != null) {
             int[] slots = written.elements();

@@ -215,7 +215,16 @@ final class SchemaChanges {
             if (!seen.add(n.toLowerCase(Locale.ROOT))) {
                 throw new SqlException(SqlState.DUPLICATE_COLUMN, "column \"" + n + "\" specified more than once");
             }
-            specs.add(new ColumnSpec(n, columnType(p.outputs().get(i).type()), false, null));
+            io.respsql.expr.Expression out = p.outputs().get(i);
+            io.respsql.storage.Column from = io.respsql.expr.Expressions.outputColumn(out);
+            if (Dialect.postgres() && from != null && from.typeModifier() >= 0 && columnType(out.type()) == from.type()) {
+                // PostgreSQL's: a column taken as it is keeps its type modifier (varchar(n), numeric(p,s))
+                specs.add(new ColumnSpec(n, from.type(), false, null, from.typeModifier()));
+            } else if (Dialect.postgres() && from != null && from.type().isDecimal()) {
+                specs.add(new ColumnSpec(n, from.type(), false, null, from.typeModifier()));
+            } else {
+                specs.add(new ColumnSpec(n, columnType(out.type()), false, null));
+            }
         }
         if (specs.isEmpty()) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a table needs at least one column");
@@ -237,6 +246,8 @@ final class SchemaChanges {
                 return ColumnType.FLOAT;
             case NULL:
                 return ColumnType.TEXT;
+            case NUMERIC:
+                return ColumnType.numeric(-1); // exact, unconstrained (never a double)
             default:
                 ColumnType c = ColumnType.parse(t.name());
                 return c == null ? ColumnType.TEXT : c;

@@ -300,6 +300,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** A COPY's rows are in: its statements go to the listener as one group, and its table is marked changed. */
     void copyCommitted(List<String> statements, LongArrayList counts, String table, long rows) {
         if (statements.isEmpty()) {
+            logMovedSequences(); // values handed out by a batch that failed
             return;
         }
         listener.blockBegun();
@@ -307,9 +308,27 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             listener.committed(statements.get(i), counts.getLong(i), true);
         }
         listener.blockEnded();
+        // after the block: its INSERTs replay their nextval DEFAULTs, then the sequences' state
+        logMovedSequences();
         if (rows > 0) {
             versions.changed(table);
         }
+    }
+
+    /** A COPY that wrote nothing kept: the sequence values its batches took stay taken (as PostgreSQL's). */
+    void copyAborted() {
+        logMovedSequences();
+    }
+
+    /** Enters the engine's sequence scope for a COPY batch's write (its nextval DEFAULTs); returns the prior one. */
+    io.respsql.storage.SequenceScope enterSequences() {
+        return io.respsql.storage.SequenceScope.enter(sequences);
+    }
+
+    /** Leaves the scope {@link #enterSequences} entered, back to {@code prior}. */
+    void leaveSequences(io.respsql.storage.SequenceScope prior) {
+        io.respsql.storage.SequenceScope.enter(prior);
+        sequences.session = ownSession;
     }
 
     /** A point in the history of changes, for {@link #changedSince} (WATCH). */

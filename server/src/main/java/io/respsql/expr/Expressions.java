@@ -95,6 +95,14 @@ public final class Expressions {
         return Literal.ofNull(type);
     }
 
+    /** The column {@code e} reads when it is a plain column reference of any type (NUMERIC too), else null (CREATE TABLE AS). */
+    public static Column outputColumn(Expression e) {
+        if (e instanceof NumericNodes.Ref r) {
+            return r.column;
+        }
+        return e instanceof ColumnRef r ? r.column : null;
+    }
+
     /** The stored column {@code e} reads when it is a plain column reference, else null (the planner's estimates). */
     public static Column referencedColumn(Expression e) {
         return e instanceof ColumnRef r ? r.column : null;

@@ -360,6 +360,17 @@ public final class Numeric {
         return applyTypmod(ctx, u, ctx.numScale, ctx.numBig, typmod);
     }
 
+    /**
+     * Text (a COPY field) as a value for a NUMERIC column of type modifier {@code typmod}, as
+     * {@link #evalForColumn} stores a TEXT value: rounded to its scale, 22003 past its precision,
+     * 22P02 for text that is no number.
+     */
+    public static long parseForColumn(EvalContext ctx, byte[] b, int off, int len, int typmod) {
+        ctx.isNull = false;
+        long u = parse(ctx, b, off, len);
+        return applyTypmod(ctx, u, ctx.numScale, ctx.numBig, typmod);
+    }
+
     /** The text of the value {@code u} / ctx as UTF-8 bytes (a new array). */
     public static byte[] textBytes(long u, EvalContext ctx) {
         return text(u, ctx.numScale, ctx.numBig).getBytes(StandardCharsets.US_ASCII);

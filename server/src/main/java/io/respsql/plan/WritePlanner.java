@@ -385,7 +385,7 @@ public final class WritePlanner {
             List<String> names = new ArrayList<>();
             for (int i = 0; i < t.columnCount(); i++) {
                 Column c = t.column(i);
-                specs.add(new io.respsql.storage.ColumnSpec(c.name(), c.type(), false, null));
+                specs.add(new io.respsql.storage.ColumnSpec(c.name(), c.type(), false, null, c.typeModifier())); // a NUMERIC(p,s) column's cells are scaled by s
                 names.add(c.name());
             }
             excluded = Table.workTable("excluded", specs);

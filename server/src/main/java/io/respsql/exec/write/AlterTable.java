@@ -77,11 +77,17 @@ public final class AlterTable {
             if (a instanceof Statement.AddColumn add) {
                 addColumn(catalog, t, add, planning);
             } else if (a instanceof Statement.DropColumn drop) {
-                dropColumn(catalog, t, drop);
+                dropColumn(catalog, t, drop, undo, planning);
             } else if (a instanceof Statement.RenameColumn r) {
                 Column c = column(t, r.column());
                 if (t.column(r.to()) != null && t.column(r.to()) != c) {
                     throw new SqlException(SqlState.DUPLICATE_COLUMN, "column \"" + r.to() + "\" of relation \"" + t.name() + "\" already exists");
+                }
+                List<io.respsql.storage.ConstraintDef> checks = checksOn(t, c, planning);
+                if (!checks.isEmpty() && !r.to().equals(c.name())) {
+                    // a CHECK is kept as its text: renaming a column it names would leave it naming none
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot rename column \"" + c.name() + "\": check constraint \""
+                            + checks.get(0).name() + "\" uses it (drop the constraint first)");
                 }
                 t.renameColumn(c, r.to());
             } else if (a instanceof Statement.RenameTable r) {
@@ -213,7 +219,12 @@ public final class AlterTable {
     private static void checkDefault(Table t, Column c, Planning planning) {
         Cell cell = new Cell();
         try {
-            planning.defaultValue(c).value(cell);
+            int sequenceCalls = io.respsql.storage.SequenceScope.boundCount();
+            DefaultValue d = planning.defaultValue(c);
+            if (io.respsql.storage.SequenceScope.boundCount() != sequenceCalls) {
+                return; // nextval(...): evaluating it would take a value from the sequence (PostgreSQL takes none)
+            }
+            d.value(cell);
         } catch (UnsupportedOperationException notYet) {
             return;
         } catch (SqlException e) {
@@ -221,7 +232,37 @@ public final class AlterTable {
         }
     }
 
-    private static void dropColumn(Catalog catalog, Table t, Statement.DropColumn drop) {
+    /** The CHECK constraints of {@code t} whose expression uses {@code c}. */
+    private static List<io.respsql.storage.ConstraintDef> checksOn(Table t, Column c, Planning planning) {
+        List<io.respsql.storage.ConstraintDef> out = new java.util.ArrayList<>();
+        for (io.respsql.storage.ConstraintDef def : t.constraints().checks) {
+            for (Column used : planning.checkBinder().apply(def).columns()) {
+                if (used == c) {
+                    out.add(def);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The foreign keys (of any table) with {@code c} among their referencing or referenced columns. */
+    private static List<io.respsql.storage.ConstraintDef> foreignKeysOn(Table t, Column c) {
+        List<io.respsql.storage.ConstraintDef> out = new java.util.ArrayList<>();
+        for (io.respsql.storage.ConstraintDef fk : t.constraints().foreignKeys) {
+            if (Arrays.asList(fk.columns()).contains(c)) {
+                out.add(fk);
+            }
+        }
+        for (io.respsql.storage.ConstraintDef fk : t.constraints().referencedBy) {
+            if (Arrays.asList(fk.refColumns()).contains(c) && !out.contains(fk)) {
+                out.add(fk);
+            }
+        }
+        return out;
+    }
+
+    private static void dropColumn(Catalog catalog, Table t, Statement.DropColumn drop, UndoLog undo, Planning planning) {
         Column c = t.column(drop.column());
         if (c == null) {
             if (drop.ifExists()) {
@@ -232,6 +273,21 @@ public final class AlterTable {
         if (t.columnCount() == 1) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot drop column \"" + c.name() + "\": it is the only column of table \""
                     + t.name() + "\" (tables without columns are not supported)");
+        }
+        // PostgreSQL's: the table's own CHECKs and foreign keys using the column go with it; another
+        // table's foreign key referencing it needs CASCADE (and then goes too)
+        for (io.respsql.storage.ConstraintDef fk : foreignKeysOn(t, c)) {
+            if (fk.table() != t && !drop.cascade()) {
+                throw new SqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop column " + c.name() + " of table " + t.name()
+                        + " because other objects depend on it (constraint " + fk.name() + " on table " + fk.table().name()
+                        + "; use DROP ... CASCADE to drop it too)");
+            }
+        }
+        for (io.respsql.storage.ConstraintDef fk : foreignKeysOn(t, c)) {
+            ConstraintDdl.drop(catalog, fk.table(), new Statement.DropConstraint(fk.name(), false, false), undo);
+        }
+        for (io.respsql.storage.ConstraintDef check : checksOn(t, c, planning)) {
+            ConstraintDdl.drop(catalog, t, new Statement.DropConstraint(check.name(), false, false), undo);
         }
         for (String ix : t.dropColumn(c)) {
             catalog.unregisterIndex(ix);
@@ -269,6 +325,12 @@ public final class AlterTable {
         ColumnType to = type(ct.type(), ct.column());
         if (to == old.type() && ct.using() == null && ValueRules.typeModifier(to, ct.type()) == old.typeModifier()) {
             return; // the same type: nothing to rewrite
+        }
+        List<io.respsql.storage.ConstraintDef> fks = foreignKeysOn(t, old);
+        if (!fks.isEmpty()) {
+            // a foreign key holds its columns: a rewritten column would leave it checking the old one
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot change the type of column \"" + old.name()
+                    + "\": foreign key constraint \"" + fks.get(0).name() + "\" uses it (drop the constraint first)");
         }
         if (ct.using() == null && !assignable(old.type(), to)) {
             throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + old.name() + "\" cannot be cast automatically to type "

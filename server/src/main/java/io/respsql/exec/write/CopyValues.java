@@ -18,8 +18,23 @@ final class CopyValues {
     private CopyValues() {
     }
 
+    /** For NUMERIC fields (one per thread: COPY runs on the event loop; no allocation per field). */
+    private static final ThreadLocal<io.respsql.expr.EvalContext> NUMERIC_CTX =
+            ThreadLocal.withInitial(() -> new io.respsql.expr.EvalContext(1));
+
     static void convert(Column c, byte[] b, int off, int len, Cell out) {
         ColumnType t = c.type();
+        if (t.isDecimal()) {
+            // as an INSERT stores it: rounded to the column's scale, 22003 past its precision
+            io.respsql.expr.EvalContext ctx = NUMERIC_CTX.get();
+            long u = io.respsql.expr.Numeric.parseForColumn(ctx, b, off, len, c.typeModifier());
+            if (t == ColumnType.NUMERIC) {
+                out.setLong(ctx.numBig == io.respsql.expr.Numeric.NAN ? io.respsql.expr.Numeric.STORED_NAN : u);
+            } else {
+                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
+            }
+            return;
+        }
         if (t == ColumnType.INT || t == ColumnType.BIGINT) {
             integer(c, b, off, len, out);
             return;

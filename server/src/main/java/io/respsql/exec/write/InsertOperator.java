@@ -499,6 +499,20 @@ public final class InsertOperator {
         public void copyValue(int i, byte[] b, int off, int len) {
             Column c = table.column(target[i]);
             if (c.type() == ColumnType.TEXT) {
+                if (c.typeModifier() >= 0) {
+                    // varchar(n)/char(n): PostgreSQL's 22001 past n characters (trailing blanks cut)
+                    cell.isNull = false;
+                    cell.text = b;
+                    cell.textOff = off;
+                    cell.textLen = len;
+                    boolean prior = io.respsql.sql.Dialect.set(true); // COPY is PostgreSQL's
+                    try {
+                        ValueRules.fitLength(c, cell);
+                    } finally {
+                        io.respsql.sql.Dialect.set(prior);
+                    }
+                    len = cell.textLen;
+                }
                 rows.setTextBytes(at, target[i], b, off, len);
                 return;
             }

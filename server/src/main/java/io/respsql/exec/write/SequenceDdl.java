@@ -454,6 +454,10 @@ public final class SequenceDdl {
         if (t == null) {
             return s;
         }
+        if (s.onConflict() != null && !s.onConflict().doNothing()) {
+            // ON CONFLICT DO UPDATE SET is an UPDATE: a GENERATED ALWAYS column only to DEFAULT
+            identityUpdate(catalog, new Statement.Update(s.table(), s.onConflict().sets(), null));
+        }
         List<String> named = s.columns();
         if (named == null && io.respsql.sql.Dialect.postgres() && s.rows() != null && !s.rows().isEmpty()) {
             // PostgreSQL: VALUES rows shorter than the table fill its first columns, the rest take their DEFAULT
@@ -525,7 +529,7 @@ public final class SequenceDdl {
         }
         for (Statement.Assignment a : s.assignments()) {
             Sequence q = catalog.identityOf(s.table(), a.column());
-            if (q != null && q.identity == Sequence.ALWAYS) {
+            if (q != null && q.identity == Sequence.ALWAYS && a.value() != null) { // null: SET c = DEFAULT, allowed
                 throw new SqlException(SqlState.GENERATED_ALWAYS, "column \"" + q.ownedColumn + "\" can only be updated to DEFAULT");
             }
         }
