@@ -182,7 +182,15 @@ public final class RespSqlServer implements AutoCloseable {
             }
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
-        CommandTable table = Commands.standard(context);
+        CommandTable table;
+        try {
+            table = Commands.standard(context); // a rename-command of no such command fails here
+        } catch (RuntimeException e) {
+            // nothing listens yet: give back the loop's thread and the log's direct buffer
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            aof.close();
+            throw e;
+        }
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory).loading(loading::refusing)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
