@@ -76,7 +76,7 @@ final class MasterLink {
     private long transferTotal;
     private long transferRead;
     /** Log lines every few seconds while the snapshot arrives. */
-    private io.respsql.persist.ProgressLog transferLog;
+    private io.respsql.storage.ProgressLog transferLog;
     private long lastIoMillis = System.currentTimeMillis();
     private long downSinceMillis;
     private long backoff = MIN_BACKOFF;
@@ -364,7 +364,7 @@ final class MasterLink {
                         try {
                             transferTotal = Long.parseLong(line.substring(1));
                             transferRead = 0;
-                            transferLog = new io.respsql.persist.ProgressLog("MASTER <-> REPLICA sync: receiving the snapshot");
+                            transferLog = new io.respsql.storage.ProgressLog("MASTER <-> REPLICA sync: receiving the snapshot");
                             transferPath = config.dir().resolve("temp-" + ProcessHandle.current().pid() + "-sync.rsql");
                             transferFile = FileChannel.open(transferPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                     StandardOpenOption.TRUNCATE_EXISTING);

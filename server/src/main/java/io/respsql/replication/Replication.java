@@ -512,7 +512,7 @@ public final class Replication implements CommitListener, WriteGuard {
                     // counts only the stream queued behind it.
                     p.snapshotBytesPending = len;
                     io.netty.channel.ChannelProgressivePromise sent = p.channel.newProgressivePromise();
-                    io.respsql.persist.ProgressLog sending = new io.respsql.persist.ProgressLog(
+                    io.respsql.storage.ProgressLog sending = new io.respsql.storage.ProgressLog(
                             "Full sync: sending the snapshot to replica " + p.ip + ":" + p.listeningPort);
                     sent.addListener(new io.netty.channel.ChannelProgressiveFutureListener() {
                         @Override
