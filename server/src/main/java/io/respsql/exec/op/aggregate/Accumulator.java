@@ -47,6 +47,13 @@ abstract class Accumulator {
                 return;
             }
             case Keys.TEXT: {
+                boolean byValue = seen != null && arg.type() == SqlType.NUMERIC;
+                if (byValue) {
+                    long u = arg.evalNumeric(ctx);
+                    if (ctx.isNull || !seen.firstNumeric(g, u, ctx.numScale, ctx.numBig)) {
+                        return;
+                    }
+                }
                 byte[] b = arg.evalText(ctx);
                 if (ctx.isNull) {
                     return;
@@ -56,7 +63,7 @@ abstract class Accumulator {
                 }
                 int off = ctx.textOffset;
                 int len = ctx.textLength;
-                if (seen != null && !seen.firstText(g, b, off, len)) {
+                if (seen != null && !byValue && !seen.firstText(g, b, off, len)) {
                     return;
                 }
                 addText(g, b, off, len);
