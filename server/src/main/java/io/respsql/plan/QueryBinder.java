@@ -411,10 +411,10 @@ public final class QueryBinder {
         if (fr != null) {
             Expression so = fr.start().offset() == null ? null : value(fr.start().offset(), scope);
             if (fr.end() == null) {
-                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so);
+                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so, fr.exclude());
             } else {
                 Expression eo = fr.end().offset() == null ? null : value(fr.end().offset(), scope);
-                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo);
+                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo, fr.exclude());
             }
         }
         return new io.respsql.exec.op.window.WindowFunctionSpec(kind, args, frame);

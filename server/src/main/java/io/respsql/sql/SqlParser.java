@@ -816,8 +816,10 @@ public final class SqlParser {
         }
         deeper();
         int start = peek().start;
+        java.util.Map<String, Expr.Window> outerWindows = windowDefs;
         Query q = unionTerm();
-        List<Query.OrderItem> orderBy = optionalOrderBy();
+        List<Query.OrderItem> orderBy = optionalOrderBy(); // may name the last SELECT's windows (ORDER BY rank() OVER w)
+        windowDefs = outerWindows;
         Expr limit = null;
         Expr offset = null;
         if (acceptKeyword(Keyword.LIMIT)) {
@@ -915,6 +917,7 @@ public final class SqlParser {
     /** SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]; ORDER BY and LIMIT belong to {@link #query}. */
     private Query.Select select() {
         Token first = next();
+        int windowClauseEnd = namedWindows();
         boolean into = intoAllowed;
         intoAllowed = false; // only the statement's first SELECT may have INTO
         boolean scan = first.is(Keyword.SCANSELECT);
@@ -945,6 +948,9 @@ public final class SqlParser {
             groupBy = exprList();
         }
         Expr having = acceptKeyword(Keyword.HAVING) ? expr() : null;
+        if (windowClauseEnd >= 0 && peek().is(Keyword.WINDOW)) {
+            pos = windowClauseEnd; // parsed ahead by namedWindows()
+        }
         return new Query.Select(distinct, items, from, where, groupBy, having, List.of(), null, null, scan,
                 first.start, lastEnd());
     }
@@ -1819,34 +1825,11 @@ public final class SqlParser {
         }
         expectSymbol(Symbol.RPAREN);
         Expr.Window over = null;
-        if (peek().is(Keyword.OVER) && peek(1).is(Symbol.LPAREN)) {
-            pos += 2;
-            over = window();
-            expectSymbol(Symbol.RPAREN);
+        if (peek().is(Keyword.OVER)) {
+            over = over();
         }
         depth--;
         return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd());
-    }
-
-    private Expr.Window window() {
-        List<Expr> partitionBy = List.of();
-        if (acceptKeyword(Keyword.PARTITION)) {
-            expectKeyword(Keyword.BY);
-            partitionBy = exprList();
-        }
-        List<Query.OrderItem> orderBy = optionalOrderBy();
-        Expr.Frame frame = null;
-        if (peek().is(Keyword.ROWS) || peek().is(Keyword.RANGE)) {
-            Expr.FrameUnit unit = next().is(Keyword.ROWS) ? Expr.FrameUnit.ROWS : Expr.FrameUnit.RANGE;
-            if (acceptKeyword(Keyword.BETWEEN)) {
-                Expr.FrameBound start = frameBound();
-                expectKeyword(Keyword.AND);
-                frame = new Expr.Frame(unit, start, frameBound());
-            } else {
-                frame = new Expr.Frame(unit, frameBound(), null);
-            }
-        }
-        return new Expr.Window(partitionBy, orderBy, frame);
     }
 
     private Expr.FrameBound frameBound() {
@@ -2428,6 +2411,172 @@ public final class SqlParser {
         } while (acceptSymbol(Symbol.COMMA));
         expectSymbol(Symbol.RPAREN);
         return names;
+    }
+
+    // ---- window ----
+    // Named windows (WINDOW w AS (...), OVER w, OVER (w ...)) are resolved here, with PostgreSQL's
+    // refinement rules, so the tree holds each call's whole window. A SELECT's WINDOW clause comes
+    // after its select list: select() parses it ahead (namedWindows) and skips it when it gets there.
+
+    /** The windows the SELECT being parsed defines (by name; an unquoted name folded to lower case). */
+    private java.util.Map<String, Expr.Window> windowDefs = java.util.Map.of();
+
+    /**
+     * At a SELECT's start (after the SELECT word): finds its WINDOW clause (at this parenthesis level,
+     * before a set operation, ORDER BY or LIMIT ends the SELECT), parses its definitions into
+     * {@link #windowDefs} and returns the token position after it; -1 when there is none (the
+     * SELECT then defines no window: an enclosing query's are not visible in a subquery).
+     */
+    private int namedWindows() {
+        windowDefs = java.util.Map.of();
+        int level = 0;
+        int at = pos;
+        for (; at < tokens.size(); at++) {
+            Token t = tokens.get(at);
+            if (t.type == Token.Type.END || t.is(Symbol.SEMICOLON)) {
+                return -1;
+            }
+            if (t.is(Symbol.LPAREN)) {
+                level++;
+            } else if (t.is(Symbol.RPAREN)) {
+                if (level-- == 0) {
+                    return -1;
+                }
+            } else if (level == 0) {
+                if (t.is(Keyword.WINDOW)) {
+                    break;
+                }
+                if (t.is(Keyword.UNION) || t.is(Keyword.INTERSECT) || t.is(Keyword.EXCEPT) || t.is(Keyword.ORDER)
+                        || t.is(Keyword.LIMIT) || t.is(Keyword.OFFSET)) {
+                    return -1;
+                }
+            }
+        }
+        if (at >= tokens.size()) {
+            return -1;
+        }
+        int resume = pos;
+        pos = at + 1;
+        java.util.Map<String, Expr.Window> defs = new java.util.LinkedHashMap<>();
+        do {
+            Token nameToken = peek();
+            String name = windowName(name("a window name"));
+            expectKeyword(Keyword.AS);
+            expectSymbol(Symbol.LPAREN);
+            windowDefs = defs; // a definition may refine the ones before it
+            Expr.Window w = windowSpec(true);
+            expectSymbol(Symbol.RPAREN);
+            if (defs.containsKey(name)) {
+                throw new SqlException(SqlState.WINDOWING_ERROR, "window \"" + name + "\" is already defined (at position " + nameToken.start + ")");
+            }
+            defs.put(name, w);
+        } while (acceptSymbol(Symbol.COMMA));
+        int end = pos;
+        pos = resume;
+        windowDefs = defs;
+        return end;
+    }
+
+    private String windowName(String written) {
+        Token t = tokens.get(pos - 1);
+        return isDoubleQuoted(t) ? written : written.toLowerCase(Locale.ROOT);
+    }
+
+    /** After a call: {@code OVER name} or {@code OVER ( spec )}. */
+    private Expr.Window over() {
+        expectKeyword(Keyword.OVER);
+        if (acceptSymbol(Symbol.LPAREN)) {
+            Expr.Window w = windowSpec(false);
+            expectSymbol(Symbol.RPAREN);
+            return w;
+        }
+        Token t = peek();
+        String name = windowName(name("'(' or a window name after OVER"));
+        Expr.Window w = windowDefs.get(name);
+        if (w == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "window \"" + name + "\" does not exist (at position " + t.start + ")");
+        }
+        return w;
+    }
+
+    /**
+     * {@code [existing_window] [PARTITION BY ...] [ORDER BY ...] [frame]} inside parentheses (an
+     * OVER clause's or a WINDOW definition's), the existing window's clauses copied as PostgreSQL
+     * does: its PARTITION BY cannot be overridden, its ORDER BY only added when it has none, and a
+     * window with a frame cannot be copied.
+     */
+    private Expr.Window windowSpec(boolean definition) {
+        String ref = null;
+        Token refToken = peek();
+        if (isName(refToken) && refToken.keyword() == null && !(refToken.isKeyword("GROUPS") && !peek(1).is(Symbol.RPAREN)
+                && !windowDefs.containsKey("groups"))) {
+            pos++;
+            ref = windowName(refToken.text);
+        }
+        List<Expr> partitionBy = List.of();
+        if (acceptKeyword(Keyword.PARTITION)) {
+            expectKeyword(Keyword.BY);
+            partitionBy = exprList();
+        }
+        List<Query.OrderItem> orderBy = optionalOrderBy();
+        Expr.Frame frame = null;
+        if (peek().is(Keyword.ROWS) || peek().is(Keyword.RANGE) || peek().isKeyword("GROUPS")) {
+            Token u = next();
+            Expr.FrameUnit unit = u.is(Keyword.ROWS) ? Expr.FrameUnit.ROWS : u.is(Keyword.RANGE) ? Expr.FrameUnit.RANGE : Expr.FrameUnit.GROUPS;
+            Expr.FrameBound start;
+            Expr.FrameBound end = null;
+            if (acceptKeyword(Keyword.BETWEEN)) {
+                start = frameBound();
+                expectKeyword(Keyword.AND);
+                end = frameBound();
+            } else {
+                start = frameBound();
+            }
+            frame = new Expr.Frame(unit, start, end, frameExclusion());
+        }
+        if (ref == null) {
+            return new Expr.Window(partitionBy, orderBy, frame);
+        }
+        Expr.Window base = windowDefs.get(ref);
+        if (base == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "window \"" + ref + "\" does not exist (at position " + refToken.start + ")");
+        }
+        if (!partitionBy.isEmpty()) {
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot override PARTITION BY clause of window \"" + ref + "\"");
+        }
+        if (!orderBy.isEmpty() && !base.orderBy().isEmpty()) {
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot override ORDER BY clause of window \"" + ref + "\"");
+        }
+        if (base.frame() != null) {
+            boolean bare = !definition && orderBy.isEmpty() && frame == null;
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot copy window \"" + ref + "\" because it has a frame clause"
+                    + (bare ? " (omit the parentheses in this OVER clause)" : ""));
+        }
+        return new Expr.Window(base.partitionBy(), orderBy.isEmpty() ? base.orderBy() : orderBy, frame);
+    }
+
+    /** {@code EXCLUDE CURRENT ROW | GROUP | TIES | NO OTHERS} after a frame, or none. */
+    private Expr.Exclusion frameExclusion() {
+        if (!peek().isKeyword("EXCLUDE")) {
+            return Expr.Exclusion.NO_OTHERS;
+        }
+        pos++;
+        if (acceptKeyword(Keyword.CURRENT)) {
+            expectKeyword(Keyword.ROW);
+            return Expr.Exclusion.CURRENT_ROW;
+        }
+        if (acceptKeyword(Keyword.GROUP)) {
+            return Expr.Exclusion.GROUP;
+        }
+        if (peek().isKeyword("TIES")) {
+            pos++;
+            return Expr.Exclusion.TIES;
+        }
+        if (peek().isKeyword("NO") && peek(1).isKeyword("OTHERS")) {
+            pos += 2;
+            return Expr.Exclusion.NO_OTHERS;
+        }
+        throw error("CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE");
     }
 
     // ---- constraints (CHECK, FOREIGN KEY, ALTER TABLE ADD/DROP CONSTRAINT) ------------------------

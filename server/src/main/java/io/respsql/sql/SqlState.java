@@ -82,4 +82,6 @@ public final class SqlState {
     public static final String INVALID_SCHEMA_NAME = "3F000";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
+    // ---- window ----
+    public static final String INVALID_ARGUMENT_FOR_NTH_VALUE = "22016";
 }

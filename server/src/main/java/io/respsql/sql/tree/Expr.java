@@ -143,7 +143,10 @@ public sealed interface Expr {
     record Window(List<Expr> partitionBy, List<Query.OrderItem> orderBy, Frame frame) {
     }
 
-    enum FrameUnit { ROWS, RANGE }
+    enum FrameUnit { ROWS, RANGE, GROUPS }
+
+    /** A frame's {@code EXCLUDE} clause ({@code NO_OTHERS} when none is written). */
+    enum Exclusion { NO_OTHERS, CURRENT_ROW, GROUP, TIES }
 
     enum BoundKind { UNBOUNDED_PRECEDING, PRECEDING, CURRENT_ROW, FOLLOWING, UNBOUNDED_FOLLOWING }
 
@@ -152,6 +155,9 @@ public sealed interface Expr {
     }
 
     /** {@code end} is null when only a start is written ({@code ROWS 2 PRECEDING}). */
-    record Frame(FrameUnit unit, FrameBound start, FrameBound end) {
+    record Frame(FrameUnit unit, FrameBound start, FrameBound end, Exclusion exclude) {
+        public Frame(FrameUnit unit, FrameBound start, FrameBound end) {
+            this(unit, start, end, Exclusion.NO_OTHERS);
+        }
     }
 }
