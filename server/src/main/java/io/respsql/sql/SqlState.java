@@ -82,4 +82,6 @@ public final class SqlState {
     public static final String INVALID_SCHEMA_NAME = "3F000";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
+    // ---- agg ----
+    public static final String TOO_MANY_ARGUMENTS = "54023";
 }
