@@ -183,7 +183,7 @@ public final class Numeric {
     }
 
     /** PostgreSQL's select_div_scale: the scale of a / b. */
-    static int divScale(long a, int as, BigDecimal ab, long b, int bs, BigDecimal bb) {
+    public static int divScale(long a, int as, BigDecimal ab, long b, int bs, BigDecimal bb) {
         long w1 = weightAndFirst(a, as, ab);
         long w2 = weightAndFirst(b, bs, bb);
         int weight1 = (int) (w1 >> 32);

@@ -58,6 +58,13 @@ abstract class LogicalQuery {
         boolean countStarOnly;
         /** Set when the grouping may run below the join to a dimension's unique key ({@link EagerAggregation}). */
         EagerAggregation.Shape eager;
+        // ---- agg ----
+        /**
+         * GROUPING SETS / ROLLUP / CUBE: per set, the keys the aggregation groups by (every GROUP BY
+         * key, a typed NULL where the set rolls it up, then the set's mask as the hidden grouping
+         * column); null for a plain GROUP BY.
+         */
+        List<io.respsql.expr.Expression[]> groupingSets;
     }
 
     /** The calls over one window (partitioning and ordering): their values are columns of {@code output}. */

@@ -34,7 +34,12 @@ import java.util.Set;
 public final class QueryBinder {
     /** Relations a statement may number: {@link Expression#relations()} is a 64-bit mask. */
     static final int MAX_RELATIONS = 64;
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "GROUP_CONCAT");
+    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "GROUP_CONCAT",
+            // agg (issue 25): PostgreSQL's aggregates (aggregateKind)
+            "STRING_AGG", "VAR_POP", "VAR_SAMP", "VARIANCE", "STDDEV_POP", "STDDEV_SAMP", "STDDEV", "COVAR_POP", "COVAR_SAMP",
+            "CORR", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "REGR_SXY", "REGR_AVGX", "REGR_AVGY", "REGR_R2", "REGR_SLOPE",
+            "REGR_INTERCEPT", "BOOL_AND", "BOOL_OR", "EVERY", "BIT_AND", "BIT_OR", "BIT_XOR", "PERCENTILE_CONT",
+            "PERCENTILE_DISC", "MODE");
 
     private final ReadableCatalog catalog;
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
@@ -290,7 +295,7 @@ public final class QueryBinder {
         if (b.aggregate) {
             bindGrouping(s, items, aliases, aggCalls, bare, scope, b);
             b.countStarOnly = s.groupBy().isEmpty() && s.having() == null && !s.distinct() && items.size() == 1
-                    && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT");
+                    && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT") && f.extras() == null;
         }
 
         List<Expr.Function> windowCalls = new ArrayList<>();
@@ -475,7 +480,11 @@ public final class QueryBinder {
                               List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         List<String> keyCanon = new ArrayList<>();
         List<String> keyText = new ArrayList<>();
-        for (Expr g : s.groupBy()) {
+        b.groupingSets = null;
+        if (hasGroupingSets(s.groupBy())) {
+            bindGroupingSets(s.groupBy(), items, aliases, scope, b, keyCanon, keyText);
+        }
+        for (Expr g : b.groupingSets != null ? List.<Expr>of() : s.groupBy()) {
             Expr target = g;
             if (g instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
                 long k = parseInteger(l.text());
@@ -531,6 +540,9 @@ public final class QueryBinder {
     }
 
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
+        if (f.extras() != null || !aggregateKind(f.name()).classic()) {
+            return pgAggregate(f, aggregateKind(f.name()), scope); // agg
+        }
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: " + f.name() + "(*) is not allowed, name a column");
@@ -556,6 +568,304 @@ public final class QueryBinder {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
+    }
+
+    // ---- agg ----
+
+    /** The canonical key of the hidden grouping column of grouping sets (no expression has it). */
+    private static final String GROUPING_COLUMN = "\u0000grouping";
+
+    private static boolean hasGroupingSets(List<Expr> groupBy) {
+        for (Expr e : groupBy) {
+            if (e instanceof Expr.GroupingSet) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The sets of one GROUP BY element, each a list of expressions (leaves as written). */
+    private static List<List<Expr>> expandGrouping(Expr e) {
+        List<List<Expr>> out = new ArrayList<>();
+        if (!(e instanceof Expr.GroupingSet g)) {
+            out.add(List.of(e));
+            return out;
+        }
+        switch (g.kind()) {
+            case ROW:
+                out.add(g.items());
+                return out;
+            case SETS:
+                for (Expr item : g.items()) {
+                    out.addAll(expandGrouping(item));
+                }
+                return out;
+            case ROLLUP: {
+                for (int k = g.items().size(); k >= 0; k--) {
+                    List<Expr> set = new ArrayList<>();
+                    for (int i = 0; i < k; i++) {
+                        set.addAll(rowItems(g.items().get(i)));
+                    }
+                    out.add(set);
+                }
+                return out;
+            }
+            default: { // CUBE: every subset, the full one first
+                int n = g.items().size();
+                if (n > 12) {
+                    throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "CUBE is limited to 12 elements");
+                }
+                for (int m = (1 << n) - 1; m >= 0; m--) {
+                    List<Expr> set = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        if ((m & (1 << (n - 1 - i))) != 0) {
+                            set.addAll(rowItems(g.items().get(i)));
+                        }
+                    }
+                    out.add(set);
+                }
+                return out;
+            }
+        }
+    }
+
+    private static List<Expr> rowItems(Expr e) {
+        return e instanceof Expr.GroupingSet r && r.kind() == Expr.GroupingKind.ROW ? r.items() : List.of(e);
+    }
+
+    /**
+     * GROUP BY with grouping sets: the sets of the elements' cross product, every distinct
+     * expression once as a key (columns of the group relation), the hidden grouping column after
+     * them, and per set the keys the aggregation groups by (a typed NULL for a key the set rolls up,
+     * then the set's mask). One hash aggregation per set (the planner's), into one group relation.
+     */
+    private void bindGroupingSets(List<Expr> groupBy, List<Expr> items, List<String> aliases, BlockScope scope,
+                                  LogicalQuery.Block b, List<String> keyCanon, List<String> keyText) {
+        List<List<Expr>> sets = new ArrayList<>();
+        sets.add(List.of());
+        for (Expr element : groupBy) {
+            List<List<Expr>> next = new ArrayList<>();
+            for (List<Expr> left : sets) {
+                for (List<Expr> right : expandGrouping(element)) {
+                    List<Expr> both = new ArrayList<>(left);
+                    both.addAll(right);
+                    next.add(both);
+                }
+            }
+            sets = next;
+            if (sets.size() > 4096) {
+                throw new SqlException(SqlState.STATEMENT_TOO_COMPLEX, "too many grouping sets present (maximum 4096)");
+            }
+        }
+        List<int[]> present = new ArrayList<>();
+        for (List<Expr> set : sets) {
+            int[] at = new int[set.size()];
+            for (int i = 0; i < at.length; i++) {
+                Expr target = groupTarget(set.get(i), items, aliases, scope);
+                String canon = Canonical.key(target, scope);
+                int k = keyCanon.indexOf(canon);
+                if (k < 0) {
+                    if (keyCanon.size() >= 63) {
+                        throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "grouping sets over more than 63 distinct expressions");
+                    }
+                    k = keyCanon.size();
+                    b.groupKeys.add(value(target, scope));
+                    keyCanon.add(canon);
+                    keyText.add(text(target));
+                }
+                at[i] = k;
+            }
+            present.add(at);
+        }
+        int n = keyCanon.size();
+        b.groupingSets = new ArrayList<>();
+        for (int[] at : present) {
+            long mask = n == 0 ? 0 : (n == 64 ? -1L : (1L << n) - 1);
+            for (int k : at) {
+                mask &= ~(1L << k);
+            }
+            Expression[] keys = new Expression[n + 1];
+            for (int j = 0; j < n; j++) {
+                Expression key = b.groupKeys.get(j);
+                keys[j] = (mask & (1L << j)) != 0 ? Expressions.constNull(key.type()) : key;
+            }
+            keys[n] = Expressions.constLong(SqlType.BIGINT, mask);
+            b.groupingSets.add(keys);
+        }
+        b.groupKeys.add(Expressions.constLong(SqlType.BIGINT, 0));
+        keyCanon.add(GROUPING_COLUMN);
+        keyText.add("grouping");
+    }
+
+    /** A GROUP BY expression as written: an ordinal or an output alias reads that select-list entry. */
+    private Expr groupTarget(Expr g, List<Expr> items, List<String> aliases, BlockScope scope) {
+        Expr target = g;
+        if (g instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
+            long k = parseInteger(l.text());
+            if (k < 1 || k > items.size()) {
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "GROUP BY position " + l.text() + " is not in select list");
+            }
+            target = items.get((int) k - 1);
+        } else if (g instanceof Expr.Column c && c.qualifier() == null && scope.resolve(null, c.name()) == null) {
+            for (int i = 0; i < aliases.size(); i++) {
+                if (aliases.get(i) != null && aliases.get(i).equalsIgnoreCase(c.name())) {
+                    target = items.get(i);
+                    break;
+                }
+            }
+        }
+        if (containsAggregate(target)) {
+            throw new SqlException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in GROUP BY");
+        }
+        return target;
+    }
+
+    /** GROUPING(a, ...): the bits of the group row's grouping column; 0 over a plain GROUP BY. */
+    private Expression grouping(Expr.Function f, BlockScope scope) {
+        GroupOutput g = scope.group;
+        if (g == null || f.args().isEmpty() || f.star() || f.distinct()) {
+            throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
+        }
+        if (f.args().size() > 31) {
+            throw new SqlException(SqlState.TOO_MANY_ARGUMENTS, "GROUPING must have fewer than 32 arguments");
+        }
+        int[] at = new int[f.args().size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = g.keyCanon().indexOf(Canonical.key(f.args().get(i), scope));
+            if (at[i] < 0) {
+                throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
+            }
+        }
+        int gi = g.keyCanon().indexOf(GROUPING_COLUMN);
+        if (gi < 0) {
+            return Expressions.constLong(SqlType.INT, 0);
+        }
+        Column c = g.group().table.column(gi);
+        return new io.respsql.expr.GroupingBits(Expressions.column(c, g.group().number, "grouping"), at, text(f));
+    }
+
+    private static AggregateSpec.Kind aggregateKind(String name) {
+        switch (name) {
+            case "VARIANCE":
+                return AggregateSpec.Kind.VAR_SAMP;
+            case "STDDEV":
+                return AggregateSpec.Kind.STDDEV_SAMP;
+            case "EVERY":
+                return AggregateSpec.Kind.BOOL_AND;
+            default:
+                return AggregateSpec.Kind.valueOf(name);
+        }
+    }
+
+    /**
+     * PostgreSQL's aggregates (issue 25) and any aggregate call with FILTER (WHERE ...), ORDER BY
+     * inside the call or WITHIN GROUP (ORDER BY ...): arity, types and clause checks with
+     * PostgreSQL's SQLSTATEs, then the spec with its second argument, filter and ordering.
+     */
+    private AggregateSpec pgAggregate(Expr.Function f, AggregateSpec.Kind kind, BlockScope scope) {
+        String name = f.name().toLowerCase(java.util.Locale.ROOT);
+        for (Expr a : children(f)) {
+            if (containsAggregate(a)) {
+                throw new SqlException(SqlState.GROUPING_ERROR, f.filter() == a ? "aggregate functions are not allowed in FILTER"
+                        : "aggregate function calls cannot be nested: " + text(f));
+            }
+        }
+        if (kind.orderedSet() != f.withinGroup()) {
+            int arity = kind == AggregateSpec.Kind.MODE ? 1 : kind.orderedSet() || kind.twoArguments()
+                    || kind == AggregateSpec.Kind.STRING_AGG ? 2 : 1;
+            if (f.args().size() + f.argOrder().size() != arity && kind != AggregateSpec.Kind.GROUP_CONCAT) {
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " with " + (f.args().size() + f.argOrder().size())
+                        + " argument(s) does not exist");
+            }
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, kind.orderedSet()
+                    ? "WITHIN GROUP is required for ordered-set aggregate " + name
+                    : name + " is not an ordered-set aggregate, so it cannot have WITHIN GROUP");
+        }
+        if (kind.orderedSet() && f.distinct()) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use DISTINCT with WITHIN GROUP");
+        }
+        int want = kind == AggregateSpec.Kind.MODE ? 0 : kind == AggregateSpec.Kind.STRING_AGG || kind.twoArguments() ? 2
+                : kind == AggregateSpec.Kind.COUNT_STAR ? 0 : 1;
+        int got = f.args().size();
+        boolean fits = kind == AggregateSpec.Kind.GROUP_CONCAT ? got == 1 || got == 2
+                : kind == AggregateSpec.Kind.COUNT ? f.star() || got == 1 : got == want;
+        if (!fits || (f.star() && !f.name().equals("COUNT"))) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " takes " + want + " argument(s), got "
+                    + (f.star() ? "*" : Integer.toString(got)));
+        }
+        if (kind.orderedSet() && f.argOrder().size() != 1) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " takes one WITHIN GROUP (ORDER BY ...) key, got "
+                    + f.argOrder().size());
+        }
+        AggregateSpec spec;
+        if (f.star()) {
+            spec = new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
+        } else if (kind.orderedSet()) {
+            Expression key = value(f.argOrder().get(0).expr(), scope);
+            spec = new AggregateSpec(kind, key, false);
+            if (kind != AggregateSpec.Kind.MODE) {
+                Expression fraction = value(f.args().get(0), scope);
+                if (fraction.relations() != 0 || !(fraction.type().isNumeric() || fraction.type() == SqlType.NUMERIC
+                        || fraction.type() == SqlType.NULL)) {
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "the fraction of " + name
+                            + " must be a numeric constant, not " + text(f.args().get(0)));
+                }
+                spec.withSecond(fraction);
+            }
+        } else {
+            Expression arg = value(f.args().get(0), scope);
+            Expression second = got > 1 ? value(f.args().get(1), scope) : null;
+            if (kind == AggregateSpec.Kind.STRING_AGG || kind == AggregateSpec.Kind.GROUP_CONCAT) {
+                if (kind == AggregateSpec.Kind.STRING_AGG && io.respsql.sql.Dialect.postgres()
+                        && !(arg.type() == SqlType.TEXT || arg.type() == SqlType.NULL)) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function string_agg(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                            + ", ...) does not exist");
+                }
+                if (!f.argOrder().isEmpty() && arg.type() != SqlType.TEXT) {
+                    arg = Expressions.cast(arg, SqlType.TEXT);
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct(), second);
+            } else if (kind.twoArguments()) {
+                for (Expression e : new Expression[] {arg, second}) {
+                    if (!(e.type().isNumeric() || e.type() == SqlType.NUMERIC || e.type() == SqlType.NULL)) {
+                        throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + "(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                                + ", " + second.type().sqlName().toLowerCase(java.util.Locale.ROOT) + ") does not exist");
+                    }
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct()).withSecond(second);
+            } else {
+                if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL
+                        || kind == AggregateSpec.Kind.VAR_POP || kind == AggregateSpec.Kind.VAR_SAMP
+                        || kind == AggregateSpec.Kind.STDDEV_POP || kind == AggregateSpec.Kind.STDDEV_SAMP)
+                        && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.NUMERIC
+                        && arg.type() != SqlType.BOOLEAN) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + "(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                            + ") does not exist");
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct());
+            }
+        }
+        if (f.filter() != null) {
+            spec.withFilter(Expressions.asCondition(value(f.filter(), scope), "FILTER"));
+        }
+        if (!kind.orderedSet() && !f.argOrder().isEmpty()) {
+            int n = f.argOrder().size();
+            Expression[] keys = new Expression[n];
+            boolean[] desc = new boolean[n];
+            boolean[] nullsFirst = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                Query.OrderItem o = f.argOrder().get(i);
+                keys[i] = value(o.expr(), scope);
+                desc[i] = o.descending();
+                nullsFirst[i] = o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST;
+            }
+            spec.withOrder(keys, desc, nullsFirst);
+        } else if (kind.orderedSet()) {
+            Query.OrderItem o = f.argOrder().get(0);
+            spec.withOrder(new Expression[0], new boolean[] {o.descending()},
+                    new boolean[] {o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST});
+        }
+        return spec;
     }
 
     /** How a grouped block's later clauses read the group relation. */
@@ -1307,6 +1617,13 @@ public final class QueryBinder {
         if (isAggregate(f)) {
             throw new SqlException(SqlState.GROUPING_ERROR, "aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         }
+        if (f.name().equals("GROUPING")) { // agg
+            return grouping(f, scope);
+        }
+        if (f.extras() != null) { // agg
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, (f.filter() != null ? "FILTER" : f.withinGroup() ? "WITHIN GROUP" : "ORDER BY")
+                    + " specified, but " + f.name().toLowerCase(java.util.Locale.ROOT) + " is not an aggregate function");
+        }
         if (f.star()) {
             throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "function '" + f.name() + "' does not take *");
         }
@@ -1397,7 +1714,17 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between b) {
             return List.of(b.operand(), b.low(), b.high());
         } else if (e instanceof Expr.Function f && f.over() == null) {
-            return f.args();
+            if (f.extras() == null) {
+                return f.args();
+            }
+            List<Expr> all = new ArrayList<>(f.args()); // agg: an aggregate's FILTER and ORDER BY too
+            for (Query.OrderItem o : f.argOrder()) {
+                all.add(o.expr());
+            }
+            if (f.filter() != null) {
+                all.add(f.filter());
+            }
+            return all;
         }
         List<Expr> out = new ArrayList<>();
         if (e instanceof Expr.Function f) { // a window call: its arguments and its window's expressions

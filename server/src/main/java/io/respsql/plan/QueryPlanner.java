@@ -128,9 +128,11 @@ public final class QueryPlanner {
         if (b.aggregate) {
             countInput = b.countStarOnly ? op : null;
             op = eager != null ? Blocking.hashAggregate(op, eager.finalKeys(), eager.finalAggs(), b.group.table, b.group.number)
+                    : b.groupingSets != null ? Blocking.groupingSets(op, b.groupingSets, b.aggregates, b.group.table, b.group.number)
                     : Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
             if (!b.countStarOnly && b.explain) { // a lone COUNT(*) counts the rows above: the 2010 EXPLAIN shows only their path
-                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)"
+                        + (b.groupingSets == null ? "" : ", " + b.groupingSets.size() + " grouping set(s), one pass each"));
             }
             if (b.having != null) {
                 op = new Filter(op, b.having);

@@ -945,7 +945,7 @@ public final class SqlParser {
         List<Expr> groupBy = List.of();
         if (acceptKeyword(Keyword.GROUP)) {
             expectKeyword(Keyword.BY);
-            groupBy = exprList();
+            groupBy = groupByList();
         }
         Expr having = acceptKeyword(Keyword.HAVING) ? expr() : null;
         if (windowClauseEnd >= 0 && peek().is(Keyword.WINDOW)) {
@@ -1823,13 +1823,112 @@ public final class SqlParser {
             }
             args = exprList();
         }
+        List<Query.OrderItem> argOrder = peek().is(Keyword.ORDER) ? optionalOrderBy() : List.of();
         expectSymbol(Symbol.RPAREN);
+        Expr.AggregateExtras extras = aggregateExtras(argOrder);
         Expr.Window over = null;
         if (peek().is(Keyword.OVER)) {
             over = over();
         }
         depth--;
-        return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd());
+        return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd(), extras);
+    }
+
+    // ---- agg ----
+
+    /** GROUP BY's elements: expressions, {@code ()}, ROLLUP (...), CUBE (...), GROUPING SETS (...). */
+    private List<Expr> groupByList() {
+        List<Expr> out = new ArrayList<>();
+        do {
+            out.add(groupingElement(false));
+        } while (acceptSymbol(Symbol.COMMA));
+        return out;
+    }
+
+    private boolean word(int ahead, String w) {
+        Token t = peek(ahead);
+        return (t.type == Token.Type.IDENT || t.keyword() != null) && t.text.equalsIgnoreCase(w);
+    }
+
+    /** One grouping element; {@code inSets}: inside GROUPING SETS, where {@code (a, b)} is a set. */
+    private Expr groupingElement(boolean inSets) {
+        Token t = peek();
+        if ((word(0, "ROLLUP") || word(0, "CUBE")) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            Expr.GroupingKind kind = t.text.equalsIgnoreCase("ROLLUP") ? Expr.GroupingKind.ROLLUP : Expr.GroupingKind.CUBE;
+            List<Expr> items = new ArrayList<>();
+            do {
+                items.add(groupingRowOrExpr(true));
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+            return new Expr.GroupingSet(kind, items, t.start, lastEnd());
+        }
+        if (word(0, "GROUPING") && word(1, "SETS") && peek(2).is(Symbol.LPAREN)) {
+            pos += 3;
+            deeper();
+            List<Expr> items = new ArrayList<>();
+            do {
+                items.add(groupingElement(true));
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+            depth--;
+            return new Expr.GroupingSet(Expr.GroupingKind.SETS, items, t.start, lastEnd());
+        }
+        return groupingRowOrExpr(true);
+    }
+
+    /** {@code ()}, a parenthesised list {@code (a, b)} (when {@code rows}; a single {@code (a)} too), or an expression. */
+    private Expr groupingRowOrExpr(boolean rows) {
+        Token t = peek();
+        if (t.is(Symbol.LPAREN) && peek(1).is(Symbol.RPAREN)) {
+            pos += 2;
+            return new Expr.GroupingSet(Expr.GroupingKind.ROW, List.of(), t.start, lastEnd());
+        }
+        if (rows && t.is(Symbol.LPAREN) && !startsQuery(pos + 1)) {
+            int save = pos;
+            try {
+                pos++;
+                List<Expr> list = exprList();
+                expectSymbol(Symbol.RPAREN);
+                if (peek().is(Symbol.COMMA) || peek().is(Symbol.RPAREN)) {
+                    return new Expr.GroupingSet(Expr.GroupingKind.ROW, list, t.start, lastEnd());
+                }
+            } catch (SqlException e) {
+                if (e == tooDeep) {
+                    throw e;
+                }
+            }
+            pos = save;
+        }
+        return expr();
+    }
+
+    /**
+     * After an aggregate call's closing parenthesis: {@code WITHIN GROUP (ORDER BY ...)} and
+     * {@code FILTER (WHERE ...)}; null when the call has neither (nor an ORDER BY inside).
+     */
+    private Expr.AggregateExtras aggregateExtras(List<Query.OrderItem> argOrder) {
+        boolean within = false;
+        if (peek().type == Token.Type.IDENT && peek().text.equalsIgnoreCase("WITHIN") && peek(1).is(Keyword.GROUP)
+                && peek(2).is(Symbol.LPAREN)) {
+            if (!argOrder.isEmpty()) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: cannot use multiple ORDER BY clauses with WITHIN GROUP");
+            }
+            pos += 3;
+            expectKeyword(Keyword.ORDER);
+            expectKeyword(Keyword.BY);
+            argOrder = orderItems();
+            expectSymbol(Symbol.RPAREN);
+            within = true;
+        }
+        Expr filter = null;
+        if (peek().is(Keyword.FILTER) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            expectKeyword(Keyword.WHERE);
+            filter = expr();
+            expectSymbol(Symbol.RPAREN);
+        }
+        return filter == null && argOrder.isEmpty() ? null : new Expr.AggregateExtras(filter, argOrder, within);
     }
 
     private Expr.FrameBound frameBound() {

@@ -84,4 +84,6 @@ public final class SqlState {
     public static final String INTERNAL_ERROR = "XX000";
     // ---- window ----
     public static final String INVALID_ARGUMENT_FOR_NTH_VALUE = "22016";
+    // ---- agg ----
+    public static final String TOO_MANY_ARGUMENTS = "54023";
 }
