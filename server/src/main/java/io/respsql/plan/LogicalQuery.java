@@ -85,4 +85,27 @@ abstract class LogicalQuery {
         final List<List<Expression>> rows = new ArrayList<>();
         Relation output;
     }
+
+    // ---- with ----
+    /**
+     * {@code WITH RECURSIVE name AS (initial UNION [ALL] recursive)}: outputs are columns of {@link #output};
+     * the recursive term's one reference to the name scans {@link #working}.
+     */
+    static final class Recursive extends LogicalQuery {
+        String name;
+        boolean distinct;
+        LogicalQuery initial;
+        LogicalQuery recursive;
+        io.respsql.storage.Table working;
+        Relation output;
+    }
+
+    /** {@code generate_series(start, stop [, step])} in FROM: one column, {@link #output}'s, of type {@link #kind}'s. */
+    static final class Series extends LogicalQuery {
+        io.respsql.exec.op.scan.SeriesScan.Kind kind;
+        io.respsql.expr.Expression start;
+        io.respsql.expr.Expression stop;
+        io.respsql.expr.Expression step;
+        Relation output;
+    }
 }

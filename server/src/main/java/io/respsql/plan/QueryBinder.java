@@ -133,7 +133,7 @@ public final class QueryBinder {
      * CTEs before it visible ({@code prev}), so a CTE never expands into itself. Each reference
      * reads the query anew (no shared work table).
      */
-    private record CteFrame(Query.Cte cte, CteFrame prev) {
+    private record CteFrame(Query.Cte cte, CteFrame prev, boolean recursive) {
     }
 
     /** The CTEs visible where binding is; null: none. */
@@ -143,12 +143,7 @@ public final class QueryBinder {
         CteFrame saved = ctes;
         try {
             for (Query.Cte c : w.ctes()) {
-                if (w.recursive() && readsTable(c.query(), c.name())) {
-                    // a self-reference needs iteration to a fixpoint, which RespSQL does not have yet: refused, never looped
-                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH RECURSIVE is not supported yet (query '"
-                            + c.name() + "' reads itself)");
-                }
-                ctes = new CteFrame(c, ctes);
+                ctes = new CteFrame(c, ctes, w.recursive());
             }
             return bindQuery(w.body(), parent);
         } finally {
@@ -189,10 +184,253 @@ public final class QueryBinder {
         } else if (f instanceof Query.Join j) {
             return readsTable(j.left(), name) || readsTable(j.right(), name);
         }
-        return readsTable(((Query.Derived) f).query(), name);
+        return f instanceof Query.Derived d && readsTable(d.query(), name);
+    }
+
+    // ---- with ----
+
+    /** The recursive term being bound: its one reference to the CTE's name reads {@link #working}. */
+    private static final class SelfRef {
+        final String name;
+        final Table working;
+        final List<String> names;
+        final int sublinkDepth;
+        final int nullableDepth;
+        final int exceptDepth;
+        Relation relation;
+
+        SelfRef(String name, Table working, List<String> names, int sublinkDepth, int nullableDepth, int exceptDepth) {
+            this.name = name;
+            this.working = working;
+            this.names = names;
+            this.sublinkDepth = sublinkDepth;
+            this.nullableDepth = nullableDepth;
+            this.exceptDepth = exceptDepth;
+        }
+    }
+
+    private SelfRef selfRef;
+    /** Expression subqueries, nullable sides of outer joins and right sides of EXCEPT being bound (PostgreSQL's 42P19 places). */
+    private int sublinkDepth;
+    private int nullableDepth;
+    private int exceptDepth;
+
+    private Relation nullableLeaf(Query.FromItem f, BlockScope scope) {
+        nullableDepth++;
+        try {
+            return leaf(f, scope);
+        } finally {
+            nullableDepth--;
+        }
+    }
+
+    private Relation selfReference(Query.TableRef t) {
+        SelfRef s = selfRef;
+        String q = "recursive reference to query \"" + s.name + "\" must not appear ";
+        if (sublinkDepth != s.sublinkDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within a subquery");
+        }
+        if (nullableDepth != s.nullableDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within an outer join");
+        }
+        if (exceptDepth != s.exceptDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within EXCEPT");
+        }
+        if (s.relation != null) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "more than once");
+        }
+        s.relation = newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : s.name, s.working, s.names);
+        return s.relation;
+    }
+
+    /**
+     * A reference to a recursive CTE: {@code initial UNION [ALL] recursive}, the recursive term's one
+     * self-reference reading the previous step's rows; a derived table over {@link LogicalQuery.Recursive}.
+     */
+    private Relation recursiveCte(Query.Cte cte, String alias, BlockScope scope) {
+        String name = cte.name();
+        if (!(cte.query() instanceof Query.SetOp so) || (so.kind() != Query.SetOpKind.UNION && so.kind() != Query.SetOpKind.UNION_ALL)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "recursive query \"" + name
+                    + "\" does not have the form non-recursive-term UNION [ALL] recursive-term");
+        }
+        if (readsTable(so.left(), name)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "recursive reference to query \"" + name + "\" must not appear within its non-recursive term");
+        }
+        if (!so.orderBy().isEmpty()) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ORDER BY in a recursive query is not implemented");
+        }
+        if (so.offset() != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "OFFSET in a recursive query is not implemented");
+        }
+        if (so.limit() != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "LIMIT in a recursive query is not implemented");
+        }
+        LogicalQuery init = bindQuery(so.left(), scope.parent);
+        int n = init.outputs.size();
+        List<String> names = new ArrayList<>(init.names);
+        if (cte.columns().size() > n) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has " + n
+                    + " columns available but " + cte.columns().size() + " columns specified");
+        }
+        for (int i = 0; i < cte.columns().size(); i++) {
+            names.set(i, cte.columns().get(i));
+        }
+        List<ColumnSpec> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SqlType t = init.outputs.get(i).type();
+            specs.add(new ColumnSpec(names.get(i), SqlTypes.storageOf(t == SqlType.NULL ? SqlType.TEXT : t), false, null));
+        }
+        SelfRef self = new SelfRef(name, Table.workTable(name, specs), names, sublinkDepth, nullableDepth, exceptDepth);
+        SelfRef saved = selfRef;
+        selfRef = self;
+        LogicalQuery rec;
+        try {
+            rec = bindQuery(so.right(), scope.parent);
+        } finally {
+            selfRef = saved;
+        }
+        if (rec.outputs.size() != n) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "each UNION query must have the same number of columns (" + n + " and "
+                    + rec.outputs.size() + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            SqlType l = init.outputs.get(i).type();
+            SqlType r = rec.outputs.get(i).type();
+            if (l != r && r != SqlType.NULL) {
+                SqlType c = Expressions.commonType(l, r);
+                if (c == null) {
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "UNION types " + l.sqlName() + " and " + r.sqlName() + " cannot be matched");
+                }
+                if (c != l) {
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "recursive query \"" + name + "\" column " + (i + 1) + " has type "
+                            + l.sqlName() + " in non-recursive term but type " + c.sqlName() + " overall");
+                }
+            }
+            rec.outputs.set(i, coerce(rec.outputs.get(i), l));
+        }
+        LogicalQuery.Recursive q = new LogicalQuery.Recursive();
+        q.sql = sql;
+        q.explain = explain;
+        q.name = name;
+        q.distinct = so.kind() == Query.SetOpKind.UNION;
+        q.initial = init;
+        q.recursive = rec;
+        q.working = self.working;
+        q.output = newRelation(Relation.Kind.SETOP, null, Table.workTable(name, specs), names);
+        for (int i = 0; i < n; i++) {
+            q.outputs.add(Expressions.column(q.output.table.column(i), q.output.number, names.get(i)));
+            q.names.add(names.get(i));
+        }
+        q.outerRefs = init.outerRefs | rec.outerRefs;
+        scope.outerRefs |= q.outerRefs & ~scope.mask();
+        Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias, specs), names);
+        r.source = q;
+        return r;
+    }
+
+    /**
+     * {@code generate_series(...)} in FROM: a derived table over {@link LogicalQuery.Series}. Its arguments
+     * see the enclosing blocks (a correlated series), not the FROM items beside it (LATERAL is not supported).
+     */
+    private Relation tableFunction(Query.FunctionRef fr, BlockScope scope) {
+        Expr.Function f = fr.call();
+        if (!f.name().equalsIgnoreCase("GENERATE_SERIES")) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "function " + f.name().toLowerCase(java.util.Locale.ROOT)
+                    + "() in FROM is not supported (only generate_series)");
+        }
+        if (f.args().size() < 2 || f.args().size() > 3 || f.star() || f.distinct() || f.over() != null) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series with " + f.args().size()
+                    + " argument(s) does not exist (generate_series(start, stop [, step]))");
+        }
+        BlockScope fs = new BlockScope(scope.parent);
+        Expression a = value(f.args().get(0), fs);
+        Expression b = value(f.args().get(1), fs);
+        Expression c = f.args().size() == 3 ? value(f.args().get(2), fs) : null;
+        LogicalQuery.Series q = new LogicalQuery.Series();
+        q.sql = sql;
+        q.explain = explain;
+        SqlType type;
+        SqlType ta = a.type();
+        SqlType tb = b.type();
+        SqlType tc = c == null ? SqlType.INT : c.type();
+        if (ta == SqlType.TIMESTAMP || ta == SqlType.DATE || tb == SqlType.TIMESTAMP || tb == SqlType.DATE) {
+            if (c == null) {
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series(timestamp, timestamp) does not exist: give a step interval");
+            }
+            type = SqlType.TIMESTAMP;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.TIMESTAMP;
+            a = coerce(a, SqlType.TIMESTAMP);
+            b = coerce(b, SqlType.TIMESTAMP);
+            c = coerce(c, SqlType.INTERVAL);
+        } else if (ta == SqlType.NUMERIC || tb == SqlType.NUMERIC || tc == SqlType.NUMERIC) {
+            type = SqlType.NUMERIC;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.NUMERIC;
+        } else if ((ta.isInteger() || ta == SqlType.NULL) && (tb.isInteger() || tb == SqlType.NULL) && (tc.isInteger() || tc == SqlType.NULL)) {
+            type = ta == SqlType.BIGINT || tb == SqlType.BIGINT || tc == SqlType.BIGINT ? SqlType.BIGINT : SqlType.INT;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.INTEGER;
+        } else {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series(" + ta.sqlName().toLowerCase(java.util.Locale.ROOT)
+                    + ", " + tb.sqlName().toLowerCase(java.util.Locale.ROOT) + (c == null ? "" : ", " + tc.sqlName().toLowerCase(java.util.Locale.ROOT))
+                    + ") does not exist");
+        }
+        q.start = a;
+        q.stop = b;
+        q.step = c;
+        String alias = fr.alias() != null ? fr.alias() : "generate_series";
+        if (fr.columns().size() > 1) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has 1 columns available but "
+                    + fr.columns().size() + " columns specified");
+        }
+        String column = !fr.columns().isEmpty() ? fr.columns().get(0) : alias;
+        List<ColumnSpec> specs = List.of(new ColumnSpec(column, SqlTypes.storageOf(type), false, null));
+        List<String> names = List.of(column);
+        q.output = newRelation(Relation.Kind.VALUES, null, Table.workTable("generate_series", specs), names);
+        q.outputs.add(Expressions.column(q.output.table.column(0), q.output.number, column));
+        q.names.add(column);
+        q.outerRefs = fs.outerRefs;
+        scope.outerRefs |= q.outerRefs & ~scope.mask();
+        Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias, specs), names);
+        r.source = q;
+        return r;
+    }
+
+    /**
+     * {@code SELECT generate_series(a, b) [AS x], ...} without FROM (PostgreSQL's set-returning function in the
+     * select list, its simple form): {@code SELECT generate_series AS x, ... FROM generate_series(a, b)}. Null
+     * when {@code s} is not of that form (a FROM, more than one call, a call inside an expression or an aggregate).
+     */
+    private static Query.Select seriesInSelectList(Query.Select s) {
+        if (s.from() != null || !io.respsql.sql.Dialect.postgres()) {
+            return null;
+        }
+        Expr.Function call = null;
+        List<Query.SelectItem> items = new ArrayList<>();
+        for (Query.SelectItem it : s.items()) {
+            if (it instanceof Query.Item item && item.expr() instanceof Expr.Function f && f.over() == null
+                    && f.name().equalsIgnoreCase("GENERATE_SERIES")) {
+                if (call != null) {
+                    return null;
+                }
+                call = f;
+                items.add(new Query.Item(new Expr.Column(null, "generate_series", f.start(), f.end()),
+                        item.alias() != null ? item.alias() : "generate_series"));
+            } else {
+                items.add(it);
+            }
+        }
+        if (call == null || s.groupBy().size() > 0 || s.having() != null) {
+            return null;
+        }
+        return new Query.Select(s.distinct(), items, new Query.FunctionRef(call, "generate_series", List.of("generate_series"),
+                call.start(), call.end()), s.where(), s.groupBy(), s.having(), s.orderBy(), s.limit(), s.offset(), s.scan(),
+                s.start(), s.end());
     }
 
     private LogicalQuery.Block bindSelect(Query.Select s, BlockScope parent) {
+        Query.Select series = seriesInSelectList(s);
+        if (series != null) {
+            s = series;
+        }
         LogicalQuery.Block b = new LogicalQuery.Block();
         b.sql = sql;
         b.distinct = s.distinct();
@@ -251,6 +489,9 @@ public final class QueryBinder {
             collectAggregates(o.expr(), aggCalls);
         }
         b.aggregate = !s.groupBy().isEmpty() || !aggCalls.isEmpty() || s.having() != null;
+        if (!aggCalls.isEmpty() && selfRef != null && selfRef.relation != null && scope.relations.contains(selfRef.relation)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "aggregate functions are not allowed in a recursive query's recursive term");
+        }
         // A column neither grouped nor aggregated (SQLite's "bare column") reads one row of its
         // group: each one found restarts the binding with it as an implicit aggregate.
         List<Expr> bare = new ArrayList<>();
@@ -915,7 +1156,16 @@ public final class QueryBinder {
         q.sql = sql;
         q.kind = s.kind();
         q.left = bindQuery(s.left(), parent);
-        q.right = bindQuery(s.right(), parent);
+        if (s.kind() == Query.SetOpKind.EXCEPT) {
+            exceptDepth++;
+        }
+        try {
+            q.right = bindQuery(s.right(), parent);
+        } finally {
+            if (s.kind() == Query.SetOpKind.EXCEPT) {
+                exceptDepth--;
+            }
+        }
         int n = q.left.outputs.size();
         String op = s.kind() == Query.SetOpKind.UNION_ALL ? "UNION ALL" : s.kind().name();
         if (q.right.outputs.size() != n) {
@@ -1028,7 +1278,7 @@ public final class QueryBinder {
                     long before = scope.mask();
                     flatten(j.left(), scope, b);
                     long leftMask = scope.mask() & ~before;
-                    Relation r = leaf(j.right(), scope);
+                    Relation r = nullableLeaf(j.right(), scope);
                     scope.add(r);
                     r.outerJoined = true;
                     r.dependsOn = leftMask;
@@ -1044,7 +1294,7 @@ public final class QueryBinder {
                     if (j.left() instanceof Query.Join) {
                         throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RIGHT JOIN of a parenthesized join is not supported");
                     }
-                    Relation r = leaf(j.left(), scope);
+                    Relation r = nullableLeaf(j.left(), scope);
                     scope.add(r);
                     long before = scope.mask();
                     flatten(j.right(), scope, b);
@@ -1105,11 +1355,17 @@ public final class QueryBinder {
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
         if (f instanceof Query.TableRef t) {
+            if (selfRef != null && t.name().equalsIgnoreCase(selfRef.name)) {
+                return selfReference(t);
+            }
             CteFrame c = cte(t.name());
             if (c != null) {
                 CteFrame saved = ctes;
                 ctes = c.prev; // the CTE's query sees the CTEs before it, not itself
                 try {
+                    if (c.recursive && readsTable(c.cte.query(), c.cte.name())) {
+                        return recursiveCte(c.cte, t.alias() != null ? t.alias() : c.cte.name(), scope);
+                    }
                     // bound where it is read, as a derived table there: an outer column it names then marks
                     // every block in between as correlated (bound in the WITH's own scope, the blocks between
                     // would run once with the outer row unset)
@@ -1147,6 +1403,9 @@ public final class QueryBinder {
                 return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : system.name(), system, columnNames(system));
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
+        }
+        if (f instanceof Query.FunctionRef fr) {
+            return tableFunction(fr, scope);
         }
         Query.Derived d = (Query.Derived) f;
         return derived(d.query(), d.alias(), d.columns(), true, scope, scope.parent);
@@ -1645,7 +1904,13 @@ public final class QueryBinder {
     }
 
     private QueryPlanner.Planned subquery(Query q, BlockScope scope, String oneColumnFor) {
-        LogicalQuery lq = bindQuery(q, scope);
+        LogicalQuery lq;
+        sublinkDepth++;
+        try {
+            lq = bindQuery(q, scope);
+        } finally {
+            sublinkDepth--;
+        }
         if (oneColumnFor != null && lq.outputs.size() != 1) {
             throw new SqlException(SqlState.SYNTAX_ERROR, "the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }

@@ -1077,6 +1077,9 @@ public final class SqlParser {
             expectSymbol(Symbol.RPAREN);
             return inner;
         }
+        if (Dialect.postgres() && isName(t) && peek(1).is(Symbol.LPAREN)) {
+            return fromFunction();
+        }
         String table = name("table name");
         if (peek().is(Symbol.DOT) && isName(peek(1))) {
             pos++;
@@ -1092,6 +1095,21 @@ public final class SqlParser {
             name("index name");
         }
         return new Query.TableRef(table, alias, t.start, end);
+    }
+
+    // ---- with ----
+
+    /** {@code name(args) [[AS] alias [(column)]]} in FROM: a set-returning function (PostgreSQL's dialect). */
+    private Query.FromItem fromFunction() {
+        Token t = peek();
+        Expr e = primaryOperand();
+        if (!(e instanceof Expr.Function f)) {
+            throw error("a function call in FROM");
+        }
+        int end = lastEnd();
+        String alias = optionalAlias(false);
+        List<String> columns = alias != null && peek().is(Symbol.LPAREN) ? nameList("column alias") : List.of();
+        return new Query.FunctionRef(f, alias, columns, t.start, columns.isEmpty() && alias == null ? end : lastEnd());
     }
 
     /** {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), ... query}. */

@@ -80,6 +80,9 @@ public final class SqlState {
     /** An explicit value for a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE. */
     public static final String GENERATED_ALWAYS = "428C9";
     public static final String INVALID_SCHEMA_NAME = "3F000";
+    // ---- with (WITH RECURSIVE, data-modifying CTEs) ----
+    /** A recursive CTE not of PostgreSQL's form, or its self-reference where it may not be. */
+    public static final String INVALID_RECURSION = "42P19";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
     // ---- window ----
