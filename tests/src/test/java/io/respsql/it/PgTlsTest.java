@@ -430,4 +430,105 @@ class PgTlsTest {
             assertFalse(wire.contains("secret WHERE"), "the statement crossed in clear");
         }
     }
+
+    // ---- tcpdump on loopback, where it is installed and may capture --------------------------------
+
+    /** A tcpdump capture of loopback traffic to and from one port, stopped once a marker is in it. */
+    private static final class Capture implements AutoCloseable {
+        private final Process tcpdump;
+        private final Path file;
+        private final int port;
+
+        /** Null when tcpdump is missing or may not capture here. */
+        static Capture start(int port, String name) throws Exception {
+            Path bin = Path.of("/usr/bin/tcpdump");
+            if (!Files.isExecutable(bin)) {
+                return null;
+            }
+            Path file = dir.resolve(name + ".pcap");
+            Process p = new ProcessBuilder(bin.toString(), "-i", "lo", "-n", "-U", "--immediate-mode", "-s", "0",
+                    "-w", file.toString(), "tcp port " + port).redirectErrorStream(true).start();
+            // tcpdump says "listening on lo" once it captures; anything else (no permission) ends it
+            StringBuilder said = new StringBuilder();
+            InputStream err = p.getInputStream();
+            int b;
+            while (!said.toString().contains("listening on") && (b = err.read()) >= 0) {
+                said.append((char) b);
+            }
+            if (!said.toString().contains("listening on")) {
+                p.waitFor(10, TimeUnit.SECONDS);
+                return null;
+            }
+            return new Capture(p, file, port);
+        }
+
+        private Capture(Process tcpdump, Path file, int port) {
+            this.tcpdump = tcpdump;
+            this.file = file;
+            this.port = port;
+        }
+
+        /** Sends a plaintext marker and waits until the capture holds it: everything before it is in the file. */
+        String stop() throws Exception {
+            String marker = "END-OF-CAPTURE-" + System.nanoTime();
+            try (Socket s = new Socket(HOST, port)) {
+                s.getOutputStream().write(marker.getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                s.setSoTimeout(10_000);
+                s.getInputStream().read(); // the server answers the garbage with an error and closes
+            } catch (IOException closed) {
+                // closed by the server: the marker was sent
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String seen;
+            while (!(seen = Files.readString(file, StandardCharsets.ISO_8859_1)).contains(marker)) {
+                assertTrue(System.nanoTime() < deadline, "tcpdump did not capture the marker");
+                Thread.sleep(20);
+            }
+            return seen;
+        }
+
+        @Override
+        public void close() throws Exception {
+            tcpdump.destroy();
+            tcpdump.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void tcpdumpOnLoopbackSeesNoPasswordNorRowOverTls() throws Exception {
+        String password = "pg-secret-pw";
+        String row = "captured-row-5d21e";
+        try (TestServer s = pgTls("no", c -> c.pgAuth("password"))) {
+            int port = s.server().pgPort();
+            s.dispatch("CREATE", "TABLE", "cap", "(id INT PRIMARY KEY, v TEXT)");
+            s.dispatch("INSERT", "INTO", "cap", "VALUES", "(1, '" + row + "')");
+            assertEquals("OK", s.dispatch("CONFIG", "SET", "requirepass", password));
+            String query = "SELECT v FROM cap WHERE id = 1";
+            String clear;
+            try (Capture plain = Capture.start(port, "plain")) {
+                assumeTrue(plain != null, "tcpdump is not installed or may not capture on lo (the recording proxy test stands)");
+                assertEquals(row + "\n", psql(port, "sslmode=disable", query).out());
+                clear = plain.stop();
+            }
+            assertTrue(clear.contains(password) && clear.contains(row), "tcpdump sees plaintext");
+            String wire;
+            try (Capture tls = Capture.start(port, "tls")) {
+                assertEquals(row + "\n", psql(port, "sslmode=verify-full sslrootcert=" + path("ca.crt"), query).out());
+                Properties p = new Properties();
+                p.setProperty("user", "tester");
+                p.setProperty("password", password);
+                try (Connection c = jdbc(port, "ssl=true&sslmode=verify-full&sslrootcert=" + path("ca.crt"), p);
+                     Statement st = c.createStatement(); ResultSet rs = st.executeQuery(query)) {
+                    assertTrue(rs.next());
+                    assertEquals(row, rs.getString(1));
+                }
+                wire = tls.stop();
+            }
+            assertTrue(wire.length() > 3000, "tcpdump captured the TLS sessions: " + wire.length() + " bytes");
+            assertFalse(wire.contains(password), "the password crossed in clear");
+            assertFalse(wire.contains(row), "the row crossed in clear");
+            assertFalse(wire.contains("FROM cap"), "the statement crossed in clear");
+        }
+    }
 }
