@@ -112,6 +112,11 @@ public final class ServerConfig {
     private boolean tlsReplication;
     private boolean tlsCluster;
     private long tlsHandshakeTimeoutMs = 10_000;
+    // ---- pgtls ----
+    private String tlsClientCertFile = "";
+    private String tlsClientKeyFile = "";
+    private String tlsClientKeyFilePass = "";
+    private boolean pgTlsRequired;
     /** Rebuilds the TLS context after CONFIG SET of tls-* keys; null while no TLS listener runs. */
     private TlsReload tlsReload;
 
@@ -297,9 +302,20 @@ public final class ServerConfig {
                 "a TLS client that has not finished its handshake after this many milliseconds is disconnected", true,
                 1, Long.MAX_VALUE, () -> tlsHandshakeTimeoutMs, v -> tlsHandshakeTimeoutMs = v));
         add(ConfigOption.ofString("tls-replication", "<yes|no>",
-                "accepted for Redis configuration files; a replica's link to its master does not use TLS yet "
-                        + "(the server warns at start)", true,
+                "a replica connects to its master over TLS (trusting tls-ca-cert-file) and announces its tls-port", true,
                 () -> tlsReplication ? "yes" : "no", v -> tlsReplication = parseYesNo(v)));
+        // ---- pgtls ----
+        add(ConfigOption.ofString("tls-client-cert-file", "<file>",
+                "certificate a replica presents to its master (\"\": tls-cert-file), PEM", true,
+                () -> tlsClientCertFile, v -> tlsClientCertFile = v.trim()));
+        add(ConfigOption.ofString("tls-client-key-file", "<file>", "private key of tls-client-cert-file, PEM", true,
+                () -> tlsClientKeyFile, v -> tlsClientKeyFile = v.trim()));
+        add(ConfigOption.ofString("tls-client-key-file-pass", "<password>", "password of an encrypted tls-client-key-file",
+                true, () -> tlsClientKeyFilePass, v -> tlsClientKeyFilePass = v));
+        add(ConfigOption.ofString("pg-tls-required", "<yes|no>",
+                "pg-port refuses a client that did not upgrade to TLS by SSLRequest (PostgreSQL's hostssl); "
+                        + "needs tls-cert-file and tls-key-file", false,
+                () -> pgTlsRequired ? "yes" : "no", v -> pgTlsRequired = parseYesNo(v)));
         add(ConfigOption.ofString("tls-cluster", "<yes|no>", "accepted for Redis configuration files (no cluster bus)",
                 true, () -> tlsCluster ? "yes" : "no", v -> tlsCluster = parseYesNo(v)));
     }
@@ -844,6 +860,35 @@ public final class ServerConfig {
         return tlsHandshakeTimeoutMs;
     }
 
+    // ---- pgtls ----
+
+    public String tlsClientCertFile() {
+        return tlsClientCertFile;
+    }
+
+    public String tlsClientKeyFile() {
+        return tlsClientKeyFile;
+    }
+
+    public String tlsClientKeyFilePass() {
+        return tlsClientKeyFilePass;
+    }
+
+    /** Whether the PostgreSQL listener offers TLS: pg-port on and a server certificate configured. */
+    public boolean pgTlsEnabled() {
+        return pgPort >= 0 && !tlsCertFile.isEmpty() && !tlsKeyFile.isEmpty();
+    }
+
+    /** {@code pg-tls-required yes}: pg-port refuses clients that did not upgrade to TLS. */
+    public boolean pgTlsRequired() {
+        return pgTlsRequired;
+    }
+
+    public ServerConfig pgTlsRequired(boolean required) {
+        this.pgTlsRequired = required;
+        return this;
+    }
+
     /** Sets a tls-* key by name as a configuration line would (for the Java API and tests). */
     public ServerConfig tls(String name, String value) {
         ConfigOption o = option(name);
@@ -860,7 +905,8 @@ public final class ServerConfig {
 
     /** The keys the TLS context is built from: a change of any of them rebuilds it. */
     private static final java.util.Set<String> TLS_CONTEXT_KEYS = java.util.Set.of("tls-cert-file", "tls-key-file",
-            "tls-key-file-pass", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites");
+            "tls-key-file-pass", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites",
+            "tls-replication", "tls-client-cert-file", "tls-client-key-file", "tls-client-key-file-pass");
 
     /** Installed by the server while its TLS listener runs. */
     public void tlsReload(TlsReload reload) {

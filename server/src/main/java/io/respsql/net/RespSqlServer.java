@@ -137,6 +137,9 @@ public final class RespSqlServer implements AutoCloseable {
         Replication replication = new Replication(config, stats, sql, jobs, (io.netty.channel.EventLoop) executor);
         replication.socketChannel(transportKind.socketChannel()); // the link to a master lives on this loop
         replication.appendOnlyFile(aof);
+        if (tls != null) {
+            replication.tlsClient(tls::newClientHandler); // tls-replication yes: the link to a master over TLS
+        }
         sql.addCommitListener(replication);
         sql.writeGuard(() -> {
             String refusal = aof.refusal();
@@ -235,7 +238,7 @@ public final class RespSqlServer implements AutoCloseable {
                 // CONFIG GET port and INFO agree with what clients connect to.
                 config.port(((InetSocketAddress) plainChannel.localAddress()).getPort());
             }
-            if (tls != null) {
+            if (config.tlsEnabled()) {
                 tlsChannel = bind(bootstrap.clone().childHandler(tls.wrap(bootstrap.config().childHandler())),
                         config.bind(), config.tlsPort());
                 config.tlsPort(((InetSocketAddress) tlsChannel.localAddress()).getPort());
@@ -254,7 +257,7 @@ public final class RespSqlServer implements AutoCloseable {
         if (config.pgPort() >= 0) {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
-                        clientChannels, pgHost(commit, config, loading));
+                        clientChannels, pgHost(commit, config, loading, tls));
                 pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
@@ -420,11 +423,15 @@ public final class RespSqlServer implements AutoCloseable {
         loader.start();
     }
 
-    /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
     /** The PostgreSQL listener's view of this server: its group commit and protected mode. */
     private static io.respsql.pgwire.PgHost pgHost(GroupCommit commit, ServerConfig config,
-                                                   io.respsql.persist.LoadProgress loading) {
+                                                   io.respsql.persist.LoadProgress loading, TlsContext tls) {
         return new io.respsql.pgwire.PgHost() {
+            @Override
+            public io.netty.handler.ssl.SslHandler tls(Channel ch) {
+                return tls != null && tls.serverSide() ? tls.newServerHandler(ch) : null;
+            }
+
             @Override
             public boolean startingUp() {
                 return loading.refusing();
@@ -452,16 +459,19 @@ public final class RespSqlServer implements AutoCloseable {
         };
     }
 
+    /**
+     * The TLS contexts of the configuration, each loaded only when used: the server side for
+     * tls-port and for pg-port's SSLRequest (pg-port with tls-cert-file and tls-key-file), the
+     * client side for tls-replication. A file that does not load ends startup.
+     */
     private static TlsContext tlsContext(ServerConfig config) {
-        if (config.tlsReplication()) {
-            LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");
-        }
-        if (!config.tlsEnabled()) {
-            config.tlsReload(null);
-            return null;
+        boolean serverSide = config.tlsEnabled() || config.pgTlsEnabled();
+        if (config.pgTlsRequired() && !config.pgTlsEnabled()) {
+            throw new IllegalArgumentException("pg-tls-required yes needs pg-port, tls-cert-file and tls-key-file");
         }
         try {
-            TlsContext tls = TlsContext.load(config);
+            // Always there: CONFIG SET tls-replication yes builds the client side later.
+            TlsContext tls = TlsContext.load(config, serverSide);
             config.tlsReload(tls::reload);
             return tls;
         } catch (io.respsql.config.ConfigException e) {

@@ -186,6 +186,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof javax.net.ssl.SSLException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+            // pgtls: a failed TLS handshake (no or an untrusted client certificate) or a broken TLS stream:
+            // the client's side; nothing can be answered over it
+            log.debug("closing PostgreSQL connection: {}", cause.getCause() != null ? cause.getCause() : cause);
+            ctx.close();
+            return;
+        }
         if (cause instanceof DecoderException && state != State.CLOSED && ctx.channel().isActive()) {
             fatal("08P01", "invalid frontend message: " + cause.getCause().getMessage());
             return;

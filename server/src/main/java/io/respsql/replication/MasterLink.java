@@ -144,7 +144,17 @@ final class MasterLink {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .handler(c)
+                .handler(new io.netty.channel.ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        // tls-replication yes: the SslHandler holds the handshake's writes until it is done
+                        io.netty.handler.ssl.SslHandler ssl = repl.tlsClient().handler(ch, host, port);
+                        if (ssl != null) {
+                            ch.pipeline().addLast("tls", ssl);
+                        }
+                        ch.pipeline().addLast("master", c);
+                    }
+                })
                 .connect(host, port);
         channel = f.channel();
         f.addListener(done -> {
@@ -254,7 +264,9 @@ final class MasterLink {
                 writeCommand(out, "AUTH", config.masterAuth());
                 repliesBeforePsync++;
             }
-            writeCommand(out, "REPLCONF", "listening-port", Integer.toString(config.port()));
+            // As Redis: over TLS the replica announces its TLS port (what Sentinel and others connect to).
+            int announced = config.tlsReplication() && config.tlsPort() > 0 ? config.tlsPort() : config.port();
+            writeCommand(out, "REPLCONF", "listening-port", Integer.toString(announced));
             writeCommand(out, "REPLCONF", "capa", "eof", "capa", "psync2");
             String id = repl.psyncId();
             writeCommand(out, "PSYNC", id, Long.toString(repl.psyncOffset()));
