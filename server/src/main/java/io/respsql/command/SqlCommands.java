@@ -146,6 +146,7 @@ final class SqlCommands {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().sequenceSession(s.sequences());
+        ctx.sql().access(access(s));
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
@@ -156,6 +157,13 @@ final class SqlCommands {
             io.respsql.sql.Dialect.set(prior);
         }
         OutcomeReply.write(out, mark, o);
+    }
+
+    /** The ACL check of the session's statements; null (nothing to check) for an unrestricted user. */
+    private io.respsql.engine.StatementAccess access(Session s) {
+        io.respsql.acl.AclUser u = s.user() != null ? s.user() : ctx.acl().defaultUser();
+        return u.unrestricted() ? null
+                : ctx.acl().access(u, false, ctx.sql()::indexOwner, () -> ctx.dispatcher().clientInfo(s));
     }
 
     /** Where a long query of this request may run instead of the event loop (null: inline). */
@@ -186,6 +194,7 @@ final class SqlCommands {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().sequenceSession(s.sequences());
+        ctx.sql().access(access(s));
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;

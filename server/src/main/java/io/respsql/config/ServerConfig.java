@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -91,6 +92,12 @@ public final class ServerConfig {
     private String masterHost;
     private int masterPort;
     private String masterAuth = "";
+    // ---- acl ----
+    private String masterUser = "";
+    private String aclFile = "";
+    private int aclLogMaxLen = 128;
+    /** {@code user <name> <rules...>} lines of the config file and {@code --user} flags, in order. */
+    private final List<String> userLines = new ArrayList<>();
     private boolean replicaReadOnly = true;
     private long replBacklogSize = 1L << 20;
     private int minReplicasToWrite;
@@ -239,6 +246,14 @@ public final class ServerConfig {
                 () -> masterHost == null ? "" : masterHost + " " + masterPort, this::parseReplicaOf));
         add(ConfigOption.ofString("masterauth", "<password>", "password a replica sends its master with AUTH", true,
                 () -> masterAuth, v -> masterAuth = v));
+        add(ConfigOption.ofString("masteruser", "<username>",
+                "ACL user a replica authenticates as with its master (AUTH masteruser masterauth; empty: default)", true,
+                () -> masterUser, v -> masterUser = v));
+        add(ConfigOption.ofString("aclfile", "<path>",
+                "file of ACL users (user <name> <rules>), loaded at start and by ACL LOAD, written by ACL SAVE", false,
+                () -> aclFile, v -> aclFile = v));
+        add(ConfigOption.ofInt("acllog-max-len", "entries kept by ACL LOG (oldest dropped first)", true,
+                0, Integer.MAX_VALUE, () -> aclLogMaxLen, v -> aclLogMaxLen = v));
         add(ConfigOption.ofString("replica-read-only", "<yes|no>",
                 "a replica refuses writes from its clients (-READONLY)", true,
                 () -> replicaReadOnly ? "yes" : "no", v -> replicaReadOnly = parseYesNo(v)));
@@ -363,6 +378,34 @@ public final class ServerConfig {
 
     public String masterAuth() {
         return masterAuth;
+    }
+
+    /** The ACL user a replica authenticates as (empty: the default user, {@code AUTH masterauth}). */
+    public String masterUser() {
+        return masterUser;
+    }
+
+    public String aclFile() {
+        return aclFile;
+    }
+
+    public int aclLogMaxLen() {
+        return aclLogMaxLen;
+    }
+
+    /** The {@code user} lines of the config file and {@code --user} flags ({@code name rules...}), in order. */
+    public List<String> userLines() {
+        return Collections.unmodifiableList(userLines);
+    }
+
+    public ServerConfig addUserLine(String line) {
+        userLines.add(line);
+        return this;
+    }
+
+    /** Whether CONFIG GET must not show the key's value (a password). */
+    public static boolean secret(String name) {
+        return name.equals("requirepass") || name.equals("masterauth");
     }
 
     public boolean replicaReadOnly() {
@@ -984,6 +1027,16 @@ public final class ServerConfig {
             } else {
                 value = null;
             }
+            if (name.equals("user")) { // --user "alice on >pw ~t* +@read": one ACL user, as a config file's line
+                if (value == null) {
+                    if (i >= args.length) {
+                        throw new ConfigException("Option --user needs a value (try --help)");
+                    }
+                    value = args[i++];
+                }
+                config.userLines.add(value.strip());
+                continue;
+            }
             ConfigOption option = config.option(name);
             if (option == null) {
                 throw new ConfigException("Unknown option --" + name + " (try --help)");
@@ -1031,6 +1084,17 @@ public final class ServerConfig {
                         new String(words.get(2), StandardCharsets.UTF_8));
                 continue;
             }
+            if (name.equalsIgnoreCase("user")) {
+                if (words.size() < 2) {
+                    throw new ConfigException(where(file, lineNo) + "user needs a name");
+                }
+                StringBuilder rules = new StringBuilder();
+                for (int w = 1; w < words.size(); w++) {
+                    rules.append(w > 1 ? " " : "").append(new String(words.get(w), StandardCharsets.UTF_8));
+                }
+                userLines.add(rules.toString());
+                continue;
+            }
             ConfigOption option = option(name);
             if (option == null) {
                 throw new ConfigException(where(file, lineNo) + "unknown directive '" + name + "'");
@@ -1072,6 +1136,7 @@ public final class ServerConfig {
             sb.append(String.format("  %-18s %s (default %s)%n", flag, o.description(), quoteIfEmpty(o.get())));
         }
         sb.append("\nConfig file only: rename-command <command> <new-name>  (\"\" as the new name disables the command)\n");
+        sb.append("Config file or flag: user <name> <ACL rules ...>  (--user \"alice on >pw ~orders* +@read\"; repeatable)\n");
         sb.append("\nFixed in this version (accepted only with these values): ").append(fixed).append('\n');
         sb.append("\nExamples:\n");
         sb.append("  respsql-server --port 7777\n");

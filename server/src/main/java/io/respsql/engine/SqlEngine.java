@@ -345,6 +345,25 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return catalog;
     }
 
+    // ---- acl ----
+    /** The ACL check of the next statement (null: none; reset after each statement). */
+    private StatementAccess access;
+
+    /**
+     * The ACL check of the connection whose statement runs next (null: unrestricted); applies to
+     * that one statement. A checked statement does not take the plan cache: it is parsed, so
+     * its tables can be read from its tree.
+     */
+    public void access(StatementAccess access) {
+        this.access = access;
+    }
+
+    /** The table the index {@code index} belongs to (its name as the catalog keeps it), or null. */
+    public String indexOwner(String index) {
+        Table owner = catalog.indexOwner(index);
+        return owner == null ? null : owner.name();
+    }
+
     /**
      * Executes one statement; its result rows (a query's) go to {@code results}, and the rest is
      * the returned {@link Outcome}. When it fails after part of its rows left, {@code results}
@@ -418,7 +437,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
             // a plan made with indexes switched off (SET use_indexes = off) or in PostgreSQL's dialect (its
             // nodes differ for the same text) is neither cached nor taken from the cache
-            if (cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
+            if (access == null && cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
                     && PlanCache.candidate(sql)) {
                 Outcome o = executeCached(sql, results);
                 if (o != null) {
@@ -432,6 +451,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             parsed = null;
             parsedText = null;
             sessionTimeoutMs = -1;
+            access = null;
             moveOff = false;
         }
     }
@@ -818,6 +838,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (verb.equals("EXECUTE")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
+            String denied = access == null ? null : access.checkVerb(verb.toLowerCase(java.util.Locale.ROOT), null, true);
+            if (denied != null) {
+                return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
+            }
             Outcome refused = refusedWrite();
             if (refused != null) {
                 return refused;
@@ -849,6 +873,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
             sessionTimeoutMs = -1;
+            access = null;
             return failed(e);
         }
         return execute(sql, results, offload);
@@ -913,6 +938,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
             parsed = null;
             parsedText = null;
+            String denied = access == null ? null : access.check(st);
+            if (denied != null) {
+                return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
+            }
             Outcome refused = isWrite(st) ? refusedWrite() : null;
             if (refused != null) {
                 return refused;

@@ -110,7 +110,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         session = clients.open(ctx.channel(), stats.clockMillis());
         session.outlet(this);
         // As Redis: a client is let in without AUTH while no password is set when it connects.
-        session.authenticated(!config.passwordRequired());
+        session.authenticated(!dispatcher.authRequired());
         session.onUnblock(() -> ctx.executor().execute(this::resume));
         stats.connectedClients++;
         stats.totalConnectionsReceived++;

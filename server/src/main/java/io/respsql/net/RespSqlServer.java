@@ -194,7 +194,14 @@ public final class RespSqlServer implements AutoCloseable {
             aof.close();
             throw e;
         }
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory).loading(loading::refusing)
+        try {
+            configureAcl(context.acl(), config);
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            aof.close();
+            throw e;
+        }
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).acl(context.acl()).memory(memory).loading(loading::refusing)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
         background.calls(dispatcher::deferCall); // an offloaded query's stats: recorded when its reply is written
@@ -297,6 +304,33 @@ public final class RespSqlServer implements AutoCloseable {
         self.set(server);
         server.loadDataSet(config, catalog, replication);
         return server;
+    }
+
+    /**
+     * The ACL users the configuration names: the {@code aclfile}'s (a file not there yet is no
+     * user; ACL SAVE writes it), or the config file's {@code user} lines and {@code --user} flags;
+     * not both, as Redis. A bad line ends startup.
+     */
+    static void configureAcl(io.respsql.acl.Acl acl, ServerConfig config) {
+        acl.logMaxLen(config::aclLogMaxLen);
+        if (!config.aclFile().isEmpty() && !config.userLines().isEmpty()) {
+            throw new IllegalArgumentException("Configuring users in the config file (user lines, --user) and an "
+                    + "aclfile at the same time is not valid: put the users in the aclfile");
+        }
+        try {
+            if (!config.aclFile().isEmpty()) {
+                acl.aclFile(config.aclFile());
+                acl.load();
+            } else if (!config.userLines().isEmpty()) {
+                java.util.List<String> lines = new java.util.ArrayList<>();
+                for (String l : config.userLines()) {
+                    lines.add("user " + l);
+                }
+                acl.loadLines(lines, "config");
+            }
+        } catch (io.respsql.acl.Acl.AclException e) {
+            throw new IllegalArgumentException("ACL: " + e.getMessage().replaceFirst("^ERR ", ""));
+        }
     }
 
     /**

@@ -260,7 +260,9 @@ final class MasterLink {
             ByteBuf out = ctx.alloc().buffer(256);
             repliesBeforePsync = 2;
             authSent = !config.masterAuth().isEmpty();
-            if (authSent) {
+            if (authSent && !config.masterUser().isEmpty()) {
+                writeCommand(out, "AUTH", config.masterUser(), config.masterAuth()); // as Redis: masteruser's ACL user
+            } else if (authSent) {
                 writeCommand(out, "AUTH", config.masterAuth());
                 repliesBeforePsync++;
             }
