@@ -198,6 +198,34 @@ public final class Session {
         return user == null ? "default" : user.name();
     }
 
+    // ---- tx: interactive transactions (SQL "BEGIN" ... "COMMIT") ----
+    private io.respsql.engine.Transactions.Tx sqlTx;
+    private byte[][] parked;
+
+    /** This connection's SQL transaction state, made at first use. */
+    public io.respsql.engine.Transactions.Tx sqlTx() {
+        if (sqlTx == null) {
+            sqlTx = new io.respsql.engine.Transactions.Tx();
+        }
+        return sqlTx;
+    }
+
+    /** The SQL transaction state, or null when none was ever made (autocommit: nothing to look at). */
+    public io.respsql.engine.Transactions.Tx sqlTxOrNull() {
+        return sqlTx;
+    }
+
+    /** A command waiting for another connection's transaction: run again by the connection once unblocked. */
+    public void park(byte[][] command) {
+        this.parked = command;
+    }
+
+    public byte[][] takeParked() {
+        byte[][] p = parked;
+        parked = null;
+        return p;
+    }
+
     /** The open MULTI block, or null when the client is not in MULTI. */
     public Transaction transaction() {
         return transaction;

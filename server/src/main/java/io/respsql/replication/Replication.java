@@ -442,8 +442,8 @@ public final class Replication implements CommitListener, WriteGuard {
 
     /** Starts a full sync for every replica waiting for one, if the capture slot is free. */
     private void startFullSync() {
-        if (syncRunning || jobs.running() != null) {
-            return; // retried by cron
+        if (syncRunning || jobs.running() != null || catalog.hasUncommitted()) {
+            return; // retried by cron (a transaction's uncommitted writes are never sent)
         }
         List<ReplicaPeer> batch = new ArrayList<>();
         for (ReplicaPeer p : peers.values()) {
