@@ -179,7 +179,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             return false;
         }
         List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
-        ReadView view = catalog.readView(tables);
+        // system relations are built from the live catalog (indexes, constraints, sequences), which a
+        // worker cannot read: the view carries those the plan built here
+        ReadView view = catalog.readView(tables).systemRelations(plan.systemRelations());
         Job job = new Job(s, q, sql, view, form);
         job.call = calls.get();
         long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();

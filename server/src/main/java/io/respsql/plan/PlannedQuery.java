@@ -74,6 +74,21 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return tablesRead;
     }
 
+    private java.util.Map<String, io.respsql.storage.Table> systemRelations = java.util.Map.of();
+
+    void systemRelations(java.util.Map<String, io.respsql.storage.Table> built) {
+        this.systemRelations = built;
+    }
+
+    /**
+     * The system relations (pg_class, information_schema.tables, ...) the query reads, as built
+     * when it was planned: from every table of the catalog, not only {@link #tablesRead()}. A read
+     * view for the query carries them ({@link io.respsql.storage.ReadView#systemRelations}).
+     */
+    public java.util.Map<String, io.respsql.storage.Table> systemRelations() {
+        return systemRelations;
+    }
+
     /** Subqueries' plans (in expressions, so not reached from the root); set once, at planning. */
     private List<Operator> subqueryPlans = List.of();
     /** The event loop's runs' context ({@link #run}), kept with the operators' run state in it. */

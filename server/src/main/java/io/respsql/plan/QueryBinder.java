@@ -19,6 +19,7 @@ import io.respsql.storage.Table;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -44,6 +45,7 @@ public final class QueryBinder {
     private final ReadableCatalog catalog;
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
     private final List<Table> tablesRead = new ArrayList<>();
+    private final Map<String, Table> systemRelations = new java.util.HashMap<>();
     /** The plan of every subquery bound (they sit in expressions, not in the operator tree): for estimates. */
     private final List<io.respsql.exec.op.Operator> subqueryPlans = new ArrayList<>();
     private String sql;
@@ -1347,6 +1349,11 @@ public final class QueryBinder {
         return tablesRead;
     }
 
+    /** The system relations (pg_catalog's, information_schema's) this binding built, by lower-case name as written. */
+    public Map<String, Table> systemRelations() {
+        return systemRelations;
+    }
+
     /** The root of each subquery's plan, nested ones included (each once). */
     List<io.respsql.exec.op.Operator> subqueryPlans() {
         return subqueryPlans;
@@ -1397,8 +1404,12 @@ public final class QueryBinder {
                         + io.respsql.expr.SequenceCall.READ_CALLED + "(" + quoted + ") AS is_called")).query();
                 return derived(q, t.alias() != null ? t.alias() : t.name(), null, true, scope, scope.parent);
             }
-            Table system = io.respsql.catalog.SystemRelations.table(catalog, t.name());
+            Table system = catalog.systemRelation(t.name());
+            if (system == null) {
+                system = io.respsql.catalog.SystemRelations.table(catalog, t.name());
+            }
             if (system != null) {
+                systemRelations.put(t.name().toLowerCase(java.util.Locale.ROOT), system);
                 // pg_catalog's relations and information_schema's views: rows of the catalog as it is now
                 return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : system.name(), system, columnNames(system));
             }

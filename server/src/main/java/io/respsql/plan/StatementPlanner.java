@@ -61,6 +61,7 @@ public final class StatementPlanner {
             return QueryPlanner.plan(b.bindQuery(query, null)).explain();
         });
         planned.tablesRead(binder.tablesRead());
+        planned.systemRelations(binder.systemRelations());
         planned.subqueryPlans(binder.subqueryPlans());
         return planned;
     }

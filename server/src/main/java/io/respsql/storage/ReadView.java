@@ -54,6 +54,22 @@ public final class ReadView implements ReadableCatalog {
         return tables.get(Catalog.key(name));
     }
 
+    private Map<String, Table> systemRelations = Map.of();
+
+    /**
+     * The system relations a query's plan built on the event loop (by lower-case name as the query
+     * wrote them), handed over with the view: built from the live catalog at the capture's moment.
+     */
+    public ReadView systemRelations(Map<String, Table> built) {
+        this.systemRelations = Map.copyOf(built);
+        return this;
+    }
+
+    @Override
+    public Table systemRelation(String name) {
+        return systemRelations.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** This view's table for live table {@code live} (identity), or null when it was not captured. */
     public Table tableOf(Table live) {
         return bySource.get(live);

@@ -21,4 +21,13 @@ public interface ReadableCatalog {
 
     /** Whether a table or a view is called {@code name}. */
     boolean nameTaken(String name);
+
+    /**
+     * A system relation (pg_class, information_schema.tables, ...) already built for this catalog,
+     * or null: a read view carries those its query's plan built on the event loop, since the view
+     * itself has no indexes, sequences or constraints to build them from.
+     */
+    default Table systemRelation(String name) {
+        return null;
+    }
 }

@@ -197,6 +197,9 @@ class BackgroundQueriesTest {
         statements.add(new String[] {"SQL", "SELECT nosuch FROM t"});
         statements.add(new String[] {"QUERY", "SELECT id, d FROM t WHERE v > (SELECT AVG(v) FROM t) AND name IS NOT NULL ORDER BY d DESC, id LIMIT 7"});
         statements.add(new String[] {"SQL", "SELECT g FROM t WHERE v > 59000 UNION SELECT k FROM u WHERE k > 40 ORDER BY 1"});
+        // a system relation is built from the whole catalog, also on a worker whose view the plan's
+        // tables (here u alone) would otherwise limit: t and its indexes must be listed too
+        statements.add(new String[] {"SQL", "SELECT c.relname, c.relkind FROM pg_class c, (SELECT MIN(k) AS k FROM u) m ORDER BY 1"});
         for (int protocol : new int[] {2, 3}) {
             try (RespConnection inline = new RespConnection(TestServer.HOST, server.port());
                  RespConnection bg = new RespConnection(TestServer.HOST, server.port())) {
