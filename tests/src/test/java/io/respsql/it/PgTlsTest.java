@@ -272,6 +272,112 @@ class PgTlsTest {
         }
     }
 
+    /**
+     * A socket whose first write is prefixed with an SSLRequest and whose first byte read (the 'S')
+     * is skipped: TLS layered on it sends the SSLRequest and its ClientHello in one segment, as a
+     * client that does not wait for the answer would.
+     */
+    private static final class EagerSslRequestSocket extends Socket {
+        private boolean sent;
+        private boolean answered;
+        private int answer = -1;
+
+        EagerSslRequestSocket(int port) throws IOException {
+            super(HOST, port);
+        }
+
+        @Override
+        public OutputStream getOutputStream() throws IOException {
+            OutputStream out = super.getOutputStream();
+            return new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    if (!sent) {
+                        sent = true;
+                        byte[] both = new byte[8 + len];
+                        both[3] = 8;
+                        both[4] = 0x04;
+                        both[5] = (byte) 0xd2;
+                        both[6] = 0x16;
+                        both[7] = 0x2f; // 80877103
+                        System.arraycopy(b, off, both, 8, len);
+                        out.write(both);
+                    } else {
+                        out.write(b, off, len);
+                    }
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+            };
+        }
+
+        @Override
+        public InputStream getInputStream() throws IOException {
+            InputStream in = super.getInputStream();
+            return new InputStream() {
+                private void skipAnswer() throws IOException {
+                    if (!answered) {
+                        answered = true;
+                        answer = in.read();
+                    }
+                }
+
+                @Override
+                public int read() throws IOException {
+                    skipAnswer();
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    skipAnswer();
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public int available() throws IOException {
+                    return answered ? in.available() : Math.max(0, in.available() - 1);
+                }
+            };
+        }
+    }
+
+    @Test
+    void theClientHelloSentWithTheSslRequestGoesToTheHandshake() throws Exception {
+        try (TestServer s = pgTls("no", c -> { })) {
+            int port = s.server().pgPort();
+            try (EagerSslRequestSocket raw = new EagerSslRequestSocket(port)) {
+                raw.setTcpNoDelay(true);
+                raw.setSoTimeout(10_000);
+                try (SSLSocket tls = (SSLSocket) trusting("ca.crt").getSocketFactory().createSocket(raw, HOST, port, true)) {
+                    tls.startHandshake();
+                    assertEquals('S', raw.answer);
+                    assertEquals("CN=server", ((X509Certificate) tls.getSession().getPeerCertificates()[0])
+                            .getSubjectX500Principal().getName());
+                    // and the session works: a StartupMessage, then AuthenticationOk over TLS
+                    DataOutputStream out = new DataOutputStream(tls.getOutputStream());
+                    byte[] params = "user\0tester\0database\0respsql\0\0".getBytes(StandardCharsets.US_ASCII);
+                    out.writeInt(8 + params.length);
+                    out.writeInt(3 << 16);
+                    out.write(params);
+                    out.flush();
+                    java.io.DataInputStream in = new java.io.DataInputStream(tls.getInputStream());
+                    assertEquals('R', in.readByte());
+                    assertEquals(8, in.readInt());
+                    assertEquals(0, in.readInt(), "AuthenticationOk");
+                }
+            }
+        }
+    }
+
     @Test
     void configSetReloadsTheCertificateForNewPgConnections() throws Exception {
         try (TestServer s = pgTls("no", c -> { })) {
