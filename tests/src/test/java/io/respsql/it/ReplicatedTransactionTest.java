@@ -43,9 +43,24 @@ class ReplicatedTransactionTest {
         }
     }
 
+    /**
+     * A server without the event-loop bound (loop-statement-max-ms 0): what MULTI/EXEC replicates is
+     * under test, and on a loaded machine a one-row SELECT inside MULTI can pass 50 ms and abort the block.
+     */
+    private static TestServer unbounded() {
+        TestServer s = TestServer.start();
+        try (RespConnection c = s.raw()) {
+            assertEquals("+OK\r\n", c.call("CONFIG", "SET", "loop-statement-max-ms", "0"));
+        } catch (java.io.IOException e) {
+            s.close();
+            throw new java.io.UncheckedIOException(e);
+        }
+        return s;
+    }
+
     @Test
     void writesQueuedOnAReadOnlyReplicaAreRefusedAtQueueTime() throws Exception {
-        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start()) {
+        try (TestServer master = unbounded(); TestServer replica = unbounded()) {
             RespConnection m = master.raw();
             assertEquals(OK, m.call("SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
             assertEquals(OK, m.call("SQL", "INSERT INTO t VALUES (1, 10)"));
@@ -66,7 +81,7 @@ class ReplicatedTransactionTest {
 
     @Test
     void writesQueuedOnAMasterShortOfReplicasAreRefused() throws Exception {
-        try (TestServer master = TestServer.start()) {
+        try (TestServer master = unbounded()) {
             RespConnection m = master.raw();
             assertEquals(OK, m.call("SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
             assertEquals(OK, m.call("CONFIG", "SET", "min-replicas-to-write", "1"));
@@ -93,7 +108,7 @@ class ReplicatedTransactionTest {
 
     @Test
     void waitInsideExecAnswersAtOnceInTheArray() throws Exception {
-        try (TestServer master = TestServer.start(); TestServer replica = TestServer.start()) {
+        try (TestServer master = unbounded(); TestServer replica = unbounded()) {
             RespConnection m = master.raw();
             assertEquals(OK, m.call("SQL", "CREATE TABLE t (id INT PRIMARY KEY, v INT)"));
             // no replica: WAIT 1 with a long timeout would block outside a block; inside, it answers 0
@@ -113,7 +128,7 @@ class ReplicatedTransactionTest {
 
     @Test
     void psyncInsideMultiIsRefusedAndFailsTheTransaction() throws Exception {
-        try (TestServer master = TestServer.start()) {
+        try (TestServer master = unbounded()) {
             RespConnection c = master.raw();
             assertEquals(OK, c.call("MULTI"));
             // as Redis (no_multi): the connection must not turn into a replica's link inside EXEC
