@@ -35,10 +35,9 @@ final class Blocking {
         AggregateSpec[] a = aggs.toArray(new AggregateSpec[0]);
         for (int i = 0; i < each.length; i++) {
             Expression[] keys = sets.get(i);
-            boolean empty = true;
-            for (int j = 0; j + 1 < keys.length; j++) {
-                empty &= keys[j].isConstant();
-            }
+            int n = keys.length - 1; // the last key is the set's mask: bit j when key j is rolled up
+            long mask = keys[n].evalLong(new io.respsql.expr.EvalContext(1));
+            boolean empty = mask == (n == 0 ? 0 : n == 64 ? -1L : (1L << n) - 1);
             each[i] = new HashAggregate(input, keys, a, output, relation).asGroupingSet(i == 0, empty);
         }
         return new io.respsql.exec.op.aggregate.GroupingSetsAggregate(each);

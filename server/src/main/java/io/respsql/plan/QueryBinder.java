@@ -41,6 +41,8 @@ public final class QueryBinder {
             "CORR", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "REGR_SXY", "REGR_AVGX", "REGR_AVGY", "REGR_R2", "REGR_SLOPE",
             "REGR_INTERCEPT", "BOOL_AND", "BOOL_OR", "EVERY", "BIT_AND", "BIT_OR", "BIT_XOR", "PERCENTILE_CONT",
             "PERCENTILE_DISC", "MODE");
+    /** agg: the hypothetical-set aggregates, aggregates only with WITHIN GROUP (window functions otherwise). */
+    private static final Set<String> HYPOTHETICAL = Set.of("RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST");
 
     private final ReadableCatalog catalog;
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
@@ -650,6 +652,10 @@ public final class QueryBinder {
         if (f.distinct()) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "DISTINCT is not supported in window functions: " + text(f));
         }
+        if (f.extras() != null) { // agg: the parser takes FILTER / ORDER BY for aggregates; window calls do not use them yet
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, (f.filter() != null ? "FILTER" : "ORDER BY inside the call")
+                    + " is not supported in window functions yet: " + text(f));
+        }
         Expression[] args = new Expression[f.args().size()];
         for (int i = 0; i < args.length; i++) {
             args[i] = value(f.args().get(i), scope);
@@ -884,6 +890,11 @@ public final class QueryBinder {
      */
     private void bindGroupingSets(List<Expr> groupBy, List<Expr> items, List<String> aliases, BlockScope scope,
                                   LogicalQuery.Block b, List<String> keyCanon, List<String> keyText) {
+        boolean distinctSets = groupBy.size() == 1 && groupBy.get(0) instanceof Expr.GroupingSet d
+                && d.kind() == Expr.GroupingKind.DISTINCT;
+        if (distinctSets) {
+            groupBy = ((Expr.GroupingSet) groupBy.get(0)).items();
+        }
         List<List<Expr>> sets = new ArrayList<>();
         sets.add(List.of());
         for (Expr element : groupBy) {
@@ -919,6 +930,17 @@ public final class QueryBinder {
                 at[i] = k;
             }
             present.add(at);
+        }
+        if (distinctSets) { // GROUP BY DISTINCT: a set of the same keys (in any order) once
+            List<int[]> unique = new ArrayList<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int[] at : present) {
+                int[] sorted = java.util.Arrays.stream(at).distinct().sorted().toArray();
+                if (seen.add(java.util.Arrays.toString(sorted))) {
+                    unique.add(at);
+                }
+            }
+            present = unique;
         }
         int n = keyCanon.size();
         b.groupingSets = new ArrayList<>();
@@ -963,28 +985,54 @@ public final class QueryBinder {
         return target;
     }
 
-    /** GROUPING(a, ...): the bits of the group row's grouping column; 0 over a plain GROUP BY. */
+    /**
+     * GROUPING(a, ...): the bits of the group row's grouping column; 0 over a plain GROUP BY. The
+     * arguments name the grouping keys of this block or (from a subquery) of an enclosing one,
+     * whose group row the subquery then reads as an outer reference.
+     */
     private Expression grouping(Expr.Function f, BlockScope scope) {
-        GroupOutput g = scope.group;
-        if (g == null || f.args().isEmpty() || f.star() || f.distinct()) {
+        if (f.args().isEmpty() || f.star() || f.distinct()) {
             throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
         }
         if (f.args().size() > 31) {
             throw new SqlException(SqlState.TOO_MANY_ARGUMENTS, "GROUPING must have fewer than 32 arguments");
         }
-        int[] at = new int[f.args().size()];
-        for (int i = 0; i < at.length; i++) {
-            at[i] = g.keyCanon().indexOf(Canonical.key(f.args().get(i), scope));
-            if (at[i] < 0) {
-                throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
+        for (BlockScope level = scope; level != null; level = level.parent) {
+            GroupOutput g = level.group;
+            if (g == null) {
+                continue;
             }
+            int[] at = new int[f.args().size()];
+            for (int i = 0; at != null && i < at.length; i++) {
+                // resolved where the call is: an enclosing block's key is read through its group row (#group.k)
+                String canon = Canonical.key(f.args().get(i), scope);
+                at[i] = g.keyCanon().indexOf(canon);
+                if (level != scope) {
+                    at[i] = -1;
+                    for (int k = 0; k < g.keyCanon().size(); k++) {
+                        if (canon.equals("#" + g.group().number + "." + k)) {
+                            at[i] = k;
+                        }
+                    }
+                }
+                if (at[i] < 0) {
+                    at = null;
+                }
+            }
+            if (at == null) {
+                continue;
+            }
+            int gi = g.keyCanon().indexOf(GROUPING_COLUMN);
+            if (gi < 0) {
+                return Expressions.constLong(SqlType.INT, 0);
+            }
+            for (BlockScope inner = scope; inner != level; inner = inner.parent) {
+                inner.outerRefs |= g.group().bit();
+            }
+            Column c = g.group().table.column(gi);
+            return new io.respsql.expr.GroupingBits(Expressions.column(c, g.group().number, "grouping"), at, text(f));
         }
-        int gi = g.keyCanon().indexOf(GROUPING_COLUMN);
-        if (gi < 0) {
-            return Expressions.constLong(SqlType.INT, 0);
-        }
-        Column c = g.group().table.column(gi);
-        return new io.respsql.expr.GroupingBits(Expressions.column(c, g.group().number, "grouping"), at, text(f));
+        throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
     }
 
     private static AggregateSpec.Kind aggregateKind(String name) {
@@ -1049,9 +1097,13 @@ public final class QueryBinder {
             if (kind != AggregateSpec.Kind.MODE) {
                 Expression fraction = value(f.args().get(0), scope);
                 if (fraction.relations() != 0 || !(fraction.type().isNumeric() || fraction.type() == SqlType.NUMERIC
-                        || fraction.type() == SqlType.NULL)) {
+                        || fraction.type() == SqlType.NULL || kind.hypothetical())) {
                     throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "the fraction of " + name
                             + " must be a numeric constant, not " + text(f.args().get(0)));
+                }
+                if (kind.hypothetical() && fraction.type() != key.type()
+                        && (fraction.type() == SqlType.TEXT || key.type().isTextCarried())) {
+                    fraction = Expressions.cast(fraction, key.type()); // rank('3') WITHIN GROUP (ORDER BY int) as PostgreSQL coerces
                 }
                 spec.withSecond(fraction);
             }
@@ -1125,8 +1177,8 @@ public final class QueryBinder {
 
     /** A post-aggregation expression that is a group key or an aggregate: that column of the group relation. */
     private Expression groupMatch(Expr e, BlockScope scope, GroupOutput g) {
-        if (e instanceof Expr.Literal || e instanceof Expr.Raw) {
-            return null;
+        if ((e instanceof Expr.Literal && !g.keyCanon().contains(GROUPING_COLUMN)) || e instanceof Expr.Raw) {
+            return null; // agg: under grouping sets a constant key is NULL where its set rolls it up
         }
         boolean agg = isAggregate(e);
         if (!agg && !(e instanceof Expr.Column) && g.keyCanon().isEmpty()) {
@@ -1940,7 +1992,8 @@ public final class QueryBinder {
     // ---- syntax helpers ---------------------------------------------------------------------------
 
     static boolean isAggregate(Expr e) {
-        return e instanceof Expr.Function f && f.over() == null && AGGREGATES.contains(f.name())
+        return e instanceof Expr.Function f && f.over() == null && (AGGREGATES.contains(f.name())
+                || (f.withinGroup() && HYPOTHETICAL.contains(f.name()))) // agg
                 && !((f.name().equals("MIN") || f.name().equals("MAX")) && f.args().size() > 1);
     }
 

@@ -1856,11 +1856,21 @@ public final class SqlParser {
 
     /** GROUP BY's elements: expressions, {@code ()}, ROLLUP (...), CUBE (...), GROUPING SETS (...). */
     private List<Expr> groupByList() {
+        Token first = peek();
+        boolean distinct = peek(1).type != Token.Type.END && !peek(1).is(Symbol.COMMA) && acceptKeyword(Keyword.DISTINCT);
+        if (!distinct && peek(1).type != Token.Type.END && !peek(1).is(Symbol.COMMA)) {
+            acceptKeyword(Keyword.ALL);
+        }
         List<Expr> out = new ArrayList<>();
         do {
-            out.add(groupingElement(false));
+            Expr e = groupingElement();
+            if (e instanceof Expr.GroupingSet r && r.kind() == Expr.GroupingKind.ROW && !r.items().isEmpty()) {
+                out.addAll(r.items()); // GROUP BY (a, b) is GROUP BY a, b
+            } else {
+                out.add(e);
+            }
         } while (acceptSymbol(Symbol.COMMA));
-        return out;
+        return distinct ? List.of(new Expr.GroupingSet(Expr.GroupingKind.DISTINCT, out, first.start, lastEnd())) : out;
     }
 
     private boolean word(int ahead, String w) {
@@ -1868,8 +1878,8 @@ public final class SqlParser {
         return (t.type == Token.Type.IDENT || t.keyword() != null) && t.text.equalsIgnoreCase(w);
     }
 
-    /** One grouping element; {@code inSets}: inside GROUPING SETS, where {@code (a, b)} is a set. */
-    private Expr groupingElement(boolean inSets) {
+    /** One grouping element. */
+    private Expr groupingElement() {
         Token t = peek();
         if ((word(0, "ROLLUP") || word(0, "CUBE")) && peek(1).is(Symbol.LPAREN)) {
             pos += 2;
@@ -1886,13 +1896,21 @@ public final class SqlParser {
             deeper();
             List<Expr> items = new ArrayList<>();
             do {
-                items.add(groupingElement(true));
+                items.add(groupingElement());
             } while (acceptSymbol(Symbol.COMMA));
             expectSymbol(Symbol.RPAREN);
             depth--;
             return new Expr.GroupingSet(Expr.GroupingKind.SETS, items, t.start, lastEnd());
         }
         return groupingRowOrExpr(true);
+    }
+
+    /** After a GROUP BY element: the end of the list (no operator continues an expression). */
+    private boolean inGroupingList() {
+        Token t = peek();
+        return !(t.type == Token.Type.END || t.is(Keyword.HAVING) || t.is(Keyword.ORDER) || t.is(Keyword.LIMIT)
+                || t.is(Keyword.OFFSET) || t.is(Keyword.WINDOW) || t.is(Keyword.UNION) || t.is(Keyword.INTERSECT)
+                || t.is(Keyword.EXCEPT) || t.is(Symbol.SEMICOLON));
     }
 
     /** {@code ()}, a parenthesised list {@code (a, b)} (when {@code rows}; a single {@code (a)} too), or an expression. */
@@ -1906,9 +1924,17 @@ public final class SqlParser {
             int save = pos;
             try {
                 pos++;
-                List<Expr> list = exprList();
+                List<Expr> list = new ArrayList<>();
+                do {
+                    Expr item = groupingRowOrExpr(true); // (a, (b, c)) is the set {a, b, c}
+                    if (item instanceof Expr.GroupingSet r && r.kind() == Expr.GroupingKind.ROW) {
+                        list.addAll(r.items());
+                    } else {
+                        list.add(item);
+                    }
+                } while (acceptSymbol(Symbol.COMMA));
                 expectSymbol(Symbol.RPAREN);
-                if (peek().is(Symbol.COMMA) || peek().is(Symbol.RPAREN)) {
+                if (peek().is(Symbol.COMMA) || peek().is(Symbol.RPAREN) || !inGroupingList()) {
                     return new Expr.GroupingSet(Expr.GroupingKind.ROW, list, t.start, lastEnd());
                 }
             } catch (SqlException e) {

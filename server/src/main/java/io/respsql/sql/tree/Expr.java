@@ -159,12 +159,13 @@ public sealed interface Expr {
     }
 
     // ---- agg ----
-    enum GroupingKind { SETS, ROLLUP, CUBE, ROW }
+    enum GroupingKind { SETS, ROLLUP, CUBE, ROW, DISTINCT }
 
     /**
      * A GROUP BY element of grouping sets (issue 25): {@code GROUPING SETS (...)} (items: elements),
      * {@code ROLLUP (...)}, {@code CUBE (...)} (items: expressions or ROWs) or a parenthesised list
-     * {@code (a, b)} / {@code ()} (ROW: one set of those expressions).
+     * {@code (a, b)} / {@code ()} (ROW: one set of those expressions); DISTINCT wraps the whole list of
+     * {@code GROUP BY DISTINCT} (duplicate sets dropped).
      */
     record GroupingSet(GroupingKind kind, List<Expr> items, int start, int end) implements Expr {
     }

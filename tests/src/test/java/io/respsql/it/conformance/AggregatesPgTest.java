@@ -207,7 +207,12 @@ class AggregatesPgTest {
             "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY n) FILTER (WHERE g = 2) FROM m",
             "SELECT mode(i) FROM m",
             "SELECT sum(i) WITHIN GROUP (ORDER BY i) FROM m",
-            "SELECT percentile_cont(0.5) FROM m");
+            "SELECT percentile_cont(0.5) FROM m",
+            "SELECT rank(3) WITHIN GROUP (ORDER BY v), dense_rank(3) WITHIN GROUP (ORDER BY v), percent_rank(3) WITHIN GROUP (ORDER BY v),"
+                + " cume_dist(3) WITHIN GROUP (ORDER BY v) FROM (VALUES (1), (1), (2), (2), (3), (3), (4), (NULL)) t(v)",
+            "SELECT rank(2) WITHIN GROUP (ORDER BY v DESC NULLS LAST), cume_dist(NULL::int) WITHIN GROUP (ORDER BY v) FROM (VALUES (1), (2), (3), (NULL)) t(v)",
+            "SELECT g, rank('c') WITHIN GROUP (ORDER BY s), percent_rank(2.5) WITHIN GROUP (ORDER BY x) FROM m GROUP BY g ORDER BY g",
+            "SELECT rank(1) WITHIN GROUP (ORDER BY x), percent_rank(1) WITHIN GROUP (ORDER BY x), cume_dist(1) WITHIN GROUP (ORDER BY x) FROM e");
     }
 
     @Test
@@ -234,6 +239,25 @@ class AggregatesPgTest {
             "SELECT grouping(i) FROM m GROUP BY ROLLUP (g)",
             "SELECT grouping(g) FROM m",
             "SELECT g FROM m WHERE grouping(g) = 0 GROUP BY g",
-            "SELECT g, count(*) FROM m GROUP BY g ORDER BY grouping(g), g");
+            "SELECT g, count(*) FROM m GROUP BY g ORDER BY grouping(g), g",
+            "SELECT g, b, count(*) FROM m GROUP BY DISTINCT ROLLUP (g, b), ROLLUP (b, g) ORDER BY 1, 2, 3",
+            "SELECT g, b, count(*) FROM m GROUP BY ALL ROLLUP (g, b), ROLLUP (g) ORDER BY 1, 2, 3",
+            "SELECT sum(i) FROM m GROUP BY GROUPING SETS ((g, (g, b)), GROUPING SETS ((g, (b)), g)) ORDER BY 1",
+            "SELECT g, count(*) FROM m GROUP BY (g) ORDER BY 1",
+            "SELECT g, b, count(*) FROM m GROUP BY (g, b) ORDER BY 1, 2",
+            "SELECT g, (SELECT grouping(g)), (SELECT grouping(m.g) + count(*) FROM e) FROM m GROUP BY CUBE (g) ORDER BY 2, 1",
+            "SELECT (SELECT (SELECT grouping(a, b) FROM (VALUES (1)) v2(c)) FROM (VALUES (1, 2)) v1(a, b) GROUP BY (a, b))",
+            "SELECT (SELECT grouping(e) FROM (VALUES (1)) v2(c)) FROM (VALUES (6, 7)) v3(e, f)",
+            "SELECT * FROM (SELECT 1 AS x, g, count(*) FROM m GROUP BY GROUPING SETS (1, 2)) ss ORDER BY 1, 2",
+            "SELECT * FROM (SELECT 1 AS x, g, count(*) FROM m GROUP BY GROUPING SETS (1, 2)) ss WHERE x = 1 AND g = 2",
+            "SELECT 1 AS x, count(*) FROM e GROUP BY GROUPING SETS (1)",
+            "SELECT (SELECT grouping(g, b) FROM m) FROM m GROUP BY g, b");
+        // FILTER on a window call: PostgreSQL answers it; RespSQL refuses it rather than ignore the filter
+        try (Statement st = ours.createStatement()) {
+            st.executeQuery("SELECT sum(i) FILTER (WHERE b) OVER (PARTITION BY g) FROM m");
+            throw new AssertionError("a window call's FILTER was accepted");
+        } catch (SQLException e) {
+            assertEquals("0A000", e.getSQLState(), e.getMessage());
+        }
     }
 }

@@ -50,7 +50,9 @@ final class TypedRowsDecoder implements ResultDecoder {
                 Object v = row.get(c);
                 if (v instanceof String s && types.get(c).equals("FLOAT")) {
                     try {
-                        v = Double.valueOf(s);
+                        // RESP writes NaN and the infinities as Redis does: nan, inf, -inf
+                        v = s.equals("nan") ? Double.NaN : s.equals("inf") ? Double.POSITIVE_INFINITY
+                                : s.equals("-inf") ? Double.NEGATIVE_INFINITY : Double.valueOf(s);
                     } catch (NumberFormatException e) {
                         return Decoded.error("FLOAT value '" + s + "' is not a number");
                     }

@@ -17,7 +17,14 @@ public final class AggregateSpec {
         // ---- agg (issue 25): PostgreSQL's aggregates ----
         STRING_AGG, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, COVAR_POP, COVAR_SAMP, CORR, REGR_COUNT, REGR_SXX,
         REGR_SYY, REGR_SXY, REGR_AVGX, REGR_AVGY, REGR_R2, REGR_SLOPE, REGR_INTERCEPT, BOOL_AND, BOOL_OR, BIT_AND,
-        BIT_OR, BIT_XOR, PERCENTILE_CONT, PERCENTILE_DISC, MODE;
+        BIT_OR, BIT_XOR, PERCENTILE_CONT, PERCENTILE_DISC, MODE,
+        // hypothetical-set aggregates: rank(v) WITHIN GROUP (ORDER BY k) ...
+        RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST;
+
+        /** rank, dense_rank, percent_rank, cume_dist WITHIN GROUP: where a hypothetical row would fall. */
+        public boolean hypothetical() {
+            return compareTo(RANK) >= 0;
+        }
 
         /** The aggregates over two arguments (Y, X) of float8 (PostgreSQL's regression family). */
         public boolean twoArguments() {
@@ -26,7 +33,7 @@ public final class AggregateSpec {
 
         /** The ordered-set aggregates: their value is the WITHIN GROUP key. */
         public boolean orderedSet() {
-            return this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE;
+            return this == PERCENTILE_CONT || this == PERCENTILE_DISC || this == MODE || hypothetical();
         }
 
         /** The aggregates of the first version (the SQLite corpus's), which the eager-aggregation rewrite knows. */
@@ -121,7 +128,12 @@ public final class AggregateSpec {
                 }
                 return arg.type();
             case PERCENTILE_CONT:
+            case PERCENT_RANK:
+            case CUME_DIST:
                 return SqlType.DOUBLE;
+            case RANK:
+            case DENSE_RANK:
+                return SqlType.BIGINT;
             case PERCENTILE_DISC:
             case MODE:
                 return arg.type(); // the argument of an ordered-set aggregate is its WITHIN GROUP key

@@ -97,6 +97,87 @@ final class OrderedAccumulator extends Accumulator {
         }
         this.fraction = fr;
         this.fractionNull = frNull;
+        if (fn.hypothetical()) { // the hypothetical row's value, as the key's kind
+            switch (keyKinds[0]) {
+                case LONG:
+                    hypLong = f.type() == SqlType.DOUBLE || f.type() == SqlType.NUMERIC ? 0 : f.evalLong(ctx);
+                    hypDouble = f.evalDouble(ctx);
+                    break;
+                case TEXT: {
+                    byte[] b = f.evalText(ctx);
+                    hypText = ctx.isNull || b == null ? new byte[0]
+                            : Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength);
+                    break;
+                }
+                default:
+                    hypDouble = f.evalDouble(ctx);
+            }
+            hypNull = ctx.isNull;
+            hypAsDouble = keyKinds[0] != TEXT && (keyKinds[0] != LONG || f.type() == SqlType.DOUBLE || f.type() == SqlType.NUMERIC);
+        }
+    }
+
+    // ---- hypothetical-set aggregates ----
+    private long hypLong;
+    private double hypDouble;
+    private byte[] hypText;
+    private boolean hypNull;
+    private boolean hypAsDouble;
+
+    /** Row r against the hypothetical row in the WITHIN GROUP order: negative when r sorts first. */
+    private int compareHypothetical(int r) {
+        boolean nr = nulls[0][r];
+        if (nr || hypNull) {
+            if (nr == hypNull) {
+                return 0;
+            }
+            return nr == nullsFirst[0] ? -1 : 1;
+        }
+        int c;
+        if (keyKinds[0] == TEXT) {
+            c = Arrays.compareUnsigned(arena, textOff[0][r], textOff[0][r] + textLen[0][r], hypText, 0, hypText.length);
+        } else if (hypAsDouble || keyKinds[0] != LONG) {
+            c = Double.compare(keyDouble(r), hypDouble);
+            if (keyDouble(r) == 0.0 && hypDouble == 0.0) {
+                c = 0;
+            }
+        } else {
+            c = Long.compare(longs[0][r], hypLong);
+        }
+        return desc[0] ? -c : c;
+    }
+
+    private void writeHypothetical(Column c, int row, int from, int to) {
+        long before = 0;
+        long beforeOrPeer = 0;
+        long distinctBefore = 0;
+        for (int i = from; i < to; i++) {
+            int r = sorted[i];
+            int cmp = compareHypothetical(r);
+            if (cmp < 0) {
+                before++;
+                if (i == from || compareKey(0, sorted[i - 1], r) != 0) {
+                    distinctBefore++;
+                }
+            }
+            if (cmp <= 0) {
+                beforeOrPeer++;
+            }
+        }
+        long n = to - from;
+        switch (fn) {
+            case RANK:
+                Outputs.writeLong(c, row, before + 1);
+                break;
+            case DENSE_RANK:
+                Outputs.writeLong(c, row, distinctBefore + 1);
+                break;
+            case PERCENT_RANK:
+                Outputs.writeDouble(c, row, n == 0 ? 0.0 : (double) before / n);
+                break;
+            default:
+                Outputs.writeDouble(c, row, (double) (beforeOrPeer + 1) / (n + 1));
+        }
     }
 
     @Override
@@ -173,8 +254,8 @@ final class OrderedAccumulator extends Accumulator {
                 }
             }
             nulls[j][r] = ctx.isNull;
-            if (ctx.isNull && value == null) {
-                return; // the ordered-set aggregates skip NULL keys
+            if (ctx.isNull && value == null && !fn.hypothetical()) {
+                return; // percentile_* and mode skip NULL keys (the hypothetical-set aggregates sort them)
             }
         }
         group[r] = g;
@@ -296,6 +377,10 @@ final class OrderedAccumulator extends Accumulator {
         }
         int from = g < groups ? start[g] : 0;
         int to = g < groups ? end[g] : 0;
+        if (fn.hypothetical()) {
+            writeHypothetical(c, row, from, to);
+            return;
+        }
         if (fn.orderedSet() && fractionNull) {
             Outputs.writeNull(c, row);
             return;
