@@ -17,14 +17,14 @@ import java.util.Locale;
  * after, so a ROLLBACK (or ROLLBACK TO a savepoint: a mark in the undo log) takes everything back
  * and a COMMIT hands the writes to the append-only file and the replicas as one MULTI/EXEC group.
  *
- * <p>Isolation, first step (correct, but it blocks): a transaction that has changed anything holds
- * the one <em>write token</em> until it ends, and every statement of another connection that
- * reads or writes data is <em>parked</em> meanwhile (its connection stops reading, the event loop
- * never waits) and run again when the token is released. A REPEATABLE READ or SERIALIZABLE
- * transaction takes the token at its first statement, so nothing changes under its snapshot and
- * its transactions run one after the other (serializable). So no connection ever sees another's
- * uncommitted writes, no committed write is lost, and no deadlock is possible (one holder, who never
- * waits). A READ COMMITTED transaction that only reads takes nothing. Event loop only.
+ * <p>Isolation (docs/transactions.md): a transaction that has changed anything holds the one
+ * <em>write token</em> until it ends; another connection's statement that may write is
+ * <em>parked</em> meanwhile (its connection stops reading, the event loop never waits) and run
+ * again when the token is released, while its queries read the committed image taken before the
+ * holder's first write. A REPEATABLE READ / SERIALIZABLE transaction reads a snapshot taken at its
+ * first statement and fails its first write with 40001 when anything committed since. So no
+ * connection ever sees another's uncommitted writes, no committed write is lost, writers are
+ * serial, and no deadlock is possible (one holder, who never waits). Event loop only.
  */
 public final class Transactions {
     public static final int READ_COMMITTED = 0;
@@ -100,6 +100,9 @@ public final class Transactions {
      * returns true inside a transaction, the caller runs the statement and then calls {@link #leave}.
      */
     public boolean enter(Tx t, CharSequence sql) {
+        if (t != null && t.state == Tx.OPEN && t.isolation >= REPEATABLE_READ && !t.block.changed()) {
+            return enterSnapshot(t, sql);
+        }
         if (owner != null && owner != t) {
             // a READ COMMITTED reader (autocommit, or a transaction that changed nothing) of another
             // connection: a query reads the committed data, never waits for the transaction
@@ -112,13 +115,18 @@ public final class Transactions {
                 if (owner.committedView == null) {
                     return false; // no image of the data before its writes: wait for its end
                 }
-                engine.readFrom(owner.committedView); // the data as before the owner's first write
+                engine.readFrom(owner.committedView.view); // the data as before the owner's first write
             }
             viewReads++;
         }
         if (t == null || t.state == Tx.IDLE) {
             return true;
         }
+        checkState(t, sql);
+        return begin(t, sql);
+    }
+
+    private void checkState(Tx t, CharSequence sql) {
         if (t.state == Tx.FAILED) {
             throw new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
                     "current transaction is aborted, commands ignored until end of transaction block");
@@ -128,17 +136,57 @@ public final class Transactions {
             throw new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION,
                     "cannot execute " + verb + " in a read-only transaction");
         }
-        if (t.isolation >= REPEATABLE_READ) {
-            owner = t; // the snapshot: nothing changes under it until the transaction ends
-        }
+    }
+
+    /** Puts {@code t}'s block into the engine for its statement (it may run now). */
+    private boolean begin(Tx t, CharSequence sql) {
         t.started = true;
         if (!t.block.changed() && t.committedView == null && (owner == null || owner == t) && SqlEngine.writes(sql.toString())) {
             // its first change may come: the committed data before it, for the other connections' queries
-            t.committedView = engine.catalog().readView();
+            t.committedView = new SharedView(engine.catalog().readView());
         }
         engine.resumeBlock(t.block);
         t.statementMark = t.block.mark();
         return true;
+    }
+
+    /**
+     * A REPEATABLE READ / SERIALIZABLE transaction that changed nothing yet: its snapshot is taken
+     * at its first statement (the committed data: the token holder's image when one holds
+     * uncommitted writes); its queries read the snapshot, never waiting; its first write waits for
+     * the token and fails with 40001 when anything was committed since the snapshot (so all it
+     * read is still true when it writes, and from then on it holds the token: nothing else
+     * commits until it ends, and it reads the live tables, its own writes included).
+     */
+    private boolean enterSnapshot(Tx t, CharSequence sql) {
+        checkState(t, sql);
+        if (t.snapshot == null) {
+            if (owner != null && owner != t && owner.block != null && owner.block.changed()) {
+                if (owner.committedView == null) {
+                    return false; // no committed image to take the snapshot from: wait
+                }
+                t.snapshot = owner.committedView.retain();
+            } else {
+                t.snapshot = new SharedView(engine.catalog().readView());
+            }
+            t.snapshotPoint = engine.changeCounter();
+        }
+        if (SqlEngine.isQuery(sql)) {
+            viewReads++;
+            engine.readFrom(t.snapshot.view);
+            t.started = true;
+            engine.resumeBlock(t.block);
+            t.statementMark = t.block.mark();
+            return true;
+        }
+        if (owner != null && owner != t) {
+            return false; // a write waits for the token
+        }
+        if (engine.changeCounter() != t.snapshotPoint) {
+            t.state = Tx.FAILED;
+            throw new SqlException(SqlState.SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+        }
+        return begin(t, sql);
     }
 
     /**
@@ -161,7 +209,7 @@ public final class Transactions {
             t.state = Tx.FAILED;
             refused = new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION, "cannot write in a read-only transaction");
         }
-        if (t.block.changed() || t.isolation >= REPEATABLE_READ) {
+        if (t.block.changed()) {
             owner = t;
         }
         if (!t.block.changed() && t.committedView != null) {
@@ -206,6 +254,10 @@ public final class Transactions {
             if (t.committedView != null) {
                 t.committedView.release(); // no reader holds it: they run on the event loop, within one statement
                 t.committedView = null;
+            }
+            if (t.snapshot != null) {
+                t.snapshot.release();
+                t.snapshot = null;
             }
             t.reset();
             release(t);
@@ -756,6 +808,27 @@ public final class Transactions {
         return c == 'b' || c == 's' || c == 'c' || c == 'e' || c == 'r' || c == 'a';
     }
 
+    /** A read view shared by a transaction's snapshot and the committed image of the token holder: released by its last user. */
+    static final class SharedView {
+        final io.respsql.storage.ReadView view;
+        private int refs = 1;
+
+        SharedView(io.respsql.storage.ReadView view) {
+            this.view = view;
+        }
+
+        SharedView retain() {
+            refs++;
+            return this;
+        }
+
+        void release() {
+            if (--refs == 0) {
+                view.release();
+            }
+        }
+    }
+
     /** One connection's transaction state. Event loop only. */
     public static final class Tx {
         static final int IDLE = 0;
@@ -772,7 +845,10 @@ public final class Transactions {
         SqlEngine.Block block;
         long statementMark;
         /** The committed data as before this transaction's first change, for other connections' queries (or null). */
-        io.respsql.storage.ReadView committedView;
+        SharedView committedView;
+        /** A REPEATABLE READ / SERIALIZABLE transaction's snapshot (taken at its first statement), and the change counter then. */
+        SharedView snapshot;
+        long snapshotPoint;
         final List<String> savepointNames = new ArrayList<>();
         final LongArrayList savepointMarks = new LongArrayList();
         /** Each savepoint's READ ONLY flag when it was set: ROLLBACK TO and RELEASE give it back (PostgreSQL's subtransactions). */

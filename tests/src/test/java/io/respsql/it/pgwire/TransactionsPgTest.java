@@ -282,14 +282,24 @@ class TransactionsPgTest {
             sa.execute("CREATE TABLE tr6 (id int PRIMARY KEY, v int)");
             sa.execute("INSERT INTO tr6 VALUES (1, 10)");
             sa.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
+            assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6")); // the snapshot is taken here
+            assertEquals(1, sb.executeUpdate("UPDATE tr6 SET v = 20")); // no wait: the reader holds nothing
             assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6"));
-            long before = parked();
-            Future<Integer> write = pool.submit(() -> sb.executeUpdate("UPDATE tr6 SET v = 20"));
-            awaitParked(before + 1);
-            assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6"));
-            sa.execute("COMMIT");
-            assertEquals(1, write.get(20, TimeUnit.SECONDS));
+            assertEquals("40001", state(sa, "UPDATE tr6 SET v = v + 1")); // changed since its snapshot
+            sa.execute("ROLLBACK");
             assertEquals(List.of("20"), rows(sa, "SELECT v FROM tr6"));
+            // a writer first: the other's write waits, then the snapshot holder's write fails
+            sa.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
+            assertEquals(List.of("20"), rows(sa, "SELECT v FROM tr6"));
+            sb.execute("BEGIN");
+            sb.execute("UPDATE tr6 SET v = 30");
+            long before = parked();
+            Future<String> conflict = pool.submit(() -> state(sa, "UPDATE tr6 SET v = v + 1"));
+            awaitParked(before + 1);
+            sb.execute("COMMIT");
+            assertEquals("40001", conflict.get(20, TimeUnit.SECONDS));
+            sa.execute("ROLLBACK");
+            assertEquals(List.of("30"), rows(sa, "SELECT v FROM tr6"));
             sa.execute("DROP TABLE tr6");
         }
     }
