@@ -143,7 +143,7 @@ final class SqlCommands {
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 0, out);
-        if (statement != null && !transactionStatement(s, statement, out)) {
+        if (statement != null && !transactionStatement(s, statement, out, false)) {
             runInTransaction(s, a, statement, out, false);
         }
     }
@@ -154,7 +154,7 @@ final class SqlCommands {
      * A transaction statement (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, SET TRANSACTION, SHOW
      * transaction_isolation, ...) answered for this connection: true when it was one (replied).
      */
-    private boolean transactionStatement(Session s, CharSequence statement, RespWriter out) {
+    private boolean transactionStatement(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
         if (!io.respsql.engine.Transactions.mayBeControl(statement)) {
             return false;
         }
@@ -175,7 +175,16 @@ final class SqlCommands {
         if (r == null) {
             return false;
         }
-        if (r.showName() != null) {
+        if (r.showName() != null && typedForm) {
+            // QUERY: one row of one text column, as PostgreSQL's SHOW
+            io.respsql.result.ResultSink sink = typed.on(out);
+            sink.columns(io.respsql.result.ResultColumns.of(List.of(r.showName()), List.of("TEXT")), 1);
+            sink.beginRow();
+            byte[] v = r.showValue().getBytes(StandardCharsets.UTF_8);
+            sink.textValue(v, 0, v.length);
+            sink.endRow();
+            sink.end();
+        } else if (r.showName() != null) {
             out.bulk(r.showValue());
         } else if (r.notice() != null) {
             out.simple(r.tag() + " (WARNING: " + r.notice() + ")");
@@ -340,7 +349,7 @@ final class SqlCommands {
     /** SQL and QUERY: the statement after the verb; the session settings (SET statement_timeout, use_indexes) are answered here. */
     private void whole(Session s, CommandArgs a, RespWriter out, boolean typedForm) {
         CharSequence statement = join(a, 1, out);
-        if (statement == null || transactionStatement(s, statement, out) || StatementTimeout.handle(s, statement, out, ctx.config())
+        if (statement == null || transactionStatement(s, statement, out, typedForm) || StatementTimeout.handle(s, statement, out, ctx.config())
                 || SessionSettings.handle(s, statement, out) || refusedForMemory(statement, out)) {
             return;
         }

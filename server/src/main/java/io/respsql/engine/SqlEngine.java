@@ -112,6 +112,27 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return transactions;
     }
 
+    /**
+     * tx: the committed image the next statement (a query) reads instead of the live tables, while
+     * another connection's transaction holds uncommitted writes; null: the live catalog.
+     */
+    private io.respsql.storage.ReadView readFrom;
+
+    /** Makes the next {@link #execute} read {@code view} (a query only; not cached, not offloaded); null: back to live. */
+    public void readFrom(io.respsql.storage.ReadView view) {
+        this.readFrom = view;
+    }
+
+    /** Whether {@code sql} is a query (SELECT, VALUES, ... : a {@link Statement.QueryStatement}) that writes nothing. */
+    public static boolean isQuery(CharSequence sql) {
+        try {
+            Statement st = SqlParser.parse(sql.toString());
+            return st instanceof Statement.QueryStatement && !isWrite(st);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     @Override
     public long txParkedNow() {
         return transactions.parkedNow();
@@ -593,7 +614,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         // the statement's time (now(), CURRENT_DATE, 'today'): a logged statement replays with the time it logged
         long pinned = io.respsql.expr.StatementTime.pinnedBy(sql);
         io.respsql.expr.StatementTime.current().begin(pinned == 0 && undo != null ? blockMicros : pinned);
-        this.offload = undo == null ? offload : null;
+        this.offload = undo == null && readFrom == null ? offload : null;
         parsed = null;
         parsedText = null;
         moveOff = false;
@@ -605,7 +626,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
             // a plan made with indexes switched off (SET use_indexes = off) or in PostgreSQL's dialect (its
             // nodes differ for the same text) is neither cached nor taken from the cache
-            if (access == null && cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
+            if (access == null && cache.enabled() && readFrom == null && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
                     && PlanCache.candidate(sql)) {
                 Outcome o = executeCached(sql, results);
                 if (o != null) {
@@ -1106,6 +1127,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
             parsed = null;
             parsedText = null;
+            if (readFrom != null && !(st instanceof Statement.QueryStatement)) {
+                // tx: only a query may read the committed image (the caller checked); never the live tables
+                throw new IllegalStateException("a statement other than a query was sent to a committed image");
+            }
             String denied = access == null ? null : access.check(st);
             if (denied != null) {
                 return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
@@ -1263,7 +1288,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private Outcome run(Statement st, String sql, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
             int seqCalls = io.respsql.storage.SequenceScope.boundCount();
-            io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
+            io.respsql.plan.PlannedQuery p = StatementPlanner.plan(readFrom != null ? readFrom : catalog, q.query(), sql);
             if (io.respsql.storage.SequenceScope.boundCount() != seqCalls) {
                 offload = null; // nextval(...) moves a sequence: on the event loop only, never run twice
                 moveOff = false;

@@ -17,14 +17,14 @@ import java.util.Locale;
  * after, so a ROLLBACK (or ROLLBACK TO a savepoint: a mark in the undo log) takes everything back
  * and a COMMIT hands the writes to the append-only file and the replicas as one MULTI/EXEC group.
  *
- * <p>Isolation, first step (correct, but it blocks): a transaction that has changed anything holds
- * the one <em>write token</em> until it ends, and every statement of another connection that
- * reads or writes data is <em>parked</em> meanwhile (its connection stops reading, the event loop
- * never waits) and run again when the token is released. A REPEATABLE READ or SERIALIZABLE
- * transaction takes the token at its first statement, so nothing changes under its snapshot and
- * its transactions run one after the other (serializable). So no connection ever sees another's
- * uncommitted writes, no committed write is lost, and no deadlock is possible (one holder, who never
- * waits). A READ COMMITTED transaction that only reads takes nothing. Event loop only.
+ * <p>Isolation (docs/transactions.md): a transaction that has changed anything holds the one
+ * <em>write token</em> until it ends; another connection's statement that may write is
+ * <em>parked</em> meanwhile (its connection stops reading, the event loop never waits) and run
+ * again when the token is released, while its queries read the committed image taken before the
+ * holder's first write. A REPEATABLE READ / SERIALIZABLE transaction reads a snapshot taken at its
+ * first statement and fails its first write with 40001 when anything committed since. So no
+ * connection ever sees another's uncommitted writes, no committed write is lost, writers are
+ * serial, and no deadlock is possible (one holder, who never waits). Event loop only.
  */
 public final class Transactions {
     public static final int READ_COMMITTED = 0;
@@ -62,6 +62,13 @@ public final class Transactions {
         waiters.add(wake);
     }
 
+    /** Queries of other connections that ran beside a transaction holding the token (INFO). */
+    private long viewReads;
+
+    public long viewReads() {
+        return viewReads;
+    }
+
     public long parkedTotal() {
         return parkedTotal;
     }
@@ -93,12 +100,33 @@ public final class Transactions {
      * returns true inside a transaction, the caller runs the statement and then calls {@link #leave}.
      */
     public boolean enter(Tx t, CharSequence sql) {
+        if (t != null && t.state == Tx.OPEN && t.isolation >= REPEATABLE_READ && !t.block.changed()) {
+            return enterSnapshot(t, sql);
+        }
         if (owner != null && owner != t) {
-            return false;
+            // a READ COMMITTED reader (autocommit, or a transaction that changed nothing) of another
+            // connection: a query reads the committed data, never waits for the transaction
+            boolean committedReader = t == null || t.state == Tx.IDLE
+                    || (t.state == Tx.OPEN && t.isolation == READ_COMMITTED && !t.block.changed());
+            if (!committedReader || !SqlEngine.isQuery(sql)) {
+                return false;
+            }
+            if (owner.block != null && owner.block.changed()) {
+                if (owner.committedView == null) {
+                    return false; // no image of the data before its writes: wait for its end
+                }
+                engine.readFrom(owner.committedView.view); // the data as before the owner's first write
+            }
+            viewReads++;
         }
         if (t == null || t.state == Tx.IDLE) {
             return true;
         }
+        checkState(t, sql);
+        return begin(t, sql);
+    }
+
+    private void checkState(Tx t, CharSequence sql) {
         if (t.state == Tx.FAILED) {
             throw new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
                     "current transaction is aborted, commands ignored until end of transaction block");
@@ -108,13 +136,57 @@ public final class Transactions {
             throw new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION,
                     "cannot execute " + verb + " in a read-only transaction");
         }
-        if (t.isolation >= REPEATABLE_READ) {
-            owner = t; // the snapshot: nothing changes under it until the transaction ends
-        }
+    }
+
+    /** Puts {@code t}'s block into the engine for its statement (it may run now). */
+    private boolean begin(Tx t, CharSequence sql) {
         t.started = true;
+        if (!t.block.changed() && t.committedView == null && (owner == null || owner == t) && SqlEngine.writes(sql.toString())) {
+            // its first change may come: the committed data before it, for the other connections' queries
+            t.committedView = new SharedView(engine.catalog().readView());
+        }
         engine.resumeBlock(t.block);
         t.statementMark = t.block.mark();
         return true;
+    }
+
+    /**
+     * A REPEATABLE READ / SERIALIZABLE transaction that changed nothing yet: its snapshot is taken
+     * at its first statement (the committed data: the token holder's image when one holds
+     * uncommitted writes); its queries read the snapshot, never waiting; its first write waits for
+     * the token and fails with 40001 when anything was committed since the snapshot (so all it
+     * read is still true when it writes, and from then on it holds the token: nothing else
+     * commits until it ends, and it reads the live tables, its own writes included).
+     */
+    private boolean enterSnapshot(Tx t, CharSequence sql) {
+        checkState(t, sql);
+        if (t.snapshot == null) {
+            if (owner != null && owner != t && owner.block != null && owner.block.changed()) {
+                if (owner.committedView == null) {
+                    return false; // no committed image to take the snapshot from: wait
+                }
+                t.snapshot = owner.committedView.retain();
+            } else {
+                t.snapshot = new SharedView(engine.catalog().readView());
+            }
+            t.snapshotPoint = engine.changeCounter();
+        }
+        if (SqlEngine.isQuery(sql)) {
+            viewReads++;
+            engine.readFrom(t.snapshot.view);
+            t.started = true;
+            engine.resumeBlock(t.block);
+            t.statementMark = t.block.mark();
+            return true;
+        }
+        if (owner != null && owner != t) {
+            return false; // a write waits for the token
+        }
+        if (engine.changeCounter() != t.snapshotPoint) {
+            t.state = Tx.FAILED;
+            throw new SqlException(SqlState.SERIALIZATION_FAILURE, "could not serialize access due to concurrent update");
+        }
+        return begin(t, sql);
     }
 
     /**
@@ -123,6 +195,7 @@ public final class Transactions {
      * transaction that no verb showed), else null.
      */
     public SqlException leave(Tx t, boolean ok) {
+        engine.readFrom(null);
         if (t == null || t.state == Tx.IDLE) {
             return null;
         }
@@ -136,8 +209,12 @@ public final class Transactions {
             t.state = Tx.FAILED;
             refused = new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION, "cannot write in a read-only transaction");
         }
-        if (t.block.changed() || t.isolation >= REPEATABLE_READ) {
+        if (t.block.changed()) {
             owner = t;
+        }
+        if (!t.block.changed() && t.committedView != null) {
+            t.committedView.release(); // it changed nothing: no image needed
+            t.committedView = null;
         }
         return refused;
     }
@@ -174,6 +251,14 @@ public final class Transactions {
                 engine.rollbackBlock(t.block);
             }
         } finally {
+            if (t.committedView != null) {
+                t.committedView.release(); // no reader holds it: they run on the event loop, within one statement
+                t.committedView = null;
+            }
+            if (t.snapshot != null) {
+                t.snapshot.release();
+                t.snapshot = null;
+            }
             t.reset();
             release(t);
         }
@@ -272,17 +357,21 @@ public final class Transactions {
                 t.state = Tx.OPEN;
                 t.isolation = m.isolation >= 0 ? m.isolation : t.defaultIsolation;
                 t.readOnly = m.readOnly >= 0 ? m.readOnly == 1 : t.defaultReadOnly;
+                t.deferrable = m.deferrable >= 0 ? m.deferrable == 1 : t.defaultDeferrable;
                 t.block = engine.newBlock();
                 t.started = false;
                 return Reply.tag(tag);
             }
             case "commit", "end" -> {
-                checkChain(w);
+                boolean chain = checkChain(w);
                 if (t.state == Tx.IDLE) {
+                    if (chain) {
+                        throw new SqlException(SqlState.NO_ACTIVE_SQL_TRANSACTION, "COMMIT AND CHAIN can only be used in transaction blocks");
+                    }
                     return Reply.warn("COMMIT", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
                 }
                 boolean failed = t.state == Tx.FAILED;
-                end(t, !failed);
+                endAndChain(t, !failed, chain);
                 return Reply.tag(failed ? "ROLLBACK" : "COMMIT");
             }
             case "rollback", "abort" -> {
@@ -300,11 +389,14 @@ public final class Transactions {
                     }
                     return rollbackTo(t, w[i]);
                 }
-                checkChain(w);
+                boolean chain = checkChain(w);
                 if (t.state == Tx.IDLE) {
+                    if (chain) {
+                        throw new SqlException(SqlState.NO_ACTIVE_SQL_TRANSACTION, "ROLLBACK AND CHAIN can only be used in transaction blocks");
+                    }
                     return Reply.warn("ROLLBACK", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
                 }
-                end(t, false);
+                endAndChain(t, false, chain);
                 return Reply.tag("ROLLBACK");
             }
             case "savepoint" -> {
@@ -319,6 +411,7 @@ public final class Transactions {
                 }
                 t.savepointNames.add(w[1]);
                 t.savepointMarks.add(t.block.mark());
+                t.savepointReadOnly.add(t.readOnly);
                 return Reply.tag("SAVEPOINT");
             }
             case "release" -> {
@@ -340,6 +433,7 @@ public final class Transactions {
                 if (at < 0) {
                     throw new SqlException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + w[i] + "\" does not exist");
                 }
+                t.readOnly = t.savepointReadOnly.getBoolean(at); // a subtransaction's SET TRANSACTION ends with it
                 t.dropSavepointsFrom(at);
                 return Reply.tag("RELEASE");
             }
@@ -380,6 +474,9 @@ public final class Transactions {
                     if (m.readOnly >= 0) {
                         t.defaultReadOnly = m.readOnly == 1;
                     }
+                    if (m.deferrable >= 0) {
+                        t.defaultDeferrable = m.deferrable == 1;
+                    }
                     return Reply.tag("SET");
                 }
                 int i = w[1].equals("session") || w[1].equals("local") ? 2 : 1;
@@ -414,26 +511,44 @@ public final class Transactions {
             throw new SqlException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + name + "\" does not exist");
         }
         engine.rollbackTo(t.block, t.savepointMarks.getLong(at));
+        t.readOnly = t.savepointReadOnly.getBoolean(at);
         t.dropSavepointsFrom(at + 1);
         t.state = Tx.OPEN;
         return Reply.tag("ROLLBACK");
     }
 
-    private static void checkChain(String[] w) {
+    /** Whether a COMMIT/ROLLBACK asks AND CHAIN (a new transaction with the same characteristics). */
+    private static boolean checkChain(String[] w) {
         int i = 1;
         if (i < w.length && (w[i].equals("work") || w[i].equals("transaction"))) {
             i++;
         }
         if (i == w.length) {
-            return;
+            return false;
         }
         if (w.length - i == 3 && w[i].equals("and") && w[i + 1].equals("no") && w[i + 2].equals("chain")) {
-            return;
+            return false;
         }
         if (w.length - i == 2 && w[i].equals("and") && w[i + 1].equals("chain")) {
-            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "AND CHAIN is not supported");
+            return true;
         }
         throw syntax(w);
+    }
+
+    private void endAndChain(Tx t, boolean commit, boolean chain) {
+        int isolation = t.isolation;
+        boolean readOnly = t.readOnly;
+        boolean deferrable = t.deferrable;
+        end(t, commit);
+        if (chain) {
+            t.state = Tx.OPEN;
+            t.coordinator = this;
+            t.isolation = isolation;
+            t.readOnly = readOnly;
+            t.deferrable = deferrable;
+            t.block = engine.newBlock();
+            t.started = false;
+        }
     }
 
     private static SqlException aborted() {
@@ -446,12 +561,16 @@ public final class Transactions {
     }
 
     /** A transaction's modes: isolation (-1 not given), read only (-1 not given, 0 write, 1 only). */
-    private record Modes(int isolation, int readOnly) {
+    private record Modes(int isolation, int readOnly, int deferrable) {
+        Modes(int isolation, int readOnly) {
+            this(isolation, readOnly, -1);
+        }
     }
 
     private static Modes modes(String[] w, int i, String what) {
         int iso = -1;
         int ro = -1;
+        int def = -1;
         while (i < w.length) {
             String a = w[i];
             if (a.equals("isolation") && i + 2 < w.length && w[i + 1].equals("level")) {
@@ -481,14 +600,16 @@ public final class Transactions {
                 ro = w[i + 1].equals("only") ? 1 : 0;
                 i += 2;
             } else if (a.equals("deferrable")) {
+                def = 1;
                 i++;
             } else if (a.equals("not") && i + 1 < w.length && w[i + 1].equals("deferrable")) {
+                def = 0;
                 i += 2;
             } else {
                 throw syntax(w);
             }
         }
-        return new Modes(iso, ro);
+        return new Modes(iso, ro, def);
     }
 
     private static void applyModes(Tx t, Modes m) {
@@ -505,6 +626,9 @@ public final class Transactions {
                         "transaction read-write mode must be set before any query");
             }
             t.readOnly = m.readOnly == 1;
+        }
+        if (m.deferrable >= 0) {
+            t.deferrable = m.deferrable == 1;
         }
     }
 
@@ -543,7 +667,8 @@ public final class Transactions {
             case "transaction_read_only" -> (open ? t.readOnly : t.defaultReadOnly) ? "on" : "off";
             case "default_transaction_read_only" -> t.defaultReadOnly ? "on" : "off";
             case "idle_in_transaction_session_timeout" -> t.idleTimeoutMs == 0 ? "0" : t.idleTimeoutMs + "ms";
-            default -> "off"; // the deferrable ones
+            case "transaction_deferrable" -> (open ? t.deferrable : t.defaultDeferrable) ? "on" : "off";
+            default -> t.defaultDeferrable ? "on" : "off"; // default_transaction_deferrable
         };
     }
 
@@ -566,8 +691,11 @@ public final class Transactions {
                 }
             }
             case "idle_in_transaction_session_timeout" -> t.idleTimeoutMs = value == null ? 0 : millis(name, value);
-            default -> {
-                // transaction_deferrable, default_transaction_deferrable: accepted, no effect (no SSI here)
+            case "default_transaction_deferrable" -> t.defaultDeferrable = value != null && bool(name, value);
+            default -> { // transaction_deferrable: no effect here (transactions are serial already)
+                if (t.state != Tx.IDLE) {
+                    t.deferrable = value == null ? t.defaultDeferrable : bool(name, value);
+                }
             }
         }
     }
@@ -680,6 +808,27 @@ public final class Transactions {
         return c == 'b' || c == 's' || c == 'c' || c == 'e' || c == 'r' || c == 'a';
     }
 
+    /** A read view shared by a transaction's snapshot and the committed image of the token holder: released by its last user. */
+    static final class SharedView {
+        final io.respsql.storage.ReadView view;
+        private int refs = 1;
+
+        SharedView(io.respsql.storage.ReadView view) {
+            this.view = view;
+        }
+
+        SharedView retain() {
+            refs++;
+            return this;
+        }
+
+        void release() {
+            if (--refs == 0) {
+                view.release();
+            }
+        }
+    }
+
     /** One connection's transaction state. Event loop only. */
     public static final class Tx {
         static final int IDLE = 0;
@@ -695,8 +844,17 @@ public final class Transactions {
         boolean started;
         SqlEngine.Block block;
         long statementMark;
+        /** The committed data as before this transaction's first change, for other connections' queries (or null). */
+        SharedView committedView;
+        /** A REPEATABLE READ / SERIALIZABLE transaction's snapshot (taken at its first statement), and the change counter then. */
+        SharedView snapshot;
+        long snapshotPoint;
         final List<String> savepointNames = new ArrayList<>();
         final LongArrayList savepointMarks = new LongArrayList();
+        /** Each savepoint's READ ONLY flag when it was set: ROLLBACK TO and RELEASE give it back (PostgreSQL's subtransactions). */
+        final it.unimi.dsi.fastutil.booleans.BooleanArrayList savepointReadOnly = new it.unimi.dsi.fastutil.booleans.BooleanArrayList();
+        boolean deferrable;
+        boolean defaultDeferrable;
         /** idle_in_transaction_session_timeout in ms (0: off). */
         long idleTimeoutMs;
 
@@ -738,6 +896,7 @@ public final class Transactions {
             while (savepointNames.size() > at) {
                 savepointNames.remove(savepointNames.size() - 1);
                 savepointMarks.removeLong(savepointMarks.size() - 1);
+                savepointReadOnly.removeBoolean(savepointReadOnly.size() - 1);
             }
         }
 
@@ -748,6 +907,8 @@ public final class Transactions {
             readOnly = false;
             savepointNames.clear();
             savepointMarks.clear();
+            savepointReadOnly.clear();
+            deferrable = false;
         }
     }
 }

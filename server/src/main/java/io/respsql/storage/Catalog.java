@@ -267,7 +267,7 @@ public final class Catalog implements ReadableCatalog {
      * caller must {@link ReadView#release()} it, on the event loop, once its readers are done.
      */
     public ReadView readView() {
-        return new ReadView(capture());
+        return new ReadView(capture(tables.values()));
     }
 
     /**

@@ -209,6 +209,25 @@ class TransactionsPgTest {
             st.execute("ROLLBACK");
             st.execute("SET default_transaction_isolation = 'read committed'");
             assertEquals(List.of("read committed"), rows(st, "SHOW transaction_isolation"));
+            // a savepoint's SET TRANSACTION READ ONLY ends with it (PostgreSQL's subtransactions)
+            st.execute("BEGIN");
+            st.execute("SAVEPOINT x");
+            st.execute("SET TRANSACTION READ ONLY");
+            assertEquals(List.of("on"), rows(st, "SHOW transaction_read_only"));
+            st.execute("ROLLBACK TO SAVEPOINT x");
+            assertEquals(List.of("off"), rows(st, "SHOW transaction_read_only"));
+            st.execute("INSERT INTO tr4 VALUES (1)");
+            // AND CHAIN: a new transaction with the same characteristics
+            st.execute("COMMIT");
+            st.execute("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, DEFERRABLE");
+            st.execute("INSERT INTO tr4 VALUES (2)");
+            st.execute("COMMIT AND CHAIN");
+            assertEquals(List.of("repeatable read"), rows(st, "SHOW transaction_isolation"));
+            assertEquals(List.of("on"), rows(st, "SHOW transaction_deferrable"));
+            st.execute("INSERT INTO tr4 VALUES (3)");
+            st.execute("ROLLBACK");
+            assertEquals("25P01", state(st, "COMMIT AND CHAIN"));
+            assertEquals(List.of("1", "2"), rows(st, "SELECT id FROM tr4 ORDER BY id"));
             st.execute("DROP TABLE tr4");
         }
     }
@@ -233,13 +252,16 @@ class TransactionsPgTest {
             sa.execute("INSERT INTO tr5 VALUES (1, 10), (2, 20)");
             sa.execute("BEGIN");
             sa.execute("UPDATE tr5 SET v = 11 WHERE id = 1");
-            long before = parked();
-            Future<List<String>> read = pool.submit(() -> rows(sb, "SELECT v FROM tr5 ORDER BY id"));
-            awaitParked(before + 1);
-            assertFalse(read.isDone());
+            // the reader does not wait: it reads the committed data
+            assertEquals(List.of("10", "20"), rows(sb, "SELECT v FROM tr5 ORDER BY id"));
+            assertEquals(List.of("10"), rows(sb, "SELECT v FROM tr5 WHERE id = 1"));
             assertEquals(List.of("11", "20"), rows(sa, "SELECT v FROM tr5 ORDER BY id")); // its own writes
+            sb.execute("BEGIN"); // a READ COMMITTED transaction that only reads: the same
+            assertEquals(List.of("30"), rows(sb, "SELECT sum(v) FROM tr5"));
+            sb.execute("COMMIT");
             sa.execute("ROLLBACK");
-            assertEquals(List.of("10", "20"), read.get(20, TimeUnit.SECONDS));
+            assertEquals(List.of("10", "20"), rows(sb, "SELECT v FROM tr5 ORDER BY id"));
+            long before;
 
             sa.execute("BEGIN");
             sa.execute("UPDATE tr5 SET v = 12 WHERE id = 1");
@@ -260,14 +282,24 @@ class TransactionsPgTest {
             sa.execute("CREATE TABLE tr6 (id int PRIMARY KEY, v int)");
             sa.execute("INSERT INTO tr6 VALUES (1, 10)");
             sa.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
+            assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6")); // the snapshot is taken here
+            assertEquals(1, sb.executeUpdate("UPDATE tr6 SET v = 20")); // no wait: the reader holds nothing
             assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6"));
-            long before = parked();
-            Future<Integer> write = pool.submit(() -> sb.executeUpdate("UPDATE tr6 SET v = 20"));
-            awaitParked(before + 1);
-            assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6"));
-            sa.execute("COMMIT");
-            assertEquals(1, write.get(20, TimeUnit.SECONDS));
+            assertEquals("40001", state(sa, "UPDATE tr6 SET v = v + 1")); // changed since its snapshot
+            sa.execute("ROLLBACK");
             assertEquals(List.of("20"), rows(sa, "SELECT v FROM tr6"));
+            // a writer first: the other's write waits, then the snapshot holder's write fails
+            sa.execute("BEGIN ISOLATION LEVEL REPEATABLE READ");
+            assertEquals(List.of("20"), rows(sa, "SELECT v FROM tr6"));
+            sb.execute("BEGIN");
+            sb.execute("UPDATE tr6 SET v = 30");
+            long before = parked();
+            Future<String> conflict = pool.submit(() -> state(sa, "UPDATE tr6 SET v = v + 1"));
+            awaitParked(before + 1);
+            sb.execute("COMMIT");
+            assertEquals("40001", conflict.get(20, TimeUnit.SECONDS));
+            sa.execute("ROLLBACK");
+            assertEquals(List.of("30"), rows(sa, "SELECT v FROM tr6"));
             sa.execute("DROP TABLE tr6");
         }
     }
@@ -281,11 +313,30 @@ class TransactionsPgTest {
             sa.execute("BEGIN");
             sa.execute("INSERT INTO tr7 VALUES (1)");
             long before = parked();
-            Future<List<String>> read = pool.submit(() -> rows(sb, "SELECT count(*) FROM tr7"));
+            Future<Integer> write = pool.submit(() -> sb.executeUpdate("INSERT INTO tr7 VALUES (2)"));
             awaitParked(before + 1);
             a.close();
-            assertEquals(List.of("0"), read.get(20, TimeUnit.SECONDS));
+            assertEquals(1, write.get(20, TimeUnit.SECONDS));
+            assertEquals(List.of("2"), rows(sb, "SELECT id FROM tr7"));
             sb.execute("DROP TABLE tr7");
+        }
+    }
+
+    @Test
+    void copyInsideATransactionIsKeptOrTakenBackWithIt() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE tr10 (a int)");
+            org.postgresql.copy.CopyManager cm = c.unwrap(org.postgresql.PGConnection.class).getCopyAPI();
+            st.execute("BEGIN");
+            assertEquals(2, cm.copyIn("COPY tr10 FROM STDIN", new java.io.StringReader("1\n2\n")));
+            assertEquals(List.of("2"), rows(st, "SELECT count(*) FROM tr10"));
+            st.execute("ROLLBACK");
+            assertEquals(List.of("0"), rows(st, "SELECT count(*) FROM tr10"));
+            st.execute("BEGIN");
+            assertEquals(1, cm.copyIn("COPY tr10 FROM STDIN", new java.io.StringReader("3\n")));
+            st.execute("COMMIT");
+            assertEquals(List.of("3"), rows(st, "SELECT a FROM tr10"));
+            st.execute("DROP TABLE tr10");
         }
     }
 
@@ -298,7 +349,8 @@ class TransactionsPgTest {
             sa.execute("SET idle_in_transaction_session_timeout = 200");
             sa.execute("BEGIN");
             sa.execute("INSERT INTO tr8 VALUES (1)");
-            assertEquals(List.of("0"), rows(sb, "SELECT count(*) FROM tr8")); // parked until the timeout
+            assertEquals(1, sb.executeUpdate("INSERT INTO tr8 VALUES (2)")); // parked until the timeout
+            assertEquals(List.of("2"), rows(sb, "SELECT id FROM tr8"));
             assertThrows(SQLException.class, () -> sa.execute("SELECT 1"));
             a.close();
             sb.execute("DROP TABLE tr8");
@@ -314,20 +366,28 @@ class TransactionsPgTest {
             assertEquals("+OK\r\n", a.call("SQL", "BEGIN"));
             assertEquals(":1\r\n", a.call("SQL", "UPDATE tr9 SET v = 11 WHERE id = 1"));
             assertTrue(a.call("MULTI").startsWith("-ERR MULTI is not allowed"));
+            assertTrue(b.call("SQL", "SELECT v FROM tr9").contains("10")); // the committed value, at once
             long before = parked();
-            b.sendCommand("SQL", "SELECT v FROM tr9");
+            b.sendCommand("SQL", "UPDATE tr9 SET v = v + 100");
             awaitParked(before + 1);
             assertEquals(0, b.available());
             assertEquals("+OK\r\n", a.call("SQL", "SAVEPOINT s"));
             assertEquals(":1\r\n", a.call("SQL", "UPDATE tr9 SET v = 12 WHERE id = 1"));
             assertEquals("+OK\r\n", a.call("SQL", "ROLLBACK TO s"));
             assertEquals("+OK\r\n", a.call("SQL", "COMMIT"));
-            assertTrue(b.readReply().contains("11"));
+            assertEquals(":1\r\n", b.readReply());
+            assertTrue(b.call("SQL", "SELECT v FROM tr9").contains("111"));
+            assertEquals("+OK\r\n", a.call("BEGIN")); // bare commands too
+            assertEquals(":1\r\n", a.call("SQL", "DELETE FROM tr9"));
+            assertEquals("+OK\r\n", a.call("ROLLBACK"));
+            assertTrue(b.call("SQL", "SELECT v FROM tr9").contains("111"));
             assertEquals("+OK\r\n", a.call("SQL", "BEGIN"));
             assertEquals("+OK\r\n", a.call("SQL", "INSERT INTO tr9 VALUES (2, 20)"));
             assertEquals("+OK\r\n", a.call("SQL", "ROLLBACK"));
             assertTrue(b.call("SQL", "SELECT count(*) FROM tr9").contains("1"));
             assertTrue(a.call("SQL", "ROLLBACK TO x").startsWith("-ERR ROLLBACK TO SAVEPOINT can only be used"));
+            assertEquals("$14\r\nread committed\r\n", a.call("SQL", "SHOW transaction_isolation"));
+            assertTrue(a.call("QUERY", "SHOW transaction_isolation").contains("read committed"));
             assertTrue(a.call("SQL", "DROP TABLE tr9").startsWith(":"));
         }
     }
