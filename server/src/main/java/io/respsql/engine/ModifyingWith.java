@@ -92,9 +92,7 @@ public final class ModifyingWith {
                     DeleteOperator op = WritePlanner.planDelete(catalog, (Statement.Delete) s, sql);
                     changes += op.run(buffer, log, null, writeStop, op.returnsRows() ? sink : null);
                 }
-                if (sink.table != null) {
-                    rows.put(m, sink.table);
-                }
+                rows.put(m, sink.table); // null: no RETURNING (it ran all the same)
             }
             PlannedQuery p = StatementPlanner.planWithModified(catalog, w, sql, rows);
             p.runOnLoop(results, null, stop);
@@ -114,11 +112,11 @@ public final class ModifyingWith {
         for (Query.Cte c : w.ctes()) {
             if (c.query() instanceof Query.Modifying m) {
                 ResultColumns cols = WritePlanner.returningColumns(catalog, m.statement(), sql);
+                Returned sink = new Returned(c.name(), c.columns());
                 if (cols != null) {
-                    Returned sink = new Returned(c.name(), c.columns());
                     sink.columns(cols, 0);
-                    rows.put(m, sink.table);
                 }
+                rows.put(m, sink.table);
             }
         }
         return StatementPlanner.planWithModified(catalog, w, sql, rows).columns();

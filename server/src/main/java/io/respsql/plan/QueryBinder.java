@@ -140,6 +140,11 @@ public final class QueryBinder {
         CteFrame saved = ctes;
         try {
             for (Query.Cte c : w.ctes()) {
+                if (c.query() instanceof Query.Modifying m && !modified.containsKey(m)) {
+                    // never bound without having run: a data-modifying query nobody reads must still run (PostgreSQL)
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a data-modifying statement in WITH is supported only in"
+                            + " the WITH of a top-level SELECT (not before INSERT, UPDATE or DELETE, nor in a subquery)");
+                }
                 ctes = new CteFrame(c, ctes, w.recursive());
             }
             return bindQuery(w.body(), parent);
@@ -206,7 +211,10 @@ public final class QueryBinder {
         }
     }
 
-    /** The rows each data-modifying WITH query returned (its RETURNING), filled by the engine before binding. */
+    /**
+     * The rows each data-modifying WITH query returned (its RETURNING; null without one), filled by the
+     * engine before binding, once it ran them: a key for each that ran.
+     */
     private java.util.Map<Query.Modifying, Table> modified = java.util.Map.of();
 
     /** Sets what {@link #modifyingCte} reads. */
@@ -217,8 +225,7 @@ public final class QueryBinder {
     private Relation modifyingCte(Query.Cte cte, Query.Modifying m, String alias) {
         Table rows = modified.get(m);
         if (rows == null) {
-            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH query \"" + cte.name() + "\" does not have a RETURNING clause"
-                    + " (or its data-modifying statement is not in the WITH of a top-level SELECT)");
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH query \"" + cte.name() + "\" does not have a RETURNING clause");
         }
         return newRelation(Relation.Kind.TABLE, alias, rows, columnNames(rows));
     }

@@ -255,6 +255,11 @@ class WithPgTest {
         // PostgreSQL shows the other parts the table as it was before the statement: refused, never answered otherwise
         SQLException e = assertThrows(SQLException.class, () -> rows(ours, "WITH t AS (DELETE FROM dm RETURNING a) SELECT * FROM dm"));
         assertEquals("0A000", e.getSQLState(), e.getMessage());
+        // a data-modifying query where it would not run (before a write, in a subquery): refused, never skipped
+        e = assertThrows(SQLException.class, () -> rows(ours, "WITH t AS (DELETE FROM dm RETURNING a) INSERT INTO dm SELECT 1 RETURNING a"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        e = assertThrows(SQLException.class, () -> rows(ours, "SELECT * FROM (WITH t AS (DELETE FROM dm) SELECT 1) s"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
         assertEquals(rows(theirs, "SELECT * FROM dm ORDER BY a"), rows(ours, "SELECT * FROM dm ORDER BY a"));
     }
 
