@@ -1220,6 +1220,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     /** The table (or view) a write statement changes (its name as written), for WATCH; null for reads. */
     private String touchedTable(Statement st) {
+        List<io.respsql.sql.tree.Query.Modifying> modifying = ModifyingWith.of(st); // with: its first changed table
+        if (!modifying.isEmpty()) {
+            return ModifyingWith.target(modifying.get(0));
+        }
         if (st instanceof Statement.Insert s) {
             return s.table();
         } else if (st instanceof Statement.Update s) {
@@ -1275,7 +1279,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 || st instanceof Statement.CreateView || st instanceof Statement.DropTable
                 || st instanceof Statement.DropIndex || st instanceof Statement.DropView
                 || st instanceof Statement.AlterTable || st instanceof Statement.Truncate
-                || st instanceof Statement.CreateTableAs;
+                || st instanceof Statement.CreateTableAs
+                || !ModifyingWith.of(st).isEmpty(); // with: a SELECT whose WITH changes rows
     }
 
     // ---- constraints (ALTER TABLE ... ADD/DROP CONSTRAINT) ----
@@ -1286,6 +1291,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     /** Runs the statement; a query's rows go to {@code results}. */
     private Outcome run(Statement st, String sql, ResultSink results) {
+        List<io.respsql.sql.tree.Query.Modifying> modifying = ModifyingWith.of(st); // with: a data-modifying WITH
+        if (!modifying.isEmpty()) {
+            return Outcome.rowsWritten(ModifyingWith.run(catalog, (io.respsql.sql.tree.Query.With) ((Statement.QueryStatement) st).query(),
+                    modifying, sql, results, headroom, rows, undo, writeStop, stop));
+        }
         if (st instanceof Statement.QueryStatement q) {
             int seqCalls = io.respsql.storage.SequenceScope.boundCount();
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(readFrom != null ? readFrom : catalog, q.query(), sql);

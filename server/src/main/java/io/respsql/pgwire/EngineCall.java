@@ -52,6 +52,9 @@ final class EngineCall {
         boolean prior = io.respsql.sql.Dialect.set(postgres);
         try {
             Statement st = SqlParser.parse(sql);
+            if (!io.respsql.engine.ModifyingWith.of(st).isEmpty()) { // with: a data-modifying WITH's columns
+                return io.respsql.engine.ModifyingWith.describe(engine.catalog(), st, sql);
+            }
             if (st instanceof Statement.QueryStatement q) {
                 return StatementPlanner.plan(engine.catalog(), q.query(), sql).columns();
             }

@@ -123,6 +123,8 @@ public final class QueryBinder {
             lq = bindSetOp(s, parent);
         } else if (q instanceof Query.With w) {
             lq = bindWith(w, parent);
+        } else if (q instanceof Query.Modifying) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a data-modifying statement is only supported as a WITH query");
         } else {
             lq = bindValues((Query.Values) q, parent);
         }
@@ -147,6 +149,11 @@ public final class QueryBinder {
         CteFrame saved = ctes;
         try {
             for (Query.Cte c : w.ctes()) {
+                if (c.query() instanceof Query.Modifying m && !modified.containsKey(m)) {
+                    // never bound without having run: a data-modifying query nobody reads must still run (PostgreSQL)
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a data-modifying statement in WITH is supported only in"
+                            + " the WITH of a top-level SELECT (not before INSERT, UPDATE or DELETE, nor in a subquery)");
+                }
                 ctes = new CteFrame(c, ctes, w.recursive());
             }
             return bindQuery(w.body(), parent);
@@ -211,6 +218,25 @@ public final class QueryBinder {
             this.nullableDepth = nullableDepth;
             this.exceptDepth = exceptDepth;
         }
+    }
+
+    /**
+     * The rows each data-modifying WITH query returned (its RETURNING; null without one), filled by the
+     * engine before binding, once it ran them: a key for each that ran.
+     */
+    private java.util.Map<Query.Modifying, Table> modified = java.util.Map.of();
+
+    /** Sets what {@link #modifyingCte} reads. */
+    public void modified(java.util.Map<Query.Modifying, Table> rows) {
+        this.modified = rows;
+    }
+
+    private Relation modifyingCte(Query.Cte cte, Query.Modifying m, String alias) {
+        Table rows = modified.get(m);
+        if (rows == null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH query \"" + cte.name() + "\" does not have a RETURNING clause");
+        }
+        return newRelation(Relation.Kind.TABLE, alias, rows, columnNames(rows));
     }
 
     private SelfRef selfRef;
@@ -1422,6 +1448,9 @@ public final class QueryBinder {
                 CteFrame saved = ctes;
                 ctes = c.prev; // the CTE's query sees the CTEs before it, not itself
                 try {
+                    if (c.cte.query() instanceof Query.Modifying m) {
+                        return modifyingCte(c.cte, m, t.alias() != null ? t.alias() : c.cte.name());
+                    }
                     if (c.recursive && readsTable(c.cte.query(), c.cte.name())) {
                         return recursiveCte(c.cte, t.alias() != null ? t.alias() : c.cte.name(), scope);
                     }

@@ -67,6 +67,24 @@ public final class StatementPlanner {
     }
 
     /**
+     * A query whose WITH has data-modifying statements, already run: {@code rows} holds each one's
+     * RETURNING rows, which references to its name read. Built for the one run (never cached).
+     */
+    public static PlannedQuery planWithModified(Catalog catalog, Query query, String sql, java.util.Map<Query.Modifying, io.respsql.storage.Table> rows) {
+        QueryBinder binder = new QueryBinder(catalog, sql);
+        binder.modified(rows);
+        QueryPlanner.Planned p = QueryPlanner.plan(binder.bindQuery(query, null));
+        PlannedQuery planned = new PlannedQuery(p, binder.relationCount(), () -> {
+            QueryBinder b = new QueryBinder(catalog, sql, true);
+            b.modified(rows);
+            return QueryPlanner.plan(b.bindQuery(query, null)).explain();
+        });
+        planned.tablesRead(binder.tablesRead());
+        planned.subqueryPlans(binder.subqueryPlans());
+        return planned;
+    }
+
+    /**
      * {@link #plan(ReadableCatalog, Query, String)} of a statement in PostgreSQL's dialect or not
      * (a query planned again on a worker thread, whose own dialect is not the client's): the
      * thread's dialect is set for the planning and then put back.

@@ -174,7 +174,8 @@ public final class SqlParser {
             }
             case WITH:
                 if (Dialect.postgres()) {
-                    return new Statement.QueryStatement(query());
+                    Statement written = withWrite();
+                    return written != null ? written : new Statement.QueryStatement(query());
                 }
                 throw error(STATEMENT_START);
             case UPDATE:
@@ -1099,6 +1100,75 @@ public final class SqlParser {
 
     // ---- with ----
 
+    /**
+     * {@code WITH ... INSERT | UPDATE | DELETE}: the CTEs (queries) become part of what the write reads: an
+     * INSERT's query is wrapped in them; an UPDATE's FROM or a DELETE's USING item naming a CTE becomes a
+     * derived table {@code (WITH ... SELECT * FROM name) name}. Null (nothing consumed) when the WITH
+     * heads a query. The statement stays an ordinary INSERT, UPDATE or DELETE (logged, replicated and
+     * undone as one).
+     */
+    private Statement withWrite() {
+        int save = pos;
+        Query.With head;
+        try {
+            head = withHead();
+        } catch (SqlException notAWrite) {
+            pos = save;
+            return null;
+        }
+        Token t = peek();
+        if (!t.is(Keyword.INSERT) && !t.is(Keyword.UPDATE) && !t.is(Keyword.DELETE)) {
+            pos = save;
+            return null;
+        }
+        pos++;
+        if (t.is(Keyword.INSERT)) {
+            Statement.Insert ins = (Statement.Insert) insert();
+            if (ins.query() == null) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH before INSERT ... VALUES is not supported: use INSERT ... SELECT");
+            }
+            return new Statement.Insert(ins.table(), ins.columns(), ins.rows(), new Query.With(head.ctes(), head.recursive(),
+                    ins.query(), head.start(), lastEnd()), ins.returnSize(), ins.alias(), ins.onConflict(), ins.returning(),
+                    ins.overriding());
+        }
+        if (t.is(Keyword.UPDATE)) {
+            Statement.Update u = (Statement.Update) update();
+            return new Statement.Update(u.table(), u.alias(), u.assignments(), withCtes(u.from(), head), u.where(), u.returning());
+        }
+        Statement.Delete d = (Statement.Delete) delete();
+        return new Statement.Delete(d.table(), d.alias(), withCtes(d.using(), head), d.where(), d.returning());
+    }
+
+    /** {@code f} with each table reference to one of {@code head}'s CTEs made a derived table that holds the WITH. */
+    private static Query.FromItem withCtes(Query.FromItem f, Query.With head) {
+        if (f instanceof Query.TableRef t) {
+            for (Query.Cte c : head.ctes()) {
+                if (c.name().equalsIgnoreCase(t.name())) {
+                    Query.Select all = new Query.Select(false, List.of(new Query.Star(null, t.start(), t.end())),
+                            new Query.TableRef(t.name(), null, t.start(), t.end()), null, List.of(), null, List.of(), null, null,
+                            false, t.start(), t.end());
+                    return new Query.Derived(new Query.With(head.ctes(), head.recursive(), all, t.start(), t.end()),
+                            t.alias() != null ? t.alias() : t.name(), t.start(), t.end());
+                }
+            }
+            return f;
+        } else if (f instanceof Query.Join j) {
+            return new Query.Join(j.kind(), withCtes(j.left(), head), withCtes(j.right(), head), j.on(), j.using(), j.natural());
+        }
+        return f;
+    }
+
+    /** {@code INSERT | UPDATE | DELETE ...} as a WITH query (PostgreSQL's dialect), or null when none starts here. */
+    private Query modifyingCte() {
+        Token t = peek();
+        if (!Dialect.postgres() || !(t.is(Keyword.INSERT) || t.is(Keyword.UPDATE) || t.is(Keyword.DELETE))) {
+            return null;
+        }
+        pos++;
+        Statement st = t.is(Keyword.INSERT) ? insert() : t.is(Keyword.UPDATE) ? update() : delete();
+        return new Query.Modifying(st, t.start, lastEnd());
+    }
+
     /** {@code name(args) [[AS] alias [(column)]]} in FROM: a set-returning function (PostgreSQL's dialect). */
     private Query.FromItem fromFunction() {
         Token t = peek();
@@ -1114,6 +1184,15 @@ public final class SqlParser {
 
     /** {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), ... query}. */
     private Query with() {
+        Query.With head = withHead();
+        deeper();
+        Query body = query();
+        depth--;
+        return new Query.With(head.ctes(), head.recursive(), body, head.start(), lastEnd());
+    }
+
+    /** {@code WITH [RECURSIVE] cte, ...} up to what follows it: a With whose body is null. */
+    private Query.With withHead() {
         Token first = next(); // WITH
         deeper();
         boolean recursive = acceptKeyword(Keyword.RECURSIVE);
@@ -1128,13 +1207,15 @@ public final class SqlParser {
                 pos++;
             }
             expectSymbol(Symbol.LPAREN);
-            Query q = query();
+            Query q = modifyingCte();
+            if (q == null) {
+                q = query();
+            }
             expectSymbol(Symbol.RPAREN);
             ctes.add(new Query.Cte(name, columns, q));
         } while (acceptSymbol(Symbol.COMMA));
-        Query body = query();
         depth--;
-        return new Query.With(ctes, recursive, body, first.start, lastEnd());
+        return new Query.With(ctes, recursive, null, first.start, lastEnd());
     }
 
     /** Does a query start at {@code i}: after any opening parentheses, SELECT or VALUES (or WITH in PostgreSQL's dialect)? */

@@ -92,4 +92,8 @@ public sealed interface Query {
     /** A set-returning function in FROM ({@code generate_series(a, b) AS g(x)}); {@code columns} empty when not written. */
     record FunctionRef(Expr.Function call, String alias, List<String> columns, int start, int end) implements FromItem {
     }
+
+    /** A data-modifying WITH query ({@code name AS (INSERT | UPDATE | DELETE ... [RETURNING ...])}). */
+    record Modifying(Statement statement, int start, int end) implements Query {
+    }
 }

@@ -11,12 +11,15 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * WITH RECURSIVE and generate_series (issue 25) over the PostgreSQL protocol against PostgreSQL 15 itself:
@@ -222,6 +225,81 @@ class WithPgTest {
             assertEquals("57014", e.getSQLState(), e.getMessage());
             // and the server answered another client meanwhile and answers this one now
             assertEquals(List.of("types: int4", "1"), rows(ours, "SELECT 1"));
+        }
+    }
+
+    @Test
+    void dataModifyingWithAndWithBeforeWrites() throws SQLException {
+        both("CREATE TABLE dm (a INT)");
+        String[] queries = {
+            "WITH t AS (INSERT INTO dm VALUES (1), (2), (3) RETURNING a, a * 10 AS b) SELECT * FROM t ORDER BY a",
+            "WITH t AS (UPDATE dm SET a = a + 100 WHERE a >= 2 RETURNING a) SELECT sum(a) FROM t",
+            "WITH t AS (DELETE FROM dm WHERE a = 1 RETURNING *) SELECT count(*) FROM t",
+            "SELECT * FROM dm ORDER BY a",
+            "WITH t(x) AS (INSERT INTO dm VALUES (7) RETURNING a), u AS (SELECT x + 1 AS y FROM t) SELECT x, y FROM t, u",
+            // a failure after the change takes the whole statement back
+            "WITH t AS (INSERT INTO dm VALUES (5) RETURNING a) SELECT a / 0 FROM t",
+            "SELECT * FROM dm ORDER BY a",
+            "WITH t AS (DELETE FROM dm WHERE a > 1000) SELECT 1",
+            "WITH t AS (DELETE FROM dm WHERE a > 1000) SELECT * FROM t",
+            // WITH before INSERT, UPDATE and DELETE: the CTEs are what the write reads
+            "WITH t AS (SELECT a FROM dm) INSERT INTO dm SELECT a + 1000 FROM t ORDER BY a RETURNING a",
+            "WITH t AS (SELECT 1007 AS a) DELETE FROM dm USING t WHERE dm.a = t.a RETURNING dm.a",
+            "WITH t AS (SELECT 102 AS a, 5 AS b) UPDATE dm SET a = t.b FROM t WHERE dm.a = t.a RETURNING dm.a",
+            "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) INSERT INTO dm SELECT n FROM t RETURNING a",
+            "SELECT * FROM dm ORDER BY a",
+        };
+        for (String q : queries) {
+            same(q);
+        }
+        // PostgreSQL shows the other parts the table as it was before the statement: refused, never answered otherwise
+        SQLException e = assertThrows(SQLException.class, () -> rows(ours, "WITH t AS (DELETE FROM dm RETURNING a) SELECT * FROM dm"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        // a data-modifying query where it would not run (before a write, in a subquery): refused, never skipped
+        e = assertThrows(SQLException.class, () -> rows(ours, "WITH t AS (DELETE FROM dm RETURNING a) INSERT INTO dm SELECT 1 RETURNING a"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        e = assertThrows(SQLException.class, () -> rows(ours, "SELECT * FROM (WITH t AS (DELETE FROM dm) SELECT 1) s"));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        assertEquals(rows(theirs, "SELECT * FROM dm ORDER BY a"), rows(ours, "SELECT * FROM dm ORDER BY a"));
+    }
+
+    @Test
+    void dataModifyingWithIsLoggedAsOneStatementAndAtomicInMulti() throws Exception {
+        Path dir = Files.createTempDirectory("respsql-with-");
+        List<String> before;
+        try (TestServer s = TestServer.start(c -> c.pgPort(0).dir(dir).appendOnly(true));
+             Connection c = DriverManager.getConnection("jdbc:postgresql://" + s.host() + ":" + s.server().pgPort() + "/respsql",
+                     "tester", "");
+             Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE src (id INT PRIMARY KEY, v TEXT)");
+            st.execute("CREATE TABLE dst (id INT, v TEXT)");
+            st.execute("INSERT INTO src SELECT x, 'v' || x FROM generate_series(1, 20) AS g(x)");
+            assertEquals(List.of("types: int8", "10"), rows(c, "WITH moved AS (DELETE FROM src WHERE id <= 10 RETURNING id, v),"
+                    + " copied AS (INSERT INTO dst VALUES (2000, 'x'), (3000, NULL) RETURNING id) SELECT count(*) FROM moved"));
+            rows(c, "WITH t AS (UPDATE src SET v = v || '!' WHERE id > 15 RETURNING id) SELECT count(*) FROM t");
+            // a failed one changes nothing
+            assertThrows(SQLException.class, () -> rows(c, "WITH t AS (DELETE FROM src RETURNING id) SELECT 1 / (id - 11) FROM t"));
+            before = rows(c, "SELECT * FROM src ORDER BY id");
+            assertEquals(11, before.size());
+            // MULTI/EXEC over RESP: the data-modifying statement is one of the block's
+            try (io.respsql.it.RespConnection r = new io.respsql.it.RespConnection(s.host(), s.port())) {
+                assertEquals("+OK\r\n", r.call("SQL", "SET sql_dialect TO postgresql"));
+                assertEquals("+OK\r\n", r.call("MULTI"));
+                assertEquals("+QUEUED\r\n", r.call("SQL", "WITH t AS (DELETE FROM src WHERE id = 11 RETURNING id) SELECT * FROM t"));
+                assertEquals("+QUEUED\r\n", r.call("SQL", "INSERT INTO src VALUES (12, 'dup')")); // a duplicate key: the block fails
+                assertTrue(r.call("EXEC").startsWith("-"), "the block failed");
+            }
+            assertEquals(before, rows(c, "SELECT * FROM src ORDER BY id"), "the block's DELETE was taken back");
+            before = rows(c, "SELECT * FROM src ORDER BY id");
+            before.addAll(rows(c, "SELECT * FROM dst ORDER BY id"));
+        }
+        try (TestServer s = TestServer.start(c -> c.pgPort(0).dir(dir).appendOnly(true));
+             Connection c = DriverManager.getConnection("jdbc:postgresql://" + s.host() + ":" + s.server().pgPort() + "/respsql",
+                     "tester", "")) {
+            List<String> after = rows(c, "SELECT * FROM src ORDER BY id");
+            after.addAll(rows(c, "SELECT * FROM dst ORDER BY id"));
+            assertEquals(before, after, "replayed from the append-only file");
+            assertNotEquals(-1, String.join(",", after).indexOf("v16!"));
         }
     }
 }
