@@ -19,7 +19,9 @@
 # the npm packages pinned by node-pg/package-lock.json (npm ci).
 #
 # Env: CLIENT_TIMEOUT=120 seconds one client may take; RESPSQL_HEAP=512m the server's heap;
-# PG_CLIENTS_TX=1 adds each program's transaction step (BEGIN/COMMIT/ROLLBACK across round trips).
+# PG_CLIENTS_TX=1 adds each program's transaction step (BEGIN/COMMIT/ROLLBACK across round trips);
+# PG_CLIENTS_CATALOG=1 the catalog steps that do not pass yet (psql's \d, pgjdbc's getPrimaryKeys,
+# getIndexInfo, getImportedKeys, getExportedKeys).
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

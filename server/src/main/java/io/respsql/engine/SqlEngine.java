@@ -1066,9 +1066,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private Outcome run(Statement st, String sql, ResultSink results) {
         if (st instanceof Statement.QueryStatement q) {
             int seqCalls = io.respsql.storage.SequenceScope.boundCount();
+            int systemRelations = io.respsql.catalog.SystemRelations.builtCount();
             io.respsql.plan.PlannedQuery p = StatementPlanner.plan(catalog, q.query(), sql);
-            if (io.respsql.storage.SequenceScope.boundCount() != seqCalls) {
-                offload = null; // nextval(...) moves a sequence: on the event loop only, never run twice
+            if (io.respsql.storage.SequenceScope.boundCount() != seqCalls
+                    || io.respsql.catalog.SystemRelations.builtCount() != systemRelations) {
+                // nextval(...) moves a sequence: on the event loop only, never run twice; pg_catalog's
+                // relations are built from the whole catalog, which a worker's read view is not
+                offload = null;
                 moveOff = false;
                 stop.replyStarted(); // so the loop bound cannot stop it half-way (the statement timeout still does)
             }
