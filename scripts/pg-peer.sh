@@ -40,8 +40,10 @@ ensure_binaries() {
   [[ -x "$PG_BIN/postgres" ]] || die "no PostgreSQL binaries in $PG_BIN (set PG_BIN, or PG_INSTALL=1 as root)"
 }
 
+# A port nothing listens on, from a random start: two peers started at once (tests run side by side)
+# must not both pick the first free port; start() still retries when postgres finds it taken.
 free_port() {
-  local p=54329
+  local p=$((20000 + RANDOM % 30000))
   while ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; do p=$((p + 1)); done
   echo "$p"
 }
@@ -69,12 +71,21 @@ start() {
   chmod 700 "$base"
   as_owner "$PG_BIN/initdb" -D "$data" -U "$user" -A trust -E UTF8 --locale=C.UTF-8 >"$base/initdb.log" 2>&1 ||
     { cat "$base/initdb.log" >&2; die "initdb failed"; }
-  port="$(free_port)"
-  local owner=()
+  local owner=() attempt
   [[ $(id -u) == 0 ]] && owner=(runuser -u postgres --)
-  "${PIN[@]}" "${owner[@]}" "$PG_BIN/pg_ctl" -D "$data" -l "$base/postgres.log" -w -t 120 start \
-    -o "-p $port -k $base -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=512MB -c max_wal_size=4GB " >/dev/null ||
-    { cat "$base/postgres.log" >&2; die "postgres did not start"; }
+  for attempt in 1 2 3 4 5; do
+    port="$(free_port)"
+    if "${PIN[@]}" "${owner[@]}" "$PG_BIN/pg_ctl" -D "$data" -l "$base/postgres.log" -w -t 120 start \
+      -o "-p $port -k $base -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=512MB -c max_wal_size=4GB " >/dev/null; then
+      break
+    fi
+    # taken between the probe and the bind (another peer, another test's server): another port
+    if [[ $attempt -lt 5 ]] && grep -q "Address already in use" "$base/postgres.log" 2>/dev/null; then
+      echo "pg-peer: port $port was taken, trying another" >&2
+      continue
+    fi
+    cat "$base/postgres.log" >&2; die "postgres did not start"
+  done
   as_owner "$PG_BIN/psql" -q -h 127.0.0.1 -p "$port" -U "$user" -d postgres -c "CREATE DATABASE bench" >/dev/null
   {
     echo "PG_PORT=$port"

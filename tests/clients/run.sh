@@ -7,7 +7,8 @@
 #   tests/clients/run.sh [client ...]        (default: all of them)
 #
 # Clients: redis-cli redis-cli-resp3 redis-py node-redis-6 node-redis-4 ioredis lettuce jedis-resp2
-# jedis-resp3. What is missing is installed first, as CI needs it on a fresh machine: Debian's
+# jedis-resp3, and over TLS: redis-py-tls node-redis-6-tls node-redis-4-tls ioredis-tls (a CA, a server
+# and a client certificate made by openssl; the server is TLS-only with tls-auth-clients yes). What is missing is installed first, as CI needs it on a fresh machine: Debian's
 # redis-tools and python3-redis (apt, as root), the npm packages pinned by each package-lock.json
 # (npm ci), the Java clients pinned in java/pom.xml (Maven Central); the server jar is built when it
 # is missing or older than the sources (scripts/respsql-server).
@@ -17,7 +18,8 @@ set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-ALL=(redis-cli redis-cli-resp3 redis-py node-redis-6 node-redis-4 ioredis lettuce jedis-resp2 jedis-resp3)
+ALL=(redis-cli redis-cli-resp3 redis-py node-redis-6 node-redis-4 ioredis lettuce jedis-resp2 jedis-resp3
+     redis-py-tls node-redis-6-tls node-redis-4-tls ioredis-tls)
 CLIENTS=("$@")
 [[ ${#CLIENTS[@]} -eq 0 ]] && CLIENTS=("${ALL[@]}")
 CLIENT_TIMEOUT="${CLIENT_TIMEOUT:-120}"
@@ -80,19 +82,24 @@ stop_server() {
   SERVER_PID=""
   SERVER_DIR=""
 }
-trap stop_server EXIT
+trap 'stop_server; [[ -n "${TLS_DIR:-}" ]] && rm -rf "$TLS_DIR"' EXIT
 trap 'exit 130' INT TERM
 
-# Starts a server on a free port (--port 0) and sets PORT from its ready line.
+# Starts a server on a free port (--port 0) and sets PORT from its ready line; with TLS (a *-tls
+# client: tls_setup), TLS-only on TLS_PORT, and PORT is that port.
 start_server() {
   SERVER_DIR="$(mktemp -d -t respsql-clients.XXXXXX)"
   : >"$SERVER_DIR/server.log"
-  "$ROOT/scripts/respsql-server" --port 0 --bind 127.0.0.1 --dir "$SERVER_DIR" --save "" \
+  local tls_args=()
+  [[ -n "${TLS_PORT:-}" ]] && tls_args=(--tls-port "$TLS_PORT" --tls-cert-file "$TLS_DIR/server.crt"
+      --tls-key-file "$TLS_DIR/server.key" --tls-ca-cert-file "$TLS_DIR/ca.crt" --tls-auth-clients yes)
+  "$ROOT/scripts/respsql-server" --port 0 --bind 127.0.0.1 --dir "$SERVER_DIR" --save "" "${tls_args[@]}" \
       >"$SERVER_DIR/server.log" 2>&1 &
   SERVER_PID=$!
   PORT=""
   for _ in $(seq 1 600); do
     PORT="$(sed -n 's/.* ready on 127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$SERVER_DIR/server.log")"
+    [[ -n "$PORT" && -n "${TLS_PORT:-}" ]] && PORT="$TLS_PORT"
     [[ -n "$PORT" ]] && return 0
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
@@ -116,8 +123,22 @@ client_command() {
     lettuce)         CMD=(java -cp "$JAVA_CP" clients.LettuceSession);  VERSION="$(jar_version lettuce-core) (RESP3 first)" ;;
     jedis-resp2)     CMD=(java -cp "$JAVA_CP" clients.JedisSession 2);  VERSION="$(jar_version jedis) (RESP2)" ;;
     jedis-resp3)     CMD=(java -cp "$JAVA_CP" clients.JedisSession 3);  VERSION="$(jar_version jedis) (RESP3)" ;;
+    *-tls)           client_command "${1%-tls}"; VERSION="$VERSION over TLS (CA-signed certificates, client certificate)" ;;
   esac
 }
+# The TLS clients' certificates, made once: a CA, a server certificate for 127.0.0.1, a client one.
+TLS_DIR=""
+tls_setup() {
+  [[ -n "$TLS_DIR" ]] && return 0
+  TLS_DIR="$(mktemp -d -t respsql-clients-tls.XXXXXX)"
+  (cd "$TLS_DIR" && openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 -subj /CN=clients-ca &&
+    for n in server client; do
+      openssl req -newkey rsa:2048 -nodes -keyout $n.key -out $n.csr -subj /CN=$n &&
+      openssl x509 -req -in $n.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out $n.crt -days 2 \
+        -extfile <(echo subjectAltName=IP:127.0.0.1,DNS:localhost) || exit 1
+    done) >"$TLS_DIR/openssl.log" 2>&1 || { cat "$TLS_DIR/openssl.log" >&2; die "openssl could not make the test certificates"; }
+}
+free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 passed=0
 failed=0
@@ -126,11 +147,18 @@ for client in "${CLIENTS[@]}"; do
   client_command "$client"
   echo "== $client $VERSION"
   status=0
+  TLS_PORT=""
+  tls_env=()
+  if [[ "$client" == *-tls ]]; then
+    tls_setup
+    TLS_PORT="$(free_port)"
+    tls_env=(RESPSQL_TLS_CA="$TLS_DIR/ca.crt" RESPSQL_TLS_CERT="$TLS_DIR/client.crt" RESPSQL_TLS_KEY="$TLS_DIR/client.key")
+  fi
   if ! start_server; then
     echo "$client: the server did not start"
     status=1
   else
-    RESPSQL_HOST=127.0.0.1 RESPSQL_PORT="$PORT" timeout "$CLIENT_TIMEOUT" "${CMD[@]}" 2>&1
+    env "${tls_env[@]}" RESPSQL_HOST=127.0.0.1 RESPSQL_PORT="$PORT" timeout "$CLIENT_TIMEOUT" "${CMD[@]}" 2>&1
     status=$?
     [[ "$status" == 124 ]] && echo "$client: FAIL: still running after ${CLIENT_TIMEOUT}s"
     if ! kill -0 "$SERVER_PID" 2>/dev/null; then

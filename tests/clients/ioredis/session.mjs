@@ -2,12 +2,12 @@
 // INFO says the server is not loading. Its default replyMapping "legacy" hands RESP3 doubles over as
 // strings, as RESP2 would; one step reads them with replyMapping "resp3" to see the doubles.
 import { Redis, ReplyError } from 'ioredis';
-import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps, typedStep }
+import { host, port, tls, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps, typedStep }
   from '../node-common/session.mjs';
 
 const NAME = 'ioredis';
 // lazyConnect so that a refused connection rejects connect() instead of retrying forever.
-const redis = new Redis({ host, port, lazyConnect: true, retryStrategy: () => null });
+const redis = new Redis({ host, port, lazyConnect: true, retryStrategy: () => null, ...(tls ? { tls } : {}) });
 redis.on('error', () => {}); // connection errors also reject the awaited call, which reports them
 
 const sql = (statement) => redis.call('SQL', statement);
@@ -15,7 +15,7 @@ const count = () => sql('SELECT COUNT(*) FROM people');
 const query = (statement) => redis.call('QUERY', statement);
 const shared = sharedSteps({ sql, query, float: '2.5', count, ping: () => redis.ping(), info: (section) => redis.info(section), ErrorType: ReplyError });
 // A second connection, with replyMapping "resp3": the same step, the FLOAT now a number.
-const resp3 = new Redis({ host, port, lazyConnect: true, retryStrategy: () => null, replyMapping: 'resp3' });
+const resp3 = new Redis({ host, port, lazyConnect: true, retryStrategy: () => null, replyMapping: 'resp3', ...(tls ? { tls } : {}) });
 resp3.on('error', () => {});
 const typedResp3 = typedStep('typed reply (QUERY), replyMapping "resp3": FLOAT as a double', {
   sql: (statement) => resp3.call('SQL', statement), query: (statement) => resp3.call('QUERY', statement), float: 2.5 });

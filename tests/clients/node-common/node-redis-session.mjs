@@ -1,12 +1,15 @@
 // The node-redis session, the same code for every major: node-redis-6/ and node-redis-4/ pass in
 // their own installed package. Nothing but the major changes the protocol: 6 opens with HELLO 3, and
 // reads RESP3 doubles as numbers.
-import { host, port, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps }
+import { host, port, tls, ROWS, COLUMNS, FAILING_BLOCK, insert, row, check, eq, eqRows, clientField, runSession, sharedSteps }
   from './session.mjs';
 
 export async function nodeRedisSession(name, { createClient, ErrorReply }, resp) {
   // The client's defaults, but no endless reconnecting when the server refuses the handshake.
-  const client = createClient({ socket: { host, port, reconnectStrategy: false } });
+  // Over TLS (run.sh's *-tls clients) as its documentation says: a rediss:// URL, the CA and client certificate.
+  const client = createClient(tls
+    ? { url: `rediss://${host}:${port}`, socket: { host, port, reconnectStrategy: false, tls: true, ...tls } }
+    : { socket: { host, port, reconnectStrategy: false } });
   client.on('error', () => {}); // connection errors also reject the awaited call, which reports them
 
   const sql = (statement) => client.sendCommand(['SQL', statement]);

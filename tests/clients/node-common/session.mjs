@@ -3,8 +3,16 @@
 // runner that prints one line per step, "<client>: ok <step>" or "<client>: FAIL <step>: <why>".
 // The Java (java/) and Python (python/) programs and redis-cli (redis-cli/) run the same session.
 
+import { readFileSync } from 'node:fs';
+
 export const host = process.env.RESPSQL_HOST ?? '127.0.0.1';
 export const port = Number(process.env.RESPSQL_PORT ?? 6379);
+// TLS (run.sh's *-tls clients): the test CA and a client certificate it signed, or null for plaintext.
+export const tls = process.env.RESPSQL_TLS_CA ? {
+  ca: readFileSync(process.env.RESPSQL_TLS_CA),
+  cert: readFileSync(process.env.RESPSQL_TLS_CERT),
+  key: readFileSync(process.env.RESPSQL_TLS_KEY),
+} : null;
 
 export const ROWS = 1000;
 export const COLUMNS = '(id INT PRIMARY KEY, grp INT, score FLOAT, name TEXT)';

@@ -56,7 +56,11 @@ def eq_rows(actual, expected, what):
             raise StepError(f"{what}: row {k + 1} of {len(expected)} expected {e!r}, got {a!r} ({len(actual)} rows in all)")
 
 
-r = redis.Redis(host=os.environ.get("RESPSQL_HOST", "127.0.0.1"), port=int(os.environ.get("RESPSQL_PORT", "6379")))
+# TLS (run.sh's redis-py-tls): ssl=True with the test CA (host name checked) and a client certificate.
+TLS = {"ssl": True, "ssl_ca_certs": os.environ["RESPSQL_TLS_CA"], "ssl_certfile": os.environ["RESPSQL_TLS_CERT"],
+       "ssl_keyfile": os.environ["RESPSQL_TLS_KEY"], "ssl_cert_reqs": "required", "ssl_check_hostname": True} \
+    if os.environ.get("RESPSQL_TLS_CA") else {}
+r = redis.Redis(host=os.environ.get("RESPSQL_HOST", "127.0.0.1"), port=int(os.environ.get("RESPSQL_PORT", "6379")), **TLS)
 
 
 def sql(statement):

@@ -31,6 +31,8 @@ public final class Session {
     private boolean closing;
     /** Whether the client may run commands that need authentication (see {@code requirepass}). */
     private boolean authenticated;
+    /** The ACL user the connection is authenticated as (null: the default user). */
+    private io.respsql.acl.AclUser user;
     /** The socket's file descriptor for CLIENT LIST; {@link #FD_UNKNOWN} until looked up (see {@link SocketFds}). */
     private int fd = FD_UNKNOWN;
     private static final int FD_UNKNOWN = Integer.MIN_VALUE;
@@ -180,6 +182,48 @@ public final class Session {
 
     public void authenticated(boolean authenticated) {
         this.authenticated = authenticated;
+    }
+
+    /** The ACL user of the connection; null: the default user. */
+    public io.respsql.acl.AclUser user() {
+        return user;
+    }
+
+    public void user(io.respsql.acl.AclUser user) {
+        this.user = user;
+    }
+
+    /** The ACL user's name, for CLIENT LIST and ACL LOG. */
+    public String userName() {
+        return user == null ? "default" : user.name();
+    }
+
+    // ---- tx: interactive transactions (SQL "BEGIN" ... "COMMIT") ----
+    private io.respsql.engine.Transactions.Tx sqlTx;
+    private byte[][] parked;
+
+    /** This connection's SQL transaction state, made at first use. */
+    public io.respsql.engine.Transactions.Tx sqlTx() {
+        if (sqlTx == null) {
+            sqlTx = new io.respsql.engine.Transactions.Tx();
+        }
+        return sqlTx;
+    }
+
+    /** The SQL transaction state, or null when none was ever made (autocommit: nothing to look at). */
+    public io.respsql.engine.Transactions.Tx sqlTxOrNull() {
+        return sqlTx;
+    }
+
+    /** A command waiting for another connection's transaction: run again by the connection once unblocked. */
+    public void park(byte[][] command) {
+        this.parked = command;
+    }
+
+    public byte[][] takeParked() {
+        byte[][] p = parked;
+        parked = null;
+        return p;
     }
 
     /** The open MULTI block, or null when the client is not in MULTI. */
@@ -425,7 +469,7 @@ public final class Session {
           .append(" tot-mem=").append(queryBufferBytes + pendingOutputBytes())
           .append(" events=r")
           .append(" cmd=").append(lastCommand == null ? "NULL" : lastCommand)
-          .append(" user=default redir=-1")
+          .append(" user=").append(userName()).append(" redir=-1")
           .append(" resp=").append(protocol)
           .append(" lib-name=").append(libName)
           .append(" lib-ver=").append(libVer);

@@ -152,6 +152,7 @@ final class ClientCommands {
         String laddr = null;
         boolean skipMe = true;
         String type = null;
+        String user = null;
         for (int i = 2; i < a.count(); i += 2) {
             if (i + 1 >= a.count()) {
                 Replies.syntaxError(out);
@@ -169,10 +170,11 @@ final class ClientCommands {
             } else if (a.is(i, "laddr")) {
                 laddr = value;
             } else if (a.is(i, "user")) {
-                if (!value.equals("default")) {
+                if (ctx.acl().user(value) == null) {
                     out.error("ERR No such user '" + value + "'");
                     return;
                 }
+                user = value;
             } else if (a.is(i, "skipme")) {
                 if (a.is(i + 1, "yes")) {
                     skipMe = true;
@@ -197,7 +199,7 @@ final class ClientCommands {
         for (Session c : ctx.clients().all()) {
             if ((id != 0 && c.id() != id) || (addr != null && !c.addr().equals(addr))
                     || (laddr != null && !c.laddr().equals(laddr)) || (skipMe && c == s)
-                    || (type != null && !type.equals(typeOf(c)))) {
+                    || (type != null && !type.equals(typeOf(c))) || (user != null && !user.equals(c.userName()))) {
                 continue;
             }
             victims.add(c);
@@ -289,8 +291,8 @@ final class ClientCommands {
             "      Kill connections made to specified local address",
             "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
             "      Kill connections by type.",
-            "    * USER default",
-            "      Kill connections authenticated by the default user.",
+            "    * USER <username>",
+            "      Kill connections authenticated by <username>.",
             "    * ID <client-id>",
             "      Kill connections by client id.",
             "    * SKIPME (YES|NO)",

@@ -92,6 +92,44 @@ public final class CommandDispatcher {
         return table;
     }
 
+    /** ACL users (null: no ACL checks, only requirepass; unit tests of the dispatcher). */
+    private io.respsql.acl.Acl acl;
+
+    public CommandDispatcher acl(io.respsql.acl.Acl acl) {
+        this.acl = acl;
+        return this;
+    }
+
+    /** Whether a new connection starts unauthenticated (requirepass, or the default user needs a password or is off). */
+    public boolean authRequired() {
+        return acl != null ? acl.authRequired() : config.passwordRequired();
+    }
+
+    /**
+     * Whether the session's ACL user may run {@code spec} (the subcommand when there is one);
+     * false with the NOPERM error written and the denial in ACL LOG. Costs a field read for an
+     * unrestricted user (the default configuration's default user).
+     */
+    private boolean permitted(Session session, CommandSpec spec, CommandSpec top, Transaction tx, RespWriter out) {
+        io.respsql.acl.AclUser u = session.user() != null ? session.user() : acl.defaultUser();
+        if (u.unrestricted() || top.hasFlag(CommandFlags.NO_AUTH)) {
+            return true;
+        }
+        if (u.mayRun(spec.fullName())) {
+            return true;
+        }
+        acl.log("command", tx != null ? "multi" : "toplevel", spec.fullName(), u.name(), clientInfo(session));
+        out.error(io.respsql.acl.Acl.commandDenied(u, spec.fullName()));
+        return false;
+    }
+
+    /** The CLIENT INFO line of a session, for ACL LOG. */
+    public String clientInfo(Session session) {
+        StringBuilder sb = new StringBuilder();
+        session.appendInfoLine(sb, stats.clockMillis());
+        return sb.toString();
+    }
+
     /**
      * Executes {@code args} for {@code session}; the reply is appended to {@code out}'s target.
      * Returns the error the command replied (without '-'), or null when it did not fail (EXEC
@@ -127,10 +165,13 @@ public final class CommandDispatcher {
                     spec.rejectedCalls++;
                     Replies.wrongArity(out, spec);
                     failQueueing(tx);
-                } else if (!session.authenticated() && config.passwordRequired()
+                } else if (!session.authenticated() && authRequired()
                         && !top.hasFlag(CommandFlags.NO_AUTH)) {
                     // As Redis: unknown commands and wrong arity are reported first, then the lock.
                     out.error("NOAUTH Authentication required.");
+                    failQueueing(tx);
+                } else if (acl != null && !permitted(session, spec, top, tx, out)) {
+                    spec.rejectedCalls++;
                     failQueueing(tx);
                 } else if (session.inPubSub() && session.protocol() == 2
                         && !top.hasFlag(CommandFlags.PUBSUB_CONTEXT)) {
@@ -367,6 +408,7 @@ public final class CommandDispatcher {
     }
 
     private static boolean skipsSlowlog(CommandSpec spec) {
-        return (spec.parent() != null ? spec.parent() : spec).hasFlag(CommandFlags.SKIP_SLOWLOG);
+        return spec.hasFlag(CommandFlags.SKIP_SLOWLOG)
+                || (spec.parent() != null && spec.parent().hasFlag(CommandFlags.SKIP_SLOWLOG));
     }
 }

@@ -233,6 +233,13 @@ public final class CommandSpec {
     /** ACL categories as Redis derives them from flags and group, for {@code COMMAND INFO}. */
     public List<String> aclCategories() {
         List<String> cats = new ArrayList<>();
+        List<String> verb = "sql".equals(group) ? io.respsql.acl.SqlVerbs.categories(fullName()) : null;
+        if (verb != null) { // a SQL verb: the ACL's categories of the verb (acl/SqlVerbs)
+            for (String c : verb) {
+                cats.add("@" + c);
+            }
+            return cats;
+        }
         if (hasFlag(CommandFlags.WRITE)) {
             cats.add("@write");
         }
@@ -244,9 +251,26 @@ public final class CommandSpec {
             cats.add("@dangerous");
         }
         cats.add(hasFlag(CommandFlags.FAST) ? "@fast" : "@slow");
-        cats.add("@" + group);
+        // Redis's names of the groups: @transaction, @keyspace
+        cats.add("@" + (group.equals("transactions") ? "transaction" : group.equals("generic") ? "keyspace" : group));
+        for (String extra : REDIS_EXTRA_CATEGORIES.getOrDefault(fullName(), List.of())) {
+            if (!cats.contains(extra)) {
+                cats.add(extra);
+            }
+        }
         return cats;
     }
+
+    /** Categories Redis 7 gives these commands beyond what their flags say (FLUSHALL is @dangerous, ...). */
+    private static final java.util.Map<String, List<String>> REDIS_EXTRA_CATEGORIES = java.util.Map.of(
+        "flushall", List.of("@keyspace", "@dangerous"),
+        "flushdb", List.of("@keyspace", "@dangerous"),
+        "info", List.of("@dangerous"),
+        "role", List.of("@admin", "@dangerous"),
+        "lastsave", List.of("@admin", "@dangerous"),
+        "shutdown", List.of("@admin", "@dangerous"),
+        "dbsize", List.of("@keyspace"),
+        "memory|usage", List.of("@keyspace"));
 
     @Override
     public String toString() {

@@ -49,8 +49,19 @@ public final class Commands {
         specs.addAll(SqlCommands.specs(ctx));
         specs.addAll(TransactionCommands.specs(ctx));
         specs.addAll(PubSubCommands.specs(ctx));
+        specs.addAll(AclCommands.specs(ctx));
         CommandTable table = new CommandTable(renamed(specs, ctx.config().renamedCommands()));
         ctx.commands(table);
+        for (CommandSpec spec : table.all()) { // the commands ACL rules range over, with their categories
+            List<String> subs = new ArrayList<>();
+            if (spec.subcommands() != null) {
+                for (CommandSpec sub : spec.subcommands().all()) {
+                    subs.add(sub.fullName());
+                    ctx.acl().addCommand(sub.fullName(), sub.aclCategories(), null);
+                }
+            }
+            ctx.acl().addCommand(spec.fullName(), spec.aclCategories(), subs);
+        }
         return table;
     }
 }

@@ -53,7 +53,8 @@ final class ConfigCommands {
         out.mapHeader(matched.size());
         for (ConfigOption o : matched) {
             out.bulk(o.name());
-            out.bulk(o.get());
+            // a password is never shown (acl): only whether one is set
+            out.bulk(io.respsql.config.ServerConfig.secret(o.name()) && !o.get().isEmpty() ? "********" : o.get());
         }
     }
 

@@ -4,8 +4,6 @@ import io.respsql.config.Version;
 import io.respsql.client.Session;
 import io.respsql.protocol.RespWriter;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 
 /** PING, ECHO, QUIT, RESET, AUTH, HELLO, and the database form of SELECT. */
@@ -47,18 +45,22 @@ final class ConnectionCommands {
     }
 
     /**
-     * Checks {@code password} for {@code user}. Only the {@code default} user exists; without a
-     * configured password it accepts any password, like Redis's {@code nopass} default user.
+     * Checks {@code password} for ACL user {@code user} (the {@code default} user's is requirepass;
+     * a {@code nopass} user takes any): the user, or null (the failure is in ACL LOG, as Redis).
      */
-    static boolean checkCredentials(ServerContext ctx, String user, byte[] password) {
-        if (!user.equals("default")) {
-            return false;
+    static io.respsql.acl.AclUser checkCredentials(ServerContext ctx, Session s, String user, byte[] password) {
+        io.respsql.acl.AclUser u = ctx.acl().authenticate(user, password);
+        if (u == null) {
+            ctx.acl().log("auth", "toplevel", "AUTH", user,
+                    ctx.dispatcher() != null ? ctx.dispatcher().clientInfo(s) : "");
         }
-        String required = ctx.config().requirePass();
-        if (required.isEmpty()) {
-            return true;
-        }
-        return MessageDigest.isEqual(required.getBytes(StandardCharsets.UTF_8), password);
+        return u;
+    }
+
+    /** The connection is now {@code u}'s. */
+    static void logIn(Session s, io.respsql.acl.AclUser u) {
+        s.authenticated(true);
+        s.user(u.name().equals(io.respsql.acl.Acl.DEFAULT) ? null : u);
     }
 
     /** {@code AUTH <password>} or {@code AUTH <username> <password>}. */
@@ -70,7 +72,7 @@ final class ConnectionCommands {
         String user;
         byte[] password;
         if (a.count() == 2) {
-            if (!ctx.config().passwordRequired()) {
+            if (!ctx.acl().authRequired()) {
                 out.error("ERR AUTH <password> called without any password configured for the default user. "
                         + "Are you sure your configuration is correct?");
                 return;
@@ -81,8 +83,9 @@ final class ConnectionCommands {
             user = a.string(1);
             password = a.bytes(2);
         }
-        if (checkCredentials(ctx, user, password)) {
-            s.authenticated(true);
+        io.respsql.acl.AclUser u = checkCredentials(ctx, s, user, password);
+        if (u != null) {
+            logIn(s, u);
             out.ok();
         } else {
             out.error(WRONGPASS);
@@ -125,7 +128,8 @@ final class ConnectionCommands {
         ctx.pubsub().unsubscribeAll(s);
         s.name("");
         s.protocol(2);
-        s.authenticated(!ctx.config().passwordRequired());
+        s.user(null);
+        s.authenticated(!ctx.acl().authRequired());
         out.simple("RESET");
     }
 
@@ -181,13 +185,14 @@ final class ConnectionCommands {
         // As Redis: the protocol version is checked first, then the credentials, and a failure
         // leaves everything else (name, protocol) unchanged.
         if (user != null) {
-            if (!checkCredentials(ctx, user, password)) {
+            io.respsql.acl.AclUser u = checkCredentials(ctx, s, user, password);
+            if (u == null) {
                 out.error(WRONGPASS);
                 return;
             }
-            s.authenticated(true);
+            logIn(s, u);
         }
-        if (!s.authenticated() && ctx.config().passwordRequired()) {
+        if (!s.authenticated() && ctx.acl().authRequired()) {
             out.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
                     + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and "
                     + "select the RESP protocol version at the same time");

@@ -38,6 +38,14 @@ final class ServerCommands {
 
     /** {@code FLUSHALL [ASYNC|SYNC]}: the catalog is cleared at once either way. */
     private void flush(Session s, CommandArgs a, RespWriter out) {
+        if (s.sqlTxOrNull() != null && s.sqlTxOrNull().inBlock()) {
+            out.error("ERR FLUSHALL is not allowed inside a SQL transaction (BEGIN ... COMMIT)");
+            return;
+        }
+        if (!ctx.sql().transactions().mayRun(s.sqlTxOrNull())) {
+            SqlCommands.park(s, a, ctx.sql().transactions()); // tx: after the open transaction ends
+            return;
+        }
         if (a.count() > 2 || (a.count() == 2 && !a.is(1, "async") && !a.is(1, "sync"))) {
             Replies.syntaxError(out);
             return;

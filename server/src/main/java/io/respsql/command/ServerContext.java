@@ -28,6 +28,7 @@ public final class ServerContext {
     private Replication replication;
     private Runnable stopServer = () -> { };
     private PubSub pubsub = new PubSub();
+    private final io.respsql.acl.Acl acl;
 
     public ServerContext(ServerConfig config, ServerStats stats, ClientRegistry clients, Catalog catalog,
                          SqlEngine sql, InfoReport info, Persistence persistence) {
@@ -38,6 +39,12 @@ public final class ServerContext {
         this.sql = sql;
         this.info = info;
         this.persistence = persistence;
+        this.acl = new io.respsql.acl.Acl(config::requirePass);
+    }
+
+    /** ACL users (ACL SETUSER, AUTH user pass, CREATE USER, GRANT). */
+    public io.respsql.acl.Acl acl() {
+        return acl;
     }
 
     /** Snapshots: SAVE, BGSAVE, LASTSAVE and what SHUTDOWN saves. */

@@ -88,6 +88,16 @@ final class SqlCommands {
         specs.add(CommandSpec.builder("query", -2).flags(CommandFlags.WRITE).group("sql")
             .summary("Runs the SQL statement formed by the arguments; a SELECT replies column names, types and typed rows.")
             .args(arguments("query")).handler(c::query).build());
+        // ---- tx: the transaction statements as bare commands (the same as SQL "BEGIN" ...) ----
+        for (String[] v : new String[][] {
+            {"begin", "Starts a SQL transaction: BEGIN [ISOLATION LEVEL ...] [READ ONLY|READ WRITE]."},
+            {"commit", "Commits the connection's SQL transaction."},
+            {"rollback", "Rolls back the connection's SQL transaction, or to a savepoint: ROLLBACK TO <name>."},
+            {"savepoint", "Sets a savepoint in the connection's SQL transaction."},
+            {"release", "Releases a savepoint of the connection's SQL transaction."}}) {
+            specs.add(CommandSpec.builder(v[0], -1).flags(CommandFlags.WRITE).group("sql")
+                .summary(v[1]).handler(c::statement).build());
+        }
         return specs;
     }
 
@@ -133,19 +143,109 @@ final class SqlCommands {
     /** The verb is part of the statement: join every argument. */
     private void statement(Session s, CommandArgs a, RespWriter out) {
         CharSequence statement = join(a, 0, out);
-        if (statement != null) {
-            run(s, statement, out, false);
+        if (statement != null && !transactionStatement(s, statement, out)) {
+            runInTransaction(s, a, statement, out, false);
         }
+    }
+
+    // ---- tx: interactive transactions over RESP ----
+
+    /**
+     * A transaction statement (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, SET TRANSACTION, SHOW
+     * transaction_isolation, ...) answered for this connection: true when it was one (replied).
+     */
+    private boolean transactionStatement(Session s, CharSequence statement, RespWriter out) {
+        if (!io.respsql.engine.Transactions.mayBeControl(statement)) {
+            return false;
+        }
+        io.respsql.engine.Transactions txs = ctx.sql().transactions();
+        io.respsql.engine.Transactions.Reply r;
+        try {
+            String verb = statement.toString().trim().split("\\s+", 2)[0];
+            if (ctx.sql().inBlock() && isTransactionVerb(verb)) {
+                // inside MULTI/EXEC: the block is the transaction already
+                out.error("ERR " + verb.toUpperCase(java.util.Locale.ROOT) + " is not allowed inside MULTI");
+                return true;
+            }
+            r = txs.control(s.sqlTx(), statement.toString());
+        } catch (io.respsql.sql.SqlException e) {
+            OutcomeReply.write(out, out.mark(), Outcome.failed(e.sqlState(), "ERR " + e.getMessage()));
+            return true;
+        }
+        if (r == null) {
+            return false;
+        }
+        if (r.showName() != null) {
+            out.bulk(r.showValue());
+        } else if (r.notice() != null) {
+            out.simple(r.tag() + " (WARNING: " + r.notice() + ")");
+        } else {
+            out.ok();
+        }
+        return true;
+    }
+
+    private static boolean isTransactionVerb(String w) {
+        return switch (w.toLowerCase(java.util.Locale.ROOT)) {
+            case "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Runs a data statement for this connection, inside its transaction when one is open; parks
+     * the command (the connection waits, the event loop does not) while another connection's
+     * transaction holds uncommitted writes, to run it again when that one ends.
+     */
+    private void runInTransaction(Session s, CommandArgs a, CharSequence statement, RespWriter out, boolean typed) {
+        io.respsql.engine.Transactions txs = ctx.sql().transactions();
+        io.respsql.engine.Transactions.Tx t = s.sqlTxOrNull();
+        if (t == null && txs.mayRun(null)) {
+            run(s, statement, out, typed); // autocommit, no transaction anywhere holds writes: as before
+            return;
+        }
+        long mark = out.mark();
+        try {
+            if (!txs.enter(t, statement)) {
+                park(s, a, txs);
+                return;
+            }
+        } catch (io.respsql.sql.SqlException e) {
+            OutcomeReply.write(out, mark, Outcome.failed(e.sqlState(), "ERR " + e.getMessage()));
+            return;
+        }
+        boolean ok = false;
+        try {
+            ok = run(s, statement, out, typed);
+        } finally {
+            io.respsql.sql.SqlException refused = txs.leave(t, ok);
+            if (refused != null) {
+                out.discardReply(mark);
+                OutcomeReply.write(out, mark, Outcome.failed(refused.sqlState(), "ERR " + refused.getMessage()));
+            }
+        }
+    }
+
+    /** Parks the command: the session is blocked and the command kept, run again once the token is free. */
+    static void park(Session s, CommandArgs a, io.respsql.engine.Transactions txs) {
+        byte[][] copy = new byte[a.count()][];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = a.bytes(i);
+        }
+        s.park(copy);
+        s.block();
+        txs.park(s::unblock);
     }
 
     /**
      * Runs a statement's text with the connection's settings (statement timeout, index use) and
      * replies its outcome; QUERY's rows typed.
      */
-    private void run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
+    private boolean run(Session s, CharSequence statement, RespWriter out, boolean typedForm) {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().sequenceSession(s.sequences());
+        ctx.sql().access(access(s));
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
@@ -156,6 +256,14 @@ final class SqlCommands {
             io.respsql.sql.Dialect.set(prior);
         }
         OutcomeReply.write(out, mark, o);
+        return o.ok();
+    }
+
+    /** The ACL check of the session's statements; null (nothing to check) for an unrestricted user. */
+    private io.respsql.engine.StatementAccess access(Session s) {
+        io.respsql.acl.AclUser u = s.user() != null ? s.user() : ctx.acl().defaultUser();
+        return u.unrestricted() ? null
+                : ctx.acl().access(u, false, ctx.sql()::indexOwner, () -> ctx.dispatcher().clientInfo(s));
     }
 
     /** Where a long query of this request may run instead of the event loop (null: inline). */
@@ -179,6 +287,20 @@ final class SqlCommands {
             out.error(invalid); // a value with bad bytes is refused, never stored as U+FFFD
             return;
         }
+        io.respsql.engine.Transactions txs = ctx.sql().transactions();
+        io.respsql.engine.Transactions.Tx t = s.sqlTxOrNull();
+        boolean inTx = t != null || !txs.mayRun(null);
+        if (inTx) {
+            try {
+                if (!txs.enter(t, "EXECUTE")) {
+                    park(s, a, txs);
+                    return;
+                }
+            } catch (io.respsql.sql.SqlException e) {
+                OutcomeReply.write(out, out.mark(), Outcome.failed(e.sqlState(), "ERR " + e.getMessage()));
+                return;
+            }
+        }
         List<String> values = new ArrayList<>(a.count() - 2);
         for (int i = 2; i < a.count(); i++) {
             values.add(a.string(i));
@@ -186,6 +308,7 @@ final class SqlCommands {
         long mark = out.mark();
         ctx.sql().sessionTimeout(s.statementTimeoutMs());
         ctx.sql().sequenceSession(s.sequences());
+        ctx.sql().access(access(s));
         io.respsql.plan.IndexUse.off(!s.useIndexes());
         boolean prior = io.respsql.sql.Dialect.set(s.postgresDialect());
         Outcome o;
@@ -194,6 +317,12 @@ final class SqlCommands {
         } finally {
             io.respsql.plan.IndexUse.off(false);
             io.respsql.sql.Dialect.set(prior);
+        }
+        if (inTx) {
+            io.respsql.sql.SqlException refused = txs.leave(t, o.ok());
+            if (refused != null) {
+                o = Outcome.failed(refused.sqlState(), "ERR " + refused.getMessage());
+            }
         }
         OutcomeReply.write(out, mark, o);
     }
@@ -211,11 +340,11 @@ final class SqlCommands {
     /** SQL and QUERY: the statement after the verb; the session settings (SET statement_timeout, use_indexes) are answered here. */
     private void whole(Session s, CommandArgs a, RespWriter out, boolean typedForm) {
         CharSequence statement = join(a, 1, out);
-        if (statement == null || StatementTimeout.handle(s, statement, out, ctx.config())
+        if (statement == null || transactionStatement(s, statement, out) || StatementTimeout.handle(s, statement, out, ctx.config())
                 || SessionSettings.handle(s, statement, out) || refusedForMemory(statement, out)) {
             return;
         }
-        run(s, statement, out, typedForm);
+        runInTransaction(s, a, statement, out, typedForm);
     }
 
     /** SQL and QUERY carry any verb, so they are not DENYOOM as commands: the verb decides. */

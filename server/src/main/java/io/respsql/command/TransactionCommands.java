@@ -48,6 +48,10 @@ final class TransactionCommands {
             out.error("ERR MULTI calls can not be nested");
             return;
         }
+        if (s.sqlTxOrNull() != null && s.sqlTxOrNull().inBlock()) {
+            out.error("ERR MULTI is not allowed inside a SQL transaction (BEGIN ... COMMIT)");
+            return;
+        }
         s.beginTransaction();
         out.ok();
     }
@@ -81,6 +85,11 @@ final class TransactionCommands {
     }
 
     private void exec(Session s, CommandArgs a, RespWriter out) {
+        if (s.transaction() != null && !ctx.sql().transactions().mayRun(null)) {
+            // tx: another connection's transaction holds uncommitted writes; the block runs once it ends
+            SqlCommands.park(s, a, ctx.sql().transactions());
+            return;
+        }
         Transaction tx = s.endTransaction();
         if (tx == null) {
             out.error("ERR EXEC without MULTI");

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -91,6 +92,12 @@ public final class ServerConfig {
     private String masterHost;
     private int masterPort;
     private String masterAuth = "";
+    // ---- acl ----
+    private String masterUser = "";
+    private String aclFile = "";
+    private int aclLogMaxLen = 128;
+    /** {@code user <name> <rules...>} lines of the config file and {@code --user} flags, in order. */
+    private final List<String> userLines = new ArrayList<>();
     private boolean replicaReadOnly = true;
     private long replBacklogSize = 1L << 20;
     private int minReplicasToWrite;
@@ -112,6 +119,11 @@ public final class ServerConfig {
     private boolean tlsReplication;
     private boolean tlsCluster;
     private long tlsHandshakeTimeoutMs = 10_000;
+    // ---- pgtls ----
+    private String tlsClientCertFile = "";
+    private String tlsClientKeyFile = "";
+    private String tlsClientKeyFilePass = "";
+    private boolean pgTlsRequired;
     /** Rebuilds the TLS context after CONFIG SET of tls-* keys; null while no TLS listener runs. */
     private TlsReload tlsReload;
 
@@ -234,6 +246,14 @@ public final class ServerConfig {
                 () -> masterHost == null ? "" : masterHost + " " + masterPort, this::parseReplicaOf));
         add(ConfigOption.ofString("masterauth", "<password>", "password a replica sends its master with AUTH", true,
                 () -> masterAuth, v -> masterAuth = v));
+        add(ConfigOption.ofString("masteruser", "<username>",
+                "ACL user a replica authenticates as with its master (AUTH masteruser masterauth; empty: default)", true,
+                () -> masterUser, v -> masterUser = v));
+        add(ConfigOption.ofString("aclfile", "<path>",
+                "file of ACL users (user <name> <rules>), loaded at start and by ACL LOAD, written by ACL SAVE", false,
+                () -> aclFile, v -> aclFile = v));
+        add(ConfigOption.ofInt("acllog-max-len", "entries kept by ACL LOG (oldest dropped first)", true,
+                0, Integer.MAX_VALUE, () -> aclLogMaxLen, v -> aclLogMaxLen = v));
         add(ConfigOption.ofString("replica-read-only", "<yes|no>",
                 "a replica refuses writes from its clients (-READONLY)", true,
                 () -> replicaReadOnly ? "yes" : "no", v -> replicaReadOnly = parseYesNo(v)));
@@ -297,9 +317,20 @@ public final class ServerConfig {
                 "a TLS client that has not finished its handshake after this many milliseconds is disconnected", true,
                 1, Long.MAX_VALUE, () -> tlsHandshakeTimeoutMs, v -> tlsHandshakeTimeoutMs = v));
         add(ConfigOption.ofString("tls-replication", "<yes|no>",
-                "accepted for Redis configuration files; a replica's link to its master does not use TLS yet "
-                        + "(the server warns at start)", true,
+                "a replica connects to its master over TLS (trusting tls-ca-cert-file) and announces its tls-port", true,
                 () -> tlsReplication ? "yes" : "no", v -> tlsReplication = parseYesNo(v)));
+        // ---- pgtls ----
+        add(ConfigOption.ofString("tls-client-cert-file", "<file>",
+                "certificate a replica presents to its master (\"\": tls-cert-file), PEM", true,
+                () -> tlsClientCertFile, v -> tlsClientCertFile = v.trim()));
+        add(ConfigOption.ofString("tls-client-key-file", "<file>", "private key of tls-client-cert-file, PEM", true,
+                () -> tlsClientKeyFile, v -> tlsClientKeyFile = v.trim()));
+        add(ConfigOption.ofString("tls-client-key-file-pass", "<password>", "password of an encrypted tls-client-key-file",
+                true, () -> tlsClientKeyFilePass, v -> tlsClientKeyFilePass = v));
+        add(ConfigOption.ofString("pg-tls-required", "<yes|no>",
+                "pg-port refuses a client that did not upgrade to TLS by SSLRequest (PostgreSQL's hostssl); "
+                        + "needs tls-cert-file and tls-key-file", false,
+                () -> pgTlsRequired ? "yes" : "no", v -> pgTlsRequired = parseYesNo(v)));
         add(ConfigOption.ofString("tls-cluster", "<yes|no>", "accepted for Redis configuration files (no cluster bus)",
                 true, () -> tlsCluster ? "yes" : "no", v -> tlsCluster = parseYesNo(v)));
     }
@@ -347,6 +378,34 @@ public final class ServerConfig {
 
     public String masterAuth() {
         return masterAuth;
+    }
+
+    /** The ACL user a replica authenticates as (empty: the default user, {@code AUTH masterauth}). */
+    public String masterUser() {
+        return masterUser;
+    }
+
+    public String aclFile() {
+        return aclFile;
+    }
+
+    public int aclLogMaxLen() {
+        return aclLogMaxLen;
+    }
+
+    /** The {@code user} lines of the config file and {@code --user} flags ({@code name rules...}), in order. */
+    public List<String> userLines() {
+        return Collections.unmodifiableList(userLines);
+    }
+
+    public ServerConfig addUserLine(String line) {
+        userLines.add(line);
+        return this;
+    }
+
+    /** Whether CONFIG GET must not show the key's value (a password). */
+    public static boolean secret(String name) {
+        return name.equals("requirepass") || name.equals("masterauth");
     }
 
     public boolean replicaReadOnly() {
@@ -844,6 +903,35 @@ public final class ServerConfig {
         return tlsHandshakeTimeoutMs;
     }
 
+    // ---- pgtls ----
+
+    public String tlsClientCertFile() {
+        return tlsClientCertFile;
+    }
+
+    public String tlsClientKeyFile() {
+        return tlsClientKeyFile;
+    }
+
+    public String tlsClientKeyFilePass() {
+        return tlsClientKeyFilePass;
+    }
+
+    /** Whether the PostgreSQL listener offers TLS: pg-port on and a server certificate configured. */
+    public boolean pgTlsEnabled() {
+        return pgPort >= 0 && !tlsCertFile.isEmpty() && !tlsKeyFile.isEmpty();
+    }
+
+    /** {@code pg-tls-required yes}: pg-port refuses clients that did not upgrade to TLS. */
+    public boolean pgTlsRequired() {
+        return pgTlsRequired;
+    }
+
+    public ServerConfig pgTlsRequired(boolean required) {
+        this.pgTlsRequired = required;
+        return this;
+    }
+
     /** Sets a tls-* key by name as a configuration line would (for the Java API and tests). */
     public ServerConfig tls(String name, String value) {
         ConfigOption o = option(name);
@@ -860,7 +948,8 @@ public final class ServerConfig {
 
     /** The keys the TLS context is built from: a change of any of them rebuilds it. */
     private static final java.util.Set<String> TLS_CONTEXT_KEYS = java.util.Set.of("tls-cert-file", "tls-key-file",
-            "tls-key-file-pass", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites");
+            "tls-key-file-pass", "tls-ca-cert-file", "tls-auth-clients", "tls-protocols", "tls-ciphers", "tls-ciphersuites",
+            "tls-replication", "tls-client-cert-file", "tls-client-key-file", "tls-client-key-file-pass");
 
     /** Installed by the server while its TLS listener runs. */
     public void tlsReload(TlsReload reload) {
@@ -938,6 +1027,16 @@ public final class ServerConfig {
             } else {
                 value = null;
             }
+            if (name.equals("user")) { // --user "alice on >pw ~t* +@read": one ACL user, as a config file's line
+                if (value == null) {
+                    if (i >= args.length) {
+                        throw new ConfigException("Option --user needs a value (try --help)");
+                    }
+                    value = args[i++];
+                }
+                config.userLines.add(value.strip());
+                continue;
+            }
             ConfigOption option = config.option(name);
             if (option == null) {
                 throw new ConfigException("Unknown option --" + name + " (try --help)");
@@ -985,6 +1084,17 @@ public final class ServerConfig {
                         new String(words.get(2), StandardCharsets.UTF_8));
                 continue;
             }
+            if (name.equalsIgnoreCase("user")) {
+                if (words.size() < 2) {
+                    throw new ConfigException(where(file, lineNo) + "user needs a name");
+                }
+                StringBuilder rules = new StringBuilder();
+                for (int w = 1; w < words.size(); w++) {
+                    rules.append(w > 1 ? " " : "").append(new String(words.get(w), StandardCharsets.UTF_8));
+                }
+                userLines.add(rules.toString());
+                continue;
+            }
             ConfigOption option = option(name);
             if (option == null) {
                 throw new ConfigException(where(file, lineNo) + "unknown directive '" + name + "'");
@@ -1026,6 +1136,7 @@ public final class ServerConfig {
             sb.append(String.format("  %-18s %s (default %s)%n", flag, o.description(), quoteIfEmpty(o.get())));
         }
         sb.append("\nConfig file only: rename-command <command> <new-name>  (\"\" as the new name disables the command)\n");
+        sb.append("Config file or flag: user <name> <ACL rules ...>  (--user \"alice on >pw ~orders* +@read\"; repeatable)\n");
         sb.append("\nFixed in this version (accepted only with these values): ").append(fixed).append('\n');
         sb.append("\nExamples:\n");
         sb.append("  respsql-server --port 7777\n");

@@ -55,6 +55,16 @@ public final class CopyIn {
     /** The COPY's statement time (µs): now() and CURRENT_* DEFAULTs of every batch read it, and the log pins it. */
     private final long micros = io.respsql.expr.StatementTime.wallMicros();
 
+    /** The interactive transaction the COPY runs in (tx), or null: its rows go into that block's undo log and records. */
+    private SqlEngine.Block txBlock;
+    private long txMark;
+
+    /** Runs this COPY inside transaction block {@code b}: kept or taken back with it. */
+    void inBlock(SqlEngine.Block b) {
+        this.txBlock = b;
+        this.txMark = b.mark();
+    }
+
     CopyIn(SqlEngine engine, Catalog catalog, String table, List<String> columns) {
         this.engine = engine;
         this.catalog = catalog;
@@ -208,7 +218,7 @@ public final class CopyIn {
         io.respsql.expr.StatementTime time = io.respsql.expr.StatementTime.current();
         time.begin(micros);
         try {
-            wrote = bulk.write(catalog, engine.headroom(), null);
+            wrote = bulk.write(catalog, engine.headroom(), txBlock == null ? null : txBlock.undo);
         } finally {
             engine.leaveSequences(prior);
         }
@@ -226,7 +236,11 @@ public final class CopyIn {
     public long commit() {
         flush();
         done = true;
-        engine.copyCommitted(logged, loggedRows, tableName, rows);
+        if (txBlock != null) {
+            engine.copyCommittedInBlock(txBlock, logged, loggedRows, tableName, rows);
+        } else {
+            engine.copyCommitted(logged, loggedRows, tableName, rows);
+        }
         logged.clear();
         written.clear();
         written.trim();
@@ -243,6 +257,11 @@ public final class CopyIn {
         bulk.release();
         logged.clear();
         loggedRows.clear();
+        if (txBlock != null) {
+            engine.copyAbortedInBlock(txBlock, txMark); // its rows are in the block's undo log: taken back from there
+            written.clear();
+            return;
+        }
         engine.copyAborted();
         Table t = catalog.table(tableName) == table ? table : null;
         if (t != null) {

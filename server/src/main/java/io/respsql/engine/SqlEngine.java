@@ -52,12 +52,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** Non-null while a block (MULTI/EXEC) runs: what to take back if one of its statements fails. */
     private UndoLog undo;
     /** The block's writes, told to the listener as one group when the block commits. */
-    private final List<String> blockWrites = new ArrayList<>();
-    private final LongArrayList blockChanges = new LongArrayList();
+    private List<String> blockWrites = new ArrayList<>();
+    private LongArrayList blockChanges = new LongArrayList();
     /** Per write of the block: whether it ran in PostgreSQL's dialect (a block may mix dialects: SET sql_dialect inside MULTI). */
-    private final BooleanArrayList blockPostgres = new BooleanArrayList();
+    private BooleanArrayList blockPostgres = new BooleanArrayList();
     /** Tables the block changed, marked changed (for WATCH) when it commits. */
-    private final List<String> blockTouched = new ArrayList<>();
+    private List<String> blockTouched = new ArrayList<>();
     private final TableVersions versions = new TableVersions();
     /** Plans of text statements by their literal-free text, and the scratch of a lookup. */
     private final PlanCache cache = new PlanCache();
@@ -101,6 +101,30 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 () -> limits == null || unlimited ? 0 : limits.loopWriteMaxMs());
         this.prepared = new PreparedStatements(catalog);
         this.sequences = new io.respsql.storage.SequenceScope(catalog, ownSession, this::writeRefusal);
+        this.transactions = new Transactions(this);
+        catalog.uncommittedCheck(transactions::uncommitted, transactions::rollbackOwner);
+    }
+
+    /** Interactive transactions (tx): the connections' BEGIN ... COMMIT blocks. */
+    private final Transactions transactions;
+
+    public Transactions transactions() {
+        return transactions;
+    }
+
+    @Override
+    public long txParkedNow() {
+        return transactions.parkedNow();
+    }
+
+    @Override
+    public long txParkedTotal() {
+        return transactions.parkedTotal();
+    }
+
+    @Override
+    public long txUncommitted() {
+        return transactions.uncommitted() ? 1 : 0;
     }
 
     // ---- sequences (seq helper) ----
@@ -109,7 +133,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private final io.respsql.storage.SequenceSession ownSession = new io.respsql.storage.SequenceSession();
     private final io.respsql.storage.SequenceScope sequences;
     /** Sequences moved inside the running block: logged at rollback too (a value handed out stays handed out). */
-    private final List<io.respsql.storage.Sequence> blockSequences = new ArrayList<>();
+    private List<io.respsql.storage.Sequence> blockSequences = new ArrayList<>();
 
     /**
      * The connection the next {@link #execute} runs for (its currval/lastval); null: none. Reset
@@ -268,6 +292,112 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         }
     }
 
+    // ---- interactive transactions (tx) ----------------------------------------------------------
+
+    /**
+     * A block held apart from the engine between the statements of an interactive transaction
+     * (BEGIN ... COMMIT): its undo log and its queued writes. The engine has one running block at a
+     * time; a session's transaction is put in with {@link #resumeBlock} before each of its
+     * statements and taken out with {@link #suspendBlock} after, so blocks of different sessions
+     * never mix. Event loop only.
+     */
+    public static final class Block {
+        UndoLog undo;
+        List<String> writes = new ArrayList<>();
+        LongArrayList changes = new LongArrayList();
+        BooleanArrayList postgres = new BooleanArrayList();
+        List<String> touched = new ArrayList<>();
+        List<io.respsql.storage.Sequence> sequences = new ArrayList<>();
+        long micros;
+
+        /** Whether the transaction changed anything that a rollback takes back (rows, schema, ...). */
+        public boolean changed() {
+            return !undo.isEmpty();
+        }
+
+        /** A point to come back to (a savepoint, the start of a statement). */
+        public long mark() {
+            return ((long) undo.size() << 32) | writes.size();
+        }
+    }
+
+    /** Starts a block for an interactive transaction, held apart from the engine (not running). */
+    public Block newBlock() {
+        Block b = new Block();
+        b.undo = new UndoLog(catalog);
+        b.micros = io.respsql.expr.StatementTime.wallMicros();
+        return b;
+    }
+
+    /** Makes {@code b} the running block (no block may be running). */
+    public void resumeBlock(Block b) {
+        if (undo != null) {
+            throw new IllegalStateException("a block is already running");
+        }
+        undo = b.undo;
+        blockWrites = b.writes;
+        blockChanges = b.changes;
+        blockPostgres = b.postgres;
+        blockTouched = b.touched;
+        blockSequences = b.sequences;
+        blockMicros = b.micros;
+    }
+
+    /** Takes the running block (resumed with {@link #resumeBlock}) out of the engine again. */
+    public void suspendBlock() {
+        undo = null;
+        blockWrites = new ArrayList<>(0);
+        blockChanges = new LongArrayList(0);
+        blockPostgres = new BooleanArrayList(0);
+        blockTouched = new ArrayList<>(0);
+        blockSequences = new ArrayList<>(0);
+    }
+
+    /** Commits a held block: its writes go to the listener as one group (as EXEC's). */
+    public void commitBlock(Block b) {
+        resumeBlock(b);
+        commitBlock();
+        suspendBlock();
+    }
+
+    /** Rolls a held block back whole. */
+    public void rollbackBlock(Block b) {
+        resumeBlock(b);
+        try {
+            rollbackBlock();
+        } finally {
+            suspendBlock();
+        }
+    }
+
+    /**
+     * Takes back what the held block did after {@code mark} ({@link Block#mark}): a savepoint's
+     * ROLLBACK TO, or a failed statement of a transaction. Sequences keep their values (as
+     * PostgreSQL's): their state is queued again so that the commit logs it.
+     */
+    public void rollbackTo(Block b, long mark) {
+        int undoMark = (int) (mark >>> 32);
+        int writesMark = (int) mark;
+        if (b.undo.size() == undoMark && b.writes.size() == writesMark) {
+            return;
+        }
+        catalog.schemaChanged();
+        b.undo.rollbackTo(undoMark);
+        while (b.writes.size() > writesMark) {
+            int last = b.writes.size() - 1;
+            b.writes.remove(last);
+            b.changes.removeLong(last);
+            b.postgres.removeBoolean(last);
+        }
+        for (io.respsql.storage.Sequence q : b.sequences) {
+            if (catalog.sequence(q.name()) == q) {
+                b.writes.add(setvalText(q));
+                b.changes.add(1);
+                b.postgres.add(true);
+            }
+        }
+    }
+
     private void clearBlock() {
         blockWrites.clear();
         blockChanges.clear();
@@ -283,6 +413,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      * are written a batch at a time, logged as one block at {@link CopyIn#commit}. Not inside a block.
      */
     public CopyIn copyIn(String table, List<String> columns) {
+        return copyIn(table, columns, null);
+    }
+
+    /** As {@link #copyIn(String, List)}, inside interactive transaction block {@code txBlock} (null: none). */
+    public CopyIn copyIn(String table, List<String> columns, Block txBlock) {
         if (undo != null) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "COPY FROM STDIN cannot run inside a block");
         }
@@ -290,7 +425,11 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         if (refused != null) {
             throw new SqlException(refused.sqlState(), refused.error());
         }
-        return new CopyIn(this, catalog, table, columns);
+        CopyIn in = new CopyIn(this, catalog, table, columns);
+        if (txBlock != null) {
+            in.inBlock(txBlock);
+        }
+        return in;
     }
 
     Headroom headroom() {
@@ -313,6 +452,35 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         if (rows > 0) {
             versions.changed(table);
         }
+    }
+
+    /** A COPY inside a transaction is in: its statements are queued in the block (logged at its COMMIT). */
+    void copyCommittedInBlock(Block b, List<String> statements, LongArrayList counts, String table, long rows) {
+        resumeBlock(b);
+        try {
+            for (int i = 0; i < statements.size(); i++) {
+                blockWrites.add(statements.get(i));
+                blockChanges.add(counts.getLong(i));
+                blockPostgres.add(true);
+            }
+            if (rows > 0) {
+                blockTouched.add(table);
+            }
+            logMovedSequences();
+        } finally {
+            suspendBlock();
+        }
+    }
+
+    /** A COPY inside a transaction failed: its rows are taken back through the block's undo log. */
+    void copyAbortedInBlock(Block b, long mark) {
+        resumeBlock(b);
+        try {
+            logMovedSequences();
+        } finally {
+            suspendBlock();
+        }
+        rollbackTo(b, mark);
     }
 
     /** A COPY that wrote nothing kept: the sequence values its batches took stay taken (as PostgreSQL's). */
@@ -343,6 +511,25 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    // ---- acl ----
+    /** The ACL check of the next statement (null: none; reset after each statement). */
+    private StatementAccess access;
+
+    /**
+     * The ACL check of the connection whose statement runs next (null: unrestricted); applies to
+     * that one statement. A checked statement does not take the plan cache: it is parsed, so
+     * its tables can be read from its tree.
+     */
+    public void access(StatementAccess access) {
+        this.access = access;
+    }
+
+    /** The table the index {@code index} belongs to (its name as the catalog keeps it), or null. */
+    public String indexOwner(String index) {
+        Table owner = catalog.indexOwner(index);
+        return owner == null ? null : owner.name();
     }
 
     /**
@@ -418,7 +605,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
             // a plan made with indexes switched off (SET use_indexes = off) or in PostgreSQL's dialect (its
             // nodes differ for the same text) is neither cached nor taken from the cache
-            if (cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
+            if (access == null && cache.enabled() && !io.respsql.plan.IndexUse.off() && !io.respsql.sql.Dialect.postgres()
                     && PlanCache.candidate(sql)) {
                 Outcome o = executeCached(sql, results);
                 if (o != null) {
@@ -432,6 +619,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             parsed = null;
             parsedText = null;
             sessionTimeoutMs = -1;
+            access = null;
             moveOff = false;
         }
     }
@@ -818,6 +1006,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (verb.equals("EXECUTE")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "EXECUTE takes its values as separate arguments: EXECUTE <name> [value ...]");
             }
+            String denied = access == null ? null : access.checkVerb(verb.toLowerCase(java.util.Locale.ROOT), null, true);
+            if (denied != null) {
+                return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
+            }
             Outcome refused = refusedWrite();
             if (refused != null) {
                 return refused;
@@ -849,6 +1041,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             sql = prepared.bind(name, values);
         } catch (SqlException e) {
             sessionTimeoutMs = -1;
+            access = null;
             return failed(e);
         }
         return execute(sql, results, offload);
@@ -913,6 +1106,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             Statement st = parsedText == sql && parsed != null ? parsed : SqlParser.parse(sql);
             parsed = null;
             parsedText = null;
+            String denied = access == null ? null : access.check(st);
+            if (denied != null) {
+                return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
+            }
             Outcome refused = isWrite(st) ? refusedWrite() : null;
             if (refused != null) {
                 return refused;

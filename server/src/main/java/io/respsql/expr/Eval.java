@@ -29,6 +29,9 @@ final class Eval {
             case NULL:
                 ctx.isNull = true;
                 break;
+            case NUMERIC:
+                e.evalNumeric(ctx); // x IS [NOT] NULL of a NUMERIC column (was "not long-carried")
+                break;
             default:
                 e.evalLong(ctx);
         }

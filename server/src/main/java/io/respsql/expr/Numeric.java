@@ -183,7 +183,7 @@ public final class Numeric {
     }
 
     /** PostgreSQL's select_div_scale: the scale of a / b. */
-    static int divScale(long a, int as, BigDecimal ab, long b, int bs, BigDecimal bb) {
+    public static int divScale(long a, int as, BigDecimal ab, long b, int bs, BigDecimal bb) {
         long w1 = weightAndFirst(a, as, ab);
         long w2 = weightAndFirst(b, bs, bb);
         int weight1 = (int) (w1 >> 32);
@@ -408,6 +408,108 @@ public final class Numeric {
         }
         int len = out.length - pos;
         System.arraycopy(out, pos, out, 0, len);
+        return len;
+    }
+
+    // ---- match keys (textfn) ----------------------------------------------------------------------
+
+    /** Bytes of a long-form key: a tag, the unscaled long (trailing zeros stripped) big-endian, the scale. */
+    public static final int KEY_LONG_BYTES = 11;
+    private static final byte KEY_LONG = 1;
+    private static final byte KEY_BIG = 2;
+    private static final byte KEY_NAN = 3;
+
+    /**
+     * Writes the value's match key into {@code dst} at {@code off}: the bytes every equal value
+     * shares whatever its scale ({@code 1}, {@code 1.0}, {@code 1.00}, {@code -0.0} and {@code 0}
+     * alike; NaN equals only NaN), as PostgreSQL's numeric equality and hashing see them. Up to 18
+     * digits (after stripping trailing zeros) it is the unscaled long and the scale, built without
+     * allocation; beyond that the stripped value's plain text (allocates; such values are rare).
+     * Returns the length written, or minus the length needed when {@code dst} has less room (then
+     * nothing is written). Not an ordering: for grouping, DISTINCT, set operations and hash matching.
+     */
+    public static int writeKey(long u, int scale, BigDecimal big, byte[] dst, int off) {
+        if (big == NAN) {
+            if (dst.length - off < 1) {
+                return -1;
+            }
+            dst[off] = KEY_NAN;
+            return 1;
+        }
+        if (big == null && scale >= 0) {
+            while (scale > 0 && u % 10 == 0) {
+                u /= 10;
+                scale--;
+            }
+            return longKey(u, scale, dst, off);
+        }
+        BigDecimal s = big(u, scale, big);
+        s = s.signum() == 0 ? BigDecimal.ZERO : s.stripTrailingZeros();
+        if (s.scale() < 0) {
+            s = s.setScale(0);
+        }
+        if (s.unscaledValue().bitLength() < 64) {
+            return longKey(s.unscaledValue().longValue(), s.scale(), dst, off);
+        }
+        byte[] t = s.toPlainString().getBytes(StandardCharsets.US_ASCII);
+        if (dst.length - off < t.length + 1) {
+            return -(t.length + 1);
+        }
+        dst[off] = KEY_BIG;
+        System.arraycopy(t, 0, dst, off + 1, t.length);
+        return t.length + 1;
+    }
+
+    private static int longKey(long u, int scale, byte[] dst, int off) {
+        if (dst.length - off < KEY_LONG_BYTES) {
+            return -KEY_LONG_BYTES;
+        }
+        dst[off] = KEY_LONG;
+        for (int k = 0; k < 8; k++) {
+            dst[off + 1 + k] = (byte) (u >>> (56 - 8 * k));
+        }
+        dst[off + 9] = (byte) (scale >>> 8);
+        dst[off + 10] = (byte) scale;
+        return KEY_LONG_BYTES;
+    }
+
+    /**
+     * The value's text (as PostgreSQL prints it) into {@code dst} at {@code off}; returns its
+     * length, or minus the length needed when {@code dst} has less room. Allocates only for a
+     * value beyond the long form.
+     */
+    public static int writeText(long u, int scale, BigDecimal big, byte[] dst, int off) {
+        if (big != null || scale < 0) {
+            byte[] t = text(u, scale, big).getBytes(StandardCharsets.US_ASCII);
+            if (dst.length - off < t.length) {
+                return -t.length;
+            }
+            System.arraycopy(t, 0, dst, off, t.length);
+            return t.length;
+        }
+        int need = scale + 22;
+        if (dst.length - off < need) {
+            return -need;
+        }
+        // format's digits from the end of the room, then moved to off
+        int pos = off + need;
+        long a = Math.abs(u);
+        for (int k = 0; k < scale; k++) {
+            dst[--pos] = (byte) ('0' + (a % 10));
+            a /= 10;
+        }
+        if (scale > 0) {
+            dst[--pos] = '.';
+        }
+        do {
+            dst[--pos] = (byte) ('0' + (a % 10));
+            a /= 10;
+        } while (a != 0);
+        if (u < 0) {
+            dst[--pos] = '-';
+        }
+        int len = off + need - pos;
+        System.arraycopy(dst, pos, dst, off, len);
         return len;
     }
 

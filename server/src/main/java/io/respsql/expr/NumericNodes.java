@@ -342,11 +342,14 @@ final class NumericNodes {
     }
 
     /**
-     * A NUMERIC (or integer) value as the text two equal numbers share whatever their scales
-     * ({@code 1}, {@code 1.0}, {@code 1.00} -> {@code 1}; NaN -> {@code NaN}): the key by which hash
-     * joins and IN (subquery) match numbers, as PostgreSQL's numeric equality does. Not for output.
+     * A NUMERIC (or integer) value as the bytes two equal numbers share whatever their scales
+     * ({@code 1}, {@code 1.0}, {@code 1.00}; {@link Numeric#writeKey}): the key by which hash joins,
+     * anti-joins and IN (subquery) match numbers, as PostgreSQL's numeric equality does. Not for output.
      */
     static final class MatchKey extends UnaryNode {
+        /** The node's key buffer ({@link Numeric#writeKey}), reused: no allocation per row up to 18 digits. */
+        private byte[] buf = new byte[Numeric.KEY_LONG_BYTES];
+
         MatchKey(Expression arg) {
             super(SqlType.TEXT, arg);
         }
@@ -357,13 +360,14 @@ final class NumericNodes {
             if (ctx.isNull) {
                 return null;
             }
-            BigDecimal big = ctx.numBig;
-            String key = big == Numeric.NAN ? "NaN"
-                    : Numeric.big(u, ctx.numScale, big).stripTrailingZeros().toPlainString();
-            byte[] b = key.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            int n = Numeric.writeKey(u, ctx.numScale, ctx.numBig, buf, 0);
+            if (n < 0) {
+                buf = new byte[-n];
+                n = Numeric.writeKey(u, ctx.numScale, ctx.numBig, buf, 0);
+            }
             ctx.textOffset = 0;
-            ctx.textLength = b.length;
-            return b;
+            ctx.textLength = n;
+            return buf;
         }
 
         @Override

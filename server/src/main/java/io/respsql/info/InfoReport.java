@@ -259,6 +259,9 @@ public final class InfoReport {
             field(sb, "plan_cache_misses", engine.planCacheMisses());
             field(sb, "plan_cache_entries", engine.planCacheEntries());
             field(sb, "plan_cache_bytes", engine.planCacheBytes());
+            field(sb, "tx_parked_statements", engine.txParkedNow());
+            field(sb, "tx_parked_total", engine.txParkedTotal());
+            field(sb, "tx_uncommitted", engine.txUncommitted());
         }
         background.accept(sb);
     }

@@ -13,4 +13,20 @@ public interface PlanCacheStats {
     int planCacheEntries();
 
     long planCacheBytes();
+
+    // ---- tx: interactive transactions ----
+    /** Statements parked now, waiting for another connection's transaction to end. */
+    default long txParkedNow() {
+        return 0;
+    }
+
+    /** Statements parked so far. */
+    default long txParkedTotal() {
+        return 0;
+    }
+
+    /** Whether a transaction holds uncommitted writes now (1) or not (0). */
+    default long txUncommitted() {
+        return 0;
+    }
 }

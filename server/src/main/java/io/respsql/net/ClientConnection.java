@@ -110,7 +110,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         session = clients.open(ctx.channel(), stats.clockMillis());
         session.outlet(this);
         // As Redis: a client is let in without AUTH while no password is set when it connects.
-        session.authenticated(!config.passwordRequired());
+        session.authenticated(!dispatcher.authRequired());
         session.onUnblock(() -> ctx.executor().execute(this::resume));
         stats.connectedClients++;
         stats.totalConnectionsReceived++;
@@ -128,6 +128,10 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             out = null;
         }
         if (session != null) {
+            io.respsql.engine.Transactions.Tx tx = session.sqlTxOrNull();
+            if (tx != null) {
+                tx.connectionClosed(); // a connection that closes mid-transaction rolls back
+            }
             clients.close(session);
             stats.connectedClients--;
             if (session.isReplica()) {
@@ -158,6 +162,28 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
     private void resume() {
         if (session == null || session.isClosing()) {
             return;
+        }
+        byte[][] parkedCommand = session.takeParked();
+        if (parkedCommand != null) {
+            // tx: a statement parked while another connection's transaction held its writes runs now
+            io.respsql.command.CommandArgs args = new io.respsql.command.CommandArgs();
+            for (byte[] arg : parkedCommand) {
+                args.add(Unpooled.wrappedBuffer(arg));
+            }
+            dispatcher.beginBatch();
+            try {
+                serve(ctx, args);
+            } finally {
+                dispatcher.endBatch();
+                args.clear();
+            }
+            if (session == null || session.isClosing()) {
+                return;
+            }
+            if (session.isBlocked()) {
+                channelReadComplete(ctx);
+                return;
+            }
         }
         parser.begin(Unpooled.EMPTY_BUFFER, ctx.alloc());
         serveParsed(ctx);

@@ -137,6 +137,9 @@ public final class RespSqlServer implements AutoCloseable {
         Replication replication = new Replication(config, stats, sql, jobs, (io.netty.channel.EventLoop) executor);
         replication.socketChannel(transportKind.socketChannel()); // the link to a master lives on this loop
         replication.appendOnlyFile(aof);
+        if (tls != null) {
+            replication.tlsClient(tls::newClientHandler); // tls-replication yes: the link to a master over TLS
+        }
         sql.addCommitListener(replication);
         sql.writeGuard(() -> {
             String refusal = aof.refusal();
@@ -191,7 +194,14 @@ public final class RespSqlServer implements AutoCloseable {
             aof.close();
             throw e;
         }
-        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).memory(memory).loading(loading::refusing)
+        try {
+            configureAcl(context.acl(), config);
+        } catch (RuntimeException e) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            aof.close();
+            throw e;
+        }
+        CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).acl(context.acl()).memory(memory).loading(loading::refusing)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
         background.calls(dispatcher::deferCall); // an offloaded query's stats: recorded when its reply is written
@@ -235,7 +245,7 @@ public final class RespSqlServer implements AutoCloseable {
                 // CONFIG GET port and INFO agree with what clients connect to.
                 config.port(((InetSocketAddress) plainChannel.localAddress()).getPort());
             }
-            if (tls != null) {
+            if (config.tlsEnabled()) {
                 tlsChannel = bind(bootstrap.clone().childHandler(tls.wrap(bootstrap.config().childHandler())),
                         config.bind(), config.tlsPort());
                 config.tlsPort(((InetSocketAddress) tlsChannel.localAddress()).getPort());
@@ -254,7 +264,7 @@ public final class RespSqlServer implements AutoCloseable {
         if (config.pgPort() >= 0) {
             try {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
-                        clientChannels, pgHost(commit, config, loading));
+                        clientChannels, pgHost(commit, config, loading, tls));
                 pg.memoryLimit(memory::overLimit);
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
@@ -294,6 +304,33 @@ public final class RespSqlServer implements AutoCloseable {
         self.set(server);
         server.loadDataSet(config, catalog, replication);
         return server;
+    }
+
+    /**
+     * The ACL users the configuration names: the {@code aclfile}'s (a file not there yet is no
+     * user; ACL SAVE writes it), or the config file's {@code user} lines and {@code --user} flags;
+     * not both, as Redis. A bad line ends startup.
+     */
+    static void configureAcl(io.respsql.acl.Acl acl, ServerConfig config) {
+        acl.logMaxLen(config::aclLogMaxLen);
+        if (!config.aclFile().isEmpty() && !config.userLines().isEmpty()) {
+            throw new IllegalArgumentException("Configuring users in the config file (user lines, --user) and an "
+                    + "aclfile at the same time is not valid: put the users in the aclfile");
+        }
+        try {
+            if (!config.aclFile().isEmpty()) {
+                acl.aclFile(config.aclFile());
+                acl.load();
+            } else if (!config.userLines().isEmpty()) {
+                java.util.List<String> lines = new java.util.ArrayList<>();
+                for (String l : config.userLines()) {
+                    lines.add("user " + l);
+                }
+                acl.loadLines(lines, "config");
+            }
+        } catch (io.respsql.acl.Acl.AclException e) {
+            throw new IllegalArgumentException("ACL: " + e.getMessage().replaceFirst("^ERR ", ""));
+        }
     }
 
     /**
@@ -420,11 +457,15 @@ public final class RespSqlServer implements AutoCloseable {
         loader.start();
     }
 
-    /** The TLS context of the configuration (null without tls-port); a file that does not load ends startup. */
     /** The PostgreSQL listener's view of this server: its group commit and protected mode. */
     private static io.respsql.pgwire.PgHost pgHost(GroupCommit commit, ServerConfig config,
-                                                   io.respsql.persist.LoadProgress loading) {
+                                                   io.respsql.persist.LoadProgress loading, TlsContext tls) {
         return new io.respsql.pgwire.PgHost() {
+            @Override
+            public io.netty.handler.ssl.SslHandler tls(Channel ch) {
+                return tls != null && tls.serverSide() ? tls.newServerHandler(ch) : null;
+            }
+
             @Override
             public boolean startingUp() {
                 return loading.refusing();
@@ -452,16 +493,19 @@ public final class RespSqlServer implements AutoCloseable {
         };
     }
 
+    /**
+     * The TLS contexts of the configuration, each loaded only when used: the server side for
+     * tls-port and for pg-port's SSLRequest (pg-port with tls-cert-file and tls-key-file), the
+     * client side for tls-replication. A file that does not load ends startup.
+     */
     private static TlsContext tlsContext(ServerConfig config) {
-        if (config.tlsReplication()) {
-            LOG.warn("tls-replication yes: a replica's link to its master does not use TLS yet");
-        }
-        if (!config.tlsEnabled()) {
-            config.tlsReload(null);
-            return null;
+        boolean serverSide = config.tlsEnabled() || config.pgTlsEnabled();
+        if (config.pgTlsRequired() && !config.pgTlsEnabled()) {
+            throw new IllegalArgumentException("pg-tls-required yes needs pg-port, tls-cert-file and tls-key-file");
         }
         try {
-            TlsContext tls = TlsContext.load(config);
+            // Always there: CONFIG SET tls-replication yes builds the client side later.
+            TlsContext tls = TlsContext.load(config, serverSide);
             config.tlsReload(tls::reload);
             return tls;
         } catch (io.respsql.config.ConfigException e) {

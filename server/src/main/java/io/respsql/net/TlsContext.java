@@ -41,10 +41,12 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
- * The TLS side of the RESP listener, configured as Redis 7's {@code tls-*} keys: builds the
- * server's {@link SslContext} (JDK provider) from PEM files and hands each new connection of the
- * TLS port an {@link SslHandler} in front of the usual pipeline. {@link #reload()} (CONFIG SET)
- * swaps the context for new connections; connections already open keep theirs.
+ * TLS as Redis 7's {@code tls-*} keys configure it: builds the server's {@link SslContext} (JDK
+ * provider) from PEM files and hands each new connection of the TLS port an {@link SslHandler} in
+ * front of the usual pipeline, and each PostgreSQL connection that sends SSLRequest one
+ * (pgwire's PgTlsNegotiator); with {@code tls-replication yes} also the client side of a
+ * replica's link to its master. {@link #reload()} (CONFIG SET) swaps the contexts for new
+ * connections; connections already open keep theirs.
  *
  * <p>The files are parsed here rather than by netty so that a key that does not belong to its
  * certificate is refused when it is loaded (as OpenSSL's check in Redis does), not at each
@@ -55,21 +57,68 @@ final class TlsContext {
     private static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.2", "TLSv1.3");
 
     private final ServerConfig config;
+    /** Whether the server side is in use (tls-port, or pg-port with a certificate). */
+    private final boolean serverSide;
+    /** The server side's context (null when not in use). */
     private volatile SslContext context;
+    /** The client side's (a replica's link to its master, tls-replication yes), or null. */
+    private volatile SslContext clientContext;
 
-    private TlsContext(ServerConfig config, SslContext context) {
+    private TlsContext(ServerConfig config, boolean serverSide) {
         this.config = config;
-        this.context = context;
+        this.serverSide = serverSide;
     }
 
     /** Loads the configured files; throws naming the file or key that is wrong. */
     static TlsContext load(ServerConfig config) throws ConfigException {
-        return new TlsContext(config, build(config));
+        return load(config, true);
     }
 
-    /** Loads the files again; on failure the context in use stays. */
+    /**
+     * The server side when {@code serverSide} (tls-port, or the PostgreSQL listener with a
+     * certificate), and the client side when {@code tls-replication yes}; throws naming the file
+     * or key that is wrong.
+     */
+    static TlsContext load(ServerConfig config, boolean serverSide) throws ConfigException {
+        TlsContext tls = new TlsContext(config, serverSide);
+        tls.reload();
+        return tls;
+    }
+
+    /** Loads the files again; on failure the contexts in use stay. */
     void reload() throws ConfigException {
-        context = build(config);
+        SslContext server = serverSide ? build(config) : null;
+        SslContext client = config.tlsReplication() ? buildClient(config) : null;
+        context = server;
+        clientContext = client;
+    }
+
+    /** Whether new connections of the server side get TLS (the listener or pg-port's SSLRequest). */
+    boolean serverSide() {
+        return serverSide;
+    }
+
+    /** An SslHandler of the server side for {@code ch}, its handshake bounded by tls-handshake-timeout-ms. */
+    SslHandler newServerHandler(Channel ch) {
+        SslHandler ssl = context.newHandler(ch.alloc());
+        // The handshake runs on the event loop; one that never comes must not keep the connection.
+        ssl.setHandshakeTimeoutMillis(config.tlsHandshakeTimeoutMs());
+        return ssl;
+    }
+
+    /**
+     * An SslHandler of the client side (a replica connecting to {@code host:port}), or null when
+     * tls-replication is off. The master's certificate must chain to tls-ca-cert-file (the JDK's
+     * trust store without one); its host name is not checked, as Redis does not check it.
+     */
+    SslHandler newClientHandler(Channel ch, String host, int port) {
+        SslContext c = clientContext;
+        if (c == null || !config.tlsReplication()) {
+            return null;
+        }
+        SslHandler ssl = c.newHandler(ch.alloc(), host, port);
+        ssl.setHandshakeTimeoutMillis(config.tlsHandshakeTimeoutMs());
+        return ssl;
     }
 
     /** {@code inner} behind an SslHandler made from the context current when the connection arrives. */
@@ -77,10 +126,7 @@ final class TlsContext {
         return new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                SslHandler ssl = context.newHandler(ch.alloc());
-                // The handshake runs on the event loop; one that never comes must not keep the connection.
-                ssl.setHandshakeTimeoutMillis(config.tlsHandshakeTimeoutMs());
-                ch.pipeline().addLast("tls", ssl);
+                ch.pipeline().addLast("tls", newServerHandler(ch));
                 ch.pipeline().addLast(inner);
             }
         };
@@ -92,7 +138,7 @@ final class TlsContext {
         }
         List<X509Certificate> chain = readCertificates(config.tlsCertFile(), "tls-cert-file");
         PrivateKey key = readKey(Path.of(config.tlsKeyFile()), config.tlsKeyFilePass());
-        checkPair(chain.get(0), key, config);
+        checkPair(chain.get(0), key, "tls-key-file " + config.tlsKeyFile(), "tls-cert-file " + config.tlsCertFile());
         SslContextBuilder b = SslContextBuilder.forServer(key, chain).sslProvider(SslProvider.JDK);
         ClientAuth auth = switch (config.tlsAuthClients()) {
             case "no" -> ClientAuth.NONE;
@@ -106,6 +152,38 @@ final class TlsContext {
             throw new ConfigException("tls-auth-clients " + config.tlsAuthClients()
                     + " needs tls-ca-cert-file (the CA that signs client certificates)");
         }
+        return finish(b, config);
+    }
+
+    /**
+     * The replica's side, as Redis's: trusts tls-ca-cert-file (the JDK's trust store without
+     * one) and presents tls-client-cert-file/tls-client-key-file, or else tls-cert-file/tls-key-file
+     * when those are set (a master with tls-auth-clients yes wants a certificate).
+     */
+    static SslContext buildClient(ServerConfig config) throws ConfigException {
+        SslContextBuilder b = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
+        if (!config.tlsCaCertFile().isEmpty()) {
+            b.trustManager(readCertificates(config.tlsCaCertFile(), "tls-ca-cert-file"));
+        }
+        boolean own = !config.tlsClientCertFile().isEmpty() || !config.tlsClientKeyFile().isEmpty();
+        String certKey = own ? "tls-client-cert-file" : "tls-cert-file";
+        String keyKey = own ? "tls-client-key-file" : "tls-key-file";
+        String cert = own ? config.tlsClientCertFile() : config.tlsCertFile();
+        String keyFile = own ? config.tlsClientKeyFile() : config.tlsKeyFile();
+        String pass = own ? config.tlsClientKeyFilePass() : config.tlsKeyFilePass();
+        if (own && (cert.isEmpty() || keyFile.isEmpty())) {
+            throw new ConfigException("tls-client-cert-file and tls-client-key-file go together");
+        }
+        if (!cert.isEmpty() && !keyFile.isEmpty()) {
+            List<X509Certificate> chain = readCertificates(cert, certKey);
+            PrivateKey key = readKey(Path.of(keyFile), pass, keyKey);
+            checkPair(chain.get(0), key, keyKey + " " + keyFile, certKey + " " + cert);
+            b.keyManager(key, chain);
+        }
+        return finish(b, config);
+    }
+
+    private static SslContext finish(SslContextBuilder b, ServerConfig config) throws ConfigException {
         b.protocols(config.tlsProtocols().isEmpty() ? DEFAULT_PROTOCOLS
                 : Arrays.asList(config.tlsProtocols().split("\\s+")));
         List<String> ciphers = ciphers(config);
@@ -203,8 +281,12 @@ final class TlsContext {
 
     /** A PEM private key: PKCS#8 ({@code PRIVATE KEY}), encrypted PKCS#8, or PKCS#1 RSA. */
     static PrivateKey readKey(Path file, String password) throws ConfigException {
-        String text = new String(readFile(file, "tls-key-file"), StandardCharsets.US_ASCII);
-        String where = "tls-key-file " + file;
+        return readKey(file, password, "tls-key-file");
+    }
+
+    static PrivateKey readKey(Path file, String password, String option) throws ConfigException {
+        String text = new String(readFile(file, option), StandardCharsets.US_ASCII);
+        String where = option + " " + file;
         int begin = text.indexOf("-----BEGIN ");
         int typeEnd = begin < 0 ? -1 : text.indexOf("-----", begin + 11);
         if (typeEnd < 0) {
@@ -293,7 +375,8 @@ final class TlsContext {
     }
 
     /** Refuses a key that does not belong to the certificate: it would fail every handshake. */
-    private static void checkPair(X509Certificate cert, PrivateKey key, ServerConfig config) throws ConfigException {
+    private static void checkPair(X509Certificate cert, PrivateKey key, String keyName, String certName)
+            throws ConfigException {
         String alg = switch (key.getAlgorithm().toUpperCase(Locale.ROOT)) {
             case "RSA" -> "SHA256withRSA";
             case "EC" -> "SHA256withECDSA";
@@ -319,8 +402,7 @@ final class TlsContext {
             matches = false;
         }
         if (!matches) {
-            throw new ConfigException("tls-key-file " + config.tlsKeyFile() + " is not the key of tls-cert-file "
-                    + config.tlsCertFile());
+            throw new ConfigException(keyName + " is not the key of " + certName);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.respsql.persist;
 
+import io.respsql.storage.ProgressLog;
 import io.respsql.engine.CommitListener;
 import io.respsql.result.Outcome;
 import io.respsql.engine.SqlEngine;

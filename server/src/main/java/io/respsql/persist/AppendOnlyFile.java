@@ -170,6 +170,9 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
             if (jobs.running() != null) {
                 throw new ConfigException("Background " + jobs.running() + " in progress; try again when it ends");
             }
+            if (engine.catalog().hasUncommitted()) {
+                throw new ConfigException(io.respsql.storage.Catalog.UNCOMMITTED);
+            }
             startRewrite(true);
             LOG.info("append only file enabled: rewriting {} in the background", config.appendOnlyPath());
         } else if (!on && (open || openAfterRewrite)) {
@@ -217,6 +220,9 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
      * error reply (without '-') saying which job is in the way.
      */
     public String rewriteInBackground() {
+        if (engine.catalog().hasUncommitted()) {
+            return "ERR " + io.respsql.storage.Catalog.UNCOMMITTED;
+        }
         if (jobs.running() != null) {
             return "ERR Background " + jobs.running() + " already in progress";
         }

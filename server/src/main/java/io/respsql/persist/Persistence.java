@@ -332,8 +332,8 @@ public final class Persistence implements CommitListener {
 
     /** The 100 ms timer (serverCron): starts a scheduled save or one the save rules ask for. */
     public void cron(long nowMillis) {
-        if (current != null || jobs.running() != null || loading.refusing()) {
-            return; // a log rewrite holds the one capture; the rules are checked again after it
+        if (current != null || jobs.running() != null || loading.refusing() || catalog.hasUncommitted()) {
+            return; // a log rewrite holds the one capture (or a transaction's writes are uncommitted); checked again after it
         }
         if (bgsaveScheduled) {
             startBackgroundSave();
@@ -367,6 +367,7 @@ public final class Persistence implements CommitListener {
         if (!save) {
             return null;
         }
+        catalog.rollbackUncommitted(); // an open transaction ends with its connection: its writes are not saved
         LOG.info("Saving the final snapshot before exiting");
         try {
             save();

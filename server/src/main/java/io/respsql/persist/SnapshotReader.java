@@ -1,5 +1,6 @@
 package io.respsql.persist;
 
+import io.respsql.storage.ProgressLog;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnSpec;

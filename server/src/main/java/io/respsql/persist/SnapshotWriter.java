@@ -1,5 +1,6 @@
 package io.respsql.persist;
 
+import io.respsql.storage.ProgressLog;
 import io.respsql.storage.CatalogImage;
 import io.respsql.storage.ColumnImage;
 import io.respsql.storage.PreparedDef;

@@ -113,9 +113,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private String user = "respsql";
     private Scram scram;
     private boolean skipToSync;
-    /** 'I' idle, 'T' in a block, 'E' in a failed block. */
-    private char txStatus = 'I';
-    private long blockWrites;
+    /** This connection's transaction (tx): BEGIN ... COMMIT, its status 'I', 'T' or 'E'. */
+    private final io.respsql.engine.Transactions.Tx tx = new io.respsql.engine.Transactions.Tx();
+    /** A statement waits for another connection's transaction to end: the message is handled again then. */
+    private boolean parked;
+    /** Moves on with each ReadyForQuery: an idle-in-transaction timer of an older one does nothing. */
+    private long idleGeneration;
     /** The worker's statement now running, if any. */
     private Job job;
     /** Its result, for the message handled again. */
@@ -167,6 +170,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (job != null) {
             job.cancel.cancel("query cancelled: connection closed");
         }
+        parked = false;
+        transactions().closed(tx); // a connection that closes mid-transaction rolls back
         abortCopy();
         for (ByteBuf f : frames) {
             f.release();
@@ -186,6 +191,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof javax.net.ssl.SSLException || cause.getCause() instanceof javax.net.ssl.SSLException) {
+            // pgtls: a failed TLS handshake (no or an untrusted client certificate) or a broken TLS stream:
+            // the client's side; nothing can be answered over it
+            log.debug("closing PostgreSQL connection: {}", cause.getCause() != null ? cause.getCause() : cause);
+            ctx.close();
+            return;
+        }
         if (cause instanceof DecoderException && state != State.CLOSED && ctx.channel().isActive()) {
             fatal("08P01", "invalid frontend message: " + cause.getCause().getMessage());
             return;
@@ -198,7 +210,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     /** Handles the queued messages until one waits for a worker. */
     private void drain() {
-        while (job == null && !frames.isEmpty() && state != State.CLOSED) {
+        while (job == null && !parked && !frames.isEmpty() && state != State.CLOSED) {
             ByteBuf f = frames.peekFirst();
             int start = f.readerIndex();
             boolean done;
@@ -227,7 +239,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             f.release();
         }
         if (state != State.CLOSED) {
-            ctx.channel().config().setAutoRead(job == null);
+            ctx.channel().config().setAutoRead(job == null && !parked);
         }
     }
 
@@ -455,7 +467,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         secret = key[1];
         PgMessages.backendKeyData(out, pid, secret);
         state = State.READY;
-        PgMessages.readyForQuery(out, txStatus);
+        PgMessages.readyForQuery(out, tx.status());
         flush();
     }
 
@@ -483,7 +495,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             // all of them or none. The engine's block (MULTI/EXEC's undo) gives that from the
             // first part that may write on; reads before it still go to workers (inside a block
             // none does: the parts from there on run here, in one go, under loop-statement-max-ms).
-            queryAtomic = queryParts.size() > 1 && txStatus == 'I' && !controlsTransaction(queryParts);
+            queryAtomic = queryParts.size() > 1 && !tx.inBlock() && !controlsTransaction(queryParts);
         }
         try {
             return queryParts();
@@ -555,6 +567,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
             queryIndex++;
             if (r.failed()) {
+                tx.fail(); // an error inside a transaction block fails it (a COPY's too)
                 if (queryBlock) {
                     endQueryBlock(false);
                 }
@@ -581,8 +594,45 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     }
 
     private void ready() {
-        PgMessages.readyForQuery(out, txStatus);
+        PgMessages.readyForQuery(out, tx.status());
         flush();
+        idleTimer();
+    }
+
+    // ---- tx: interactive transactions ----------------------------------------------------------
+
+    private io.respsql.engine.Transactions transactions() {
+        return server.engine.engine().transactions();
+    }
+
+    /** The statement waits for another connection's transaction: handled again when it ends. */
+    private void park() {
+        parked = true;
+        transactions().park(() -> ctx.executor().execute(this::unpark));
+    }
+
+    private void unpark() {
+        if (!parked || state == State.CLOSED) {
+            return;
+        }
+        parked = false;
+        drain();
+        flush();
+    }
+
+    /** idle_in_transaction_session_timeout: a transaction left idle that long is rolled back and its connection closed. */
+    private void idleTimer() {
+        long gen = ++idleGeneration;
+        long ms = tx.idleTimeoutMs();
+        if (ms <= 0 || !tx.inBlock() || state == State.CLOSED) {
+            return;
+        }
+        ctx.executor().schedule(() -> {
+            if (gen == idleGeneration && tx.inBlock() && state != State.CLOSED && frames.isEmpty()) {
+                fatal(SqlState.IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+                        "terminating connection due to idle-in-transaction timeout");
+            }
+        }, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     // ---- COPY ----------------------------------------------------------------------------------
@@ -594,8 +644,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
      */
     private Result copy(String sql) {
         if (pending == null) {
-            if (txStatus == 'E') {
+            if (tx.failed()) {
                 return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+            }
+            if (!transactions().mayRun(tx)) {
+                park();
+                return null;
             }
         }
         PgCopy.Spec spec;
@@ -615,7 +669,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             io.respsql.engine.CopyIn in;
             boolean prior = io.respsql.sql.Dialect.set(true);
             try {
-                in = server.engine.engine().copyIn(spec.table, spec.columns);
+                in = server.engine.engine().copyIn(spec.table, spec.columns,
+                        tx.inBlock() ? transactions().holdForCopy(tx) : null);
             } catch (SqlException e) {
                 return Result.error(e.sqlState(), e.getMessage());
             } finally {
@@ -686,9 +741,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return;
         }
         copyIn = null;
-        if (n > 0 && txStatus == 'T') {
-            blockWrites++;
-        }
         PgMessages.commandComplete(out, "COPY " + n);
         if (queryParts != null) {
             queryParts(); // the Query's parts after the COPY, then ReadyForQuery
@@ -700,9 +752,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     /** The COPY fails: every row it wrote is taken back, the error sent, the Query ends. */
     private void copyFailed(String sqlState, String message, String where) {
         abortCopy();
-        if (txStatus == 'T') {
-            txStatus = 'E';
-        }
+        tx.fail();
         if (out != null) {
             PgMessages.error(out, 'E', "ERROR", sqlState, message, 0, where);
         }
@@ -956,7 +1006,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     private void sync() {
         skipToSync = false;
-        if (txStatus == 'I') {
+        if (!tx.inBlock()) {
             // the implicit transaction ends: its portals go (named statements stay)
             for (Portal p : portals.values()) {
                 if (p.result != null) {
@@ -996,9 +1046,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return null;
         }
         if (r.failed()) {
-            if (txStatus == 'T') {
-                txStatus = 'E';
-            }
+            tx.fail();
             if (target != out) {
                 target.release();
             }
@@ -1018,10 +1066,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (local != null) {
             return local;
         }
-        if (txStatus == 'E') {
-            return Result.error("25P02", "current transaction is aborted, commands ignored until end of transaction block");
+        io.respsql.engine.Transactions txs = transactions();
+        if (!txs.enter(tx, sql)) {
+            if (target != out) {
+                target.release();
+            }
+            park();
+            return null;
         }
         if (server.overMemoryLimit() && PgSql.growsMemory(sql)) {
+            txs.leave(tx, false);
             return Result.error(SqlState.OUT_OF_MEMORY, SqlEngine.OOM_REPLY);
         }
         lines.clear();
@@ -1029,8 +1083,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         runFormats = formats;
         runDescribe = describeFirst;
         server.engine.engine().sequenceSession(sequences); // this connection's currval/lastval
-        Outcome o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
-                settings.statementTimeoutMs(), lines);
+        Outcome o = null;
+        try {
+            o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
+                    settings.statementTimeoutMs(), lines);
+        } finally {
+            SqlException refused = txs.leave(tx, o != null && (o.ok() || job != null));
+            if (refused != null && o != null && o.ok()) {
+                rows.discard();
+                throw refused;
+            }
+        }
         runTarget = null;
         if (job != null) {
             return null;
@@ -1040,9 +1103,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             Result r = Result.error(o.sqlState() == null ? SqlState.INTERNAL_ERROR : o.sqlState(), EngineCall.message(o));
             r.position = PgSql.errorPosition(r.message);
             return r;
-        }
-        if (o.isWrite() && txStatus == 'T') {
-            blockWrites++;
         }
         Result r = new Result();
         if (rows.columns() != null) {
@@ -1065,24 +1125,6 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return r;
     }
 
-    /** Ends the transaction block (warning when there is none); returns the writes it made. */
-    private long endBlock() {
-        long writes = txStatus == 'I' ? 0 : blockWrites;
-        if (txStatus == 'I') {
-            notice("WARNING", "25P01", "there is no transaction in progress");
-        }
-        txStatus = 'I';
-        blockWrites = 0;
-        return writes;
-    }
-
-    /** No silent wrong answer: the block's writes took effect when they ran. */
-    private static Result cannotUndo(String what, long writes) {
-        return Result.error(SqlState.FEATURE_NOT_SUPPORTED, what + " cannot undo the " + writes
-                + " write(s) of this block: RespSQL applies each statement when it runs"
-                + " (interactive transactions are not implemented yet)");
-    }
-
     /** One row of one text value. */
     private void text(String value) {
         rows.beginRow();
@@ -1093,34 +1135,26 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     /** SET/RESET/SHOW of a setting and the transaction statements, answered here; null: the engine's. */
     private Result sessionStatement(String sql) {
+        if (io.respsql.engine.Transactions.mayBeControl(sql)) {
+            io.respsql.engine.Transactions.Reply t = transactions().control(tx, sql);
+            if (t != null) {
+                if (t.notice() != null) {
+                    notice("WARNING", t.noticeState(), t.notice());
+                }
+                if (t.showName() != null) {
+                    Result r = new Result();
+                    r.columns = ResultColumns.of(List.of(t.showName()), List.of("TEXT"));
+                    rows.columns(r.columns, 1);
+                    text(t.showValue());
+                    r.rowCount = 1;
+                    r.tag = "SHOW";
+                    return r;
+                }
+                return tagOnly(t.tag());
+            }
+        }
         String[] w = PgSql.words(sql, 2);
         switch (w[0]) {
-            case "BEGIN", "START" -> {
-                if (txStatus == 'I') {
-                    txStatus = 'T';
-                    blockWrites = 0;
-                } else {
-                    notice("WARNING", "25001", "there is already a transaction in progress");
-                }
-                return tagOnly(w[0].equals("BEGIN") ? "BEGIN" : "START TRANSACTION");
-            }
-            case "COMMIT", "END" -> {
-                // a failed block's COMMIT means ROLLBACK (as in PostgreSQL): refused like ROLLBACK
-                // when the block's earlier writes stay applied
-                boolean failed = txStatus == 'E';
-                long writes = endBlock();
-                if (failed && writes > 0) {
-                    return cannotUndo("COMMIT of a failed transaction block", writes);
-                }
-                return tagOnly(failed ? "ROLLBACK" : "COMMIT");
-            }
-            case "ROLLBACK", "ABORT" -> {
-                long writes = endBlock();
-                if (writes > 0) {
-                    return cannotUndo("ROLLBACK", writes);
-                }
-                return tagOnly("ROLLBACK");
-            }
             case "DISCARD", "DEALLOCATE" -> {
                 if (w[0].equals("DISCARD") || w[1].equals("ALL")) {
                     statements.keySet().removeIf(k -> !k.isEmpty());

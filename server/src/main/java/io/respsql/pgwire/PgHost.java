@@ -26,4 +26,12 @@ public interface PgHost {
     default boolean startingUp() {
         return false;
     }
+
+    /**
+     * A new server-side SslHandler for {@code ch} (the RESP listener's TLS context, its
+     * handshake bounded), or null when TLS is not configured: SSLRequest is then answered 'N'.
+     */
+    default io.netty.handler.ssl.SslHandler tls(io.netty.channel.Channel ch) {
+        return null;
+    }
 }

@@ -211,7 +211,7 @@ final class PgRows implements ResultSink {
             if (len > 0) {
                 value(digits, 0, len);
             } else {
-                byte[] b = ShortestDouble.text(v).getBytes(StandardCharsets.US_ASCII);
+                byte[] b = io.respsql.result.PgFloatText.text(v).getBytes(StandardCharsets.US_ASCII); // PostgreSQL's layout (agg)
                 value(b, 0, b.length);
             }
         }

@@ -90,6 +90,7 @@ public final class PgServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         clients.add(ch);
+                        ch.pipeline().addLast("pg-tls", new PgTlsNegotiator(host, config.pgTlsRequired()));
                         ch.pipeline().addLast("pg-frames", new PgFrameDecoder(config.clientQueryBufferLimit()));
                         ch.pipeline().addLast("pg", new PgConnection(pg));
                     }
@@ -116,20 +117,26 @@ public final class PgServer implements AutoCloseable {
 
     /**
      * The start-up warning when the PostgreSQL listener's plaintext undoes what the RESP side
-     * configured (TLS only, or a cleartext password): pgwire answers SSLRequest 'N' until it
-     * has TLS of its own. Null when there is nothing to say.
+     * configured (TLS only, or a cleartext password): without tls-cert-file pgwire answers
+     * SSLRequest 'N'; with it, a client may still skip TLS unless pg-tls-required is yes. Null
+     * when there is nothing to say (pg-tls-required yes: every session is encrypted).
      */
     static String plaintextWarning(ServerConfig config) {
         boolean tlsOnly = config.tlsEnabled() && !config.plainEnabled();
         boolean cleartextPassword = config.passwordRequired() && "password".equals(config.pgAuth());
-        if (!tlsOnly && !cleartextPassword) {
+        if ((!tlsOnly && !cleartextPassword) || (config.pgTlsEnabled() && config.pgTlsRequired())) {
             return null;
         }
-        return "pg-port " + config.pgPort() + " is plaintext (no TLS for PostgreSQL clients yet: SSLRequest is answered 'N')"
+        String head = config.pgTlsEnabled()
+                ? "pg-port " + config.pgPort() + " offers TLS but also accepts plaintext clients (sslmode disable,"
+                        + " allow; prefer when TLS fails): set pg-tls-required yes to refuse them"
+                : "pg-port " + config.pgPort() + " is plaintext (no tls-cert-file and tls-key-file: SSLRequest is"
+                        + " answered 'N')";
+        return head
                 + (tlsOnly ? "; RESP is TLS-only (port 0, tls-port " + config.tlsPort()
-                        + "), but statements and results on pg-port travel unencrypted" : "")
+                        + "), but statements and results on pg-port may travel unencrypted" : "")
                 + (cleartextPassword ? "; pg-auth password sends requirepass in clear text over it:"
-                        + " use pg-auth scram-sha-256 or keep pg-port on a trusted network" : "");
+                        + " use pg-auth scram-sha-256, TLS, or keep pg-port on a trusted network" : "");
     }
 
     public PgServer memoryLimit(java.util.function.BooleanSupplier overLimit) {

@@ -29,6 +29,21 @@ final class Blocking {
         return new HashAggregate(input, keys.toArray(NONE), aggs.toArray(new AggregateSpec[0]), output, relation);
     }
 
+    /** agg: GROUPING SETS / ROLLUP / CUBE, one hash aggregation per set into the one output table. */
+    static Operator groupingSets(Operator input, List<Expression[]> sets, List<AggregateSpec> aggs, Table output, int relation) {
+        HashAggregate[] each = new HashAggregate[sets.size()];
+        AggregateSpec[] a = aggs.toArray(new AggregateSpec[0]);
+        for (int i = 0; i < each.length; i++) {
+            Expression[] keys = sets.get(i);
+            boolean empty = true;
+            for (int j = 0; j + 1 < keys.length; j++) {
+                empty &= keys[j].isConstant();
+            }
+            each[i] = new HashAggregate(input, keys, a, output, relation).asGroupingSet(i == 0, empty);
+        }
+        return new io.respsql.exec.op.aggregate.GroupingSetsAggregate(each);
+    }
+
     static Operator sort(Operator input, int[] carried, List<LogicalQuery.OrderKey> keys, long limit, long offset) {
         SortKey[] k = new SortKey[keys.size()];
         for (int i = 0; i < k.length; i++) {

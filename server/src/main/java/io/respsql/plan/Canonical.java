@@ -121,6 +121,16 @@ final class Canonical {
                 append(f.args().get(i), s, b);
             }
             b.append(')');
+            if (f.extras() != null) { // agg: ORDER BY / WITHIN GROUP and FILTER are part of the call
+                b.append(f.withinGroup() ? "WITHIN(" : "ORDER(");
+                for (io.respsql.sql.tree.Query.OrderItem o : f.argOrder()) {
+                    append(o.expr(), s, b);
+                    b.append(o.descending() ? " DESC " : " ASC ").append(o.nulls()).append(',');
+                }
+                b.append(")FILTER(");
+                append(f.filter(), s, b);
+                b.append(')');
+            }
             if (f.over() != null) {
                 b.append("OVER@").append(System.identityHashCode(f));
             }

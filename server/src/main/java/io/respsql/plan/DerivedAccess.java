@@ -75,8 +75,10 @@ final class DerivedAccess {
         }
         Expression filter = QueryPlanner.and(conds);
         boolean ordered = grouped[0];
+        // a recursive CTE streams its rows as it makes them: an outer LIMIT stops the recursion (PostgreSQL)
         Materialize m = new Materialize(sub.root(), sub.outputs().toArray(new Expression[0]), r.table, r.number, filter,
-                r.displayName(), ordered);
+                r.displayName(), ordered || r.source instanceof LogicalQuery.Recursive
+                || r.source instanceof LogicalQuery.Series);
         String how = !r.explain ? "" : (ordered ? "stream " + r.displayName() + " in " + hint.expr().describe()
                 + (hint.descending() ? " DESC" : "") + " order" : "materialize " + r.displayName())
                 + (filter == null ? "" : "; filter " + io.respsql.exec.op.Describe.condition(filter));

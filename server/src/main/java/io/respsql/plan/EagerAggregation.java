@@ -52,7 +52,7 @@ final class EagerAggregation {
 
     /** The shape of {@code b} when the transform applies (numbering its pre-aggregation relation), else null. */
     static Shape find(LogicalQuery.Block b, QueryBinder binder) {
-        if (!enabled || !b.aggregate || b.groupKeys.isEmpty() || b.relations.size() < 2
+        if (!enabled || !b.aggregate || b.groupKeys.isEmpty() || b.groupingSets != null || b.relations.size() < 2
                 || binder.relationCount() >= QueryBinder.MAX_RELATIONS) {
             return null;
         }
@@ -151,7 +151,7 @@ final class EagerAggregation {
         }
         List<AggregateSpec> preAggs = new ArrayList<>();
         for (AggregateSpec a : b.aggregates) {
-            if (a.kind() == AggregateSpec.Kind.GROUP_CONCAT
+            if (a.kind() == AggregateSpec.Kind.GROUP_CONCAT || !a.plain()
                     || (a.argument() != null && a.argument().type() == io.respsql.expr.SqlType.NULL)) {
                 return null;
             }

@@ -58,6 +58,13 @@ abstract class LogicalQuery {
         boolean countStarOnly;
         /** Set when the grouping may run below the join to a dimension's unique key ({@link EagerAggregation}). */
         EagerAggregation.Shape eager;
+        // ---- agg ----
+        /**
+         * GROUPING SETS / ROLLUP / CUBE: per set, the keys the aggregation groups by (every GROUP BY
+         * key, a typed NULL where the set rolls it up, then the set's mask as the hidden grouping
+         * column); null for a plain GROUP BY.
+         */
+        List<io.respsql.expr.Expression[]> groupingSets;
     }
 
     /** The calls over one window (partitioning and ordering): their values are columns of {@code output}. */
@@ -76,6 +83,29 @@ abstract class LogicalQuery {
     /** VALUES rows, written into the work table of {@link #output} on each run. */
     static final class ValuesList extends LogicalQuery {
         final List<List<Expression>> rows = new ArrayList<>();
+        Relation output;
+    }
+
+    // ---- with ----
+    /**
+     * {@code WITH RECURSIVE name AS (initial UNION [ALL] recursive)}: outputs are columns of {@link #output};
+     * the recursive term's one reference to the name scans {@link #working}.
+     */
+    static final class Recursive extends LogicalQuery {
+        String name;
+        boolean distinct;
+        LogicalQuery initial;
+        LogicalQuery recursive;
+        io.respsql.storage.Table working;
+        Relation output;
+    }
+
+    /** {@code generate_series(start, stop [, step])} in FROM: one column, {@link #output}'s, of type {@link #kind}'s. */
+    static final class Series extends LogicalQuery {
+        io.respsql.exec.op.scan.SeriesScan.Kind kind;
+        io.respsql.expr.Expression start;
+        io.respsql.expr.Expression stop;
+        io.respsql.expr.Expression step;
         Relation output;
     }
 }

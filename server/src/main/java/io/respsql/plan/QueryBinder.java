@@ -34,7 +34,12 @@ import java.util.Set;
 public final class QueryBinder {
     /** Relations a statement may number: {@link Expression#relations()} is a 64-bit mask. */
     static final int MAX_RELATIONS = 64;
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "GROUP_CONCAT");
+    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "AVG", "MIN", "MAX", "TOTAL", "GROUP_CONCAT",
+            // agg (issue 25): PostgreSQL's aggregates (aggregateKind)
+            "STRING_AGG", "VAR_POP", "VAR_SAMP", "VARIANCE", "STDDEV_POP", "STDDEV_SAMP", "STDDEV", "COVAR_POP", "COVAR_SAMP",
+            "CORR", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "REGR_SXY", "REGR_AVGX", "REGR_AVGY", "REGR_R2", "REGR_SLOPE",
+            "REGR_INTERCEPT", "BOOL_AND", "BOOL_OR", "EVERY", "BIT_AND", "BIT_OR", "BIT_XOR", "PERCENTILE_CONT",
+            "PERCENTILE_DISC", "MODE");
 
     private final ReadableCatalog catalog;
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
@@ -128,7 +133,7 @@ public final class QueryBinder {
      * CTEs before it visible ({@code prev}), so a CTE never expands into itself. Each reference
      * reads the query anew (no shared work table).
      */
-    private record CteFrame(Query.Cte cte, CteFrame prev) {
+    private record CteFrame(Query.Cte cte, CteFrame prev, boolean recursive) {
     }
 
     /** The CTEs visible where binding is; null: none. */
@@ -138,12 +143,7 @@ public final class QueryBinder {
         CteFrame saved = ctes;
         try {
             for (Query.Cte c : w.ctes()) {
-                if (w.recursive() && readsTable(c.query(), c.name())) {
-                    // a self-reference needs iteration to a fixpoint, which RespSQL does not have yet: refused, never looped
-                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "WITH RECURSIVE is not supported yet (query '"
-                            + c.name() + "' reads itself)");
-                }
-                ctes = new CteFrame(c, ctes);
+                ctes = new CteFrame(c, ctes, w.recursive());
             }
             return bindQuery(w.body(), parent);
         } finally {
@@ -184,10 +184,253 @@ public final class QueryBinder {
         } else if (f instanceof Query.Join j) {
             return readsTable(j.left(), name) || readsTable(j.right(), name);
         }
-        return readsTable(((Query.Derived) f).query(), name);
+        return f instanceof Query.Derived d && readsTable(d.query(), name);
+    }
+
+    // ---- with ----
+
+    /** The recursive term being bound: its one reference to the CTE's name reads {@link #working}. */
+    private static final class SelfRef {
+        final String name;
+        final Table working;
+        final List<String> names;
+        final int sublinkDepth;
+        final int nullableDepth;
+        final int exceptDepth;
+        Relation relation;
+
+        SelfRef(String name, Table working, List<String> names, int sublinkDepth, int nullableDepth, int exceptDepth) {
+            this.name = name;
+            this.working = working;
+            this.names = names;
+            this.sublinkDepth = sublinkDepth;
+            this.nullableDepth = nullableDepth;
+            this.exceptDepth = exceptDepth;
+        }
+    }
+
+    private SelfRef selfRef;
+    /** Expression subqueries, nullable sides of outer joins and right sides of EXCEPT being bound (PostgreSQL's 42P19 places). */
+    private int sublinkDepth;
+    private int nullableDepth;
+    private int exceptDepth;
+
+    private Relation nullableLeaf(Query.FromItem f, BlockScope scope) {
+        nullableDepth++;
+        try {
+            return leaf(f, scope);
+        } finally {
+            nullableDepth--;
+        }
+    }
+
+    private Relation selfReference(Query.TableRef t) {
+        SelfRef s = selfRef;
+        String q = "recursive reference to query \"" + s.name + "\" must not appear ";
+        if (sublinkDepth != s.sublinkDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within a subquery");
+        }
+        if (nullableDepth != s.nullableDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within an outer join");
+        }
+        if (exceptDepth != s.exceptDepth) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "within EXCEPT");
+        }
+        if (s.relation != null) {
+            throw new SqlException(SqlState.INVALID_RECURSION, q + "more than once");
+        }
+        s.relation = newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : s.name, s.working, s.names);
+        return s.relation;
+    }
+
+    /**
+     * A reference to a recursive CTE: {@code initial UNION [ALL] recursive}, the recursive term's one
+     * self-reference reading the previous step's rows; a derived table over {@link LogicalQuery.Recursive}.
+     */
+    private Relation recursiveCte(Query.Cte cte, String alias, BlockScope scope) {
+        String name = cte.name();
+        if (!(cte.query() instanceof Query.SetOp so) || (so.kind() != Query.SetOpKind.UNION && so.kind() != Query.SetOpKind.UNION_ALL)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "recursive query \"" + name
+                    + "\" does not have the form non-recursive-term UNION [ALL] recursive-term");
+        }
+        if (readsTable(so.left(), name)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "recursive reference to query \"" + name + "\" must not appear within its non-recursive term");
+        }
+        if (!so.orderBy().isEmpty()) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ORDER BY in a recursive query is not implemented");
+        }
+        if (so.offset() != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "OFFSET in a recursive query is not implemented");
+        }
+        if (so.limit() != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "LIMIT in a recursive query is not implemented");
+        }
+        LogicalQuery init = bindQuery(so.left(), scope.parent);
+        int n = init.outputs.size();
+        List<String> names = new ArrayList<>(init.names);
+        if (cte.columns().size() > n) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has " + n
+                    + " columns available but " + cte.columns().size() + " columns specified");
+        }
+        for (int i = 0; i < cte.columns().size(); i++) {
+            names.set(i, cte.columns().get(i));
+        }
+        List<ColumnSpec> specs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SqlType t = init.outputs.get(i).type();
+            specs.add(new ColumnSpec(names.get(i), SqlTypes.storageOf(t == SqlType.NULL ? SqlType.TEXT : t), false, null));
+        }
+        SelfRef self = new SelfRef(name, Table.workTable(name, specs), names, sublinkDepth, nullableDepth, exceptDepth);
+        SelfRef saved = selfRef;
+        selfRef = self;
+        LogicalQuery rec;
+        try {
+            rec = bindQuery(so.right(), scope.parent);
+        } finally {
+            selfRef = saved;
+        }
+        if (rec.outputs.size() != n) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "each UNION query must have the same number of columns (" + n + " and "
+                    + rec.outputs.size() + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            SqlType l = init.outputs.get(i).type();
+            SqlType r = rec.outputs.get(i).type();
+            if (l != r && r != SqlType.NULL) {
+                SqlType c = Expressions.commonType(l, r);
+                if (c == null) {
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "UNION types " + l.sqlName() + " and " + r.sqlName() + " cannot be matched");
+                }
+                if (c != l) {
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "recursive query \"" + name + "\" column " + (i + 1) + " has type "
+                            + l.sqlName() + " in non-recursive term but type " + c.sqlName() + " overall");
+                }
+            }
+            rec.outputs.set(i, coerce(rec.outputs.get(i), l));
+        }
+        LogicalQuery.Recursive q = new LogicalQuery.Recursive();
+        q.sql = sql;
+        q.explain = explain;
+        q.name = name;
+        q.distinct = so.kind() == Query.SetOpKind.UNION;
+        q.initial = init;
+        q.recursive = rec;
+        q.working = self.working;
+        q.output = newRelation(Relation.Kind.SETOP, null, Table.workTable(name, specs), names);
+        for (int i = 0; i < n; i++) {
+            q.outputs.add(Expressions.column(q.output.table.column(i), q.output.number, names.get(i)));
+            q.names.add(names.get(i));
+        }
+        q.outerRefs = init.outerRefs | rec.outerRefs;
+        scope.outerRefs |= q.outerRefs & ~scope.mask();
+        Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias, specs), names);
+        r.source = q;
+        return r;
+    }
+
+    /**
+     * {@code generate_series(...)} in FROM: a derived table over {@link LogicalQuery.Series}. Its arguments
+     * see the enclosing blocks (a correlated series), not the FROM items beside it (LATERAL is not supported).
+     */
+    private Relation tableFunction(Query.FunctionRef fr, BlockScope scope) {
+        Expr.Function f = fr.call();
+        if (!f.name().equalsIgnoreCase("GENERATE_SERIES")) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "function " + f.name().toLowerCase(java.util.Locale.ROOT)
+                    + "() in FROM is not supported (only generate_series)");
+        }
+        if (f.args().size() < 2 || f.args().size() > 3 || f.star() || f.distinct() || f.over() != null) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series with " + f.args().size()
+                    + " argument(s) does not exist (generate_series(start, stop [, step]))");
+        }
+        BlockScope fs = new BlockScope(scope.parent);
+        Expression a = value(f.args().get(0), fs);
+        Expression b = value(f.args().get(1), fs);
+        Expression c = f.args().size() == 3 ? value(f.args().get(2), fs) : null;
+        LogicalQuery.Series q = new LogicalQuery.Series();
+        q.sql = sql;
+        q.explain = explain;
+        SqlType type;
+        SqlType ta = a.type();
+        SqlType tb = b.type();
+        SqlType tc = c == null ? SqlType.INT : c.type();
+        if (ta == SqlType.TIMESTAMP || ta == SqlType.DATE || tb == SqlType.TIMESTAMP || tb == SqlType.DATE) {
+            if (c == null) {
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series(timestamp, timestamp) does not exist: give a step interval");
+            }
+            type = SqlType.TIMESTAMP;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.TIMESTAMP;
+            a = coerce(a, SqlType.TIMESTAMP);
+            b = coerce(b, SqlType.TIMESTAMP);
+            c = coerce(c, SqlType.INTERVAL);
+        } else if (ta == SqlType.NUMERIC || tb == SqlType.NUMERIC || tc == SqlType.NUMERIC) {
+            type = SqlType.NUMERIC;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.NUMERIC;
+        } else if ((ta.isInteger() || ta == SqlType.NULL) && (tb.isInteger() || tb == SqlType.NULL) && (tc.isInteger() || tc == SqlType.NULL)) {
+            type = ta == SqlType.BIGINT || tb == SqlType.BIGINT || tc == SqlType.BIGINT ? SqlType.BIGINT : SqlType.INT;
+            q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.INTEGER;
+        } else {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function generate_series(" + ta.sqlName().toLowerCase(java.util.Locale.ROOT)
+                    + ", " + tb.sqlName().toLowerCase(java.util.Locale.ROOT) + (c == null ? "" : ", " + tc.sqlName().toLowerCase(java.util.Locale.ROOT))
+                    + ") does not exist");
+        }
+        q.start = a;
+        q.stop = b;
+        q.step = c;
+        String alias = fr.alias() != null ? fr.alias() : "generate_series";
+        if (fr.columns().size() > 1) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has 1 columns available but "
+                    + fr.columns().size() + " columns specified");
+        }
+        String column = !fr.columns().isEmpty() ? fr.columns().get(0) : alias;
+        List<ColumnSpec> specs = List.of(new ColumnSpec(column, SqlTypes.storageOf(type), false, null));
+        List<String> names = List.of(column);
+        q.output = newRelation(Relation.Kind.VALUES, null, Table.workTable("generate_series", specs), names);
+        q.outputs.add(Expressions.column(q.output.table.column(0), q.output.number, column));
+        q.names.add(column);
+        q.outerRefs = fs.outerRefs;
+        scope.outerRefs |= q.outerRefs & ~scope.mask();
+        Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias, specs), names);
+        r.source = q;
+        return r;
+    }
+
+    /**
+     * {@code SELECT generate_series(a, b) [AS x], ...} without FROM (PostgreSQL's set-returning function in the
+     * select list, its simple form): {@code SELECT generate_series AS x, ... FROM generate_series(a, b)}. Null
+     * when {@code s} is not of that form (a FROM, more than one call, a call inside an expression or an aggregate).
+     */
+    private static Query.Select seriesInSelectList(Query.Select s) {
+        if (s.from() != null || !io.respsql.sql.Dialect.postgres()) {
+            return null;
+        }
+        Expr.Function call = null;
+        List<Query.SelectItem> items = new ArrayList<>();
+        for (Query.SelectItem it : s.items()) {
+            if (it instanceof Query.Item item && item.expr() instanceof Expr.Function f && f.over() == null
+                    && f.name().equalsIgnoreCase("GENERATE_SERIES")) {
+                if (call != null) {
+                    return null;
+                }
+                call = f;
+                items.add(new Query.Item(new Expr.Column(null, "generate_series", f.start(), f.end()),
+                        item.alias() != null ? item.alias() : "generate_series"));
+            } else {
+                items.add(it);
+            }
+        }
+        if (call == null || s.groupBy().size() > 0 || s.having() != null) {
+            return null;
+        }
+        return new Query.Select(s.distinct(), items, new Query.FunctionRef(call, "generate_series", List.of("generate_series"),
+                call.start(), call.end()), s.where(), s.groupBy(), s.having(), s.orderBy(), s.limit(), s.offset(), s.scan(),
+                s.start(), s.end());
     }
 
     private LogicalQuery.Block bindSelect(Query.Select s, BlockScope parent) {
+        Query.Select series = seriesInSelectList(s);
+        if (series != null) {
+            s = series;
+        }
         LogicalQuery.Block b = new LogicalQuery.Block();
         b.sql = sql;
         b.distinct = s.distinct();
@@ -246,6 +489,9 @@ public final class QueryBinder {
             collectAggregates(o.expr(), aggCalls);
         }
         b.aggregate = !s.groupBy().isEmpty() || !aggCalls.isEmpty() || s.having() != null;
+        if (!aggCalls.isEmpty() && selfRef != null && selfRef.relation != null && scope.relations.contains(selfRef.relation)) {
+            throw new SqlException(SqlState.INVALID_RECURSION, "aggregate functions are not allowed in a recursive query's recursive term");
+        }
         // A column neither grouped nor aggregated (SQLite's "bare column") reads one row of its
         // group: each one found restarts the binding with it as an implicit aggregate.
         List<Expr> bare = new ArrayList<>();
@@ -290,7 +536,7 @@ public final class QueryBinder {
         if (b.aggregate) {
             bindGrouping(s, items, aliases, aggCalls, bare, scope, b);
             b.countStarOnly = s.groupBy().isEmpty() && s.having() == null && !s.distinct() && items.size() == 1
-                    && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT");
+                    && items.get(0) instanceof Expr.Function f && f.star() && f.name().equals("COUNT") && f.extras() == null;
         }
 
         List<Expr.Function> windowCalls = new ArrayList<>();
@@ -411,10 +657,10 @@ public final class QueryBinder {
         if (fr != null) {
             Expression so = fr.start().offset() == null ? null : value(fr.start().offset(), scope);
             if (fr.end() == null) {
-                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so);
+                frame = io.respsql.exec.op.window.WindowFrame.startingAt(fr.unit(), fr.start().kind(), so, fr.exclude());
             } else {
                 Expression eo = fr.end().offset() == null ? null : value(fr.end().offset(), scope);
-                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo);
+                frame = new io.respsql.exec.op.window.WindowFrame(fr.unit(), fr.start().kind(), so, fr.end().kind(), eo, fr.exclude());
             }
         }
         return new io.respsql.exec.op.window.WindowFunctionSpec(kind, args, frame);
@@ -475,7 +721,11 @@ public final class QueryBinder {
                               List<Expr> bare, BlockScope scope, LogicalQuery.Block b) {
         List<String> keyCanon = new ArrayList<>();
         List<String> keyText = new ArrayList<>();
-        for (Expr g : s.groupBy()) {
+        b.groupingSets = null;
+        if (hasGroupingSets(s.groupBy())) {
+            bindGroupingSets(s.groupBy(), items, aliases, scope, b, keyCanon, keyText);
+        }
+        for (Expr g : b.groupingSets != null ? List.<Expr>of() : s.groupBy()) {
             Expr target = g;
             if (g instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
                 long k = parseInteger(l.text());
@@ -531,6 +781,9 @@ public final class QueryBinder {
     }
 
     private AggregateSpec aggregate(Expr.Function f, BlockScope scope) {
+        if (f.extras() != null || !aggregateKind(f.name()).classic()) {
+            return pgAggregate(f, aggregateKind(f.name()), scope); // agg
+        }
         if (f.star()) {
             if (!f.name().equals("COUNT")) {
                 throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: " + f.name() + "(*) is not allowed, name a column");
@@ -556,6 +809,304 @@ public final class QueryBinder {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, f.name() + " needs a numeric argument, " + text(f.args().get(0)) + " is " + arg.type().sqlName());
         }
         return new AggregateSpec(kind, arg, f.distinct(), sep);
+    }
+
+    // ---- agg ----
+
+    /** The canonical key of the hidden grouping column of grouping sets (no expression has it). */
+    private static final String GROUPING_COLUMN = "\u0000grouping";
+
+    private static boolean hasGroupingSets(List<Expr> groupBy) {
+        for (Expr e : groupBy) {
+            if (e instanceof Expr.GroupingSet) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The sets of one GROUP BY element, each a list of expressions (leaves as written). */
+    private static List<List<Expr>> expandGrouping(Expr e) {
+        List<List<Expr>> out = new ArrayList<>();
+        if (!(e instanceof Expr.GroupingSet g)) {
+            out.add(List.of(e));
+            return out;
+        }
+        switch (g.kind()) {
+            case ROW:
+                out.add(g.items());
+                return out;
+            case SETS:
+                for (Expr item : g.items()) {
+                    out.addAll(expandGrouping(item));
+                }
+                return out;
+            case ROLLUP: {
+                for (int k = g.items().size(); k >= 0; k--) {
+                    List<Expr> set = new ArrayList<>();
+                    for (int i = 0; i < k; i++) {
+                        set.addAll(rowItems(g.items().get(i)));
+                    }
+                    out.add(set);
+                }
+                return out;
+            }
+            default: { // CUBE: every subset, the full one first
+                int n = g.items().size();
+                if (n > 12) {
+                    throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "CUBE is limited to 12 elements");
+                }
+                for (int m = (1 << n) - 1; m >= 0; m--) {
+                    List<Expr> set = new ArrayList<>();
+                    for (int i = 0; i < n; i++) {
+                        if ((m & (1 << (n - 1 - i))) != 0) {
+                            set.addAll(rowItems(g.items().get(i)));
+                        }
+                    }
+                    out.add(set);
+                }
+                return out;
+            }
+        }
+    }
+
+    private static List<Expr> rowItems(Expr e) {
+        return e instanceof Expr.GroupingSet r && r.kind() == Expr.GroupingKind.ROW ? r.items() : List.of(e);
+    }
+
+    /**
+     * GROUP BY with grouping sets: the sets of the elements' cross product, every distinct
+     * expression once as a key (columns of the group relation), the hidden grouping column after
+     * them, and per set the keys the aggregation groups by (a typed NULL for a key the set rolls up,
+     * then the set's mask). One hash aggregation per set (the planner's), into one group relation.
+     */
+    private void bindGroupingSets(List<Expr> groupBy, List<Expr> items, List<String> aliases, BlockScope scope,
+                                  LogicalQuery.Block b, List<String> keyCanon, List<String> keyText) {
+        List<List<Expr>> sets = new ArrayList<>();
+        sets.add(List.of());
+        for (Expr element : groupBy) {
+            List<List<Expr>> next = new ArrayList<>();
+            for (List<Expr> left : sets) {
+                for (List<Expr> right : expandGrouping(element)) {
+                    List<Expr> both = new ArrayList<>(left);
+                    both.addAll(right);
+                    next.add(both);
+                }
+            }
+            sets = next;
+            if (sets.size() > 4096) {
+                throw new SqlException(SqlState.STATEMENT_TOO_COMPLEX, "too many grouping sets present (maximum 4096)");
+            }
+        }
+        List<int[]> present = new ArrayList<>();
+        for (List<Expr> set : sets) {
+            int[] at = new int[set.size()];
+            for (int i = 0; i < at.length; i++) {
+                Expr target = groupTarget(set.get(i), items, aliases, scope);
+                String canon = Canonical.key(target, scope);
+                int k = keyCanon.indexOf(canon);
+                if (k < 0) {
+                    if (keyCanon.size() >= 63) {
+                        throw new SqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "grouping sets over more than 63 distinct expressions");
+                    }
+                    k = keyCanon.size();
+                    b.groupKeys.add(value(target, scope));
+                    keyCanon.add(canon);
+                    keyText.add(text(target));
+                }
+                at[i] = k;
+            }
+            present.add(at);
+        }
+        int n = keyCanon.size();
+        b.groupingSets = new ArrayList<>();
+        for (int[] at : present) {
+            long mask = n == 0 ? 0 : (n == 64 ? -1L : (1L << n) - 1);
+            for (int k : at) {
+                mask &= ~(1L << k);
+            }
+            Expression[] keys = new Expression[n + 1];
+            for (int j = 0; j < n; j++) {
+                Expression key = b.groupKeys.get(j);
+                keys[j] = (mask & (1L << j)) != 0 ? Expressions.constNull(key.type()) : key;
+            }
+            keys[n] = Expressions.constLong(SqlType.BIGINT, mask);
+            b.groupingSets.add(keys);
+        }
+        b.groupKeys.add(Expressions.constLong(SqlType.BIGINT, 0));
+        keyCanon.add(GROUPING_COLUMN);
+        keyText.add("grouping");
+    }
+
+    /** A GROUP BY expression as written: an ordinal or an output alias reads that select-list entry. */
+    private Expr groupTarget(Expr g, List<Expr> items, List<String> aliases, BlockScope scope) {
+        Expr target = g;
+        if (g instanceof Expr.Literal l && l.kind() == Expr.LiteralKind.INTEGER) {
+            long k = parseInteger(l.text());
+            if (k < 1 || k > items.size()) {
+                throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "GROUP BY position " + l.text() + " is not in select list");
+            }
+            target = items.get((int) k - 1);
+        } else if (g instanceof Expr.Column c && c.qualifier() == null && scope.resolve(null, c.name()) == null) {
+            for (int i = 0; i < aliases.size(); i++) {
+                if (aliases.get(i) != null && aliases.get(i).equalsIgnoreCase(c.name())) {
+                    target = items.get(i);
+                    break;
+                }
+            }
+        }
+        if (containsAggregate(target)) {
+            throw new SqlException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in GROUP BY");
+        }
+        return target;
+    }
+
+    /** GROUPING(a, ...): the bits of the group row's grouping column; 0 over a plain GROUP BY. */
+    private Expression grouping(Expr.Function f, BlockScope scope) {
+        GroupOutput g = scope.group;
+        if (g == null || f.args().isEmpty() || f.star() || f.distinct()) {
+            throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
+        }
+        if (f.args().size() > 31) {
+            throw new SqlException(SqlState.TOO_MANY_ARGUMENTS, "GROUPING must have fewer than 32 arguments");
+        }
+        int[] at = new int[f.args().size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = g.keyCanon().indexOf(Canonical.key(f.args().get(i), scope));
+            if (at[i] < 0) {
+                throw new SqlException(SqlState.GROUPING_ERROR, "arguments to GROUPING must be grouping expressions of the associated query level");
+            }
+        }
+        int gi = g.keyCanon().indexOf(GROUPING_COLUMN);
+        if (gi < 0) {
+            return Expressions.constLong(SqlType.INT, 0);
+        }
+        Column c = g.group().table.column(gi);
+        return new io.respsql.expr.GroupingBits(Expressions.column(c, g.group().number, "grouping"), at, text(f));
+    }
+
+    private static AggregateSpec.Kind aggregateKind(String name) {
+        switch (name) {
+            case "VARIANCE":
+                return AggregateSpec.Kind.VAR_SAMP;
+            case "STDDEV":
+                return AggregateSpec.Kind.STDDEV_SAMP;
+            case "EVERY":
+                return AggregateSpec.Kind.BOOL_AND;
+            default:
+                return AggregateSpec.Kind.valueOf(name);
+        }
+    }
+
+    /**
+     * PostgreSQL's aggregates (issue 25) and any aggregate call with FILTER (WHERE ...), ORDER BY
+     * inside the call or WITHIN GROUP (ORDER BY ...): arity, types and clause checks with
+     * PostgreSQL's SQLSTATEs, then the spec with its second argument, filter and ordering.
+     */
+    private AggregateSpec pgAggregate(Expr.Function f, AggregateSpec.Kind kind, BlockScope scope) {
+        String name = f.name().toLowerCase(java.util.Locale.ROOT);
+        for (Expr a : children(f)) {
+            if (containsAggregate(a)) {
+                throw new SqlException(SqlState.GROUPING_ERROR, f.filter() == a ? "aggregate functions are not allowed in FILTER"
+                        : "aggregate function calls cannot be nested: " + text(f));
+            }
+        }
+        if (kind.orderedSet() != f.withinGroup()) {
+            int arity = kind == AggregateSpec.Kind.MODE ? 1 : kind.orderedSet() || kind.twoArguments()
+                    || kind == AggregateSpec.Kind.STRING_AGG ? 2 : 1;
+            if (f.args().size() + f.argOrder().size() != arity && kind != AggregateSpec.Kind.GROUP_CONCAT) {
+                throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " with " + (f.args().size() + f.argOrder().size())
+                        + " argument(s) does not exist");
+            }
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, kind.orderedSet()
+                    ? "WITHIN GROUP is required for ordered-set aggregate " + name
+                    : name + " is not an ordered-set aggregate, so it cannot have WITHIN GROUP");
+        }
+        if (kind.orderedSet() && f.distinct()) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use DISTINCT with WITHIN GROUP");
+        }
+        int want = kind == AggregateSpec.Kind.MODE ? 0 : kind == AggregateSpec.Kind.STRING_AGG || kind.twoArguments() ? 2
+                : kind == AggregateSpec.Kind.COUNT_STAR ? 0 : 1;
+        int got = f.args().size();
+        boolean fits = kind == AggregateSpec.Kind.GROUP_CONCAT ? got == 1 || got == 2
+                : kind == AggregateSpec.Kind.COUNT ? f.star() || got == 1 : got == want;
+        if (!fits || (f.star() && !f.name().equals("COUNT"))) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " takes " + want + " argument(s), got "
+                    + (f.star() ? "*" : Integer.toString(got)));
+        }
+        if (kind.orderedSet() && f.argOrder().size() != 1) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + " takes one WITHIN GROUP (ORDER BY ...) key, got "
+                    + f.argOrder().size());
+        }
+        AggregateSpec spec;
+        if (f.star()) {
+            spec = new AggregateSpec(AggregateSpec.Kind.COUNT_STAR, null, false);
+        } else if (kind.orderedSet()) {
+            Expression key = value(f.argOrder().get(0).expr(), scope);
+            spec = new AggregateSpec(kind, key, false);
+            if (kind != AggregateSpec.Kind.MODE) {
+                Expression fraction = value(f.args().get(0), scope);
+                if (fraction.relations() != 0 || !(fraction.type().isNumeric() || fraction.type() == SqlType.NUMERIC
+                        || fraction.type() == SqlType.NULL)) {
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "the fraction of " + name
+                            + " must be a numeric constant, not " + text(f.args().get(0)));
+                }
+                spec.withSecond(fraction);
+            }
+        } else {
+            Expression arg = value(f.args().get(0), scope);
+            Expression second = got > 1 ? value(f.args().get(1), scope) : null;
+            if (kind == AggregateSpec.Kind.STRING_AGG || kind == AggregateSpec.Kind.GROUP_CONCAT) {
+                if (kind == AggregateSpec.Kind.STRING_AGG && io.respsql.sql.Dialect.postgres()
+                        && !(arg.type() == SqlType.TEXT || arg.type() == SqlType.NULL)) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function string_agg(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                            + ", ...) does not exist");
+                }
+                if (!f.argOrder().isEmpty() && arg.type() != SqlType.TEXT) {
+                    arg = Expressions.cast(arg, SqlType.TEXT);
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct(), second);
+            } else if (kind.twoArguments()) {
+                for (Expression e : new Expression[] {arg, second}) {
+                    if (!(e.type().isNumeric() || e.type() == SqlType.NUMERIC || e.type() == SqlType.NULL)) {
+                        throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + "(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                                + ", " + second.type().sqlName().toLowerCase(java.util.Locale.ROOT) + ") does not exist");
+                    }
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct()).withSecond(second);
+            } else {
+                if ((kind == AggregateSpec.Kind.SUM || kind == AggregateSpec.Kind.AVG || kind == AggregateSpec.Kind.TOTAL
+                        || kind == AggregateSpec.Kind.VAR_POP || kind == AggregateSpec.Kind.VAR_SAMP
+                        || kind == AggregateSpec.Kind.STDDEV_POP || kind == AggregateSpec.Kind.STDDEV_SAMP)
+                        && !arg.type().isNumeric() && arg.type() != SqlType.NULL && arg.type() != SqlType.NUMERIC
+                        && arg.type() != SqlType.BOOLEAN) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name + "(" + arg.type().sqlName().toLowerCase(java.util.Locale.ROOT)
+                            + ") does not exist");
+                }
+                spec = new AggregateSpec(kind, arg, f.distinct());
+            }
+        }
+        if (f.filter() != null) {
+            spec.withFilter(Expressions.asCondition(value(f.filter(), scope), "FILTER"));
+        }
+        if (!kind.orderedSet() && !f.argOrder().isEmpty()) {
+            int n = f.argOrder().size();
+            Expression[] keys = new Expression[n];
+            boolean[] desc = new boolean[n];
+            boolean[] nullsFirst = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                Query.OrderItem o = f.argOrder().get(i);
+                keys[i] = value(o.expr(), scope);
+                desc[i] = o.descending();
+                nullsFirst[i] = o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST;
+            }
+            spec.withOrder(keys, desc, nullsFirst);
+        } else if (kind.orderedSet()) {
+            Query.OrderItem o = f.argOrder().get(0);
+            spec.withOrder(new Expression[0], new boolean[] {o.descending()},
+                    new boolean[] {o.nulls() == Query.NullsOrder.DEFAULT ? o.descending() : o.nulls() == Query.NullsOrder.FIRST});
+        }
+        return spec;
     }
 
     /** How a grouped block's later clauses read the group relation. */
@@ -605,7 +1156,16 @@ public final class QueryBinder {
         q.sql = sql;
         q.kind = s.kind();
         q.left = bindQuery(s.left(), parent);
-        q.right = bindQuery(s.right(), parent);
+        if (s.kind() == Query.SetOpKind.EXCEPT) {
+            exceptDepth++;
+        }
+        try {
+            q.right = bindQuery(s.right(), parent);
+        } finally {
+            if (s.kind() == Query.SetOpKind.EXCEPT) {
+                exceptDepth--;
+            }
+        }
         int n = q.left.outputs.size();
         String op = s.kind() == Query.SetOpKind.UNION_ALL ? "UNION ALL" : s.kind().name();
         if (q.right.outputs.size() != n) {
@@ -718,7 +1278,7 @@ public final class QueryBinder {
                     long before = scope.mask();
                     flatten(j.left(), scope, b);
                     long leftMask = scope.mask() & ~before;
-                    Relation r = leaf(j.right(), scope);
+                    Relation r = nullableLeaf(j.right(), scope);
                     scope.add(r);
                     r.outerJoined = true;
                     r.dependsOn = leftMask;
@@ -734,7 +1294,7 @@ public final class QueryBinder {
                     if (j.left() instanceof Query.Join) {
                         throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RIGHT JOIN of a parenthesized join is not supported");
                     }
-                    Relation r = leaf(j.left(), scope);
+                    Relation r = nullableLeaf(j.left(), scope);
                     scope.add(r);
                     long before = scope.mask();
                     flatten(j.right(), scope, b);
@@ -795,11 +1355,17 @@ public final class QueryBinder {
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
         if (f instanceof Query.TableRef t) {
+            if (selfRef != null && t.name().equalsIgnoreCase(selfRef.name)) {
+                return selfReference(t);
+            }
             CteFrame c = cte(t.name());
             if (c != null) {
                 CteFrame saved = ctes;
                 ctes = c.prev; // the CTE's query sees the CTEs before it, not itself
                 try {
+                    if (c.recursive && readsTable(c.cte.query(), c.cte.name())) {
+                        return recursiveCte(c.cte, t.alias() != null ? t.alias() : c.cte.name(), scope);
+                    }
                     // bound where it is read, as a derived table there: an outer column it names then marks
                     // every block in between as correlated (bound in the WITH's own scope, the blocks between
                     // would run once with the outer row unset)
@@ -837,6 +1403,9 @@ public final class QueryBinder {
                 return newRelation(Relation.Kind.TABLE, t.alias() != null ? t.alias() : system.name(), system, columnNames(system));
             }
             throw new SqlException(SqlState.UNDEFINED_TABLE, "table '" + t.name() + "' does not exist");
+        }
+        if (f instanceof Query.FunctionRef fr) {
+            return tableFunction(fr, scope);
         }
         Query.Derived d = (Query.Derived) f;
         return derived(d.query(), d.alias(), d.columns(), true, scope, scope.parent);
@@ -1307,6 +1876,13 @@ public final class QueryBinder {
         if (isAggregate(f)) {
             throw new SqlException(SqlState.GROUPING_ERROR, "aggregate " + text(f) + " is not allowed here (only in the select list, HAVING and ORDER BY)");
         }
+        if (f.name().equals("GROUPING")) { // agg
+            return grouping(f, scope);
+        }
+        if (f.extras() != null) { // agg
+            throw new SqlException(SqlState.WRONG_OBJECT_TYPE, (f.filter() != null ? "FILTER" : f.withinGroup() ? "WITHIN GROUP" : "ORDER BY")
+                    + " specified, but " + f.name().toLowerCase(java.util.Locale.ROOT) + " is not an aggregate function");
+        }
         if (f.star()) {
             throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "function '" + f.name() + "' does not take *");
         }
@@ -1328,7 +1904,13 @@ public final class QueryBinder {
     }
 
     private QueryPlanner.Planned subquery(Query q, BlockScope scope, String oneColumnFor) {
-        LogicalQuery lq = bindQuery(q, scope);
+        LogicalQuery lq;
+        sublinkDepth++;
+        try {
+            lq = bindQuery(q, scope);
+        } finally {
+            sublinkDepth--;
+        }
         if (oneColumnFor != null && lq.outputs.size() != 1) {
             throw new SqlException(SqlState.SYNTAX_ERROR, "the subquery of " + oneColumnFor + " must return one column, not " + lq.outputs.size());
         }
@@ -1397,7 +1979,17 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Between b) {
             return List.of(b.operand(), b.low(), b.high());
         } else if (e instanceof Expr.Function f && f.over() == null) {
-            return f.args();
+            if (f.extras() == null) {
+                return f.args();
+            }
+            List<Expr> all = new ArrayList<>(f.args()); // agg: an aggregate's FILTER and ORDER BY too
+            for (Query.OrderItem o : f.argOrder()) {
+                all.add(o.expr());
+            }
+            if (f.filter() != null) {
+                all.add(f.filter());
+            }
+            return all;
         }
         List<Expr> out = new ArrayList<>();
         if (e instanceof Expr.Function f) { // a window call: its arguments and its window's expressions

@@ -47,6 +47,16 @@ public final class QueryPlanner {
             return planBlock(b, hints);
         } else if (q instanceof LogicalQuery.SetOp s) {
             return planSetOp(s);
+        } else if (q instanceof LogicalQuery.Recursive r) {
+            return planRecursive(r);
+        } else if (q instanceof LogicalQuery.Series g) {
+            List<String> lines = lines(g);
+            if (g.explain) {
+                lines.add("generate_series (" + g.kind.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+            Operator op = new io.respsql.exec.op.scan.SeriesScan(g.kind, g.start, g.stop, g.step, g.output.table, g.output.number,
+                    io.respsql.exec.op.setop.RecursiveUnion.DEFAULT_MAX_ROWS);
+            return new Planned(op, g.outputs, g.names, new int[] {g.output.number}, g.outerRefs, lines, false, null, null);
         }
         LogicalQuery.ValuesList v = (LogicalQuery.ValuesList) q;
         Expression[][] rows = new Expression[v.rows.size()][];
@@ -84,6 +94,28 @@ public final class QueryPlanner {
         int[] carried = {s.output.number};
         op = orderAndLimit(op, s, carried, false, lines);
         return new Planned(op, s.outputs, s.names, carried, s.outerRefs, lines, false, null, null);
+    }
+
+    /** WITH RECURSIVE's iteration ({@link io.respsql.exec.op.setop.RecursiveUnion}). */
+    private static Planned planRecursive(LogicalQuery.Recursive q) {
+        Planned init = plan(q.initial);
+        Planned rec = plan(q.recursive);
+        List<String> lines = lines(q);
+        if (q.explain) {
+            lines.add("recursive " + (q.distinct ? "union" : "union all") + " " + q.name + " of:");
+            for (String x : init.explain()) {
+                lines.add("  " + x);
+            }
+            lines.add("and, until it adds no row:");
+            for (String x : rec.explain()) {
+                lines.add("  " + x);
+            }
+        }
+        Operator op = new io.respsql.exec.op.setop.RecursiveUnion(q.name, q.distinct, init.root(),
+                q.initial.outputs.toArray(new Expression[0]), rec.root(), q.recursive.outputs.toArray(new Expression[0]), q.working,
+                q.output.table, q.output.number, io.respsql.exec.op.setop.RecursiveUnion.DEFAULT_MAX_ROWS);
+        int[] carried = {q.output.number};
+        return new Planned(op, q.outputs, q.names, carried, q.outerRefs, lines, false, null, null);
     }
 
     private static Planned planBlock(LogicalQuery.Block b, DerivedAccess.Hints hints) {
@@ -128,9 +160,11 @@ public final class QueryPlanner {
         if (b.aggregate) {
             countInput = b.countStarOnly ? op : null;
             op = eager != null ? Blocking.hashAggregate(op, eager.finalKeys(), eager.finalAggs(), b.group.table, b.group.number)
+                    : b.groupingSets != null ? Blocking.groupingSets(op, b.groupingSets, b.aggregates, b.group.table, b.group.number)
                     : Blocking.hashAggregate(op, b.groupKeys, b.aggregates, b.group.table, b.group.number);
             if (!b.countStarOnly && b.explain) { // a lone COUNT(*) counts the rows above: the 2010 EXPLAIN shows only their path
-                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)");
+                lines.add("hash aggregate: " + b.groupKeys.size() + " group key(s), " + b.aggregates.size() + " aggregate(s)"
+                        + (b.groupingSets == null ? "" : ", " + b.groupingSets.size() + " grouping set(s), one pass each"));
             }
             if (b.having != null) {
                 op = new Filter(op, b.having);

@@ -76,7 +76,7 @@ final class MasterLink {
     private long transferTotal;
     private long transferRead;
     /** Log lines every few seconds while the snapshot arrives. */
-    private io.respsql.persist.ProgressLog transferLog;
+    private io.respsql.storage.ProgressLog transferLog;
     private long lastIoMillis = System.currentTimeMillis();
     private long downSinceMillis;
     private long backoff = MIN_BACKOFF;
@@ -144,7 +144,17 @@ final class MasterLink {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
-                .handler(c)
+                .handler(new io.netty.channel.ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        // tls-replication yes: the SslHandler holds the handshake's writes until it is done
+                        io.netty.handler.ssl.SslHandler ssl = repl.tlsClient().handler(ch, host, port);
+                        if (ssl != null) {
+                            ch.pipeline().addLast("tls", ssl);
+                        }
+                        ch.pipeline().addLast("master", c);
+                    }
+                })
                 .connect(host, port);
         channel = f.channel();
         f.addListener(done -> {
@@ -250,11 +260,15 @@ final class MasterLink {
             ByteBuf out = ctx.alloc().buffer(256);
             repliesBeforePsync = 2;
             authSent = !config.masterAuth().isEmpty();
-            if (authSent) {
+            if (authSent && !config.masterUser().isEmpty()) {
+                writeCommand(out, "AUTH", config.masterUser(), config.masterAuth()); // as Redis: masteruser's ACL user
+            } else if (authSent) {
                 writeCommand(out, "AUTH", config.masterAuth());
                 repliesBeforePsync++;
             }
-            writeCommand(out, "REPLCONF", "listening-port", Integer.toString(config.port()));
+            // As Redis: over TLS the replica announces its TLS port (what Sentinel and others connect to).
+            int announced = config.tlsReplication() && config.tlsPort() > 0 ? config.tlsPort() : config.port();
+            writeCommand(out, "REPLCONF", "listening-port", Integer.toString(announced));
             writeCommand(out, "REPLCONF", "capa", "eof", "capa", "psync2");
             String id = repl.psyncId();
             writeCommand(out, "PSYNC", id, Long.toString(repl.psyncOffset()));
@@ -364,7 +378,7 @@ final class MasterLink {
                         try {
                             transferTotal = Long.parseLong(line.substring(1));
                             transferRead = 0;
-                            transferLog = new io.respsql.persist.ProgressLog("MASTER <-> REPLICA sync: receiving the snapshot");
+                            transferLog = new io.respsql.storage.ProgressLog("MASTER <-> REPLICA sync: receiving the snapshot");
                             transferPath = config.dir().resolve("temp-" + ProcessHandle.current().pid() + "-sync.rsql");
                             transferFile = FileChannel.open(transferPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                     StandardOpenOption.TRUNCATE_EXISTING);

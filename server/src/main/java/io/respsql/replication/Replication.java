@@ -442,8 +442,8 @@ public final class Replication implements CommitListener, WriteGuard {
 
     /** Starts a full sync for every replica waiting for one, if the capture slot is free. */
     private void startFullSync() {
-        if (syncRunning || jobs.running() != null) {
-            return; // retried by cron
+        if (syncRunning || jobs.running() != null || catalog.hasUncommitted()) {
+            return; // retried by cron (a transaction's uncommitted writes are never sent)
         }
         List<ReplicaPeer> batch = new ArrayList<>();
         for (ReplicaPeer p : peers.values()) {
@@ -512,7 +512,7 @@ public final class Replication implements CommitListener, WriteGuard {
                     // counts only the stream queued behind it.
                     p.snapshotBytesPending = len;
                     io.netty.channel.ChannelProgressivePromise sent = p.channel.newProgressivePromise();
-                    io.respsql.persist.ProgressLog sending = new io.respsql.persist.ProgressLog(
+                    io.respsql.storage.ProgressLog sending = new io.respsql.storage.ProgressLog(
                             "Full sync: sending the snapshot to replica " + p.ip + ":" + p.listeningPort);
                     sent.addListener(new io.netty.channel.ChannelProgressiveFutureListener() {
                         @Override
@@ -525,7 +525,7 @@ public final class Replication implements CommitListener, WriteGuard {
                             p.snapshotBytesPending = 0;
                         }
                     });
-                    p.channel.write(new DefaultFileRegion(fc, 0, len), sent);
+                    p.channel.write(snapshotBody(p.channel, fc, len), sent);
                     p.channel.write(p.syncBuffer, p.channel.voidPromise());
                     p.syncBuffer = null;
                     p.state = ReplicaPeer.State.ONLINE;
@@ -540,6 +540,24 @@ public final class Replication implements CommitListener, WriteGuard {
             deleteQuietly(tmp); // open channels keep reading the unlinked file
         }
         startFullSync();
+    }
+
+    /**
+     * The snapshot's bytes as the replica's connection can take them: a file region (sendfile) in
+     * plaintext; over TLS, whose SslHandler encrypts buffers only, 64 KB chunks read as the
+     * connection drains (a ChunkedWriteHandler, put behind the SslHandler so every later write
+     * keeps its order).
+     */
+    private static Object snapshotBody(io.netty.channel.Channel ch, FileChannel fc, long len) throws IOException {
+        io.netty.channel.ChannelPipeline pipe = ch.pipeline();
+        io.netty.channel.ChannelHandlerContext tls = pipe.context(io.netty.handler.ssl.SslHandler.class);
+        if (tls == null) {
+            return new DefaultFileRegion(fc, 0, len);
+        }
+        if (pipe.get(io.netty.handler.stream.ChunkedWriteHandler.class) == null) {
+            pipe.addAfter(tls.name(), "snapshot-chunks", new io.netty.handler.stream.ChunkedWriteHandler());
+        }
+        return new io.netty.handler.stream.ChunkedNioFile(fc, 0, len, 64 * 1024);
     }
 
     private static void deleteQuietly(Path p) {
@@ -683,6 +701,22 @@ public final class Replication implements CommitListener, WriteGuard {
 
     /** {@code REPLICAOF NO ONE}: keeps the data, starts a new history (the old id stays usable as replid2). */
     /** The socket channel class of the event loop's transport (NIO unless set), for the link to a master. */
+    // ---- pgtls ----
+    /** Makes the client SslHandler of a link to a master (null: plaintext); tls-replication. */
+    public interface TlsClient {
+        io.netty.handler.ssl.SslHandler handler(io.netty.channel.Channel ch, String host, int port);
+    }
+
+    private TlsClient tlsClient = (ch, host, port) -> null;
+
+    public void tlsClient(TlsClient factory) {
+        this.tlsClient = factory;
+    }
+
+    TlsClient tlsClient() {
+        return tlsClient;
+    }
+
     public void socketChannel(Class<? extends io.netty.channel.Channel> type) {
         this.socketChannel = type;
     }

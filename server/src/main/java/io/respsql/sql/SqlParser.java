@@ -816,8 +816,10 @@ public final class SqlParser {
         }
         deeper();
         int start = peek().start;
+        java.util.Map<String, Expr.Window> outerWindows = windowDefs;
         Query q = unionTerm();
-        List<Query.OrderItem> orderBy = optionalOrderBy();
+        List<Query.OrderItem> orderBy = optionalOrderBy(); // may name the last SELECT's windows (ORDER BY rank() OVER w)
+        windowDefs = outerWindows;
         Expr limit = null;
         Expr offset = null;
         if (acceptKeyword(Keyword.LIMIT)) {
@@ -915,6 +917,7 @@ public final class SqlParser {
     /** SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]; ORDER BY and LIMIT belong to {@link #query}. */
     private Query.Select select() {
         Token first = next();
+        int windowClauseEnd = namedWindows();
         boolean into = intoAllowed;
         intoAllowed = false; // only the statement's first SELECT may have INTO
         boolean scan = first.is(Keyword.SCANSELECT);
@@ -942,9 +945,12 @@ public final class SqlParser {
         List<Expr> groupBy = List.of();
         if (acceptKeyword(Keyword.GROUP)) {
             expectKeyword(Keyword.BY);
-            groupBy = exprList();
+            groupBy = groupByList();
         }
         Expr having = acceptKeyword(Keyword.HAVING) ? expr() : null;
+        if (windowClauseEnd >= 0 && peek().is(Keyword.WINDOW)) {
+            pos = windowClauseEnd; // parsed ahead by namedWindows()
+        }
         return new Query.Select(distinct, items, from, where, groupBy, having, List.of(), null, null, scan,
                 first.start, lastEnd());
     }
@@ -1071,6 +1077,9 @@ public final class SqlParser {
             expectSymbol(Symbol.RPAREN);
             return inner;
         }
+        if (Dialect.postgres() && isName(t) && peek(1).is(Symbol.LPAREN)) {
+            return fromFunction();
+        }
         String table = name("table name");
         if (peek().is(Symbol.DOT) && isName(peek(1))) {
             pos++;
@@ -1086,6 +1095,21 @@ public final class SqlParser {
             name("index name");
         }
         return new Query.TableRef(table, alias, t.start, end);
+    }
+
+    // ---- with ----
+
+    /** {@code name(args) [[AS] alias [(column)]]} in FROM: a set-returning function (PostgreSQL's dialect). */
+    private Query.FromItem fromFunction() {
+        Token t = peek();
+        Expr e = primaryOperand();
+        if (!(e instanceof Expr.Function f)) {
+            throw error("a function call in FROM");
+        }
+        int end = lastEnd();
+        String alias = optionalAlias(false);
+        List<String> columns = alias != null && peek().is(Symbol.LPAREN) ? nameList("column alias") : List.of();
+        return new Query.FunctionRef(f, alias, columns, t.start, columns.isEmpty() && alias == null ? end : lastEnd());
     }
 
     /** {@code WITH [RECURSIVE] name [(columns)] AS [[NOT] MATERIALIZED] (query), ... query}. */
@@ -1817,36 +1841,112 @@ public final class SqlParser {
             }
             args = exprList();
         }
+        List<Query.OrderItem> argOrder = peek().is(Keyword.ORDER) ? optionalOrderBy() : List.of();
         expectSymbol(Symbol.RPAREN);
+        Expr.AggregateExtras extras = aggregateExtras(argOrder);
         Expr.Window over = null;
-        if (peek().is(Keyword.OVER) && peek(1).is(Symbol.LPAREN)) {
-            pos += 2;
-            over = window();
-            expectSymbol(Symbol.RPAREN);
+        if (peek().is(Keyword.OVER)) {
+            over = over();
         }
         depth--;
-        return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd());
+        return new Expr.Function(fn, args, distinct, star, over, nameToken.start, lastEnd(), extras);
     }
 
-    private Expr.Window window() {
-        List<Expr> partitionBy = List.of();
-        if (acceptKeyword(Keyword.PARTITION)) {
-            expectKeyword(Keyword.BY);
-            partitionBy = exprList();
+    // ---- agg ----
+
+    /** GROUP BY's elements: expressions, {@code ()}, ROLLUP (...), CUBE (...), GROUPING SETS (...). */
+    private List<Expr> groupByList() {
+        List<Expr> out = new ArrayList<>();
+        do {
+            out.add(groupingElement(false));
+        } while (acceptSymbol(Symbol.COMMA));
+        return out;
+    }
+
+    private boolean word(int ahead, String w) {
+        Token t = peek(ahead);
+        return (t.type == Token.Type.IDENT || t.keyword() != null) && t.text.equalsIgnoreCase(w);
+    }
+
+    /** One grouping element; {@code inSets}: inside GROUPING SETS, where {@code (a, b)} is a set. */
+    private Expr groupingElement(boolean inSets) {
+        Token t = peek();
+        if ((word(0, "ROLLUP") || word(0, "CUBE")) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            Expr.GroupingKind kind = t.text.equalsIgnoreCase("ROLLUP") ? Expr.GroupingKind.ROLLUP : Expr.GroupingKind.CUBE;
+            List<Expr> items = new ArrayList<>();
+            do {
+                items.add(groupingRowOrExpr(true));
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+            return new Expr.GroupingSet(kind, items, t.start, lastEnd());
         }
-        List<Query.OrderItem> orderBy = optionalOrderBy();
-        Expr.Frame frame = null;
-        if (peek().is(Keyword.ROWS) || peek().is(Keyword.RANGE)) {
-            Expr.FrameUnit unit = next().is(Keyword.ROWS) ? Expr.FrameUnit.ROWS : Expr.FrameUnit.RANGE;
-            if (acceptKeyword(Keyword.BETWEEN)) {
-                Expr.FrameBound start = frameBound();
-                expectKeyword(Keyword.AND);
-                frame = new Expr.Frame(unit, start, frameBound());
-            } else {
-                frame = new Expr.Frame(unit, frameBound(), null);
+        if (word(0, "GROUPING") && word(1, "SETS") && peek(2).is(Symbol.LPAREN)) {
+            pos += 3;
+            deeper();
+            List<Expr> items = new ArrayList<>();
+            do {
+                items.add(groupingElement(true));
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+            depth--;
+            return new Expr.GroupingSet(Expr.GroupingKind.SETS, items, t.start, lastEnd());
+        }
+        return groupingRowOrExpr(true);
+    }
+
+    /** {@code ()}, a parenthesised list {@code (a, b)} (when {@code rows}; a single {@code (a)} too), or an expression. */
+    private Expr groupingRowOrExpr(boolean rows) {
+        Token t = peek();
+        if (t.is(Symbol.LPAREN) && peek(1).is(Symbol.RPAREN)) {
+            pos += 2;
+            return new Expr.GroupingSet(Expr.GroupingKind.ROW, List.of(), t.start, lastEnd());
+        }
+        if (rows && t.is(Symbol.LPAREN) && !startsQuery(pos + 1)) {
+            int save = pos;
+            try {
+                pos++;
+                List<Expr> list = exprList();
+                expectSymbol(Symbol.RPAREN);
+                if (peek().is(Symbol.COMMA) || peek().is(Symbol.RPAREN)) {
+                    return new Expr.GroupingSet(Expr.GroupingKind.ROW, list, t.start, lastEnd());
+                }
+            } catch (SqlException e) {
+                if (e == tooDeep) {
+                    throw e;
+                }
             }
+            pos = save;
         }
-        return new Expr.Window(partitionBy, orderBy, frame);
+        return expr();
+    }
+
+    /**
+     * After an aggregate call's closing parenthesis: {@code WITHIN GROUP (ORDER BY ...)} and
+     * {@code FILTER (WHERE ...)}; null when the call has neither (nor an ORDER BY inside).
+     */
+    private Expr.AggregateExtras aggregateExtras(List<Query.OrderItem> argOrder) {
+        boolean within = false;
+        if (peek().type == Token.Type.IDENT && peek().text.equalsIgnoreCase("WITHIN") && peek(1).is(Keyword.GROUP)
+                && peek(2).is(Symbol.LPAREN)) {
+            if (!argOrder.isEmpty()) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: cannot use multiple ORDER BY clauses with WITHIN GROUP");
+            }
+            pos += 3;
+            expectKeyword(Keyword.ORDER);
+            expectKeyword(Keyword.BY);
+            argOrder = orderItems();
+            expectSymbol(Symbol.RPAREN);
+            within = true;
+        }
+        Expr filter = null;
+        if (peek().is(Keyword.FILTER) && peek(1).is(Symbol.LPAREN)) {
+            pos += 2;
+            expectKeyword(Keyword.WHERE);
+            filter = expr();
+            expectSymbol(Symbol.RPAREN);
+        }
+        return filter == null && argOrder.isEmpty() ? null : new Expr.AggregateExtras(filter, argOrder, within);
     }
 
     private Expr.FrameBound frameBound() {
@@ -2428,6 +2528,172 @@ public final class SqlParser {
         } while (acceptSymbol(Symbol.COMMA));
         expectSymbol(Symbol.RPAREN);
         return names;
+    }
+
+    // ---- window ----
+    // Named windows (WINDOW w AS (...), OVER w, OVER (w ...)) are resolved here, with PostgreSQL's
+    // refinement rules, so the tree holds each call's whole window. A SELECT's WINDOW clause comes
+    // after its select list: select() parses it ahead (namedWindows) and skips it when it gets there.
+
+    /** The windows the SELECT being parsed defines (by name; an unquoted name folded to lower case). */
+    private java.util.Map<String, Expr.Window> windowDefs = java.util.Map.of();
+
+    /**
+     * At a SELECT's start (after the SELECT word): finds its WINDOW clause (at this parenthesis level,
+     * before a set operation, ORDER BY or LIMIT ends the SELECT), parses its definitions into
+     * {@link #windowDefs} and returns the token position after it; -1 when there is none (the
+     * SELECT then defines no window: an enclosing query's are not visible in a subquery).
+     */
+    private int namedWindows() {
+        windowDefs = java.util.Map.of();
+        int level = 0;
+        int at = pos;
+        for (; at < tokens.size(); at++) {
+            Token t = tokens.get(at);
+            if (t.type == Token.Type.END || t.is(Symbol.SEMICOLON)) {
+                return -1;
+            }
+            if (t.is(Symbol.LPAREN)) {
+                level++;
+            } else if (t.is(Symbol.RPAREN)) {
+                if (level-- == 0) {
+                    return -1;
+                }
+            } else if (level == 0) {
+                if (t.is(Keyword.WINDOW)) {
+                    break;
+                }
+                if (t.is(Keyword.UNION) || t.is(Keyword.INTERSECT) || t.is(Keyword.EXCEPT) || t.is(Keyword.ORDER)
+                        || t.is(Keyword.LIMIT) || t.is(Keyword.OFFSET)) {
+                    return -1;
+                }
+            }
+        }
+        if (at >= tokens.size()) {
+            return -1;
+        }
+        int resume = pos;
+        pos = at + 1;
+        java.util.Map<String, Expr.Window> defs = new java.util.LinkedHashMap<>();
+        do {
+            Token nameToken = peek();
+            String name = windowName(name("a window name"));
+            expectKeyword(Keyword.AS);
+            expectSymbol(Symbol.LPAREN);
+            windowDefs = defs; // a definition may refine the ones before it
+            Expr.Window w = windowSpec(true);
+            expectSymbol(Symbol.RPAREN);
+            if (defs.containsKey(name)) {
+                throw new SqlException(SqlState.WINDOWING_ERROR, "window \"" + name + "\" is already defined (at position " + nameToken.start + ")");
+            }
+            defs.put(name, w);
+        } while (acceptSymbol(Symbol.COMMA));
+        int end = pos;
+        pos = resume;
+        windowDefs = defs;
+        return end;
+    }
+
+    private String windowName(String written) {
+        Token t = tokens.get(pos - 1);
+        return isDoubleQuoted(t) ? written : written.toLowerCase(Locale.ROOT);
+    }
+
+    /** After a call: {@code OVER name} or {@code OVER ( spec )}. */
+    private Expr.Window over() {
+        expectKeyword(Keyword.OVER);
+        if (acceptSymbol(Symbol.LPAREN)) {
+            Expr.Window w = windowSpec(false);
+            expectSymbol(Symbol.RPAREN);
+            return w;
+        }
+        Token t = peek();
+        String name = windowName(name("'(' or a window name after OVER"));
+        Expr.Window w = windowDefs.get(name);
+        if (w == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "window \"" + name + "\" does not exist (at position " + t.start + ")");
+        }
+        return w;
+    }
+
+    /**
+     * {@code [existing_window] [PARTITION BY ...] [ORDER BY ...] [frame]} inside parentheses (an
+     * OVER clause's or a WINDOW definition's), the existing window's clauses copied as PostgreSQL
+     * does: its PARTITION BY cannot be overridden, its ORDER BY only added when it has none, and a
+     * window with a frame cannot be copied.
+     */
+    private Expr.Window windowSpec(boolean definition) {
+        String ref = null;
+        Token refToken = peek();
+        if (isName(refToken) && refToken.keyword() == null && !(refToken.isKeyword("GROUPS") && !peek(1).is(Symbol.RPAREN)
+                && !windowDefs.containsKey("groups"))) {
+            pos++;
+            ref = windowName(refToken.text);
+        }
+        List<Expr> partitionBy = List.of();
+        if (acceptKeyword(Keyword.PARTITION)) {
+            expectKeyword(Keyword.BY);
+            partitionBy = exprList();
+        }
+        List<Query.OrderItem> orderBy = optionalOrderBy();
+        Expr.Frame frame = null;
+        if (peek().is(Keyword.ROWS) || peek().is(Keyword.RANGE) || peek().isKeyword("GROUPS")) {
+            Token u = next();
+            Expr.FrameUnit unit = u.is(Keyword.ROWS) ? Expr.FrameUnit.ROWS : u.is(Keyword.RANGE) ? Expr.FrameUnit.RANGE : Expr.FrameUnit.GROUPS;
+            Expr.FrameBound start;
+            Expr.FrameBound end = null;
+            if (acceptKeyword(Keyword.BETWEEN)) {
+                start = frameBound();
+                expectKeyword(Keyword.AND);
+                end = frameBound();
+            } else {
+                start = frameBound();
+            }
+            frame = new Expr.Frame(unit, start, end, frameExclusion());
+        }
+        if (ref == null) {
+            return new Expr.Window(partitionBy, orderBy, frame);
+        }
+        Expr.Window base = windowDefs.get(ref);
+        if (base == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "window \"" + ref + "\" does not exist (at position " + refToken.start + ")");
+        }
+        if (!partitionBy.isEmpty()) {
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot override PARTITION BY clause of window \"" + ref + "\"");
+        }
+        if (!orderBy.isEmpty() && !base.orderBy().isEmpty()) {
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot override ORDER BY clause of window \"" + ref + "\"");
+        }
+        if (base.frame() != null) {
+            boolean bare = !definition && orderBy.isEmpty() && frame == null;
+            throw new SqlException(SqlState.WINDOWING_ERROR, "cannot copy window \"" + ref + "\" because it has a frame clause"
+                    + (bare ? " (omit the parentheses in this OVER clause)" : ""));
+        }
+        return new Expr.Window(base.partitionBy(), orderBy.isEmpty() ? base.orderBy() : orderBy, frame);
+    }
+
+    /** {@code EXCLUDE CURRENT ROW | GROUP | TIES | NO OTHERS} after a frame, or none. */
+    private Expr.Exclusion frameExclusion() {
+        if (!peek().isKeyword("EXCLUDE")) {
+            return Expr.Exclusion.NO_OTHERS;
+        }
+        pos++;
+        if (acceptKeyword(Keyword.CURRENT)) {
+            expectKeyword(Keyword.ROW);
+            return Expr.Exclusion.CURRENT_ROW;
+        }
+        if (acceptKeyword(Keyword.GROUP)) {
+            return Expr.Exclusion.GROUP;
+        }
+        if (peek().isKeyword("TIES")) {
+            pos++;
+            return Expr.Exclusion.TIES;
+        }
+        if (peek().isKeyword("NO") && peek(1).isKeyword("OTHERS")) {
+            pos += 2;
+            return Expr.Exclusion.NO_OTHERS;
+        }
+        throw error("CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE");
     }
 
     // ---- constraints (CHECK, FOREIGN KEY, ALTER TABLE ADD/DROP CONSTRAINT) ------------------------

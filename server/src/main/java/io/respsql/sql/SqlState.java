@@ -80,6 +80,24 @@ public final class SqlState {
     /** An explicit value for a GENERATED ALWAYS identity column without OVERRIDING SYSTEM VALUE. */
     public static final String GENERATED_ALWAYS = "428C9";
     public static final String INVALID_SCHEMA_NAME = "3F000";
+    // ---- with (WITH RECURSIVE, data-modifying CTEs) ----
+    /** A recursive CTE not of PostgreSQL's form, or its self-reference where it may not be. */
+    public static final String INVALID_RECURSION = "42P19";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
+    // ---- window ----
+    public static final String INVALID_ARGUMENT_FOR_NTH_VALUE = "22016";
+    // ---- agg ----
+    public static final String TOO_MANY_ARGUMENTS = "54023";
+    // ---- tx: interactive transactions ----
+    public static final String ACTIVE_SQL_TRANSACTION = "25001";
+    public static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
+    public static final String IN_FAILED_SQL_TRANSACTION = "25P02";
+    public static final String IDLE_IN_TRANSACTION_SESSION_TIMEOUT = "25P03";
+    public static final String INVALID_SAVEPOINT_SPECIFICATION = "3B001";
+    public static final String SERIALIZATION_FAILURE = "40001";
+    public static final String DEADLOCK_DETECTED = "40P01";
+    public static final String ACTIVE_SQL_TRANSACTION_BEGIN = "25001";
+    public static final String NO_ACTIVE_SQL_TRANSACTION_FOR_BRANCH = "25005";
+    public static final String INVALID_TRANSACTION_STATE = "25000";
 }

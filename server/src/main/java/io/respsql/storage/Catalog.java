@@ -216,7 +216,32 @@ public final class Catalog implements ReadableCatalog {
      * (other captures may be taken meanwhile).
      */
     public CatalogImage capture() {
+        if (uncommitted.getAsBoolean()) {
+            throw new IllegalStateException(UNCOMMITTED);
+        }
         return capture(tables.values());
+    }
+
+    // ---- tx: a snapshot never holds a transaction's uncommitted writes ----
+    public static final String UNCOMMITTED = "a transaction has uncommitted writes: a snapshot now would hold them;"
+            + " try again after its COMMIT or ROLLBACK";
+    private java.util.function.BooleanSupplier uncommitted = () -> false;
+    private Runnable rollbackUncommitted = () -> { };
+
+    /** Installed by the engine: whether a transaction holds uncommitted writes, and how to roll it back (SHUTDOWN). */
+    public void uncommittedCheck(java.util.function.BooleanSupplier check, Runnable rollback) {
+        this.uncommitted = check;
+        this.rollbackUncommitted = rollback;
+    }
+
+    /** Whether an open transaction holds uncommitted writes: no snapshot may be captured now. */
+    public boolean hasUncommitted() {
+        return uncommitted.getAsBoolean();
+    }
+
+    /** Rolls back the open transaction's uncommitted writes (before the final save of a SHUTDOWN). */
+    public void rollbackUncommitted() {
+        rollbackUncommitted.run();
     }
 
     private CatalogImage capture(Collection<Table> which) {

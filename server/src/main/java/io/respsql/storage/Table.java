@@ -513,11 +513,18 @@ public final class Table {
                 throw new IllegalArgumentException("index " + indexName + ": column not of table " + name);
             }
         }
-        return new TableIndex(indexName, cols, false, unique, descending, bulkLoad(cols[0]));
+        return new TableIndex(indexName, cols, false, unique, descending, bulkLoad(indexName, cols[0]));
     }
 
-    /** A tree of every live row's key in {@code c} (NULLs left out): one radix sort, then a bottom-up load. */
-    private LongIntBTree bulkLoad(Column c) {
+    /** A build over at least this many rows logs its progress every few seconds ({@link ProgressLog}). */
+    private static final int PROGRESS_ROWS = 1_000_000;
+
+    /**
+     * A tree of every live row's key in {@code c} (NULLs left out): one radix sort, then a bottom-up
+     * load. A large build reports its progress, counted as 3 units a row (gather, sort, load), at
+     * every 64K rows gathered and after each phase: one clock read each.
+     */
+    private LongIntBTree bulkLoad(String indexName, Column c) {
         int n = 0;
         boolean nullable = c.mayHaveNulls();
         for (int row = rows.nextLive(0); row >= 0; row = rows.nextLive(row + 1)) {
@@ -525,6 +532,8 @@ public final class Table {
                 n++;
             }
         }
+        ProgressLog progress = n >= PROGRESS_ROWS ? new ProgressLog("Building index " + indexName + " on " + name) : null;
+        long units = 3L * n;
         long[] keys = new long[n];
         long[] slots = new long[n];
         int i = 0;
@@ -537,17 +546,27 @@ public final class Table {
             slots[i] = row;
             sorted &= i == 0 || keys[i] >= keys[i - 1];
             i++;
+            if (progress != null && (i & 0xFFFF) == 0) {
+                progress.rows(i, units, n);
+            }
         }
         // Rows come in slot order, so keys already in order (a primary key inserted ascending, as
         // after most loads) are already sorted (key, row) pairs: skip the sort.
         if (!sorted) {
             LongArrays.radixSort(keys, slots);
         }
+        if (progress != null) {
+            progress.rows(2L * n, units, n);
+        }
         int[] rowIds = new int[n];
         for (int j = 0; j < n; j++) {
             rowIds[j] = (int) slots[j];
         }
-        return LongIntBTree.bulkLoad(keys, rowIds, n);
+        LongIntBTree tree = LongIntBTree.bulkLoad(keys, rowIds, n);
+        if (progress != null) {
+            progress.rows(units, units, n);
+        }
+        return tree;
     }
 
     /** Position of the index called {@code indexName} in {@link #indexes()}, or -1. */
@@ -918,7 +937,7 @@ public final class Table {
                     cols[k] = replacement;
                 }
             }
-            TableIndex rebuilt = new TableIndex(ix.name(), cols, ix.isPrimary(), ix.unique(), ix.descending(), bulkLoad(cols[0]));
+            TableIndex rebuilt = new TableIndex(ix.name(), cols, ix.isPrimary(), ix.unique(), ix.descending(), bulkLoad(ix.name(), cols[0]));
             indexes.set(i, rebuilt);
             if (ix == primaryIndex) {
                 primaryIndex = rebuilt;
@@ -1029,7 +1048,7 @@ public final class Table {
             if (ix.tree().size() != 0) {
                 throw new IllegalStateException("table " + name + " already has indexed rows");
             }
-            ix.replaceTree(bulkLoad(ix.column()));
+            ix.replaceTree(bulkLoad(ix.name(), ix.column()));
         }
     }
 

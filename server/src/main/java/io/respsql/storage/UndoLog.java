@@ -165,6 +165,18 @@ public final class UndoLog {
         statement.entries.clear();
     }
 
+    /** How many entries the log holds: a mark for {@link #rollbackTo}. */
+    public int size() {
+        return entries.size();
+    }
+
+    /** Takes back the changes recorded after {@code mark} ({@link #size()} then), newest first. */
+    public void rollbackTo(int mark) {
+        for (int i = entries.size() - 1; i >= mark; i--) {
+            entries.remove(i).undo();
+        }
+    }
+
     /** Takes back every recorded change, newest first, and empties the log. */
     public void rollback() {
         for (int i = entries.size() - 1; i >= 0; i--) {

@@ -1,5 +1,6 @@
 package io.respsql.persist;
 
+import io.respsql.storage.ProgressLog;
 import io.respsql.engine.SqlEngine;
 import io.respsql.storage.Catalog;
 import io.respsql.storage.CatalogImage;
@@ -180,5 +181,29 @@ class ProgressLogTest {
         SnapshotTesting.sql(new SqlEngine(small), "CREATE TABLE t (a INT)");
         SnapshotTesting.load(SnapshotTesting.snapshot(small));
         assertEquals(List.of(), lines);
+    }
+
+    /** An index built over 1M rows or more logs its percentage of gather, sort and load, rising to 100. */
+    @Test
+    void aLargeIndexBuildLogsPercentages() throws Exception {
+        Catalog catalog = bigCatalog();
+        SqlEngine engine = new SqlEngine(catalog);
+        assertFalse(SnapshotTesting.sql(engine, "INSERT INTO big SELECT a + 1000, b, s FROM big").startsWith("-"));
+        lines.clear();
+        assertEquals("+OK", SnapshotTesting.sql(engine, "CREATE INDEX big_b ON big (b)"));
+        Pattern line = Pattern.compile("Building index big_b on big: (\\d+)% of 1024000 rows in \\d+ s.*");
+        List<Integer> p = new ArrayList<>();
+        for (String l : lines) {
+            Matcher m = line.matcher(l);
+            assertTrue(m.matches(), l);
+            p.add(Integer.parseInt(m.group(1)));
+        }
+        assertTrue(p.size() >= 3, p.toString());
+        for (int i = 1; i < p.size(); i++) {
+            assertTrue(p.get(i) >= p.get(i - 1), p.toString());
+        }
+        assertTrue(p.stream().anyMatch(x -> x > 0 && x < 100), p.toString());
+        assertEquals(100, p.get(p.size() - 1));
+        assertTrue(lines.stream().anyMatch(l -> l.contains("s left")), lines.toString());
     }
 }

@@ -18,4 +18,15 @@ class PgServerTest {
         String clear = PgServer.plaintextWarning(new ServerConfig().requirePass("s").pgAuth("password"));
         assertTrue(clear != null && clear.contains("clear text") && clear.contains("scram-sha-256"), clear);
     }
+
+    @Test
+    void pgTlsRequiredSilencesTheWarningAndOfferedTlsNamesIt() {
+        ServerConfig offered = new ServerConfig().port(0).tlsPort(6390).pgPort(5433)
+                .tls("tls-cert-file", "s.crt").tls("tls-key-file", "s.key");
+        String w = PgServer.plaintextWarning(offered);
+        assertTrue(w != null && w.contains("offers TLS") && w.contains("pg-tls-required yes"), w);
+        assertNull(PgServer.plaintextWarning(offered.pgTlsRequired(true)), "every pg session is encrypted");
+        assertNull(PgServer.plaintextWarning(new ServerConfig().requirePass("s").pgAuth("password").pgPort(5433)
+                .tls("tls-cert-file", "s.crt").tls("tls-key-file", "s.key").pgTlsRequired(true)));
+    }
 }

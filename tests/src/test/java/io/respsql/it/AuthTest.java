@@ -146,10 +146,11 @@ class AuthTest {
     }
 
     @Test
-    void configGetShowsThePassword() throws Exception {
+    void configGetHidesThePassword() throws Exception {
+        // issue 28: a password is never printed, CONFIG GET included (Redis shows it): only that one is set
         try (RespConnection c = server.raw()) {
             assertEquals("+OK\r\n", c.call("AUTH", PASSWORD));
-            assertEquals("*2\r\n$11\r\nrequirepass\r\n$11\r\n" + PASSWORD + "\r\n", c.call("CONFIG", "GET", "requirepass"));
+            assertEquals("*2\r\n$11\r\nrequirepass\r\n$8\r\n********\r\n", c.call("CONFIG", "GET", "requirepass"));
         }
     }
 

@@ -15,6 +15,8 @@ public final class KeyStore {
     private long[] vals;
     private boolean[] nulls;
     private int[] lens;
+    /** Per TEXT value, the bytes that count for equality ({@link KeyBuffer#cuts}); the rest is the text shown. */
+    private int[] cuts;
     private byte[] arena;
     private int arenaUsed;
     /** Arena bytes no row refers to any more (rows overwritten by {@link #set}). */
@@ -34,6 +36,7 @@ public final class KeyStore {
         this.vals = new long[capacity * width];
         this.nulls = new boolean[capacity * width];
         this.lens = hasText ? new int[capacity * width] : null;
+        this.cuts = hasText ? new int[capacity * width] : null;
         this.arena = hasText ? new byte[256] : null;
     }
 
@@ -78,6 +81,7 @@ public final class KeyStore {
                 int len = isNull ? 0 : b.lens[j];
                 vals[base + j] = arenaAppend(b.text, (int) b.vals[j], len);
                 lens[base + j] = len;
+                cuts[base + j] = isNull ? 0 : b.cuts[j];
             } else {
                 vals[base + j] = isNull ? 0 : b.vals[j];
             }
@@ -121,6 +125,7 @@ public final class KeyStore {
         nulls = Arrays.copyOf(nulls, capacity * width);
         if (hasText) {
             lens = Arrays.copyOf(lens, capacity * width);
+            cuts = Arrays.copyOf(cuts, capacity * width);
         }
     }
 
@@ -143,8 +148,8 @@ public final class KeyStore {
                 continue;
             }
             if (kinds[j] == Keys.TEXT) {
-                int len = lens[base + j];
-                if (len != b.lens[j]) {
+                int len = cuts[base + j];
+                if (len != b.cuts[j]) {
                     return false;
                 }
                 int o = (int) vals[base + j];
@@ -256,6 +261,15 @@ public final class KeyStore {
 
     public int textLength(int id, int j) {
         return lens[id * width + j];
+    }
+
+    /**
+     * Where the text a key shows starts, from {@link #textOffset}: 0 but for a NUMERIC key
+     * ({@link KeyBuffer#setNumeric}), whose match key comes first.
+     */
+    public int textShownFrom(int id, int j) {
+        int p = id * width + j;
+        return cuts[p] < lens[p] ? cuts[p] : 0;
     }
 
     public byte kind(int j) {

@@ -50,7 +50,7 @@ public final class Keys {
     }
 
     public static byte kindOf(SqlType t) {
-        // NUMERIC: its text (exact; PostgreSQL would also take 1.0 and 1.00 as one key); Sort orders it by value
+        // NUMERIC: carried as text, keyed by value (KeyBuffer.setNumeric); Sort orders it by value
         return t == SqlType.DOUBLE ? DOUBLE : t.isTextCarried() || t == SqlType.NUMERIC ? TEXT : LONG;
     }
 
@@ -174,6 +174,16 @@ public final class Keys {
                     break;
                 }
                 default: {
+                    if (t == SqlType.NUMERIC) {
+                        // by value (1.0 = 1.00 = 1, -0.0 = 0), showing the first tuple's text
+                        long u = e.evalNumeric(ctx);
+                        if (ctx.isNull) {
+                            buf.setNull(j);
+                        } else {
+                            buf.setNumeric(j, u, ctx.numScale, ctx.numBig, true);
+                        }
+                        break;
+                    }
                     byte[] b = e.evalText(ctx);
                     if (ctx.isNull) {
                         buf.setNull(j);

@@ -71,7 +71,8 @@ public final class Outputs {
                 writeDouble(c, row, s.getDouble(id, j));
                 break;
             default:
-                writeText(c, row, s.textArena(), s.textOffset(id, j), s.textLength(id, j));
+                int from = s.textShownFrom(id, j);
+                writeText(c, row, s.textArena(), s.textOffset(id, j) + from, s.textLength(id, j) - from);
         }
     }
 }

@@ -135,15 +135,52 @@ public sealed interface Expr {
      * {@code star} for {@code COUNT(*)} (args empty); {@code distinct} for {@code COUNT(DISTINCT x)};
      * {@code over} is the window of a window function call, else null. {@code name} is upper case.
      */
-    record Function(String name, List<Expr> args, boolean distinct, boolean star, Window over, int start, int end)
+    record Function(String name, List<Expr> args, boolean distinct, boolean star, Window over, int start, int end,
+                    AggregateExtras extras)
             implements Expr {
+        public Function(String name, List<Expr> args, boolean distinct, boolean star, Window over, int start, int end) {
+            this(name, args, distinct, star, over, start, end, null);
+        }
+
+        /** FILTER (WHERE ...) of an aggregate call, else null. */
+        public Expr filter() {
+            return extras == null ? null : extras.filter();
+        }
+
+        /** ORDER BY inside the call ({@code string_agg(x, ',' ORDER BY y)}), or WITHIN GROUP's; empty when none. */
+        public List<Query.OrderItem> argOrder() {
+            return extras == null ? List.of() : extras.order();
+        }
+
+        /** {@code WITHIN GROUP (ORDER BY ...)}: an ordered-set aggregate. */
+        public boolean withinGroup() {
+            return extras != null && extras.withinGroup();
+        }
+    }
+
+    // ---- agg ----
+    enum GroupingKind { SETS, ROLLUP, CUBE, ROW }
+
+    /**
+     * A GROUP BY element of grouping sets (issue 25): {@code GROUPING SETS (...)} (items: elements),
+     * {@code ROLLUP (...)}, {@code CUBE (...)} (items: expressions or ROWs) or a parenthesised list
+     * {@code (a, b)} / {@code ()} (ROW: one set of those expressions).
+     */
+    record GroupingSet(GroupingKind kind, List<Expr> items, int start, int end) implements Expr {
+    }
+
+    /** An aggregate call's FILTER (WHERE ...) (null when none), its ORDER BY, and whether that was WITHIN GROUP's. */
+    record AggregateExtras(Expr filter, List<Query.OrderItem> order, boolean withinGroup) {
     }
 
     /** {@code OVER (PARTITION BY ... ORDER BY ... frame)}; {@code frame} may be null. */
     record Window(List<Expr> partitionBy, List<Query.OrderItem> orderBy, Frame frame) {
     }
 
-    enum FrameUnit { ROWS, RANGE }
+    enum FrameUnit { ROWS, RANGE, GROUPS }
+
+    /** A frame's {@code EXCLUDE} clause ({@code NO_OTHERS} when none is written). */
+    enum Exclusion { NO_OTHERS, CURRENT_ROW, GROUP, TIES }
 
     enum BoundKind { UNBOUNDED_PRECEDING, PRECEDING, CURRENT_ROW, FOLLOWING, UNBOUNDED_FOLLOWING }
 
@@ -152,6 +189,9 @@ public sealed interface Expr {
     }
 
     /** {@code end} is null when only a start is written ({@code ROWS 2 PRECEDING}). */
-    record Frame(FrameUnit unit, FrameBound start, FrameBound end) {
+    record Frame(FrameUnit unit, FrameBound start, FrameBound end, Exclusion exclude) {
+        public Frame(FrameUnit unit, FrameBound start, FrameBound end) {
+            this(unit, start, end, Exclusion.NO_OTHERS);
+        }
     }
 }

@@ -87,4 +87,9 @@ public sealed interface Query {
     /** {@code VALUES (..), (..)} used as a query. */
     record Values(List<List<Expr>> rows, int start, int end) implements Query {
     }
+
+    // ---- with ----
+    /** A set-returning function in FROM ({@code generate_series(a, b) AS g(x)}); {@code columns} empty when not written. */
+    record FunctionRef(Expr.Function call, String alias, List<String> columns, int start, int end) implements FromItem {
+    }
 }

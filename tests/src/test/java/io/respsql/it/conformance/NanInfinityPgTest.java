@@ -1,12 +1,8 @@
 package io.respsql.it.conformance;
 
 import io.respsql.it.RespConnection;
-import io.respsql.it.TestServer;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -55,17 +51,13 @@ class NanInfinityPgTest {
             "SELECT id, x FROM fl ORDER BY x DESC, id LIMIT 7",
             "SELECT id, x FROM fl ORDER BY x, id LIMIT 5 OFFSET 230",
         };
-        Path work = Files.createTempDirectory("respsql-naninf-");
-        try (PgPeer pg = PgPeer.start(PgOracle.repoRoot()); TestServer s = TestServer.start(); RespConnection c = s.raw()) {
-            Path file = work.resolve("load.sql");
-            Files.writeString(file, String.join(";\n", load) + ";\nANALYZE;\n");
-            pg.runFile(file);
-            for (String st : load) {
-                assertEquals("+OK\r\n", c.call("SQL", st), st);
-            }
+        try (PgPair both = PgPair.start("naninf", load, false, cfg -> {
+        })) {
+            PgPeer pg = both.pg;
+            RespConnection c = both.conn;
             for (int pass = 0; pass < 2; pass++) {
                 for (String q : queries) {
-                    assertEquals(text(pg.query(q)), c.call("SQL", q), (pass == 0 ? "" : "indexed: ") + q);
+                    assertEquals(PgPair.text(pg.query(q)), c.call("SQL", q), (pass == 0 ? "" : "indexed: ") + q);
                 }
                 if (pass == 0) {
                     assertEquals("+OK\r\n", c.call("SQL", "CREATE INDEX fl_x ON fl (x)"));
@@ -74,22 +66,7 @@ class NanInfinityPgTest {
                     org.junit.jupiter.api.Assertions.assertTrue(plan.contains("using fl_x"), plan);
                 }
             }
-        } finally {
-            PgOracle.deleteTree(work);
         }
     }
 
-    /** PostgreSQL's rows as the 2010 reply writes them: one bulk string per row, values joined by commas, NULL empty. */
-    private static String text(List<List<String>> rows) {
-        StringBuilder sb = new StringBuilder("*").append(rows.size()).append("\r\n");
-        for (List<String> r : rows) {
-            List<String> vals = new ArrayList<>();
-            for (String v : r) {
-                vals.add(v == null ? "" : v);
-            }
-            String line = String.join(",", vals);
-            sb.append('$').append(line.length()).append("\r\n").append(line).append("\r\n");
-        }
-        return sb.toString();
-    }
 }

@@ -1,17 +1,12 @@
 package io.respsql.it.conformance;
 
-import io.respsql.it.RespConnection;
-import io.respsql.it.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -96,40 +91,17 @@ class TimePgTest {
         "SELECT timestamp 'Feb 16 17:32:01 5097 BC'",
     };
 
-    private static PgPeer pg;
-    private static TestServer server;
-    private static RespConnection conn;
-    private static Path work;
+    private static PgPair both;
 
     @BeforeAll
     static void start() throws Exception {
-        PgOracle.requirePostgresql();
-        work = Files.createTempDirectory("respsql-time-");
-        pg = PgPeer.start(PgOracle.repoRoot());
-        server = TestServer.start(c -> c.pgPort(0));
-        conn = server.raw();
-        Path file = work.resolve("load.sql");
-        Files.writeString(file, String.join(";\n", LOAD) + ";\n");
-        pg.runFile(file);
-        assertEquals("+OK\r\n", conn.call("SQL", "SET sql_dialect TO postgresql"));
-        for (String st : LOAD) {
-            assertEquals("+OK\r\n", conn.call("SQL", st), st);
-        }
+        both = PgPair.start("time", LOAD, true, c -> c.pgPort(0));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (conn != null) {
-            conn.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (pg != null) {
-            pg.close();
-        }
-        if (work != null) {
-            PgOracle.deleteTree(work);
+        if (both != null) {
+            both.close();
         }
     }
 
@@ -137,10 +109,9 @@ class TimePgTest {
     void rowsAreThoseOfPostgresql() throws Exception {
         List<String> failures = new ArrayList<>();
         for (String q : SAME) {
-            String want = text(pg.query(q));
-            String got = conn.call("SQL", q);
-            if (!want.equals(got)) {
-                failures.add(q + "\n  PostgreSQL: " + want.replace("\r\n", " ") + "\n  RespSQL:    " + got.replace("\r\n", " "));
+            String d = both.difference(q);
+            if (d != null) {
+                failures.add(d);
             }
         }
         assertTrue(failures.isEmpty(), String.join("\n", failures));
@@ -149,9 +120,9 @@ class TimePgTest {
     @Test
     void errorsAreThoseOfPostgresql() throws Exception {
         List<String> failures = new ArrayList<>();
-        String pgUrl = "jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + pg.database();
-        String ourUrl = "jdbc:postgresql://" + server.host() + ":" + server.server().pgPort() + "/respsql";
-        try (java.sql.Connection p = java.sql.DriverManager.getConnection(pgUrl, pg.user(), "");
+        String pgUrl = "jdbc:postgresql://127.0.0.1:" + both.pg.port() + "/" + both.pg.database();
+        String ourUrl = "jdbc:postgresql://" + both.server.host() + ":" + both.server.server().pgPort() + "/respsql";
+        try (java.sql.Connection p = java.sql.DriverManager.getConnection(pgUrl, both.pg.user(), "");
                 java.sql.Connection r = java.sql.DriverManager.getConnection(ourUrl, "tester", "")) {
             for (String q : ERRORS) {
                 String want = state(p, q);
@@ -174,17 +145,4 @@ class TimePgTest {
         }
     }
 
-    /** PostgreSQL's rows as the 2010 reply writes them: one bulk string per row, values joined by commas, NULL empty. */
-    static String text(List<List<String>> rows) {
-        StringBuilder sb = new StringBuilder("*").append(rows.size()).append("\r\n");
-        for (List<String> r : rows) {
-            List<String> vals = new ArrayList<>();
-            for (String v : r) {
-                vals.add(v == null ? "" : v);
-            }
-            String line = String.join(",", vals);
-            sb.append('$').append(line.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).append("\r\n").append(line).append("\r\n");
-        }
-        return sb.toString();
-    }
 }

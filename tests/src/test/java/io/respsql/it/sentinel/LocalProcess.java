@@ -82,9 +82,16 @@ final class LocalProcess implements AutoCloseable {
     /** A Sentinel monitoring master {@code m} at {@code masterPort} with {@code quorum}. */
     static LocalProcess sentinel(Path parent, String name, int port, int masterPort, int quorum,
                                  int downAfterMillis, int failoverTimeoutMillis) throws IOException {
+        return sentinel(parent, name, port, masterPort, quorum, downAfterMillis, failoverTimeoutMillis, List.of());
+    }
+
+    /** The same with {@code extra} lines first (pgtls: the tls-* keys of a Sentinel over TLS). */
+    static LocalProcess sentinel(Path parent, String name, int port, int masterPort, int quorum,
+                                 int downAfterMillis, int failoverTimeoutMillis, List<String> extra) throws IOException {
         Path dir = Files.createDirectories(parent.resolve(name));
         Path file = dir.resolve("sentinel.conf");
-        Files.write(file, List.of(
+        List<String> conf = new ArrayList<>(extra);
+        conf.addAll(List.of(
                 "port " + port,
                 "bind " + HOST,
                 "dir " + dir,
@@ -93,7 +100,8 @@ final class LocalProcess implements AutoCloseable {
                 "sentinel monitor m " + HOST + " " + masterPort + " " + quorum,
                 "sentinel down-after-milliseconds m " + downAfterMillis,
                 "sentinel failover-timeout m " + failoverTimeoutMillis,
-                "sentinel parallel-syncs m 1"), StandardCharsets.UTF_8);
+                "sentinel parallel-syncs m 1"));
+        Files.write(file, conf, StandardCharsets.UTF_8);
         return new LocalProcess(name, dir, port, List.of("redis-server", file.toString(), "--sentinel"));
     }
 

@@ -17,6 +17,8 @@ abstract class Accumulator {
     /** How the argument is read ({@link Keys#LONG}, DOUBLE, TEXT); -1 for COUNT(*) or a bare NULL. */
     protected final byte kind;
     final DistinctValues seen;
+    /** FILTER (WHERE ...): only tuples it holds true for are taken; null when none (agg). */
+    Expression filter;
 
     Accumulator(Expression arg, boolean distinct) {
         this.arg = arg;
@@ -26,6 +28,28 @@ abstract class Accumulator {
 
     /** Makes room for group numbers below {@code capacity}. */
     abstract void grow(int capacity);
+
+    /** Takes the current tuple into group {@code g} when its FILTER holds (the operators' entry). */
+    final void take(EvalContext ctx, int g) {
+        if (filter == null || filter.isTrue(ctx)) {
+            accumulate(ctx, g);
+        }
+    }
+
+    /** {@link #accumulateBatch} with the FILTER: a row at a time when there is one (no allocation either way). */
+    final void takeBatch(EvalContext ctx, int relation, int[] sel, int n, int[] gids, BatchScratch s) {
+        if (filter == null) {
+            accumulateBatch(ctx, relation, sel, n, gids, s);
+            return;
+        }
+        int[] slots = ctx.slots;
+        for (int i = 0; i < n; i++) {
+            slots[relation] = sel[i];
+            if (filter.isTrue(ctx)) {
+                accumulate(ctx, gids[i]);
+            }
+        }
+    }
 
     /** Takes the current tuple into group {@code g}. */
     void accumulate(EvalContext ctx, int g) {
@@ -47,6 +71,13 @@ abstract class Accumulator {
                 return;
             }
             case Keys.TEXT: {
+                boolean byValue = seen != null && arg.type() == SqlType.NUMERIC;
+                if (byValue) {
+                    long u = arg.evalNumeric(ctx);
+                    if (ctx.isNull || !seen.firstNumeric(g, u, ctx.numScale, ctx.numBig)) {
+                        return;
+                    }
+                }
                 byte[] b = arg.evalText(ctx);
                 if (ctx.isNull) {
                     return;
@@ -56,7 +87,7 @@ abstract class Accumulator {
                 }
                 int off = ctx.textOffset;
                 int len = ctx.textLength;
-                if (seen != null && !seen.firstText(g, b, off, len)) {
+                if (seen != null && !byValue && !seen.firstText(g, b, off, len)) {
                     return;
                 }
                 addText(g, b, off, len);

@@ -142,6 +142,15 @@ final class DistinctValues {
         return table.added;
     }
 
+    /** A NUMERIC value by value (1.0 = 1.00), as PostgreSQL's DISTINCT compares numerics (textfn). */
+    boolean firstNumeric(int g, long u, int scale, java.math.BigDecimal big) {
+        buf.reset();
+        buf.setLong(0, g);
+        buf.setNumeric(1, u, scale, big, false);
+        table.findOrAdd(buf);
+        return table.added;
+    }
+
     boolean firstText(int g, byte[] b, int off, int len) {
         buf.reset();
         buf.setLong(0, g);

@@ -46,12 +46,44 @@ public final class HashAggregate implements Operator {
         this.outputRelation = outputRelation;
     }
 
+    // ---- agg: one grouping set of GROUPING SETS / ROLLUP / CUBE ----
+    /** False for every grouping set but the first: the sets' rows share the output table. */
+    private boolean clearOutput = true;
+    /** A member of grouping sets: the general grouping path (its keys hold constants). */
+    private boolean groupingSet;
+    /** The empty grouping set: one row even over no input. */
+    private boolean oneGroupAlways;
+
+    /** Makes this aggregation one set of grouping sets ({@code first}: it clears the shared output; {@code empty}: the set (), one row always). */
+    public HashAggregate asGroupingSet(boolean first, boolean empty) {
+        this.clearOutput = first;
+        this.groupingSet = true;
+        this.oneGroupAlways = empty;
+        return this;
+    }
+
     @Override
     public boolean run(EvalContext ctx, TupleConsumer out) {
-        Outputs.clear(output);
+        if (clearOutput) {
+            Outputs.clear(output);
+        }
         Accumulator[] accs = new Accumulator[aggregates.length];
         for (int a = 0; a < accs.length; a++) {
             accs[a] = aggregates[a].newAccumulator(ctx);
+        }
+        if (groupingSet) {
+            Grouping grouping = new Grouping(keys, accs);
+            input.run(ctx, grouping);
+            if (oneGroupAlways && grouping.groups() == 0) {
+                grouping.addConstantGroup(ctx);
+            }
+            int keyCount = keys.size();
+            KeyStore store = grouping.store;
+            return pushGroups(ctx, out, accs, grouping.groups(), keyCount, (g, row) -> {
+                for (int j = 0; j < keyCount; j++) {
+                    Outputs.writeKey(store, g, j, output.column(j), row);
+                }
+            });
         }
         if (input instanceof TableScan) {
             TableScan scan = (TableScan) input;
@@ -206,7 +238,7 @@ public final class HashAggregate implements Operator {
             }
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
-                as[a].accumulateBatch(ctx, relation, sel, n, g, scratch);
+                as[a].takeBatch(ctx, relation, sel, n, g, scratch);
             }
             return true;
         }
@@ -328,7 +360,7 @@ public final class HashAggregate implements Operator {
             }
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
-                as[a].accumulate(ctx, g);
+                as[a].take(ctx, g);
             }
             return true;
         }
@@ -376,7 +408,7 @@ public final class HashAggregate implements Operator {
             }
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
-                as[a].accumulate(ctx, g);
+                as[a].take(ctx, g);
             }
             return true;
         }
@@ -411,6 +443,12 @@ public final class HashAggregate implements Operator {
             return keys.size() == 0 ? 1 : store.size();
         }
 
+        /** The group of constant keys (the empty grouping set's) when no tuple came. */
+        void addConstantGroup(EvalContext ctx) {
+            keys.load(ctx, buf);
+            table.findOrAdd(buf);
+        }
+
         @Override
         public boolean accept(EvalContext ctx) {
             int g;
@@ -424,7 +462,7 @@ public final class HashAggregate implements Operator {
                 }
             }
             for (Accumulator a : accs) {
-                a.accumulate(ctx, g);
+                a.take(ctx, g);
             }
             return true;
         }

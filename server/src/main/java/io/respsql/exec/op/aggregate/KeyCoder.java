@@ -38,7 +38,10 @@ abstract class KeyCoder {
         if (t == SqlType.NULL) {
             return new NullCoder(e);
         }
-        if (t.isTextCarried() || t == SqlType.NUMERIC) {
+        if (t == SqlType.NUMERIC) {
+            return new NumericCoder(e);
+        }
+        if (t.isTextCarried()) {
             Column c = t.isTextCarried() ? e.plainColumn(relation) : null;
             return new TextCoder(e, c instanceof TextColumn ? (TextColumn) c : null);
         }
@@ -236,7 +239,7 @@ abstract class KeyCoder {
             direct = null;
         }
 
-        private int nullCode() {
+        int nullCode() {
             if (nullCode < 0) {
                 nullCode = newCode(0);
             }
@@ -321,7 +324,7 @@ abstract class KeyCoder {
             }
         }
 
-        private int nullCode() {
+        int nullCode() {
             if (nullCode < 0) {
                 nullCode = newCode(0, null, 0, 0);
             }
@@ -464,6 +467,90 @@ abstract class KeyCoder {
                 Outputs.writeNull(c, row);
             } else {
                 Outputs.writeText(c, row, arena, offs[code], lens[code]);
+            }
+        }
+    }
+
+    /**
+     * NUMERIC keys by value (textfn): coded by their match key ({@link io.respsql.expr.Numeric#writeKey},
+     * 1.0 = 1.00 = 1), each code keeping the text of the first value that got it, which the group's
+     * output shows (as PostgreSQL's hash aggregate does). No allocation per row up to 18 digits.
+     */
+    static final class NumericCoder extends KeyCoder {
+        private final TextCoder keys = new TextCoder(null, null);
+        private byte[] key = new byte[io.respsql.expr.Numeric.KEY_LONG_BYTES];
+        /** Per code, the text shown: offset and length in {@code shown}; -1 length for the NULL code. */
+        private int[] shownOffs = new int[16];
+        private int[] shownLens = new int[16];
+        private byte[] shown = new byte[256];
+        private int shownUsed;
+        private int shownCodes;
+
+        NumericCoder(Expression e) {
+            super(e);
+        }
+
+        @Override
+        void codes(EvalContext ctx, int relation, int[] sel, int n, int[] out, BatchScratch s) {
+            int[] slots = ctx.slots;
+            for (int i = 0; i < n; i++) {
+                slots[relation] = sel[i];
+                long u = expr.evalNumeric(ctx);
+                if (ctx.isNull) {
+                    out[i] = keys.nullCode();
+                    if (shownCodes < keys.size()) {
+                        remember(0, 0, -1, null);
+                    }
+                    continue;
+                }
+                int scale = ctx.numScale;
+                java.math.BigDecimal big = ctx.numBig;
+                int k = io.respsql.expr.Numeric.writeKey(u, scale, big, key, 0);
+                if (k < 0) {
+                    key = new byte[-k];
+                    k = io.respsql.expr.Numeric.writeKey(u, scale, big, key, 0);
+                }
+                int code = keys.code(key, 0, k);
+                out[i] = code;
+                if (shownCodes < keys.size()) {
+                    remember(u, scale, 1, big);
+                }
+            }
+        }
+
+        /** Records the text of the code just added ({@code kind} -1: the NULL code). */
+        private void remember(long u, int scale, int kind, java.math.BigDecimal big) {
+            int id = shownCodes++;
+            if (id == shownOffs.length) {
+                shownOffs = Arrays.copyOf(shownOffs, id * 2);
+                shownLens = Arrays.copyOf(shownLens, id * 2);
+            }
+            if (kind < 0) {
+                shownOffs[id] = 0;
+                shownLens[id] = -1;
+                return;
+            }
+            int t = io.respsql.expr.Numeric.writeText(u, scale, big, shown, shownUsed);
+            if (t < 0) {
+                shown = Arrays.copyOf(shown, Math.max(shown.length * 2, shownUsed - t));
+                t = io.respsql.expr.Numeric.writeText(u, scale, big, shown, shownUsed);
+            }
+            shownOffs[id] = shownUsed;
+            shownLens[id] = t;
+            shownUsed += t;
+        }
+
+        @Override
+        int size() {
+            return keys.size();
+        }
+
+        @Override
+        void write(Column c, int row, int code) {
+            if (shownLens[code] < 0) {
+                Outputs.writeNull(c, row);
+            } else {
+                Outputs.writeText(c, row, shown, shownOffs[code], shownLens[code]);
             }
         }
     }

@@ -49,8 +49,8 @@ final class NumericAccumulator extends Accumulator {
     void accumulate(EvalContext ctx, int g) {
         if (seen != null) {
             if (kind == io.respsql.exec.op.Keys.TEXT) {
-                byte[] b = arg.evalText(ctx);
-                if (ctx.isNull || !seen.firstText(g, b, ctx.textOffset, ctx.textLength)) {
+                long u = arg.evalNumeric(ctx); // by value: SUM(DISTINCT x) takes 1.0 and 1.00 once
+                if (ctx.isNull || !seen.firstNumeric(g, u, ctx.numScale, ctx.numBig)) {
                     return;
                 }
             } else {

@@ -15,6 +15,9 @@ import io.respsql.sql.SqlState;
  * add in row order when nothing is ever removed (PostgreSQL's order and rounding); frames that
  * remove use a compensated sum, with infinities and NaN counted apart, so removing a large value
  * leaves no cancellation error (within the last bits of PostgreSQL's re-aggregation).
+ *
+ * <p>With EXCLUDE the frame is two runs around the excluded rows (and the current row for EXCLUDE
+ * TIES): each run slides on its own state ({@link Slide}), and the result combines both.
  */
 final class FrameAggregateEvaluator extends WindowEvaluator {
     private static final double TWO_64 = 18446744073709551616.0;
@@ -25,19 +28,10 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
     private final FrameBounds bounds;
     private final boolean doubles;
     private final boolean running;
-    /** MIN/MAX's candidate rows (null for the others), grown to the batch at {@link #bind}. */
-    private int[] deque;
-
-    private long count;
-    private long sumLo;
-    private long sumHi;
-    private double dsum;
-    private double dcomp;
-    private int posInf;
-    private int negInf;
-    private int nan;
-    private int head;
-    private int tail;
+    private final boolean min;
+    /** The frame's rows before the excluded ones (all of them without EXCLUDE), and after them. */
+    private final Slide a;
+    private final Slide b;
 
     FrameAggregateEvaluator(WindowFunctionKind kind, ResultColumn out, ValueBuffer value, FrameBounds bounds,
                             boolean running) {
@@ -47,37 +41,86 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
         this.bounds = bounds;
         this.doubles = value != null && value.kind == ValueBuffer.Kind.DOUBLE;
         this.running = running;
-        this.deque = kind == WindowFunctionKind.MIN || kind == WindowFunctionKind.MAX ? new int[16] : null;
+        this.min = kind == WindowFunctionKind.MIN;
+        boolean minMax = kind == WindowFunctionKind.MIN || kind == WindowFunctionKind.MAX;
+        this.a = new Slide(minMax);
+        this.b = new Slide(minMax);
     }
 
     @Override
     void bind(int[] outRows, int[] peerStart, int[] peerEnd, int rows) {
         super.bind(outRows, peerStart, peerEnd, rows);
         bounds.bind(peerStart, peerEnd);
-        if (deque != null && deque.length < rows) {
-            deque = new int[Math.max(rows, deque.length * 2)]; // holds at most a partition's rows
-        }
+        a.grow(rows);
+        b.grow(rows);
     }
 
     @Override
     void partition(int ps, int pe) {
         bounds.partition(ps, pe);
-        reset();
-        int ws = ps;
-        int we = ps;
+        a.reset(ps);
+        b.reset(ps);
         for (int i = ps; i < pe; i++) {
             bounds.compute(i);
-            int fs = bounds.start;
-            int fe = bounds.end;
             int row = outRows[i];
             if (kind == WindowFunctionKind.COUNT_STAR) {
-                out.setLong(row, fe - fs);
+                out.setLong(row, bounds.size());
                 continue;
             }
-            if (fs >= we) {
-                reset();
-                ws = fs;
-                we = fs;
+            a.slide(bounds.start, bounds.aEnd);
+            b.slide(bounds.bStart, bounds.end);
+            emit(row, bounds.withCurrent ? i : -1);
+        }
+    }
+
+    /**
+     * The aggregate state of one run of rows {@code [ws, we)} whose ends never move backward: rows
+     * entering are added, rows leaving removed, a run disjoint from the last restarts.
+     */
+    private final class Slide {
+        /** MIN/MAX's candidate rows (null for the others), grown to the batch at {@link #grow}. */
+        int[] deque;
+        int ws;
+        int we;
+        long count;
+        long sumLo;
+        long sumHi;
+        double dsum;
+        double dcomp;
+        int posInf;
+        int negInf;
+        int nan;
+        int head;
+        int tail;
+
+        Slide(boolean minMax) {
+            deque = minMax ? new int[16] : null;
+        }
+
+        void grow(int rows) {
+            if (deque != null && deque.length < rows) {
+                deque = new int[Math.max(rows, deque.length * 2)]; // holds at most a partition's rows
+            }
+        }
+
+        void reset(int at) {
+            ws = at;
+            we = at;
+            count = 0;
+            sumLo = 0;
+            sumHi = 0;
+            dsum = 0;
+            dcomp = 0;
+            posInf = 0;
+            negInf = 0;
+            nan = 0;
+            head = 0;
+            tail = 0;
+        }
+
+        void slide(int fs, int fe) {
+            if (fs >= we || fe <= fs) {
+                reset(fs);
             } else {
                 while (ws < fs) {
                     remove(ws++);
@@ -86,115 +129,174 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
             while (we < fe) {
                 add(we++);
             }
-            emit(row);
+        }
+
+        private void add(int j) {
+            if (value.isNull(j)) {
+                return;
+            }
+            count++;
+            switch (kind) {
+                case SUM:
+                case AVG:
+                    if (doubles) {
+                        addDouble(value.getDouble(j), 1);
+                    } else {
+                        long v = value.getLong(j);
+                        long lo = sumLo + v;
+                        sumHi += (v >> 63) + (Long.compareUnsigned(lo, sumLo) < 0 ? 1 : 0);
+                        sumLo = lo;
+                    }
+                    break;
+                case MIN:
+                case MAX: {
+                    // Rows dominated by the new one can never be the answer again: drop them.
+                    while (tail > head) {
+                        int c = value.compare(deque[tail - 1], j);
+                        if (min ? c >= 0 : c <= 0) {
+                            tail--;
+                        } else {
+                            break;
+                        }
+                    }
+                    deque[tail++] = j;
+                    break;
+                }
+                default: // COUNT
+            }
+        }
+
+        private void remove(int j) {
+            if (value.isNull(j)) {
+                return;
+            }
+            count--;
+            switch (kind) {
+                case SUM:
+                case AVG:
+                    if (doubles) {
+                        addDouble(-value.getDouble(j), -1);
+                    } else {
+                        long v = value.getLong(j);
+                        long lo = sumLo - v;
+                        sumHi -= (v >> 63) + (Long.compareUnsigned(sumLo, v) < 0 ? 1 : 0);
+                        sumLo = lo;
+                    }
+                    break;
+                case MIN:
+                case MAX:
+                    if (tail > head && deque[head] == j) {
+                        head++;
+                    }
+                    break;
+                default: // COUNT
+            }
+        }
+
+        /** Adds {@code v}; {@code sign} -1 when it is a removal (the specials' counts go down). */
+        private void addDouble(double v, int sign) {
+            if (running) {
+                dsum += v;
+                return;
+            }
+            if (!Double.isFinite(v)) {
+                if (Double.isNaN(v)) {
+                    nan += sign;
+                } else if ((v > 0) == (sign > 0)) {
+                    posInf += sign;
+                } else {
+                    negInf += sign;
+                }
+                return;
+            }
+            // Neumaier's compensated summation.
+            double t = dsum + v;
+            if (Math.abs(dsum) >= Math.abs(v)) {
+                dcomp += (dsum - t) + v;
+            } else {
+                dcomp += (v - t) + dsum;
+            }
+            dsum = t;
         }
     }
 
-    private void reset() {
-        count = 0;
-        sumLo = 0;
-        sumHi = 0;
-        dsum = 0;
-        dcomp = 0;
-        posInf = 0;
-        negInf = 0;
-        nan = 0;
-        head = 0;
-        tail = 0;
-    }
-
-    private void add(int j) {
-        if (value.isNull(j)) {
-            return;
-        }
-        count++;
+    /** Writes the aggregate of runs a and b, and of row {@code current} when it is not -1. */
+    private void emit(int row, int current) {
+        boolean cur = current >= 0 && !value.isNull(current);
+        long count = a.count + b.count + (cur ? 1 : 0);
         switch (kind) {
+            case COUNT:
+                out.setLong(row, count);
+                return;
             case SUM:
             case AVG:
-                if (doubles) {
-                    addDouble(value.getDouble(j), 1);
+                if (count == 0) {
+                    out.setNull(row);
+                } else if (doubles) {
+                    double sum = doubleSum(cur ? value.getDouble(current) : 0);
+                    out.setDouble(row, kind == WindowFunctionKind.SUM ? sum : sum / count);
                 } else {
-                    long v = value.getLong(j);
-                    long lo = sumLo + v;
-                    sumHi += (v >> 63) + (Long.compareUnsigned(lo, sumLo) < 0 ? 1 : 0);
-                    sumLo = lo;
-                }
-                break;
-            case MIN:
-            case MAX: {
-                // Rows dominated by the new one can never be the answer again: drop them.
-                boolean min = kind == WindowFunctionKind.MIN;
-                while (tail > head) {
-                    int c = value.compare(deque[tail - 1], j);
-                    if (min ? c >= 0 : c <= 0) {
-                        tail--;
+                    long lo = a.sumLo;
+                    long hi = a.sumHi;
+                    if (b.count > 0) {
+                        long l = lo + b.sumLo;
+                        hi += b.sumHi + (Long.compareUnsigned(l, lo) < 0 ? 1 : 0);
+                        lo = l;
+                    }
+                    if (cur) {
+                        long v = value.getLong(current);
+                        long l = lo + v;
+                        hi += (v >> 63) + (Long.compareUnsigned(l, lo) < 0 ? 1 : 0);
+                        lo = l;
+                    }
+                    if (kind == WindowFunctionKind.AVG) {
+                        out.setDouble(row, longSumAsDouble(lo, hi) / count);
+                    } else if (hi != (lo >> 63)) {
+                        throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "SUM(" + value.expr.describe() + ") over a window is out of BIGINT range");
                     } else {
-                        break;
+                        out.setLong(row, lo);
                     }
                 }
-                deque[tail++] = j;
-                break;
-            }
-            default: // COUNT
-        }
-    }
-
-    private void remove(int j) {
-        if (value.isNull(j)) {
-            return;
-        }
-        count--;
-        switch (kind) {
-            case SUM:
-            case AVG:
-                if (doubles) {
-                    addDouble(-value.getDouble(j), -1);
+                return;
+            default: { // MIN, MAX
+                int best = cur ? current : -1;
+                best = better(best, a.tail > a.head ? a.deque[a.head] : -1);
+                best = better(best, b.tail > b.head ? b.deque[b.head] : -1);
+                if (best >= 0) {
+                    out.copy(row, value, best);
                 } else {
-                    long v = value.getLong(j);
-                    long lo = sumLo - v;
-                    sumHi -= (v >> 63) + (Long.compareUnsigned(sumLo, v) < 0 ? 1 : 0);
-                    sumLo = lo;
+                    out.setNull(row);
                 }
-                break;
-            case MIN:
-            case MAX:
-                if (tail > head && deque[head] == j) {
-                    head++;
-                }
-                break;
-            default: // COUNT
-        }
-    }
-
-    /** Adds {@code v}; {@code sign} -1 when it is a removal (the specials' counts go down). */
-    private void addDouble(double v, int sign) {
-        if (running) {
-            dsum += v;
-            return;
-        }
-        if (!Double.isFinite(v)) {
-            if (Double.isNaN(v)) {
-                nan += sign;
-            } else if ((v > 0) == (sign > 0)) {
-                posInf += sign;
-            } else {
-                negInf += sign;
             }
-            return;
         }
-        // Neumaier's compensated summation.
-        double t = dsum + v;
-        if (Math.abs(dsum) >= Math.abs(v)) {
-            dcomp += (dsum - t) + v;
-        } else {
-            dcomp += (v - t) + dsum;
-        }
-        dsum = t;
     }
 
-    private double doubleSum() {
+    /** The row of the smaller (MIN) or larger (MAX) value; -1 for none. */
+    private int better(int x, int y) {
+        if (x < 0) {
+            return y;
+        }
+        if (y < 0) {
+            return x;
+        }
+        int c = value.compare(x, y);
+        return (min ? c <= 0 : c >= 0) ? x : y;
+    }
+
+    /** The double sum of runs a and b plus {@code extra}. */
+    private double doubleSum(double extra) {
         if (running) {
-            return dsum;
+            return a.dsum + extra; // nothing is excluded when running
+        }
+        int nan = a.nan + b.nan;
+        int posInf = a.posInf + b.posInf;
+        int negInf = a.negInf + b.negInf;
+        if (Double.isNaN(extra)) {
+            nan++;
+        } else if (extra == Double.POSITIVE_INFINITY) {
+            posInf++;
+        } else if (extra == Double.NEGATIVE_INFINITY) {
+            negInf++;
         }
         if (nan > 0 || (posInf > 0 && negInf > 0)) {
             return Double.NaN;
@@ -205,49 +307,27 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
         if (negInf > 0) {
             return Double.NEGATIVE_INFINITY;
         }
-        return dsum + dcomp;
+        double s = a.dsum + b.dsum;
+        double c = a.dcomp + b.dcomp;
+        if (b.count > 0) {
+            // Two-sum of the runs' partial sums, so combining them keeps the compensation exact.
+            double bb = s - a.dsum;
+            c += (a.dsum - (s - bb)) + (b.dsum - bb);
+        }
+        if (Double.isFinite(extra) && extra != 0) {
+            double t = s + extra;
+            double bb = t - s;
+            c += (s - (t - bb)) + (extra - bb);
+            s = t;
+        }
+        return s + c;
     }
 
-    private void emit(int row) {
-        switch (kind) {
-            case COUNT:
-                out.setLong(row, count);
-                break;
-            case SUM:
-                if (count == 0) {
-                    out.setNull(row);
-                } else if (doubles) {
-                    out.setDouble(row, doubleSum());
-                } else {
-                    if (sumHi != (sumLo >> 63)) {
-                        throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "SUM(" + value.expr.describe() + ") over a window is out of BIGINT range");
-                    }
-                    out.setLong(row, sumLo);
-                }
-                break;
-            case AVG:
-                if (count == 0) {
-                    out.setNull(row);
-                } else if (doubles) {
-                    out.setDouble(row, doubleSum() / count);
-                } else {
-                    out.setDouble(row, longSumAsDouble() / count);
-                }
-                break;
-            default: // MIN, MAX
-                if (tail > head) {
-                    out.copy(row, value, deque[head]);
-                } else {
-                    out.setNull(row);
-                }
+    private static double longSumAsDouble(long lo, long hi) {
+        if (hi == (lo >> 63)) {
+            return lo;
         }
-    }
-
-    private double longSumAsDouble() {
-        if (sumHi == (sumLo >> 63)) {
-            return sumLo;
-        }
-        double lo = sumLo >= 0 ? sumLo : sumLo + TWO_64;
-        return sumHi * TWO_64 + lo;
+        double l = lo >= 0 ? lo : lo + TWO_64;
+        return hi * TWO_64 + l;
     }
 }

@@ -6,6 +6,7 @@ import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr.BoundKind;
+import io.respsql.sql.tree.Expr.Exclusion;
 import io.respsql.sql.tree.Expr.FrameUnit;
 
 /**
@@ -19,10 +20,21 @@ import io.respsql.sql.tree.Expr.FrameUnit;
  * partition's non-NULL keys. As in PostgreSQL, a NULL key is in range only of NULL keys: a row
  * whose key is NULL has its NULL peers as the offset bounds, and NULL rows are never within an
  * offset of a non-NULL key.
+ *
+ * <p>GROUPS counts peer groups: each partition's groups are numbered once (O(rows)), so a bound
+ * is an array lookup. EXCLUDE leaves out the current row, its peer group, or its peers but itself:
+ * the frame is then {@code [start, aEnd)}, the current row when {@link #withCurrent}, and
+ * {@code [bStart, end)}; all four positions still never move backward, so each part can slide.
  */
 final class FrameBounds {
     private final WindowFrame frame;
     private final boolean rows;
+    private final boolean groups;
+    private final Exclusion exclude;
+    /** GROUPS: each position's peer group number in its partition, and each group's first position (then the partition's end). */
+    private int[] groupOf = new int[0];
+    private int[] groupStarts = new int[0];
+    private int groupCount;
     /** The batch's peer groups, set by {@link #bind}. */
     private int[] peerStart;
     private int[] peerEnd;
@@ -44,11 +56,21 @@ final class FrameBounds {
     /** Set by {@link #compute}: the current row's frame, {@code start <= end}. */
     int start;
     int end;
+    /**
+     * Set by {@link #compute}: with EXCLUDE, the frame's rows are {@code [start, aEnd)}, the current
+     * row when {@code withCurrent} (EXCLUDE TIES), and {@code [bStart, end)}; without, aEnd and
+     * bStart are {@code end} and withCurrent is false.
+     */
+    int aEnd;
+    int bStart;
+    boolean withCurrent;
 
     FrameBounds(WindowFrame frame, ValueBuffer key, WindowSortKey keySpec, EvalContext ctx) {
         this.frame = frame;
         this.rows = frame.unit() == FrameUnit.ROWS;
-        boolean rangeOffset = !rows && frame.hasOffset();
+        this.groups = frame.unit() == FrameUnit.GROUPS;
+        this.exclude = frame.exclude();
+        boolean rangeOffset = frame.unit() == FrameUnit.RANGE && frame.hasOffset();
         this.key = rangeOffset ? key : null;
         this.descending = rangeOffset && keySpec.descending();
         this.nullsFirst = rangeOffset && keySpec.nullsFirst();
@@ -90,11 +112,47 @@ final class FrameBounds {
     void bind(int[] peerStart, int[] peerEnd) {
         this.peerStart = peerStart;
         this.peerEnd = peerEnd;
+        if (groups && groupOf.length < peerStart.length) {
+            groupOf = new int[peerStart.length];
+            groupStarts = new int[peerStart.length + 1];
+        }
+    }
+
+    /** The frame's row count (exclusions left out). */
+    int size() {
+        return (aEnd - start) + (withCurrent ? 1 : 0) + (end - bStart);
+    }
+
+    /** The frame's {@code n}-th row (0-based, {@code n < size()}), in window order. */
+    int row(int n, int current) {
+        int a = aEnd - start;
+        if (n < a) {
+            return start + n;
+        }
+        n -= a;
+        if (withCurrent) {
+            if (n == 0) {
+                return current;
+            }
+            n--;
+        }
+        return bStart + n;
     }
 
     void partition(int partitionStart, int partitionEnd) {
         ps = partitionStart;
         pe = partitionEnd;
+        if (groups) {
+            int g = -1;
+            for (int i = ps; i < pe; i++) {
+                if (peerStart[i] == i || i == ps) {
+                    groupStarts[++g] = i;
+                }
+                groupOf[i] = g;
+            }
+            groupCount = g + 1;
+            groupStarts[groupCount] = pe;
+        }
         if (key != null) {
             nnStart = ps;
             nnEnd = pe;
@@ -122,10 +180,12 @@ final class FrameBounds {
                 s = rows ? i : peerStart[i];
                 break;
             case PRECEDING:
-                s = rows ? (startN >= i - ps ? ps : (int) (i - startN)) : rangeBound(i, true, true);
+                s = rows ? (startN >= i - ps ? ps : (int) (i - startN))
+                        : groups ? (startN > groupOf[i] ? ps : groupStarts[(int) (groupOf[i] - startN)]) : rangeBound(i, true, true);
                 break;
             default: // FOLLOWING
-                s = rows ? (startN >= pe - i ? pe : (int) (i + startN)) : rangeBound(i, false, true);
+                s = rows ? (startN >= pe - i ? pe : (int) (i + startN))
+                        : groups ? (startN >= groupCount - groupOf[i] ? pe : groupStarts[(int) (groupOf[i] + startN)]) : rangeBound(i, false, true);
         }
         int e;
         switch (frame.endKind()) {
@@ -136,13 +196,39 @@ final class FrameBounds {
                 e = rows ? i + 1 : peerEnd[i];
                 break;
             case PRECEDING:
-                e = rows ? (endN > i - ps ? ps : (int) (i - endN + 1)) : rangeBound(i, true, false);
+                e = rows ? (endN > i - ps ? ps : (int) (i - endN + 1))
+                        : groups ? (endN > groupOf[i] ? ps : groupStarts[(int) (groupOf[i] - endN) + 1]) : rangeBound(i, true, false);
                 break;
             default: // FOLLOWING
-                e = rows ? (endN >= pe - i ? pe : (int) (i + endN + 1)) : rangeBound(i, false, false);
+                e = rows ? (endN >= pe - i ? pe : (int) (i + endN + 1))
+                        : groups ? (endN >= groupCount - groupOf[i] ? pe : groupStarts[(int) (groupOf[i] + endN) + 1]) : rangeBound(i, false, false);
         }
         start = s;
         end = Math.max(s, e);
+        switch (exclude) {
+            case NO_OTHERS:
+                aEnd = end;
+                bStart = end;
+                withCurrent = false;
+                return;
+            case CURRENT_ROW:
+                excluded(i, i + 1);
+                withCurrent = false;
+                return;
+            case GROUP:
+                excluded(peerStart[i], peerEnd[i]);
+                withCurrent = false;
+                return;
+            default: // TIES
+                excluded(peerStart[i], peerEnd[i]);
+                withCurrent = i >= start && i < end;
+        }
+    }
+
+    /** Leaves rows {@code [xs, xe)} out of the frame. */
+    private void excluded(int xs, int xe) {
+        aEnd = Math.min(end, Math.max(start, xs));
+        bStart = Math.max(aEnd, Math.min(end, xe));
     }
 
     /**

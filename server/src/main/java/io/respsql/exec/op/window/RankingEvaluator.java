@@ -6,7 +6,8 @@ import io.respsql.sql.SqlState;
 /**
  * ROW_NUMBER, RANK, DENSE_RANK and NTILE: positions and peer groups only (no frame). RANK
  * leaves gaps after ties, DENSE_RANK does not; NTILE(n) deals the partition's rows into n
- * buckets whose sizes differ by at most one, the larger first (PostgreSQL).
+ * buckets whose sizes differ by at most one, the larger first (PostgreSQL); PERCENT_RANK is
+ * (rank - 1) / (rows - 1), 0 for a one-row partition; CUME_DIST is (rows up to the last peer) / rows.
  */
 final class RankingEvaluator extends WindowEvaluator {
     private final WindowFunctionKind kind;
@@ -45,6 +46,20 @@ final class RankingEvaluator extends WindowEvaluator {
             case NTILE:
                 ntile(ps, pe);
                 break;
+            case PERCENT_RANK: {
+                double denominator = pe - ps - 1;
+                for (int i = ps; i < pe; i++) {
+                    out.setDouble(outRows[i], denominator == 0 ? 0 : (peerStart[i] - ps) / denominator);
+                }
+                break;
+            }
+            case CUME_DIST: {
+                double rows = pe - ps;
+                for (int i = ps; i < pe; i++) {
+                    out.setDouble(outRows[i], (peerEnd[i] - ps) / rows);
+                }
+                break;
+            }
             default:
                 throw new IllegalStateException(kind.name());
         }

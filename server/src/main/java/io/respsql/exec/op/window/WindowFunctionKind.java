@@ -8,13 +8,15 @@ public enum WindowFunctionKind {
     COUNT_STAR,
     /** {@code COUNT(x)}: non-NULL values in the frame. */
     COUNT,
-    MIN, MAX;
+    MIN, MAX,
+    NTH_VALUE, PERCENT_RANK, CUME_DIST;
 
     /** Whether the function reads a frame (the others ignore it, as in PostgreSQL). */
     public boolean usesFrame() {
         switch (this) {
             case FIRST_VALUE:
             case LAST_VALUE:
+            case NTH_VALUE:
             case SUM:
             case AVG:
             case COUNT_STAR:

@@ -11,7 +11,7 @@ import io.respsql.storage.ColumnType;
  * ignored by the functions that read no frame). Checks the arguments as PostgreSQL does and decides
  * the result type:
  * <ul>
- * <li>ROW_NUMBER, RANK, DENSE_RANK, NTILE(n), COUNT(*), COUNT(x): BIGINT;
+ * <li>ROW_NUMBER, RANK, DENSE_RANK, COUNT(*), COUNT(x): BIGINT; NTILE(n): INT; PERCENT_RANK, CUME_DIST: DOUBLE;
  * <li>SUM(x): BIGINT for integer x, DOUBLE for DOUBLE x; AVG(x): DOUBLE;
  * <li>MIN, MAX, FIRST_VALUE, LAST_VALUE: x's type; LAG/LEAD(x[, offset[, default]]): x's type
  *     (DOUBLE when x is an integer and the default a DOUBLE: PostgreSQL's common type).
@@ -92,10 +92,18 @@ public final class WindowFunctionSpec {
             case COUNT_STAR:
                 arity(0, 0);
                 return SqlType.BIGINT;
+            case PERCENT_RANK:
+            case CUME_DIST:
+                arity(0, 0);
+                return SqlType.DOUBLE;
+            case NTH_VALUE:
+                arity(2, 2);
+                integer(args[1], "NTH_VALUE's position");
+                return typed(args[0]);
             case NTILE:
                 arity(1, 1);
                 integer(args[0], "NTILE's bucket count");
-                return SqlType.BIGINT;
+                return SqlType.INT; // PostgreSQL's ntile returns integer
             case COUNT:
                 arity(1, 1);
                 return SqlType.BIGINT;

@@ -113,27 +113,28 @@ public final class WindowOperator implements Operator {
                     + " columns for " + functions.length + " window functions");
         }
         for (WindowFunctionSpec f : functions) {
-            if (f.kind().usesFrame()) {
-                checkFrame(f);
-            }
+            checkFrame(f); // PostgreSQL checks a window's frame whatever the function
         }
     }
 
     private void checkFrame(WindowFunctionSpec f) {
         WindowFrame frame = f.frame();
+        if (frame.unit() == FrameUnit.GROUPS && orderKeys.length == 0) {
+            throw new SqlException(SqlState.WINDOWING_ERROR, "GROUPS mode requires an ORDER BY clause: " + f.describe());
+        }
         for (Expression off : new Expression[] {frame.startOffset(), frame.endOffset()}) {
             if (off == null || off.type() == SqlType.NULL) {
                 continue;
             }
-            if (frame.unit() == FrameUnit.ROWS) {
+            if (frame.unit() != FrameUnit.RANGE) {
                 if (!off.type().isInteger()) {
-                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "ROWS offset must be an integer, got " + off.type().sqlName() + ": " + off.describe()
-                            + " in " + f.describe());
+                    throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of " + frame.unit() + " must be type bigint, not type "
+                            + off.type().sqlName() + ": " + off.describe() + " in " + f.describe());
                 }
                 continue;
             }
             if (orderKeys.length != 1) {
-                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column, got "
+                throw new SqlException(SqlState.WINDOWING_ERROR, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column, got "
                         + orderKeys.length + " in " + f.describe());
             }
             SqlType key = orderKeys[0].expr().type();

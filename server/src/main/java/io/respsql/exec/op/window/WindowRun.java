@@ -695,6 +695,8 @@ final class WindowRun implements TupleConsumer {
             case ROW_NUMBER:
             case RANK:
             case DENSE_RANK:
+            case PERCENT_RANK:
+            case CUME_DIST:
                 return new RankingEvaluator(spec.kind(), out, null);
             case NTILE:
                 return new RankingEvaluator(spec.kind(), out, a[0]);
@@ -710,10 +712,11 @@ final class WindowRun implements TupleConsumer {
         switch (spec.kind()) {
             case FIRST_VALUE:
             case LAST_VALUE:
-                return new FrameValueEvaluator(spec.kind() == WindowFunctionKind.FIRST_VALUE, out, a[0], bounds);
+            case NTH_VALUE:
+                return new FrameValueEvaluator(spec.kind(), out, a[0], a.length > 1 ? a[1] : null, bounds);
             default:
                 return new FrameAggregateEvaluator(spec.kind(), out, a.length > 0 ? a[0] : null, bounds,
-                        spec.frame().startsUnbounded());
+                        spec.frame().startsUnbounded() && !spec.frame().excludes());
         }
     }
 

@@ -4,6 +4,7 @@ import io.respsql.expr.Expression;
 import io.respsql.expr.SqlType;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.tree.Expr.BoundKind;
+import io.respsql.sql.tree.Expr.Exclusion;
 import io.respsql.sql.tree.Expr.FrameUnit;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The operator against a naive O(n^2) reference on random data: every frame is found by testing
  * each row of the partition against the frame's definition (ROWS by position, RANGE by comparing
- * the order key with the current row's, NULL keys at the sort's NULL end), then aggregated from
+ * the order key with the current row's, NULL keys at the sort's NULL end; GROUPS by numbering
+ * peer groups; EXCLUDE by testing each row against the current row), then aggregated from
  * scratch. Ties, NULLs, partitions, both directions and both NULL placements are all drawn.
  */
 class WindowReferenceTest {
@@ -44,6 +46,7 @@ class WindowReferenceTest {
         long sn;
         BoundKind ek;
         long en;
+        Exclusion ex = Exclusion.NO_OTHERS;
 
         int cmpValue(Long a, Long b, boolean desc, boolean nf) {
             if (a == null || b == null) {
@@ -104,7 +107,9 @@ class WindowReferenceTest {
             c.dval[i] = c.val[i] == null ? null : c.val[i] * 0.37 + (rnd.nextInt(5) == 0 ? 1e6 : 0);
         }
         while (true) {
-            c.unit = keys != 1 || rnd.nextBoolean() ? (rnd.nextBoolean() ? FrameUnit.ROWS : FrameUnit.RANGE) : FrameUnit.RANGE;
+            c.unit = keys != 1 || rnd.nextBoolean() ? (rnd.nextBoolean() ? FrameUnit.ROWS : keys > 0 && rnd.nextBoolean() ? FrameUnit.GROUPS : FrameUnit.RANGE)
+                    : FrameUnit.RANGE;
+            c.ex = rnd.nextInt(3) == 0 ? Exclusion.NO_OTHERS : Exclusion.values()[rnd.nextInt(4)];
             c.sk = STARTS[rnd.nextInt(STARTS.length)];
             c.ek = ENDS[rnd.nextInt(ENDS.length)];
             c.sn = rnd.nextInt(4);
@@ -131,7 +136,7 @@ class WindowReferenceTest {
     private static WindowFrame frameOf(Case c) {
         boolean so = c.sk == BoundKind.PRECEDING || c.sk == BoundKind.FOLLOWING;
         boolean eo = c.ek == BoundKind.PRECEDING || c.ek == BoundKind.FOLLOWING;
-        return new WindowFrame(c.unit, c.sk, so ? lit(c.sn) : null, c.ek, eo ? lit(c.en) : null);
+        return new WindowFrame(c.unit, c.sk, so ? lit(c.sn) : null, c.ek, eo ? lit(c.en) : null, c.ex);
     }
 
     /** Input slots in window order: partition, order keys, then input order (the stable sort's tie-break). */
@@ -146,7 +151,31 @@ class WindowReferenceTest {
 
     /** Whether sorted position {@code j} is in the frame of sorted position {@code i} (same partition). */
     private static boolean inFrame(Case c, List<Integer> s, int i, int j) {
-        return bound(c, s, i, j, c.sk, c.sn, true) && bound(c, s, i, j, c.ek, c.en, false);
+        if (!bound(c, s, i, j, c.sk, c.sn, true) || !bound(c, s, i, j, c.ek, c.en, false)) {
+            return false;
+        }
+        boolean peers = c.cmpOrder(s.get(i), s.get(j)) == 0;
+        switch (c.ex) {
+            case CURRENT_ROW:
+                return j != i;
+            case GROUP:
+                return !peers;
+            case TIES:
+                return j == i || !peers;
+            default:
+                return true;
+        }
+    }
+
+    /** The number of peer groups before sorted position {@code i} in its partition. */
+    private static long group(Case c, List<Integer> s, int i) {
+        long g = 0;
+        for (int j = i - 1; j >= 0 && c.cmpPartition(s.get(j), s.get(i)) == 0; j--) {
+            if (c.cmpOrder(s.get(j), s.get(j + 1)) != 0) {
+                g++;
+            }
+        }
+        return g;
     }
 
     private static boolean bound(Case c, List<Integer> s, int i, int j, BoundKind kind, long n, boolean isStart) {
@@ -157,6 +186,10 @@ class WindowReferenceTest {
         if (c.unit == FrameUnit.ROWS) {
             long target = kind == BoundKind.PRECEDING ? i - n : kind == BoundKind.FOLLOWING ? i + n : i;
             cmp = Long.compare(j, target);
+        } else if (c.unit == FrameUnit.GROUPS && kind != BoundKind.CURRENT_ROW) {
+            long g = group(c, s, i);
+            long target = kind == BoundKind.PRECEDING ? g - n : g + n;
+            cmp = Long.compare(group(c, s, j), target);
         } else if (kind == BoundKind.CURRENT_ROW) {
             cmp = c.cmpOrder(s.get(j), s.get(i));
         } else {
@@ -202,6 +235,8 @@ class WindowReferenceTest {
                 return frame.isEmpty() ? null : v[frame.get(0)];
             case LAST_VALUE:
                 return frame.isEmpty() ? null : v[frame.get(frame.size() - 1)];
+            case NTH_VALUE:
+                return frame.size() < 2 ? null : v[frame.get(1)];
             default:
                 throw new IllegalStateException();
         }
@@ -235,7 +270,7 @@ class WindowReferenceTest {
         }
     }
 
-    private static final WindowFunctionKind[] FRAMED = {SUM, AVG, COUNT, COUNT_STAR, MIN, MAX, FIRST_VALUE, LAST_VALUE};
+    private static final WindowFunctionKind[] FRAMED = {SUM, AVG, COUNT, COUNT_STAR, MIN, MAX, FIRST_VALUE, LAST_VALUE, NTH_VALUE};
     private static final WindowFunctionKind[] FRAMED_DOUBLE = {SUM, AVG, MIN, MAX};
 
     @Test
@@ -328,7 +363,7 @@ class WindowReferenceTest {
         long lagOffset = trial % 5 - 1;
         List<WindowFunctionSpec> fns = new ArrayList<>();
         for (WindowFunctionKind k : FRAMED) {
-            fns.add(k == COUNT_STAR ? fn(k, frame) : fn(k, frame, value));
+            fns.add(k == COUNT_STAR ? fn(k, frame) : k == NTH_VALUE ? fn(k, frame, value, lit(2)) : fn(k, frame, value));
         }
         for (WindowFunctionKind k : FRAMED_DOUBLE) {
             fns.add(fn(k, frame, dvalue));
@@ -339,6 +374,8 @@ class WindowReferenceTest {
         fns.add(fn(NTILE, lit(ntile)));
         fns.add(fn(LAG, value, lit(lagOffset), lit(99)));
         fns.add(fn(LEAD, value, lit(lagOffset)));
+        fns.add(fn(PERCENT_RANK));
+        fns.add(fn(CUME_DIST));
         WindowFunctionSpec[] specs = fns.toArray(new WindowFunctionSpec[0]);
         Result r = walk == null ? run(c.n, partition, order, specs)
                 : run(new OrderedScan(walk), c.n, null, true, -1, partition, order, specs);
@@ -372,7 +409,7 @@ class WindowReferenceTest {
                 for (WindowFunctionKind k : FRAMED_DOUBLE) {
                     Object want = doubleAggregate(k, members, c.dval);
                     Object got = r.values[slot][f++];
-                    if (want == null || got == null || c.sk == BoundKind.UNBOUNDED_PRECEDING) {
+                    if (want == null || got == null || (c.sk == BoundKind.UNBOUNDED_PRECEDING && c.ex == Exclusion.NO_OTHERS)) {
                         // A running frame adds in row order, as PostgreSQL does: the same double exactly.
                         assertEquals(want, got, at + " double " + k);
                     } else {
@@ -399,6 +436,12 @@ class WindowReferenceTest {
                 long ahead = i + lagOffset;
                 Object lead = ahead >= ps && ahead < pe ? c.val[s.get((int) ahead)] : null;
                 assertEquals(lead, r.values[slot][f++], at + " LEAD " + lagOffset);
+                long upToLastPeer = i - ps + 1;
+                while (ps + upToLastPeer < pe && c.cmpOrder(s.get((int) (ps + upToLastPeer)), slot) == 0) {
+                    upToLastPeer++;
+                }
+                assertEquals(pe - ps == 1 ? 0.0 : (rank - 1) / (double) (pe - ps - 1), r.values[slot][f++], at + " PERCENT_RANK");
+                assertEquals(upToLastPeer / (double) (pe - ps), r.values[slot][f++], at + " CUME_DIST");
             }
             ps = pe;
         }

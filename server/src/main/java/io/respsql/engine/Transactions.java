@@ -1,0 +1,753 @@
+package io.respsql.engine;
+
+import io.respsql.sql.SqlException;
+import io.respsql.sql.SqlState;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Interactive transactions (BEGIN ... COMMIT / ROLLBACK, savepoints) of both protocols: one
+ * {@link Tx} per connection, and this coordinator, one per engine. See docs/transactions.md.
+ *
+ * <p>Writes apply in place; the transaction's block ({@link SqlEngine.Block}: the engine's undo log
+ * and its queued log records) is put into the engine for each of its statements and taken out
+ * after, so a ROLLBACK (or ROLLBACK TO a savepoint: a mark in the undo log) takes everything back
+ * and a COMMIT hands the writes to the append-only file and the replicas as one MULTI/EXEC group.
+ *
+ * <p>Isolation, first step (correct, but it blocks): a transaction that has changed anything holds
+ * the one <em>write token</em> until it ends, and every statement of another connection that
+ * reads or writes data is <em>parked</em> meanwhile (its connection stops reading, the event loop
+ * never waits) and run again when the token is released. A REPEATABLE READ or SERIALIZABLE
+ * transaction takes the token at its first statement, so nothing changes under its snapshot and
+ * its transactions run one after the other (serializable). So no connection ever sees another's
+ * uncommitted writes, no committed write is lost, and no deadlock is possible (one holder, who never
+ * waits). A READ COMMITTED transaction that only reads takes nothing. Event loop only.
+ */
+public final class Transactions {
+    public static final int READ_COMMITTED = 0;
+    public static final int REPEATABLE_READ = 1;
+    public static final int SERIALIZABLE = 2;
+
+    private final SqlEngine engine;
+    /** The transaction holding the write token, or null. */
+    private Tx owner;
+    /** Statements parked until the token is released: each re-runs its statement (on the event loop, later). */
+    private final List<Runnable> waiters = new ArrayList<>();
+    /** How many statements were parked so far (INFO). */
+    private long parkedTotal;
+
+    public Transactions(SqlEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Whether some transaction holds uncommitted changes (a snapshot now would hold them). */
+    public boolean uncommitted() {
+        return owner != null && owner.block != null && owner.block.changed();
+    }
+
+    /** Whether a statement of {@code t} (null: a connection outside any transaction) may run now. */
+    public boolean mayRun(Tx t) {
+        return owner == null || owner == t;
+    }
+
+    /**
+     * Parks a statement that may not run now ({@link #mayRun} false): {@code wake} is called on the
+     * event loop once the token is released (it must re-check, and may park again).
+     */
+    public void park(Runnable wake) {
+        parkedTotal++;
+        waiters.add(wake);
+    }
+
+    public long parkedTotal() {
+        return parkedTotal;
+    }
+
+    public int parkedNow() {
+        return waiters.size();
+    }
+
+    private void release(Tx t) {
+        if (owner != t) {
+            return;
+        }
+        owner = null;
+        if (!waiters.isEmpty()) {
+            List<Runnable> wake = new ArrayList<>(waiters);
+            waiters.clear();
+            for (Runnable r : wake) {
+                r.run();
+            }
+        }
+    }
+
+    // ---- running a statement inside a transaction -------------------------------------------------
+
+    /**
+     * Before a data statement of a connection whose transaction is {@code t} (may be null or idle).
+     * Returns false when it must park (the caller parks it with {@link #park}); throws the
+     * transaction's refusal (25P02 in a failed block, 25006 a write in a READ ONLY one). When it
+     * returns true inside a transaction, the caller runs the statement and then calls {@link #leave}.
+     */
+    public boolean enter(Tx t, CharSequence sql) {
+        if (owner != null && owner != t) {
+            return false;
+        }
+        if (t == null || t.state == Tx.IDLE) {
+            return true;
+        }
+        if (t.state == Tx.FAILED) {
+            throw new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
+                    "current transaction is aborted, commands ignored until end of transaction block");
+        }
+        if (t.readOnly && SqlEngine.writes(sql.toString())) {
+            String verb = firstWord(sql);
+            throw new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION,
+                    "cannot execute " + verb + " in a read-only transaction");
+        }
+        if (t.isolation >= REPEATABLE_READ) {
+            owner = t; // the snapshot: nothing changes under it until the transaction ends
+        }
+        t.started = true;
+        engine.resumeBlock(t.block);
+        t.statementMark = t.block.mark();
+        return true;
+    }
+
+    /**
+     * After a statement {@link #enter} let run in transaction {@code t}: {@code ok} whether it
+     * succeeded. Returns the error that replaces a successful outcome (a write in a READ ONLY
+     * transaction that no verb showed), else null.
+     */
+    public SqlException leave(Tx t, boolean ok) {
+        if (t == null || t.state == Tx.IDLE) {
+            return null;
+        }
+        SqlException refused = null;
+        engine.suspendBlock();
+        if (!ok) {
+            engine.rollbackTo(t.block, t.statementMark); // the failed statement leaves nothing behind
+            t.state = Tx.FAILED;
+        } else if (t.readOnly && t.block.changed()) {
+            engine.rollbackTo(t.block, t.statementMark);
+            t.state = Tx.FAILED;
+            refused = new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION, "cannot write in a read-only transaction");
+        }
+        if (t.block.changed() || t.isolation >= REPEATABLE_READ) {
+            owner = t;
+        }
+        return refused;
+    }
+
+    /**
+     * A COPY FROM STDIN starts in transaction {@code t} (which may run now): it takes the token
+     * (its rows arrive over several messages) and returns the block its rows go into.
+     */
+    public SqlEngine.Block holdForCopy(Tx t) {
+        owner = t;
+        t.started = true;
+        return t.block;
+    }
+
+    /** The connection of {@code t} closed (or timed out): an open transaction rolls back. */
+    public void closed(Tx t) {
+        if (t != null && t.state != Tx.IDLE) {
+            end(t, false);
+        }
+    }
+
+    /** Rolls back every open transaction that holds the token (SHUTDOWN saves committed data only). */
+    public void rollbackOwner() {
+        if (owner != null) {
+            end(owner, false);
+        }
+    }
+
+    private void end(Tx t, boolean commit) {
+        try {
+            if (commit) {
+                engine.commitBlock(t.block);
+            } else {
+                engine.rollbackBlock(t.block);
+            }
+        } finally {
+            t.reset();
+            release(t);
+        }
+    }
+
+    // ---- the transaction statements ---------------------------------------------------------------
+
+    /** What a transaction statement answers: its tag, a warning, or the value SHOW asked for. */
+    public record Reply(String tag, String noticeState, String notice, String showName, String showValue) {
+        static Reply tag(String tag) {
+            return new Reply(tag, null, null, null, null);
+        }
+
+        static Reply warn(String tag, String state, String message) {
+            return new Reply(tag, state, message, null, null);
+        }
+
+        static Reply show(String name, String value) {
+            return new Reply("SHOW", null, null, name, value);
+        }
+    }
+
+    /**
+     * A transaction statement (BEGIN, START TRANSACTION, COMMIT, END, ROLLBACK, ABORT, SAVEPOINT,
+     * ROLLBACK TO, RELEASE, SET TRANSACTION, SET SESSION CHARACTERISTICS, SET/SHOW of the transaction
+     * settings) run for {@code t}, or null when {@code sql} is none. Throws PostgreSQL's errors; an
+     * error inside a transaction block fails the block (as any failed statement does).
+     */
+    public Reply control(Tx t, String sql) {
+        String[] w = words(sql);
+        if (w.length == 0 || !isControl(w)) {
+            return null;
+        }
+        t.coordinator = this;
+        try {
+            return controlWords(t, w);
+        } catch (SqlException e) {
+            if (t.state == Tx.OPEN) {
+                t.state = Tx.FAILED;
+            }
+            throw e;
+        }
+    }
+
+    /** Whether the words start a transaction statement (cheap: the first word decides mostly). */
+    private static boolean isControl(String[] w) {
+        switch (w[0]) {
+            case "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release":
+                return w[0].equals("start") ? w.length > 1 && w[1].equals("transaction") : true;
+            case "set":
+                return w.length > 1 && (w[1].equals("transaction") || (w[1].equals("session") && w.length > 2
+                        && w[2].equals("characteristics")) || isTxSetting(setName(w)));
+            case "show":
+                return w.length > 1 && isTxSetting(w[1]);
+            case "reset":
+                return w.length > 1 && isTxSetting(w[1]);
+            default:
+                return false;
+        }
+    }
+
+    private static String setName(String[] w) {
+        int i = 1;
+        if (w.length > 2 && (w[1].equals("session") || w[1].equals("local"))) {
+            i = 2;
+        }
+        return w.length > i ? w[i] : "";
+    }
+
+    private static boolean isTxSetting(String name) {
+        return switch (name) {
+            case "transaction_isolation", "default_transaction_isolation", "transaction_read_only",
+                    "default_transaction_read_only", "transaction_deferrable", "default_transaction_deferrable",
+                    "idle_in_transaction_session_timeout" -> true;
+            default -> false;
+        };
+    }
+
+    private Reply controlWords(Tx t, String[] w) {
+        switch (w[0]) {
+            case "begin", "start" -> {
+                int i = 1;
+                if (w[0].equals("start")) {
+                    i = 2;
+                } else if (i < w.length && (w[i].equals("work") || w[i].equals("transaction"))) {
+                    i++;
+                }
+                String tag = w[0].equals("begin") ? "BEGIN" : "START TRANSACTION";
+                if (t.state == Tx.FAILED) {
+                    throw aborted();
+                }
+                Modes m = modes(w, i, tag);
+                if (t.state == Tx.OPEN) {
+                    return Reply.warn(tag, SqlState.ACTIVE_SQL_TRANSACTION, "there is already a transaction in progress");
+                }
+                t.state = Tx.OPEN;
+                t.isolation = m.isolation >= 0 ? m.isolation : t.defaultIsolation;
+                t.readOnly = m.readOnly >= 0 ? m.readOnly == 1 : t.defaultReadOnly;
+                t.block = engine.newBlock();
+                t.started = false;
+                return Reply.tag(tag);
+            }
+            case "commit", "end" -> {
+                checkChain(w);
+                if (t.state == Tx.IDLE) {
+                    return Reply.warn("COMMIT", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+                }
+                boolean failed = t.state == Tx.FAILED;
+                end(t, !failed);
+                return Reply.tag(failed ? "ROLLBACK" : "COMMIT");
+            }
+            case "rollback", "abort" -> {
+                int i = 1;
+                if (i < w.length && (w[i].equals("work") || w[i].equals("transaction"))) {
+                    i++;
+                }
+                if (w[0].equals("rollback") && i < w.length && w[i].equals("to")) {
+                    i++;
+                    if (i < w.length && w[i].equals("savepoint")) {
+                        i++;
+                    }
+                    if (i != w.length - 1) {
+                        throw syntax(w);
+                    }
+                    return rollbackTo(t, w[i]);
+                }
+                checkChain(w);
+                if (t.state == Tx.IDLE) {
+                    return Reply.warn("ROLLBACK", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+                }
+                end(t, false);
+                return Reply.tag("ROLLBACK");
+            }
+            case "savepoint" -> {
+                if (w.length != 2) {
+                    throw syntax(w);
+                }
+                if (t.state == Tx.IDLE) {
+                    throw new SqlException(SqlState.NO_ACTIVE_SQL_TRANSACTION, "SAVEPOINT can only be used in transaction blocks");
+                }
+                if (t.state == Tx.FAILED) {
+                    throw aborted();
+                }
+                t.savepointNames.add(w[1]);
+                t.savepointMarks.add(t.block.mark());
+                return Reply.tag("SAVEPOINT");
+            }
+            case "release" -> {
+                int i = 1;
+                if (i < w.length && w[i].equals("savepoint")) {
+                    i++;
+                }
+                if (i != w.length - 1) {
+                    throw syntax(w);
+                }
+                if (t.state == Tx.IDLE) {
+                    throw new SqlException(SqlState.NO_ACTIVE_SQL_TRANSACTION,
+                            "RELEASE SAVEPOINT can only be used in transaction blocks");
+                }
+                if (t.state == Tx.FAILED) {
+                    throw aborted();
+                }
+                int at = t.savepointNames.lastIndexOf(w[i]);
+                if (at < 0) {
+                    throw new SqlException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + w[i] + "\" does not exist");
+                }
+                t.dropSavepointsFrom(at);
+                return Reply.tag("RELEASE");
+            }
+            case "show" -> {
+                if (t.state == Tx.FAILED) {
+                    throw aborted();
+                }
+                return Reply.show(w[1], value(t, w[1]));
+            }
+            case "reset" -> {
+                setting(t, w[1], null);
+                return Reply.tag("RESET");
+            }
+            default -> { // set
+                if (w[1].equals("transaction")) {
+                    if (w.length > 2 && w[2].equals("snapshot")) {
+                        throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "SET TRANSACTION SNAPSHOT is not supported");
+                    }
+                    Modes m = modes(w, 2, "SET TRANSACTION");
+                    if (t.state == Tx.IDLE) {
+                        return Reply.warn("SET", SqlState.NO_ACTIVE_SQL_TRANSACTION,
+                                "SET TRANSACTION can only be used in transaction blocks");
+                    }
+                    if (t.state == Tx.FAILED) {
+                        throw aborted();
+                    }
+                    applyModes(t, m);
+                    return Reply.tag("SET");
+                }
+                if (w[1].equals("session") && w.length > 2 && w[2].equals("characteristics")) {
+                    if (w.length < 5 || !w[3].equals("as") || !w[4].equals("transaction")) {
+                        throw syntax(w);
+                    }
+                    Modes m = modes(w, 5, "SET SESSION CHARACTERISTICS");
+                    if (m.isolation >= 0) {
+                        t.defaultIsolation = m.isolation;
+                    }
+                    if (m.readOnly >= 0) {
+                        t.defaultReadOnly = m.readOnly == 1;
+                    }
+                    return Reply.tag("SET");
+                }
+                int i = w[1].equals("session") || w[1].equals("local") ? 2 : 1;
+                String name = w[i];
+                i++;
+                if (i < w.length && (w[i].equals("to") || w[i].equals("="))) {
+                    i++;
+                }
+                StringBuilder v = new StringBuilder();
+                for (; i < w.length; i++) {
+                    if (v.length() > 0) {
+                        v.append(' ');
+                    }
+                    v.append(w[i]);
+                }
+                if (t.state == Tx.FAILED) {
+                    throw aborted();
+                }
+                setting(t, name, v.toString().equals("default") ? null : v.toString());
+                return Reply.tag("SET");
+            }
+        }
+    }
+
+    private Reply rollbackTo(Tx t, String name) {
+        if (t.state == Tx.IDLE) {
+            throw new SqlException(SqlState.NO_ACTIVE_SQL_TRANSACTION,
+                    "ROLLBACK TO SAVEPOINT can only be used in transaction blocks");
+        }
+        int at = t.savepointNames.lastIndexOf(name);
+        if (at < 0) {
+            throw new SqlException(SqlState.INVALID_SAVEPOINT_SPECIFICATION, "savepoint \"" + name + "\" does not exist");
+        }
+        engine.rollbackTo(t.block, t.savepointMarks.getLong(at));
+        t.dropSavepointsFrom(at + 1);
+        t.state = Tx.OPEN;
+        return Reply.tag("ROLLBACK");
+    }
+
+    private static void checkChain(String[] w) {
+        int i = 1;
+        if (i < w.length && (w[i].equals("work") || w[i].equals("transaction"))) {
+            i++;
+        }
+        if (i == w.length) {
+            return;
+        }
+        if (w.length - i == 3 && w[i].equals("and") && w[i + 1].equals("no") && w[i + 2].equals("chain")) {
+            return;
+        }
+        if (w.length - i == 2 && w[i].equals("and") && w[i + 1].equals("chain")) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "AND CHAIN is not supported");
+        }
+        throw syntax(w);
+    }
+
+    private static SqlException aborted() {
+        return new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
+                "current transaction is aborted, commands ignored until end of transaction block");
+    }
+
+    private static SqlException syntax(String[] w) {
+        return new SqlException(SqlState.SYNTAX_ERROR, "syntax error in transaction statement: " + String.join(" ", w));
+    }
+
+    /** A transaction's modes: isolation (-1 not given), read only (-1 not given, 0 write, 1 only). */
+    private record Modes(int isolation, int readOnly) {
+    }
+
+    private static Modes modes(String[] w, int i, String what) {
+        int iso = -1;
+        int ro = -1;
+        while (i < w.length) {
+            String a = w[i];
+            if (a.equals("isolation") && i + 2 < w.length && w[i + 1].equals("level")) {
+                i += 2;
+                switch (w[i]) {
+                    case "serializable" -> {
+                        iso = SERIALIZABLE;
+                        i++;
+                    }
+                    case "repeatable" -> {
+                        if (i + 1 >= w.length || !w[i + 1].equals("read")) {
+                            throw syntax(w);
+                        }
+                        iso = REPEATABLE_READ;
+                        i += 2;
+                    }
+                    case "read" -> {
+                        if (i + 1 >= w.length || !(w[i + 1].equals("committed") || w[i + 1].equals("uncommitted"))) {
+                            throw syntax(w);
+                        }
+                        iso = READ_COMMITTED; // READ UNCOMMITTED is READ COMMITTED, as in PostgreSQL
+                        i += 2;
+                    }
+                    default -> throw syntax(w);
+                }
+            } else if (a.equals("read") && i + 1 < w.length && (w[i + 1].equals("only") || w[i + 1].equals("write"))) {
+                ro = w[i + 1].equals("only") ? 1 : 0;
+                i += 2;
+            } else if (a.equals("deferrable")) {
+                i++;
+            } else if (a.equals("not") && i + 1 < w.length && w[i + 1].equals("deferrable")) {
+                i += 2;
+            } else {
+                throw syntax(w);
+            }
+        }
+        return new Modes(iso, ro);
+    }
+
+    private static void applyModes(Tx t, Modes m) {
+        if (m.isolation >= 0 && m.isolation != t.isolation) {
+            if (t.started) {
+                throw new SqlException(SqlState.ACTIVE_SQL_TRANSACTION,
+                        "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+            }
+            t.isolation = m.isolation;
+        }
+        if (m.readOnly >= 0) {
+            if (m.readOnly == 0 && t.readOnly && t.started) {
+                throw new SqlException(SqlState.ACTIVE_SQL_TRANSACTION,
+                        "transaction read-write mode must be set before any query");
+            }
+            t.readOnly = m.readOnly == 1;
+        }
+    }
+
+    private static String isolationName(int level) {
+        return switch (level) {
+            case SERIALIZABLE -> "serializable";
+            case REPEATABLE_READ -> "repeatable read";
+            default -> "read committed";
+        };
+    }
+
+    private static int isolationLevel(String v) {
+        return switch (v) {
+            case "serializable" -> SERIALIZABLE;
+            case "repeatable read" -> REPEATABLE_READ;
+            case "read committed", "read uncommitted" -> READ_COMMITTED;
+            default -> throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter "
+                    + "\"transaction_isolation\": \"" + v + "\"");
+        };
+    }
+
+    private static boolean bool(String name, String v) {
+        return switch (v) {
+            case "on", "true", "yes", "1", "t", "y" -> true;
+            case "off", "false", "no", "0", "f", "n" -> false;
+            default -> throw new SqlException(SqlState.INVALID_PARAMETER_VALUE,
+                    "parameter \"" + name + "\" requires a Boolean value");
+        };
+    }
+
+    private static String value(Tx t, String name) {
+        boolean open = t.state != Tx.IDLE;
+        return switch (name) {
+            case "transaction_isolation" -> isolationName(open ? t.isolation : t.defaultIsolation);
+            case "default_transaction_isolation" -> isolationName(t.defaultIsolation);
+            case "transaction_read_only" -> (open ? t.readOnly : t.defaultReadOnly) ? "on" : "off";
+            case "default_transaction_read_only" -> t.defaultReadOnly ? "on" : "off";
+            case "idle_in_transaction_session_timeout" -> t.idleTimeoutMs == 0 ? "0" : t.idleTimeoutMs + "ms";
+            default -> "off"; // the deferrable ones
+        };
+    }
+
+    /** SET (value null: DEFAULT / RESET) of a transaction setting. */
+    private void setting(Tx t, String name, String value) {
+        switch (name) {
+            case "default_transaction_isolation" -> t.defaultIsolation = value == null ? READ_COMMITTED : isolationLevel(value);
+            case "default_transaction_read_only" -> t.defaultReadOnly = value != null && bool(name, value);
+            case "transaction_isolation" -> {
+                int level = value == null ? t.defaultIsolation : isolationLevel(value);
+                if (t.state == Tx.IDLE) {
+                    return; // PostgreSQL: it applies to the transaction, none is open
+                }
+                applyModes(t, new Modes(level, -1));
+            }
+            case "transaction_read_only" -> {
+                boolean ro = value == null ? t.defaultReadOnly : bool(name, value);
+                if (t.state != Tx.IDLE) {
+                    applyModes(t, new Modes(-1, ro ? 1 : 0));
+                }
+            }
+            case "idle_in_transaction_session_timeout" -> t.idleTimeoutMs = value == null ? 0 : millis(name, value);
+            default -> {
+                // transaction_deferrable, default_transaction_deferrable: accepted, no effect (no SSI here)
+            }
+        }
+    }
+
+    private static long millis(String name, String v) {
+        String s = v.trim();
+        long unit = 1;
+        if (s.endsWith("ms")) {
+            s = s.substring(0, s.length() - 2).trim();
+        } else if (s.endsWith("min")) {
+            unit = 60_000;
+            s = s.substring(0, s.length() - 3).trim();
+        } else if (s.endsWith("s")) {
+            unit = 1000;
+            s = s.substring(0, s.length() - 1).trim();
+        } else if (s.endsWith("h")) {
+            unit = 3_600_000;
+            s = s.substring(0, s.length() - 1).trim();
+        }
+        try {
+            long n = Long.parseLong(s);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n * unit;
+        } catch (NumberFormatException e) {
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "invalid value for parameter \"" + name + "\": \"" + v + "\"");
+        }
+    }
+
+    /** The statement's words, lower-cased (quoted names kept as written), without a final ';', commas and quotes of values. */
+    static String[] words(CharSequence sql) {
+        List<String> out = new ArrayList<>(8);
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == ',' || c == ';') {
+                i++;
+            } else if (c == '=') {
+                out.add("=");
+                i++;
+            } else if (c == '"' || c == '\'') {
+                int j = i + 1;
+                StringBuilder b = new StringBuilder();
+                while (j < n) {
+                    char d = sql.charAt(j);
+                    if (d == c) {
+                        if (j + 1 < n && sql.charAt(j + 1) == c) {
+                            b.append(c);
+                            j += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    b.append(d);
+                    j++;
+                }
+                String v = b.toString();
+                if (c == '\'') {
+                    // a setting's value: its words, as if unquoted ('repeatable read')
+                    for (String part : v.trim().toLowerCase(Locale.ROOT).split("\\s+")) {
+                        if (!part.isEmpty()) {
+                            out.add(part);
+                        }
+                    }
+                } else {
+                    out.add(v);
+                }
+                i = j + 1;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') {
+                    i++;
+                }
+            } else {
+                int j = i;
+                while (j < n) {
+                    char d = sql.charAt(j);
+                    if (Character.isWhitespace(d) || d == ',' || d == ';' || d == '=' || d == '\'' || d == '"') {
+                        break;
+                    }
+                    j++;
+                }
+                out.add(sql.subSequence(i, j).toString().toLowerCase(Locale.ROOT));
+                i = j;
+            }
+            if (out.size() > 64) {
+                break;
+            }
+        }
+        return out.toArray(new String[0]);
+    }
+
+    private static String firstWord(CharSequence sql) {
+        String[] w = words(sql);
+        return w.length == 0 ? "" : w[0].toUpperCase(Locale.ROOT);
+    }
+
+    /** Whether {@code sql} may be a transaction statement (its first word): a cheap test before {@link #control}. */
+    public static boolean mayBeControl(CharSequence sql) {
+        int n = sql.length();
+        int i = 0;
+        while (i < n && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        if (i >= n) {
+            return false;
+        }
+        char c = Character.toLowerCase(sql.charAt(i));
+        return c == 'b' || c == 's' || c == 'c' || c == 'e' || c == 'r' || c == 'a';
+    }
+
+    /** One connection's transaction state. Event loop only. */
+    public static final class Tx {
+        static final int IDLE = 0;
+        static final int OPEN = 1;
+        static final int FAILED = 2;
+
+        int state = IDLE;
+        int isolation = READ_COMMITTED;
+        boolean readOnly;
+        int defaultIsolation = READ_COMMITTED;
+        boolean defaultReadOnly;
+        /** Whether a statement ran in it (SET TRANSACTION ISOLATION LEVEL comes before). */
+        boolean started;
+        SqlEngine.Block block;
+        long statementMark;
+        final List<String> savepointNames = new ArrayList<>();
+        final LongArrayList savepointMarks = new LongArrayList();
+        /** idle_in_transaction_session_timeout in ms (0: off). */
+        long idleTimeoutMs;
+
+        /** The coordinator of the engine this transaction ran in (set at its first transaction statement). */
+        Transactions coordinator;
+
+        public boolean inBlock() {
+            return state != IDLE;
+        }
+
+        /** Fails an open transaction (an error outside the engine: 25P02 until ROLLBACK). */
+        public void fail() {
+            if (state == OPEN) {
+                state = FAILED;
+            }
+        }
+
+        /** The connection closed: an open transaction rolls back. */
+        public void connectionClosed() {
+            if (coordinator != null) {
+                coordinator.closed(this);
+            }
+        }
+
+        public boolean failed() {
+            return state == FAILED;
+        }
+
+        /** PostgreSQL's ReadyForQuery status: 'I', 'T' or 'E'. */
+        public char status() {
+            return state == IDLE ? 'I' : state == OPEN ? 'T' : 'E';
+        }
+
+        public long idleTimeoutMs() {
+            return idleTimeoutMs;
+        }
+
+        void dropSavepointsFrom(int at) {
+            while (savepointNames.size() > at) {
+                savepointNames.remove(savepointNames.size() - 1);
+                savepointMarks.removeLong(savepointMarks.size() - 1);
+            }
+        }
+
+        void reset() {
+            state = IDLE;
+            block = null;
+            started = false;
+            readOnly = false;
+            savepointNames.clear();
+            savepointMarks.clear();
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package io.respsql.it.conformance;
+
+import io.respsql.it.TestServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * PostgreSQL's aggregates (issue 25) over the PostgreSQL protocol against PostgreSQL 15 itself:
+ * FILTER (WHERE ...), the statistical aggregates on float8, integer and NUMERIC input (NUMERIC
+ * results printed to PostgreSQL's digits), bool_*, bit_*, string_agg (with ORDER BY inside), the
+ * ordered-set aggregates, GROUPING SETS / ROLLUP / CUBE with GROUPING(); the same statements on the
+ * same data (NULLs and empty inputs included) through pgjdbc to both, every value compared as its
+ * text with the column types, errors by SQLSTATE.
+ */
+class AggregatesPgTest {
+    private static PgPeer pg;
+    private static TestServer server;
+    private static Connection theirs;
+    private static Connection ours;
+
+    @BeforeAll
+    static void start() throws Exception {
+        PgOracle.requirePostgresql();
+        pg = PgPeer.start(PgOracle.repoRoot());
+        server = TestServer.start(c -> c.pgPort(0));
+        theirs = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + pg.database(), pg.user(), "");
+        ours = DriverManager.getConnection("jdbc:postgresql://" + server.host() + ":" + server.server().pgPort() + "/respsql",
+                "tester", "");
+        both("CREATE TABLE m (id INT PRIMARY KEY, g INT, x FLOAT8, y FLOAT8, n NUMERIC(10,2), q NUMERIC, i INT, b BOOLEAN, s TEXT)");
+        both("INSERT INTO m VALUES (1, 1, 1.5, 2, 1.25, 3, 7, true, 'a'), (2, 1, 2.5, 4.5, 2.50, 0.001, 12, true, 'b'),"
+                + " (3, 1, NULL, 1, NULL, NULL, NULL, NULL, NULL), (4, 2, 10, 20, 100.10, 12345678901234567890.5, 3, false, 'c'),"
+                + " (5, 2, -4, 1e10, -3.33, -1, 5, true, 'd'), (6, 2, 0.1, 0.2, 0.01, 2.5, 9, NULL, 'e'),"
+                + " (7, 3, 5, NULL, 7, 7, 6, false, NULL), (8, NULL, 3.25, 6, 8.88, 1e-5, 1, true, 'f'),"
+                + " (9, 4, NULL, NULL, NULL, NULL, NULL, NULL, NULL), (10, 2, 7, 3, 4.5, 4.5, 4, true, 'g')");
+        both("CREATE TABLE e (g INT, x FLOAT8, n NUMERIC, i INT)");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (ours != null) {
+            ours.close();
+        }
+        if (theirs != null) {
+            theirs.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    /** Runs {@code sql} on both; the same SQLSTATE when PostgreSQL fails, else the same column types and rows. */
+    private static List<String> same(String sql) throws SQLException {
+        List<String> expected;
+        try {
+            expected = rows(theirs, sql);
+        } catch (SQLException e) {
+            String state = e.getSQLState();
+            try {
+                rows(ours, sql);
+            } catch (SQLException mine) {
+                assertEquals(state, mine.getSQLState(), sql + ": " + mine.getMessage() + " / PostgreSQL: " + e.getMessage());
+                return List.of();
+            }
+            throw new AssertionError(sql + ": PostgreSQL fails with " + state + " (" + e.getMessage() + "), RespSQL answers");
+        }
+        List<String> actual;
+        try {
+            actual = rows(ours, sql);
+        } catch (SQLException mine) {
+            throw new AssertionError(sql + ": RespSQL fails (" + mine.getSQLState() + " " + mine.getMessage() + "), PostgreSQL answers " + expected);
+        }
+        assertEquals(expected, actual, sql);
+        return expected;
+    }
+
+    private static void both(String sql) throws SQLException {
+        try (Statement st = theirs.createStatement()) {
+            st.execute(sql);
+        }
+        try (Statement st = ours.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /** Column type names, then each row's values as text. */
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            StringBuilder types = new StringBuilder("types:");
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                types.append(' ').append(md.getColumnTypeName(i));
+            }
+            out.add(types.toString());
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    private static void allSame(String... queries) throws SQLException {
+        List<String> failures = new ArrayList<>();
+        for (String q : queries) {
+            try {
+                same(q);
+            } catch (AssertionError | SQLException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        assertTrue(failures.isEmpty(), failures.size() + " of " + queries.length + " differ:\n" + String.join("\n", failures));
+    }
+
+    @Test
+    void filterOnEveryAggregate() throws SQLException {
+        assertEquals(List.of("types: int8 int8", "4|9"), same("SELECT count(*) FILTER (WHERE x > 2), count(*) FROM m WHERE id < 10"));
+        allSame(
+            "SELECT count(*) FILTER (WHERE g = 2), count(x) FILTER (WHERE g = 2), sum(i) FILTER (WHERE b), avg(x) FILTER (WHERE id % 2 = 0),"
+                + " min(s) FILTER (WHERE g > 1), max(n) FILTER (WHERE n < 100), sum(n) FILTER (WHERE id > 3) FROM m",
+            "SELECT g, count(*) FILTER (WHERE b), sum(x) FILTER (WHERE x > 0), string_agg(s, ',') FILTER (WHERE id <> 2) FROM m GROUP BY g ORDER BY g",
+            "SELECT g, count(*) FILTER (WHERE false), sum(i) FILTER (WHERE NULL) FROM m GROUP BY g ORDER BY g",
+            "SELECT count(*) FILTER (WHERE x > 0), sum(x) FILTER (WHERE true) FROM e",
+            "SELECT sum(i) FILTER (WHERE sum(i) > 1) FROM m",
+            "SELECT abs(i) FILTER (WHERE i > 1) FROM m",
+            "SELECT g, count(DISTINCT i) FILTER (WHERE i > 4) FROM m GROUP BY g ORDER BY g",
+            "SELECT g FROM m GROUP BY g HAVING count(*) FILTER (WHERE b) > 1 ORDER BY g");
+    }
+
+    @Test
+    void statisticalAggregatesMatchPostgresDigits() throws SQLException {
+        allSame(
+            "SELECT var_pop(x), var_samp(x), variance(x), stddev_pop(x), stddev_samp(x), stddev(x) FROM m",
+            "SELECT g, var_pop(x), var_samp(x), stddev_pop(x), stddev_samp(x) FROM m GROUP BY g ORDER BY g",
+            "SELECT var_pop(i), var_samp(i), stddev_pop(i), stddev_samp(i), variance(i), stddev(i) FROM m",
+            "SELECT g, var_pop(i), var_samp(i), stddev_pop(i), stddev(i) FROM m GROUP BY g ORDER BY g",
+            "SELECT var_pop(n), var_samp(n), stddev_pop(n), stddev_samp(n) FROM m",
+            "SELECT g, var_pop(n), var_samp(n), stddev_pop(n), stddev_samp(q), var_samp(q) FROM m GROUP BY g ORDER BY g",
+            "SELECT var_pop(q), var_samp(q), stddev_pop(q), stddev_samp(q) FROM m",
+            "SELECT var_pop(x), var_samp(n), stddev(i) FROM e",
+            "SELECT var_samp(1.5), var_pop(7), stddev_pop(2.0::float8)",
+            "SELECT var_pop(v), stddev_samp(v) FROM (VALUES (1e100::float8), (1e100::float8)) t(v)",
+            "SELECT var_samp(v) FROM (VALUES ('NaN'::float8), (1::float8)) t(v)",
+            "SELECT var_pop(v), var_samp(v) FROM (VALUES ('NaN'::numeric), (1::numeric)) t(v)",
+            "SELECT covar_pop(y, x), covar_samp(y, x), corr(y, x), regr_count(y, x), regr_sxx(y, x), regr_syy(y, x),"
+                + " regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x), regr_r2(y, x), regr_slope(y, x), regr_intercept(y, x) FROM m",
+            "SELECT g, covar_pop(y, x), covar_samp(y, x), corr(y, x), regr_count(y, x), regr_slope(y, x), regr_intercept(y, x),"
+                + " regr_r2(y, x) FROM m GROUP BY g ORDER BY g",
+            "SELECT covar_pop(i, n), corr(i, id), regr_count(i, x), regr_avgx(i, n) FROM m",
+            "SELECT covar_pop(x, x), corr(x, x), regr_count(x, x), regr_slope(x, x) FROM e",
+            "SELECT corr(v, w), regr_r2(v, w), regr_slope(v, w) FROM (VALUES (1::float8, 2::float8), (1, 3)) t(v, w)",
+            "SELECT var_pop(s) FROM m",
+            "SELECT corr(s, x) FROM m");
+    }
+
+    @Test
+    void boolBitAndStringAggregates() throws SQLException {
+        allSame(
+            "SELECT bool_and(b), bool_or(b), every(b), bool_and(x > 0), bool_or(x > 100) FROM m",
+            "SELECT g, bool_and(b), bool_or(b), every(i > 4) FROM m GROUP BY g ORDER BY g",
+            "SELECT bool_and(b), bool_or(b), bit_and(i), bit_or(i), bit_xor(i) FROM e",
+            "SELECT bit_and(i), bit_or(i), bit_xor(i), bit_and(id::bigint), bit_xor(id::bigint) FROM m",
+            "SELECT g, bit_and(i), bit_or(i), bit_xor(i) FROM m GROUP BY g ORDER BY g",
+            "SELECT bool_and(i) FROM m",
+            "SELECT bit_or(x) FROM m",
+            "SELECT string_agg(s, ','), string_agg(s, ''), string_agg(s, NULL) FROM m",
+            "SELECT g, string_agg(s, ' | ') FROM m GROUP BY g ORDER BY g",
+            "SELECT string_agg(s, ',' ORDER BY s DESC), string_agg(s, ';' ORDER BY id DESC) FROM m",
+            "SELECT g, string_agg(s, ',' ORDER BY x NULLS FIRST, id) FROM m GROUP BY g ORDER BY g",
+            "SELECT string_agg(DISTINCT s, ',' ORDER BY s) FROM (SELECT s FROM m UNION ALL SELECT s FROM m) t",
+            "SELECT string_agg(s, ',') FROM e",
+            "SELECT string_agg(i, ',') FROM m",
+            "SELECT string_agg(s::text, ',' ORDER BY n) FILTER (WHERE b) FROM m");
+    }
+
+    @Test
+    void orderedSetAggregates() throws SQLException {
+        allSame(
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY x) FROM m",
+            "SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY i), percentile_disc(0.75) WITHIN GROUP (ORDER BY i DESC),"
+                + " percentile_cont(1) WITHIN GROUP (ORDER BY x), percentile_disc(0) WITHIN GROUP (ORDER BY s) FROM m",
+            "SELECT g, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY n),"
+                + " mode() WITHIN GROUP (ORDER BY b) FROM m GROUP BY g ORDER BY g",
+            "SELECT mode() WITHIN GROUP (ORDER BY v), mode() WITHIN GROUP (ORDER BY v DESC) FROM (VALUES (3), (1), (3), (1), (2), (NULL), (NULL), (NULL)) t(v)",
+            "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (ORDER BY i) FROM e",
+            "SELECT percentile_cont(NULL) WITHIN GROUP (ORDER BY x) FROM m",
+            "SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM m",
+            "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY n) FILTER (WHERE g = 2) FROM m",
+            "SELECT mode(i) FROM m",
+            "SELECT sum(i) WITHIN GROUP (ORDER BY i) FROM m",
+            "SELECT percentile_cont(0.5) FROM m");
+    }
+
+    @Test
+    void groupingSetsRollupCube() throws SQLException {
+        // the data NULL group (grouping 0) and the rolled-up total (grouping 1) are two rows
+        assertEquals(List.of("types: int4 int8 int4", "1|3|0", "2|4|0", "3|1|0", "4|1|0", "null|1|0", "null|10|1"),
+                same("SELECT g, count(*), grouping(g) FROM m GROUP BY ROLLUP (g) ORDER BY grouping(g), g"));
+        allSame(
+            "SELECT g, b, count(*), sum(i), grouping(g), grouping(b), grouping(g, b) FROM m GROUP BY GROUPING SETS ((g, b), (g), ()) ORDER BY 1, 2, 5, 6",
+            "SELECT g, b, count(*), sum(i), grouping(g, b) FROM m GROUP BY ROLLUP (g, b) ORDER BY g NULLS FIRST, b NULLS FIRST, grouping(g, b)",
+            "SELECT g, b, count(*), max(s), grouping(b, g) FROM m GROUP BY CUBE (g, b) ORDER BY 1, 2, 5",
+            "SELECT g, b, s IS NULL, count(*) FROM m GROUP BY g, ROLLUP (b, s IS NULL) ORDER BY 1, 2, 3",
+            "SELECT g, b, count(*) FROM m GROUP BY GROUPING SETS (g, b, ROLLUP (g, b), CUBE (b)) ORDER BY 1, 2, 3",
+            "SELECT count(*), sum(i), grouping(g) FROM m GROUP BY GROUPING SETS (())",
+            "SELECT g, count(*) FROM m GROUP BY GROUPING SETS ((), g) HAVING count(*) > 1 ORDER BY g",
+            "SELECT g, count(*), grouping(g) FROM e GROUP BY ROLLUP (g)",
+            "SELECT g, count(*), sum(i) FROM e GROUP BY GROUPING SETS ((), (g), ())",
+            "SELECT count(*) FROM e GROUP BY ()",
+            "SELECT g AS k, count(*) FROM m GROUP BY ROLLUP (k) ORDER BY 1, 2",
+            "SELECT g, count(*) FROM m GROUP BY ROLLUP (1) ORDER BY 1, 2",
+            "SELECT g, n, sum(n), avg(x) FILTER (WHERE x > 0) FROM m GROUP BY ROLLUP ((g, n)) ORDER BY 1, 2",
+            "SELECT g, grouping(g), stddev(x), string_agg(s, ',' ORDER BY s) FROM m GROUP BY CUBE (g) ORDER BY 2, 1",
+            "SELECT CASE WHEN grouping(g) = 1 THEN 'all' ELSE g::text END, count(*) FROM m GROUP BY ROLLUP (g) ORDER BY 1",
+            "SELECT grouping(i) FROM m GROUP BY ROLLUP (g)",
+            "SELECT grouping(g) FROM m",
+            "SELECT g FROM m WHERE grouping(g) = 0 GROUP BY g",
+            "SELECT g, count(*) FROM m GROUP BY g ORDER BY grouping(g), g");
+    }
+}

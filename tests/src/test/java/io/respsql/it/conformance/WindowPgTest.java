@@ -1,0 +1,229 @@
+package io.respsql.it.conformance;
+
+import io.respsql.it.TestServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Window functions (issue 25) over the PostgreSQL protocol against PostgreSQL 15 itself: the same
+ * statements through pgjdbc to both, every value compared as its text with its column's type,
+ * errors by SQLSTATE. Named windows and their refinement rules; ROWS, RANGE and GROUPS frames with
+ * every EXCLUDE over data with ties, NULL keys and NULL values, in both directions; PERCENT_RANK,
+ * CUME_DIST, NTH_VALUE; PostgreSQL's errors for bad frames and arguments. Every query orders its
+ * rows totally, and values that depend on the order of peers read a column equal among peers.
+ */
+class WindowPgTest {
+    private static PgPeer pg;
+    private static TestServer server;
+    private static Connection theirs;
+    private static Connection ours;
+
+    @BeforeAll
+    static void start() throws Exception {
+        PgOracle.requirePostgresql();
+        pg = PgPeer.start(PgOracle.repoRoot());
+        server = TestServer.start(c -> c.pgPort(0));
+        theirs = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + pg.database(), pg.user(), "");
+        ours = DriverManager.getConnection("jdbc:postgresql://" + server.host() + ":" + server.server().pgPort() + "/respsql",
+                "tester", "");
+        both("CREATE TABLE wt (id INT PRIMARY KEY, p INT, k INT, v INT, s TEXT)");
+        StringBuilder insert = new StringBuilder("INSERT INTO wt VALUES ");
+        // k: ties (groups of 1..4 rows) and NULLs; v: NULLs and repeats; p: three partitions and a NULL one.
+        int[] ks = {1, 1, 2, 4, 4, 4, 5, 7, 7, 8, 10, 10, 10, 10, 11, 13, 14, 14, 16, 17};
+        for (int i = 0; i < 26; i++) {
+            String k = i < ks.length ? Integer.toString(ks[i]) : (i % 2 == 0 ? "NULL" : Integer.toString(ks[i % ks.length]));
+            String v = i % 7 == 3 ? "NULL" : Integer.toString((i * 37) % 23 - 6);
+            String p = i % 9 == 8 ? "NULL" : Integer.toString(i % 3);
+            insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(p).append(", ").append(k).append(", ")
+                    .append(v).append(", 's").append((char) ('a' + i % 5)).append("')");
+        }
+        both(insert.toString());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (ours != null) {
+            ours.close();
+        }
+        if (theirs != null) {
+            theirs.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    /** Runs {@code sql} on both; the same SQLSTATE when PostgreSQL fails, else the same column types and rows. */
+    private static List<String> same(String sql) throws SQLException {
+        List<String> expected;
+        try {
+            expected = rows(theirs, sql);
+        } catch (SQLException e) {
+            String state = e.getSQLState();
+            try {
+                rows(ours, sql);
+            } catch (SQLException mine) {
+                assertEquals(state, mine.getSQLState(), sql + ": " + mine.getMessage() + " / PostgreSQL: " + e.getMessage());
+                return List.of();
+            }
+            throw new AssertionError(sql + ": PostgreSQL fails with " + state + " (" + e.getMessage() + "), RespSQL answers");
+        }
+        assertEquals(expected, rows(ours, sql), sql);
+        return expected;
+    }
+
+    /** {@code sql} fails on both with {@code state}. */
+    private static void fails(String state, String sql) throws SQLException {
+        try {
+            rows(theirs, sql);
+            throw new AssertionError(sql + ": PostgreSQL answers");
+        } catch (SQLException e) {
+            assertEquals(state, e.getSQLState(), sql + ": PostgreSQL: " + e.getMessage());
+        }
+        assertTrue(same(sql).isEmpty());
+    }
+
+    private static void both(String sql) throws SQLException {
+        try (Statement st = theirs.createStatement()) {
+            st.execute(sql);
+        }
+        try (Statement st = ours.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /** Column type names, then each row's values as text. */
+    private static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            StringBuilder types = new StringBuilder("types:");
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                types.append(' ').append(md.getColumnTypeName(i));
+            }
+            out.add(types.toString());
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void namedWindowsAndTheirRefinement() throws SQLException {
+        String[] queries = {
+            "SELECT id, sum(v) OVER w, count(*) OVER w, rank() OVER w FROM wt WINDOW w AS (PARTITION BY p ORDER BY k) ORDER BY id",
+            "SELECT id, sum(v) OVER w FROM wt WINDOW w AS (PARTITION BY p) ORDER BY id",
+            "SELECT id, sum(v) OVER (w ORDER BY k), min(v) OVER (w ORDER BY k DESC, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) "
+                    + "FROM wt WINDOW w AS (PARTITION BY p) ORDER BY id",
+            "SELECT id, sum(v) OVER w1, count(v) OVER w2, max(v) OVER w3 FROM wt "
+                    + "WINDOW w1 AS (ORDER BY k), w2 AS (w1 RANGE BETWEEN 1 PRECEDING AND 2 FOLLOWING), w3 AS (PARTITION BY p) ORDER BY id",
+            "SELECT id, sum(v) OVER (w GROUPS 1 PRECEDING EXCLUDE CURRENT ROW) FROM wt WINDOW w AS (ORDER BY k) ORDER BY id",
+            "SELECT id, rank() OVER w FROM wt WINDOW w AS (ORDER BY k DESC NULLS LAST) ORDER BY rank() OVER w, id",
+            "SELECT count(*) OVER w FROM wt WHERE id < 5 WINDOW w AS ()",
+            "SELECT k FROM wt WHERE false WINDOW w AS (PARTITION BY p)",
+            "SELECT p, max(sum(v)) OVER w, rank() OVER w FROM wt GROUP BY p WINDOW w AS (ORDER BY p) ORDER BY p",
+            "SELECT id, (SELECT count(*) OVER w FROM wt x WHERE x.id = wt.id WINDOW w AS ()) FROM wt WINDOW w AS (ORDER BY k) ORDER BY id",
+        };
+        for (String q : queries) {
+            assertTrue(same(q).size() > 0, q);
+        }
+        fails("42704", "SELECT sum(v) OVER nosuch FROM wt");
+        fails("42704", "SELECT sum(v) OVER (nosuch ORDER BY k) FROM wt");
+        fails("42P20", "SELECT sum(v) OVER w FROM wt WINDOW w AS (ORDER BY k), w AS (ORDER BY v)");
+        fails("42P20", "SELECT sum(v) OVER (w PARTITION BY k) FROM wt WINDOW w AS (PARTITION BY p)");
+        fails("42P20", "SELECT sum(v) OVER (w ORDER BY v) FROM wt WINDOW w AS (ORDER BY k)");
+        fails("42P20", "SELECT sum(v) OVER (w) FROM wt WINDOW w AS (ORDER BY k ROWS 1 PRECEDING)");
+        fails("42P20", "SELECT sum(v) OVER w2 FROM wt WINDOW w AS (ORDER BY k ROWS 1 PRECEDING), w2 AS (w)");
+    }
+
+    private static final String[][] BOUNDS = {
+        {"UNBOUNDED PRECEDING", "CURRENT ROW"},
+        {"UNBOUNDED PRECEDING", "UNBOUNDED FOLLOWING"},
+        {"CURRENT ROW", "UNBOUNDED FOLLOWING"},
+        {"1 PRECEDING", "1 FOLLOWING"},
+        {"2 PRECEDING", "1 PRECEDING"},
+        {"1 FOLLOWING", "3 FOLLOWING"},
+        {"0 PRECEDING", "0 FOLLOWING"},
+        {"UNBOUNDED PRECEDING", "2 FOLLOWING"},
+        {"3 PRECEDING", "UNBOUNDED FOLLOWING"},
+    };
+    private static final String[] EXCLUDES = {"", " EXCLUDE NO OTHERS", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"};
+
+    /**
+     * GROUPS and RANGE over a key with ties and NULLs (sum, count, min, max are the same whatever
+     * the order of peers, and first/last/nth_value read the key, equal among peers), ROWS over a
+     * unique order, each with every bound pair, every EXCLUDE and both directions, partitioned
+     * and not.
+     */
+    @Test
+    void everyFrameModeAndExclusionAsPostgresql() throws SQLException {
+        int queries = 0;
+        for (String unit : new String[] {"ROWS", "RANGE", "GROUPS"}) {
+            for (String[] b : BOUNDS) {
+                for (String ex : EXCLUDES) {
+                    for (String dir : new String[] {"", " DESC"}) {
+                        String order = unit.equals("ROWS") ? "k" + dir + ", id" + dir : "k" + dir;
+                        String partition = queries % 2 == 0 ? "PARTITION BY p " : "";
+                        String w = "(" + partition + "ORDER BY " + order + " " + unit + " BETWEEN " + b[0] + " AND " + b[1] + ex + ")";
+                        String value = unit.equals("ROWS") ? "v" : "k";
+                        same("SELECT id, sum(v) OVER " + w + ", count(v) OVER " + w + ", count(*) OVER " + w + ", min(v) OVER " + w
+                                + ", max(v) OVER " + w + ", first_value(" + value + ") OVER " + w + ", last_value(" + value + ") OVER " + w
+                                + ", nth_value(" + value + ", 2) OVER " + w + ", max(s) OVER " + w + " FROM wt ORDER BY id");
+                        queries++;
+                    }
+                }
+            }
+        }
+        assertEquals(3 * BOUNDS.length * EXCLUDES.length * 2, queries);
+    }
+
+    @Test
+    void rankingDistributionAndValueFunctions() throws SQLException {
+        String[] queries = {
+            "SELECT id, percent_rank() OVER (PARTITION BY p ORDER BY k), cume_dist() OVER (PARTITION BY p ORDER BY k), "
+                    + "percent_rank() OVER (ORDER BY k DESC NULLS LAST), cume_dist() OVER () FROM wt ORDER BY id",
+            "SELECT id, nth_value(k, 3) OVER (PARTITION BY p ORDER BY k), nth_value(s, 1) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), "
+                    + "nth_value(k, 100) OVER () FROM wt ORDER BY id",
+            "SELECT id, nth_value(k, NULL::int) OVER (ORDER BY id) FROM wt ORDER BY id",
+            "SELECT id, ntile(4) OVER (ORDER BY k, id), percent_rank() OVER w, cume_dist() OVER w FROM wt WINDOW w AS (PARTITION BY k % 3 ORDER BY k) ORDER BY id",
+        };
+        for (String q : queries) {
+            assertTrue(same(q).size() > 1, q);
+        }
+    }
+
+    @Test
+    void badFramesAndArgumentsFailAsInPostgresql() throws SQLException {
+        fails("22013", "SELECT sum(v) OVER (ORDER BY k ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM wt");
+        fails("22013", "SELECT sum(v) OVER (ORDER BY k GROUPS BETWEEN CURRENT ROW AND -2 FOLLOWING) FROM wt");
+        fails("22013", "SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN -1 PRECEDING AND CURRENT ROW) FROM wt");
+        fails("22004", "SELECT sum(v) OVER (ORDER BY k GROUPS BETWEEN NULL::int PRECEDING AND CURRENT ROW) FROM wt");
+        fails("42P20", "SELECT sum(v) OVER (GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wt");
+        fails("42P20", "SELECT sum(v) OVER (ORDER BY k, id RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wt");
+        fails("42P20", "SELECT sum(v) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM wt");
+        fails("42P20", "SELECT sum(v) OVER (ORDER BY k GROUPS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM wt");
+        fails("22016", "SELECT nth_value(v, 0) OVER (ORDER BY k) FROM wt");
+        fails("22014", "SELECT ntile(0) OVER (ORDER BY k) FROM wt");
+    }
+}
