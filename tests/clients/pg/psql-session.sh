@@ -4,7 +4,7 @@
 # pg-run.sh). Steps: tables, COPY in (COPY FROM STDIN inside a script and \copy from a file), typed
 # values read back exactly, COPY out equal to the file loaded, errors with their SQLSTATE
 # (psql's LAST_ERROR_SQLSTATE), \d of a table, and Ctrl-C (SIGINT: psql sends a CancelRequest)
-# of a long query. PG_CLIENTS_CATALOG=1 adds the \d step (not passing yet), PG_CLIENTS_TX=1 adds the transaction step (BEGIN ... COMMIT / ROLLBACK).
+# of a long query. PG_CLIENTS_CATALOG=1 adds the \d step (not passing yet), the transaction step (BEGIN ... COMMIT / ROLLBACK) runs unless PG_CLIENTS_TX=0.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PSQL="${PSQL:-/usr/lib/postgresql/15/bin/psql}"
@@ -120,7 +120,7 @@ step "Ctrl-C cancels a long query (57014)" "ERROR:  canceling statement due to u
     "$(grep -v '^Cancel request sent$' "$TMP/cancel.err")"
 step "the server goes on after the cancel" "3000" "$(q -c 'SELECT count(*) FROM pc_big')"
 
-if [[ "${PG_CLIENTS_TX:-0}" == 1 ]]; then
+if [[ "${PG_CLIENTS_TX:-1}" != 0 ]]; then
   out="$(q <<'SQL'
 BEGIN;
 INSERT INTO pc_items (id, name) VALUES (10, 'committed');

@@ -37,7 +37,7 @@ import java.util.concurrent.TimeoutException;
  * exactly, executeBatch, errors as PSQLException with their SQLSTATE, Statement.cancel() of a long
  * query (a CancelRequest), DatabaseMetaData (getTables, getColumns, getPrimaryKeys, getIndexInfo,
  * getImportedKeys, getExportedKeys: the last four only with PG_CLIENTS_CATALOG=1, as they do not pass yet).
- * PG_CLIENTS_TX=1 adds the transaction step (commit/rollback).
+ * The transaction step (commit/rollback) runs unless PG_CLIENTS_TX=0.
  *
  * <p>Args: mode and the directory of items.csv. Env: PGHOST, PGPORT, PGUSER, PGDATABASE.
  */
@@ -177,7 +177,7 @@ public final class PgJdbcSession {
         cancel(c);
         metadata(c);
 
-        if ("1".equals(System.getenv("PG_CLIENTS_TX"))) {
+        if (!"0".equals(System.getenv("PG_CLIENTS_TX"))) {
             c.setAutoCommit(false);
             try (Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO pc_items (id, name) VALUES (10, 'committed')");
