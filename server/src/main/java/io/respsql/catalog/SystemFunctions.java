@@ -17,8 +17,10 @@ import java.util.function.LongBinaryOperator;
  * PostgreSQL's catalog functions, bound against the catalog: {@code current_schema()},
  * {@code current_database()}, {@code version()}, {@code format_type(oid, typmod)},
  * {@code pg_table_is_visible(oid)}, {@code pg_get_userbyid(oid)}, {@code pg_get_expr(text, oid)},
- * {@code pg_get_indexdef(oid)}, {@code obj_description}/{@code col_description} (no comments: NULL),
- * and the casts {@code 'name'::regclass} and {@code oid::regclass} (the relation's name as text).
+ * {@code pg_get_indexdef(oid[, column, pretty])}, {@code pg_get_constraintdef(oid[, pretty])},
+ * {@code pg_partition_ancestors(oid)} (no partitioning: the table itself), {@code obj_description}/{@code col_description}
+ * (no comments: NULL), and the casts {@code 'name'::regclass}, {@code '16384'::regclass} and {@code oid::regclass}
+ * (the relation's name as text), {@code oid::regtype} / {@code 'int4'::regtype}, {@code oid::regnamespace}.
  */
 public final class SystemFunctions {
     /** What {@code version()} says: a PostgreSQL release clients accept, and what answers. */
@@ -55,10 +57,25 @@ public final class SystemFunctions {
                 arity(n, args, 2);
                 return new Lookup(n, SqlType.TEXT, args, null, SystemRelations::formatType);
             case "PG_GET_INDEXDEF": {
+                // (oid) or (oid, column, pretty): column 0 the CREATE INDEX statement, k > 0 its k-th column's name
+                if (args.isEmpty() || args.size() > 3) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function pg_get_indexdef takes 1 or 3 arguments");
+                }
                 SystemRelations.Oids oids = new SystemRelations.Oids(catalog);
-                return new Lookup(n, SqlType.TEXT, args.subList(0, Math.min(1, args.size())), null,
-                        (a, b) -> oids.indexDef(catalog, a));
+                return new Lookup(n, SqlType.TEXT, args.subList(0, Math.min(2, args.size())), null,
+                        (a, b) -> b > 0 ? oids.indexColumn(catalog, a, (int) b) : oids.indexDef(catalog, a));
             }
+            case "PG_GET_CONSTRAINTDEF": {
+                if (args.isEmpty() || args.size() > 2) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function pg_get_constraintdef takes 1 or 2 arguments");
+                }
+                SystemRelations.Oids oids = new SystemRelations.Oids(catalog);
+                return new Lookup(n, SqlType.TEXT, args.subList(0, 1), null, (a, b) -> oids.constraintDef(catalog, a));
+            }
+            case "PG_PARTITION_ANCESTORS":
+                // a table without partitions is its own only ancestor (RespSQL has no partitioning)
+                arity(n, args, 1);
+                return args.get(0).type() == SqlType.TEXT ? cast(catalog, args.get(0), "regclass") : args.get(0);
             case "PG_GET_EXPR":
                 if (args.size() < 2 || args.size() > 3) {
                     throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function pg_get_expr takes 2 or 3 arguments");
@@ -101,6 +118,17 @@ public final class SystemFunctions {
         if (t.startsWith("PG_CATALOG.")) {
             t = t.substring(11);
         }
+        if (t.equals("REGTYPE")) {
+            return regtype(x, typeName);
+        }
+        if (t.equals("REGNAMESPACE")) {
+            return new Lookup("REGNAMESPACE", SqlType.TEXT, List.of(x), null, (a, b) -> switch ((int) a) {
+                case SystemRelations.PG_CATALOG -> "pg_catalog";
+                case SystemRelations.PUBLIC -> "public";
+                case SystemRelations.INFORMATION_SCHEMA -> "information_schema";
+                default -> Long.toString(a);
+            });
+        }
         if (!t.equals("REGCLASS") && !t.equals("OID")) {
             return null;
         }
@@ -116,6 +144,9 @@ public final class SystemFunctions {
                 return Expressions.constNull(SqlType.BIGINT);
             }
             String rel = new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8).trim();
+            if (!rel.isEmpty() && rel.chars().allMatch(Character::isDigit) && rel.length() < 10) {
+                return Expressions.constLong(SqlType.BIGINT, Long.parseLong(rel)); // '16392'::regclass: an oid as text
+            }
             if (rel.length() > 1 && rel.startsWith("\"") && rel.endsWith("\"")) {
                 rel = rel.substring(1, rel.length() - 1);
             }
@@ -129,8 +160,40 @@ public final class SystemFunctions {
             return x;
         }
         return new Lookup("REGCLASS", SqlType.TEXT, List.of(x), null, (a, b) -> {
+            if (a == 0) {
+                return "-"; // InvalidOid, as PostgreSQL prints it
+            }
             String s = oids.name(catalog, a);
             return s == null ? Long.toString(a) : s;
+        });
+    }
+
+    /** {@code x::regtype}: a type's name (as format_type writes it) from its oid, or its oid from a constant name. */
+    private static Expression regtype(Expression x, String typeName) {
+        if (x.type() == SqlType.TEXT) {
+            if (!x.isConstant()) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a cast to " + typeName.toLowerCase(Locale.ROOT)
+                        + " takes a constant name");
+            }
+            EvalContext ctx = new EvalContext(0);
+            byte[] b = x.evalText(ctx);
+            if (ctx.isNull) {
+                return Expressions.constNull(SqlType.BIGINT);
+            }
+            String name = new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8).trim();
+            int oid = name.chars().allMatch(Character::isDigit) && !name.isEmpty() && name.length() < 10
+                    ? Integer.parseInt(name) : SystemRelations.typeOidOf(name);
+            if (oid < 0) {
+                throw new SqlException(SqlState.UNDEFINED_OBJECT, "type \"" + name + "\" does not exist");
+            }
+            return Expressions.constLong(SqlType.BIGINT, oid);
+        }
+        return new Lookup("REGTYPE", SqlType.TEXT, List.of(x), null, (a, b) -> {
+            if (a == 0) {
+                return "-";
+            }
+            String s = SystemRelations.formatType(a, -1);
+            return "???".equals(s) ? Long.toString(a) : s;
         });
     }
 

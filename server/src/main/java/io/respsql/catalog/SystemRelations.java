@@ -3,6 +3,7 @@ package io.respsql.catalog;
 import io.respsql.storage.Column;
 import io.respsql.storage.ColumnSpec;
 import io.respsql.storage.ColumnType;
+import io.respsql.storage.ConstraintDef;
 import io.respsql.storage.DoubleColumn;
 import io.respsql.storage.IntColumn;
 import io.respsql.storage.LongColumn;
@@ -256,18 +257,65 @@ public final class SystemRelations {
         final Map<Table, Integer> tables = new LinkedHashMap<>();
         final Map<TableIndex, Integer> indexes = new LinkedHashMap<>();
         final Map<ViewDef, Integer> views = new LinkedHashMap<>();
+        /** CHECK and FOREIGN KEY constraints (a UNIQUE or PRIMARY KEY constraint is its index's oid + KEY_CONSTRAINT). */
+        final Map<ConstraintDef, Integer> constraints = new LinkedHashMap<>();
 
         public Oids(ReadableCatalog c) {
             int next = 16_384;
             for (Table t : c.tables()) {
                 tables.put(t, next++);
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     indexes.put(ix, next++);
                 }
             }
             for (ViewDef v : c.views()) {
                 views.put(v, next++);
             }
+            for (Table t : c.tables()) {
+                for (ConstraintDef d : t.constraints().checks) {
+                    constraints.put(d, next++);
+                }
+                for (ConstraintDef d : t.constraints().foreignKeys) {
+                    constraints.put(d, next++);
+                }
+            }
+        }
+
+        /**
+         * {@code pg_get_constraintdef(oid)}: the definition of constraint {@code oid} as PostgreSQL
+         * writes it ({@code PRIMARY KEY (id)}, {@code UNIQUE (a, b)}, {@code FOREIGN KEY (p) REFERENCES t(id)},
+         * {@code CHECK (...)}), or null.
+         */
+        public String constraintDef(ReadableCatalog c, long oid) {
+            for (Map.Entry<ConstraintDef, Integer> e : constraints.entrySet()) {
+                if (e.getValue() == oid) {
+                    return e.getKey().definition();
+                }
+            }
+            for (Map.Entry<TableIndex, Integer> e : indexes.entrySet()) {
+                TableIndex ix = e.getKey();
+                if (e.getValue() + KEY_CONSTRAINT == oid && isConstraint(ix)) {
+                    return (ix.isPrimary() ? "PRIMARY KEY " : "UNIQUE ") + keyColumns(ix);
+                }
+            }
+            return null;
+        }
+
+        /** The oid of the UNIQUE or PRIMARY KEY index of {@code t} on exactly {@code columns} (any order), or 0. */
+        int keyIndex(Table t, Column[] columns) {
+            for (TableIndex ix : indexes(t)) {
+                if (!ix.unique() || ix.columnCount() != columns.length) {
+                    continue;
+                }
+                boolean all = true;
+                for (Column col : columns) {
+                    all &= ix.columns().contains(col);
+                }
+                if (all) {
+                    return indexes.getOrDefault(ix, 0);
+                }
+            }
+            return 0;
         }
 
         /** The OID of relation {@code name} (table, view or index, any case), or -1. */
@@ -318,6 +366,16 @@ public final class SystemRelations {
             return null;
         }
 
+        /** {@code pg_get_indexdef(oid, k, pretty)}: the name of index {@code oid}'s k-th column (from 1), or null. */
+        public String indexColumn(ReadableCatalog c, long oid, int k) {
+            for (Map.Entry<TableIndex, Integer> e : indexes.entrySet()) {
+                if (e.getValue() == oid) {
+                    return k <= e.getKey().columnCount() ? e.getKey().columns().get(k - 1).name() : null;
+                }
+            }
+            return null;
+        }
+
         /** {@code pg_get_indexdef(oid)}: the CREATE INDEX statement of index {@code oid}, or null. */
         public String indexDef(ReadableCatalog c, long oid) {
             for (Map.Entry<TableIndex, Integer> e : indexes.entrySet()) {
@@ -328,6 +386,70 @@ public final class SystemRelations {
             }
             return null;
         }
+    }
+
+    /** A UNIQUE or PRIMARY KEY constraint's oid: its index's oid plus this. */
+    static final int KEY_CONSTRAINT = 1_000_000;
+
+    private static String keyColumns(TableIndex ix) {
+        StringBuilder sb = new StringBuilder("(");
+        for (int i = 0; i < ix.columnCount(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(ix.columns().get(i).name());
+        }
+        return sb.append(')').toString();
+    }
+
+    private static String columnNumbers(Table t, Column[] cols) {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < cols.length; i++) {
+            sb.append(i == 0 ? "" : ",").append(cols[i].position() + 1);
+        }
+        return sb.append('}').toString();
+    }
+
+    /** The name and oid of a built-in type by any of its names ({@code int4}, {@code integer}, {@code varchar}), or -1. */
+    public static int typeOidOf(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        if (n.startsWith("pg_catalog.")) {
+            n = n.substring(11);
+        }
+        for (Object[] t : TYPES) {
+            int oid = (Integer) t[0];
+            if (t[1].equals(n) || n.equals(formatType(oid, -1))) {
+                return oid;
+            }
+        }
+        return switch (n) {
+            case "int", "timestamp" -> n.equals("int") ? 23 : 1114;
+            case "float" -> 701;
+            case "varchar" -> 1043;
+            case "char" -> 1042;
+            case "decimal" -> 1700;
+            default -> -1;
+        };
+    }
+
+    /**
+     * The indexes PostgreSQL would have on {@code t}: all but those RespSQL makes itself on a foreign
+     * key's columns (to check deletes of referenced rows; PostgreSQL makes none), which psql's \\d
+     * and pgjdbc's getIndexInfo would show as indexes nobody created.
+     */
+    static List<TableIndex> indexes(Table t) {
+        List<ConstraintDef> fks = t.constraints().foreignKeys;
+        if (fks.isEmpty()) {
+            return t.indexes();
+        }
+        List<TableIndex> out = new ArrayList<>(t.indexes().size());
+        for (TableIndex ix : t.indexes()) {
+            boolean auto = false;
+            for (ConstraintDef fk : fks) {
+                auto |= ix.name().equals(fk.autoIndex());
+            }
+            if (!auto) {
+                out.add(ix);
+            }
+        }
+        return out;
     }
 
     static Table ownerOf(ReadableCatalog c, TableIndex ix) {
@@ -400,9 +522,9 @@ public final class SystemRelations {
             for (Map.Entry<Table, Integer> e : oids.tables.entrySet()) {
                 Table t = e.getKey();
                 r.add(e.getValue(), t.name(), PUBLIC, 0, 0, OWNER, 2, e.getValue(), 0, 0,
-                        (double) t.rows().liveCount(), 0, 0, !t.indexes().isEmpty(), false, "p", "r", t.columnCount(),
+                        (double) t.rows().liveCount(), 0, 0, !indexes(t).isEmpty(), false, "p", "r", t.columnCount(),
                         0, false, false, false, false, false, true, "d", false, 0, 0, 0, null, null, null);
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     int o = oids.indexes.get(ix);
                     r.add(o, indexName(t, ix), PUBLIC, 0, 0, OWNER, 403, o, 0, 0, (double) t.rows().liveCount(), 0, 0,
                             false, false, "p", "i", ix.columnCount(), 0, false, false, false, false, false, true, "n",
@@ -431,7 +553,7 @@ public final class SystemRelations {
                             "i", "p", "", notNull(t, col), col.defaultText() != null, false, "", "", false, true, 0,
                             type == 25 ? 100 : 0, null, null, null, null);
                 }
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     for (int i = 0; i < ix.columnCount(); i++) {
                         Column col = ix.columns().get(i);
                         int type = typeOid(col);
@@ -493,10 +615,30 @@ public final class SystemRelations {
                     continue;
                 }
                 Table t = ownerOf(c, ix);
-                r.add(e.getValue() + 1_000_000, indexName(t, ix), PUBLIC, ix.isPrimary() ? "p" : "u", false, false,
+                r.add(e.getValue() + KEY_CONSTRAINT, indexName(t, ix), PUBLIC, ix.isPrimary() ? "p" : "u", false, false,
                         true, oids.tables.get(t), 0, e.getValue(), 0, 0, " ", " ", " ", true, 0, true,
                         keyList(ix, ",", "{", "}"), null, null);
             }
+            for (Map.Entry<ConstraintDef, Integer> e : oids.constraints.entrySet()) {
+                ConstraintDef d = e.getKey();
+                Table t = d.table();
+                if (d.kind() == ConstraintDef.Kind.CHECK) {
+                    r.add(e.getValue(), d.name(), PUBLIC, "c", false, false, true, oids.tables.get(t), 0, 0, 0, 0, " ",
+                            " ", " ", true, 0, false, null, null, d.checkText());
+                } else {
+                    r.add(e.getValue(), d.name(), PUBLIC, "f", false, false, true, oids.tables.get(t), 0,
+                            oids.keyIndex(d.refTable(), d.refColumns()), 0, oids.tables.get(d.refTable()),
+                            String.valueOf(d.onUpdate()), String.valueOf(d.onDelete()), d.matchFull() ? "f" : "s", true,
+                            0, true, columnNumbers(t, d.columns()), columnNumbers(d.refTable(), d.refColumns()), null);
+                }
+            }
+        });
+        pg("pg_collation", "oid int, collname text, collnamespace int, collowner int, collprovider text,"
+                + " collisdeterministic bool, collencoding int, collcollate text, collctype text, colliculocale text,"
+                + " collversion text", (c, r) -> {
+            r.add(100, "default", PG_CATALOG, OWNER, "d", true, -1, null, null, null, null);
+            r.add(950, "C", PG_CATALOG, OWNER, "c", true, -1, "C", "C", null, null);
+            r.add(951, "POSIX", PG_CATALOG, OWNER, "c", true, -1, "POSIX", "POSIX", null, null);
         });
         pg("pg_database", "oid int, datname text, datdba int, encoding int, datlocprovider text,"
                 + " datistemplate bool, datallowconn bool, datconnlimit int, datfrozenxid int, datminmxid int,"
@@ -514,6 +656,7 @@ public final class SystemRelations {
                     {"search_path", "\"$user\", public", "string"}, {"max_identifier_length", "63", "integer"},
                     {"default_transaction_isolation", "read committed", "enum"},
                     {"transaction_isolation", "read committed", "enum"}, {"statement_timeout", "0", "integer"},
+                    {"max_index_keys", "32", "integer"},
             };
             for (String[] s : settings) {
                 r.add(s[0], s[1], null, "Preset Options", null, null, "user", s[2], "default", null, null, null,
@@ -549,7 +692,7 @@ public final class SystemRelations {
         pg("pg_tables", "schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool,"
                 + " hasrules bool, hastriggers bool, rowsecurity bool", (c, r) -> {
             for (Table t : c.tables()) {
-                r.add(SCHEMA, t.name(), "respsql", null, !t.indexes().isEmpty(), false, false, false);
+                r.add(SCHEMA, t.name(), "respsql", null, !indexes(t).isEmpty(), false, false, false);
             }
         });
         pg("pg_views", "schemaname text, viewname text, viewowner text, definition text", (c, r) -> {
@@ -559,7 +702,7 @@ public final class SystemRelations {
         });
         pg("pg_indexes", "schemaname text, tablename text, indexname text, tablespace text, indexdef text", (c, r) -> {
             for (Table t : c.tables()) {
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     r.add(SCHEMA, t.name(), indexName(t, ix), null, indexDef(t, ix));
                 }
             }
@@ -622,7 +765,7 @@ public final class SystemRelations {
                 + " table_catalog text, table_schema text, table_name text, constraint_type text,"
                 + " is_deferrable text, initially_deferred text, enforced text, nulls_distinct text", (c, r) -> {
             for (Table t : c.tables()) {
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     if (isConstraint(ix)) {
                         r.add(DATABASE, SCHEMA, indexName(t, ix), DATABASE, SCHEMA, t.name(),
                                 ix.isPrimary() ? "PRIMARY KEY" : "UNIQUE", "NO", "NO", "YES", ix.isPrimary() ? null : "YES");
@@ -634,7 +777,7 @@ public final class SystemRelations {
                 + " table_catalog text, table_schema text, table_name text, column_name text, ordinal_position int,"
                 + " position_in_unique_constraint int", (c, r) -> {
             for (Table t : c.tables()) {
-                for (TableIndex ix : t.indexes()) {
+                for (TableIndex ix : indexes(t)) {
                     if (isConstraint(ix)) {
                         for (int i = 0; i < ix.columnCount(); i++) {
                             r.add(DATABASE, SCHEMA, indexName(t, ix), DATABASE, SCHEMA, t.name(),

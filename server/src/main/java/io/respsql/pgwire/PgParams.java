@@ -95,9 +95,46 @@ final class PgParams {
             case PgMessages.TEXT, PgMessages.VARCHAR, PgMessages.BPCHAR, 0, PgMessages.UNKNOWN -> {
                 return quote(PgMessages.utf8(b, len));
             }
+            case PgMessages.NUMERIC -> {
+                return numeric(b, len, index);
+            }
             default -> throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED,
                     "binary format of parameter $" + index + " (type OID " + oid + ") is not supported");
         }
+    }
+
+    /**
+     * A NUMERIC in PostgreSQL's binary form (numeric_send: ndigits, weight, sign, dscale, base-10000
+     * digits), as pgjdbc sends setBigDecimal values of a named statement, to its digits.
+     */
+    private static String numeric(ByteBuf b, int len, int index) {
+        if (len < 8) {
+            throw new SqlException("22P03", "incorrect binary data format in bind parameter " + index);
+        }
+        int n = b.readUnsignedShort();
+        int weight = b.readShort();
+        int sign = b.readUnsignedShort();
+        int dscale = b.readUnsignedShort();
+        if (len != 8 + 2 * n || dscale > 0x3FFF) {
+            throw new SqlException("22P03", "incorrect binary data format in bind parameter " + index);
+        }
+        if (sign == 0xC000) {
+            b.skipBytes(2 * n);
+            return quote("NaN");
+        }
+        if (sign != 0 && sign != 0x4000) {
+            throw new SqlException("22P03", "invalid sign in external \"numeric\" value in bind parameter " + index);
+        }
+        java.math.BigDecimal v = java.math.BigDecimal.ZERO;
+        for (int i = 0; i < n; i++) {
+            int d = b.readUnsignedShort();
+            if (d > 9999) {
+                throw new SqlException("22P03", "invalid digit in external \"numeric\" value in bind parameter " + index);
+            }
+            v = v.add(java.math.BigDecimal.valueOf(d).scaleByPowerOfTen(4 * (weight - i)));
+        }
+        v = v.setScale(dscale, java.math.RoundingMode.DOWN);
+        return (sign == 0x4000 && v.signum() != 0 ? "-" : "") + v.toPlainString();
     }
 
     private static String number(double d) {

@@ -90,9 +90,6 @@ final class PgRows implements ResultSink {
         for (int i = 0; i < n; i++) {
             oids[i] = PgMessages.typeOid(c.type(i));
             binary[i] = PgMessages.format(formats, i) == 1;
-            if (binary[i] && oids[i] == PgMessages.NUMERIC) {
-                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "binary format of type numeric is not supported");
-            }
         }
         width = n;
         columns = c;
@@ -135,6 +132,7 @@ final class PgRows implements ResultSink {
                     out.writeLong(Double.doubleToRawLongBits(v));
                 }
                 case PgMessages.TEXT -> digitsOf(v); // text's binary form is its UTF-8 bytes
+                case PgMessages.NUMERIC -> numeric(Long.toString(v), i);
                 default -> throw notRepresentable("an integer", i);
             }
             return;
@@ -190,6 +188,8 @@ final class PgRows implements ResultSink {
                     }
                 }
                 case PgMessages.TEXT -> doubleText(v); // text's binary form is its UTF-8 bytes
+                case PgMessages.NUMERIC -> numeric(Double.isFinite(v) ? new java.math.BigDecimal(ShortestDouble.text(v))
+                        .toPlainString() : "NaN", i);
                 default -> throw notRepresentable("a floating-point value", i);
             }
             return;
@@ -224,6 +224,7 @@ final class PgRows implements ResultSink {
             switch (oids[i]) {
                 case PgMessages.TEXT -> value(b, off, len);
                 case PgMessages.DATE, PgMessages.TIMESTAMP -> dateTime(new String(b, off, len, StandardCharsets.UTF_8), i);
+                case PgMessages.NUMERIC -> numeric(new String(b, off, len, StandardCharsets.US_ASCII), i);
                 default -> throw notRepresentable("a text value", i);
             }
             return;
@@ -245,6 +246,76 @@ final class PgRows implements ResultSink {
             }
         } catch (java.time.format.DateTimeParseException e) {
             throw notRepresentable("the text '" + s + "'", i);
+        }
+    }
+
+    /**
+     * A NUMERIC in PostgreSQL's binary form (numeric_send): ndigits, weight, sign, dscale, then
+     * base-10000 digits, from its text ({@code -12.50}, {@code NaN}). Allocates: pgjdbc asks for
+     * numeric in binary only for named statements, and the text form stays the common path.
+     */
+    private void numeric(String s, int i) {
+        String t = s.trim();
+        if (t.equalsIgnoreCase("NaN")) {
+            out.writeInt(8);
+            out.writeShort(0);
+            out.writeShort(0);
+            out.writeShort(0xC000);
+            out.writeShort(0);
+            return;
+        }
+        boolean negative = t.startsWith("-");
+        if (negative || t.startsWith("+")) {
+            t = t.substring(1);
+        }
+        int dot = t.indexOf('.');
+        String whole = dot < 0 ? t : t.substring(0, dot);
+        String fraction = dot < 0 ? "" : t.substring(dot + 1);
+        for (int k = 0; k < t.length(); k++) {
+            char ch = t.charAt(k);
+            if ((ch < '0' || ch > '9') && k != dot) {
+                throw notRepresentable("the text '" + s + "'", i);
+            }
+        }
+        int dscale = fraction.length();
+        // whole digits padded on the left, fraction digits on the right, to groups of 4
+        StringBuilder w = new StringBuilder(whole);
+        while (w.length() % 4 != 0) {
+            w.insert(0, '0');
+        }
+        StringBuilder f = new StringBuilder(fraction);
+        while (f.length() % 4 != 0) {
+            f.append('0');
+        }
+        int wholeGroups = w.length() / 4;
+        String all = w.append(f).toString();
+        int groups = all.length() / 4;
+        short[] d = new short[groups];
+        for (int g = 0; g < groups; g++) {
+            d[g] = Short.parseShort(all.substring(g * 4, g * 4 + 4));
+        }
+        int weight = wholeGroups - 1;
+        int first = 0;
+        while (first < groups && d[first] == 0) {
+            first++;
+            weight--;
+        }
+        int last = groups;
+        while (last > first && d[last - 1] == 0) {
+            last--;
+        }
+        int n = last - first;
+        if (n == 0) {
+            weight = 0;
+            negative = false;
+        }
+        out.writeInt(8 + 2 * n);
+        out.writeShort(n);
+        out.writeShort(weight);
+        out.writeShort(negative ? 0x4000 : 0);
+        out.writeShort(dscale);
+        for (int g = first; g < last; g++) {
+            out.writeShort(d[g]);
         }
     }
 
