@@ -266,6 +266,8 @@ class WindowPgTest {
         }
         fails("22013", "SELECT sum(q) OVER (ORDER BY q RANGE BETWEEN -0.5 PRECEDING AND CURRENT ROW) FROM wn");
         fails("22013", "SELECT sum(q) OVER (ORDER BY f RANGE BETWEEN 'NaN' PRECEDING AND CURRENT ROW) FROM wn");
+        same("SELECT sum(q) OVER (ORDER BY f RANGE BETWEEN 1.1 PRECEDING AND 'NaN' FOLLOWING) FROM wn WHERE id < 0"); // compares no rows
+        fails("22004", "SELECT sum(q) OVER (ORDER BY id ROWS BETWEEN NULL::int PRECEDING AND CURRENT ROW) FROM wn WHERE id < 0");
         same("SELECT id, sum(q) OVER (ORDER BY id ROWS BETWEEN 1.5 PRECEDING AND CURRENT ROW), count(*) OVER (ORDER BY id GROUPS 0.4 PRECEDING) FROM wn ORDER BY id");
         fails("42804", "SELECT sum(q) OVER (ORDER BY q ROWS BETWEEN '1 day'::interval PRECEDING AND CURRENT ROW) FROM wn");
     }

@@ -57,6 +57,8 @@ final class FrameBounds {
     private final long startN;
     private final long endN;
     private final KeyType keyType;
+    /** A RANGE offset PostgreSQL's in_range rejects (negative, NaN): the error of the first comparison. */
+    private final String[] badRange = new String[2];
     /** Scratch for NUMERIC sums. */
     private final EvalContext tmp = new EvalContext(1);
 
@@ -206,10 +208,11 @@ final class FrameBounds {
         if (ctx.isNull) {
             throw new SqlException(SqlState.NULL_VALUE_NOT_ALLOWED, "frame " + which + " offset must not be null");
         }
-        if (negative) {
-            throw new SqlException(SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE, range
-                    ? "invalid preceding or following size in window function: " + e.describe()
-                    : "frame " + which + " offset must not be negative: " + e.describe());
+        if (negative && range) {
+            // PostgreSQL's in_range checks the offset when it compares rows: over no rows (or NULL keys only) no error
+            badRange[at] = "invalid preceding or following size in window function: " + e.describe();
+        } else if (negative) {
+            throw new SqlException(SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE, "frame " + which + " offset must not be negative: " + e.describe());
         }
     }
 
@@ -372,7 +375,11 @@ final class FrameBounds {
         // (<= for an end); a descending key flips both.
         boolean sub = preceding != descending;
         less = isStart == descending;
-        prepare(i, isStart ? 0 : 1, sub);
+        int at = isStart ? 0 : 1;
+        if (badRange[at] != null && nnEnd > nnStart) {
+            throw new SqlException(SqlState.INVALID_PRECEDING_OR_FOLLOWING_SIZE, badRange[at]);
+        }
+        prepare(i, at, sub);
         int lo = nnStart;
         int hi = nnEnd;
         while (lo < hi) {

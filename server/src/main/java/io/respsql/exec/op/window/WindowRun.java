@@ -57,7 +57,7 @@ final class WindowRun implements TupleConsumer {
     private int[] heap = new int[16];
     private int[] heapSizes = new int[16];
     private int[] sel = new int[16];
-    /** Per function, made at the first batch and re-bound to the scratch arrays at each one. */
+    /** Per function, made with the run and re-bound to the scratch arrays at each batch. */
     private WindowEvaluator[] evaluators;
     /** Comparators on the sort keys from 0 and from 1, made when first needed. */
     private IntComparator compareAll;
@@ -104,6 +104,12 @@ final class WindowRun implements TupleConsumer {
                 sortDesc[i] = orderSpecs[x - partition.length].descending();
                 sortNullsFirst[i] = orderSpecs[x - partition.length].nullsFirst();
             }
+        }
+        // Made before the first row, as PostgreSQL evaluates the frame offsets at the start: a bad
+        // offset is an error even over no rows.
+        evaluators = new WindowEvaluator[op.functions.length];
+        for (int f = 0; f < evaluators.length; f++) {
+            evaluators[f] = evaluator(f, ctx);
         }
         if (op.topK != null) {
             long b = op.topK.bound().evalLong(ctx);
@@ -199,12 +205,6 @@ final class WindowRun implements TupleConsumer {
         int[] outRows = this.outRows;
         for (int i = 0; i < n; i++) {
             outRows[i] = output.allocateRow();
-        }
-        if (evaluators == null) {
-            evaluators = new WindowEvaluator[op.functions.length];
-            for (int f = 0; f < evaluators.length; f++) {
-                evaluators[f] = evaluator(f, ctx);
-            }
         }
         for (int f = 0; f < op.functions.length; f++) {
             WindowEvaluator e = evaluators[f];
