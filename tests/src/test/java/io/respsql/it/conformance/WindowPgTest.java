@@ -226,4 +226,109 @@ class WindowPgTest {
         fails("22016", "SELECT nth_value(v, 0) OVER (ORDER BY k) FROM wt");
         fails("22014", "SELECT ntile(0) OVER (ORDER BY k) FROM wt");
     }
+
+    /**
+     * NUMERIC in windows, exact as PostgreSQL prints it: SUM/AVG/MIN/MAX over sliding and excluding
+     * frames of values of mixed scales (the sum's scale is the largest in the frame), NaN, NULLs;
+     * AVG of integers is NUMERIC; LAG/LEAD with a NUMERIC default; value functions keep the scale.
+     */
+    @Test
+    void numericWindowsAreExact() throws SQLException {
+        both("CREATE TABLE wn (id INT PRIMARY KEY, g INT, p NUMERIC(10,2), q NUMERIC, f FLOAT8)");
+        both("INSERT INTO wn VALUES (1, 1, 1.10, 1.5, 1.5), (2, 1, 2.25, 2.25, 2.25), (3, 1, NULL, NULL, NULL), (4, 1, -0.05, 10, 10),"
+                + " (5, 2, 99999999.99, 0.001, 0.001), (6, 2, 0.01, 123456789012345678901234.5, 12345.5), (7, 2, 0.01, -3, -3),"
+                + " (8, 2, 5, 'NaN', 'NaN'), (9, 3, 7.77, 7.770, 7.77), (10, 3, 7.77, 0.1, 0.1), (11, 3, 1, 0.2, 0.2), (12, 3, 2, 0.30, 0.3)");
+        String[] frames = {
+            "", "ORDER BY id", "ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING",
+            "ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING", "ORDER BY p GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP",
+            "PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW",
+            "ORDER BY p RANGE BETWEEN 1 PRECEDING AND 2.5 FOLLOWING", "ORDER BY p DESC RANGE BETWEEN 0.5 PRECEDING AND CURRENT ROW EXCLUDE TIES",
+        };
+        for (String w : frames) {
+            String over = " OVER (" + w + ")";
+            same("SELECT id, sum(p)" + over + ", avg(p)" + over + ", min(p)" + over + ", max(p)" + over + ", sum(q)" + over
+                    + ", avg(q)" + over + ", min(q)" + over + ", avg(g)" + over + ", first_value(p)" + over + ", count(q)" + over
+                    + " FROM wn ORDER BY id");
+        }
+        String[] queries = {
+            "SELECT id, lag(g, 1, 0.7) OVER (ORDER BY id), lead(g * 2, 2, -1.40) OVER (ORDER BY id), lag(p) OVER (ORDER BY id),"
+                    + " lead(q, 1, 0) OVER (ORDER BY id), lag(f, 1, 0.5) OVER (ORDER BY id) FROM wn ORDER BY id",
+            "SELECT id, nth_value(q, 2) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), last_value(p) OVER (PARTITION BY g ORDER BY id) "
+                    + "FROM wn ORDER BY id",
+            "SELECT id, rank() OVER (ORDER BY q), dense_rank() OVER (PARTITION BY p ORDER BY q DESC) FROM wn ORDER BY id",
+            "SELECT id, sum(q) OVER (ORDER BY q RANGE BETWEEN 2 PRECEDING AND 1.5 FOLLOWING), count(*) OVER (ORDER BY q DESC RANGE "
+                    + "BETWEEN 1 PRECEDING AND 0.05 FOLLOWING) FROM wn ORDER BY id",
+            "SELECT id, count(*) OVER (ORDER BY f RANGE BETWEEN 'inf' PRECEDING AND 1 FOLLOWING), count(*) OVER (ORDER BY f RANGE BETWEEN "
+                    + "1.5 PRECEDING AND 'inf' FOLLOWING), count(*) OVER (ORDER BY f DESC RANGE BETWEEN 'inf' FOLLOWING AND 'inf' FOLLOWING) FROM wn ORDER BY id",
+        };
+        for (String q : queries) {
+            assertTrue(same(q).size() > 1, q);
+        }
+        fails("22013", "SELECT sum(q) OVER (ORDER BY q RANGE BETWEEN -0.5 PRECEDING AND CURRENT ROW) FROM wn");
+        fails("22013", "SELECT sum(q) OVER (ORDER BY f RANGE BETWEEN 'NaN' PRECEDING AND CURRENT ROW) FROM wn");
+        same("SELECT sum(q) OVER (ORDER BY f RANGE BETWEEN 1.1 PRECEDING AND 'NaN' FOLLOWING) FROM wn WHERE id < 0"); // compares no rows
+        fails("22004", "SELECT sum(q) OVER (ORDER BY id ROWS BETWEEN NULL::int PRECEDING AND CURRENT ROW) FROM wn WHERE id < 0");
+        same("SELECT id, sum(q) OVER (ORDER BY id ROWS BETWEEN 1.5 PRECEDING AND CURRENT ROW), count(*) OVER (ORDER BY id GROUPS 0.4 PRECEDING) FROM wn ORDER BY id");
+        fails("42804", "SELECT sum(q) OVER (ORDER BY q ROWS BETWEEN '1 day'::interval PRECEDING AND CURRENT ROW) FROM wn");
+    }
+
+    /** RANGE over DATE and TIMESTAMP keys with INTERVAL offsets (months clamp to the month's end), both directions. */
+    @Test
+    void rangeOverDatesAndTimestampsWithIntervals() throws SQLException {
+        both("CREATE TABLE wd (id INT PRIMARY KEY, d DATE, ts TIMESTAMP, v INT)");
+        both("INSERT INTO wd VALUES (1, '2020-01-31', '2020-01-31 10:00', 1), (2, '2020-02-29', '2020-02-29 23:59:59', 2),"
+                + " (3, '2020-02-29', '2020-03-01 00:00', 3), (4, '2020-03-31', '2020-03-31 12:00', 4), (5, NULL, NULL, 5),"
+                + " (6, '2021-02-28', '2021-02-28 00:00', 6), (7, '2019-12-31', '2019-12-31 23:00', 7), (8, '2020-04-30', '2020-04-30 00:00:01', 8)");
+        String[] ranges = {
+            "'1 month'::interval PRECEDING AND CURRENT ROW", "'1 year' PRECEDING AND '1 year' FOLLOWING",
+            "CURRENT ROW AND '1 month 1 day' FOLLOWING", "'2 days'::interval FOLLOWING AND '3 months' FOLLOWING",
+            "UNBOUNDED PRECEDING AND '1 hour'::interval PRECEDING",
+        };
+        for (String r : ranges) {
+            for (String col : new String[] {"d", "ts"}) {
+                for (String dir : new String[] {"", " DESC"}) {
+                    String over = " OVER (ORDER BY " + col + dir + " RANGE BETWEEN " + r + ")";
+                    same("SELECT id, sum(v)" + over + ", count(*)" + over + ", first_value(" + col + ")" + over + " FROM wd ORDER BY id");
+                }
+            }
+        }
+        fails("22013", "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN '-1 day'::interval PRECEDING AND CURRENT ROW) FROM wd");
+        fails("0A000", "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wd");
+    }
+
+    /**
+     * VAR_POP, VAR_SAMP, VARIANCE, STDDEV_POP, STDDEV_SAMP, STDDEV as window functions: numeric
+     * results of integers and NUMERIC (exact, PostgreSQL's scale), float8 of float8, over running,
+     * moving and excluding frames; a 300-row partition for frames past the recompute size.
+     */
+    @Test
+    void statisticalWindowsAsPostgresql() throws SQLException {
+        both("CREATE TABLE wv (i INT PRIMARY KEY, g INT, n INT, b BIGINT, q NUMERIC, f FLOAT8)");
+        StringBuilder ins = new StringBuilder("INSERT INTO wv VALUES ");
+        for (int i = 0; i < 300; i++) {
+            String n = i % 11 == 5 ? "NULL" : Integer.toString((i * 7919) % 1000 - 400);
+            String q = i % 13 == 7 ? "NULL" : ((i * 31) % 97) + "." + (i % 3 == 0 ? "5" : "25");
+            ins.append(i == 0 ? "" : ", ").append('(').append(i).append(", ").append(i < 20 ? 0 : 1).append(", ").append(n).append(", ")
+                    .append(n.equals("NULL") ? "NULL" : Long.parseLong(n) * 3_000_000_000L).append(", ").append(q).append(", ")
+                    .append(i % 5 == 0 ? "NULL" : Double.toString(i * 0.25)).append(')');
+        }
+        both(ins.toString());
+        String[] frames = {
+            "PARTITION BY g ORDER BY i", "ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+            "PARTITION BY g ORDER BY i ROWS BETWEEN 3 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW",
+            "ORDER BY i ROWS BETWEEN 100 PRECEDING AND 100 FOLLOWING", "ORDER BY n GROUPS BETWEEN 2 PRECEDING AND CURRENT ROW EXCLUDE TIES",
+        };
+        for (String w : frames) {
+            String over = " OVER (" + w + ")";
+            same("SELECT i, var_pop(n)" + over + ", var_samp(b)" + over + ", variance(q)" + over + ", stddev_pop(q)" + over
+                    + ", stddev_samp(n)" + over + ", stddev(b)" + over + " FROM wv ORDER BY i");
+            if (!w.contains("100") && !w.contains("UNBOUNDED")) {
+                // float8 over a moving frame of more than 64 rows slides: within the last bits, not the same text
+                same("SELECT i, var_pop(f)" + over + ", var_samp(f)" + over + ", stddev_pop(f)" + over + ", stddev(f)" + over
+                        + " FROM wv ORDER BY i");
+            }
+        }
+        same("SELECT i, var_pop(n::bigint) OVER w, var_samp(n::numeric) OVER w, stddev_pop(n::smallint) OVER w FROM wv "
+                + "WHERE i < 8 WINDOW w AS (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) ORDER BY i");
+    }
 }

@@ -1,7 +1,11 @@
 package io.respsql.exec.op.window;
 
+import io.respsql.expr.EvalContext;
+import io.respsql.expr.Numeric;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
+
+import java.math.BigDecimal;
 
 /**
  * SUM, AVG, COUNT(*), COUNT(x), MIN and MAX over each row's frame. Frames only move forward, so
@@ -16,6 +20,11 @@ import io.respsql.sql.SqlState;
  * remove use a compensated sum, with infinities and NaN counted apart, so removing a large value
  * leaves no cancellation error (within the last bits of PostgreSQL's re-aggregation).
  *
+ * <p>NUMERIC sums are exact (the long form while it fits 18 digits: no allocation per row) and
+ * print at the largest scale among the frame's values, as PostgreSQL's (whose inverse transition
+ * restarts when the last value of that scale leaves); AVG of NUMERIC and (PostgreSQL's dialect)
+ * of integers divides that sum at PostgreSQL's division scale.
+ *
  * <p>With EXCLUDE the frame is two runs around the excluded rows (and the current row for EXCLUDE
  * TIES): each run slides on its own state ({@link Slide}), and the result combines both.
  */
@@ -27,19 +36,35 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
     private final ValueBuffer value;
     private final FrameBounds bounds;
     private final boolean doubles;
+    private final boolean numerics;
+    /** The result is NUMERIC (SUM/AVG of NUMERIC, AVG of integers in PostgreSQL's dialect). */
+    private final boolean numericResult;
     private final boolean running;
+    /** Scratch for NUMERIC arithmetic (not the statement's context). */
+    private final EvalContext tmp = new EvalContext(1);
+    private static final long[] POW10 = new long[19];
+
+    static {
+        long p = 1;
+        for (int i = 0; i < POW10.length; i++) {
+            POW10[i] = p;
+            p *= 10;
+        }
+    }
     private final boolean min;
     /** The frame's rows before the excluded ones (all of them without EXCLUDE), and after them. */
     private final Slide a;
     private final Slide b;
 
     FrameAggregateEvaluator(WindowFunctionKind kind, ResultColumn out, ValueBuffer value, FrameBounds bounds,
-                            boolean running) {
+                            boolean running, boolean numericResult) {
         super(out);
         this.kind = kind;
         this.value = value;
         this.bounds = bounds;
         this.doubles = value != null && value.kind == ValueBuffer.Kind.DOUBLE;
+        this.numerics = value != null && value.kind == ValueBuffer.Kind.NUMERIC;
+        this.numericResult = numericResult;
         this.running = running;
         this.min = kind == WindowFunctionKind.MIN;
         boolean minMax = kind == WindowFunctionKind.MIN || kind == WindowFunctionKind.MAX;
@@ -92,6 +117,14 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
         int nan;
         int head;
         int tail;
+        /** NUMERIC: the exact sum (long form, or big), how many values of each scale, the largest scale present. */
+        long nU;
+        int nS;
+        BigDecimal nB;
+        int[] scaleCounts;
+        int maxScale;
+        /** NUMERIC state was touched since the last reset. */
+        boolean dirty;
 
         Slide(boolean minMax) {
             deque = minMax ? new int[16] : null;
@@ -116,6 +149,41 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
             nan = 0;
             head = 0;
             tail = 0;
+            if (dirty) {
+                dirty = false;
+                nU = 0;
+                nS = 0;
+                nB = null;
+                if (scaleCounts != null) {
+                    java.util.Arrays.fill(scaleCounts, 0);
+                }
+                maxScale = 0;
+            }
+        }
+
+        private void addNumeric(int j, boolean subtract) {
+            dirty = true;
+            BigDecimal b = value.numBig(j);
+            if (b == Numeric.NAN) {
+                nan += subtract ? -1 : 1;
+                return;
+            }
+            int sc = value.numScale(j);
+            nU = Numeric.add(tmp, nU, nS, nB, value.getLong(j), sc, b, subtract);
+            nS = tmp.numScale;
+            nB = tmp.numBig;
+            if (scaleCounts == null || scaleCounts.length <= sc) {
+                scaleCounts = scaleCounts == null ? new int[Math.max(16, sc + 1)] : java.util.Arrays.copyOf(scaleCounts, Math.max(sc + 1, scaleCounts.length * 2));
+            }
+            if (subtract) {
+                scaleCounts[sc]--;
+                while (maxScale > 0 && scaleCounts[maxScale] == 0) {
+                    maxScale--;
+                }
+            } else {
+                scaleCounts[sc]++;
+                maxScale = Math.max(maxScale, sc);
+            }
         }
 
         void slide(int fs, int fe) {
@@ -141,6 +209,8 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
                 case AVG:
                     if (doubles) {
                         addDouble(value.getDouble(j), 1);
+                    } else if (numerics) {
+                        addNumeric(j, false);
                     } else {
                         long v = value.getLong(j);
                         long lo = sumLo + v;
@@ -176,6 +246,8 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
                 case AVG:
                     if (doubles) {
                         addDouble(-value.getDouble(j), -1);
+                    } else if (numerics) {
+                        addNumeric(j, true);
                     } else {
                         long v = value.getLong(j);
                         long lo = sumLo - v;
@@ -232,6 +304,8 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
             case AVG:
                 if (count == 0) {
                     out.setNull(row);
+                } else if (numerics) {
+                    emitNumeric(row, cur ? current : -1, count);
                 } else if (doubles) {
                     double sum = doubleSum(cur ? value.getDouble(current) : 0);
                     out.setDouble(row, kind == WindowFunctionKind.SUM ? sum : sum / count);
@@ -249,7 +323,19 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
                         hi += (v >> 63) + (Long.compareUnsigned(l, lo) < 0 ? 1 : 0);
                         lo = l;
                     }
-                    if (kind == WindowFunctionKind.AVG) {
+                    if (kind == WindowFunctionKind.AVG && numericResult) {
+                        long u;
+                        BigDecimal big = null;
+                        if (hi == (lo >> 63) && lo <= Numeric.MAX_FAST && lo >= -Numeric.MAX_FAST) {
+                            u = lo;
+                        } else {
+                            u = 0;
+                            big = new BigDecimal(java.math.BigInteger.valueOf(hi).shiftLeft(64).add(
+                                    new java.math.BigInteger(Long.toUnsignedString(lo))));
+                        }
+                        long q = Numeric.divide(tmp, u, 0, big, count, 0, null);
+                        out.setNumeric(row, q, tmp.numScale, tmp.numBig);
+                    } else if (kind == WindowFunctionKind.AVG) {
                         out.setDouble(row, longSumAsDouble(lo, hi) / count);
                     } else if (hi != (lo >> 63)) {
                         throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "SUM(" + value.expr.describe() + ") over a window is out of BIGINT range");
@@ -269,6 +355,57 @@ final class FrameAggregateEvaluator extends WindowEvaluator {
                 }
             }
         }
+    }
+
+    /** SUM or AVG of NUMERIC: runs a and b and row {@code current} (-1: none), {@code count} values in all. */
+    private void emitNumeric(int row, int current, long count) {
+        int nan = a.nan + b.nan;
+        long u = a.nU;
+        int sc = a.nS;
+        BigDecimal big = a.nB;
+        int scale = a.maxScale;
+        if (b.count > 0) {
+            u = Numeric.add(tmp, u, sc, big, b.nU, b.nS, b.nB, false);
+            sc = tmp.numScale;
+            big = tmp.numBig;
+            scale = Math.max(scale, b.maxScale);
+        }
+        if (current >= 0) {
+            BigDecimal cb = value.numBig(current);
+            if (cb == Numeric.NAN) {
+                nan++;
+            } else {
+                int cs = value.numScale(current);
+                u = Numeric.add(tmp, u, sc, big, value.getLong(current), cs, cb, false);
+                sc = tmp.numScale;
+                big = tmp.numBig;
+                scale = Math.max(scale, cs);
+            }
+        }
+        if (nan > 0) {
+            out.setNumeric(row, 0, 0, Numeric.NAN);
+            return;
+        }
+        // The sum carries the largest scale it ever met; the frame's values have at most `scale`
+        // digits after the point, so the digits past it are zeros: dropping them is exact.
+        if (sc > scale) {
+            if (big != null) {
+                big = big.setScale(scale, java.math.RoundingMode.UNNECESSARY);
+                if (big.precision() <= 18) {
+                    u = big.unscaledValue().longValue();
+                    big = null;
+                }
+            } else {
+                u = sc - scale >= POW10.length ? 0 : u / POW10[sc - scale];
+            }
+            sc = scale;
+        }
+        if (kind == WindowFunctionKind.AVG) {
+            u = Numeric.divide(tmp, u, sc, big, count, 0, null);
+            sc = tmp.numScale;
+            big = tmp.numBig;
+        }
+        out.setNumeric(row, u, sc, big);
     }
 
     /** The row of the smaller (MIN) or larger (MAX) value; -1 for none. */

@@ -2,18 +2,21 @@ package io.respsql.exec.op.window;
 
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
+import io.respsql.expr.Numeric;
 import io.respsql.expr.SqlType;
 
 import java.util.Arrays;
 
 /**
  * One expression's value for every buffered tuple, in primitive arrays (no object per row):
- * longs for long-carried types, doubles for DOUBLE, TEXT as slices of one byte arena. A
+ * longs for long-carried types, doubles for DOUBLE, TEXT as slices of one byte arena, NUMERIC as
+ * unscaled longs and scales (a BigDecimal only for a value past 18 digits). A
  * constant expression is evaluated once and stored once. After the sort, {@link #permute}
  * puts the values in sorted order so the compute loops index them directly.
  */
 final class ValueBuffer {
-    enum Kind { LONG, DOUBLE, TEXT }
+    /** NUMERIC: the unscaled long and scale per value, a BigDecimal beside them for a value past the long form. */
+    enum Kind { LONG, DOUBLE, TEXT, NUMERIC }
 
     private static final int INITIAL = 64;
 
@@ -29,6 +32,13 @@ final class ValueBuffer {
     private int[] lengths;
     /** Null per value; allocated at the first NULL. Entries at and past {@code size} are not meaningful. */
     private boolean[] nulls;
+    /** NUMERIC: each value's scale, and its BigDecimal when it left the long form (allocated at the first such value). */
+    private int[] scales;
+    private java.math.BigDecimal[] bigs;
+    private int[] spareScales;
+    private java.math.BigDecimal[] spareBigs;
+    /** Scratch for NUMERIC conversions (not the statement's context). */
+    private EvalContext tmp;
     /**
      * {@link #permute}'s targets, swapped with the live arrays: a grouped run permutes once or
      * twice per partition, and double-buffering keeps that (and the appends after it, which
@@ -52,6 +62,11 @@ final class ValueBuffer {
             case DOUBLE:
                 doubles = new double[cap];
                 break;
+            case NUMERIC:
+                longs = new long[cap];
+                scales = new int[cap];
+                tmp = new EvalContext(1);
+                break;
             default:
                 offsets = new int[cap];
                 lengths = new int[cap];
@@ -60,8 +75,11 @@ final class ValueBuffer {
     }
 
     static Kind kindOf(SqlType t) {
-        if (t == SqlType.DOUBLE || t == SqlType.NUMERIC) { // NUMERIC partitions and orders by its nearest double
+        if (t == SqlType.DOUBLE) {
             return Kind.DOUBLE;
+        }
+        if (t == SqlType.NUMERIC) {
+            return Kind.NUMERIC;
         }
         return t.isTextCarried() ? Kind.TEXT : Kind.LONG;
     }
@@ -101,6 +119,23 @@ final class ValueBuffer {
                 }
                 break;
             }
+            case NUMERIC: {
+                long v = expr.evalNumeric(ctx);
+                if (ctx.isNull) {
+                    setNull(i);
+                } else {
+                    longs[i] = v;
+                    scales[i] = ctx.numScale;
+                    if (ctx.numBig != null && bigs == null) {
+                        bigs = new java.math.BigDecimal[longs.length];
+                    }
+                    if (bigs != null) {
+                        bigs[i] = ctx.numBig;
+                    }
+                    clearNull(i);
+                }
+                break;
+            }
             default: {
                 byte[] b = expr.evalText(ctx);
                 if (ctx.isNull) {
@@ -122,7 +157,7 @@ final class ValueBuffer {
     }
 
     private int capacity() {
-        return kind == Kind.LONG ? longs.length : kind == Kind.DOUBLE ? doubles.length : offsets.length;
+        return kind == Kind.LONG || kind == Kind.NUMERIC ? longs.length : kind == Kind.DOUBLE ? doubles.length : offsets.length;
     }
 
     private void grow() {
@@ -133,6 +168,13 @@ final class ValueBuffer {
                 break;
             case DOUBLE:
                 doubles = Arrays.copyOf(doubles, cap);
+                break;
+            case NUMERIC:
+                longs = Arrays.copyOf(longs, cap);
+                scales = Arrays.copyOf(scales, cap);
+                if (bigs != null) {
+                    bigs = Arrays.copyOf(bigs, cap);
+                }
                 break;
             default:
                 offsets = Arrays.copyOf(offsets, cap);
@@ -176,6 +218,30 @@ final class ValueBuffer {
                 }
                 spareLongs = v;
                 longs = p;
+                break;
+            }
+            case NUMERIC: {
+                long[] p = spareLongs == null || spareLongs.length < cap ? new long[cap] : spareLongs;
+                int[] ps = spareScales == null || spareScales.length < cap ? new int[cap] : spareScales;
+                long[] v = longs;
+                int[] vs = scales;
+                for (int i = 0; i < n; i++) {
+                    p[i] = v[perm[i]];
+                    ps[i] = vs[perm[i]];
+                }
+                spareLongs = v;
+                longs = p;
+                spareScales = vs;
+                scales = ps;
+                if (bigs != null) {
+                    java.math.BigDecimal[] pb = spareBigs == null || spareBigs.length < cap ? new java.math.BigDecimal[cap] : spareBigs;
+                    java.math.BigDecimal[] vb = bigs;
+                    for (int i = 0; i < n; i++) {
+                        pb[i] = vb[perm[i]];
+                    }
+                    spareBigs = vb;
+                    bigs = pb;
+                }
                 break;
             }
             case DOUBLE: {
@@ -233,9 +299,25 @@ final class ValueBuffer {
         return longs[at(i)];
     }
 
-    /** The value as a double (a long-carried value converted). */
+    /** The value as a double (a long-carried or NUMERIC value converted). */
     double getDouble(int i) {
+        if (kind == Kind.NUMERIC) {
+            int a = at(i);
+            tmp.numScale = scales[a];
+            tmp.numBig = bigs == null ? null : bigs[a];
+            return Numeric.doubleOf(longs[a], tmp);
+        }
         return kind == Kind.DOUBLE ? doubles[at(i)] : (double) longs[at(i)];
+    }
+
+    /** NUMERIC: the scale of value {@code i} (its unscaled long is {@link #getLong}). */
+    int numScale(int i) {
+        return scales[at(i)];
+    }
+
+    /** NUMERIC: value {@code i} as a BigDecimal when it left the long form (or NaN), else null. */
+    java.math.BigDecimal numBig(int i) {
+        return bigs == null ? null : bigs[at(i)];
     }
 
     byte[] textBytes() {
@@ -257,6 +339,11 @@ final class ValueBuffer {
                 return Long.compare(longs[at(i)], longs[at(j)]);
             case DOUBLE:
                 return compareDoubles(doubles[at(i)], doubles[at(j)]);
+            case NUMERIC: {
+                int a = at(i);
+                int b = at(j);
+                return Numeric.compare(longs[a], scales[a], bigs == null ? null : bigs[a], longs[b], scales[b], bigs == null ? null : bigs[b]);
+            }
             default: {
                 int a = at(i);
                 int b = at(j);
@@ -319,7 +406,10 @@ final class ValueBuffer {
             return 0x5bd1e995;
         }
         long h;
-        if (kind == Kind.TEXT) {
+        if (kind == Kind.NUMERIC) {
+            double d = getDouble(i); // equal values (1.0, 1.00) are one double; every NaN alike
+            h = Double.isNaN(d) ? 0x7ff8000000000000L : Double.doubleToLongBits(d == 0 ? 0.0 : d);
+        } else if (kind == Kind.TEXT) {
             int a = at(i);
             h = 1;
             for (int p = offsets[a], e = p + lengths[a]; p < e; p++) {
@@ -347,6 +437,13 @@ final class ValueBuffer {
                 break;
             case DOUBLE:
                 doubles[0] = doubles[i];
+                break;
+            case NUMERIC:
+                longs[0] = longs[i];
+                scales[0] = scales[i];
+                if (bigs != null) {
+                    bigs[0] = bigs[i];
+                }
                 break;
             default: {
                 int len = lengths[i];

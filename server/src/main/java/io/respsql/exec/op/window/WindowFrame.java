@@ -76,7 +76,8 @@ public record WindowFrame(FrameUnit unit, BoundKind startKind, Expression startO
                 throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "frame " + which + " offset must not contain variables: " + offset.describe());
             }
             if (!offset.type().isNumeric() && offset.type() != io.respsql.expr.SqlType.NULL
-                    && offset.type() != io.respsql.expr.SqlType.INTERVAL) {
+                    && offset.type() != io.respsql.expr.SqlType.INTERVAL && offset.type() != io.respsql.expr.SqlType.NUMERIC
+                    && offset.type() != io.respsql.expr.SqlType.TEXT) {
                 throw new SqlException(SqlState.DATATYPE_MISMATCH, "frame " + which + " offset must be a number, got " + offset.type().sqlName()
                         + ": " + offset.describe());
             }

@@ -9,7 +9,14 @@ public enum WindowFunctionKind {
     /** {@code COUNT(x)}: non-NULL values in the frame. */
     COUNT,
     MIN, MAX,
-    NTH_VALUE, PERCENT_RANK, CUME_DIST;
+    NTH_VALUE, PERCENT_RANK, CUME_DIST,
+    /** PostgreSQL's statistical aggregates as window functions (VARIANCE is VAR_SAMP, STDDEV is STDDEV_SAMP). */
+    VAR_POP, VAR_SAMP, VARIANCE, STDDEV_POP, STDDEV_SAMP, STDDEV;
+
+    /** VAR_POP, VAR_SAMP, VARIANCE, STDDEV_POP, STDDEV_SAMP, STDDEV. */
+    public boolean statistical() {
+        return ordinal() >= VAR_POP.ordinal();
+    }
 
     /** Whether the function reads a frame (the others ignore it, as in PostgreSQL). */
     public boolean usesFrame() {
@@ -17,6 +24,12 @@ public enum WindowFunctionKind {
             case FIRST_VALUE:
             case LAST_VALUE:
             case NTH_VALUE:
+            case VAR_POP:
+            case VAR_SAMP:
+            case VARIANCE:
+            case STDDEV_POP:
+            case STDDEV_SAMP:
+            case STDDEV:
             case SUM:
             case AVG:
             case COUNT_STAR:

@@ -12,7 +12,8 @@ import io.respsql.storage.ColumnType;
  * the result type:
  * <ul>
  * <li>ROW_NUMBER, RANK, DENSE_RANK, COUNT(*), COUNT(x): BIGINT; NTILE(n): INT; PERCENT_RANK, CUME_DIST: DOUBLE;
- * <li>SUM(x): BIGINT for integer x, DOUBLE for DOUBLE x; AVG(x): DOUBLE;
+ * <li>SUM(x): BIGINT for integer x, DOUBLE for DOUBLE x, NUMERIC for NUMERIC x; AVG(x): DOUBLE, NUMERIC for
+ *     NUMERIC x and (PostgreSQL's dialect) integer x;
  * <li>MIN, MAX, FIRST_VALUE, LAST_VALUE: x's type; LAG/LEAD(x[, offset[, default]]): x's type
  *     (DOUBLE when x is an integer and the default a DOUBLE: PostgreSQL's common type).
  * </ul>
@@ -27,12 +28,6 @@ public final class WindowFunctionSpec {
         this.kind = kind;
         this.args = args == null ? new Expression[0] : args.clone();
         this.frame = frame == null ? WindowFrame.DEFAULT : frame;
-        for (Expression a : this.args) {
-            if (a.type() == SqlType.NUMERIC) {
-                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "window function '" + kind.sqlName()
-                        + "' does not take numeric yet: cast it to float8 or bigint (" + a.describe() + ")");
-            }
-        }
         this.resultType = check();
     }
 
@@ -78,6 +73,8 @@ public final class WindowFunctionSpec {
                 return ColumnType.TIMESTAMP;
             case INTERVAL:
                 return ColumnType.INTERVAL;
+            case NUMERIC:
+                return ColumnType.NUMERIC_TEXT; // each value's text, its own scale kept (as the aggregates' columns)
             default:
                 return ColumnType.BIGINT;
         }
@@ -96,6 +93,17 @@ public final class WindowFunctionSpec {
             case CUME_DIST:
                 arity(0, 0);
                 return SqlType.DOUBLE;
+            case VAR_POP:
+            case VAR_SAMP:
+            case VARIANCE:
+            case STDDEV_POP:
+            case STDDEV_SAMP:
+            case STDDEV: {
+                arity(1, 1);
+                SqlType t = numeric(args[0]);
+                // PostgreSQL: float8 in, float8 out; integers and numeric give numeric (NUMERIC is its dialect's alone)
+                return t != SqlType.DOUBLE && io.respsql.sql.Dialect.postgres() ? SqlType.NUMERIC : SqlType.DOUBLE;
+            }
             case NTH_VALUE:
                 arity(2, 2);
                 integer(args[1], "NTH_VALUE's position");
@@ -107,13 +115,17 @@ public final class WindowFunctionSpec {
             case COUNT:
                 arity(1, 1);
                 return SqlType.BIGINT;
-            case SUM:
+            case SUM: {
                 arity(1, 1);
-                return numeric(args[0]) == SqlType.DOUBLE ? SqlType.DOUBLE : SqlType.BIGINT;
-            case AVG:
+                SqlType t = numeric(args[0]);
+                return t == SqlType.DOUBLE || t == SqlType.NUMERIC ? t : SqlType.BIGINT;
+            }
+            case AVG: {
                 arity(1, 1);
-                numeric(args[0]);
-                return SqlType.DOUBLE;
+                SqlType t = numeric(args[0]);
+                // PostgreSQL's AVG of NUMERIC and of integers is NUMERIC (in its dialect, as the plain aggregate)
+                return t == SqlType.NUMERIC || (t.isInteger() && io.respsql.sql.Dialect.postgres()) ? SqlType.NUMERIC : SqlType.DOUBLE;
+            }
             case MIN:
             case MAX:
             case FIRST_VALUE:
@@ -147,7 +159,7 @@ public final class WindowFunctionSpec {
     }
 
     private SqlType numeric(Expression e) {
-        if (!e.type().isNumeric()) {
+        if (!e.type().isNumeric() && e.type() != SqlType.NUMERIC) {
             throw new SqlException(SqlState.DATATYPE_MISMATCH, "function '" + kind.sqlName() + "' cannot take " + e.type().sqlName() + ": " + e.describe());
         }
         return e.type();
@@ -170,8 +182,11 @@ public final class WindowFunctionSpec {
         if (d == SqlType.NULL || d == v || (v.isInteger() && d.isInteger())) {
             return v == SqlType.INT && d == SqlType.BIGINT ? SqlType.BIGINT : v;
         }
-        if (v.isNumeric() && d.isNumeric()) {
-            return SqlType.DOUBLE;
+        boolean vn = v.isNumeric() || v == SqlType.NUMERIC;
+        boolean dn = d.isNumeric() || d == SqlType.NUMERIC;
+        if (vn && dn) {
+            // PostgreSQL's common type: float8 above numeric above the integers
+            return v == SqlType.DOUBLE || d == SqlType.DOUBLE ? SqlType.DOUBLE : SqlType.NUMERIC;
         }
         throw new SqlException(SqlState.DATATYPE_MISMATCH, "function '" + kind.sqlName() + "': default " + dflt.describe() + " of type " + d.sqlName()
                 + " does not match " + value.describe() + " of type " + v.sqlName());

@@ -28,8 +28,9 @@ import java.util.List;
  * and a window without ORDER BY makes the whole partition peers (the default frame is then the
  * whole partition).
  *
- * <p>RANGE with an offset bound needs exactly one ORDER BY key, of type INT, BIGINT or DOUBLE
- * (an INT/BIGINT key takes an integer offset). The plan holds no run state: each run allocates
+ * <p>RANGE with an offset bound needs exactly one ORDER BY key: INT or BIGINT with an integer
+ * offset, DOUBLE or NUMERIC with a number, DATE or TIMESTAMP with an INTERVAL (a quoted literal
+ * offset is read as the type the key wants, as PostgreSQL reads an unknown literal). The plan holds no run state: each run allocates
  * its buffers and truncates {@code output} first.
  */
 public final class WindowOperator implements Operator {
@@ -127,7 +128,8 @@ public final class WindowOperator implements Operator {
                 continue;
             }
             if (frame.unit() != FrameUnit.RANGE) {
-                if (!off.type().isInteger()) {
+                // PostgreSQL casts the offset to bigint as an assignment: numbers round
+                if (!off.type().isNumeric() && off.type() != SqlType.NUMERIC) {
                     throw new SqlException(SqlState.DATATYPE_MISMATCH, "argument of " + frame.unit() + " must be type bigint, not type "
                             + off.type().sqlName() + ": " + off.describe() + " in " + f.describe());
                 }
@@ -138,13 +140,31 @@ public final class WindowOperator implements Operator {
                         + orderKeys.length + " in " + f.describe());
             }
             SqlType key = orderKeys[0].expr().type();
-            if (!key.isNumeric()) {
-                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE with offset PRECEDING/FOLLOWING is not supported for ORDER BY type "
-                        + key.sqlName() + " (" + orderKeys[0].expr().describe() + ") in " + f.describe());
+            SqlType o = off.type();
+            boolean text = o == SqlType.TEXT && off.isConstant(); // a quoted literal, read as the offset type the key wants
+            boolean ok;
+            switch (key) {
+                case INT:
+                case BIGINT:
+                    ok = o.isInteger();
+                    break;
+                case DOUBLE:
+                    ok = o.isNumeric() || o == SqlType.NUMERIC || text;
+                    break;
+                case NUMERIC:
+                    ok = o.isInteger() || o == SqlType.NUMERIC || text;
+                    break;
+                case DATE:
+                case TIMESTAMP:
+                    ok = o == SqlType.INTERVAL || text;
+                    break;
+                default:
+                    ok = false;
             }
-            if (key.isInteger() && !off.type().isInteger()) {
-                throw new SqlException(SqlState.DATATYPE_MISMATCH, "RANGE offset over the integer ORDER BY column " + orderKeys[0].expr().describe()
-                        + " must be an integer, got " + off.describe());
+            if (!ok) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type "
+                        + io.respsql.expr.Expressions.pgName(key) + " and offset type " + io.respsql.expr.Expressions.pgName(o)
+                        + " (" + orderKeys[0].expr().describe() + ") in " + f.describe());
             }
         }
     }

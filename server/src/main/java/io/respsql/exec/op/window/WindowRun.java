@@ -57,7 +57,7 @@ final class WindowRun implements TupleConsumer {
     private int[] heap = new int[16];
     private int[] heapSizes = new int[16];
     private int[] sel = new int[16];
-    /** Per function, made at the first batch and re-bound to the scratch arrays at each one. */
+    /** Per function, made with the run and re-bound to the scratch arrays at each batch. */
     private WindowEvaluator[] evaluators;
     /** Comparators on the sort keys from 0 and from 1, made when first needed. */
     private IntComparator compareAll;
@@ -104,6 +104,12 @@ final class WindowRun implements TupleConsumer {
                 sortDesc[i] = orderSpecs[x - partition.length].descending();
                 sortNullsFirst[i] = orderSpecs[x - partition.length].nullsFirst();
             }
+        }
+        // Made before the first row, as PostgreSQL evaluates the frame offsets at the start: a bad
+        // offset is an error even over no rows.
+        evaluators = new WindowEvaluator[op.functions.length];
+        for (int f = 0; f < evaluators.length; f++) {
+            evaluators[f] = evaluator(f, ctx);
         }
         if (op.topK != null) {
             long b = op.topK.bound().evalLong(ctx);
@@ -199,12 +205,6 @@ final class WindowRun implements TupleConsumer {
         int[] outRows = this.outRows;
         for (int i = 0; i < n; i++) {
             outRows[i] = output.allocateRow();
-        }
-        if (evaluators == null) {
-            evaluators = new WindowEvaluator[op.functions.length];
-            for (int f = 0; f < evaluators.length; f++) {
-                evaluators[f] = evaluator(f, ctx);
-            }
         }
         for (int f = 0; f < op.functions.length; f++) {
             WindowEvaluator e = evaluators[f];
@@ -462,7 +462,7 @@ final class WindowRun implements TupleConsumer {
      * Positions 0..n-1 in (partition keys, order keys) order; stable, so ties keep input order.
      * All keys numeric: one stable radix sort per key, last key first ({@link StableRadix}: equal
      * keys keep the previous pass's order). Otherwise a numeric first key is radix sorted and
-     * only the runs equal on it are sorted by the other keys; a TEXT first key, a comparison sort.
+     * only the runs equal on it are sorted by the other keys; a TEXT or NUMERIC first key, a comparison sort.
      * A grouped run's batch is one partition: only the order keys count. The array returned is
      * run scratch with room for {@code room} positions (the caller appends the held-back rows).
      */
@@ -478,7 +478,7 @@ final class WindowRun implements TupleConsumer {
         }
         boolean numeric = true;
         for (int k = 0; k < keyCount; k++) {
-            numeric &= key(k).kind != ValueBuffer.Kind.TEXT;
+            numeric &= key(k).kind == ValueBuffer.Kind.LONG || key(k).kind == ValueBuffer.Kind.DOUBLE;
         }
         radixScratch(n);
         if (numeric) {
@@ -495,7 +495,7 @@ final class WindowRun implements TupleConsumer {
             return perm;
         }
         ValueBuffer first = key(0);
-        if (first.kind == ValueBuffer.Kind.TEXT) {
+        if (first.kind == ValueBuffer.Kind.TEXT || first.kind == ValueBuffer.Kind.NUMERIC) {
             mergeSort(perm, 0, n, comparator(0));
             return perm;
         }
@@ -710,13 +710,21 @@ final class WindowRun implements TupleConsumer {
         FrameBounds bounds = new FrameBounds(spec.frame(), order.length == 1 ? order[0] : null,
                 order.length == 1 ? orderSpecs[0] : null, ctx);
         switch (spec.kind()) {
+            case VAR_POP:
+            case VAR_SAMP:
+            case VARIANCE:
+            case STDDEV_POP:
+            case STDDEV_SAMP:
+            case STDDEV:
+                return new VarianceEvaluator(spec.kind(), out, a[0], bounds, spec.frame().startsUnbounded() && !spec.frame().excludes(),
+                        spec.resultType() == io.respsql.expr.SqlType.DOUBLE);
             case FIRST_VALUE:
             case LAST_VALUE:
             case NTH_VALUE:
                 return new FrameValueEvaluator(spec.kind(), out, a[0], a.length > 1 ? a[1] : null, bounds);
             default:
                 return new FrameAggregateEvaluator(spec.kind(), out, a.length > 0 ? a[0] : null, bounds,
-                        spec.frame().startsUnbounded() && !spec.frame().excludes());
+                        spec.frame().startsUnbounded() && !spec.frame().excludes(), spec.resultType() == io.respsql.expr.SqlType.NUMERIC);
         }
     }
 
