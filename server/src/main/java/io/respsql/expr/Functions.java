@@ -239,6 +239,12 @@ final class Functions {
                 return new MathFunctions.Extreme(name.equals("GREATEST"), t, coerced);
             }
             default: {
+                // ---- textfn ----
+                Expression regex = RegexFunctions.build(name, args);
+                if (regex != null) {
+                    return regex;
+                }
+                // ---- end textfn ----
                 Expression time = TimeFunctions.build(name, args);
                 if (time != null) {
                     return time;

@@ -82,4 +82,7 @@ public final class SqlState {
     public static final String INVALID_SCHEMA_NAME = "3F000";
     // class XX: internal error
     public static final String INTERNAL_ERROR = "XX000";
+    // ---- textfn ----
+    /** A regular expression that is invalid, or that RespSQL cannot give PostgreSQL's meaning. */
+    public static final String INVALID_REGULAR_EXPRESSION = "2201B";
 }
