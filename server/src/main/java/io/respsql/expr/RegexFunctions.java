@@ -35,7 +35,8 @@ public final class RegexFunctions {
     private RegexFunctions() {
     }
 
-    static final Set<String> NAMES = Set.of("REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_INSTR", "REGEXP_LIKE", "REGEXP_SUBSTR");
+    static final Set<String> NAMES = Set.of("REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_INSTR", "REGEXP_LIKE", "REGEXP_SUBSTR",
+            "SIMILAR_TO_MATCH");
 
     /** A pattern's flags as PostgreSQL reads them. */
     static final class Flags {
@@ -847,6 +848,12 @@ public final class RegexFunctions {
         int n = args.size();
         Expression[] a = args.toArray(new Expression[0]);
         switch (name) {
+            case "SIMILAR_TO_MATCH":
+                arity(name, args, 2, 3);
+                for (int i = 0; i < n; i++) {
+                    text(name, args, i);
+                }
+                return new Similar(a, false);
             case "REGEXP_REPLACE": {
                 arity(name, args, 3, 6);
                 text(name, args, 0);
@@ -924,5 +931,204 @@ public final class RegexFunctions {
                 return text.describe() + (caseless ? " ~* " : " ~ ") + pattern.describe();
             }
         };
+    }
+
+    // ---- SIMILAR TO and substring's pattern forms ----
+
+    /**
+     * A SIMILAR TO pattern as ARE parts (PostgreSQL's similar_escape): {@code %} is {@code .*},
+     * {@code _} is {@code .}, parentheses do not capture, the escape character quotes the next one,
+     * and escape-double-quote separates up to three parts (substring's). {@code esc} null: no escape.
+     */
+    static List<String> similarParts(String p, String esc) {
+        if (esc != null && esc.codePointCount(0, esc.length()) > 1) {
+            throw new SqlException("22025", "invalid escape string");
+        }
+        int e = esc == null || esc.isEmpty() ? -1 : esc.codePointAt(0);
+        List<String> parts = new java.util.ArrayList<>();
+        StringBuilder r = new StringBuilder();
+        boolean after = false;
+        boolean inClass = false;
+        int classPos = 0;
+        for (int i = 0; i < p.length(); ) {
+            int c = p.codePointAt(i);
+            i += Character.charCount(c);
+            if (after) {
+                if (c == '"' && !inClass) {
+                    if (parts.size() == 2) {
+                        throw new SqlException("2200C", // PostgreSQL's invalid_use_of_escape_character
+                                "SQL regular expression may not contain more than two escape-double-quote separators");
+                    }
+                    parts.add(r.toString());
+                    r.setLength(0);
+                } else {
+                    r.append('\\').appendCodePoint(c);
+                }
+                after = false;
+            } else if (c == e) {
+                after = true;
+            } else if (inClass) {
+                if (c == '\\') {
+                    r.append('\\');
+                }
+                r.appendCodePoint(c);
+                if (c == ']' && classPos > 1) {
+                    inClass = false;
+                } else if (!(c == '^' && classPos == 1)) {
+                    classPos++;
+                }
+            } else if (c == '[') {
+                r.append('[');
+                inClass = true;
+                classPos = 1;
+            } else if (c == '%') {
+                r.append(".*");
+            } else if (c == '_') {
+                r.append('.');
+            } else if (c == '(') {
+                r.append("(?:");
+            } else if (c == '\\' || c == '.' || c == '^' || c == '$') {
+                r.append('\\').appendCodePoint(c);
+            } else {
+                r.appendCodePoint(c);
+            }
+        }
+        parts.add(r.toString()); // a trailing escape character is dropped, as PostgreSQL does
+        return parts;
+    }
+
+    /** {@code x SIMILAR TO p [ESCAPE e]} (BOOLEAN), or substring(x SIMILAR p ESCAPE e) (TEXT). */
+    static final class Similar extends Node {
+        private String lastKey;
+        private Compiled[] lastParts;
+
+        Similar(Expression[] args, boolean substring) {
+            super(substring ? "SUBSTRING" : "SIMILAR_TO_MATCH", substring ? SqlType.TEXT : SqlType.BOOLEAN, args);
+        }
+
+        /** The parts compiled, whole-match anchored; null when an argument is NULL. */
+        private Compiled[] parts(EvalContext ctx) {
+            String p = string(1, ctx);
+            if (p == null) {
+                return null;
+            }
+            String esc = "\\";
+            if (args.length == 3) {
+                esc = string(2, ctx);
+                if (esc == null) {
+                    return null;
+                }
+            }
+            String key = esc + "\u0000" + p;
+            if (!key.equals(lastKey)) {
+                List<String> ps = similarParts(p, esc);
+                Compiled[] cs = new Compiled[ps.size()];
+                for (int i = 0; i < cs.length; i++) {
+                    cs[i] = compile(ps.get(i), new Flags());
+                }
+                lastParts = cs;
+                lastKey = key;
+            }
+            return lastParts;
+        }
+
+        private static boolean whole(Compiled c, CharSequence s, int from, int to) {
+            Matcher m = c.pattern().matcher(s);
+            m.region(from, to);
+            return m.matches();
+        }
+
+        @Override
+        public long evalLong(EvalContext ctx) {
+            String s = string(0, ctx);
+            if (s == null) {
+                return 0;
+            }
+            Compiled[] cs = parts(ctx);
+            if (cs == null) {
+                ctx.isNull = true;
+                return 0;
+            }
+            ctx.isNull = false;
+            return find(new Checked(s, ctx.cancel), cs) != null ? 1 : 0;
+        }
+
+        /** The bounds of the middle part when the text matches the parts whole (first part shortest, middle longest), else null. */
+        private static int[] find(CharSequence s, Compiled[] cs) {
+            int n = s.length();
+            if (cs.length == 1) {
+                return whole(cs[0], s, 0, n) ? new int[] {0, n} : null;
+            }
+            for (int i = 0; i <= n; i++) {
+                if (!whole(cs[0], s, 0, i)) {
+                    continue;
+                }
+                for (int j = n; j >= i; j--) {
+                    if (whole(cs[1], s, i, j) && (cs.length == 2 ? j == n : whole(cs[2], s, j, n))) {
+                        return new int[] {i, j};
+                    }
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            String s = string(0, ctx);
+            if (s == null) {
+                return null;
+            }
+            Compiled[] cs = parts(ctx);
+            if (cs == null) {
+                ctx.isNull = true;
+                return null;
+            }
+            int[] at = find(new Checked(s, ctx.cancel), cs);
+            if (at == null) {
+                ctx.isNull = true;
+                return null;
+            }
+            return text(ctx, s.substring(at[0], at[1]));
+        }
+    }
+
+    /** substring(x FROM pattern): the first parenthesized part's match, or the whole match (POSIX). */
+    static final class RegexSubstring extends Node {
+        RegexSubstring(Expression[] args) {
+            super("SUBSTRING", SqlType.TEXT, args);
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            String s = string(0, ctx);
+            if (s == null) {
+                return null;
+            }
+            String p = string(1, ctx);
+            if (p == null) {
+                return null;
+            }
+            Compiled c = compiled(p, null, false);
+            Matcher m = c.pattern().matcher(new Checked(s, ctx.cancel));
+            if (!next(m, c, 0, s.length())) {
+                ctx.isNull = true;
+                return null;
+            }
+            int g = m.groupCount() > 0 ? 1 : 0;
+            if (m.start(g) < 0) {
+                ctx.isNull = true;
+                return null;
+            }
+            return text(ctx, s.substring(m.start(g), m.end(g)));
+        }
+    }
+
+    /** substring(x FROM pattern) (POSIX) or substring(x FROM pattern FOR escape) / (x SIMILAR pattern ESCAPE escape). */
+    static Expression substring(List<Expression> args) {
+        for (int i = 0; i < args.size(); i++) {
+            text("SUBSTRING", args, i);
+        }
+        Expression[] a = args.toArray(new Expression[0]);
+        return a.length == 2 ? new RegexSubstring(a) : new Similar(a, true);
     }
 }

@@ -1237,6 +1237,8 @@ public final class SqlParser {
                 }
             } else if (regexOperator(t) != null) {
                 e = regexMatch(left, start);
+            } else if (similarAt(0) || t.is(Keyword.NOT) && similarAt(1)) {
+                e = similarTo(left, start); // textfn
             } else if (t.is(Keyword.ISNULL) || t.is(Keyword.NOTNULL)) {
                 pos++;
                 e = new Expr.IsNull(left, t.is(Keyword.NOTNULL), start, t.end);
@@ -1325,6 +1327,27 @@ public final class SqlParser {
         }
         return call;
     }
+
+    // ---- textfn ----
+
+    /** PostgreSQL's SIMILAR TO at {@code k} tokens ahead (words of its dialect only). */
+    private boolean similarAt(int k) {
+        Token t = peek(k);
+        return t.type == Token.Type.IDENT && t.keyword() == null && Dialect.postgres() && t.isKeyword("SIMILAR")
+                && peek(k + 1).isKeyword("TO");
+    }
+
+    /** {@code left [NOT] SIMILAR TO pattern [ESCAPE e]}: a call of SIMILAR_TO_MATCH, negated for NOT. */
+    private Expr similarTo(Expr left, int start) {
+        boolean negated = acceptKeyword(Keyword.NOT);
+        pos += 2; // SIMILAR TO
+        Expr pattern = relational();
+        List<Expr> args = acceptKeyword(Keyword.ESCAPE) ? List.of(left, pattern, relational()) : List.of(left, pattern);
+        Expr call = new Expr.Function("SIMILAR_TO_MATCH", args, false, false, null, start, lastEnd());
+        return negated ? new Expr.Unary(Expr.UnaryOp.NOT, call, start, lastEnd()) : call;
+    }
+
+    // ---- end textfn ----
 
     /** PostgreSQL's ILIKE (a word of its dialect only: elsewhere it may name a column). */
     private static boolean isIlike(Token t) {
@@ -1742,6 +1765,14 @@ public final class SqlParser {
         }
         if (fn.equals("SUBSTRING")) {
             Expr x = expr();
+            if (Dialect.postgres() && peek().isKeyword("SIMILAR")) { // textfn: substring(x SIMILAR p ESCAPE e)
+                pos++;
+                Expr p = expr();
+                expectKeyword(Keyword.ESCAPE);
+                Expr esc = expr();
+                expectSymbol(Symbol.RPAREN);
+                return new Expr.Function("SUBSTRING", List.of(x, p, esc), false, false, null, nameToken.start, lastEnd());
+            }
             if (!peek().is(Keyword.FROM) && !peek().isKeyword("FOR")) {
                 pos = at;
                 return null;

@@ -114,6 +114,14 @@ class RegexPgTest {
             "SELECT regexp_like('abc', '*a')",
             "SELECT id, regexp_like(s, p), regexp_count(s, p), regexp_replace(s, p, '<\\&>', 'g'), regexp_substr(s, p), s ~ p, s ~* p, s !~ p FROM rx ORDER BY id",
             "SELECT id FROM rx WHERE s ~ '^[A-Z]' OR s ~* 'ABC' ORDER BY id",
+            "SELECT 'abc' SIMILAR TO 'abc', 'abc' SIMILAR TO 'a', 'abc' SIMILAR TO '%(b|d)%', 'abc' SIMILAR TO '(b|c)%', 'abc' NOT SIMILAR TO '_b_'",
+            "SELECT 'a.c' SIMILAR TO 'a.c', 'abc' SIMILAR TO 'a.c', 'a%c' SIMILAR TO 'a#%c' ESCAPE '#', 'abc' SIMILAR TO 'a#%c' ESCAPE '#', 'ab' SIMILAR TO '[a-c]+', 'a$' SIMILAR TO 'a$'",
+            "SELECT substring('foobar' SIMILAR '%#\"o_b#\"%' ESCAPE '#'), substring('foobar' SIMILAR '#\"o_b#\"%' ESCAPE '#'), substring('foobar' FROM '%#\"o_b#\"%' FOR '#')",
+            "SELECT substring('abcdefg' SIMILAR 'a#\"%#\"g' ESCAPE '#'), substring('abcdefg' SIMILAR 'a*#\"%#\"g' ESCAPE '#'), substring('abcdefg' SIMILAR 'a#\"%#\"x' ESCAPE '#')",
+            "SELECT substring('abcdefg' FROM 'c.e'), substring('abcdefg' FROM 'b(.)d'), substring('abcdefg' FROM 'x'), substring('foo' FROM 'f(x)?')",
+            "SELECT 'abc' SIMILAR TO 'a#' ESCAPE '#', 'a' SIMILAR TO 'a#' ESCAPE '#', substring('abcdefg' SIMILAR 'a#\"%g' ESCAPE '#')",
+            "SELECT 'abc' SIMILAR TO 'a' ESCAPE '##'",
+            "SELECT substring('abcdefg' SIMILAR 'a#\"%#\"g#\"x#\"' ESCAPE '#')",
             "SELECT regexp_like('line1' || chr(10) || 'line2', '^line2', 'n'), regexp_count('line1' || chr(10) || 'line2', '^l', 1, 'n'), regexp_count('x' || chr(10), '.', 1, 'p')",
         };
         for (String q : queries) {
