@@ -36,7 +36,7 @@ public final class RegexFunctions {
     }
 
     static final Set<String> NAMES = Set.of("REGEXP_REPLACE", "REGEXP_COUNT", "REGEXP_INSTR", "REGEXP_LIKE", "REGEXP_SUBSTR",
-            "SIMILAR_TO_MATCH");
+            "SIMILAR_TO_MATCH", "OVERLAY");
 
     /** A pattern's flags as PostgreSQL reads them. */
     static final class Flags {
@@ -848,6 +848,15 @@ public final class RegexFunctions {
         int n = args.size();
         Expression[] a = args.toArray(new Expression[0]);
         switch (name) {
+            case "OVERLAY":
+                arity(name, args, 3, 4);
+                text(name, args, 0);
+                text(name, args, 1);
+                integer(name, args, 2);
+                if (n == 4) {
+                    integer(name, args, 3);
+                }
+                return new Overlay(a);
             case "SIMILAR_TO_MATCH":
                 arity(name, args, 2, 3);
                 for (int i = 0; i < n; i++) {
@@ -1130,5 +1139,42 @@ public final class RegexFunctions {
         }
         Expression[] a = args.toArray(new Expression[0]);
         return a.length == 2 ? new RegexSubstring(a) : new Similar(a, true);
+    }
+
+    /** overlay(x PLACING y FROM n [FOR m]): x's characters before n, y, then x from n + m (m: y's length). */
+    static final class Overlay extends Node {
+        Overlay(Expression[] args) {
+            super("OVERLAY", SqlType.TEXT, args);
+        }
+
+        @Override
+        public byte[] evalText(EvalContext ctx) {
+            String x = string(0, ctx);
+            if (x == null) {
+                return null;
+            }
+            String y = string(1, ctx);
+            if (y == null) {
+                return null;
+            }
+            long from = integer(2, ctx);
+            if (from == Long.MIN_VALUE) {
+                return null;
+            }
+            long count = y.codePointCount(0, y.length());
+            if (args.length == 4 && (count = integer(3, ctx)) == Long.MIN_VALUE) {
+                return null;
+            }
+            // PostgreSQL's: substring(x, 1, n - 1) || y || substring(x, n + m)
+            if (from <= 0) {
+                throw new SqlException("22011", "negative substring length not allowed");
+            }
+            int cps = x.codePointCount(0, x.length());
+            long headEnd = Math.min(from - 1, cps);
+            long tailFrom = Math.max(0, Math.min(from - 1 + count, cps));
+            String head = x.substring(0, x.offsetByCodePoints(0, (int) headEnd));
+            String tail = x.substring(x.offsetByCodePoints(0, (int) tailFrom));
+            return text(ctx, head + y + tail);
+        }
     }
 }

@@ -1347,6 +1347,28 @@ public final class SqlParser {
         return negated ? new Expr.Unary(Expr.UnaryOp.NOT, call, start, lastEnd()) : call;
     }
 
+    /** {@code overlay(x PLACING y FROM n [FOR m])} as OVERLAY(x, y, n[, m]); null when not in that form. */
+    private Expr overlayCall(Token nameToken) {
+        int at = pos;
+        Expr x = expr();
+        if (!peek().isKeyword("PLACING")) {
+            pos = at;
+            return null;
+        }
+        pos++;
+        Expr y = expr();
+        expectKeyword(Keyword.FROM);
+        Expr n = expr();
+        Expr m = null;
+        if (peek().isKeyword("FOR")) {
+            pos++;
+            m = expr();
+        }
+        expectSymbol(Symbol.RPAREN);
+        List<Expr> args = m == null ? List.of(x, y, n) : List.of(x, y, n, m);
+        return new Expr.Function("OVERLAY", args, false, false, null, nameToken.start, lastEnd());
+    }
+
     // ---- end textfn ----
 
     /** PostgreSQL's ILIKE (a word of its dialect only: elsewhere it may name a column). */
@@ -1828,6 +1850,13 @@ public final class SqlParser {
         expectSymbol(Symbol.LPAREN);
         deeper();
         String fn = nameToken.text.toUpperCase(Locale.ROOT);
+        if (fn.equals("OVERLAY") && Dialect.postgres()) { // textfn: overlay(x PLACING y FROM n [FOR m])
+            Expr special = overlayCall(nameToken);
+            if (special != null) {
+                depth--;
+                return special;
+            }
+        }
         if (fn.equals("TRIM") || fn.equals("SUBSTRING") || fn.equals("POSITION")) {
             Expr special = standardCall(nameToken, fn);
             if (special != null) {

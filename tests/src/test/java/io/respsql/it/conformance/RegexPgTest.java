@@ -121,6 +121,9 @@ class RegexPgTest {
             "SELECT substring('abcdefg' FROM 'c.e'), substring('abcdefg' FROM 'b(.)d'), substring('abcdefg' FROM 'x'), substring('foo' FROM 'f(x)?')",
             "SELECT 'abc' SIMILAR TO 'a#' ESCAPE '#', 'a' SIMILAR TO 'a#' ESCAPE '#', substring('abcdefg' SIMILAR 'a#\"%g' ESCAPE '#')",
             "SELECT 'abc' SIMILAR TO 'a' ESCAPE '##'",
+            "SELECT overlay('Txxxxas' placing 'hom' from 2 for 4), overlay('Txxxxas' placing 'hom' from 2), overlay('abc' placing 'X' from 10), overlay('abcdef' placing 'X' from 2 for 0)",
+            "SELECT overlay('abc' placing 'X' from 2 for -1), overlay('abc' placing 'X' from 1 for -5)",
+            "SELECT overlay('abc' placing 'X' from 0)",
             "SELECT substring('abcdefg' SIMILAR 'a#\"%#\"g#\"x#\"' ESCAPE '#')",
             "SELECT regexp_like('line1' || chr(10) || 'line2', '^line2', 'n'), regexp_count('line1' || chr(10) || 'line2', '^l', 1, 'n'), regexp_count('x' || chr(10), '.', 1, 'p')",
         };
