@@ -84,7 +84,7 @@ public final class SystemFunctions {
             case "REGEX_MATCH":
             case "REGEX_MATCH_CASELESS":
                 arity(n, args, 2);
-                return new Regex(args.get(0), args.get(1), n.endsWith("CASELESS"));
+                return io.respsql.expr.RegexFunctions.match(args.get(0), args.get(1), n.endsWith("CASELESS")); // textfn: ARE translated
             case "PG_ENCODING_TO_CHAR":
                 arity(n, args, 1);
                 return new Lookup(n, SqlType.TEXT, args, null, (a, b) -> a == 6 ? "UTF8" : "SQL_ASCII");

@@ -606,7 +606,7 @@ public final class Expressions {
 
     /** Whether {@link #function} knows {@code name} (upper case). */
     public static boolean isFunction(String name) {
-        return Functions.NAMES.contains(name);
+        return Functions.NAMES.contains(name) || RegexFunctions.NAMES.contains(name); // textfn: regexp_*
     }
 
     /**

@@ -102,6 +102,9 @@ final class Functions {
             case "SUBSTR":
             case "SUBSTRING":
                 arity(name, args, 2, 3);
+                if (name.equals("SUBSTRING") && args.get(1).type() == SqlType.TEXT) {
+                    return RegexFunctions.substring(args); // textfn: substring(x FROM pattern [FOR escape])
+                }
                 return new TextFunctions.Substr(name, args.get(0), number(name, args, 1),
                         args.size() == 3 ? number(name, args, 2) : null, io.respsql.sql.Dialect.postgres());
             case "BTRIM":
@@ -239,6 +242,12 @@ final class Functions {
                 return new MathFunctions.Extreme(name.equals("GREATEST"), t, coerced);
             }
             default: {
+                // ---- textfn ----
+                Expression regex = RegexFunctions.build(name, args);
+                if (regex != null) {
+                    return regex;
+                }
+                // ---- end textfn ----
                 Expression time = TimeFunctions.build(name, args);
                 if (time != null) {
                     return time;

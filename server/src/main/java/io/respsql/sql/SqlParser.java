@@ -1342,6 +1342,8 @@ public final class SqlParser {
                 }
             } else if (regexOperator(t) != null) {
                 e = regexMatch(left, start);
+            } else if (similarAt(0) || t.is(Keyword.NOT) && similarAt(1)) {
+                e = similarTo(left, start); // textfn
             } else if (t.is(Keyword.ISNULL) || t.is(Keyword.NOTNULL)) {
                 pos++;
                 e = new Expr.IsNull(left, t.is(Keyword.NOTNULL), start, t.end);
@@ -1430,6 +1432,49 @@ public final class SqlParser {
         }
         return call;
     }
+
+    // ---- textfn ----
+
+    /** PostgreSQL's SIMILAR TO at {@code k} tokens ahead (words of its dialect only). */
+    private boolean similarAt(int k) {
+        Token t = peek(k);
+        return t.type == Token.Type.IDENT && t.keyword() == null && Dialect.postgres() && t.isKeyword("SIMILAR")
+                && peek(k + 1).isKeyword("TO");
+    }
+
+    /** {@code left [NOT] SIMILAR TO pattern [ESCAPE e]}: a call of SIMILAR_TO_MATCH, negated for NOT. */
+    private Expr similarTo(Expr left, int start) {
+        boolean negated = acceptKeyword(Keyword.NOT);
+        pos += 2; // SIMILAR TO
+        Expr pattern = relational();
+        List<Expr> args = acceptKeyword(Keyword.ESCAPE) ? List.of(left, pattern, relational()) : List.of(left, pattern);
+        Expr call = new Expr.Function("SIMILAR_TO_MATCH", args, false, false, null, start, lastEnd());
+        return negated ? new Expr.Unary(Expr.UnaryOp.NOT, call, start, lastEnd()) : call;
+    }
+
+    /** {@code overlay(x PLACING y FROM n [FOR m])} as OVERLAY(x, y, n[, m]); null when not in that form. */
+    private Expr overlayCall(Token nameToken) {
+        int at = pos;
+        Expr x = expr();
+        if (!peek().isKeyword("PLACING")) {
+            pos = at;
+            return null;
+        }
+        pos++;
+        Expr y = expr();
+        expectKeyword(Keyword.FROM);
+        Expr n = expr();
+        Expr m = null;
+        if (peek().isKeyword("FOR")) {
+            pos++;
+            m = expr();
+        }
+        expectSymbol(Symbol.RPAREN);
+        List<Expr> args = m == null ? List.of(x, y, n) : List.of(x, y, n, m);
+        return new Expr.Function("OVERLAY", args, false, false, null, nameToken.start, lastEnd());
+    }
+
+    // ---- end textfn ----
 
     /** PostgreSQL's ILIKE (a word of its dialect only: elsewhere it may name a column). */
     private static boolean isIlike(Token t) {
@@ -1847,6 +1892,14 @@ public final class SqlParser {
         }
         if (fn.equals("SUBSTRING")) {
             Expr x = expr();
+            if (Dialect.postgres() && peek().isKeyword("SIMILAR")) { // textfn: substring(x SIMILAR p ESCAPE e)
+                pos++;
+                Expr p = expr();
+                expectKeyword(Keyword.ESCAPE);
+                Expr esc = expr();
+                expectSymbol(Symbol.RPAREN);
+                return new Expr.Function("SUBSTRING", List.of(x, p, esc), false, false, null, nameToken.start, lastEnd());
+            }
             if (!peek().is(Keyword.FROM) && !peek().isKeyword("FOR")) {
                 pos = at;
                 return null;
@@ -1902,6 +1955,13 @@ public final class SqlParser {
         expectSymbol(Symbol.LPAREN);
         deeper();
         String fn = nameToken.text.toUpperCase(Locale.ROOT);
+        if (fn.equals("OVERLAY") && Dialect.postgres()) { // textfn: overlay(x PLACING y FROM n [FOR m])
+            Expr special = overlayCall(nameToken);
+            if (special != null) {
+                depth--;
+                return special;
+            }
+        }
         if (fn.equals("TRIM") || fn.equals("SUBSTRING") || fn.equals("POSITION")) {
             Expr special = standardCall(nameToken, fn);
             if (special != null) {

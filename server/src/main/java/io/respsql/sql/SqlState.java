@@ -100,4 +100,7 @@ public final class SqlState {
     public static final String ACTIVE_SQL_TRANSACTION_BEGIN = "25001";
     public static final String NO_ACTIVE_SQL_TRANSACTION_FOR_BRANCH = "25005";
     public static final String INVALID_TRANSACTION_STATE = "25000";
+    // ---- textfn ----
+    /** A regular expression that is invalid, or that RespSQL cannot give PostgreSQL's meaning. */
+    public static final String INVALID_REGULAR_EXPRESSION = "2201B";
 }
