@@ -197,69 +197,6 @@ public final class SystemFunctions {
         });
     }
 
-    /** {@code text ~ pattern}: PostgreSQL's POSIX regular expression, searched anywhere in the text. */
-    static final class Regex extends Expression {
-        private final Expression text;
-        private final Expression pattern;
-        private final boolean caseless;
-        private java.util.regex.Pattern compiled;
-        private String compiledFrom;
-
-        Regex(Expression text, Expression pattern, boolean caseless) {
-            super(SqlType.BOOLEAN);
-            this.text = text;
-            this.pattern = pattern;
-            this.caseless = caseless;
-        }
-
-        @Override
-        public long relations() {
-            return text.relations() | pattern.relations();
-        }
-
-        private static String string(Expression e, EvalContext ctx) {
-            if (e.type() == SqlType.TEXT) {
-                byte[] b = e.evalText(ctx);
-                return ctx.isNull ? null : new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8);
-            }
-            long v = e.evalLong(ctx);
-            return ctx.isNull ? null : Long.toString(v);
-        }
-
-        @Override
-        public long evalLong(EvalContext ctx) {
-            String p = string(pattern, ctx);
-            if (p == null) {
-                return 0;
-            }
-            String s = string(text, ctx);
-            if (s == null) {
-                return 0;
-            }
-            if (compiled == null || !p.equals(compiledFrom)) {
-                try {
-                    compiled = java.util.regex.Pattern.compile(p, caseless ? java.util.regex.Pattern.CASE_INSENSITIVE
-                            | java.util.regex.Pattern.UNICODE_CASE : 0);
-                } catch (java.util.regex.PatternSyntaxException e) {
-                    throw new SqlException("2201B", "invalid regular expression: " + e.getDescription());
-                }
-                compiledFrom = p;
-            }
-            ctx.isNull = false;
-            return compiled.matcher(s).find() ? 1 : 0;
-        }
-
-        @Override
-        public double evalDouble(EvalContext ctx) {
-            return evalLong(ctx);
-        }
-
-        @Override
-        public String describe() {
-            return text.describe() + (caseless ? " ~* " : " ~ ") + pattern.describe();
-        }
-    }
-
     private static void arity(String name, List<Expression> args, int n) {
         if (args.size() != n) {
             throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function " + name.toLowerCase(Locale.ROOT) + " takes "
