@@ -123,6 +123,11 @@ public final class CommandDispatcher {
         return false;
     }
 
+    /** The session whose command runs now (null between commands). */
+    Session currentSession() {
+        return callSession;
+    }
+
     /** The CLIENT INFO line of a session, for ACL LOG. */
     public String clientInfo(Session session) {
         StringBuilder sb = new StringBuilder();
@@ -392,7 +397,7 @@ public final class CommandDispatcher {
             return; // recorded when its reply is written (deferCall)
         }
         long micros = record(spec, elapsed, out.broken() || out.errorAt(start) != null);
-        if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec)) {
+        if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec) && !carriesPassword(spec, args)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }
     }
@@ -405,6 +410,24 @@ public final class CommandDispatcher {
         stats.latency.addIfNeeded(spec.hasFlag(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000,
                 stats.clockMillis());
         return micros;
+    }
+
+    /**
+     * Whether a request may carry a password (acl): a statement naming PASSWORD (CREATE/ALTER USER),
+     * CONFIG SET requirepass/masterauth. Such a request never reaches the SLOWLOG.
+     */
+    static boolean carriesPassword(CommandSpec spec, CommandArgs args) {
+        boolean sql = "sql".equals(spec.group());
+        if (!sql && !spec.fullName().equals("config|set")) {
+            return false;
+        }
+        for (int i = 1; i < args.count(); i++) {
+            String a = args.string(i).toLowerCase(java.util.Locale.ROOT);
+            if (sql ? a.contains("password") : a.equals("requirepass") || a.equals("masterauth")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean skipsSlowlog(CommandSpec spec) {
