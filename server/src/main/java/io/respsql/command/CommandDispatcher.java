@@ -413,17 +413,15 @@ public final class CommandDispatcher {
     }
 
     /**
-     * Whether a request may carry a password (acl): a statement naming PASSWORD (CREATE/ALTER USER),
-     * CONFIG SET requirepass/masterauth. Such a request never reaches the SLOWLOG.
+     * Whether a SQL request may carry a password (acl): a statement naming PASSWORD (CREATE/ALTER
+     * USER) never reaches the SLOWLOG. (CONFIG SET requirepass/masterauth is logged redacted: SlowLog.)
      */
     static boolean carriesPassword(CommandSpec spec, CommandArgs args) {
-        boolean sql = "sql".equals(spec.group());
-        if (!sql && !spec.fullName().equals("config|set")) {
+        if (!"sql".equals(spec.group())) {
             return false;
         }
-        for (int i = 1; i < args.count(); i++) {
-            String a = args.string(i).toLowerCase(java.util.Locale.ROOT);
-            if (sql ? a.contains("password") : a.equals("requirepass") || a.equals("masterauth")) {
+        for (int i = 0; i < args.count(); i++) {
+            if (args.string(i).toLowerCase(java.util.Locale.ROOT).contains("password")) {
                 return true;
             }
         }
