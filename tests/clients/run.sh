@@ -88,6 +88,7 @@ start_server() {
   SERVER_DIR="$(mktemp -d -t respsql-clients.XXXXXX)"
   : >"$SERVER_DIR/server.log"
   "$ROOT/scripts/respsql-server" --port 0 --bind 127.0.0.1 --dir "$SERVER_DIR" --save "" \
+      --user "reader on >reader-pw %R~people +@read +@connection +acl|whoami" \
       >"$SERVER_DIR/server.log" 2>&1 &
   SERVER_PID=$!
   PORT=""
