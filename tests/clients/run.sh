@@ -94,6 +94,7 @@ start_server() {
   [[ -n "${TLS_PORT:-}" ]] && tls_args=(--tls-port "$TLS_PORT" --tls-cert-file "$TLS_DIR/server.crt"
       --tls-key-file "$TLS_DIR/server.key" --tls-ca-cert-file "$TLS_DIR/ca.crt" --tls-auth-clients yes)
   "$ROOT/scripts/respsql-server" --port 0 --bind 127.0.0.1 --dir "$SERVER_DIR" --save "" "${tls_args[@]}" \
+      --user "reader on >reader-pw %R~people +@read +@connection +acl|whoami" \
       >"$SERVER_DIR/server.log" 2>&1 &
   SERVER_PID=$!
   PORT=""

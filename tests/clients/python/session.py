@@ -185,6 +185,22 @@ def step_tx_rollback():
     eq_rows(sql("SELECT * FROM people ORDER BY id"), before, "the table after the failed block")
 
 
+def step_named_user():
+    # run.sh's ACL user: logs in by name (AUTH reader reader-pw), reads, and is refused a DELETE
+    reader = redis.Redis(host=os.environ.get("RESPSQL_HOST", "127.0.0.1"), port=int(os.environ.get("RESPSQL_PORT", "6379")),
+                         username="reader", password="reader-pw")
+    try:
+        eq(decoded(reader.execute_command("ACL", "WHOAMI")), "reader", "ACL WHOAMI")
+        reader.execute_command("SQL", "SELECT COUNT(*) FROM people WHERE id < 0")
+        try:
+            reader.execute_command("SQL", "DELETE FROM people")
+            check(False, "DELETE as reader was not refused")
+        except redis.exceptions.ResponseError as e:  # redis-py drops the NOPERM prefix (NoPermissionError)
+            eq(str(e).removeprefix("NOPERM "), "User reader has no permissions to run the 'delete' command", "DELETE as reader")
+    finally:
+        reader.close()
+
+
 STEPS = [
     ("connect", step_connect),
     ("protocol", step_protocol),
@@ -199,6 +215,7 @@ STEPS = [
     ("typed reply (QUERY)", step_typed),
     ("multi/exec commits", step_tx_commit),
     ("multi/exec with a failing statement leaves nothing behind", step_tx_rollback),
+    ("named ACL user (run.sh's reader)", step_named_user),
 ]
 
 

@@ -148,6 +148,16 @@ step_tx_rollback() {
   eq_rows "$(cli SQL "SELECT * FROM people ORDER BY id")" "$before" "the table after the failed block"
 }
 
+# An ACL user (run.sh's --user reader): it logs in by name, reads, and is refused a DELETE.
+step_named_user() {
+  local as=(--user reader --pass reader-pw --no-auth-warning)
+  eq "$(cli "${as[@]}" ACL WHOAMI)" reader "ACL WHOAMI as reader" || return 1
+  eq "$(cli "${as[@]}" SQL "SELECT COUNT(*) FROM people WHERE id < 0")" 0 "SELECT as reader" || return 1
+  : >"$ERRORS"
+  cli "${as[@]}" -e SQL "DELETE FROM people" >/dev/null
+  eq "$(cat "$ERRORS")" "NOPERM User reader has no permissions to run the 'delete' command" "DELETE as reader (on stderr)"
+}
+
 failed=0
 run() { # name function
   local why
@@ -173,6 +183,7 @@ run "error reply (-e)" step_error &&
 run info step_info &&
 run "typed reply (QUERY)" step_typed &&
 run "multi/exec commits" step_tx_commit &&
-run "multi/exec with a failing statement leaves nothing behind" step_tx_rollback
+run "multi/exec with a failing statement leaves nothing behind" step_tx_rollback &&
+run "named ACL user (--user reader)" step_named_user
 echo "$NAME: $([[ $failed == 0 ]] && echo "all steps passed" || echo "$failed step(s) failed")"
 [[ $failed == 0 ]]

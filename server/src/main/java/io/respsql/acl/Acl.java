@@ -240,6 +240,13 @@ public final class Acl {
         to.channels.addAll(from.channels);
     }
 
+    private java.util.function.Consumer<List<AclUser>> onDelete = removed -> { };
+
+    /** Told the users ACL DELUSER, DROP USER or ACL LOAD removed (their connections are closed). */
+    public void onDelete(java.util.function.Consumer<List<AclUser>> listener) {
+        this.onDelete = listener;
+    }
+
     /** {@code ACL DELUSER}: the number removed; the default user cannot be. */
     public List<AclUser> deleteUsers(List<String> names) throws AclException {
         for (String n : names) {
@@ -255,6 +262,9 @@ public final class Acl {
                 u.changed();
                 removed.add(u);
             }
+        }
+        if (!removed.isEmpty()) {
+            onDelete.accept(removed);
         }
         return removed;
     }
@@ -440,6 +450,67 @@ public final class Acl {
             names.forEach(u.allowed::remove);
         }
         u.commandRules.add((add ? "+" : "-") + what);
+    }
+
+    // ---- GRANT / REVOKE (AclSql) ----------------------------------------------------------------
+
+    /** Redis's glob matching a table name literally ({@code *?[]\} escaped). */
+    static String literalGlob(String table) {
+        StringBuilder sb = new StringBuilder();
+        for (char ch : table.toCharArray()) {
+            if (ch == '*' || ch == '?' || ch == '[' || ch == ']' || ch == '\\') {
+                sb.append('\\');
+            }
+            sb.append(ch);
+        }
+        return sb.toString();
+    }
+
+    /** GRANT: the verbs, and {@code flags} on each table's own pattern. */
+    void grant(String name, List<String> verbs, List<String> tables, int flags) throws AclException {
+        AclUser u = user(name);
+        for (String v : verbs) {
+            if (!u.mayRun(v) && universe.containsKey(v)) {
+                commandRule(u, "+" + v);
+            }
+        }
+        for (String t : tables) {
+            String glob = literalGlob(t);
+            boolean done = false;
+            for (int i = 0; i < u.patterns.size(); i++) {
+                AclUser.Pattern p = u.patterns.get(i);
+                if (p.glob().equals(glob)) {
+                    u.patterns.set(i, new AclUser.Pattern(glob, p.flags() | flags));
+                    done = true;
+                    break;
+                }
+            }
+            if (!done && !u.mayAccess(t, flags)) {
+                u.patterns.add(new AclUser.Pattern(glob, flags));
+            }
+        }
+        u.changed();
+    }
+
+    /** REVOKE: takes {@code flags} off each table's own pattern (dropped when none is left). */
+    void revoke(String name, List<String> tables, int flags) {
+        AclUser u = user(name);
+        for (String t : tables) {
+            String glob = literalGlob(t);
+            for (int i = 0; i < u.patterns.size(); i++) {
+                AclUser.Pattern p = u.patterns.get(i);
+                if (p.glob().equals(glob)) {
+                    int left = p.flags() & ~flags;
+                    if (left == 0) {
+                        u.patterns.remove(i);
+                    } else {
+                        u.patterns.set(i, new AclUser.Pattern(glob, left));
+                    }
+                    break;
+                }
+            }
+        }
+        u.changed();
     }
 
     // ---- checks ---------------------------------------------------------------------------------
@@ -705,11 +776,16 @@ public final class Acl {
             }
             throw e;
         }
+        List<AclUser> removed = new ArrayList<>();
         for (Map.Entry<String, AclUser> s : saved.entrySet()) {
             if (!users.containsKey(s.getKey())) {
                 s.getValue().deleted = true; // removed by the file: its connections can do nothing more
                 s.getValue().changed();
+                removed.add(s.getValue());
             }
+        }
+        if (!removed.isEmpty()) {
+            onDelete.accept(removed);
         }
         if (definedDefault) {
             appliedRequirePass = requirePass.get(); // the file's default user stands until requirepass changes

@@ -114,13 +114,7 @@ final class AclCommands {
             out.error(e.getMessage());
             return;
         }
-        out.integer(removed.size());
-        // as Redis: the connections authenticated as a removed user are closed
-        for (Session c : new ArrayList<>(ctx.clients().all())) {
-            if (c.user() != null && removed.contains(c.user())) {
-                c.closeAfterReply();
-            }
-        }
+        out.integer(removed.size()); // their connections were closed (ServerContext's listener), as Redis
     }
 
     private void users(Session s, CommandArgs a, RespWriter out) {

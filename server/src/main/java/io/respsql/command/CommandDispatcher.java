@@ -123,6 +123,11 @@ public final class CommandDispatcher {
         return false;
     }
 
+    /** The session whose command runs now (null between commands). */
+    Session currentSession() {
+        return callSession;
+    }
+
     /** The CLIENT INFO line of a session, for ACL LOG. */
     public String clientInfo(Session session) {
         StringBuilder sb = new StringBuilder();
@@ -392,7 +397,7 @@ public final class CommandDispatcher {
             return; // recorded when its reply is written (deferCall)
         }
         long micros = record(spec, elapsed, out.broken() || out.errorAt(start) != null);
-        if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec)) {
+        if (stats.slowLog.isSlow(micros) && !skipsSlowlog(spec) && !carriesPassword(spec, args)) {
             stats.slowLog.add(args, micros, session.addr(), session.name());
         }
     }
@@ -405,6 +410,22 @@ public final class CommandDispatcher {
         stats.latency.addIfNeeded(spec.hasFlag(CommandFlags.FAST) ? "fast-command" : "command", micros / 1000,
                 stats.clockMillis());
         return micros;
+    }
+
+    /**
+     * Whether a SQL request may carry a password (acl): a statement naming PASSWORD (CREATE/ALTER
+     * USER) never reaches the SLOWLOG. (CONFIG SET requirepass/masterauth is logged redacted: SlowLog.)
+     */
+    static boolean carriesPassword(CommandSpec spec, CommandArgs args) {
+        if (!"sql".equals(spec.group())) {
+            return false;
+        }
+        for (int i = 0; i < args.count(); i++) {
+            if (args.string(i).toLowerCase(java.util.Locale.ROOT).contains("password")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean skipsSlowlog(CommandSpec spec) {

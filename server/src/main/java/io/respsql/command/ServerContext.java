@@ -40,6 +40,19 @@ public final class ServerContext {
         this.info = info;
         this.persistence = persistence;
         this.acl = new io.respsql.acl.Acl(config::requirePass);
+        // as Redis: the connections of a removed user are closed (the one asking, after its reply)
+        acl.onDelete(removed -> {
+            for (io.respsql.client.Session c : new java.util.ArrayList<>(clients.all())) {
+                if (c.user() != null && removed.contains(c.user())) {
+                    if (dispatcher != null && dispatcher.currentSession() == c) {
+                        c.closeAfterReply();
+                    } else {
+                        clients.close(c);
+                        c.kill();
+                    }
+                }
+            }
+        });
     }
 
     /** ACL users (ACL SETUSER, AUTH user pass, CREATE USER, GRANT). */

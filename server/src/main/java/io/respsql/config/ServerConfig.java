@@ -389,6 +389,11 @@ public final class ServerConfig {
         return aclFile;
     }
 
+    public ServerConfig aclFile(String path) {
+        this.aclFile = path == null ? "" : path;
+        return this;
+    }
+
     public int aclLogMaxLen() {
         return aclLogMaxLen;
     }

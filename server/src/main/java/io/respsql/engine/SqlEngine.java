@@ -547,6 +547,13 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         this.access = access;
     }
 
+    /** CREATE USER, GRANT, ... (null: refused as not supported). */
+    private UserStatements userStatements;
+
+    public void userStatements(UserStatements u) {
+        this.userStatements = u;
+    }
+
     /** The table the index {@code index} belongs to (its name as the catalog keeps it), or null. */
     public String indexOwner(String index) {
         Table owner = catalog.indexOwner(index);
@@ -1135,6 +1142,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             if (denied != null) {
                 return Outcome.failed(SqlState.INSUFFICIENT_PRIVILEGE, denied);
             }
+            if (UserStatements.is(st)) {
+                // users live in the ACL (and its file), not in the data: never logged, never replicated
+                return userStatements == null
+                        ? Outcome.failed(SqlState.FEATURE_NOT_SUPPORTED, "ERR users are not available here")
+                        : userStatements.run(st);
+            }
             Outcome refused = isWrite(st) ? refusedWrite() : null;
             if (refused != null) {
                 return refused;
@@ -1256,6 +1269,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     }
 
     private static String abbreviate(String sql) {
+        if (sql.toLowerCase(java.util.Locale.ROOT).contains("password")) {
+            return "(a statement naming a password, not shown)"; // acl: a password never reaches the log
+        }
         return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
     }
 

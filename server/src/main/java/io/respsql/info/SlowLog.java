@@ -157,7 +157,7 @@ public final class SlowLog {
             return;
         }
         for (int i = 2; i + 1 < out.length; i += 2) {
-            if (args.is(i, "requirepass")) {
+            if (args.is(i, "requirepass") || args.is(i, "masterauth")) {
                 out[i + 1] = REDACTED;
             }
         }

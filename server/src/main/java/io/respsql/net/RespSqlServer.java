@@ -201,6 +201,7 @@ public final class RespSqlServer implements AutoCloseable {
             aof.close();
             throw e;
         }
+        sql.userStatements(new io.respsql.acl.AclSql(context.acl())); // CREATE USER, GRANT, ... (never logged)
         CommandDispatcher dispatcher = new CommandDispatcher(table, stats, config).acl(context.acl()).memory(memory).loading(loading::refusing)
                 .afterWrite(s -> s.replicationOffset(replication.offset())).writeRefusal(sql::writeRefusal);
         context.dispatcher(dispatcher);
@@ -266,6 +267,7 @@ public final class RespSqlServer implements AutoCloseable {
                 pg = io.respsql.pgwire.PgServer.listen(config, sql, catalog, loop, transportKind.serverChannel(),
                         clientChannels, pgHost(commit, config, loading, tls));
                 pg.memoryLimit(memory::overLimit);
+                pg.acl(context.acl());
             } catch (RuntimeException e) {
                 serverChannel.close().syncUninterruptibly();
                 if (tlsChannel != null && tlsChannel != serverChannel) {

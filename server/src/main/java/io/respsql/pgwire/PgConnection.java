@@ -111,6 +111,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private int pid;
     private int secret;
     private String user = "respsql";
+    /** The ACL user logged in as (null: the default user). */
+    private io.respsql.acl.AclUser aclUser;
+    /** The named ACL user whose password the login checks (null: the default user's, requirepass). */
+    private io.respsql.acl.AclUser loggingIn;
     private Scram scram;
     private boolean skipToSync;
     /** This connection's transaction (tx): BEGIN ... COMMIT, its status 'I', 'T' or 'E'. */
@@ -395,7 +399,25 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             fatal(e.sqlState(), e.getMessage());
             return;
         }
-        if (!server.config.passwordRequired()) {
+        loggingIn = namedUser();
+        if (loggingIn != null) {
+            if (!loggingIn.enabled()) {
+                fatal("28000", "role \"" + user + "\" is not permitted to log in");
+                return;
+            }
+            if (loggingIn.nopass()) {
+                aclUser = loggingIn;
+                authenticated();
+                return;
+            }
+            if (!server.config.pgAuth().equals("password") && loggingIn.scramVerifier() == null) {
+                fatal("28P01", "password authentication failed for user \"" + user + "\": it has no SCRAM-SHA-256 "
+                        + "verifier (its password was given as a #hash): set it with ACL SETUSER " + user
+                        + " >password or ALTER USER " + user + " PASSWORD '...'");
+                return;
+            }
+        }
+        if (loggingIn == null && !server.config.passwordRequired()) {
             authenticated(); // trust, as RESP lets a client in without AUTH while no password is set
         } else if (server.config.pgAuth().equals("password")) {
             PgMessages.authentication(out, 3, null); // cleartext, as configured
@@ -413,8 +435,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         switch (state) {
             case PASSWORD -> {
                 String given = cstring(f);
-                if (MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
+                if (loggingIn != null ? loggingIn.checkPassword(given.getBytes(StandardCharsets.UTF_8))
+                        : MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8),
                         server.config.requirePass().getBytes(StandardCharsets.UTF_8))) {
+                    aclUser = loggingIn;
                     authenticated();
                 } else {
                     authFailed();
@@ -428,7 +452,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 }
                 int len = f.readInt();
                 String first = len < 0 ? "" : f.readCharSequence(len, StandardCharsets.UTF_8).toString();
-                scram = new Scram(server.verifier());
+                scram = new Scram(loggingIn != null
+                        ? Scram.Verifier.of(io.respsql.acl.ScramVerifier.parse(loggingIn.scramVerifier()))
+                        : server.verifier());
                 String reply = scram.clientFirst(first);
                 if (reply == null) {
                     fatal("08P01", "malformed SCRAM message");
@@ -447,10 +473,32 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     return;
                 }
                 PgMessages.authentication(out, 12, reply.getBytes(StandardCharsets.UTF_8));
+                aclUser = loggingIn;
                 authenticated();
             }
             default -> fatal("08P01", "unexpected password message");
         }
+    }
+
+    /**
+     * The ACL user the startup packet names, when it is one other than {@code default}; null: the
+     * login is the default user's (requirepass, or trust without one), as before users existed.
+     */
+    private io.respsql.acl.AclUser namedUser() {
+        if (server.acl == null || user.equals(io.respsql.acl.Acl.DEFAULT)) {
+            return null;
+        }
+        return server.acl.user(user);
+    }
+
+    /** The ACL check of this connection's statements (null: unrestricted). */
+    private io.respsql.engine.StatementAccess access() {
+        if (server.acl == null) {
+            return null;
+        }
+        io.respsql.acl.AclUser u = aclUser != null ? aclUser : server.acl.defaultUser();
+        return u.unrestricted() ? null : server.acl.access(u, true, server.engine.engine()::indexOwner,
+                () -> "pgwire addr=" + ctx.channel().remoteAddress() + " user=" + u.name());
     }
 
     private void authFailed() {
@@ -665,6 +713,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (spec.from) {
             if (server.overMemoryLimit()) {
                 return Result.error(SqlState.OUT_OF_MEMORY, SqlEngine.OOM_REPLY);
+            }
+            io.respsql.engine.StatementAccess access = access();
+            String denied = access == null ? null : access.checkVerb("copy", spec.table, true);
+            if (denied != null) {
+                return Result.error(SqlState.INSUFFICIENT_PRIVILEGE, denied.replaceFirst("^ERR ", ""));
             }
             io.respsql.engine.CopyIn in;
             boolean prior = io.respsql.sql.Dialect.set(true);
@@ -1083,6 +1136,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         runFormats = formats;
         runDescribe = describeFirst;
         server.engine.engine().sequenceSession(sequences); // this connection's currval/lastval
+        server.engine.engine().access(access()); // acl: this connection's user (null: unrestricted)
         Outcome o = null;
         try {
             o = server.engine.execute(sql, settings.postgresDialect(), rows, this,

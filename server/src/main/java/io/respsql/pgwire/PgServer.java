@@ -46,6 +46,15 @@ public final class PgServer implements AutoCloseable {
     private final Map<Integer, PgConnection> sessions = new HashMap<>();
     private int nextPid = 1;
     private Scram.Verifier verifier;
+    // ---- acl ----
+    /** The server's ACL users (null: only requirepass, as before users existed). */
+    io.respsql.acl.Acl acl;
+
+    /** PostgreSQL clients log in as the ACL user the startup packet names (SCRAM-SHA-256 with its verifier). */
+    public PgServer acl(io.respsql.acl.Acl acl) {
+        this.acl = acl;
+        return this;
+    }
     /** Whether used memory is over maxmemory: statements that grow it are then refused, as RESP's DENYOOM. */
     private java.util.function.BooleanSupplier overMemoryLimit = () -> false;
     private Channel serverChannel;

@@ -28,6 +28,11 @@ final class Scram {
             return of(password, salt);
         }
 
+        /** A stored verifier (an ACL user's, acl/ScramVerifier): no password known. */
+        static Verifier of(io.respsql.acl.ScramVerifier v) {
+            return new Verifier(null, v.salt(), v.storedKey(), v.serverKey());
+        }
+
         static Verifier of(String password, byte[] salt) {
             byte[] salted = hi(password.getBytes(StandardCharsets.UTF_8), salt, ITERATIONS);
             byte[] clientKey = hmac(salted, "Client Key".getBytes(StandardCharsets.US_ASCII));

@@ -260,10 +260,12 @@ final class MasterLink {
             ByteBuf out = ctx.alloc().buffer(256);
             repliesBeforePsync = 2;
             authSent = !config.masterAuth().isEmpty();
-            if (authSent && !config.masterUser().isEmpty()) {
-                writeCommand(out, "AUTH", config.masterUser(), config.masterAuth()); // as Redis: masteruser's ACL user
-            } else if (authSent) {
-                writeCommand(out, "AUTH", config.masterAuth());
+            if (authSent) {
+                if (config.masterUser().isEmpty()) {
+                    writeCommand(out, "AUTH", config.masterAuth());
+                } else {
+                    writeCommand(out, "AUTH", config.masterUser(), config.masterAuth()); // as Redis: masteruser's ACL user
+                }
                 repliesBeforePsync++;
             }
             // As Redis: over TLS the replica announces its TLS port (what Sentinel and others connect to).

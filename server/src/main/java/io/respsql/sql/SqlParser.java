@@ -123,6 +123,10 @@ public final class SqlParser {
         if (sequence != null) {
             return sequence;
         }
+        Statement acl = aclStatement();
+        if (acl != null) {
+            return acl;
+        }
         Keyword kw = t.keyword();
         if (kw == null) {
             if (t.isKeyword("TRUNCATE")) {
@@ -2415,6 +2419,117 @@ public final class SqlParser {
         String table = selectInto;
         selectInto = null;
         return new Statement.CreateTableAs(table, null, q, true, false);
+    }
+
+    // ---- acl ----
+
+    /**
+     * CREATE/ALTER/DROP USER|ROLE, GRANT, REVOKE (PostgreSQL's forms, either dialect), or null when
+     * the statement is none of them (nothing taken).
+     */
+    private Statement aclStatement() {
+        Token t = peek();
+        boolean role = peek(1).isKeyword("USER") || peek(1).isKeyword("ROLE");
+        if (t.is(Keyword.CREATE) && role) {
+            boolean login = peek(1).isKeyword("USER"); // PostgreSQL: CREATE USER is LOGIN, CREATE ROLE NOLOGIN
+            pos += 2;
+            String name = name("user name");
+            Statement.RoleOptions o = roleOptions(login);
+            return new Statement.CreateUser(name, o.login(), o.password(), o.superuser());
+        }
+        if (t.is(Keyword.ALTER) && role) {
+            pos += 2;
+            String name = name("user name");
+            Statement.RoleOptions o = roleOptions(null);
+            return new Statement.AlterUser(name, o.login(), o.password(), o.superuser());
+        }
+        if (t.is(Keyword.DROP) && role) {
+            pos += 2;
+            boolean ifExists = ifExists();
+            List<String> names = new ArrayList<>();
+            do {
+                names.add(name("user name"));
+            } while (acceptSymbol(Symbol.COMMA));
+            return new Statement.DropUser(names, ifExists);
+        }
+        if (t.isKeyword("GRANT") || t.isKeyword("REVOKE")) {
+            boolean grant = t.isKeyword("GRANT");
+            pos++;
+            List<String> privileges = new ArrayList<>();
+            if (acceptKeyword(Keyword.ALL)) {
+                if (peek().isKeyword("PRIVILEGES")) {
+                    pos++;
+                }
+                privileges.add("ALL");
+            } else {
+                do {
+                    Token p = peek();
+                    String w = p.text.toUpperCase(java.util.Locale.ROOT);
+                    if (p.type != Token.Type.IDENT || !(w.equals("SELECT") || w.equals("INSERT") || w.equals("UPDATE")
+                            || w.equals("DELETE") || w.equals("TRUNCATE"))) {
+                        throw error("SELECT, INSERT, UPDATE, DELETE, TRUNCATE or ALL");
+                    }
+                    pos++;
+                    privileges.add(w);
+                } while (acceptSymbol(Symbol.COMMA));
+            }
+            expectKeyword(Keyword.ON);
+            acceptKeyword(Keyword.TABLE);
+            List<String> tables = new ArrayList<>();
+            do {
+                tables.add(name("table name"));
+            } while (acceptSymbol(Symbol.COMMA));
+            if (grant) {
+                if (!peek().isKeyword("TO")) {
+                    throw error("TO");
+                }
+            } else if (!peek().is(Keyword.FROM)) {
+                throw error("FROM");
+            }
+            pos++;
+            List<String> users = new ArrayList<>();
+            do {
+                users.add(name("user name"));
+            } while (acceptSymbol(Symbol.COMMA));
+            return grant ? new Statement.Grant(privileges, tables, users) : new Statement.Revoke(privileges, tables, users);
+        }
+        return null;
+    }
+
+    /** {@code [WITH] LOGIN | NOLOGIN | PASSWORD 'p' | PASSWORD NULL | SUPERUSER | NOSUPERUSER ...}. */
+    private Statement.RoleOptions roleOptions(Boolean login) {
+        if (peek().is(Keyword.WITH)) {
+            pos++;
+        }
+        String password = null;
+        Boolean superuser = null;
+        boolean clearPassword = false;
+        while (peek().type == Token.Type.IDENT) {
+            Token o = peek();
+            if (o.isKeyword("LOGIN")) {
+                login = true;
+            } else if (o.isKeyword("NOLOGIN")) {
+                login = false;
+            } else if (o.isKeyword("SUPERUSER")) {
+                superuser = true;
+            } else if (o.isKeyword("NOSUPERUSER")) {
+                superuser = false;
+            } else if (o.isKeyword("PASSWORD")) {
+                pos++;
+                Token p = peek();
+                if (p.is(Keyword.NULL)) {
+                    clearPassword = true;
+                } else if (p.type == Token.Type.STRING && !isDoubleQuoted(p)) {
+                    password = p.text;
+                } else {
+                    throw error("a password string or NULL");
+                }
+            } else {
+                throw error("LOGIN, NOLOGIN, PASSWORD, SUPERUSER or NOSUPERUSER");
+            }
+            pos++;
+        }
+        return new Statement.RoleOptions(login, clearPassword ? "" : password, superuser);
     }
 
     // ---- sequences (seq helper) ----

@@ -164,6 +164,22 @@ public final class JedisSession {
                     // the whole EXEC failed: that is the error surfaced
                 }
                 eqRows(sqlRows("SELECT * FROM people ORDER BY id"), before, "the table after the failed block");
+            })
+            .step("named ACL user (run.sh's reader)", () -> {
+                DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().user("reader").password("reader-pw");
+                if (protocol.equals("3")) {
+                    config.protocol(RedisProtocol.RESP3);
+                }
+                try (Jedis reader = new Jedis(new HostAndPort(Session.HOST, Session.PORT), config.build())) {
+                    eq(reader.aclWhoAmI(), "reader", "ACL WHOAMI");
+                    reader.sendCommand(SQL, "SELECT COUNT(*) FROM people WHERE id < 0"); // a read: allowed (throws if not)
+                    try {
+                        reader.sendCommand(SQL, "DELETE FROM people");
+                        check(false, "DELETE as reader was not refused");
+                    } catch (JedisDataException e) {
+                        eq(e.getMessage(), "NOPERM User reader has no permissions to run the 'delete' command", "DELETE as reader");
+                    }
+                }
             });
     }
 }

@@ -98,6 +98,23 @@ public final class LettuceSession {
         return sync.dispatch(QUERY, new NestedMultiOutput<>(CODEC), args(statement));
     }
 
+    /** run.sh's ACL user: logs in by name (HELLO 3 AUTH), reads, and is refused a DELETE. */
+    private void namedUser() {
+        RedisClient client = RedisClient.create(RedisURI.builder().withHost(Session.HOST).withPort(Session.PORT)
+                .withAuthentication("reader", "reader-pw".toCharArray()).build());
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            eq(c.sync().aclWhoami(), "reader", "ACL WHOAMI");
+            try {
+                c.sync().dispatch(SQL, new StatusOutput<>(CODEC), args("DELETE FROM people"));
+                check(false, "DELETE as reader was not refused");
+            } catch (RedisCommandExecutionException e) {
+                eq(e.getMessage(), "NOPERM User reader has no permissions to run the 'delete' command", "DELETE as reader");
+            }
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
     private Session session() {
         return new Session(NAME)
             .step("connect", () -> {
@@ -183,6 +200,7 @@ public final class LettuceSession {
                     // the whole EXEC failed: that is the error surfaced
                 }
                 eqRows(sqlRows("SELECT * FROM people ORDER BY id"), before, "the table after the failed block");
-            });
+            })
+            .step("named ACL user (run.sh's reader)", this::namedUser);
     }
 }

@@ -267,4 +267,38 @@ public sealed interface Statement {
     /** {@code DROP CONSTRAINT [IF EXISTS] n [CASCADE | RESTRICT]}. */
     record DropConstraint(String name, boolean ifExists, boolean cascade) implements AlterAction {
     }
+
+    // ---- acl ----
+
+    /** What CREATE/ALTER USER|ROLE set: null where not written; {@code password} "" for PASSWORD NULL. */
+    record RoleOptions(Boolean login, String password, Boolean superuser) {
+    }
+
+    /** {@code CREATE USER|ROLE name [WITH] [LOGIN|NOLOGIN] [PASSWORD 'p'] [SUPERUSER]}: an ACL user. */
+    record CreateUser(String name, Boolean login, String password, Boolean superuser) implements Statement {
+        @Override
+        public String toString() {
+            return "CreateUser[" + name + "]"; // never the password
+        }
+    }
+
+    /** {@code ALTER USER|ROLE name [WITH] options}. */
+    record AlterUser(String name, Boolean login, String password, Boolean superuser) implements Statement {
+        @Override
+        public String toString() {
+            return "AlterUser[" + name + "]";
+        }
+    }
+
+    /** {@code DROP USER|ROLE [IF EXISTS] a[, b]}. */
+    record DropUser(List<String> names, boolean ifExists) implements Statement {
+    }
+
+    /** {@code GRANT SELECT|INSERT|UPDATE|DELETE|TRUNCATE|ALL [, ...] ON [TABLE] t[, ...] TO u[, ...]}. */
+    record Grant(List<String> privileges, List<String> tables, List<String> users) implements Statement {
+    }
+
+    /** {@code REVOKE ... ON [TABLE] t[, ...] FROM u[, ...]}. */
+    record Revoke(List<String> privileges, List<String> tables, List<String> users) implements Statement {
+    }
 }
