@@ -151,6 +151,16 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         return plan.estimatedRowsTouched(params);
     }
 
+    /**
+     * The read view a worker runs {@code plan} against: the tables it reads, and the system
+     * relations (pg_class, ...) the plan built on the event loop from the live catalog (indexes,
+     * constraints, sequences), which the worker can neither read nor find in the view. Both
+     * protocols' offloads take their view here.
+     */
+    public static ReadView viewFor(io.respsql.storage.Catalog catalog, PlannedQuery plan) {
+        return catalog.readView(new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()))).systemRelations(plan.systemRelations());
+    }
+
     @Override
     public boolean wouldOffload(PlannedQuery plan, io.respsql.expr.ParamValues params) {
         long threshold = minRows.getAsLong();
@@ -178,10 +188,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         if (!ch.isActive()) {
             return false;
         }
-        List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
-        // system relations are built from the live catalog (indexes, constraints, sequences), which a
-        // worker cannot read: the view carries those the plan built here
-        ReadView view = catalog.readView(tables).systemRelations(plan.systemRelations());
+        ReadView view = viewFor(catalog, plan);
         Job job = new Job(s, q, sql, view, form);
         job.call = calls.get();
         long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();

@@ -1394,7 +1394,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         rows.discard(); // an inline attempt that overran its bound: its rows are not sent
         boolean stream = runTarget == out;
         flush(); // what was answered before goes ahead of the worker's chunks
-        ReadView view = server.catalog.readView(plan.tablesRead());
+        ReadView view = io.respsql.engine.BackgroundQueries.viewFor(server.catalog, plan);
         Job j = new Job(q, sql, view, runFormats, runDescribe, stream);
         long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
         if (timeout > 0) {

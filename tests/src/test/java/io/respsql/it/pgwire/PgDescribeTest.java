@@ -126,13 +126,14 @@ class PgDescribeTest {
     }
 
     /**
-     * A catalog query stays on the event loop even when every read would go to a worker
-     * (bg-query-min-rows 1): a worker binds it again against a read view of the tables it read,
-     * where the catalog's rows were missing (getColumns and getTables answered no rows on a fresh
-     * server when their first, slower run moved to a worker).
+     * A catalog query that goes to a worker (bg-query-min-rows 1: every read that touches a table
+     * does) answers the catalog's rows: the worker binds it again against a read view of the
+     * tables it read, which carries the system relations the plan built on the event loop (they
+     * were missing: getColumns and getTables answered no rows on a fresh server when their first,
+     * slower run moved to a worker).
      */
     @Test
-    void catalogQueriesStayOnTheEventLoop() throws Exception {
+    void catalogQueriesOnAWorkerSeeTheWholeCatalog() throws Exception {
         Object before = server.dispatch("CONFIG", "GET", "bg-query-min-rows");
         String old = String.valueOf(((List<?>) before).get(1));
         assertEquals("OK", server.dispatch("CONFIG", "SET", "bg-query-min-rows", "1"));
