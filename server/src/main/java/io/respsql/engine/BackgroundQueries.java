@@ -164,6 +164,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff) {
+        return offer(q, sql, plan, movedOff, catalog::readView);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff,
+                         java.util.function.Function<java.util.Collection<Table>, ReadView> views) {
         Session s = session;
         long threshold = minRows.getAsLong();
         // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
@@ -181,7 +187,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         List<Table> tables = new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()));
         // system relations are built from the live catalog (indexes, constraints, sequences), which a
         // worker cannot read: the view carries those the plan built here
-        ReadView view = catalog.readView(tables).systemRelations(plan.systemRelations());
+        // (the engine's image: a transaction's snapshot, or the live tables, its own uncommitted writes included)
+        ReadView view = views.apply(tables).systemRelations(plan.systemRelations());
         Job job = new Job(s, q, sql, view, form);
         job.call = calls.get();
         long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
@@ -462,6 +469,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             job.failed = job.chunks == 0 && job.errorText != null;
             if (job.failed) {
                 stats.countErrorReply(job.errorText); // as the dispatcher counts an inline error reply
+                // txfix: a statement that fails (a cancel, its timeout) fails the transaction block it ran in
+                Transactions.Tx tx = job.session.sqlTxOrNull();
+                if (tx != null) {
+                    tx.fail();
+                }
             }
             stats.totalNetOutputBytes += job.reply.readableBytes();
             ch.write(job.reply, ch.voidPromise());
