@@ -1350,7 +1350,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         boolean stream = runTarget == out;
         flush(); // what was answered before goes ahead of the worker's chunks
         // txfix: the engine's image (a transaction's snapshot, or the live tables, its own uncommitted writes included)
-        ReadView view = views.apply(plan.tablesRead());
+        // and the system relations the plan built on the loop (a worker cannot read the live catalog; as BackgroundQueries)
+        ReadView view = views.apply(plan.tablesRead()).systemRelations(plan.systemRelations());
         Job j = new Job(q, sql, view, runFormats, runDescribe, stream);
         long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
         if (timeout > 0) {
