@@ -239,6 +239,35 @@ class TransactionsMovedReadTest {
         }
     }
 
+    /**
+     * idle_in_transaction_session_timeout on RESP (as pgwire's): a transaction left idle that long
+     * is rolled back (the other connection's parked write runs) and its connection closed; one
+     * that keeps sending statements is not.
+     */
+    @Test
+    void respIdleInTransactionTimeout() throws Exception {
+        try (RespConnection a = new RespConnection(server.host(), server.port());
+                RespConnection b = new RespConnection(server.host(), server.port())) {
+            assertEquals("+OK\r\n", a.call("SQL", "SET idle_in_transaction_session_timeout = 300"));
+            assertEquals("+OK\r\n", a.call("SQL", "BEGIN"));
+            assertEquals("+OK\r\n", a.call("SQL", "INSERT INTO tm VALUES (" + (N + 1) + ", 7)"));
+            for (int i = 0; i < 6; i++) { // busy for longer than the timeout, never idle that long
+                Thread.sleep(100);
+                assertSum(a, SUM + 7);
+            }
+            b.sendCommand("SQL", "INSERT INTO tm VALUES (" + (N + 2) + ", 1)"); // parked: a holds the token
+            assertTrue(a.awaitClosedByServer(10_000), "the idle transaction's connection was not closed");
+            assertEquals("+OK\r\n", b.readReply()); // ran once a's transaction was rolled back
+            assertSum(b, SUM + 1);
+            b.call("SQL", "DELETE FROM tm WHERE id > " + N);
+            assertSum(b, SUM);
+            // outside a transaction block the setting closes nothing
+            assertEquals("+OK\r\n", b.call("SQL", "SET idle_in_transaction_session_timeout = 100"));
+            assertTrue(!b.awaitClosedByServer(500));
+            assertEquals("+PONG\r\n", b.call("PING"));
+        }
+    }
+
     @Test
     void multiExecStillCannotMove() throws Exception {
         try (RespConnection a = new RespConnection(server.host(), server.port())) {
