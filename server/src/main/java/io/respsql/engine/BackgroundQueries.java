@@ -152,13 +152,13 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     }
 
     /**
-     * The read view a worker runs {@code plan} against: the tables it reads, and the system
-     * relations (pg_class, ...) the plan built on the event loop from the live catalog (indexes,
-     * constraints, sequences), which the worker can neither read nor find in the view. Both
-     * protocols' offloads take their view here.
+     * The read view a worker runs {@code plan} against: {@code views}' image of the tables it
+     * reads, and the system relations (pg_class, ...) the plan built on the event loop from the live
+     * catalog (indexes, constraints, sequences), which the worker can neither read nor find in the
+     * view. Both protocols' offloads take their view here.
      */
-    public static ReadView viewFor(io.respsql.storage.Catalog catalog, PlannedQuery plan) {
-        return catalog.readView(new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()))).systemRelations(plan.systemRelations());
+    public static ReadView viewFor(java.util.function.Function<java.util.Collection<Table>, ReadView> views, PlannedQuery plan) {
+        return views.apply(new ArrayList<>(new LinkedHashSet<>(plan.tablesRead()))).systemRelations(plan.systemRelations());
     }
 
     @Override
@@ -174,6 +174,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff) {
+        return offer(q, sql, plan, movedOff, catalog::readView);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff,
+                         java.util.function.Function<java.util.Collection<Table>, ReadView> views) {
         Session s = session;
         long threshold = minRows.getAsLong();
         // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
@@ -188,7 +194,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         if (!ch.isActive()) {
             return false;
         }
-        ReadView view = viewFor(catalog, plan);
+        // the engine's image (a transaction's snapshot, or the live tables, its own uncommitted writes included)
+        ReadView view = viewFor(views, plan);
         Job job = new Job(s, q, sql, view, form);
         job.call = calls.get();
         long timeout = s.statementTimeoutMs() >= 0 ? s.statementTimeoutMs() : timeoutMillis.getAsLong();
@@ -469,6 +476,11 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             job.failed = job.chunks == 0 && job.errorText != null;
             if (job.failed) {
                 stats.countErrorReply(job.errorText); // as the dispatcher counts an inline error reply
+                // txfix: a statement that fails (a cancel, its timeout) fails the transaction block it ran in
+                Transactions.Tx tx = job.session.sqlTxOrNull();
+                if (tx != null) {
+                    tx.fail();
+                }
             }
             stats.totalNetOutputBytes += job.reply.readableBytes();
             ch.write(job.reply, ch.voidPromise());

@@ -117,11 +117,39 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
      * another connection's transaction holds uncommitted writes; null: the live catalog.
      */
     private io.respsql.storage.ReadView readFrom;
+    /** txfix: the shared image {@link #readFrom} belongs to (a worker running the query takes a reference). */
+    private Transactions.SharedView readFromShared;
 
-    /** Makes the next {@link #execute} read {@code view} (a query only; not cached, not offloaded); null: back to live. */
-    public void readFrom(io.respsql.storage.ReadView view) {
-        this.readFrom = view;
+    /**
+     * Makes the next {@link #execute} read {@code view} (a query only; not cached; a worker it
+     * moves to reads the same image); null: back to live.
+     */
+    void readFrom(Transactions.SharedView view) {
+        this.readFromShared = view;
+        this.readFrom = view == null ? null : view.view;
     }
+
+    /** txfix: the running block is an interactive transaction's ({@link #resumeBlock}), not MULTI/EXEC's. */
+    private boolean txBlock;
+
+    /**
+     * txfix: the read view a worker running the current query reads (its owner releases it, on
+     * the event loop): the image the query was planned against ({@link #readFrom}: a transaction's
+     * snapshot or another transaction's committed image, shared by reference count), else a
+     * capture of the live tables it reads now. Inside a transaction holding uncommitted writes
+     * the live tables are its own writes over the committed data (the write token keeps every
+     * other writer out), exactly what its query must see; the capture is copy-on-write, so the
+     * transaction's later writes or rollback (after the statement, or when its connection
+     * closes meanwhile) copy the chunks the view shares and the view stays as captured.
+     */
+    private io.respsql.storage.ReadView workerView(java.util.Collection<Table> tablesRead) {
+        if (readFromShared != null) {
+            return readFromShared.lease();
+        }
+        return catalog.readView(tablesRead);
+    }
+
+    private final java.util.function.Function<java.util.Collection<Table>, io.respsql.storage.ReadView> workerViews = this::workerView;
 
     /** Whether {@code sql} is a query (SELECT, VALUES, ... : a {@link Statement.QueryStatement}) that writes nothing. */
     public static boolean isQuery(CharSequence sql) {
@@ -275,6 +303,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** Keeps the block's changes: tells the listener of its writes as one group, and marks its tables changed. */
     public void commitBlock() {
         undo = null;
+        txBlock = false;
         try {
             if (!blockWrites.isEmpty()) {
                 listener.blockBegun();
@@ -301,6 +330,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         catalog.schemaChanged(); // the rollback may restore tables or indexes: no cached plan survives it
         UndoLog log = undo;
         undo = null;
+        txBlock = false;
         List<io.respsql.storage.Sequence> moved = new ArrayList<>(blockSequences);
         clearBlock();
         if (log != null) {
@@ -356,6 +386,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             throw new IllegalStateException("a block is already running");
         }
         undo = b.undo;
+        txBlock = true;
         blockWrites = b.writes;
         blockChanges = b.changes;
         blockPostgres = b.postgres;
@@ -367,6 +398,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** Takes the running block (resumed with {@link #resumeBlock}) out of the engine again. */
     public void suspendBlock() {
         undo = null;
+        txBlock = false;
         blockWrites = new ArrayList<>(0);
         blockChanges = new LongArrayList(0);
         blockPostgres = new BooleanArrayList(0);
@@ -594,6 +626,17 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         default boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan, boolean moved) {
             return !moved && offer(q, sql, plan);
         }
+
+        /**
+         * txfix: {@link #offer(Statement.QueryStatement, String, io.respsql.plan.PlannedQuery, boolean)}
+         * whose worker reads {@code views.apply(plan.tablesRead())} (taken only when it takes the
+         * statement; released by it on the event loop once the worker is done): the engine's
+         * choice of image (a transaction's snapshot, or the live tables it reads).
+         */
+        default boolean offer(Statement.QueryStatement q, String sql, io.respsql.plan.PlannedQuery plan, boolean moved,
+                              java.util.function.Function<java.util.Collection<Table>, io.respsql.storage.ReadView> views) {
+            return offer(q, sql, plan, moved);
+        }
     }
 
     /**
@@ -621,7 +664,9 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         // the statement's time (now(), CURRENT_DATE, 'today'): a logged statement replays with the time it logged
         long pinned = io.respsql.expr.StatementTime.pinnedBy(sql);
         io.respsql.expr.StatementTime.current().begin(pinned == 0 && undo != null ? blockMicros : pinned);
-        this.offload = undo == null && readFrom == null ? offload : null;
+        // MULTI/EXEC (and a pgwire Query's implicit block) is atomic: its reads stay on the loop;
+        // an interactive transaction's query may move (txfix: the worker reads what it must see, workerView)
+        this.offload = undo == null || txBlock ? offload : null;
         parsed = null;
         parsedText = null;
         moveOff = false;
@@ -1320,10 +1365,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 moveOff = false;
                 stop.replyStarted(); // so the loop bound cannot stop it half-way (the statement timeout still does)
             }
-            if (moveOff && offload.offer(q, sql, p, true)) {
+            if (moveOff && offload.offer(q, sql, p, true, workerViews)) {
                 return Outcome.later();
             }
-            if (offload != null && offload.offer(q, sql, p)) {
+            if (offload != null && offload.offer(q, sql, p, false, workerViews)) {
                 return Outcome.later();
             }
             try {
@@ -1331,7 +1376,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             } catch (SqlException e) {
                 // Over the event-loop bound with nothing of the reply sent: a worker runs it
                 // again from the start (the data cannot have changed: the loop was busy with it).
-                if (stop.loopBoundHit() && offload != null && results.retract() && offload.offer(q, sql, p, true)) {
+                if (stop.loopBoundHit() && offload != null && results.retract() && offload.offer(q, sql, p, true, workerViews)) {
                     return Outcome.later();
                 }
                 throw e;

@@ -115,7 +115,7 @@ public final class Transactions {
                 if (owner.committedView == null) {
                     return false; // no image of the data before its writes: wait for its end
                 }
-                engine.readFrom(owner.committedView.view); // the data as before the owner's first write
+                engine.readFrom(owner.committedView); // the data as before the owner's first write
             }
             viewReads++;
         }
@@ -173,7 +173,7 @@ public final class Transactions {
         }
         if (SqlEngine.isQuery(sql)) {
             viewReads++;
-            engine.readFrom(t.snapshot.view);
+            engine.readFrom(t.snapshot);
             t.started = true;
             engine.resumeBlock(t.block);
             t.statementMark = t.block.mark();
@@ -252,7 +252,7 @@ public final class Transactions {
             }
         } finally {
             if (t.committedView != null) {
-                t.committedView.release(); // no reader holds it: they run on the event loop, within one statement
+                t.committedView.release(); // a query moved to a worker holds its own reference (lease)
                 t.committedView = null;
             }
             if (t.snapshot != null) {
@@ -826,6 +826,16 @@ public final class Transactions {
             if (--refs == 0) {
                 view.release();
             }
+        }
+
+        /**
+         * txfix: one more reader, a statement moved to a worker: a view of the same capture whose
+         * release drops this reference (on the event loop, when the worker is done), so the
+         * capture outlives the transaction's end when the connection closes meanwhile.
+         */
+        io.respsql.storage.ReadView lease() {
+            retain();
+            return view.alias(this::release);
         }
     }
 

@@ -147,6 +147,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
             ReferenceCountUtil.release(msg);
             return;
         }
+        idleGeneration++; // txfix: the client is not idle (an armed idle-in-transaction timer does nothing)
         parser.begin(read, ctx.alloc());
         if (session.isBlocked()) {
             parser.end(); // kept unparsed until the blocking command (WAIT) has answered, in order
@@ -264,10 +265,40 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         return out;
     }
 
+    // ---- txfix: idle_in_transaction_session_timeout on RESP connections ----
+
+    /** Moves on with each read and each arming: a timer of an older one does nothing. */
+    private long idleGeneration;
+
+    /**
+     * After the replies of a batch: a connection left inside a transaction block with
+     * idle_in_transaction_session_timeout set (and no statement running on a worker, none parked)
+     * gets a timer; when nothing arrived meanwhile it fires, rolls the transaction back (its write
+     * token released) and closes the connection, as pgwire's FATAL 25P03 does.
+     */
+    private void idleInTransactionTimer(ChannelHandlerContext ctx) {
+        long gen = ++idleGeneration;
+        io.respsql.engine.Transactions.Tx tx = session == null ? null : session.sqlTxOrNull();
+        if (tx == null || !tx.inBlock() || tx.idleTimeoutMs() <= 0 || session.isBlocked() || session.isClosing()) {
+            return;
+        }
+        ctx.executor().schedule(() -> {
+            Session s = session;
+            if (gen != idleGeneration || s == null || s.isClosing() || s.isBlocked() || !tx.inBlock()) {
+                return;
+            }
+            log.info("Client id={} closed: idle in a transaction for more than {} ms (idle_in_transaction_session_timeout)",
+                    s.id(), tx.idleTimeoutMs());
+            tx.connectionClosed(); // rolled back now: the other connections' parked writes run
+            s.kill();
+        }, tx.idleTimeoutMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (session != null && !session.isClosing()) {
             writeOut(ctx);
+            idleInTransactionTimer(ctx);
         }
         if (flushPending) {
             flushPending = false;

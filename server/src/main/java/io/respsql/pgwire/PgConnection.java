@@ -1083,6 +1083,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (pending != null) {
             Result r = pending;
             pending = null;
+            if (r.failed()) {
+                tx.fail(); // txfix: a moved statement that failed (cancelled, timed out) fails its transaction block
+            }
             if (target != out) {
                 target.release();
             }
@@ -1387,6 +1390,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
 
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean moved) {
+        return offer(q, sql, plan, moved, server.catalog::readView);
+    }
+
+    @Override
+    public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean moved,
+                         java.util.function.Function<java.util.Collection<io.respsql.storage.Table>, ReadView> views) {
         // by its estimate when it reads enough rows; any query that overran the event-loop bound inline
         if (!moved && !wouldOffload(plan, null) || !ctx.channel().isActive()) {
             return false;
@@ -1394,7 +1403,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         rows.discard(); // an inline attempt that overran its bound: its rows are not sent
         boolean stream = runTarget == out;
         flush(); // what was answered before goes ahead of the worker's chunks
-        ReadView view = io.respsql.engine.BackgroundQueries.viewFor(server.catalog, plan);
+        // txfix: the engine's image (a transaction's snapshot, or the live tables, its own uncommitted writes included)
+        ReadView view = io.respsql.engine.BackgroundQueries.viewFor(views, plan);
         Job j = new Job(q, sql, view, runFormats, runDescribe, stream);
         long timeout = settings.statementTimeoutMs() >= 0 ? settings.statementTimeoutMs() : server.config.queryTimeoutMs();
         if (timeout > 0) {

@@ -106,12 +106,40 @@ public final class ReadView implements ReadableCatalog {
      * the chunks no other outstanding capture holds. Idempotent.
      */
     public void release() {
+        if (onRelease != null) {
+            if (!aliasReleased) {
+                aliasReleased = true;
+                onRelease.run();
+            }
+            return;
+        }
         image.release();
     }
 
     /** Whether {@link #release()} was called. */
     public boolean released() {
-        return image.released();
+        return onRelease != null ? aliasReleased : image.released();
+    }
+
+    // ---- txfix: one capture read by several statements ----
+
+    /** Set on an {@link #alias}: what its release does instead of releasing the capture. */
+    private Runnable onRelease;
+    private boolean aliasReleased;
+
+    /**
+     * Another view of this view's capture (its own table objects and system relations), for one
+     * more reader of a capture that stays owned elsewhere (a transaction's snapshot or committed
+     * image read by a statement moved to a worker): its {@link #release()} runs {@code onRelease}
+     * once (the owner's reference count), not the capture's release. Event loop only.
+     */
+    public ReadView alias(Runnable onRelease) {
+        if (released()) {
+            throw new IllegalStateException("read view already released");
+        }
+        ReadView v = new ReadView(image);
+        v.onRelease = java.util.Objects.requireNonNull(onRelease);
+        return v;
     }
 
     /** Chunks the captured tables copied since the view was taken; see {@link CatalogImage#copiedChunks()}. Event loop only. */
