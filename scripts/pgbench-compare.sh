@@ -75,19 +75,28 @@ pg_settings() {
 
 # ---- RespSQL: a server per (round, durability) on free ports in a temp dir ----
 rs_start() { # durable|volatile
-  local dir="$work/respsql-$1-$RANDOM" port pgport
+  local dir="$work/respsql-$1-$RANDOM" port pgport attempt
   mkdir -p "$dir"
-  port="$(free_port)"; pgport="$(free_port)"
   local dur=(--appendonly no --save "")
   [[ "$1" == durable ]] && dur=(--appendonly yes --appendfsync always --save "")
-  "${PIN[@]}" "$root/scripts/respsql-server" --port "$port" --pg-port "$pgport" --dir "$dir" "${dur[@]}" \
-    >"$dir/server.log" 2>&1 &
-  rs_pid=$!
-  local deadline=$((SECONDS + 120))
-  until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$pgport" >/dev/null 2>&1; do
-    kill -0 "$rs_pid" 2>/dev/null || { cat "$dir/server.log" >&2; echo "pgbench-compare: respsql did not start" >&2; exit 1; }
-    [[ $SECONDS -lt $deadline ]] || { echo "pgbench-compare: respsql did not answer" >&2; exit 1; }
-    sleep 0.2
+  for attempt in 1 2 3 4 5; do
+    port="$(free_port)"; pgport="$(free_port)"
+    "${PIN[@]}" "$root/scripts/respsql-server" --port "$port" --pg-port "$pgport" --dir "$dir" "${dur[@]}" \
+      >"$dir/server.log" 2>&1 &
+    rs_pid=$!
+    local deadline=$((SECONDS + 120))
+    until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$pgport" >/dev/null 2>&1; do
+      if ! kill -0 "$rs_pid" 2>/dev/null; then
+        # a port taken between the probe and the bind (another helper's server): other ports
+        if [[ $attempt -lt 5 ]] && grep -q "Address already in use" "$dir/server.log"; then
+          rs_pid=""; continue 2
+        fi
+        cat "$dir/server.log" >&2; echo "pgbench-compare: respsql did not start" >&2; exit 1
+      fi
+      [[ $SECONDS -lt $deadline ]] || { echo "pgbench-compare: respsql did not answer" >&2; exit 1; }
+      sleep 0.2
+    done
+    break
   done
   RS_PGPORT="$pgport"
 }
@@ -118,30 +127,32 @@ invariant() { # conn args...: "ok" or what differs
 }
 
 run_system() { # system durability round
-  local sys="$1" dur="$2" round="$3" conn=() setting
+  local sys="$1" dur="$2" round="$3" conn=() setting db # pgbench takes the database as its last word (-d is --debug)
   if [[ "$sys" == respsql ]]; then
     rs_start "$dur"
-    conn=(-h 127.0.0.1 -p "$RS_PGPORT" -U respsql -d respsql)
+    conn=(-h 127.0.0.1 -p "$RS_PGPORT" -U respsql)
+    db=respsql
     if [[ "$dur" == durable ]]; then setting="appendonly yes, appendfsync always"; else setting="no AOF, no snapshots"; fi
   else
     pg_start "$dur"
     setting="$(pg_settings)"
-    conn=("${pg_args[@]}" -d "$PG_DB")
+    conn=("${pg_args[@]}")
+    db="$PG_DB"
   fi
   local tag="r${round}-${dur}-${sys}"
   echo "== $tag ($setting) $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/progress.txt"
-  "$PGBENCH" "${conn[@]}" -i -s "$SCALE" -q >"$out/$tag-init.txt" 2>&1 || { cat "$out/$tag-init.txt" >&2; exit 1; }
+  "$PGBENCH" "${conn[@]}" -i -s "$SCALE" -q "$db" >"$out/$tag-init.txt" 2>&1 || { cat "$out/$tag-init.txt" >&2; exit 1; }
   for mode in $MODES; do
     local f="$out/$tag-$mode.txt"
-    BEFORE="$("$PSQL" -X -At "${conn[@]}" -c "SELECT sum(abalance) FROM pgbench_accounts")"
+    BEFORE="$("$PSQL" -X -At "${conn[@]}" -d "$db" -c "SELECT sum(abalance) FROM pgbench_accounts")"
     echo "load before: $(cat /proc/loadavg)" >"$f"
     (cd "$work" && "$PGBENCH" "${conn[@]}" -c "$CLIENTS" -j "$THREADS" -T "$DURATION" -M "$mode" -P 5 \
-      --log --log-prefix="$work/log-$tag-$mode") >>"$f" 2>&1 || echo "pgbench exit $?" >>"$f"
+      --log --log-prefix="$work/log-$tag-$mode" "$db") >>"$f" 2>&1 || echo "pgbench exit $?" >>"$f"
     local tps failed done inv
     tps="$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$f")"
     done="$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$f")"
     failed="$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$f")"
-    inv="$(invariant "${conn[@]}")"
+    inv="$(invariant "${conn[@]}" -d "$db")"
     echo "invariant: $inv" >>"$f"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$dur" "$sys" "$mode" "${tps:--}" "${done:--}" "${failed:--}" \
       "$(percentiles "$work/log-$tag-$mode")" "$inv" | tee -a "$summary"
