@@ -9,7 +9,7 @@
 # stop    stop that server and delete its data directory.
 # status  print the state file and whether the server answers; exit 1 when none is running.
 #
-# Env: PG_BIN (default /usr/lib/postgresql/15/bin), PG_PEER_STATE (default
+# Env: PG_DURABLE=1 (fsync, synchronous_commit and full_page_writes on instead), PG_BIN (default /usr/lib/postgresql/15/bin), PG_PEER_STATE (default
 # ${TMPDIR:-/tmp}/respsql-pg-peer.env), PG_PIN, PG_INSTALL=1 to apt-get install postgresql when the
 # binaries are missing (only when root and not under CI). postgres refuses to run as root, so as
 # root the server runs as the 'postgres' user (created if missing) through runuser.
@@ -71,12 +71,14 @@ start() {
   chmod 700 "$base"
   as_owner "$PG_BIN/initdb" -D "$data" -U "$user" -A trust -E UTF8 --locale=C.UTF-8 >"$base/initdb.log" 2>&1 ||
     { cat "$base/initdb.log" >&2; die "initdb failed"; }
-  local owner=() attempt
+  local owner=() attempt durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  # PG_DURABLE=1: PostgreSQL's durable defaults instead (pgbench-compare.sh's durable rounds)
+  [[ "${PG_DURABLE:-0}" == 1 ]] && durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"
   [[ $(id -u) == 0 ]] && owner=(runuser -u postgres --)
   for attempt in 1 2 3 4 5; do
     port="$(free_port)"
     if "${PIN[@]}" "${owner[@]}" "$PG_BIN/pg_ctl" -D "$data" -l "$base/postgres.log" -w -t 120 start \
-      -o "-p $port -k $base -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=512MB -c max_wal_size=4GB " >/dev/null; then
+      -o "-p $port -k $base -c listen_addresses=127.0.0.1 $durability -c shared_buffers=512MB -c max_wal_size=4GB " >/dev/null; then
       break
     fi
     # taken between the probe and the bind (another peer, another test's server): another port
@@ -94,7 +96,7 @@ start() {
     echo "PGDATA=$data"
     echo "PG_BASE=$base"
     echo "PG_VERSION=\"$("$PG_BIN/postgres" --version)\""
-    echo "PG_SETTINGS=\"fsync=off synchronous_commit=off full_page_writes=off shared_buffers=512MB max_wal_size=4GB (autovacuum at its default, on)\""
+    echo "PG_SETTINGS=\"${durability//-c /} shared_buffers=512MB max_wal_size=4GB (autovacuum at its default, on)\""
     echo "PG_PINNING=\"${PG_PIN:-none}\""
   } >"$STATE"
   cat "$STATE"

@@ -163,6 +163,10 @@ public final class Expressions {
     }
 
     private static Expression arithmetic(BinaryOp op, Expression left, Expression right) {
+        if (io.respsql.sql.Dialect.postgres()) { // pgbench: "abalance + $1", $1 an untyped parameter
+            left = unknownAsNumber(left, right.type());
+            right = unknownAsNumber(right, left.type());
+        }
         SqlType a = left.type();
         SqlType b = right.type();
         if (a == SqlType.NULL || b == SqlType.NULL) {
@@ -223,6 +227,43 @@ public final class Expressions {
             return new ArithmeticOp.LongOp(SqlType.BIGINT, op, left, right);
         }
         throw cannotTake(op, a, b);
+    }
+
+    /**
+     * A string literal beside a number in arithmetic, read as that number's type, as PostgreSQL
+     * resolves an unknown-typed literal (and a parameter sent with type OID 0, which the pgwire
+     * listener binds as a string literal): {@code int_col + '5'} is int + int, {@code int_col + '5.5'}
+     * is 22P02. Anything else is returned as it is.
+     */
+    private static Expression unknownAsNumber(Expression e, SqlType other) {
+        if (!(e instanceof Literal) || e.type() != SqlType.TEXT
+                || !(other.isNumeric() || other == SqlType.NUMERIC)) {
+            return e;
+        }
+        EvalContext ctx = new EvalContext(1);
+        byte[] a = e.evalText(ctx);
+        if (ctx.isNull) {
+            return Literal.ofNull(other);
+        }
+        String s = TextBuf.string(a, ctx.textOffset, ctx.textLength).trim();
+        if (other == SqlType.NUMERIC) {
+            return Coercion.textConstantAs(e, SqlType.NUMERIC, "numeric");
+        }
+        try {
+            if (other == SqlType.DOUBLE) {
+                double d = Doubles.special(s);
+                return Literal.ofDouble(d != 0.0 ? d : Double.parseDouble(s));
+            }
+            long v = Long.parseLong(s.startsWith("+") ? s.substring(1) : s);
+            if (other == SqlType.INT && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+                throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + s + "\" is out of range for type integer");
+            }
+            return Literal.ofLong(other, v);
+        } catch (NumberFormatException ex) {
+            throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION, "invalid input syntax for type "
+                    + (other == SqlType.DOUBLE ? "double precision" : other == SqlType.INT ? "integer" : "bigint")
+                    + ": \"" + s + "\"");
+        }
     }
 
     private static SqlException cannotTake(BinaryOp op, SqlType a, SqlType b) {

@@ -1211,6 +1211,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             }
         }
         String[] w = PgSql.words(sql, 2);
+        if (PgMaintenance.handles(w[0])) { // ---- pgbench: VACUUM / ANALYZE / CHECKPOINT as no-ops ----
+            if (tx.failed()) {
+                throw new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
+                        "current transaction is aborted, commands ignored until end of transaction block");
+            }
+            return tagOnly(PgMaintenance.run(sql, server.engine.engine().catalog(), tx.inBlock()));
+        }
         switch (w[0]) {
             case "DISCARD", "DEALLOCATE" -> {
                 if (w[0].equals("DISCARD") || w[1].equals("ALL")) {
