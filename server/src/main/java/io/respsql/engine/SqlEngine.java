@@ -1365,6 +1365,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 moveOff = false;
                 stop.replyStarted(); // so the loop bound cannot stop it half-way (the statement timeout still does)
             }
+            if (p.readsCatalogOids()) {
+                // 'name'::regclass, oid::regclass, pg_get_indexdef number every relation of the live
+                // catalog; a worker's view holds the plan's tables only: on the event loop (its bound applies)
+                offload = null;
+                moveOff = false;
+            }
             if (moveOff && offload.offer(q, sql, p, true, workerViews)) {
                 return Outcome.later();
             }

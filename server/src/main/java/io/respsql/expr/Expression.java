@@ -52,7 +52,8 @@ public abstract class Expression {
         if (type.isInteger() || type == SqlType.BOOLEAN) {
             long v = evalLong(ctx);
             ctx.numScale = 0;
-            ctx.numBig = null;
+            // 19 digits leave the long form (sums add unscaled longs unchecked below 10^18); rare: allocates
+            ctx.numBig = v > Numeric.MAX_FAST || v < -Numeric.MAX_FAST ? java.math.BigDecimal.valueOf(v) : null;
             return v;
         }
         throw new IllegalStateException(getClass().getSimpleName() + " of type " + type + " is not NUMERIC");

@@ -89,6 +89,21 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
         return systemRelations;
     }
 
+    private boolean readsCatalogOids;
+
+    void readsCatalogOids(boolean reads) {
+        this.readsCatalogOids = reads;
+    }
+
+    /**
+     * Whether the query numbers relations as pg_class does ({@code 'name'::regclass}, {@code
+     * oid::regclass}, pg_get_indexdef): from the whole live catalog, so it runs on the event loop
+     * only (a worker's read view holds the plan's tables alone and would number them otherwise).
+     */
+    public boolean readsCatalogOids() {
+        return readsCatalogOids;
+    }
+
     /** Subqueries' plans (in expressions, so not reached from the root); set once, at planning. */
     private List<Operator> subqueryPlans = List.of();
     /** The event loop's runs' context ({@link #run}), kept with the operators' run state in it. */

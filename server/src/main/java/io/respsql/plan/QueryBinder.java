@@ -48,6 +48,8 @@ public final class QueryBinder {
     /** Every base table FROM names (views expanded), in order: what a background run captures, and its cost. */
     private final List<Table> tablesRead = new ArrayList<>();
     private final Map<String, Table> systemRelations = new java.util.HashMap<>();
+    /** A relation's OID by name or a name by OID (regclass, pg_get_indexdef): numbered from the whole catalog. */
+    private boolean readsCatalogOids;
     /** The plan of every subquery bound (they sit in expressions, not in the operator tree): for estimates. */
     private final List<io.respsql.exec.op.Operator> subqueryPlans = new ArrayList<>();
     private String sql;
@@ -1427,6 +1429,14 @@ public final class QueryBinder {
         return tablesRead;
     }
 
+    /**
+     * Whether the query numbers relations as pg_class does ({@code 'name'::regclass}, {@code oid::regclass},
+     * pg_get_indexdef): from every table, index and view of the catalog, which a worker's read view has not.
+     */
+    public boolean readsCatalogOids() {
+        return readsCatalogOids;
+    }
+
     /** The system relations (pg_catalog's, information_schema's) this binding built, by lower-case name as written. */
     public Map<String, Table> systemRelations() {
         return systemRelations;
@@ -1826,7 +1836,12 @@ public final class QueryBinder {
         } else if (e instanceof Expr.Cast x) {
             Expression operand = value(x.operand(), scope);
             Expression system = io.respsql.catalog.SystemFunctions.cast(catalog, operand, x.type().base());
-            return system != null ? system : Expressions.castTo(operand, x.type().base(), x.type().length(), x.type().scale());
+            if (system != null) {
+                // x::regclass, 'name'::oid: numbered from the whole catalog (a plain x::oid is x itself)
+                readsCatalogOids |= system != operand;
+                return system;
+            }
+            return Expressions.castTo(operand, x.type().base(), x.type().length(), x.type().scale());
         } else {
             return function((Expr.Function) e, scope);
         }
@@ -1989,6 +2004,9 @@ public final class QueryBinder {
             // version(), current_database(), format_type(...), pg_table_is_visible(...): the catalog's
             Expression system = io.respsql.catalog.SystemFunctions.bind(catalog, f.name(), args);
             if (system != null) {
+                if (f.name().toUpperCase(java.util.Locale.ROOT).endsWith("PG_GET_INDEXDEF")) {
+                    readsCatalogOids = true;
+                }
                 return system;
             }
         }

@@ -62,6 +62,7 @@ public final class StatementPlanner {
         });
         planned.tablesRead(binder.tablesRead());
         planned.systemRelations(binder.systemRelations());
+        planned.readsCatalogOids(binder.readsCatalogOids());
         planned.subqueryPlans(binder.subqueryPlans());
         return planned;
     }

@@ -146,6 +146,20 @@ class AggregatesPgTest {
             "SELECT g FROM m GROUP BY g HAVING count(*) FILTER (WHERE b) > 1 ORDER BY g");
     }
 
+    /** Integers beyond 18 digits into NUMERIC sums and averages: exact, as PostgreSQL, never a wrapped long. */
+    @Test
+    void avgAndNumericSumOfBigintsBeyondEighteenDigits() throws SQLException {
+        both("CREATE TABLE big8 (id INT, v BIGINT)");
+        both("INSERT INTO big8 VALUES (1, 9223372036854775807), (2, 9223372036854775807), (3, 1), (4, -9223372036854775807),"
+                + " (5, 1000000000000000000), (6, 999999999999999999)");
+        allSame(
+            "SELECT avg(v), sum(v::numeric) FROM big8 WHERE id < 4",
+            "SELECT avg(v), avg(v) FILTER (WHERE id <> 3), sum(v::numeric) FROM big8",
+            "SELECT id % 2, avg(v), sum(v::numeric), avg(DISTINCT v) FROM big8 GROUP BY id % 2 ORDER BY 1",
+            "SELECT avg(v) FROM (VALUES (9223372036854775807::bigint), (9223372036854775807), (1)) s(v)",
+            "SELECT avg(v), sum(v::numeric) FROM big8 WHERE id >= 5");
+    }
+
     @Test
     void statisticalAggregatesMatchPostgresDigits() throws SQLException {
         allSame(
