@@ -181,12 +181,16 @@ public final class SystemRelations {
 
     /** The PostgreSQL type OID of a column: a TEXT column with a length (varchar(n)) is character varying. */
     static int typeOid(Column col) {
-        return col.type() == ColumnType.TEXT && col.typeModifier() >= 0 ? 1043 : typeOid(col.type());
+        if (col.type() == ColumnType.TEXT && col.typeModifier() >= 0) {
+            return io.respsql.exec.write.ValueRules.charLength(col) >= 0 ? 1042 : 1043; // char(n): bpchar (charn)
+        }
+        return typeOid(col.type());
     }
 
     /** PostgreSQL's atttypmod of a column (its type modifier + 4: VARHDRSZ), -1 for none. */
     static int pgTypmod(Column col) {
-        return col.typeModifier() >= 0 && (col.type() == ColumnType.TEXT || col.type().isDecimal()) ? col.typeModifier() + 4 : -1;
+        int m = col.typeModifier() & ~io.respsql.exec.write.ValueRules.CHAR_FLAG; // char(n): n + 4 as varchar(n) (charn)
+        return col.typeModifier() >= 0 && (col.type() == ColumnType.TEXT || col.type().isDecimal()) ? m + 4 : -1;
     }
 
     /** {@code format_type(oid, typmod)}: the SQL name of a type, as PostgreSQL prints it; null for an unknown oid. */
@@ -743,9 +747,9 @@ public final class SystemRelations {
                     Integer scale = oid == 23 || oid == 20 ? Integer.valueOf(0) : null;
                     Integer maxLength = null;
                     Integer octets = oid == 25 ? Integer.valueOf(1_073_741_824) : null;
-                    if (oid == 1043) {
-                        maxLength = col.typeModifier(); // varchar(n): n characters, 4 bytes each at most
-                        octets = col.typeModifier() * 4;
+                    if (oid == 1043 || oid == 1042) {
+                        maxLength = pgTypmod(col) - 4; // varchar(n)/char(n): n characters, 4 bytes each at most
+                        octets = maxLength * 4;
                     } else if (oid == 1700 && col.typeModifier() >= 0) {
                         precision = col.typeModifier() >>> 16; // numeric(p,s): decimal digits
                         radix = 10;

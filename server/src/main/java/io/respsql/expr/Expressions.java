@@ -471,6 +471,10 @@ public final class Expressions {
     public static Expression castTo(Expression e, String typeName, int length, int scale) {
         if (io.respsql.sql.Dialect.postgres()) {
             String n = typeName.trim().toUpperCase(Locale.ROOT);
+            if (n.equals("CHAR") || n.equals("CHARACTER") || n.equals("BPCHAR")) { // charn: char(n), bare char = char(1)
+                Expression text = castTo(e, "TEXT");
+                return text.type() == SqlType.NULL ? text : Bpchar.cast(text, length >= 0 ? length : n.equals("BPCHAR") ? -1 : 1);
+            }
             if (n.equals("NUMERIC") || n.equals("DECIMAL")) {
                 return fold(NumericNodes.numeric(e, numericTypmod(length, scale)));
             }

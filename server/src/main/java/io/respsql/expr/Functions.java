@@ -17,7 +17,8 @@ final class Functions {
             "BTRIM", "CONCAT", "CONCAT_WS", "POSITION", "STRPOS", "SPLIT_PART", "LPAD", "RPAD", "LEFT", "RIGHT", "REPEAT",
             "REVERSE", "INITCAP", "TRANSLATE", "ASCII", "CHR", "MD5", "STARTS_WITH",
             "MOD", "POWER", "POW", "SQRT", "CBRT", "EXP", "LN", "LOG", "LOG10", "FLOOR", "CEIL", "CEILING", "TRUNC", "SIGN",
-            "DEGREES", "RADIANS", "PI", "GREATEST", "LEAST");
+            "DEGREES", "RADIANS", "PI", "GREATEST", "LEAST",
+            "OCTET_LENGTH"); // charn
 
     static String describe(String name, Expression[] args) {
         StringBuilder b = new StringBuilder(name).append('(');
@@ -94,6 +95,9 @@ final class Functions {
             case "UPPER":
                 arity(name, args, 1, 1);
                 return new TextFunctions.CaseMap(name.equals("UPPER"), args.get(0));
+            case "OCTET_LENGTH": // charn: bytes of the text (a char(n)'s padded by the binder)
+                arity(name, args, 1, 1);
+                return new Bpchar.OctetLength(args.get(0));
             case "LENGTH":
             case "CHAR_LENGTH":
             case "CHARACTER_LENGTH":

@@ -180,6 +180,7 @@ final class PgMessages {
             case "TIMESTAMP" -> TIMESTAMP;
             case "INTERVAL" -> INTERVAL;
             case "NUMERIC" -> NUMERIC;
+            case "BPCHAR" -> BPCHAR; // charn: a char(n) column or ::char(n), blank-padded
             default -> TEXT;
         };
     }

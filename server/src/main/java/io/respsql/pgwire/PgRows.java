@@ -222,7 +222,7 @@ final class PgRows implements ResultSink {
         int i = col++;
         if (binary[i]) {
             switch (oids[i]) {
-                case PgMessages.TEXT -> value(b, off, len);
+                case PgMessages.TEXT, PgMessages.BPCHAR -> value(b, off, len); // bpchar's binary form: its bytes too
                 case PgMessages.DATE, PgMessages.TIMESTAMP -> dateTime(new String(b, off, len, StandardCharsets.UTF_8), i);
                 case PgMessages.NUMERIC -> numeric(new String(b, off, len, StandardCharsets.US_ASCII), i);
                 default -> throw notRepresentable("a text value", i);

@@ -25,6 +25,8 @@ abstract class LogicalQuery {
     final List<String> subplans = new ArrayList<>();
     /** The text the source spans point into (the statement, or a view's query text). */
     String sql;
+    /** charn: per output, n when the result shows it as character(n) (blank-padded), else 0; null for none. */
+    int[] shownAsChar;
 
     List<SqlType> types() {
         List<SqlType> t = new ArrayList<>();

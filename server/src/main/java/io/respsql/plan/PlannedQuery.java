@@ -45,7 +45,8 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
 
             @Override
             public String type(int i) {
-                return SqlTypes.resultName(p.outputs().get(i).type());
+                io.respsql.expr.Expression e = p.outputs().get(i);
+                return io.respsql.expr.Bpchar.paddedLength(e) >= 0 ? "BPCHAR" : SqlTypes.resultName(e.type()); // charn
             }
         };
     }

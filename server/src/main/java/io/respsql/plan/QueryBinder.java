@@ -586,6 +586,7 @@ public final class QueryBinder {
             b.outputs.add(star && !b.aggregate ? starBound.get(i) : value(e, scope));
             b.names.add(aliases.get(i) != null ? aliases.get(i) : star ? ((Expr.Column) e).name() : outputName(e, scope));
         }
+        b.shownAsChar = shownAsChar(items, scope); // charn
         if (s.having() != null) {
             b.having = Expressions.asCondition(value(s.having(), scope), "HAVING");
         }
@@ -600,6 +601,81 @@ public final class QueryBinder {
             BlockScope.Resolved col = b.aggregate ? null : localColumn(plain, scope);
             b.order.add(orderKey(o, key, col));
         }
+    }
+
+    // ---- charn ----
+
+    /**
+     * PostgreSQL's dialect: per select-list item, n when it is a {@code char(n)} column or a
+     * {@code ::char(n)} cast, whose value the result shows blank-padded to n (held without the
+     * blanks: expr.Bpchar); null when no item is one. Only the statement's own result pads
+     * (StatementPlanner), so a subquery, a derived table or INSERT ... SELECT sees the held value.
+     */
+    private static int[] shownAsChar(List<Expr> items, BlockScope scope) {
+        if (!io.respsql.sql.Dialect.postgres()) {
+            return null;
+        }
+        int[] out = null;
+        for (int i = 0; i < items.size(); i++) {
+            Expr e = items.get(i);
+            int n = -1;
+            if (e instanceof Expr.Column c) {
+                BlockScope.Resolved r = scope.resolve(c.qualifier(), c.name());
+                if (r != null && r.column() != null) {
+                    n = io.respsql.exec.write.ValueRules.charLength(r.column());
+                }
+            } else if (e instanceof Expr.Cast x) {
+                String base = x.type().base();
+                if (base.equals("CHAR") || base.equals("CHARACTER")) {
+                    n = x.type().length() < 0 ? 1 : x.type().length();
+                } else if (base.equals("BPCHAR")) {
+                    n = x.type().length();
+                }
+            }
+            if (n > 0) {
+                if (out == null) {
+                    out = new int[items.size()];
+                }
+                out[i] = n;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A string literal compared with a char value (a char(n) column, a ::char(n) cast) is a char
+     * value too in PostgreSQL (an unknown-type literal takes the other side's type): its trailing
+     * blanks are insignificant, so it is held as char values are, without them (expr.Bpchar).
+     */
+    private static Expression charLiteral(Expr e, Expression bound, Expression other) {
+        if (!io.respsql.sql.Dialect.postgres() || !(e instanceof Expr.Literal lit) || lit.kind() != Expr.LiteralKind.STRING
+                || !isChar(other)) {
+            return bound;
+        }
+        String t = lit.text();
+        int end = t.length();
+        while (end > 0 && t.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end == t.length() ? bound : Expressions.constText(t.substring(0, end));
+    }
+
+    /** Whether {@code x} is a char value: a char(n) column or a ::char(n) cast. */
+    private static boolean isChar(Expression x) {
+        return charLength(x) != -1;
+    }
+
+    /** n of a char(n) value (a column or a cast, in PostgreSQL's dialect), -2 for bpchar without length, else -1. */
+    private static int charLength(Expression x) {
+        if (!io.respsql.sql.Dialect.postgres()) {
+            return -1;
+        }
+        int n = io.respsql.expr.Bpchar.castLength(x);
+        if (n != -1) {
+            return n;
+        }
+        io.respsql.storage.Column c = Expressions.referencedColumn(x);
+        return c == null ? -1 : io.respsql.exec.write.ValueRules.charLength(c);
     }
 
     /** Window calls in {@code e}, not looking into subqueries (nor into a window call: they do not nest). */
@@ -1626,6 +1702,11 @@ public final class QueryBinder {
                 Expression hi = textCol && isNumberLiteral(x.high()) ? Expressions.constText(text(x.high())) : bind(x.high(), scope);
                 lo = lo == null ? textIfText(x.low(), r.column()) : lo;
                 hi = hi == null ? textIfText(x.high(), r.column()) : hi;
+                if (io.respsql.sql.Dialect.postgres() && io.respsql.exec.write.ValueRules.charLength(r.column()) >= 0) { // charn
+                    Expression col = Expressions.column(r.column(), r.relation().number, r.label());
+                    lo = lo == null ? null : charLiteral(x.low(), lo, col);
+                    hi = hi == null ? null : charLiteral(x.high(), hi, col);
+                }
                 long own = r.relation().bit();
                 boolean loOwn = lo != null && (lo.relations() & own) != 0;
                 boolean hiOwn = hi != null && (hi.relations() & own) != 0;
@@ -1650,6 +1731,9 @@ public final class QueryBinder {
                     Expression v = r.column().type() == io.respsql.storage.ColumnType.TEXT && isNumberLiteral(item)
                             ? Expressions.constText(text(item)) : bind(item, scope);
                     vals[i] = v == null ? textIfText(x.values().get(i), r.column()) : v;
+                    if (vals[i] != null && io.respsql.sql.Dialect.postgres() && io.respsql.exec.write.ValueRules.charLength(r.column()) >= 0) {
+                        vals[i] = charLiteral(item, vals[i], Expressions.column(r.column(), r.relation().number, r.label())); // charn
+                    }
                     if (vals[i] == null || (vals[i].relations() & r.relation().bit()) != 0) {
                         return c; // "a IN (3, b)": a value that reads the row is no key to probe by
                     }
@@ -1796,7 +1880,8 @@ public final class QueryBinder {
             return Expressions.isDistinct(lr[0], lr[1], d.negated());
         } else if (e instanceof Expr.Between x) {
             Expression v = value(x.operand(), scope);
-            return Expressions.between(v, textBeside(x.low(), v, scope), textBeside(x.high(), v, scope), x.negated());
+            return Expressions.between(v, charLiteral(x.low(), textBeside(x.low(), v, scope), v), // charn
+                    charLiteral(x.high(), textBeside(x.high(), v, scope), v), x.negated());
         } else if (e instanceof Expr.InList x && x.values().isEmpty()) {
             value(x.operand(), scope);
             return Expressions.constLong(SqlType.BOOLEAN, x.negated() ? 1 : 0); // nothing is in an empty list (SQLite)
@@ -1804,7 +1889,7 @@ public final class QueryBinder {
             Expression v = value(x.operand(), scope);
             List<Expression> vals = new ArrayList<>();
             for (Expr item : x.values()) {
-                vals.add(textBeside(item, v, scope));
+                vals.add(charLiteral(item, textBeside(item, v, scope), v)); // charn
             }
             return Expressions.inList(v, vals, x.negated());
         } else if (e instanceof Expr.InQuery x) {
@@ -1954,6 +2039,8 @@ public final class QueryBinder {
         } else if (r.type() == SqlType.TEXT && isNumberLiteral(left)) {
             l = Expressions.constText(text(left));
         }
+        r = charLiteral(right, r, l); // charn
+        l = charLiteral(left, l, r);
         return new Expression[]{l, r};
     }
 
@@ -2009,6 +2096,9 @@ public final class QueryBinder {
                 }
                 return system;
             }
+        }
+        if (f.name().equals("OCTET_LENGTH") && args.size() == 1 && charLength(args.get(0)) > 0) {
+            args.set(0, io.respsql.expr.Bpchar.pad(args.get(0), charLength(args.get(0)))); // charn: a char(n)'s bytes count its padding
         }
         return Expressions.function(f.name(), args);
     }

@@ -55,7 +55,8 @@ public final class StatementPlanner {
      */
     public static PlannedQuery plan(ReadableCatalog catalog, Query query, String sql) {
         QueryBinder binder = new QueryBinder(catalog, sql);
-        QueryPlanner.Planned p = QueryPlanner.plan(binder.bindQuery(query, null));
+        LogicalQuery bound = binder.bindQuery(query, null);
+        QueryPlanner.Planned p = shownAsChar(QueryPlanner.plan(bound), bound.shownAsChar);
         PlannedQuery planned = new PlannedQuery(p, binder.relationCount(), () -> {
             QueryBinder b = new QueryBinder(catalog, sql, true);
             return QueryPlanner.plan(b.bindQuery(query, null)).explain();
@@ -65,6 +66,21 @@ public final class StatementPlanner {
         planned.readsCatalogOids(binder.readsCatalogOids());
         planned.subqueryPlans(binder.subqueryPlans());
         return planned;
+    }
+
+    /** charn: the result's char(n) outputs blank-padded to n as PostgreSQL shows them (expr.Bpchar). */
+    private static QueryPlanner.Planned shownAsChar(QueryPlanner.Planned p, int[] shown) {
+        if (shown == null || shown.length != p.outputs().size()) {
+            return p;
+        }
+        List<io.respsql.expr.Expression> outs = new java.util.ArrayList<>(p.outputs());
+        for (int i = 0; i < shown.length; i++) {
+            if (shown[i] > 0 && outs.get(i).type() == io.respsql.expr.SqlType.TEXT) {
+                outs.set(i, io.respsql.expr.Bpchar.pad(outs.get(i), shown[i]));
+            }
+        }
+        return new QueryPlanner.Planned(p.root(), outs, p.names(), p.carried(), p.outerRefs(), p.explain(),
+                p.countStarOnly(), p.countInput(), p.countTable());
     }
 
     /**

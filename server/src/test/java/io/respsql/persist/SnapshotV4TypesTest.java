@@ -83,4 +83,19 @@ class SnapshotV4TypesTest {
         assertEquals(-1, loaded.table("v").column("u").typeModifier());
         assertEquals("'x'", loaded.table("v").column("u").defaultText());
     }
+
+    /** charn: char(n) is n with ValueRules.CHAR_FLAG in the same modifier field; a modifier without it (an older snapshot's CHAR(n), as v here) stays varchar-like. */
+    @Test
+    void charModifiersRoundTrip() throws IOException {
+        SqlEngine e = new SqlEngine(new Catalog());
+        assertEquals("+OK", sql(e, "CREATE TABLE c (id INT PRIMARY KEY, a CHAR(4), b CHARACTER(2), v VARCHAR(4))"));
+        // the RESP dialect keeps its rules: CHAR(n) is text of any length, stored as given, shown unpadded
+        assertEquals("+OK", sql(e, "INSERT INTO c VALUES (1, 'abcdefg', 'x ', 'y')"));
+        assertEquals("*1 $14 1,abcdefg,x ,y", sql(e, "SELECT * FROM c"));
+        Catalog loaded = load(snapshot(e.catalog()));
+        assertEquals(4, io.respsql.exec.write.ValueRules.charLength(loaded.table("c").column("a")));
+        assertEquals(2, io.respsql.exec.write.ValueRules.charLength(loaded.table("c").column("b")));
+        assertEquals(-1, io.respsql.exec.write.ValueRules.charLength(loaded.table("c").column("v")));
+        assertEquals(4 | io.respsql.exec.write.ValueRules.CHAR_FLAG, loaded.table("c").column("a").typeModifier());
+    }
 }

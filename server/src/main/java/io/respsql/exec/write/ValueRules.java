@@ -65,19 +65,39 @@ public final class ValueRules {
         if (type.isDecimal()) {
             return io.respsql.expr.Expressions.numericTypmod(declared.length(), declared.scale());
         }
-        if (type != ColumnType.TEXT || declared.length() < 0) {
+        if (type != ColumnType.TEXT) {
             return -1;
         }
         switch (declared.base()) {
             case "VARCHAR":
             case "CHARACTER VARYING":
+                return declared.length() < 0 ? -1 : declared.length();
             case "CHAR":
             case "CHARACTER":
+                // bare char is char(1) in PostgreSQL; the RESP dialect keeps it plain TEXT, as before
+                if (declared.length() < 0) {
+                    return io.respsql.sql.Dialect.postgres() ? 1 | CHAR_FLAG : -1;
+                }
+                return declared.length() | CHAR_FLAG;
             case "BPCHAR":
-                return declared.length();
+                return declared.length() < 0 ? -1 : declared.length() | CHAR_FLAG;
             default:
                 return -1;
         }
+    }
+
+    /**
+     * Set in a TEXT column's type modifier when it was declared {@code char(n)} (bpchar), not
+     * {@code varchar(n)}: the modifier is then {@code n | CHAR_FLAG} (a numeric's never reaches
+     * bit 30). Stored in the snapshot as the modifier it is; a column from an older snapshot has
+     * no flag and keeps varchar(n)'s rules, as before.
+     */
+    public static final int CHAR_FLAG = 1 << 30;
+
+    /** n of a {@code char(n)} column, else -1. */
+    public static int charLength(Column c) {
+        int m = c.typeModifier();
+        return c.type() == ColumnType.TEXT && m >= 0 && (m & CHAR_FLAG) != 0 ? m & ~CHAR_FLAG : -1;
     }
 
     /**
@@ -90,9 +110,18 @@ public final class ValueRules {
         if (n < 0 || out.isNull || c.type() != ColumnType.TEXT || !io.respsql.sql.Dialect.postgres()) {
             return;
         }
+        boolean bpchar = (n & CHAR_FLAG) != 0;
+        n &= ~CHAR_FLAG;
         byte[] b = out.text;
         int from = out.textOff;
         int end = from + out.textLen;
+        if (bpchar) {
+            // char(n): stored without trailing blanks (its canonical form, see expr.Bpchar)
+            while (end > from && b[end - 1] == ' ') {
+                end--;
+            }
+            out.textLen = end - from;
+        }
         if (out.textLen <= n) {
             return; // n bytes hold at most n characters
         }
@@ -111,7 +140,7 @@ public final class ValueRules {
         }
         for (int i = cut; i < end; i++) {
             if (b[i] != ' ') {
-                throw new SqlException(SqlState.STRING_DATA_RIGHT_TRUNCATION, "value too long for type character varying(" + n + ")");
+                throw new SqlException(SqlState.STRING_DATA_RIGHT_TRUNCATION, "value too long for type " + (bpchar ? "character(" : "character varying(") + n + ")");
             }
         }
         out.textLen = cut - from;

@@ -570,4 +570,26 @@ class PgJdbcTest {
             }
         }
     }
+
+    /** charn: a char(n) result column is bpchar (OID 1042) on the wire, its value blank-padded; cast to text it is text, unpadded. */
+    @Test
+    void charColumnsAreBpchar() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE jc (id INT PRIMARY KEY, c CHAR(5))");
+            st.execute("INSERT INTO jc VALUES (1, 'ab '), (2, NULL)");
+            try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT c, c::text FROM jc WHERE c = ? ORDER BY id")) {
+                ps.setString(1, "ab");
+                try (ResultSet rs = ps.executeQuery()) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    assertEquals("bpchar", md.getColumnTypeName(1));
+                    assertEquals(Types.CHAR, md.getColumnType(1));
+                    assertEquals("text", md.getColumnTypeName(2));
+                    assertTrue(rs.next());
+                    assertEquals("ab   ", rs.getString(1));
+                    assertEquals("ab", rs.getString(2));
+                    assertTrue(!rs.next());
+                }
+            }
+        }
+    }
 }
