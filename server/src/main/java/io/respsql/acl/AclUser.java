@@ -1,5 +1,7 @@
 package io.respsql.acl;
 
+import io.respsql.config.Glob;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -22,5 +22,10 @@ class GlobTest {
         assertTrue(Glob.matches("SAVE", "save", true));
         assertFalse(Glob.matches("SAVE", "save", false));
         assertTrue(Glob.matches("config|g*", "config|get", true));
+        // an unterminated class ends at the pattern's end, as Redis 7's KEYS answers
+        assertTrue(Glob.matches("[a", "a", false));
+        assertTrue(Glob.matches("[*?", "*", false));
+        assertTrue(Glob.matches("[^[[", "-", false));
+        assertFalse(Glob.matches("[^[[", "[", false));
     }
 }
