@@ -188,7 +188,7 @@ def step_tx_rollback():
 def step_named_user():
     # run.sh's ACL user: logs in by name (AUTH reader reader-pw), reads, and is refused a DELETE
     reader = redis.Redis(host=os.environ.get("RESPSQL_HOST", "127.0.0.1"), port=int(os.environ.get("RESPSQL_PORT", "6379")),
-                         username="reader", password="reader-pw")
+                         username="reader", password="reader-pw", **TLS)
     try:
         eq(decoded(reader.execute_command("ACL", "WHOAMI")), "reader", "ACL WHOAMI")
         reader.execute_command("SQL", "SELECT COUNT(*) FROM people WHERE id < 0")
