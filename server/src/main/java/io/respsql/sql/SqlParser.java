@@ -1135,12 +1135,55 @@ public final class SqlParser {
                     ins.query(), head.start(), lastEnd()), ins.returnSize(), ins.alias(), ins.onConflict(), ins.returning(),
                     ins.overriding());
         }
+        int body = pos;
         if (t.is(Keyword.UPDATE)) {
             Statement.Update u = (Statement.Update) update();
+            onlyFromReadsCtes(head, body, u.from());
             return new Statement.Update(u.table(), u.alias(), u.assignments(), withCtes(u.from(), head), u.where(), u.returning());
         }
         Statement.Delete d = (Statement.Delete) delete();
+        onlyFromReadsCtes(head, body, d.using());
         return new Statement.Delete(d.table(), d.alias(), withCtes(d.using(), head), d.where(), d.returning());
+    }
+
+    /**
+     * Only an UPDATE's FROM or a DELETE's USING items become the WITH's queries ({@link #withCtes});
+     * a WITH query named anywhere else in the statement (a subquery in WHERE, SET or RETURNING)
+     * would be read as a table of that name, or not found: refused instead. Counted on the tokens:
+     * a CTE's name as a word not followed by '.' (a qualifier) beyond the FROM/USING items naming it.
+     */
+    private void onlyFromReadsCtes(Query.With head, int from, Query.FromItem items) {
+        int named = 0;
+        for (int i = from; i < pos && i < tokens.size(); i++) {
+            Token tk = tokens.get(i);
+            if (tk.type != Token.Type.IDENT || i + 1 < tokens.size() && tokens.get(i + 1).is(Symbol.DOT)) {
+                continue;
+            }
+            for (Query.Cte c : head.ctes()) {
+                if (c.name().equalsIgnoreCase(tk.text)) {
+                    named++;
+                }
+            }
+        }
+        if (named > cteRefs(items, head)) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a WITH query read outside the FROM/USING list of an"
+                    + " UPDATE or DELETE (in a subquery of WHERE, SET or RETURNING) is not supported yet: join it in"
+                    + " UPDATE ... FROM / DELETE ... USING");
+        }
+    }
+
+    /** How many table references among {@code f}'s items name one of {@code head}'s CTEs. */
+    private static int cteRefs(Query.FromItem f, Query.With head) {
+        if (f instanceof Query.TableRef t) {
+            for (Query.Cte c : head.ctes()) {
+                if (c.name().equalsIgnoreCase(t.name())) {
+                    return 1;
+                }
+            }
+        } else if (f instanceof Query.Join j) {
+            return cteRefs(j.left(), head) + cteRefs(j.right(), head);
+        }
+        return 0;
     }
 
     /** {@code f} with each table reference to one of {@code head}'s CTEs made a derived table that holds the WITH. */
