@@ -215,7 +215,15 @@ final class SqlCommands {
         }
         long mark = out.mark();
         try {
-            if (!txs.enter(t, statement)) {
+            // enter() reads the statement (a query? a write?): in this session's dialect, where :: and WITH parse
+            boolean entered;
+            boolean priorDialect = io.respsql.sql.Dialect.set(s.postgresDialect());
+            try {
+                entered = txs.enter(t, statement);
+            } finally {
+                io.respsql.sql.Dialect.set(priorDialect);
+            }
+            if (!entered) {
                 park(s, a, txs);
                 return;
             }

@@ -1123,7 +1123,15 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return local;
         }
         io.respsql.engine.Transactions txs = transactions();
-        if (!txs.enter(tx, sql)) {
+        // enter() reads the statement (a query? a write?): in this session's dialect, where :: and WITH parse
+        boolean entered;
+        boolean priorDialect = io.respsql.sql.Dialect.set(settings.postgresDialect());
+        try {
+            entered = txs.enter(tx, sql);
+        } finally {
+            io.respsql.sql.Dialect.set(priorDialect);
+        }
+        if (!entered) {
             if (target != out) {
                 target.release();
             }

@@ -255,6 +255,9 @@ class TransactionsPgTest {
             // the reader does not wait: it reads the committed data
             assertEquals(List.of("10", "20"), rows(sb, "SELECT v FROM tr5 ORDER BY id"));
             assertEquals(List.of("10"), rows(sb, "SELECT v FROM tr5 WHERE id = 1"));
+            // PostgreSQL's own syntax (::, WITH) is read as a query too, not parked as an unknown statement
+            assertEquals(List.of("30"), rows(sb, "SELECT sum(v)::int FROM tr5"));
+            assertEquals(List.of("30"), rows(sb, "WITH q AS (SELECT v FROM tr5) SELECT sum(v)::int FROM q"));
             assertEquals(List.of("11", "20"), rows(sa, "SELECT v FROM tr5 ORDER BY id")); // its own writes
             sb.execute("BEGIN"); // a READ COMMITTED transaction that only reads: the same
             assertEquals(List.of("30"), rows(sb, "SELECT sum(v) FROM tr5"));
@@ -285,6 +288,9 @@ class TransactionsPgTest {
             assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6")); // the snapshot is taken here
             assertEquals(1, sb.executeUpdate("UPDATE tr6 SET v = 20")); // no wait: the reader holds nothing
             assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr6"));
+            // a query in PostgreSQL's syntax reads the snapshot too (it failed with 40001 when it was
+            // classified in the RESP dialect, where :: does not parse)
+            assertEquals(List.of("10"), rows(sa, "SELECT v::int FROM tr6"));
             assertEquals("40001", state(sa, "UPDATE tr6 SET v = v + 1")); // changed since its snapshot
             sa.execute("ROLLBACK");
             assertEquals(List.of("20"), rows(sa, "SELECT v FROM tr6"));
