@@ -3150,8 +3150,14 @@ public final class SqlParser {
                 pos++;
             } else if (peek().is(Keyword.NOT) && (peek(1).isKeyword("DEFERRABLE") || peek(1).isKeyword("VALID"))) {
                 pos += 2;
-            } else if (peek().isKeyword("INITIALLY") && (peek(1).isKeyword("DEFERRED") || peek(1).isKeyword("IMMEDIATE"))) {
-                pos += 2;
+            } else if (peek().isKeyword("INITIALLY")) {
+                // consumed or refused, never left: a column definition loops over what follows it
+                // (a bare INITIALLY left here spun that loop forever, found by SqlFuzzTest)
+                pos++;
+                if (!peek().isKeyword("DEFERRED") && !peek().isKeyword("IMMEDIATE")) {
+                    throw error("DEFERRED or IMMEDIATE after INITIALLY");
+                }
+                pos++;
             } else {
                 return;
             }

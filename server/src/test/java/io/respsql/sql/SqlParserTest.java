@@ -737,4 +737,12 @@ class SqlParserTest {
             assertEquals(expected, query(sql), sql);
         }
     }
+
+    /** A bare INITIALLY after a column's type is a syntax error, not a loop that never ends (SqlFuzzTest found it). */
+    @Test
+    void aBareInitiallyIsRefused() {
+        assertTrue(error("CREATE TABLE t (c INT INITIALLY)").contains("expected DEFERRED or IMMEDIATE after INITIALLY"));
+        assertTrue(error("CREATE TABLE t (c INT INITIALLY, d INT)").contains("DEFERRED or IMMEDIATE"));
+        SqlParser.parse("CREATE TABLE t (c INT UNIQUE DEFERRABLE INITIALLY DEFERRED, d INT NOT DEFERRABLE INITIALLY IMMEDIATE)");
+    }
 }
