@@ -43,7 +43,7 @@ ensure_binaries() {
 # A port nothing listens on, from a random start: two peers started at once (tests run side by side)
 # must not both pick the first free port; start() still retries when postgres finds it taken.
 free_port() {
-  local p=$((20000 + RANDOM % 30000))
+  local p=$((10000 + RANDOM % 10000)) # below the tests' fixed ports (20000-32000) and the ephemeral range
   while ss -ltnH "sport = :$p" 2>/dev/null | grep -q .; do p=$((p + 1)); done
   echo "$p"
 }

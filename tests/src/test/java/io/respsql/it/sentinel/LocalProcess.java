@@ -24,6 +24,7 @@ final class LocalProcess implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final java.util.Random RANDOM = new java.util.Random();
+    private static final java.util.Set<Integer> HANDED_OUT = new java.util.HashSet<>();
 
     private final String name;
     private final Path dir;
@@ -51,11 +52,17 @@ final class LocalProcess implements AutoCloseable {
     /**
      * A free loopback port, picked below the kernel's ephemeral range (32768 and up) so that no
      * outgoing connection takes it between this check and the process binding it; the
-     * processes here need fixed ports (a restart must come back on the same address).
+     * processes here need fixed ports (a restart must come back on the same address). A port is
+     * handed out once per JVM: a test picks several ports before it starts the processes that bind
+     * them, and a second pick of a still-unbound port made a replica fail with "Address already in
+     * use" in CI. (scripts/pg-peer.sh picks its ports below 20000, out of this range.)
      */
     static synchronized int freePort() {
         for (int attempt = 0; attempt < 1000; attempt++) {
             int port = 20000 + RANDOM.nextInt(12000);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
             try (ServerSocket s = new ServerSocket()) {
                 s.bind(new InetSocketAddress(HOST, port));
                 return port;
