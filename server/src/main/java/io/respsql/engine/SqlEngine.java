@@ -102,7 +102,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         this.prepared = new PreparedStatements(catalog);
         this.sequences = new io.respsql.storage.SequenceScope(catalog, ownSession, this::writeRefusal);
         this.transactions = new Transactions(this);
-        catalog.uncommittedCheck(transactions::uncommitted, transactions::rollbackOwner);
+        catalog.uncommittedCheck(transactions::uncommitted, transactions::rollbackOwner, transactions::committedImage);
     }
 
     /** Interactive transactions (tx): the connections' BEGIN ... COMMIT blocks. */

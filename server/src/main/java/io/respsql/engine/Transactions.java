@@ -141,7 +141,8 @@ public final class Transactions {
     /** Puts {@code t}'s block into the engine for its statement (it may run now). */
     private boolean begin(Tx t, CharSequence sql) {
         t.started = true;
-        if (!t.block.changed() && t.committedView == null && (owner == null || owner == t) && SqlEngine.writes(sql.toString())) {
+        if (!t.block.changed() && t.committedView == null && (owner == null || owner == t)
+                && (SqlEngine.writes(sql.toString()) || "EXECUTE".equals(PreparedStatements.verb(sql.toString())))) {
             // its first change may come: the committed data before it, for the other connections' queries
             t.committedView = new SharedView(engine.catalog().readView());
         }
@@ -224,6 +225,9 @@ public final class Transactions {
      * (its rows arrive over several messages) and returns the block its rows go into.
      */
     public SqlEngine.Block holdForCopy(Tx t) {
+        if (!t.block.changed() && t.committedView == null) {
+            t.committedView = new SharedView(engine.catalog().readView()); // mend: the committed data, as for a write
+        }
         owner = t;
         t.started = true;
         return t.block;
@@ -241,6 +245,17 @@ public final class Transactions {
         if (owner != null) {
             end(owner, false);
         }
+    }
+
+    /**
+     * mend: the committed data as before the token holder's first write (a leased view the caller
+     * releases), or null when no transaction holds uncommitted writes or it has no such image.
+     */
+    public io.respsql.storage.ReadView committedImage() {
+        if (!uncommitted() || owner.committedView == null) {
+            return null;
+        }
+        return owner.committedView.lease();
     }
 
     private void end(Tx t, boolean commit) {

@@ -159,6 +159,11 @@ final class ClientConnection extends ChannelInboundHandlerAdapter implements Res
         }
     }
 
+    /** mend: whether this connection closes once its replies are out (it sent SHUTDOWN, QUIT). */
+    public boolean closingAfterReply() {
+        return session != null && session.isClosing();
+    }
+
     /** The client was unblocked (its reply is written): runs what it sent meanwhile, reads again. */
     private void resume() {
         if (session == null || session.isClosing()) {

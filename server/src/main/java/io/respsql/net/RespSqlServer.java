@@ -178,11 +178,8 @@ public final class RespSqlServer implements AutoCloseable {
         AtomicReference<RespSqlServer> self = new AtomicReference<>();
         // SHUTDOWN runs on the event loop, which cannot wait for its own termination: close elsewhere.
         context.stopServer(() -> {
-            // Stop accepting at once; the rest of close() waits for the loop, so it runs elsewhere.
-            self.get().serverChannel.close();
-            if (self.get().tlsChannel != null) {
-                self.get().tlsChannel.close();
-            }
+            // Stop accepting and serving at once; the rest of close() waits for the loop, so it runs elsewhere.
+            self.get().stopServing();
             new Thread(() -> self.get().close(), "respsql-shutdown").start();
         });
         CommandTable table;
@@ -602,7 +599,13 @@ public final class RespSqlServer implements AutoCloseable {
             background.cancelAll("query cancelled: server shutting down");
         }
         try {
-            String refusal = executor.submit(() -> persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT)).get();
+            String refusal = executor.submit(() -> {
+                try {
+                    return persistence.prepareShutdown(Persistence.ShutdownSave.DEFAULT);
+                } finally {
+                    stopServing(); // mend: nothing runs after the final save (it would be acknowledged, then lost)
+                }
+            }).get();
             if (refusal != null) {
                 finalSaveFailed = true;
                 LOG.error("Stopping without a final snapshot: {}", refusal);
@@ -616,6 +619,30 @@ public final class RespSqlServer implements AutoCloseable {
             // the loop is already stopping: close() below waits for it
         }
         close();
+    }
+
+    /**
+     * mend: on the event loop, once the final save is done and the server is to stop: stops
+     * accepting and closes every client connection now (RESP and pgwire; a statement parked
+     * behind a transaction's write token and woken later writes its reply to a closed connection),
+     * except the one whose SHUTDOWN closes it after its earlier replies went out. Without it the
+     * loop kept serving other connections until {@link #close()} ran on its thread: a write
+     * acknowledged then was in no snapshot.
+     */
+    private void stopServing() {
+        serverChannel.close();
+        if (tlsChannel != null) {
+            tlsChannel.close();
+        }
+        if (pg != null) {
+            pg.stopAccepting();
+        }
+        for (Channel ch : new java.util.ArrayList<>(clientChannels)) {
+            ClientConnection c = ch.pipeline().get(ClientConnection.class);
+            if (c == null || !c.closingAfterReply()) {
+                ch.close();
+            }
+        }
     }
 
     /**

@@ -195,19 +195,31 @@ public final class Persistence implements CommitListener {
         if (jobs.running() != null) {
             throw new IllegalStateException("Background " + jobs.running() + " already in progress");
         }
-        long dirtyBefore = dirty;
         long t0 = System.nanoTime();
         CatalogImage image = capture();
-        Runnable onSaved = snapshotObserver.captured(image.createdMillis());
         try {
-            long bytes = SnapshotFile.save(image, config.dir(), config.dbFilename());
-            saved(dirtyBefore);
-            onSaved.run();
-            LOG.info("DB saved on disk: {} bytes, {} rows in {} ms", bytes, image.rowCount(),
-                    (System.nanoTime() - t0) / 1_000_000);
+            write(image, t0);
         } finally {
             image.release();
         }
+    }
+
+    /** mend: SHUTDOWN's save of an image captured earlier (a transaction's committed image; its owner releases it). */
+    private void save(CatalogImage image) throws IOException {
+        if (current != null || jobs.running() != null) {
+            throw new IllegalStateException("Background save already in progress");
+        }
+        write(image, System.nanoTime());
+    }
+
+    private void write(CatalogImage image, long t0) throws IOException {
+        long dirtyBefore = dirty;
+        Runnable onSaved = snapshotObserver.captured(image.createdMillis());
+        long bytes = SnapshotFile.save(image, config.dir(), config.dbFilename());
+        saved(dirtyBefore);
+        onSaved.run();
+        LOG.info("DB saved on disk: {} bytes, {} rows in {} ms", bytes, image.rowCount(),
+                (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -367,14 +379,29 @@ public final class Persistence implements CommitListener {
         if (!save) {
             return null;
         }
-        catalog.rollbackUncommitted(); // an open transaction ends with its connection: its writes are not saved
+        // mend: an open transaction's uncommitted writes are not saved: the snapshot is its committed
+        // image (the data as before its first write), and the transaction stays as it is, so a failed
+        // save leaves the server running with it intact, and the statements parked behind its write
+        // token stay parked (never run, never acknowledged, after the save).
+        io.respsql.storage.ReadView committed = catalog.hasUncommitted() ? catalog.committedImage() : null;
+        if (committed == null) {
+            catalog.rollbackUncommitted(); // no committed image (none expected): its writes are not saved
+        }
         LOG.info("Saving the final snapshot before exiting");
         try {
-            save();
+            if (committed != null) {
+                save(committed.image());
+            } else {
+                save();
+            }
             return null;
         } catch (IOException | RuntimeException e) {
             LOG.error("Error trying to save the DB, can't exit: {}", e.getMessage());
             return "Errors trying to SHUTDOWN: saving the snapshot failed: " + e.getMessage();
+        } finally {
+            if (committed != null) {
+                committed.release();
+            }
         }
     }
 

@@ -213,6 +213,13 @@ public final class PgServer implements AutoCloseable {
     }
 
     /** Stops accepting and stops the statements on workers; the connections are closed with the server's other clients. */
+    /** mend: stops accepting connections (on the event loop, without waiting: SHUTDOWN's final save is done). */
+    public void stopAccepting() {
+        if (serverChannel != null) {
+            serverChannel.close();
+        }
+    }
+
     @Override
     public void close() {
         closed = true;

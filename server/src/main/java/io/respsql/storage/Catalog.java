@@ -227,11 +227,27 @@ public final class Catalog implements ReadableCatalog {
             + " try again after its COMMIT or ROLLBACK";
     private java.util.function.BooleanSupplier uncommitted = () -> false;
     private Runnable rollbackUncommitted = () -> { };
+    private java.util.function.Supplier<ReadView> committedImage = () -> null;
 
-    /** Installed by the engine: whether a transaction holds uncommitted writes, and how to roll it back (SHUTDOWN). */
-    public void uncommittedCheck(java.util.function.BooleanSupplier check, Runnable rollback) {
+    /**
+     * Installed by the engine: whether a transaction holds uncommitted writes, how to roll it back,
+     * and the committed data as before its first write (a view the caller releases; null if none).
+     */
+    public void uncommittedCheck(java.util.function.BooleanSupplier check, Runnable rollback,
+            java.util.function.Supplier<ReadView> committed) {
         this.uncommitted = check;
         this.rollbackUncommitted = rollback;
+        this.committedImage = committed;
+    }
+
+    /**
+     * mend: while a transaction holds uncommitted writes, the committed data as before its first
+     * write (the image its readers read), for SHUTDOWN's final save: the transaction stays open
+     * (so a failed save leaves it as it was). Null when there is no such image. The caller
+     * releases the view (its capture stays owned by the transaction).
+     */
+    public ReadView committedImage() {
+        return committedImage.get();
     }
 
     /** Whether an open transaction holds uncommitted writes: no snapshot may be captured now. */

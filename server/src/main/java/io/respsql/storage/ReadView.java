@@ -142,6 +142,11 @@ public final class ReadView implements ReadableCatalog {
         return v;
     }
 
+    /** mend: the capture this view reads (SHUTDOWN saves a transaction's committed image). */
+    public CatalogImage image() {
+        return image;
+    }
+
     /** Chunks the captured tables copied since the view was taken; see {@link CatalogImage#copiedChunks()}. Event loop only. */
     public long copiedChunks() {
         return image.copiedChunks();
