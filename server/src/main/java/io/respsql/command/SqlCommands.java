@@ -309,7 +309,7 @@ final class SqlCommands {
         boolean inTx = t != null || !txs.mayRun(null);
         if (inTx) {
             try {
-                if (!txs.enter(t, "EXECUTE")) {
+                if (!txs.enter(t, a.count() > 1 ? "EXECUTE " + a.string(1) : "EXECUTE")) { // mend: its name (a prepared query reads as a query)
                     park(s, a, txs);
                     return;
                 }

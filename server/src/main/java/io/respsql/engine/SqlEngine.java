@@ -152,6 +152,44 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     private final java.util.function.Function<java.util.Collection<Table>, io.respsql.storage.ReadView> workerViews = this::workerView;
 
     /** Whether {@code sql} is a query (SELECT, VALUES, ... : a {@link Statement.QueryStatement}) that writes nothing. */
+    /**
+     * mend: whether {@code sql} reads the schema only, never a row, and writes nothing: DESC /
+     * DESCRIBE, SHOW TABLES, SHOW INDEXES, EXPLAIN (a plan, never run). Inside a REPEATABLE READ
+     * transaction it needs neither its snapshot nor the write token (so never 40001).
+     */
+    public static boolean readsSchemaOnly(CharSequence sql) {
+        if (PreparedStatements.verb(sql.toString()) != null) {
+            return false;
+        }
+        try {
+            Statement st = SqlParser.parse(sql.toString());
+            return st instanceof Statement.Describe || st instanceof Statement.ShowTables
+                    || st instanceof Statement.ShowIndexes || st instanceof Statement.Explain;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * mend: whether {@code sql} is {@code EXECUTE <name>} of a prepared statement that is a query
+     * writing nothing (it may then read a transaction's snapshot or the committed image, as a query does).
+     */
+    public boolean executesQuery(CharSequence sql) {
+        if (!"EXECUTE".equals(PreparedStatements.verb(sql.toString()))) {
+            return false;
+        }
+        String name = PreparedStatements.nameAndRest(sql.toString(), "EXECUTE")[0];
+        io.respsql.storage.PreparedDef def = catalog.prepared(name);
+        if (def == null) {
+            return false;
+        }
+        StringBuilder probe = new StringBuilder(def.text());
+        for (int i = 0; i < def.paramCount(); i++) {
+            probe.setCharAt(def.mark(i), '0'); // as PREPARE parsed it
+        }
+        return isQuery(probe);
+    }
+
     public static boolean isQuery(CharSequence sql) {
         try {
             Statement st = SqlParser.parse(sql.toString());

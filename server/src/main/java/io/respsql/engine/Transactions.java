@@ -108,7 +108,7 @@ public final class Transactions {
             // connection: a query reads the committed data, never waits for the transaction
             boolean committedReader = t == null || t.state == Tx.IDLE
                     || (t.state == Tx.OPEN && t.isolation == READ_COMMITTED && !t.block.changed());
-            if (!committedReader || !SqlEngine.isQuery(sql)) {
+            if (!committedReader || !queryLike(sql)) {
                 return false;
             }
             if (owner.block != null && owner.block.changed()) {
@@ -124,6 +124,11 @@ public final class Transactions {
         }
         checkState(t, sql);
         return begin(t, sql);
+    }
+
+    /** mend: a query, or EXECUTE of a prepared query: it reads a snapshot or the committed image. */
+    private boolean queryLike(CharSequence sql) {
+        return SqlEngine.isQuery(sql) || engine.executesQuery(sql);
     }
 
     private void checkState(Tx t, CharSequence sql) {
@@ -142,7 +147,7 @@ public final class Transactions {
     private boolean begin(Tx t, CharSequence sql) {
         t.started = true;
         if (!t.block.changed() && t.committedView == null && (owner == null || owner == t)
-                && (SqlEngine.writes(sql.toString()) || "EXECUTE".equals(PreparedStatements.verb(sql.toString())))) {
+                && (SqlEngine.writes(sql.toString()) || ("EXECUTE".equals(PreparedStatements.verb(sql.toString())) && !engine.executesQuery(sql)))) {
             // its first change may come: the committed data before it, for the other connections' queries
             t.committedView = new SharedView(engine.catalog().readView());
         }
@@ -172,7 +177,7 @@ public final class Transactions {
             }
             t.snapshotPoint = engine.changeCounter();
         }
-        if (SqlEngine.isQuery(sql)) {
+        if (queryLike(sql)) {
             viewReads++;
             engine.readFrom(t.snapshot);
             t.started = true;
@@ -182,6 +187,9 @@ public final class Transactions {
         }
         if (owner != null && owner != t) {
             return false; // a write waits for the token
+        }
+        if (SqlEngine.readsSchemaOnly(sql)) {
+            return begin(t, sql); // mend: DESC, SHOW TABLES, EXPLAIN read no row: no snapshot check, no token
         }
         if (engine.changeCounter() != t.snapshotPoint) {
             t.state = Tx.FAILED;

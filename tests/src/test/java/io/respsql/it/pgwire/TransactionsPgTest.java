@@ -310,6 +310,51 @@ class TransactionsPgTest {
         }
     }
 
+    /**
+     * mend: after a concurrent commit, a REPEATABLE READ / SERIALIZABLE transaction's DESC,
+     * DESCRIBE, SHOW TABLES, EXPLAIN and EXECUTE of a prepared query answer (EXECUTE from the
+     * snapshot) instead of failing with 40001; its write still fails with 40001.
+     */
+    @Test
+    void snapshotTransactionsDescribeExplainShowAndExecuteAfterAConcurrentCommit() throws Exception {
+        for (String level : List.of("REPEATABLE READ", "SERIALIZABLE")) {
+            try (Connection a = connect(); Connection b = connect();
+                    Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+                sa.execute("CREATE TABLE tr11 (id int PRIMARY KEY, v int)");
+                sa.execute("INSERT INTO tr11 VALUES (1, 10)");
+                sa.execute("BEGIN ISOLATION LEVEL " + level);
+                assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr11")); // the snapshot
+                assertEquals(1, sb.executeUpdate("UPDATE tr11 SET v = 20"));
+                assertFalse(rows(sa, "DESCRIBE tr11").isEmpty(), level);
+                assertFalse(rows(sa, "DESC tr11").isEmpty(), level);
+                assertTrue(rows(sa, "SHOW TABLES").contains("tr11"), level);
+                assertFalse(rows(sa, "EXPLAIN SELECT v FROM tr11 WHERE id = 1").isEmpty(), level);
+                assertEquals(List.of("10"), rows(sa, "SELECT v FROM tr11"), level);
+                assertEquals("40001", state(sa, "UPDATE tr11 SET v = v + 1"), level);
+                sa.execute("ROLLBACK");
+                sa.execute("DROP TABLE tr11");
+            }
+        }
+        try (RespConnection a = new RespConnection(server.host(), server.port());
+                RespConnection b = new RespConnection(server.host(), server.port())) {
+            assertEquals("+OK\r\n", a.call("SQL", "CREATE TABLE tr12 (id int PRIMARY KEY, v int)"));
+            assertEquals("+OK\r\n", a.call("SQL", "INSERT INTO tr12 VALUES (1, 10)"));
+            assertEquals("+OK\r\n", a.call("PREPARE", "tr12get", "SELECT v FROM tr12 WHERE id = ?"));
+            assertEquals("+OK\r\n", a.call("SQL", "BEGIN ISOLATION LEVEL REPEATABLE READ"));
+            assertEquals("*1\r\n$2\r\n10\r\n", a.call("EXECUTE", "tr12get", "1")); // the snapshot
+            assertEquals(":1\r\n", b.call("SQL", "UPDATE tr12 SET v = 20"));
+            assertEquals("*1\r\n$2\r\n10\r\n", a.call("EXECUTE", "tr12get", "1"));
+            assertTrue(a.call("SQL", "DESC tr12").startsWith("*"));
+            assertTrue(a.call("SQL", "EXPLAIN SELECT v FROM tr12").startsWith("*"));
+            assertTrue(a.call("SQL", "SHOW TABLES").contains("tr12"));
+            assertTrue(a.call("SQL", "UPDATE tr12 SET v = 1").startsWith("-"), "a write still fails: 40001");
+            assertEquals("+OK\r\n", a.call("SQL", "ROLLBACK"));
+            assertEquals("*1\r\n$2\r\n20\r\n", a.call("EXECUTE", "tr12get", "1"));
+            assertEquals("+OK\r\n", a.call("DEALLOCATE", "tr12get"));
+            assertTrue(a.call("SQL", "DROP TABLE tr12").startsWith(":"));
+        }
+    }
+
     @Test
     void aConnectionClosedMidTransactionRollsBack() throws Exception {
         try (Connection b = connect(); Statement sb = b.createStatement()) {
