@@ -1427,7 +1427,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         job = j;
         try {
-            server.workers.execute(j::run);
+            long rows = moved ? 0 : plan.estimatedRowsTouched(null); // parallel: the short lane
+            boolean quick = io.respsql.engine.BackgroundQueries.shortLane(rows, server.config.bgQueryShortRows(), moved);
+            (quick ? server.shortWorkers : server.workers).execute(j::run);
         } catch (RuntimeException e) { // workers stopped: the server is closing
             view.release();
             job = null;
