@@ -57,12 +57,13 @@ public final class ServerConfig {
      */
     private long bgQueryShortRows = 1_000_000;
     /**
-     * One core fewer than the machine has (at least 1): one statement runs on one worker, so with
-     * as many workers as cores two long queries at once leave the event loop no core of its own
-     * (bench/blocking/workers-2conns: two analytic connections on 2 cores, point p99 488 us with 2
-     * workers, 83-92 us with 1).
+     * As many as the machine has cores (issue 27): one long statement is split over every worker
+     * ({@code exec.op.Morsels}: a scan with its grouping, stripe by stripe); the workers run at
+     * nice 19, so the event loop still takes a core the moment it has work. Before the split, one
+     * core fewer (bench/blocking/workers-2conns: two analytic connections on 2 cores, point p99
+     * 488 us with 2 workers, 83-92 us with 1).
      */
-    private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     private long queryTimeoutMs;
     private long loopStatementMaxMs = 50;
     /** PostgreSQL wire protocol listener: -1 off, 0 any free port (tests). */

@@ -78,6 +78,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final ExecutorService workers;
     /** The short lane: workers at normal priority for statements estimated under bg-query-short-rows. */
     private final ExecutorService shortWorkers;
+    /** Stripes one statement may be split into (bg-query-threads; {@link io.respsql.exec.op.Morsels}). */
+    private final int degree;
     private final LongSupplier shortRows;
     /** Statements run on the short lane (INFO bg_queries_short). */
     private long shortTotal;
@@ -116,6 +118,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         this.loop = loop;
         this.minRows = minRows;
         this.timeoutMillis = timeoutMillis;
+        this.degree = Math.max(1, threads);
         this.workers = pool("respsql-query-", threads, Thread.MIN_PRIORITY);
         this.shortWorkers = pool("respsql-query-short-", threads, Thread.NORM_PRIORITY);
         this.shortRows = config == null ? () -> 0 : config::bgQueryShortRows;
@@ -140,6 +143,25 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             t.setPriority(priority);
             return t;
         });
+    }
+
+    /**
+     * Runs {@code p} (planned against a read view, on a worker) with {@code morsels} as the thread's
+     * parallel context, so that its operators may split their scans over the pool's workers; a
+     * plan with subqueries runs serially (a subquery keeps its result in its plan per context).
+     */
+    public static void runSplit(PlannedQuery p, io.respsql.result.ResultSink sink, Cancellation cancel,
+                                io.respsql.exec.op.Morsels morsels) {
+        if (morsels == null || p.hasSubqueries()) {
+            p.run(sink, cancel);
+            return;
+        }
+        io.respsql.exec.op.Morsels.enter(morsels);
+        try {
+            p.run(sink, cancel);
+        } finally {
+            io.respsql.exec.op.Morsels.exit();
+        }
     }
 
     /** Whether a statement estimated at {@code rows} (not moved off the loop) takes the short lane. */
@@ -252,8 +274,12 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         if (quick) {
             shortTotal++;
         }
+        ExecutorService lane = quick ? shortWorkers : workers;
+        // only the long lane splits: its helpers run at nice 19 too, so the event loop keeps its core;
+        // a short statement's few milliseconds stay on one thread at the loop's priority
+        job.morsels = degree > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, degree) : null;
         try {
-            (quick ? shortWorkers : workers).execute(job::runOnWorker);
+            lane.execute(job::runOnWorker);
         } catch (RuntimeException e) { // pool shut down: answer now
             job.reply = job.form.error(job.errorText = "ERR internal error: " + e);
             finish(job);
@@ -274,6 +300,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         final ReadView view;
         final WorkerReply.Form form;
         final Cancellation cancel = new Cancellation();
+        /** Its stripes' pool and degree (the lane it runs on), or null: run serially. */
+        io.respsql.exec.op.Morsels morsels;
         ScheduledFuture<?> timer;
         /** The command's stats, recorded in finish (null: not recorded, e.g. unit tests). */
         DeferredCall call;
@@ -409,7 +437,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 cancel.check();
                 PlannedQuery p = StatementPlanner.plan(view, q.query(), sql, postgres);
-                p.run(w.sink(), cancel);
+                runSplit(p, w.sink(), cancel, morsels);
                 reply = w.finish();
                 ok = true;
             } catch (io.respsql.result.ReplyAbortedException e) {
