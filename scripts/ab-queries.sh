@@ -12,6 +12,7 @@
 #   AB_CHECK    1: compare A's and B's replies (first run of each round) and print the verdict (0)
 #   AB_QUERIES  default query list (q05,q05b,q14,q15,q16,q17,q18,q21,q22,q27,q28,q29)
 #   AB_TAG      prefix of the temporary dirs under /tmp (ab)
+#   AB_ARGS_A, AB_ARGS_B  extra server flags of A and of B (word-split), e.g. "--bg-query-threads 1"
 # Replaces the copies that were bench/{groupby,point-queries,window-anti,joins/star,joins/eager-agg}/ab.sh:
 # the old `bench/X/ab.sh A B OUT SF R N Q` is `AB_PORT=<its port> [AB_WARMUP=3] [AB_CHECK=1] scripts/ab-queries.sh A B OUT SF R N Q`.
 set -euo pipefail
@@ -35,10 +36,13 @@ cleanup() {
 trap cleanup EXIT
 ports=()
 port="$PORT0"
+side=0
 for jar in "$A" "$B"; do
+  if [ "$side" = 0 ]; then extra="${AB_ARGS_A:-}"; else extra="${AB_ARGS_B:-}"; fi
+  side=1
   while ss -ltnH "sport = :$port" | grep -q .; do port=$((port + 1)); done
   d="$(mktemp -d "/tmp/$TAG-ab.XXXXXX")"; dirs+=("$d")
-  java "-Xmx$HEAP" -jar "$jar" --port "$port" --bind 127.0.0.1 --appendonly no --save "" --dir "$d" > "$d/out.txt" 2>&1 &
+  java "-Xmx$HEAP" -jar "$jar" --port "$port" --bind 127.0.0.1 --appendonly no --save "" --dir "$d" $extra > "$d/out.txt" 2>&1 &
   pids+=($!); ports+=("$port")
   for _ in $(seq 1 300); do grep -q ' ready on ' "$d/out.txt" && break; sleep 0.2; done
   grep -q ' ready on ' "$d/out.txt" || { echo "server $jar did not start on $port:" >&2; cat "$d/out.txt" >&2; exit 1; }
@@ -48,7 +52,7 @@ for p in "${ports[@]}"; do
   l="$(mktemp -d "/tmp/$TAG-load.XXXXXX")"; dirs+=("$l")
   GEN_BENCHMARK_JAVA_OPTS="-Xmx$LOAD_HEAP" "$ROOT/scripts/gen-benchmark" blocking-bench --port "$p" --out "$l" --sf "$SF" --rounds 0 >/dev/null
 done
-{ echo "A: $A"; echo "B: $B"; echo "SF $SF, rounds $ROUNDS (A B B A ...), $RUNS runs per query per round (first dropped)";
+{ echo "A: $A ${AB_ARGS_A:-}"; echo "B: $B ${AB_ARGS_B:-}"; echo "SF $SF, rounds $ROUNDS (A B B A ...), $RUNS runs per query per round (first dropped)";
   echo "ports ${ports[0]} ${ports[1]}, heap $HEAP, warm-up $WARMUP, reply check $CHECK";
   python3 "$ROOT/scripts/lib/ab_queries.py" --warmup "$WARMUP" $([ "$CHECK" = 1 ] && echo --check) \
     "${ports[0]}" "${pids[0]}" "${ports[1]}" "${pids[1]}" "$ROUNDS" "$RUNS" "$QS"; } > "$OUT"

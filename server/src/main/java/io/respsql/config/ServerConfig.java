@@ -49,13 +49,21 @@ public final class ServerConfig {
     private Path configFile;
     private long slowlogLogSlowerThan = 10_000;
     private long bgQueryMinRows = 100_000;
+    // ---- parallel ----
     /**
-     * One core fewer than the machine has (at least 1): one statement runs on one worker, so with
-     * as many workers as cores two long queries at once leave the event loop no core of its own
-     * (bench/blocking/workers-2conns: two analytic connections on 2 cores, point p99 488 us with 2
-     * workers, 83-92 us with 1).
+     * Background statements estimated under this many rows run on the short lane: workers at the
+     * event loop's priority instead of nice 19, so a few-millisecond scan is not starved by other
+     * processes of a busy host (issue 27: Q02/Q05 waited 5-500 ms for a nice-19 worker).
      */
-    private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    private long bgQueryShortRows = 1_000_000;
+    /**
+     * As many as the machine has cores (issue 27): one long statement is split over every worker
+     * ({@code exec.op.Morsels}: a scan with its grouping, stripe by stripe); the workers run at
+     * nice 19, so the event loop still takes a core the moment it has work. Before the split, one
+     * core fewer (bench/blocking/workers-2conns: two analytic connections on 2 cores, point p99
+     * 488 us with 2 workers, 83-92 us with 1).
+     */
+    private int bgQueryThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
     private long queryTimeoutMs;
     private long loopStatementMaxMs = 50;
     /** PostgreSQL wire protocol listener: -1 off, 0 any free port (tests). */
@@ -172,6 +180,10 @@ public final class ServerConfig {
                 "queries whose scans visit at least this many rows run on worker threads against a read view"
                         + " (0: none by estimate; one over loop-statement-max-ms still moves)",
                 true, 0, Long.MAX_VALUE, () -> bgQueryMinRows, v -> bgQueryMinRows = v));
+        add(ConfigOption.ofLong("bg-query-short-rows",
+                "background queries estimated under this many rows run on workers at the event loop's priority"
+                        + " (the short lane) instead of the lowest one (0: every one at the lowest)",
+                true, 0, Long.MAX_VALUE, () -> bgQueryShortRows, v -> bgQueryShortRows = v));
         add(ConfigOption.ofInt("bg-query-threads", "worker threads for background queries (fixed at start)", false,
                 1, 1024, () -> bgQueryThreads, v -> bgQueryThreads = v));
         add(ConfigOption.ofLong("query-timeout-ms",
@@ -611,6 +623,11 @@ public final class ServerConfig {
     /** SLOWLOG threshold in microseconds; 0 logs everything, negative logs nothing. */
     public long bgQueryMinRows() {
         return bgQueryMinRows;
+    }
+
+    /** Background statements estimated under this many rows run on the short lane (normal priority). */
+    public long bgQueryShortRows() {
+        return bgQueryShortRows;
     }
 
     public int bgQueryThreads() {

@@ -76,6 +76,13 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private final LongSupplier minRows;
     private final LongSupplier timeoutMillis;
     private final ExecutorService workers;
+    /** The short lane: workers at normal priority for statements estimated under bg-query-short-rows. */
+    private final ExecutorService shortWorkers;
+    /** Stripes one statement may be split into (bg-query-threads; {@link io.respsql.exec.op.Morsels}). */
+    private final int degree;
+    private final LongSupplier shortRows;
+    /** Statements run on the short lane (INFO bg_queries_short). */
+    private long shortTotal;
     /** Set by {@link #cancelAll} (shutdown), never cleared: a job published after it is stopped at once. */
     private volatile String shuttingDown;
     /** Event loop; also read by {@link #cancelAll} from the shutdown thread, hence synchronized. */
@@ -111,17 +118,55 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         this.loop = loop;
         this.minRows = minRows;
         this.timeoutMillis = timeoutMillis;
+        this.degree = Math.max(1, threads);
+        this.workers = pool("respsql-query-", threads, Thread.MIN_PRIORITY);
+        this.shortWorkers = pool("respsql-query-short-", threads, Thread.NORM_PRIORITY);
+        this.shortRows = config == null ? () -> 0 : config::bgQueryShortRows;
+    }
+
+    // ---- parallel ----
+    /**
+     * A fixed pool of daemon workers at Java priority {@code priority}. The JVM applies Java
+     * priorities only with -XX:ThreadPriorityPolicy=1, which scripts/respsql-server sets with
+     * MIN_PRIORITY mapped to nice 19 and NORM_PRIORITY to nice 0 (docs/engine.md); otherwise every
+     * thread runs at nice 0. The long lane (MIN_PRIORITY) makes the event loop win the CPU whenever
+     * it has work: a worker that shares its core delays each of its wake-ups by up to a scheduler
+     * slice. The short lane (NORM_PRIORITY) serves statements estimated under
+     * {@code bg-query-short-rows}: a few milliseconds of work that a nice-19 thread could wait for
+     * for hundreds of milliseconds on a host busy with other processes (issue 27).
+     */
+    public static ExecutorService pool(String prefix, int threads, int priority) {
         AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
-            Thread t = new Thread(r, "respsql-query-" + n.incrementAndGet());
+        return Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
             t.setDaemon(true);
-            // The event loop must win the CPU whenever it has work: a worker that shares its core
-            // delays each of its wake-ups by up to a scheduler slice (ms). The JVM applies Java
-            // priorities only with -XX:ThreadPriorityPolicy=1, which scripts/respsql-server sets
-            // with MIN_PRIORITY mapped to nice 19 (docs/engine.md); otherwise this is a no-op.
-            t.setPriority(Thread.MIN_PRIORITY);
+            t.setPriority(priority);
             return t;
         });
+    }
+
+    /**
+     * Runs {@code p} (planned against a read view, on a worker) with {@code morsels} as the thread's
+     * parallel context, so that its operators may split their scans over the pool's workers; a
+     * plan with subqueries runs serially (a subquery keeps its result in its plan per context).
+     */
+    public static void runSplit(PlannedQuery p, io.respsql.result.ResultSink sink, Cancellation cancel,
+                                io.respsql.exec.op.Morsels morsels) {
+        if (morsels == null || p.hasSubqueries()) {
+            p.run(sink, cancel);
+            return;
+        }
+        io.respsql.exec.op.Morsels.enter(morsels);
+        try {
+            p.run(sink, cancel);
+        } finally {
+            io.respsql.exec.op.Morsels.exit();
+        }
+    }
+
+    /** Whether a statement estimated at {@code rows} (not moved off the loop) takes the short lane. */
+    public static boolean shortLane(long rows, long shortRows, boolean movedOff) {
+        return !movedOff && shortRows > 0 && rows < shortRows;
     }
 
     /** Where an offloaded statement's stats are deferred to (the dispatcher's {@code deferCall}). */
@@ -183,7 +228,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         Session s = session;
         long threshold = minRows.getAsLong();
         // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
-        if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || estimate(plan, null) < threshold))) {
+        long rows = s == null || movedOff || threshold <= 0 || plan.tablesRead().isEmpty() ? 0 : estimate(plan, null);
+        if (s == null || (!movedOff && (threshold <= 0 || plan.tablesRead().isEmpty() || rows < threshold))) {
             return false; // the request keeps its client: the statement may still move (offer(..., true))
         }
         if (movedOff && shuttingDown != null) {
@@ -224,8 +270,16 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         }
         job.closeListener = f -> job.cancel.cancel("query cancelled: connection closed");
         ch.closeFuture().addListener(job.closeListener);
+        boolean quick = shortLane(rows, shortRows.getAsLong(), movedOff);
+        if (quick) {
+            shortTotal++;
+        }
+        ExecutorService lane = quick ? shortWorkers : workers;
+        // only the long lane splits: its helpers run at nice 19 too, so the event loop keeps its core;
+        // a short statement's few milliseconds stay on one thread at the loop's priority
+        job.morsels = degree > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, degree) : null;
         try {
-            workers.execute(job::runOnWorker);
+            lane.execute(job::runOnWorker);
         } catch (RuntimeException e) { // pool shut down: answer now
             job.reply = job.form.error(job.errorText = "ERR internal error: " + e);
             finish(job);
@@ -246,6 +300,8 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         final ReadView view;
         final WorkerReply.Form form;
         final Cancellation cancel = new Cancellation();
+        /** Its stripes' pool and degree (the lane it runs on), or null: run serially. */
+        io.respsql.exec.op.Morsels morsels;
         ScheduledFuture<?> timer;
         /** The command's stats, recorded in finish (null: not recorded, e.g. unit tests). */
         DeferredCall call;
@@ -381,7 +437,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
                 }
                 cancel.check();
                 PlannedQuery p = StatementPlanner.plan(view, q.query(), sql, postgres);
-                p.run(w.sink(), cancel);
+                runSplit(p, w.sink(), cancel, morsels);
                 reply = w.finish();
                 ok = true;
             } catch (io.respsql.result.ReplyAbortedException e) {
@@ -500,6 +556,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         sb.append("bg_queries_waiting_for_reader:").append(waitingForReader.get()).append("\r\n");
         sb.append("bg_queries_paced:").append(pacedStatements.get()).append("\r\n");
         sb.append("bg_queries_moved_off_loop:").append(moved).append("\r\n");
+        sb.append("bg_queries_short:").append(shortTotal).append("\r\n");
         sb.append("capture_bytes_held:").append(catalog.captureHeldBytes()).append("\r\n");
         sb.append("captures_outstanding:").append(catalog.outstandingCaptures()).append("\r\n");
     }
@@ -539,5 +596,6 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     public void shutdown() {
         cancelAll("query cancelled: server shutting down");
         workers.shutdownNow();
+        shortWorkers.shutdownNow();
     }
 }

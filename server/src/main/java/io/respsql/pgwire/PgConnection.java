@@ -1304,6 +1304,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         final boolean postgres = settings.postgresDialect();
         final Cancellation cancel = new Cancellation();
         final java.util.concurrent.atomic.AtomicLong queued = new java.util.concurrent.atomic.AtomicLong();
+        /** The lane's pool and degree for splitting the statement (parallel), or null: serial. */
+        io.respsql.exec.op.Morsels morsels;
         Result result;
 
         Job(Statement.QueryStatement q, String sql, ReadView view, short[] formats, boolean describeFirst, boolean stream) {
@@ -1322,7 +1324,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             try {
                 cancel.check();
                 PlannedQuery p = StatementPlanner.plan(view, q.query(), sql, postgres);
-                p.run(sink, cancel);
+                io.respsql.engine.BackgroundQueries.runSplit(p, sink, cancel, morsels); // parallel: split over the lane's workers
                 Result r = new Result();
                 r.columns = sink.columns();
                 r.rows = buf;
@@ -1427,7 +1429,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         job = j;
         try {
-            server.workers.execute(j::run);
+            long rows = moved ? 0 : plan.estimatedRowsTouched(null); // parallel: the short lane
+            boolean quick = io.respsql.engine.BackgroundQueries.shortLane(rows, server.config.bgQueryShortRows(), moved);
+            java.util.concurrent.ExecutorService lane = quick ? server.shortWorkers : server.workers;
+            j.morsels = server.config.bgQueryThreads() > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, server.config.bgQueryThreads()) : null;
+            lane.execute(j::run);
         } catch (RuntimeException e) { // workers stopped: the server is closing
             view.release();
             job = null;

@@ -23,8 +23,6 @@ import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The PostgreSQL wire protocol listener ({@code pg-port}): its connections live on the RESP
@@ -40,6 +38,8 @@ public final class PgServer implements AutoCloseable {
     final Catalog catalog;
     final EventLoop loop;
     final ExecutorService workers;
+    /** The short lane (bg-query-short-rows): workers at the event loop's priority (parallel). */
+    final ExecutorService shortWorkers;
     /** Replies to writes wait for their append-only records (appendfsync always: on disk), as RESP's do; protected mode. */
     final PgHost host;
     /** Open sessions by process id (BackendKeyData), for CancelRequest; event loop only. */
@@ -68,13 +68,10 @@ public final class PgServer implements AutoCloseable {
         this.engine = new EngineCall(sql);
         this.catalog = catalog;
         this.loop = loop;
-        AtomicInteger n = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(Math.max(1, config.bgQueryThreads()), r -> {
-            Thread t = new Thread(r, "respsql-pg-query-" + n.incrementAndGet());
-            t.setDaemon(true);
-            t.setPriority(Thread.MIN_PRIORITY); // as RESP's workers: the event loop wins the CPU
-            return t;
-        });
+        // as RESP's workers: the event loop wins the CPU; the short lane for statements estimated small (parallel)
+        this.workers = io.respsql.engine.BackgroundQueries.pool("respsql-pg-query-", config.bgQueryThreads(), Thread.MIN_PRIORITY);
+        this.shortWorkers = io.respsql.engine.BackgroundQueries.pool("respsql-pg-query-short-", config.bgQueryThreads(),
+                Thread.NORM_PRIORITY);
     }
 
     /**
@@ -110,6 +107,7 @@ public final class PgServer implements AutoCloseable {
         ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             pg.workers.shutdownNow();
+            pg.shortWorkers.shutdownNow();
             Throwable cause = bound.cause();
             IOException io = cause instanceof IOException e ? e : new IOException(cause);
             throw new UncheckedIOException("cannot listen on " + config.bind() + ":" + config.pgPort()
@@ -230,5 +228,6 @@ public final class PgServer implements AutoCloseable {
             c.shutDown("query cancelled: server shutting down");
         }
         workers.shutdownNow();
+        shortWorkers.shutdownNow();
     }
 }

@@ -114,6 +114,11 @@ public final class PlannedQuery implements StatementPlanner.QueryPlan {
     /** Every operator of the plan and of its subqueries, flattened once (the plan's structure is fixed). */
     private Operator[] operators;
 
+    /** Whether the plan has subqueries (in its expressions): issue 27's parallel operators run only without. */
+    public boolean hasSubqueries() {
+        return !subqueryPlans.isEmpty();
+    }
+
     void subqueryPlans(List<Operator> plans) {
         this.subqueryPlans = List.copyOf(plans);
     }

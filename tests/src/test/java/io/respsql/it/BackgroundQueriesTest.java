@@ -183,6 +183,37 @@ class BackgroundQueriesTest {
         b.close();
     }
 
+    // ---- parallel ----
+    /**
+     * Issue 27: a background statement estimated under bg-query-short-rows runs on the short lane
+     * (workers at the event loop's priority, so a busy host cannot starve a few-millisecond scan
+     * behind a nice-19 worker); at or above it, or with the lane off (0), on the long lane. The
+     * worker's thread name tells the lane; the replies are the same.
+     */
+    @Test
+    void smallBackgroundQueriesTakeTheShortLane() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> thread = new java.util.concurrent.atomic.AtomicReference<>();
+        BackgroundQueries.testHold = (Cancellation c) -> thread.set(Thread.currentThread().getName());
+        RespConnection c = server.raw();
+        String q = "SELECT g, COUNT(*), SUM(v) FROM t WHERE v % 3 = 0 GROUP BY g ORDER BY g";
+        long shortBefore = infoField(c, "bg_queries_short");
+        long totalBefore = infoField(c, "bg_queries_total");
+        String onShort = c.call("SQL", q); // 20,000 rows estimated, under the default 1,000,000
+        assertTrue(thread.get().startsWith("respsql-query-short-"), thread.get());
+        assertEquals(shortBefore + 1, infoField(c, "bg_queries_short"));
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-short-rows", "0"));
+        assertEquals(onShort, c.call("SQL", q));
+        assertTrue(thread.get().startsWith("respsql-query-") && !thread.get().contains("short"), thread.get());
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-short-rows", "20000"));
+        assertEquals(onShort, c.call("SQL", q)); // estimated at 20,000 rows: not under the bound
+        assertTrue(!thread.get().contains("short"), thread.get());
+        assertEquals("+OK\r\n", c.call("CONFIG", "SET", "bg-query-short-rows", "20001"));
+        assertEquals(onShort, c.call("SQL", q));
+        assertTrue(thread.get().contains("short"), thread.get());
+        assertEquals(shortBefore + 2, infoField(c, "bg_queries_short"));
+        assertEquals(totalBefore + 4, infoField(c, "bg_queries_total"));
+    }
+
     @Test
     void repliesAreByteForByteTheInlineOnes() throws Exception {
         List<String[]> statements = new ArrayList<>();

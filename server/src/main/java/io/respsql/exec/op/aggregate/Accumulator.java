@@ -153,6 +153,23 @@ abstract class Accumulator {
         throw new IllegalStateException(getClass().getSimpleName() + " takes no TEXT");
     }
 
+    // ---- parallel ----
+    /**
+     * Whether {@link #merge} is supported (parallel aggregation, one accumulator per stripe):
+     * COUNT, SUM, AVG, MIN and MAX without DISTINCT.
+     */
+    boolean mergeable() {
+        return false;
+    }
+
+    /**
+     * Adds group {@code fromGroup} of {@code from} (the same aggregate, another stripe's) into group
+     * {@code g}, as if this accumulator had taken that group's values after its own.
+     */
+    void merge(Accumulator from, int fromGroup, int g) {
+        throw new IllegalStateException(getClass().getSimpleName() + " cannot merge");
+    }
+
     /** Writes group {@code g}'s result into {@code c} at {@code row} (NULL when it has none). */
     abstract void write(Column c, int row, int g);
 

@@ -49,6 +49,30 @@ final class AvgAccumulator extends Accumulator {
         overflowed[g] = true;
     }
 
+    // ---- parallel ----
+    @Override
+    boolean mergeable() {
+        return seen == null;
+    }
+
+    @Override
+    void merge(Accumulator from, int fromGroup, int g) {
+        AvgAccumulator f = (AvgAccumulator) from;
+        long n = f.counts[fromGroup];
+        if (n == 0) {
+            return;
+        }
+        long s = sums[g];
+        long v = f.sums[fromGroup];
+        long r = s + v;
+        if (((s ^ r) & (v ^ r)) < 0 || f.overflowed[fromGroup]) {
+            overflowed[g] = true;
+        }
+        sums[g] = r;
+        dsums[g] += f.dsums[fromGroup];
+        counts[g] += n;
+    }
+
     @Override
     void write(Column c, int row, int g) {
         long n = counts[g];

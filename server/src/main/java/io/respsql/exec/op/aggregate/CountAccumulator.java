@@ -71,6 +71,17 @@ final class CountAccumulator extends Accumulator {
         counts[g]++;
     }
 
+    // ---- parallel ----
+    @Override
+    boolean mergeable() {
+        return seen == null;
+    }
+
+    @Override
+    void merge(Accumulator from, int fromGroup, int g) {
+        counts[g] += ((CountAccumulator) from).counts[fromGroup];
+    }
+
     @Override
     void write(Column c, int row, int g) {
         Outputs.writeLong(c, row, counts[g]);

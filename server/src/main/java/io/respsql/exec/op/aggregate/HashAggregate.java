@@ -87,6 +87,13 @@ public final class HashAggregate implements Operator {
         }
         if (input instanceof TableScan) {
             TableScan scan = (TableScan) input;
+            io.respsql.exec.op.Morsels morsels = io.respsql.exec.op.Morsels.current();
+            if (morsels != null && scan.splittable() && mergeable(accs)) {
+                int stripes = morsels.stripes(scan.highWater());
+                if (stripes > 1) {
+                    return runParallel(ctx, out, accs, scan, morsels, stripes);
+                }
+            }
             return runBatches(ctx, out, accs, scan.relation(), scan.tableRows(), scan::runBatches);
         }
         if (input instanceof IndexRange) {
@@ -111,6 +118,95 @@ public final class HashAggregate implements Operator {
     }
 
     /** Writes group {@code g}'s GROUP BY values into output row {@code row} (columns 0 .. keys-1). */
+    // ---- parallel ----
+    private static boolean mergeable(Accumulator[] accs) {
+        for (Accumulator a : accs) {
+            if (!a.mergeable()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The scan's batch path split over stripes ({@link io.respsql.exec.op.Morsels}): each stripe
+     * groups its morsels into a grouping of its own (its own key coders and accumulators, in a
+     * context of its own) and notes the row where each of its groups was first seen. Then, on
+     * this thread, the stripes' groups in the order of those rows (the order the serial scan
+     * first meets them) are coded again from their first rows into the final grouping, and each
+     * stripe's accumulators are merged into it. So the groups come out numbered, and pushed, as
+     * the serial path numbers them, and a group's partial results are merged in the order of
+     * their stripes' first rows: the same answer whichever thread ran which stripe.
+     */
+    private boolean runParallel(EvalContext ctx, TupleConsumer out, Accumulator[] accs, TableScan scan,
+                                io.respsql.exec.op.Morsels morsels, int stripes) {
+        int relation = scan.relation();
+        long inputRows = scan.tableRows();
+        BatchGrouping[] parts = new BatchGrouping[stripes];
+        EvalContext[] contexts = new EvalContext[stripes];
+        for (int s = 0; s < stripes; s++) {
+            contexts[s] = io.respsql.exec.op.Morsels.child(ctx);
+            Accumulator[] local = new Accumulator[aggregates.length];
+            for (int a = 0; a < local.length; a++) {
+                local[a] = aggregates[a].newAccumulator(contexts[s]);
+            }
+            parts[s] = new BatchGrouping(keys, local, relation, inputRows / stripes + 1);
+            parts[s].trackFirstRows();
+        }
+        int unit = io.respsql.exec.op.Morsels.unit();
+        morsels.run(stripes, s -> scan.runStripe(contexts[s], parts[s], s, stripes, unit, new int[TableScan.BATCH]));
+        // every stripe's groups by the row that first showed them: each stripe's are in row order
+        // already (a stripe scans its rows ascending), so a k-way merge of the stripes' lists
+        BatchGrouping merged = new BatchGrouping(keys, accs, relation, inputRows);
+        int[] pos = new int[stripes];
+        int[] sel = new int[TableScan.BATCH];
+        int[] fromStripe = new int[TableScan.BATCH];
+        int[] fromGroup = new int[TableScan.BATCH];
+        while (true) {
+            int n = 0;
+            while (n < TableScan.BATCH) {
+                int best = -1;
+                int bestRow = Integer.MAX_VALUE;
+                for (int s = 0; s < stripes; s++) {
+                    BatchGrouping part = parts[s];
+                    if (pos[s] < part.firstSeen && part.firstRows[pos[s]] < bestRow) {
+                        best = s;
+                        bestRow = part.firstRows[pos[s]];
+                    }
+                }
+                if (best < 0) {
+                    break;
+                }
+                sel[n] = bestRow;
+                fromStripe[n] = best;
+                fromGroup[n] = pos[best]++;
+                n++;
+            }
+            if (n == 0) {
+                break;
+            }
+            int[] gids = merged.assign(ctx, sel, n);
+            for (int i = 0; i < n; i++) {
+                Accumulator[] local = parts[fromStripe[i]].accs;
+                int lg = fromGroup[i];
+                int g = gids[i];
+                for (int a = 0; a < accs.length; a++) {
+                    accs[a].merge(local[a], lg, g);
+                }
+            }
+        }
+        int keyCount = keys.size();
+        int[] codes = new int[Math.max(keyCount, 1)];
+        return pushGroups(ctx, out, accs, merged.groups(), keyCount, (g, row) -> {
+            if (keyCount > 0) {
+                merged.decode(g, codes);
+                for (int j = 0; j < keyCount; j++) {
+                    merged.coders[j].write(output.column(j), row, codes[j]);
+                }
+            }
+        });
+    }
+
     @FunctionalInterface
     private interface KeyWriter {
         void write(int g, int row);
@@ -172,7 +268,7 @@ public final class HashAggregate implements Operator {
         final KeyCoder[] coders;
         /** pairs[j] (j >= 1): group number of keys 0..j from (number of keys 0..j-1, code of key j). */
         private final LongKeyTable[] pairs;
-        private final Accumulator[] accs;
+        final Accumulator[] accs;
         private final int relation;
         private final BatchScratch scratch = new BatchScratch();
         private final int[] gids = new int[TableScan.BATCH];
@@ -211,8 +307,26 @@ public final class HashAggregate implements Operator {
             decodePairs(pairs, coders.length, g, into);
         }
 
-        @Override
-        public boolean acceptBatch(EvalContext ctx, int[] sel, int n) {
+        // ---- parallel ----
+        /** Per group, the row slot where it was first seen (a stripe's grouping: {@link #trackFirstRows}); else null. */
+        int[] firstRows;
+        /** Groups whose first row is noted (a stripe with no row has none, even without keys). */
+        int firstSeen;
+
+        void trackFirstRows() {
+            firstRows = new int[16];
+        }
+
+        /**
+         * The group numbers of the rows {@code sel[0..n)} (new groups added), without taking them
+         * into the accumulators: the merge of stripes codes each stripe group's first row here.
+         */
+        int[] assign(EvalContext ctx, int[] sel, int n) {
+            group(ctx, sel, n);
+            return gids;
+        }
+
+        private void group(EvalContext ctx, int[] sel, int n) {
             int[] g = gids;
             int k = coders.length;
             if (k == 0) {
@@ -236,6 +350,23 @@ public final class HashAggregate implements Operator {
                     ensure(cap);
                 }
             }
+            if (firstRows != null && firstSeen < groups()) {
+                int groups = groups();
+                if (firstRows.length < groups) {
+                    firstRows = java.util.Arrays.copyOf(firstRows, Math.max(groups, firstRows.length * 2));
+                }
+                for (int i = 0; i < n && firstSeen < groups; i++) {
+                    if (g[i] == firstSeen) { // groups are numbered as first seen, in batch order
+                        firstRows[firstSeen++] = sel[i];
+                    }
+                }
+            }
+        }
+
+        @Override
+        public boolean acceptBatch(EvalContext ctx, int[] sel, int n) {
+            group(ctx, sel, n);
+            int[] g = gids;
             Accumulator[] as = accs;
             for (int a = 0; a < as.length; a++) {
                 as[a].takeBatch(ctx, relation, sel, n, g, scratch);

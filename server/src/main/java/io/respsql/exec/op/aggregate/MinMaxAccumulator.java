@@ -116,6 +116,27 @@ final class MinMaxAccumulator extends Accumulator {
         }
     }
 
+    // ---- parallel ----
+    @Override
+    boolean mergeable() {
+        return true; // DISTINCT does not change MIN/MAX (no set is kept)
+    }
+
+    @Override
+    void merge(Accumulator from, int fromGroup, int g) {
+        MinMaxAccumulator f = (MinMaxAccumulator) from;
+        if (!f.any[fromGroup]) {
+            return;
+        }
+        if (kind == Keys.LONG) {
+            addLong(g, f.longs[fromGroup]);
+        } else if (kind == Keys.DOUBLE) {
+            addDouble(g, f.doubles[fromGroup]);
+        } else if (kind == Keys.TEXT) {
+            addText(g, f.arena, f.off[fromGroup], f.len[fromGroup]);
+        }
+    }
+
     @Override
     void write(Column c, int row, int g) {
         if (!any[g]) {

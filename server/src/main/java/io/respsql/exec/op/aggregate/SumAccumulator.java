@@ -90,6 +90,25 @@ final class SumAccumulator extends Accumulator {
         any[g] = true;
     }
 
+    // ---- parallel ----
+    @Override
+    boolean mergeable() {
+        return seen == null;
+    }
+
+    @Override
+    void merge(Accumulator from, int fromGroup, int g) {
+        SumAccumulator f = (SumAccumulator) from;
+        if (!f.any[fromGroup]) {
+            return;
+        }
+        if (kind == io.respsql.exec.op.Keys.DOUBLE) {
+            addDouble(g, f.dsums[fromGroup]);
+        } else {
+            addLong(g, f.sums[fromGroup]);
+        }
+    }
+
     @Override
     void write(Column c, int row, int g) {
         if (!any[g]) {

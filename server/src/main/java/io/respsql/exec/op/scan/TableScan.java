@@ -103,6 +103,59 @@ public final class TableScan implements Operator {
         }
     }
 
+    // ---- parallel ----
+    /**
+     * Whether the scan may be split over threads: its table is a read view's (it never changes
+     * while the statement runs), not a work table filled by the run.
+     */
+    public boolean splittable() {
+        return table.rows().isReadOnly() && !table.isWorkTable();
+    }
+
+    /** One past the largest row slot of the scanned table (stripes split up to here). */
+    public int highWater() {
+        return table.rows().highWater();
+    }
+
+    /**
+     * As {@link #runBatches}, over stripe {@code stripe} of {@code stripes} only: the morsels of
+     * {@code unit} row slots numbered stripe, stripe + stripes, ... ({@link io.respsql.exec.op.Morsels}),
+     * in row order, in {@code ctx} (a stripe's own context). {@code sel} is the stripe's selection vector.
+     */
+    public boolean runStripe(EvalContext ctx, BatchConsumer out, int stripe, int stripes, int unit, int[] sel) {
+        RowAllocator rows = table.rows();
+        io.respsql.expr.Cancellation cancel = ctx.cancel;
+        int hw = rows.highWater();
+        for (long start = (long) stripe * unit; start < hw; start += (long) stripes * unit) {
+            int end = (int) Math.min(hw, start + unit);
+            int row = (int) start;
+            while (row < end) {
+                int n = rows.nextLiveBatch(row, sel, Math.min(BATCH, end - row));
+                if (n == 0) {
+                    break;
+                }
+                if (cancel != null) {
+                    cancel.check();
+                }
+                if (sel[n - 1] >= end) {
+                    while (n > 0 && sel[n - 1] >= end) {
+                        n--;
+                    }
+                    row = end;
+                } else {
+                    row = sel[n - 1] + 1;
+                }
+                if (n > 0 && filter != null) {
+                    n = filter.filter(ctx, relation, sel, n);
+                }
+                if (n > 0 && !out.acceptBatch(ctx, sel, n)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** A base table's live rows now; a work table's are counted where its rows come from (the source's plan). */
     @Override
     public long rowsTouched() {
