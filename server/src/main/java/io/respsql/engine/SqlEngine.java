@@ -1104,6 +1104,169 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return i >= 0 && LiteralScan.kindOf(scan.kinds[i]) == l.kind() ? i : -1;
     }
 
+    // ---- prepared: pgwire's Parse'd statements, planned once (BoundPlan) ----
+
+    private long boundRuns;
+    private long boundPlans;
+
+    @Override
+    public long preparedPlanRuns() {
+        return boundRuns;
+    }
+
+    @Override
+    public long preparedPlansMade() {
+        return boundPlans;
+    }
+
+    /**
+     * The plan of a pgwire prepared statement, made now for {@code template} (its text with each
+     * {@code $n} written as the literal 0 at {@code spans}: start, end, n - 1) in the caller's
+     * dialect; null when it cannot have one (it then runs as text).
+     */
+    public BoundPlan planBound(String template, List<int[]> spans, int parameters) {
+        if (readsSystemRelations(template)) {
+            return null;
+        }
+        io.respsql.storage.SequenceScope priorScope = io.respsql.storage.SequenceScope.enter(sequences);
+        try {
+            Statement st;
+            try {
+                st = SqlParser.parse(template);
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (!ModifyingWith.of(st).isEmpty()) {
+                return null;
+            }
+            int[] starts = new int[spans.size()];
+            int[] ends = new int[spans.size()];
+            int[] numbers = new int[spans.size()];
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = spans.get(i)[0];
+                ends[i] = spans.get(i)[1];
+                numbers[i] = spans.get(i)[2];
+            }
+            io.respsql.sql.tree.Expr.LiteralKind[] kinds = new io.respsql.sql.tree.Expr.LiteralKind[parameters];
+            boolean[] int4 = new boolean[parameters];
+            Statement p = BoundPlan.parameterize(catalog, st, starts, ends, numbers, kinds, int4);
+            if (p == null) {
+                return null;
+            }
+            long version = catalog.schemaVersion();
+            int seqCalls = io.respsql.storage.SequenceScope.boundCount();
+            Object plan;
+            try {
+                if (p instanceof Statement.QueryStatement q) {
+                    io.respsql.plan.PlannedQuery pq = StatementPlanner.plan(catalog, q.query(), template);
+                    if (pq.readsCatalogOids()) {
+                        return null;
+                    }
+                    plan = pq;
+                } else if (p instanceof Statement.Update u) {
+                    if (hasIdentity(u.table())) {
+                        return null;
+                    }
+                    plan = WritePlanner.planUpdate(catalog, u, template);
+                } else {
+                    plan = WritePlanner.planDelete(catalog, (Statement.Delete) p, template);
+                }
+            } catch (RuntimeException e) {
+                return null; // the text path gives the error
+            }
+            if (io.respsql.storage.SequenceScope.boundCount() != seqCalls) {
+                return null; // nextval(...): planned each time
+            }
+            boundPlans++;
+            return new BoundPlan(plan, isWrite(p), touchedTable(p), version, kinds, int4);
+        } finally {
+            io.respsql.storage.SequenceScope.enter(priorScope);
+            sequences.session = ownSession;
+        }
+    }
+
+    /**
+     * Runs a pgwire prepared statement's kept plan with {@code params} (its Bind's values); {@code
+     * sql} is its text with the values written in (what a write logs, what an error names). As
+     * {@link #execute(CharSequence, ResultSink, Offload)}; null when the text path must run it
+     * instead (the plan is stale or the engine's state asks for a plan of its own: a committed
+     * image to read, ACL checks, indexes switched off; a worker would take the query; or its run
+     * failed in a way a fresh plan may not, with nothing changed or sent), and then nothing was done.
+     */
+    public Outcome executeBound(BoundPlan b, io.respsql.expr.ParamValues params, CharSequence sql, ResultSink results,
+                                Offload offload) {
+        if (cacheConfig != null) {
+            followCacheConfig();
+        }
+        if (access != null || readFrom != null || !cache.enabled() || io.respsql.plan.IndexUse.off() || !b.current(catalog)) {
+            return null;
+        }
+        io.respsql.storage.SequenceScope priorScope = io.respsql.storage.SequenceScope.enter(sequences);
+        Outcome o = null;
+        try {
+            long pinned = io.respsql.expr.StatementTime.pinnedBy(sql);
+            io.respsql.expr.StatementTime.current().begin(pinned == 0 && undo != null ? blockMicros : pinned);
+            this.offload = undo == null || txBlock ? offload : null;
+            parsed = null;
+            parsedText = null;
+            moveOff = false;
+            armStop();
+            results.onLeaving(replyLeaving);
+            try {
+                o = runBound(b, params, sql, results);
+                return o;
+            } finally {
+                results.onLeaving(null);
+                this.offload = null;
+                moveOff = false;
+                if (o != null) {
+                    sessionTimeoutMs = -1; // the text path (o == null) reads them next
+                    access = null;
+                }
+            }
+        } finally {
+            try {
+                logMovedSequences();
+            } finally {
+                io.respsql.storage.SequenceScope.enter(priorScope);
+                sequences.session = ownSession;
+            }
+        }
+    }
+
+    private Outcome runBound(BoundPlan b, io.respsql.expr.ParamValues params, CharSequence sql, ResultSink results) {
+        if (offload != null && b.plan instanceof io.respsql.plan.PlannedQuery q && offload.wouldOffload(q, params)) {
+            return null; // the text path hands it to a worker
+        }
+        Outcome refused = b.write ? refusedWrite() : null;
+        if (refused != null) {
+            return refused;
+        }
+        try {
+            Outcome o = runPlan(b.plan, params, results);
+            boundRuns++;
+            return took(o, sql, b.touched);
+        } catch (RuntimeException | OutOfMemoryError x) {
+            if (writeStop.cancelled()) {
+                return Outcome.failed(SqlState.QUERY_CANCELED, "ERR " + writeStop.reason());
+            }
+            if (stop.cancelled()) {
+                if (stop.loopBoundHit() && offload != null && results.retract()) {
+                    return null; // the text path plans it again and hands it to a worker
+                }
+                return Outcome.failed(SqlState.QUERY_CANCELED, "ERR " + stop.reason());
+            }
+            if (cacheMayBeTheReason(x) && results.retract()) {
+                return null; // nothing changed, nothing sent: the text path gives the exact reply
+            }
+            return failure(x, sql);
+        } finally {
+            if (rows.elements().length > KEEP_BUFFER) {
+                rows = new IntArrayList();
+            }
+        }
+    }
+
     // ---- prepared statements ---------------------------------------------------------------------
 
     /**

@@ -99,6 +99,33 @@ public final class Transactions {
      * transaction's refusal (25P02 in a failed block, 25006 a write in a READ ONLY one). When it
      * returns true inside a transaction, the caller runs the statement and then calls {@link #leave}.
      */
+    // ---- prepared: a statement whose kind its caller knows is not parsed again ----
+
+    /** 0: read the statement's text; 1: it is a query; 2: it writes (set for one {@link #enter}). */
+    private int knownKind;
+
+    /**
+     * {@link #enter(Tx, CharSequence)} of a statement whose kind the caller knows from its plan
+     * (pgwire's prepared statements): {@code query} true for a query, false for a write.
+     */
+    public boolean enter(Tx t, CharSequence sql, boolean query) {
+        knownKind = query ? 1 : 2;
+        try {
+            return enter(t, sql);
+        } finally {
+            knownKind = 0;
+        }
+    }
+
+    private boolean isQuery(CharSequence sql) {
+        return knownKind == 0 ? queryLike(sql) : knownKind == 1;
+    }
+
+    private boolean writes(CharSequence sql) {
+        return knownKind == 0 ? SqlEngine.writes(sql.toString())
+                || ("EXECUTE".equals(PreparedStatements.verb(sql.toString())) && !engine.executesQuery(sql)) : knownKind == 2;
+    }
+
     public boolean enter(Tx t, CharSequence sql) {
         if (t != null && t.state == Tx.OPEN && t.isolation >= REPEATABLE_READ && !t.block.changed()) {
             return enterSnapshot(t, sql);
@@ -108,7 +135,7 @@ public final class Transactions {
             // connection: a query reads the committed data, never waits for the transaction
             boolean committedReader = t == null || t.state == Tx.IDLE
                     || (t.state == Tx.OPEN && t.isolation == READ_COMMITTED && !t.block.changed());
-            if (!committedReader || !queryLike(sql)) {
+            if (!committedReader || !isQuery(sql)) {
                 return false;
             }
             if (owner.block != null && owner.block.changed()) {
@@ -136,7 +163,7 @@ public final class Transactions {
             throw new SqlException(SqlState.IN_FAILED_SQL_TRANSACTION,
                     "current transaction is aborted, commands ignored until end of transaction block");
         }
-        if (t.readOnly && SqlEngine.writes(sql.toString())) {
+        if (t.readOnly && writes(sql)) {
             String verb = firstWord(sql);
             throw new SqlException(SqlState.READ_ONLY_SQL_TRANSACTION,
                     "cannot execute " + verb + " in a read-only transaction");
@@ -146,8 +173,7 @@ public final class Transactions {
     /** Puts {@code t}'s block into the engine for its statement (it may run now). */
     private boolean begin(Tx t, CharSequence sql) {
         t.started = true;
-        if (!t.block.changed() && t.committedView == null && (owner == null || owner == t)
-                && (SqlEngine.writes(sql.toString()) || ("EXECUTE".equals(PreparedStatements.verb(sql.toString())) && !engine.executesQuery(sql)))) {
+        if (!t.block.changed() && t.committedView == null && (owner == null || owner == t) && writes(sql)) {
             // its first change may come: the committed data before it, for the other connections' queries
             t.committedView = new SharedView(engine.catalog().readView());
         }
@@ -177,7 +203,7 @@ public final class Transactions {
             }
             t.snapshotPoint = engine.changeCounter();
         }
-        if (queryLike(sql)) {
+        if (isQuery(sql)) {
             viewReads++;
             engine.readFrom(t.snapshot);
             t.started = true;

@@ -77,6 +77,10 @@ final class Coercion {
         if (target.isNumeric()) {
             Number n = NumberText.whole(s);
             if (n == null) {
+                if (io.respsql.sql.Dialect.postgres()) { // prepared: an unknown-typed literal takes the column's type, as PostgreSQL's
+                    throw new SqlException(SqlState.INVALID_TEXT_REPRESENTATION,
+                            "invalid input syntax for type " + Expressions.pgName(target) + ": \"" + s + "\"");
+                }
                 throw new SqlException(SqlState.DATATYPE_MISMATCH, what + " cannot compare " + target.sqlName() + " with TEXT '" + s + "'");
             }
             return n instanceof Long ? Literal.ofLong(SqlType.BIGINT, n.longValue()) : Literal.ofDouble(n.doubleValue());

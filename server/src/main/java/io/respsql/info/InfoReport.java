@@ -262,6 +262,8 @@ public final class InfoReport {
             field(sb, "tx_parked_statements", engine.txParkedNow());
             field(sb, "tx_parked_total", engine.txParkedTotal());
             field(sb, "tx_uncommitted", engine.txUncommitted());
+            field(sb, "pg_prepared_plan_runs", engine.preparedPlanRuns());
+            field(sb, "pg_prepared_plans_made", engine.preparedPlansMade());
         }
         background.accept(sb);
     }

@@ -29,4 +29,15 @@ public interface PlanCacheStats {
     default long txUncommitted() {
         return 0;
     }
+
+    // ---- prepared: pgwire's Parse'd statements with kept plans ----
+    /** Executes that ran a prepared statement's kept plan. */
+    default long preparedPlanRuns() {
+        return 0;
+    }
+
+    /** Kept plans made (a statement's first Describe/Execute, and again after DDL). */
+    default long preparedPlansMade() {
+        return 0;
+    }
 }

@@ -47,6 +47,21 @@ final class EngineCall {
         return o;
     }
 
+    /**
+     * prepared: runs a Parse'd statement's kept plan with {@code params} ({@code sql}: its text
+     * with the values in, for the log and errors); null when the text path must run it instead.
+     */
+    Outcome executeBound(io.respsql.engine.BoundPlan plan, io.respsql.expr.ParamValues params, CharSequence sql,
+                         ResultSink rows, SqlEngine.Offload offload, long timeoutMs) {
+        engine.sessionTimeout(timeoutMs);
+        boolean prior = io.respsql.sql.Dialect.set(true);
+        try {
+            return engine.executeBound(plan, params, sql, rows, offload);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
+    }
+
     /** The columns a query would give, planned (not run); null when it is not a query. */
     ResultColumns describe(String sql, boolean postgres) {
         boolean prior = io.respsql.sql.Dialect.set(postgres);

@@ -82,19 +82,42 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
     }
 
-    private record Prepared(String sql, int[] types) {
+    /** A Parse'd statement: its text and parameter types, and what is kept of it between Executes. */
+    private static final class Prepared {
+        final String sql;
+        final int[] types;
+        /** No statement at all (EmptyQueryResponse). */
+        final boolean empty;
+        /** Its plan with parameter slots ({@link io.respsql.engine.BoundPlan}), made at its first Describe/Execute. */
+        io.respsql.engine.BoundPlan plan;
+        /** The schema version at which it was found to have none (-1: not tried). */
+        long noPlanAt = -1;
+
+        Prepared(String sql, int[] types) {
+            this.sql = sql;
+            this.types = types;
+            this.empty = PgSql.split(sql).isEmpty();
+        }
     }
 
     private static final class Portal {
         final String sql;
         final short[] formats;
+        /** The statement it was bound from, and its Bind's values as SQL literals (null for a statement without parameters). */
+        final Prepared statement;
+        final String[] literals;
         Result result;
 
-        Portal(String sql, short[] formats) {
+        Portal(String sql, short[] formats, Prepared statement, String[] literals) {
             this.sql = sql;
             this.formats = formats;
+            this.statement = statement;
+            this.literals = literals;
         }
     }
+
+    /** The values of the bound plan now running (one statement runs at a time on a connection). */
+    private final ParamValues boundValues = new ParamValues(8);
 
     private final PgServer server;
     private final ArrayDeque<ByteBuf> frames = new ArrayDeque<>();
@@ -879,7 +902,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             formats[i] = f.readShort();
         }
         String sql = np == 0 ? ps.sql : PgSql.substitute(ps.sql, literals);
-        Portal old = portals.put(portalName, new Portal(sql, formats));
+        Portal old = portals.put(portalName, new Portal(sql, formats, ps, literals));
         if (old != null && old.result != null) {
             old.result.release();
         }
@@ -919,13 +942,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         if (p.result == null) {
             // from its plan (its parameters are in place): Execute then streams the rows
-            ResultColumns planned = describeColumns(p.sql);
+            io.respsql.engine.BoundPlan bound = boundPlan(p.statement);
+            ResultColumns planned = bound != null && bound.columns() != null ? bound.columns() : describeColumns(p.sql);
             if (planned != null) {
                 PgMessages.rowDescription(out, planned, p.formats);
                 return true;
             }
             // not described by a plan (SHOW TABLES, DESC, EXPLAIN): run now, rows kept for Execute
-            Result r = run(p.sql, p.formats, Unpooled.buffer(256), false);
+            Result r = run(p.sql, p.formats, Unpooled.buffer(256), false, p);
             if (r == null) {
                 return false;
             }
@@ -984,14 +1008,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
     private boolean execute(ByteBuf f) {
         Portal p = portal(cstring(f));
         int max = f.readInt();
-        if (PgSql.split(p.sql).isEmpty()) {
+        if (p.statement != null ? p.statement.empty : PgSql.split(p.sql).isEmpty()) {
             PgMessages.empty(out, 'I'); // EmptyQueryResponse
             return true;
         }
         if (p.result == null) {
             boolean whole = max <= 0;
             // without a row limit the rows stream into the output; with one they are kept for the next Execute
-            Result r = run(p.sql, p.formats, whole ? out : Unpooled.buffer(256), false);
+            Result r = run(p.sql, p.formats, whole ? out : Unpooled.buffer(256), false, p);
             if (r == null) {
                 return false;
             }
@@ -1080,6 +1104,11 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
      * again and this returns the worker's result.
      */
     private Result run(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
+        return run(sql, formats, target, describeFirst, null);
+    }
+
+    /** {@link #run(String, short[], ByteBuf, boolean)} of an extended-protocol portal (its statement's kept plan, if any). */
+    private Result run(String sql, short[] formats, ByteBuf target, boolean describeFirst, Portal portal) {
         if (pending != null) {
             Result r = pending;
             pending = null;
@@ -1093,7 +1122,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         Result r;
         try {
-            r = runNow(sql, formats, target, describeFirst);
+            r = runNow(sql, formats, target, describeFirst, portal);
         } catch (SqlException e) {
             rows.discard();
             r = Result.error(e.sqlState(), e.getMessage());
@@ -1113,21 +1142,28 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         return r;
     }
 
-    private Result runNow(String sql, short[] formats, ByteBuf target, boolean describeFirst) {
+    private Result runNow(String sql, short[] formats, ByteBuf target, boolean describeFirst, Portal portal) {
         rows.on(target, formats, describeFirst);
-        if (PgCopy.isCopy(sql)) {
-            return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "COPY runs through the simple query protocol only");
+        // prepared: a statement with a kept plan and values it takes runs that plan (no parse, no plan)
+        io.respsql.engine.BoundPlan bound = portal == null ? null : boundPlan(portal.statement);
+        if (bound != null && !fillBound(bound, portal.literals)) {
+            bound = null;
         }
-        Result local = sessionStatement(sql);
-        if (local != null) {
-            return local;
+        if (bound == null) {
+            if (PgCopy.isCopy(sql)) {
+                return Result.error(SqlState.FEATURE_NOT_SUPPORTED, "COPY runs through the simple query protocol only");
+            }
+            Result local = sessionStatement(sql);
+            if (local != null) {
+                return local;
+            }
         }
         io.respsql.engine.Transactions txs = transactions();
         // enter() reads the statement (a query? a write?): in this session's dialect, where :: and WITH parse
         boolean entered;
         boolean priorDialect = io.respsql.sql.Dialect.set(settings.postgresDialect());
         try {
-            entered = txs.enter(tx, sql);
+            entered = bound != null ? txs.enter(tx, sql, bound.columns() != null) : txs.enter(tx, sql);
         } finally {
             io.respsql.sql.Dialect.set(priorDialect);
         }
@@ -1150,8 +1186,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         server.engine.engine().access(access()); // acl: this connection's user (null: unrestricted)
         Outcome o = null;
         try {
-            o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
-                    settings.statementTimeoutMs(), lines);
+            if (bound != null) {
+                o = server.engine.executeBound(bound, boundValues, sql, rows, this, settings.statementTimeoutMs());
+            }
+            if (o == null) {
+                o = server.engine.execute(sql, settings.postgresDialect(), rows, this,
+                        settings.statementTimeoutMs(), lines);
+            }
         } finally {
             SqlException refused = txs.leave(tx, o != null && (o.ok() || job != null));
             if (refused != null && o != null && o.ok()) {
@@ -1188,6 +1229,106 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         r.tag = PgSql.tag(sql, r.rowCount, o.changes());
         return r;
+    }
+
+    // ---- prepared: a Parse'd statement's plan kept between Executes ----
+
+    /**
+     * The kept plan of {@code ps} for the catalog as it is now (made again after DDL), or null
+     * when it has none: no parameters to bind, not the PostgreSQL dialect, or a shape
+     * {@link io.respsql.engine.BoundPlan} does not take (then it runs as text, as before).
+     */
+    private io.respsql.engine.BoundPlan boundPlan(Prepared ps) {
+        if (ps == null || ps.types.length == 0 || ps.empty || !settings.postgresDialect()) {
+            return null;
+        }
+        io.respsql.storage.Catalog catalog = server.engine.engine().catalog();
+        if (ps.plan != null && ps.plan.current(catalog)) {
+            return ps.plan;
+        }
+        ps.plan = null;
+        long version = catalog.schemaVersion();
+        if (ps.noPlanAt == version) {
+            return null;
+        }
+        List<int[]> spans = new ArrayList<>();
+        String template = PgSql.template(ps.sql, spans);
+        io.respsql.engine.BoundPlan plan = null;
+        if (template != null) {
+            boolean prior = io.respsql.sql.Dialect.set(true);
+            try {
+                plan = server.engine.engine().planBound(template, spans, ps.types.length);
+            } finally {
+                io.respsql.sql.Dialect.set(prior);
+            }
+        }
+        if (plan == null) {
+            ps.noPlanAt = version;
+        }
+        ps.plan = plan;
+        return plan;
+    }
+
+    /**
+     * Puts a Bind's values (SQL literals, {@link PgParams}) into {@link #boundValues} as the plan's
+     * parameters take them; false when one is not plainly a value of its kind (NULL, a number
+     * for a text column, text that is no number for a numeric one, an int out of range): the
+     * text path then runs the statement and gives its answer or its error.
+     */
+    private boolean fillBound(io.respsql.engine.BoundPlan plan, String[] literals) {
+        int n = plan.parameterCount();
+        if (literals == null || literals.length != n) {
+            return false;
+        }
+        ParamValues pv = boundValues;
+        pv.reset(n);
+        for (int i = 0; i < n; i++) {
+            String lit = literals[i];
+            boolean quoted = lit.length() >= 2 && lit.charAt(0) == '\'';
+            String v = quoted ? unquote(lit) : lit;
+            switch (plan.kind(i)) {
+                case INTEGER -> {
+                    long x;
+                    if (!PgParams.isInteger(v)) {
+                        return false;
+                    }
+                    try {
+                        x = Long.parseLong(v);
+                    } catch (NumberFormatException e) {
+                        return false;
+                    }
+                    if (plan.int4(i) && (x < Integer.MIN_VALUE || x > Integer.MAX_VALUE)) {
+                        return false;
+                    }
+                    pv.setLong(i, x);
+                }
+                case DECIMAL -> {
+                    if (!PgParams.isDecimal(v)) {
+                        return false;
+                    }
+                    double d = Double.parseDouble(v);
+                    if (Double.isInfinite(d)) {
+                        return false;
+                    }
+                    pv.setDouble(i, d);
+                }
+                case STRING -> {
+                    if (!quoted) {
+                        return false;
+                    }
+                    pv.setText(i, v.getBytes(StandardCharsets.UTF_8));
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static String unquote(String lit) {
+        String inner = lit.substring(1, lit.length() - 1);
+        return inner.indexOf('\'') < 0 ? inner : inner.replace("''", "'");
     }
 
     /** One row of one text value. */

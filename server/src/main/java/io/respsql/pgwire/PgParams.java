@@ -25,6 +25,27 @@ final class PgParams {
     private PgParams() {
     }
 
+    /** Whether {@code v} is an integer as written: an optional sign and ASCII digits, nothing else. */
+    static boolean isInteger(String v) {
+        int n = v.length();
+        int i = n > 0 && (v.charAt(0) == '-' || v.charAt(0) == '+') ? 1 : 0;
+        if (i == n || n - i > 19) {
+            return false;
+        }
+        for (; i < n; i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code v} is a decimal number as written (digits, a point, an exponent; no NaN, no Infinity). */
+    static boolean isDecimal(String v) {
+        return NUMBER.matcher(v).matches();
+    }
+
     /** One value: {@code len} bytes at the buffer's reader index (-1: NULL), in {@code format} (0 text, 1 binary). */
     static String literal(ByteBuf b, int len, int oid, int format, int index) {
         if (len < 0) {

@@ -77,6 +77,33 @@ final class PgSql {
         return sb.toString();
     }
 
+    /**
+     * The statement with each {@code $n} written as the integer literal {@code 0}, for planning it
+     * once with parameter slots ({@link io.respsql.engine.BoundPlan}): {@code starts}/{@code ends}
+     * receive each occurrence's span in the returned text, {@code numbers} its parameter (n - 1).
+     * Null when a {@code $n} stands where a literal 0 could change how the text reads ({@code -$1}).
+     */
+    static String template(String sql, List<int[]> spans) {
+        StringBuilder sb = new StringBuilder(sql.length());
+        int[] last = {0};
+        boolean[] bad = {false};
+        scan(sql, new Visitor() {
+            @Override
+            public void parameter(int start, int end, int number) {
+                sb.append(sql, last[0], start);
+                if (start > 0 && (sql.charAt(start - 1) == '-' || sql.charAt(start - 1) == '+'
+                        || sql.charAt(start - 1) == '.')) {
+                    bad[0] = true;
+                }
+                spans.add(new int[] {sb.length(), sb.length() + 1, number - 1});
+                sb.append('0');
+                last[0] = end;
+            }
+        });
+        sb.append(sql, last[0], sql.length());
+        return bad[0] ? null : sb.toString();
+    }
+
     /** What {@link #scan} reports: the {@code ;} and {@code $n} that stand in statement text. */
     private interface Visitor {
         default void semicolon(int at) {
