@@ -7,6 +7,9 @@
 #
 # The statement: STATEMENT (default: the 2010 FK-range UPDATE, first of its shape, so planned),
 # after SETUP (';'-separated) on a fresh engine in this JVM, no server and no sockets.
+# START_SECONDS (default 5): how long the setup may take before tracing starts (more on a loaded
+# machine: a trace that starts before the setup is done records nothing of the statement);
+# TRACE_SECONDS (default 40): how long the trace may take.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="${1:-$ROOT/server/target/respsql-server-0.1.0-SNAPSHOT-all.jar}"
@@ -37,7 +40,7 @@ javac -cp "$JAR" -d "$WORK" "$WORK/Trace.java"
 {
   echo "stop in Trace.mark"
   echo "run Trace \"$SETUP\" \"$STATEMENT\""
-  sleep 5
+  sleep "${START_SECONDS:-5}"
   echo "exclude java.*,javax.*,sun.*,jdk.*,it.unimi.*,io.netty.*,org.slf4j.*,ch.qos.*,com.sun.*"
   echo "trace go methods"
   echo "cont"

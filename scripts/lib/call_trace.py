@@ -8,8 +8,26 @@ LAYER = {'pgwire': 11, 'net': 10, 'command': 9, 'replication': 8, 'persist': 7, 
          'exec': 4, 'info': 3, 'expr': 3, 'pubsub': 3, 'storage': 2, 'protocol': 2,
          'index': 1, 'config': 1, 'client': 1, 'sql': 1, 'result': 1}
 
+def lines(path):
+    """The trace's lines, an event that the program's own output split in two joined again (a loaded machine)."""
+    held = None
+    for line in open(path):
+        if held is not None:
+            if line.startswith('"thread='):
+                line = held.rstrip('\n') + ' ' + line
+            else:
+                yield held
+            held = None
+        if line.startswith('Method ') and '"thread=' not in line:
+            held = line
+            continue
+        yield line
+    if held is not None:
+        yield held
+
+
 events, on = [], False
-for line in open(sys.argv[1]):
+for line in lines(sys.argv[1]):
     m = re.search(r'Method (entered|exited).*"thread=main", ([\w.$]+)\.([\w$<>]+)\(', line)
     if not m:
         continue

@@ -360,21 +360,17 @@ final class LiteralScan {
         return kn - k == n - at && java.util.Arrays.equals(s, at, n, key, k, kn);
     }
 
-    /** The literal at {@code start..end} of the scanned text, or -1. */
-    int literalAt(int start, int end) {
-        int lo = 0;
-        int hi = count - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (starts[mid] < start) {
-                lo = mid + 1;
-            } else if (starts[mid] > start) {
-                hi = mid - 1;
-            } else {
-                return ends[mid] == end ? mid : -1;
-            }
+    /**
+     * The scanned literals as the syntax tree's rewrite takes them ({@link io.respsql.sql.Parameterizer}):
+     * a copy, made on a plan-cache miss only (the next scan reuses this scan's arrays).
+     */
+    io.respsql.sql.Parameterizer.Literals literals() {
+        Expr.LiteralKind[] k = new Expr.LiteralKind[count];
+        for (int i = 0; i < count; i++) {
+            k[i] = kindOf(kinds[i]);
         }
-        return -1;
+        return new io.respsql.sql.Parameterizer.Literals(count, java.util.Arrays.copyOf(starts, count),
+                java.util.Arrays.copyOf(ends, count), k);
     }
 
     /** The literal kind in the syntax tree's terms. */

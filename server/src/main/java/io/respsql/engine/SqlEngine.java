@@ -1065,17 +1065,18 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return new PlanCache.Entry(key, scan.hash, null, false, null);
         }
         int seqCalls = io.respsql.storage.SequenceScope.boundCount();
+        io.respsql.sql.Parameterizer.Literals literals = scan.literals();
         if (st instanceof Statement.Insert ins) {
             InsertOperator plan;
             try {
                 plan = io.respsql.exec.write.SequenceDdl.identityInsert(catalog, ins) != ins ? null
-                        : WritePlanner.planCachedInsert(catalog, ins, sql, this::parameterOf, scan.count);
+                        : WritePlanner.planCachedInsert(catalog, ins, sql, literals);
             } catch (RuntimeException e) {
                 plan = null; // no such table or column, an identity column's value: the plain path replies
             }
             return new PlanCache.Entry(key, scan.hash, plan, true, ins.table());
         }
-        Statement p = Parameterizer.rewrite(st, scan);
+        Statement p = io.respsql.sql.Parameterizer.rewrite(st, literals);
         if (p == null) {
             return new PlanCache.Entry(key, scan.hash, null, false, null);
         }
@@ -1096,12 +1097,6 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // nextval(...) or an identity column: planned each time
         }
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
-    }
-
-    /** The parameter a literal of the scanned text becomes (-1: the scan saw it otherwise). */
-    private int parameterOf(io.respsql.sql.tree.Expr.Literal l) {
-        int i = scan.literalAt(l.start(), l.end());
-        return i >= 0 && LiteralScan.kindOf(scan.kinds[i]) == l.kind() ? i : -1;
     }
 
     // ---- prepared: pgwire's Parse'd statements, planned once (BoundPlan) ----

@@ -460,22 +460,16 @@ public final class WritePlanner {
         return out;
     }
 
-    /** Which parameter a literal of the statement's text is (-1: not one; it stays a literal). */
-    @FunctionalInterface
-    public interface Parameters {
-        int indexOf(Expr.Literal literal);
-    }
-
     /**
      * The cached plan of an INSERT ... VALUES, or null when it cannot be one: a query for rows,
      * a value that must be evaluated (an expression, a function, a signed number for a TEXT column),
      * unquoted text or a typed literal (their text is in the key),
-     * a literal that is not one of the {@code literals} parameters, or one that the plain path
+     * a literal that is not one of the {@code literals} (the cache's scan of the text: which parameter a literal is), or one that the plain path
      * would refuse for its column whatever its value (its errors are the plain path's to give).
      * Throws what the plain path throws for an unknown table or column.
      */
-    public static InsertOperator planCachedInsert(Catalog catalog, Statement.Insert s, String sql, Parameters params,
-                                                  int literals) {
+    public static InsertOperator planCachedInsert(Catalog catalog, Statement.Insert s, String sql,
+                                                  io.respsql.sql.Parameterizer.Literals literals) {
         if (s.rows() == null || s.returning() != null || s.onConflict() != null) {
             return null;
         }
@@ -500,7 +494,7 @@ public final class WritePlanner {
                     signed = true;
                     x = u.operand();
                 }
-                int index = x instanceof Expr.Literal lit ? params.indexOf(lit) : -1;
+                int index = x instanceof Expr.Literal lit ? literals.indexOf(lit) : -1;
                 if (index >= 0) {
                     Expr.Literal lit = (Expr.Literal) x;
                     if (!ValueRules.parameterFits(c, lit.kind(), signed)) {
@@ -529,7 +523,7 @@ public final class WritePlanner {
             }
         }
         // A literal inside a constant (unquoted text such as foo-5): its value is part of the row, so not cached.
-        if (made != literals) {
+        if (made != literals.count()) {
             return null;
         }
         return InsertOperator.parameters(t, target, defaults(t, target), s.returnSize(), p).checks(checks(catalog, t));

@@ -20,6 +20,8 @@ public final class Assignment {
     private final Table table;
     /** Null for a constant (its value is {@link #constant}). */
     private final Expression value;
+    /** How {@link #value}'s values go into the column, chosen when bound (null for a constant). */
+    private final Conversion conversion;
     /** The value is a parameter: the same for every row of one run, so computed once per run ({@link #prepare}). */
     private final boolean perRun;
     private final boolean indexed;
@@ -49,6 +51,7 @@ public final class Assignment {
         this.table = t;
         this.column = column;
         this.value = value;
+        this.conversion = value == null ? null : Conversion.of(column, value);
         this.constant = constant;
         this.perRun = value instanceof io.respsql.expr.Parameter;
         this.indexed = t.isIndexed(column);
@@ -138,7 +141,7 @@ public final class Assignment {
     /** Before a run: a parameter's value is converted and checked once, as a constant's is when bound. */
     void prepare(EvalContext ctx, Cell v) {
         if (perRun) {
-            ValueRules.evaluated(column, value, ctx, null, v);
+            conversion.convert(value, ctx, null, v);
             if (v.isNull && notNull) {
                 throw Tables.nullViolation(table, column);
             }
@@ -150,7 +153,7 @@ public final class Assignment {
         if (value == null || perRun) {
             return;
         }
-        ValueRules.evaluated(column, value, ctx, null, v);
+        conversion.convert(value, ctx, null, v);
         if (v.isNull && notNull) {
             throw Tables.nullViolation(table, column);
         }

@@ -13,6 +13,8 @@ public final class DefaultValue {
     private final Column column;
     private final Cell constant;
     private final Expression expression;
+    /** How the expression's value goes into the column (null for a constant): chosen when bound. */
+    private final Conversion conversion;
     private final String text;
     private EvalContext ctx;
 
@@ -20,6 +22,7 @@ public final class DefaultValue {
         this.column = column;
         this.constant = constant;
         this.expression = expression;
+        this.conversion = expression == null ? null : Conversion.of(column, expression);
         this.text = text;
     }
 
@@ -50,6 +53,6 @@ public final class DefaultValue {
         if (ctx == null) {
             ctx = new EvalContext(1); // kept: a per-row DEFAULT allocates none per row (writes run on the event loop only)
         }
-        ValueRules.evaluated(column, expression, ctx, text, out);
+        conversion.convert(expression, ctx, text, out);
     }
 }

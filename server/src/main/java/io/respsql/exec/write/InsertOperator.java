@@ -51,6 +51,8 @@ public final class InsertOperator {
     /** INSERT ... SELECT: the query's operator tree, its outputs, its relations; else null. */
     private final Operator query;
     private final Expression[] outputs;
+    /** INSERT ... SELECT: how each output goes into its column, chosen when planned; else null. */
+    private final Conversion[] conversions;
     private final int queryRelations;
     /** A cached INSERT ... VALUES: what each value is (a parameter or a constant); else null. */
     private final Parameters parameters;
@@ -74,6 +76,14 @@ public final class InsertOperator {
         this.values = values;
         this.query = query;
         this.outputs = outputs;
+        if (outputs == null) {
+            this.conversions = null;
+        } else {
+            this.conversions = new Conversion[target.length];
+            for (int i = 0; i < target.length; i++) {
+                conversions[i] = Conversion.of(table.column(target[i]), outputs[i]);
+            }
+        }
         this.queryRelations = queryRelations;
         this.parameters = parameters;
     }
@@ -562,20 +572,17 @@ public final class InsertOperator {
 
     /** The query's rows, all gathered before the first is written. */
     private PendingRows queryRows(io.respsql.expr.Cancellation cancel) {
-        Column[] cols = new Column[target.length];
-        for (int i = 0; i < cols.length; i++) {
-            cols[i] = table.column(target[i]);
-        }
         PendingRows rows = new PendingRows(table.columnCount(), 16);
         Cell cell = new Cell();
         EvalContext ctx = new EvalContext(queryRelations);
         ctx.cancel = cancel;
         Expression[] exprs = outputs;
+        Conversion[] into = conversions;
         int[] to = target;
         TupleConsumer gather = c -> {
             int at = rows.addRow();
-            for (int i = 0; i < cols.length; i++) {
-                ValueRules.evaluated(cols[i], exprs[i], c, null, cell);
+            for (int i = 0; i < into.length; i++) {
+                into[i].convert(exprs[i], c, null, cell);
                 rows.set(at, to[i], cell);
             }
             return true;

@@ -51,6 +51,12 @@ public final class UpdateOperator {
     /** Constraints to check: the batch paths that skip the general loop are not taken. */
     private boolean constrained;
     private final Column[] assigned;
+    /** Every assignment's value is the same for all rows of a run (constants, parameters): no per-row compute. */
+    private final boolean allConstant;
+    /** The assignment to the primary key's column (its new keys are checked before the writes), or -1. */
+    private final int pk;
+    /** Some assigned column is TEXT: the table's text may be compacted after the writes. */
+    private final boolean writesText;
 
     /**
      * The bound statement (plan.WritePlanner makes it): the rows, the assignments (one per
@@ -62,9 +68,21 @@ public final class UpdateOperator {
         this.assignments = assignments;
         this.relations = relations;
         this.assigned = new Column[assignments.length];
+        boolean constant = true;
+        boolean text = false;
+        int key = -1;
         for (int i = 0; i < assignments.length; i++) {
-            assigned[i] = assignments[i].column;
+            Assignment a = assignments[i];
+            assigned[i] = a.column;
+            constant &= a.isConstant();
+            text |= a.column.type() == ColumnType.TEXT;
+            if (table.hasPrimaryKey() && a.column == table.primaryColumn()) {
+                key = i;
+            }
         }
+        this.allConstant = constant;
+        this.writesText = text;
+        this.pk = key;
         this.fkWork = !table.constraints().isEmpty() && Constraints.fkTouched(table, assigned);
         this.constrained = fkWork;
     }
@@ -170,14 +188,8 @@ public final class UpdateOperator {
         rows.collect(run, buffer, cancel);
         int n = buffer.size();
         int[] r = buffer.elements();
-        boolean allConstant = true;
-        int pk = -1;
-        for (int j = 0; j < as.length; j++) {
-            allConstant &= as[j].isConstant();
-            if (t.hasPrimaryKey() && as[j].column == t.primaryColumn()) {
-                pk = j;
-            }
-        }
+        boolean allConstant = this.allConstant;
+        int pk = this.pk;
         // One row-local integer assignment (SET v = v + 1): each value is computed once, kept after
         // the row slots in the same reused buffer, and stored in a tight loop (rows[i] -> values[n + i]).
         boolean keptValues = false;
@@ -209,10 +221,6 @@ public final class UpdateOperator {
         boolean checking = constrained && n > 0;
         UndoLog local = null;
         if (unique != null || checking || (undo != null && n > 0)) {
-            Column[] assigned = new Column[as.length];
-            for (int i = 0; i < as.length; i++) {
-                assigned[i] = as[i].column;
-            }
             if (unique != null || checking) {
                 local = new UndoLog(catalog); // takes the writes back if a UNIQUE index (or a constraint) ends up violated
                 local.changingCells(t, assigned, r, n);
@@ -251,11 +259,8 @@ public final class UpdateOperator {
         if (ret != null) {
             ret.emit(run, r, n, sink);
         }
-        for (Assignment a : as) {
-            if (a.column.type() == ColumnType.TEXT) {
-                t.maybeCompactText();
-                break;
-            }
+        if (writesText) {
+            t.maybeCompactText();
         }
         return n;
     }

@@ -3,7 +3,6 @@ package io.respsql.exec.write;
 import io.respsql.expr.EvalContext;
 import io.respsql.expr.Expression;
 import io.respsql.expr.ParamValues;
-import io.respsql.result.ShortestDouble;
 import io.respsql.sql.SqlException;
 import io.respsql.sql.SqlState;
 import io.respsql.sql.tree.Expr;
@@ -11,7 +10,6 @@ import io.respsql.storage.Column;
 import io.respsql.storage.ColumnType;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Converts a value to what a column stores, exactly or not at all (as the 2010 dialect's
@@ -558,156 +556,13 @@ public final class ValueRules {
     }
 
     /**
-     * The value of a bound expression, evaluated in {@code ctx}, for column {@code c}.
-     * {@code shown} is how it was written (errors), or null to show the value itself.
+     * The value of a bound expression, evaluated in {@code ctx}, for column {@code c}, where it is
+     * evaluated once (planning a constant, a VALUES expression); {@code shown} is how it was written
+     * (errors), or null to show the value itself. What is evaluated again and again keeps its
+     * {@link Conversion}, made once.
      */
     public static void evaluated(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
-        evaluatedValue(c, x, ctx, shown, out);
-        fitLength(c, out);
-    }
-
-    private static void evaluatedValue(Column c, Expression x, EvalContext ctx, String shown, Cell out) {
-        if (c.type().isDecimal()) {
-            long u = io.respsql.expr.Numeric.evalForColumn(x, ctx, c.typeModifier());
-            if (ctx.isNull) {
-                out.setNull();
-            } else if (c.type() == ColumnType.NUMERIC) {
-                // p <= 18: the long form at the column's scale; NaN as its sentinel
-                out.setLong(ctx.numBig == io.respsql.expr.Numeric.NAN ? io.respsql.expr.Numeric.STORED_NAN : u);
-            } else {
-                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
-            }
-            return;
-        }
-        if (x.type() == io.respsql.expr.SqlType.NUMERIC) {
-            long u = x.evalNumeric(ctx);
-            if (ctx.isNull) {
-                out.setNull();
-            } else if (c.type() == ColumnType.TEXT) {
-                out.setText(io.respsql.expr.Numeric.textBytes(u, ctx));
-            } else if (c.type() == ColumnType.FLOAT) {
-                out.setDouble(io.respsql.expr.Numeric.doubleOf(u, ctx));
-            } else if (c.type().isInteger()) {
-                out.setLong(io.respsql.expr.Numeric.longOf(u, ctx, c.type() == ColumnType.INT ? 32 : 64));
-            } else {
-                throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + c.name() + "\" cannot take a numeric value");
-            }
-            return;
-        }
-        switch (x.type()) {
-            case NULL:
-                out.setNull();
-                return;
-            case DOUBLE: {
-                double d = x.evalDouble(ctx);
-                if (ctx.isNull) {
-                    out.setNull();
-                    return;
-                }
-                fromDouble(c, d, shown, out);
-                return;
-            }
-            case INTERVAL: {
-                byte[] b = x.evalText(ctx);
-                if (ctx.isNull) {
-                    out.setNull();
-                    return;
-                }
-                if (c.type() == ColumnType.INTERVAL) {
-                    out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
-                } else if (c.type() == ColumnType.TEXT) {
-                    out.setText(io.respsql.expr.Interval.toString(b, ctx.textOffset).getBytes(StandardCharsets.UTF_8));
-                } else {
-                    throw notValid(c, shown != null ? shown : "'" + io.respsql.expr.Interval.toString(b, ctx.textOffset) + "'");
-                }
-                return;
-            }
-            case TEXT: {
-                byte[] b = x.evalText(ctx);
-                if (ctx.isNull) {
-                    out.setNull();
-                    return;
-                }
-                if (c.type() == ColumnType.TEXT) {
-                    out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
-                } else {
-                    String s = new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8);
-                    quoted(c, s, shown != null ? shown : "'" + s + "'", out);
-                }
-                return;
-            }
-            default: {
-                long v = x.evalLong(ctx);
-                if (ctx.isNull) {
-                    out.setNull();
-                    return;
-                }
-                fromLong(c, x.type(), v, shown, out);
-            }
-        }
-    }
-
-    private static void fromDouble(Column c, double d, String shown, Cell out) {
-        switch (c.type()) {
-            case FLOAT:
-                out.setDouble(d); // NaN and ±Infinity are FLOAT values (PostgreSQL); overflowing arithmetic is refused where it happens
-                return;
-            case INT:
-            case BIGINT:
-                out.setLong(toInteger(c, d, shown));
-                return;
-            case TEXT:
-                out.setText(ShortestDouble.text(d).getBytes(StandardCharsets.UTF_8));
-                return;
-            default:
-                throw notValid(c, shown != null ? shown : Double.toString(d));
-        }
-    }
-
-    private static void fromLong(Column c, io.respsql.expr.SqlType from, long v, String shown, Cell out) {
-        boolean temporal = from == io.respsql.expr.SqlType.DATE || from == io.respsql.expr.SqlType.TIMESTAMP;
-        switch (c.type()) {
-            case INT:
-            case BIGINT:
-            case BOOLEAN:
-                if (temporal) {
-                    break;
-                }
-                out.setLong(toInteger(c, v, shown));
-                return;
-            case FLOAT:
-                if (temporal) {
-                    break;
-                }
-                out.setDouble(v);
-                return;
-            case DATE:
-                if (from == io.respsql.expr.SqlType.DATE) {
-                    out.setLong(v);
-                    return;
-                }
-                break;
-            case TIMESTAMP:
-                if (from == io.respsql.expr.SqlType.TIMESTAMP) {
-                    out.setLong(v);
-                    return;
-                }
-                if (from == io.respsql.expr.SqlType.DATE) {
-                    out.setLong(v * 86_400_000_000L);
-                    return;
-                }
-                break;
-            case TEXT: {
-                String s = from == io.respsql.expr.SqlType.DATE ? Temporals.dateText(v)
-                        : from == io.respsql.expr.SqlType.TIMESTAMP ? Temporals.timestampText(v)
-                        : from == io.respsql.expr.SqlType.BOOLEAN ? (v != 0 ? "true" : "false") : Long.toString(v);
-                out.setText(s.getBytes(StandardCharsets.UTF_8));
-                return;
-            }
-            default:
-                break;
-        }
-        throw notValid(c, shown != null ? shown : Long.toString(v));
+        Conversion.of(c, x).convert(x, ctx, shown, out);
     }
 
     /** {@code shown} is how the value was written, or null to print the value itself (built only on error). */

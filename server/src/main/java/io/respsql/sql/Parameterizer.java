@@ -1,4 +1,4 @@
-package io.respsql.engine;
+package io.respsql.sql;
 
 import io.respsql.sql.tree.Expr;
 import io.respsql.sql.tree.Query;
@@ -8,29 +8,54 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Rewrites a parsed statement for the plan cache: each literal found by {@link LiteralScan} becomes
- * a {@link Expr.Parameter} of its kind, but only where its value cannot change the plan's shape —
+ * Rewrites a parsed statement for the plan cache: each literal the cache's scan of the text found
+ * ({@link Literals}: where each stands, and its kind) becomes a {@link Expr.Parameter} of its kind, but only where its value cannot change the plan's shape —
  * an operand of a comparison, arithmetic, AND/OR, BETWEEN, IN, LIKE or IS [NOT] DISTINCT in a WHERE
  * or ON condition, or an UPDATE's SET value. Anywhere else (a select-list item, whose text names
  * the column; ORDER BY 1; function arguments; CASE; CAST) the literal stays, the count of
  * parameters then falls short of the scan's, and the statement is not cached. A LIMIT or OFFSET
- * count is not a literal of the scan: it is part of the key ({@link LiteralScan}), so such a
- * statement is cached once per count.
+ * count is not a literal of the scan: it is part of the cache's key (engine.LiteralScan), so such
+ * a statement is cached once per count. A rewrite of the syntax tree into the syntax tree: it sits
+ * beside the parser, and the engine hands it the scan's literals as data (no call back up).
  * Statements: SELECT from tables, joins and derived SELECTs (no set operation), UPDATE, DELETE.
  */
-final class Parameterizer {
-    private final LiteralScan scan;
-    private int made;
-
-    private Parameterizer(LiteralScan scan) {
-        this.scan = scan;
+public final class Parameterizer {
+    /**
+     * The literals a scan of the statement's text found, in text order: literal {@code i} stands at
+     * {@code starts[i]..ends[i]} (offsets into the text) and is of kind {@code kinds[i]}; its
+     * parameter is number {@code i}.
+     */
+    public record Literals(int count, int[] starts, int[] ends, Expr.LiteralKind[] kinds) {
+        /** The parameter {@code l} becomes: the scan's literal at its place and of its kind, or -1. */
+        public int indexOf(Expr.Literal l) {
+            int lo = 0;
+            int hi = count - 1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (starts[mid] < l.start()) {
+                    lo = mid + 1;
+                } else if (starts[mid] > l.start()) {
+                    hi = mid - 1;
+                } else {
+                    return ends[mid] == l.end() && kinds[mid] == l.kind() ? mid : -1;
+                }
+            }
+            return -1;
+        }
     }
 
-    /** The statement with its literals as parameters, or null when it cannot be cached. */
-    static Statement rewrite(Statement st, LiteralScan scan) {
-        Parameterizer p = new Parameterizer(scan);
+    private final Literals literals;
+    private int made;
+
+    private Parameterizer(Literals literals) {
+        this.literals = literals;
+    }
+
+    /** The statement with every literal of {@code literals} as a parameter, or null when it cannot be cached. */
+    public static Statement rewrite(Statement st, Literals literals) {
+        Parameterizer p = new Parameterizer(literals);
         Statement out = p.statement(st);
-        return out != null && p.made == scan.count ? out : null;
+        return out != null && p.made == literals.count() ? out : null;
     }
 
     private Statement statement(Statement st) {
@@ -97,8 +122,8 @@ final class Parameterizer {
                     && l.kind() != Expr.LiteralKind.STRING) {
                 return e;
             }
-            int i = scan.literalAt(l.start(), l.end());
-            if (i < 0 || LiteralScan.kindOf(scan.kinds[i]) != l.kind()) {
+            int i = literals.indexOf(l);
+            if (i < 0) {
                 return e;
             }
             made++;
