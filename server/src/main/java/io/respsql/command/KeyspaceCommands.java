@@ -96,7 +96,7 @@ final class KeyspaceCommands {
                 return;
             }
         }
-        List<Table> tables = new ArrayList<>(ctx.catalog().tables());
+        List<Table> tables = new ArrayList<>(keyspace(s).tables()); // mend: committed tables only
         long[] hashes = new long[tables.size()];
         Integer[] order = new Integer[tables.size()];
         for (int i = 0; i < order.length; i++) {
@@ -159,8 +159,13 @@ final class KeyspaceCommands {
         return h == 0 ? 1 : h;
     }
 
+    /** mend: the tables this session may see: not those of another connection's uncommitted transaction. */
+    private io.respsql.storage.ReadableCatalog keyspace(Session s) {
+        return ctx.sql().transactions().keyspace(s.sqlTxOrNull());
+    }
+
     private void type(Session s, CommandArgs a, RespWriter out) {
-        out.simple(ctx.catalog().table(a.string(1)) != null ? TYPE_NAME : "none");
+        out.simple(keyspace(s).table(a.string(1)) != null ? TYPE_NAME : "none");
     }
 
     /** {@code MEMORY USAGE table [SAMPLES n]}: data and index bytes, as INFO tables counts them; nil for no table. */
@@ -179,7 +184,7 @@ final class KeyspaceCommands {
                 return;
             }
         }
-        Table t = ctx.catalog().table(a.string(2));
+        Table t = keyspace(s).table(a.string(2)) == null ? null : ctx.catalog().table(a.string(2));
         if (t == null) {
             out.nullBulk();
         } else {
