@@ -164,7 +164,30 @@ final class KeyspaceCommands {
         return ctx.sql().transactions().keyspace(s.sqlTxOrNull());
     }
 
+    /**
+     * mend (acl): whether the session's user may touch table {@code name} (its key patterns), as
+     * Redis checks a command's keys; false with NOPERM written and the denial in ACL LOG.
+     */
+    private boolean mayRead(Session s, String name, RespWriter out) {
+        io.respsql.acl.Acl acl = ctx.acl();
+        if (acl == null) {
+            return true;
+        }
+        io.respsql.acl.AclUser u = s.user() != null ? s.user() : acl.defaultUser();
+        String key = name.toLowerCase(Locale.ROOT);
+        // as Redis's key specs of TYPE and MEMORY USAGE (RO, no ACCESS): a read or a write pattern will do
+        if (u.unrestricted() || u.mayAccess(key, io.respsql.acl.AclUser.READ) || u.mayAccess(key, io.respsql.acl.AclUser.WRITE)) {
+            return true;
+        }
+        acl.log("key", "toplevel", name, u.name(), ctx.dispatcher().clientInfo(s));
+        out.error(io.respsql.acl.Acl.NOPERM_KEY);
+        return false;
+    }
+
     private void type(Session s, CommandArgs a, RespWriter out) {
+        if (!mayRead(s, a.string(1), out)) {
+            return;
+        }
         out.simple(keyspace(s).table(a.string(1)) != null ? TYPE_NAME : "none");
     }
 
@@ -183,6 +206,9 @@ final class KeyspaceCommands {
                 Replies.notInteger(out);
                 return;
             }
+        }
+        if (!mayRead(s, a.string(2), out)) {
+            return;
         }
         Table t = keyspace(s).table(a.string(2)) == null ? null : ctx.catalog().table(a.string(2));
         if (t == null) {
