@@ -72,4 +72,21 @@ await runSession(NAME, [
       `EXEC of a failing block reports a ReplyError, got ${JSON.stringify(outcome)}`);
     eqRows(await sql('SELECT * FROM people ORDER BY id'), before, 'the table after the failed block');
   }],
+  ['named ACL user (run.sh\'s reader)', async () => {
+    // logs in by name (AUTH reader reader-pw: ioredis sends it from its username/password options),
+    // reads, and is refused a DELETE with NOPERM
+    const reader = new Redis({ host, port, username: 'reader', password: 'reader-pw', lazyConnect: true,
+      retryStrategy: () => null, ...(tls ? { tls } : {}) });
+    reader.on('error', () => {});
+    try {
+      await reader.connect();
+      eq(await reader.call('ACL', 'WHOAMI'), 'reader', 'ACL WHOAMI');
+      await reader.call('SQL', 'SELECT COUNT(*) FROM people WHERE id < 0');
+      const refused = await reader.call('SQL', 'DELETE FROM people').then((r) => r, (err) => err);
+      check(refused instanceof ReplyError, `DELETE as reader was not refused: ${JSON.stringify(refused)}`);
+      eq(refused.message, "NOPERM User reader has no permissions to run the 'delete' command", 'DELETE as reader');
+    } finally {
+      reader.disconnect();
+    }
+  }],
 ], () => redis.quit());

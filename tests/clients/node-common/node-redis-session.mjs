@@ -59,5 +59,24 @@ export async function nodeRedisSession(name, { createClient, ErrorReply }, resp)
       check(outcome instanceof ErrorReply, `EXEC of a failing block rejects with an ErrorReply, got ${JSON.stringify(outcome)}`);
       eqRows(await sql('SELECT * FROM people ORDER BY id'), before, 'the table after the failed block');
     }],
+    ['named ACL user (run.sh\'s reader)', async () => {
+      // logs in by name (node-redis sends AUTH reader reader-pw, or HELLO 3 AUTH, from its options),
+      // reads, and is refused a DELETE with NOPERM
+      const reader = createClient(tls
+        ? { url: `rediss://reader:reader-pw@${host}:${port}`,
+            socket: { host, port, reconnectStrategy: false, tls: true, ...tls } }
+        : { username: 'reader', password: 'reader-pw', socket: { host, port, reconnectStrategy: false } });
+      reader.on('error', () => {});
+      try {
+        await reader.connect();
+        eq(await reader.sendCommand(['ACL', 'WHOAMI']), 'reader', 'ACL WHOAMI');
+        await reader.sendCommand(['SQL', 'SELECT COUNT(*) FROM people WHERE id < 0']);
+        const refused = await reader.sendCommand(['SQL', 'DELETE FROM people']).then((r) => r, (err) => err);
+        check(refused instanceof ErrorReply, `DELETE as reader was not refused: ${JSON.stringify(refused)}`);
+        eq(refused.message, "NOPERM User reader has no permissions to run the 'delete' command", 'DELETE as reader');
+      } finally {
+        await reader.disconnect();
+      }
+    }],
   ], () => client.quit());
 }

@@ -96,7 +96,7 @@ final class KeyspaceCommands {
                 return;
             }
         }
-        List<Table> tables = new ArrayList<>(ctx.catalog().tables());
+        List<Table> tables = new ArrayList<>(keyspace(s).tables()); // mend: committed tables only
         long[] hashes = new long[tables.size()];
         Integer[] order = new Integer[tables.size()];
         for (int i = 0; i < order.length; i++) {
@@ -159,8 +159,36 @@ final class KeyspaceCommands {
         return h == 0 ? 1 : h;
     }
 
+    /** mend: the tables this session may see: not those of another connection's uncommitted transaction. */
+    private io.respsql.storage.ReadableCatalog keyspace(Session s) {
+        return ctx.sql().transactions().keyspace(s.sqlTxOrNull());
+    }
+
+    /**
+     * mend (acl): whether the session's user may touch table {@code name} (its key patterns), as
+     * Redis checks a command's keys; false with NOPERM written and the denial in ACL LOG.
+     */
+    private boolean mayRead(Session s, String name, RespWriter out) {
+        io.respsql.acl.Acl acl = ctx.acl();
+        if (acl == null) {
+            return true;
+        }
+        io.respsql.acl.AclUser u = s.user() != null ? s.user() : acl.defaultUser();
+        String key = name.toLowerCase(Locale.ROOT);
+        // as Redis's key specs of TYPE and MEMORY USAGE (RO, no ACCESS): a read or a write pattern will do
+        if (u.unrestricted() || u.mayAccess(key, io.respsql.acl.AclUser.READ) || u.mayAccess(key, io.respsql.acl.AclUser.WRITE)) {
+            return true;
+        }
+        acl.log("key", "toplevel", name, u.name(), ctx.dispatcher().clientInfo(s));
+        out.error(io.respsql.acl.Acl.NOPERM_KEY);
+        return false;
+    }
+
     private void type(Session s, CommandArgs a, RespWriter out) {
-        out.simple(ctx.catalog().table(a.string(1)) != null ? TYPE_NAME : "none");
+        if (!mayRead(s, a.string(1), out)) {
+            return;
+        }
+        out.simple(keyspace(s).table(a.string(1)) != null ? TYPE_NAME : "none");
     }
 
     /** {@code MEMORY USAGE table [SAMPLES n]}: data and index bytes, as INFO tables counts them; nil for no table. */
@@ -179,7 +207,10 @@ final class KeyspaceCommands {
                 return;
             }
         }
-        Table t = ctx.catalog().table(a.string(2));
+        if (!mayRead(s, a.string(2), out)) {
+            return;
+        }
+        Table t = keyspace(s).table(a.string(2)) == null ? null : ctx.catalog().table(a.string(2));
         if (t == null) {
             out.nullBulk();
         } else {

@@ -33,7 +33,7 @@ final class ServerCommands {
     }
 
     private void dbsize(Session s, CommandArgs a, RespWriter out) {
-        out.integer(ctx.catalog().tables().size());
+        out.integer(ctx.sql().transactions().keyspace(s.sqlTxOrNull()).tables().size()); // mend: committed tables
     }
 
     /** {@code FLUSHALL [ASYNC|SYNC]}: the catalog is cleared at once either way. */

@@ -292,6 +292,22 @@ public final class Transactions {
         return owner.committedView.lease();
     }
 
+    /**
+     * mend: the tables as the connection of {@code t} (null: outside any transaction) may see them,
+     * for the keyspace commands (DBSIZE, SCAN, TYPE, MEMORY USAGE): another connection's
+     * transaction with uncommitted writes shows its committed image (so a table it created or
+     * dropped is not seen so before its COMMIT); the token holder sees its own writes.
+     */
+    public io.respsql.storage.ReadableCatalog keyspace(Tx t) {
+        if (t != null && t.state != Tx.IDLE && t.snapshot != null && !t.block.changed()) {
+            return t.snapshot.view; // a REPEATABLE READ transaction's snapshot
+        }
+        if (uncommitted() && owner != t && owner.committedView != null) {
+            return owner.committedView.view;
+        }
+        return engine.catalog();
+    }
+
     private void end(Tx t, boolean commit) {
         try {
             if (commit) {

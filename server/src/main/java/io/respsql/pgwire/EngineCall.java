@@ -63,10 +63,15 @@ final class EngineCall {
     }
 
     /** The columns a query would give, planned (not run); null when it is not a query. */
-    ResultColumns describe(String sql, boolean postgres) {
+    ResultColumns describe(String sql, boolean postgres, io.respsql.engine.StatementAccess access) {
         boolean prior = io.respsql.sql.Dialect.set(postgres);
         try {
             Statement st = SqlParser.parse(sql);
+            String denied = access == null ? null : access.check(st); // mend: as Execute would refuse it
+            if (denied != null) {
+                throw new io.respsql.sql.SqlException(io.respsql.sql.SqlState.INSUFFICIENT_PRIVILEGE,
+                        denied.startsWith("ERR ") ? denied.substring(4) : denied);
+            }
             if (!io.respsql.engine.ModifyingWith.of(st).isEmpty()) { // with: a data-modifying WITH's columns
                 return io.respsql.engine.ModifyingWith.describe(engine.catalog(), st, sql);
             }

@@ -997,7 +997,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             return c.kind().equals("SHOW") ? ResultColumns.of(List.of(c.name()), List.of("TEXT")) : null;
         }
         try {
-            return server.engine.describe(sql, settings.postgresDialect());
+            return server.engine.describe(sql, settings.postgresDialect(), access()); // acl: as Execute checks
         } catch (SqlException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -660,6 +660,39 @@ public final class QueryBinder {
         return end == t.length() ? bound : Expressions.constText(t.substring(0, end));
     }
 
+    /**
+     * mend: PostgreSQL compares a char value with a varchar one as char (varchar is cast to bpchar):
+     * the varchar side's trailing blanks are insignificant too; beside text it compares as text
+     * (only the char side loses its blanks). {@code bound} is {@code e} bound; {@code other} the
+     * other side. A text-typed constant of an IN list whose operand is char is cast to the list's
+     * common type, char, as well ({@code anyConstant}).
+     */
+    private static Expression charBeside(Expr e, Expression bound, Expression other, boolean anyConstant) {
+        if (bound == null || !io.respsql.sql.Dialect.postgres() || bound.type() != SqlType.TEXT || !isChar(other)
+                || isChar(bound)) {
+            return bound;
+        }
+        boolean varchar;
+        if (e instanceof Expr.Cast x) {
+            String base = x.type().base();
+            varchar = base.equals("VARCHAR") || base.equals("CHARACTER VARYING") || base.equals("VARYING CHARACTER");
+        } else {
+            io.respsql.storage.Column c = Expressions.referencedColumn(bound);
+            varchar = c != null && c.type() == io.respsql.storage.ColumnType.TEXT && c.typeModifier() >= 0
+                    && (c.typeModifier() & io.respsql.exec.write.ValueRules.CHAR_FLAG) == 0;
+        }
+        if (!varchar && !(anyConstant && bound.relations() == 0)) {
+            return bound;
+        }
+        return io.respsql.expr.Bpchar.cast(bound, -1); // its trailing blanks dropped, as char's
+    }
+
+    /** mend: a char(n) value as PostgreSQL's LIKE and concat() see it: blank-padded to n. */
+    private static Expression paddedChar(Expression x) {
+        int n = charLength(x);
+        return n > 0 ? io.respsql.expr.Bpchar.pad(x, n) : x;
+    }
+
     /** Whether {@code x} is a char value: a char(n) column or a ::char(n) cast. */
     private static boolean isChar(Expression x) {
         return charLength(x) != -1;
@@ -1732,7 +1765,8 @@ public final class QueryBinder {
                             ? Expressions.constText(text(item)) : bind(item, scope);
                     vals[i] = v == null ? textIfText(x.values().get(i), r.column()) : v;
                     if (vals[i] != null && io.respsql.sql.Dialect.postgres() && io.respsql.exec.write.ValueRules.charLength(r.column()) >= 0) {
-                        vals[i] = charLiteral(item, vals[i], Expressions.column(r.column(), r.relation().number, r.label())); // charn
+                        Expression colx = Expressions.column(r.column(), r.relation().number, r.label());
+                        vals[i] = charBeside(item, charLiteral(item, vals[i], colx), colx, true); // charn, mend
                     }
                     if (vals[i] == null || (vals[i].relations() & r.relation().bit()) != 0) {
                         return c; // "a IN (3, b)": a value that reads the row is no key to probe by
@@ -1778,6 +1812,9 @@ public final class QueryBinder {
         }
         if (v == null || (v.relations() & r.relation().bit()) != 0) {
             return;
+        }
+        if (io.respsql.sql.Dialect.postgres() && io.respsql.exec.write.ValueRules.charLength(r.column()) >= 0) {
+            v = charBeside(valueSide, v, Expressions.column(r.column(), r.relation().number, r.label()), false); // mend
         }
         Conjunct.Op o;
         switch (op) {
@@ -1889,7 +1926,7 @@ public final class QueryBinder {
             Expression v = value(x.operand(), scope);
             List<Expression> vals = new ArrayList<>();
             for (Expr item : x.values()) {
-                vals.add(charLiteral(item, textBeside(item, v, scope), v)); // charn
+                vals.add(charBeside(item, charLiteral(item, textBeside(item, v, scope), v), v, true)); // charn, mend
             }
             return Expressions.inList(v, vals, x.negated());
         } else if (e instanceof Expr.InQuery x) {
@@ -1903,7 +1940,7 @@ public final class QueryBinder {
             QueryPlanner.Planned p = subquery(x.query(), scope, "a scalar subquery");
             return new ScalarSubquery(p.root(), p.outputs().get(0), p.outerRefs(), p.explain());
         } else if (e instanceof Expr.Like x) {
-            Expression v = value(x.operand(), scope);
+            Expression v = paddedChar(value(x.operand(), scope)); // mend: char(n) LIKE sees its padding, as PostgreSQL's bpcharlike
             Expression pattern = textBeside(x.pattern(), v, scope);
             Expression esc = x.escape() == null ? null : textOrValue(x.escape(), scope);
             return Expressions.like(v, pattern, esc, x.negated(), x.caseless());
@@ -2041,7 +2078,9 @@ public final class QueryBinder {
         }
         r = charLiteral(right, r, l); // charn
         l = charLiteral(left, l, r);
-        return new Expression[]{l, r};
+        Expression r2 = charBeside(right, r, l, false); // mend: char beside varchar
+        l = charBeside(left, l, r, false);
+        return new Expression[]{l, r2};
     }
 
     /** {@code e} as a value compared with {@code other}: a bare name is text when {@code other} is TEXT. */
@@ -2095,6 +2134,11 @@ public final class QueryBinder {
                     readsCatalogOids = true;
                 }
                 return system;
+            }
+        }
+        if (io.respsql.sql.Dialect.postgres() && (f.name().equalsIgnoreCase("CONCAT") || f.name().equalsIgnoreCase("CONCAT_WS"))) {
+            for (int i = 0; i < args.size(); i++) {
+                args.set(i, paddedChar(args.get(i))); // mend: concat() writes a char(n) as its output shows it, padded
             }
         }
         if (f.name().equals("OCTET_LENGTH") && args.size() == 1 && charLength(args.get(0)) > 0) {

@@ -81,6 +81,45 @@ class CharPgTest {
         both.same("DELETE FROM ch WHERE id >= 10");
     }
 
+    /**
+     * mend: char(n) beside varchar/text (a comparison with char involved ignores trailing blanks),
+     * LIKE on a padded char(n), || and concat() of char(n) (trailing blanks dropped when char
+     * becomes text), each as PostgreSQL 15 answers.
+     */
+    @Test
+    void charBesideTextLikeAndConcatenation() throws Exception {
+        List<String> statements = List.of(
+                "SELECT id FROM ch WHERE c = v ORDER BY id",
+                "SELECT id FROM ch WHERE v = c ORDER BY id",
+                "SELECT id FROM ch WHERE c <> v ORDER BY id",
+                "SELECT id FROM ch WHERE c < v ORDER BY id",
+                "SELECT id FROM ch WHERE c = 'ab'::varchar ORDER BY id",
+                "SELECT id FROM ch WHERE c = 'ab  '::varchar ORDER BY id",
+                "SELECT id FROM ch WHERE c = 'ab  '::text ORDER BY id",
+                "SELECT id FROM ch WHERE 'ab '::text = c ORDER BY id",
+                "SELECT id FROM ch WHERE c = v::text ORDER BY id",
+                "SELECT id FROM ch WHERE c IN ('ab'::varchar, 'b '::text) ORDER BY id",
+                "SELECT id FROM ch WHERE c LIKE 'ab' ORDER BY id",
+                "SELECT id FROM ch WHERE c LIKE 'ab%' ORDER BY id",
+                "SELECT id FROM ch WHERE c LIKE '%b' ORDER BY id",
+                "SELECT id FROM ch WHERE c NOT LIKE 'ab' ORDER BY id",
+                "SELECT id FROM ch WHERE c ILIKE 'AB' ORDER BY id",
+                "SELECT id FROM ch WHERE f LIKE 'a' ORDER BY id",
+                "SELECT id, c || v, v || c, c || c, c || f FROM ch ORDER BY id",
+                "SELECT id, concat(c, '|'), concat(c, v, '|'), concat_ws(',', c, f) FROM ch ORDER BY id",
+                "SELECT id, c || 1, upper(c) || '|', lower(f) || '|' FROM ch ORDER BY id",
+                "SELECT 'ab'::char(5) || 'x', concat('ab'::char(5), 'x'),  CASE WHEN 'ab'::char(4) LIKE 'ab' THEN 'y' ELSE 'n' END,"
+                        + " CASE WHEN 'ab '::char(4) = 'ab'::varchar THEN 'y' ELSE 'n' END");
+        StringBuilder differences = new StringBuilder();
+        for (String sql : statements) {
+            String d = both.difference(sql);
+            if (d != null) {
+                differences.append(d).append('\n');
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals("", differences.toString());
+    }
+
     @Test
     void catalogNamesTheType() throws Exception {
         both.same("SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.atttypmod, a.atttypid FROM pg_attribute a"

@@ -68,6 +68,43 @@ class AclPgTest {
         }
     }
 
+    /** mend: Describe (extended protocol) of a statement on a table the user may not read fails as Execute does. */
+    @Test
+    void describeOfADeniedStatementIs42501() throws SQLException {
+        try (Connection c = connect("app", "app-pw")) {
+            try (var ps = c.prepareStatement("SELECT amount FROM orders WHERE id = ?")) {
+                assertEquals("amount", ps.getMetaData().getColumnName(1)); // allowed: described
+            }
+            for (String sql : new String[] {"SELECT * FROM secret WHERE id = ?", "SELECT o.id FROM orders o JOIN secret s ON s.id = o.id WHERE o.id = ?",
+                    "DELETE FROM secret WHERE id = ? RETURNING id"}) {
+                SQLException e = assertThrows(SQLException.class, () -> {
+                    try (var ps = c.prepareStatement(sql)) {
+                        ps.getMetaData(); // Parse, Describe (statement), Sync: the columns would name secret's
+                    }
+                }, sql);
+                assertEquals("42501", e.getSQLState(), sql);
+                assertTrue(e.getMessage().contains("permission denied for table secret"), e.getMessage());
+            }
+            try (ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM orders")) {
+                assertTrue(rs.next()); // the session goes on
+            }
+        }
+    }
+
+    /** mend: TYPE and MEMORY USAGE are checked against the user's table patterns (NOPERM). */
+    @Test
+    void typeAndMemoryUsageAreCheckedOnTheTable() throws Exception {
+        try (RespConnection app = server.raw()) {
+            assertEquals("+OK\r\n", app.call("AUTH", "app", "app-pw"));
+            assertEquals("+table\r\n", app.call("TYPE", "orders"));
+            assertTrue(app.call("MEMORY", "USAGE", "orders").startsWith(":"));
+            assertEquals("+none\r\n", app.call("TYPE", "orders_none")); // a name the patterns allow
+            assertEquals("-NOPERM No permissions to access a key\r\n", app.call("TYPE", "secret"));
+            assertEquals("-NOPERM No permissions to access a key\r\n", app.call("MEMORY", "USAGE", "secret"));
+            assertEquals("-NOPERM No permissions to access a key\r\n", app.call("TYPE", "nosuch"));
+        }
+    }
+
     @Test
     void wrongPasswordAndDefaultLogin() throws SQLException {
         SQLException e = assertThrows(SQLException.class, () -> connect("app", "nope"));

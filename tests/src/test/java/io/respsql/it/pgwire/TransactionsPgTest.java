@@ -355,6 +355,33 @@ class TransactionsPgTest {
         }
     }
 
+    /** mend: DBSIZE, SCAN, TYPE and MEMORY USAGE of other connections show committed tables only. */
+    @Test
+    void keyspaceCommandsShowCommittedTablesOnly() throws Exception {
+        try (RespConnection a = new RespConnection(server.host(), server.port());
+                RespConnection b = new RespConnection(server.host(), server.port())) {
+            assertEquals("+OK\r\n", a.call("SQL", "CREATE TABLE tr13old (id int PRIMARY KEY)"));
+            String size = b.call("DBSIZE");
+            assertEquals("+OK\r\n", a.call("SQL", "BEGIN"));
+            assertEquals("+OK\r\n", a.call("SQL", "CREATE TABLE tr13new (id int PRIMARY KEY)"));
+            assertTrue(a.call("SQL", "DROP TABLE tr13old").startsWith(":"));
+            assertEquals("+table\r\n", a.call("TYPE", "tr13new")); // its own writes
+            assertEquals("+none\r\n", a.call("TYPE", "tr13old"));
+            assertEquals(size, b.call("DBSIZE"));
+            assertEquals("+none\r\n", b.call("TYPE", "tr13new"));
+            assertEquals("+table\r\n", b.call("TYPE", "tr13old"));
+            assertEquals("*2\r\n$1\r\n0\r\n*0\r\n", b.call("SCAN", "0", "MATCH", "tr13new", "COUNT", "100000"));
+            assertEquals("*2\r\n$1\r\n0\r\n*1\r\n$7\r\ntr13old\r\n",
+                    b.call("SCAN", "0", "MATCH", "tr13old", "COUNT", "100000"));
+            assertEquals("$-1\r\n", b.call("MEMORY", "USAGE", "tr13new"));
+            assertEquals("+OK\r\n", a.call("SQL", "COMMIT"));
+            assertEquals("+table\r\n", b.call("TYPE", "tr13new"));
+            assertEquals("+none\r\n", b.call("TYPE", "tr13old"));
+            assertEquals(size, b.call("DBSIZE"));
+            assertTrue(a.call("SQL", "DROP TABLE tr13new").startsWith(":"));
+        }
+    }
+
     @Test
     void aConnectionClosedMidTransactionRollsBack() throws Exception {
         try (Connection b = connect(); Statement sb = b.createStatement()) {
