@@ -233,6 +233,39 @@ class PgPreparedPlanTest {
         }
     }
 
+    /**
+     * An untyped literal beside an integer key, as the text path binds an untyped parameter
+     * ({@code aid = '5'}), probes the index by its value (it scanned the table), with the same rows.
+     */
+    @Test
+    void quotedIntegerLiteralProbesTheIndex() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE pp_probe (aid INT PRIMARY KEY, v TEXT)");
+            st.execute("INSERT INTO pp_probe SELECT g, 'v' || g FROM generate_series(1, 500) g");
+            try (ResultSet rs = st.executeQuery("EXPLAIN SELECT v FROM pp_probe WHERE aid = '5'")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("probe"), rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("EXPLAIN UPDATE pp_probe SET v = 'x' WHERE '7' = aid")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("probe"), rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("SELECT v FROM pp_probe WHERE aid = '5'")) {
+                assertTrue(rs.next());
+                assertEquals("v5", rs.getString(1));
+                assertFalse(rs.next());
+            }
+            assertEquals(1, st.executeUpdate("UPDATE pp_probe SET v = 'x' WHERE aid = '007'"));
+            try (ResultSet rs = st.executeQuery("SELECT aid FROM pp_probe WHERE v = 'x'")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+            }
+            SQLException bad = assertThrows(SQLException.class, () -> st.executeQuery("SELECT v FROM pp_probe WHERE aid = 'x5'"));
+            assertEquals("22P02", bad.getSQLState(), bad.getMessage());
+            st.execute("DROP TABLE pp_probe");
+        }
+    }
+
     /** A Bind with the wrong number of values: 08P01 naming both counts; the statement then runs. */
     @Test
     void wrongParameterCountIsAProtocolError() throws Exception {
