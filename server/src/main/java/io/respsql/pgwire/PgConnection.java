@@ -116,6 +116,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
     }
 
+    /** This connection's messages made append-only records since its last flush. */
+    private boolean wroteRecords;
+
     /** The values of the bound plan now running (one statement runs at a time on a connection). */
     private final ParamValues boundValues = new ParamValues(8);
 
@@ -241,6 +244,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             ByteBuf f = frames.peekFirst();
             int start = f.readerIndex();
             boolean done;
+            long records = server.host.appended();
             try {
                 done = handle(f);
             } catch (IndexOutOfBoundsException e) {
@@ -257,6 +261,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     skipToSync = true;
                 }
                 done = true;
+            }
+            if (server.host.appended() != records) {
+                wroteRecords = true; // this connection's replies now wait for those records
             }
             if (!done) {
                 f.readerIndex(start); // handled again when the worker is done
@@ -275,7 +282,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (out != null && out.isReadable() && state != State.CLOSED) {
             ctx.write(out, ctx.voidPromise());
             out = ctx.alloc().buffer(512);
-            if (server.host.holdsReplies()) {
+            // prepared: inside a transaction block a reply depends on no record being written (its
+            // own writes are logged at COMMIT, whose reply waits): it leaves at once, unless this
+            // connection logged something since its last flush or has replies held (order)
+            boolean inBlock = tx.inBlock() && !wroteRecords;
+            wroteRecords = false;
+            if (server.host.holdsReplies() && !(inBlock && !server.host.waitingFor(ctx))) {
                 server.host.flushAfterCommit(ctx);
             } else {
                 ctx.flush();
