@@ -309,6 +309,46 @@ class PgPreparedPlanTest {
         }
     }
 
+    /** The unnamed statement Parse'd again with the same text (pgbench -M extended) takes the plan made the first time. */
+    @Test
+    void theSameTextParsedAgainReusesItsPlan() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE pp_unnamed (id INT PRIMARY KEY, v TEXT)");
+            st.execute("INSERT INTO pp_unnamed VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+        }
+        try (Socket s = new Socket(server.host(), server.server().pgPort())) {
+            s.setSoTimeout(30_000);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            DataOutputStream d = new DataOutputStream(b);
+            d.writeInt(196608);
+            d.write("user\0raw\0database\0respsql\0\0".getBytes(StandardCharsets.US_ASCII));
+            out.writeInt(b.size() + 4);
+            out.write(b.toByteArray());
+            untilReady(in);
+            long made = stat("pg_prepared_plans_made");
+            long runs = stat("pg_prepared_plan_runs");
+            String[] names = {"one", "two", "three"};
+            for (int k = 0; k < 9; k++) {
+                String id = Integer.toString(1 + k % 3);
+                send(out, 'P', cstr(""), cstr("SELECT v FROM pp_unnamed WHERE id = $1"), new byte[] {0, 0});
+                send(out, 'B', cstr(""), cstr(""), new byte[] {0, 0, 0, 1}, value(id), new byte[] {0, 0});
+                send(out, 'D', new byte[] {'P'}, cstr(""));
+                send(out, 'E', cstr(""), new byte[] {0, 0, 0, 0});
+                send(out, 'S');
+                List<String> m = untilReady(in);
+                assertEquals("12TDCZ", m.get(0), m.get(1));
+                assertTrue(m.get(1).contains(names[k % 3]), m.get(1));
+            }
+            assertEquals(made + 1, stat("pg_prepared_plans_made"), "one plan for the nine Parses");
+            assertEquals(runs + 9, stat("pg_prepared_plan_runs"));
+        }
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE pp_unnamed");
+        }
+    }
+
     private static byte[] cstr(String s) {
         return (s + "\0").getBytes(StandardCharsets.UTF_8);
     }
