@@ -16,7 +16,11 @@
 #
 # Env: SCALE (1), CLIENTS (8), THREADS (2), DURATION (30), ROUNDS (2), MODES ("simple extended
 # prepared"), DURABILITY ("durable volatile"), PG_BIN, PIN (a command prefix for both servers,
-# e.g. "taskset -c 0,1"; pgbench itself runs unpinned), RESPSQL_HEAP (respsql-server's heap).
+# e.g. "taskset -c 0,1"; pgbench itself runs unpinned), RESPSQL_HEAP (respsql-server's heap),
+# SYSTEMS ("respsql postgresql"; add respsql-base with BASE_JAR=<an older server jar> for a
+# before/after of RespSQL in the same run: the order of the systems is reversed every round),
+# WARMUP (seconds of an unmeasured `pgbench -M prepared` run after the init, 0: none; a fresh
+# JVM on a loaded machine runs interpreted for a while).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +34,9 @@ DURATION="${DURATION:-30}"
 ROUNDS="${ROUNDS:-2}"
 MODES="${MODES:-simple extended prepared}"
 DURABILITY="${DURABILITY:-durable volatile}"
+SYSTEMS="${SYSTEMS:-respsql postgresql}"
+WARMUP="${WARMUP:-0}"
+BASE_JAR="${BASE_JAR:-}"
 # shellcheck disable=SC2206
 PIN=(${PIN:-})
 out="${1:-$root/bench/pgbench/$(date +%Y-%m-%d)}"
@@ -74,14 +81,15 @@ pg_settings() {
 }
 
 # ---- RespSQL: a server per (round, durability) on free ports in a temp dir ----
-rs_start() { # durable|volatile
+rs_start() { # durable|volatile [jar]
+  local jar="${2:-}"
   local dir="$work/respsql-$1-$RANDOM" port pgport attempt
   mkdir -p "$dir"
   local dur=(--appendonly no --save "")
   [[ "$1" == durable ]] && dur=(--appendonly yes --appendfsync always --save "")
   for attempt in 1 2 3 4 5; do
     port="$(free_port)"; pgport="$(free_port)"
-    "${PIN[@]}" "$root/scripts/respsql-server" --port "$port" --pg-port "$pgport" --dir "$dir" "${dur[@]}" \
+    RESPSQL_JAR="$jar" "${PIN[@]}" "$root/scripts/respsql-server" --port "$port" --pg-port "$pgport" --dir "$dir" "${dur[@]}" \
       >"$dir/server.log" 2>&1 &
     rs_pid=$!
     local deadline=$((SECONDS + 120))
@@ -128,8 +136,13 @@ invariant() { # conn args...: "ok" or what differs
 
 run_system() { # system durability round
   local sys="$1" dur="$2" round="$3" conn=() setting db # pgbench takes the database as its last word (-d is --debug)
-  if [[ "$sys" == respsql ]]; then
-    rs_start "$dur"
+  if [[ "$sys" == respsql* ]]; then
+    local jar="${RESPSQL_JAR:-}" # respsql-server's own build when empty
+    if [[ "$sys" == respsql-base ]]; then
+      [[ -f "$BASE_JAR" ]] || { echo "pgbench-compare: respsql-base needs BASE_JAR" >&2; exit 1; }
+      jar="$BASE_JAR"
+    fi
+    rs_start "$dur" "$jar"
     conn=(-h 127.0.0.1 -p "$RS_PGPORT" -U respsql)
     db=respsql
     if [[ "$dur" == durable ]]; then setting="appendonly yes, appendfsync always"; else setting="no AOF, no snapshots"; fi
@@ -142,6 +155,9 @@ run_system() { # system durability round
   local tag="r${round}-${dur}-${sys}"
   echo "== $tag ($setting) $(date -u +%T) load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/progress.txt"
   "$PGBENCH" "${conn[@]}" -i -s "$SCALE" -q "$db" >"$out/$tag-init.txt" 2>&1 || { cat "$out/$tag-init.txt" >&2; exit 1; }
+  if [[ "$WARMUP" != 0 ]]; then
+    (cd "$work" && "$PGBENCH" "${conn[@]}" -c "$CLIENTS" -j "$THREADS" -T "$WARMUP" -M prepared "$db") >"$out/$tag-warmup.txt" 2>&1 || true
+  fi
   for mode in $MODES; do
     local f="$out/$tag-$mode.txt"
     BEFORE="$("$PSQL" -X -At "${conn[@]}" -d "$db" -c "SELECT sum(abalance) FROM pgbench_accounts")"
@@ -158,21 +174,24 @@ run_system() { # system durability round
       "$(percentiles "$work/log-$tag-$mode")" "$inv" | tee -a "$summary"
     rm -f "$work/log-$tag-$mode".*
   done
-  if [[ "$sys" == respsql ]]; then rs_stop; else pg_stop; fi
+  if [[ "$sys" == respsql* ]]; then rs_stop; else pg_stop; fi
   return 0
 }
 
 {
   echo "date: $(date -u '+%F %T UTC')  host: $(hostname)  cores: $(nproc)  load: $(cat /proc/loadavg)"
-  echo "respsql: $(git -C "$root" rev-parse --short HEAD) ($(git -C "$root" rev-parse --abbrev-ref HEAD))"
+  echo "respsql: $(git -C "$root" rev-parse --short HEAD) ($(git -C "$root" rev-parse --abbrev-ref HEAD))${BASE_JAR:+  respsql-base: $BASE_JAR}"
+  echo "systems: $SYSTEMS"
   echo "postgresql: $("$PG_BIN/postgres" --version)  peer: shared_buffers=512MB max_wal_size=4GB"
+  echo "warmup: ${WARMUP}s of -M prepared before the measured modes"
   echo "pgbench: -i -s $SCALE; -c $CLIENTS -j $THREADS -T $DURATION; modes: $MODES; rounds: $ROUNDS; pin: ${PIN[*]:-none}"
 } >"$out/run.txt"
 printf 'round\tdurability\tsystem\tmode\ttps\ttransactions\tfailed\tp50_ms\tp90_ms\tp99_ms\tp99.9_ms\tinvariant\n' >"$summary"
 
 for ((round = 1; round <= ROUNDS; round++)); do
   for dur in $DURABILITY; do
-    if ((round % 2)); then order="respsql postgresql"; else order="postgresql respsql"; fi
+    order="$SYSTEMS"
+    if ! ((round % 2)); then order="$(echo "$SYSTEMS" | awk '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? " " : "") }')"; fi
     for sys in $order; do
       run_system "$sys" "$dur" "$round"
     done
@@ -182,8 +201,13 @@ done
 # mean TPS per (durability, mode, system) and the ratio
 echo
 awk -F'\t' 'NR > 1 && $5 != "-" { k = $2 "\t" $4; s[k "\t" $3] += $5; n[k "\t" $3]++; keys[k] = 1 }
+  function mean(k, sys) { return n[k "\t" sys] ? s[k "\t" sys] / n[k "\t" sys] : 0 }
   END {
-    print "durability\tmode\trespsql_tps\tpostgresql_tps\tratio"
-    for (k in keys) { r = s[k "\trespsql"] / n[k "\trespsql"]; p = s[k "\tpostgresql"] / n[k "\tpostgresql"]
-      printf "%s\t%.0f\t%.0f\t%.2f\n", k, r, p, (p > 0 ? r / p : 0) }
+    base = (n_base = 0)
+    for (x in n) if (x ~ /\trespsql-base$/) n_base = 1
+    print "durability\tmode\trespsql_tps\tpostgresql_tps\tratio" (n_base ? "\trespsql_base_tps\tafter_before" : "")
+    for (k in keys) { r = mean(k, "respsql"); p = mean(k, "postgresql"); b = mean(k, "respsql-base")
+      printf "%s\t%.0f\t%.0f\t%.2f", k, r, p, (p > 0 ? r / p : 0)
+      if (n_base) printf "\t%.0f\t%.2f", b, (b > 0 ? r / b : 0)
+      printf "\n" }
   }' "$summary" | sort | tee "$out/tps.tsv"

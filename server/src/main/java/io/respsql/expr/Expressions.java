@@ -614,6 +614,17 @@ public final class Expressions {
         }
     }
 
+    // ---- prepared ----
+
+    /**
+     * A TEXT constant as the value of {@code target} it is compared as (PostgreSQL's unknown-typed
+     * literal beside a column: {@code aid = '5'} compares with 5), for an index key; the
+     * comparison's own error when it is none.
+     */
+    public static Expression textConstantAs(Expression textConst, SqlType target, String what) {
+        return Coercion.textConstantAs(textConst, target, what);
+    }
+
     /** PostgreSQL's name of {@code t}, for its error texts. */
     public static String pgName(SqlType t) {
         switch (t) {

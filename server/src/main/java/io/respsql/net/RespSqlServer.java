@@ -486,6 +486,16 @@ public final class RespSqlServer implements AutoCloseable {
             }
 
             @Override
+            public long appended() {
+                return commit.appended();
+            }
+
+            @Override
+            public boolean waitingFor(io.netty.channel.ChannelHandlerContext ctx) {
+                return commit.waitingFor(ctx);
+            }
+
+            @Override
             public boolean denies(java.net.SocketAddress remote) {
                 return ProtectedMode.denies(remote, config);
             }

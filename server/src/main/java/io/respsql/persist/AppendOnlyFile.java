@@ -351,6 +351,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
             writtenEnd = size;
             syncedEnd = size;
         }
+        unsyncedEnd = 0;
         path = p;
         open = true;
         writeError = null;
@@ -393,6 +394,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     /** Writes the text's UTF-8 bytes as they are: the record is the same for a String and a view of it. */
     @Override
     public void committedText(CharSequence sql, long changes, boolean postgres) {
+        appendedRecords++;
         if (open) {
             int from = buf.writerIndex();
             AofFormat.writeSql(buf, sql, postgres);
@@ -406,6 +408,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
 
     @Override
     public void flushedAll() {
+        appendedRecords++;
         if (open) {
             AofFormat.writeFlushAll(buf);
         }
@@ -417,6 +420,7 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
     /** A MULTI/EXEC block's records follow, between MULTI and EXEC records: loaded only if complete. */
     @Override
     public void blockBegun() {
+        appendedRecords++;
         if (open) {
             AofFormat.writeMulti(buf);
         }
@@ -446,6 +450,15 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
      * later call succeeds.
      */
     public boolean writePending() {
+        return writePending(true);
+    }
+
+    /**
+     * {@link #writePending()}; with {@code sync} false and {@code appendfsync always} the records
+     * are written but not fsynced: {@link #syncAsync} follows (the group commit's fsync off the
+     * event loop).
+     */
+    private boolean writePending(boolean sync) {
         if (!open || !buf.isReadable()) {
             return writeError == null;
         }
@@ -461,7 +474,9 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
             while (nio.hasRemaining()) {
                 pos += ch.write(nio, pos);
             }
-            if (p == FsyncPolicy.ALWAYS) {
+            if (p == FsyncPolicy.ALWAYS && !sync) {
+                unsyncedEnd = pos; // syncAsync makes it durable
+            } else if (p == FsyncPolicy.ALWAYS) {
                 ch.force(false);
                 syncedEnd = pos;
                 lastFsyncNanos = System.nanoTime();
@@ -492,6 +507,89 @@ public final class AppendOnlyFile implements CommitListener, WriteGuard, AutoClo
             writeError = null;
         }
         return true;
+    }
+
+    // ---- prepared: appendfsync always, the fsync off the event loop (group commit) ----
+
+    /** The end of the records written by {@link #writeUnsynced} and not yet fsynced (0: none); event loop. */
+    private long unsyncedEnd;
+    /** Records made so far (event loop). */
+    private long appendedRecords;
+
+    public long appendedRecords() {
+        return appendedRecords;
+    }
+
+    /** Fsyncs on the event loop what {@link #writeUnsynced} wrote and no fsync made durable yet. */
+    public void syncWritten() {
+        FileChannel ch = channel;
+        if (unsyncedEnd > syncedEnd && ch != null) {
+            try {
+                synchronized (fsyncLock) {
+                    ch.force(false);
+                    if (unsyncedEnd > syncedEnd) {
+                        syncedEnd = unsyncedEnd;
+                    }
+                }
+            } catch (IOException e) {
+                LOG.warn("fsync of the AOF file {} failed: {}", path, e.toString());
+                writeError = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            }
+        }
+    }
+
+    /**
+     * Writes the pending records without waiting for their fsync (appendfsync always); true when
+     * written records now wait for {@link #syncAsync}. False with {@code failed} set when the
+     * write failed (the records stay pending and writes are refused, as with {@link #writePending()}).
+     */
+    public boolean writeUnsynced(boolean[] failed) {
+        failed[0] = !writePending(false);
+        return unsyncedEnd > syncedEnd;
+    }
+
+    /** Whether the file is open with {@code appendfsync always} and an fsync thread to run it. */
+    public boolean syncsAsync() {
+        return open && fsyncThread != null && config.appendFsync() == FsyncPolicy.ALWAYS;
+    }
+
+    /**
+     * Fsyncs the records written so far on the fsync thread, then runs {@code done} on the event
+     * loop with whether they are on disk (a rewrite that took the file over put them in its own,
+     * fsynced file: true). A failed fsync refuses writes until a later write and fsync succeed.
+     */
+    public void syncAsync(java.util.function.Consumer<Boolean> done) {
+        long end = unsyncedEnd;
+        FileChannel ch = channel;
+        fsyncThread.execute(() -> {
+            String failure = null;
+            synchronized (fsyncLock) {
+                if (channel == ch && ch != null) {
+                    try {
+                        ch.force(false);
+                        if (end > syncedEnd) {
+                            syncedEnd = end;
+                        }
+                        lastFsyncNanos = System.nanoTime();
+                        observer.fsynced(end);
+                    } catch (IOException e) {
+                        failure = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+                    }
+                }
+            }
+            String why = failure;
+            loop.execute(() -> {
+                if (why != null) {
+                    if (writeError == null) {
+                        LOG.warn("fsync of the AOF file {} failed: {}; refusing writes until it succeeds", path, why);
+                    }
+                    writeError = why;
+                } else if (unsyncedEnd <= end) {
+                    unsyncedEnd = 0;
+                }
+                done.accept(why == null);
+            });
+        });
     }
 
     /**

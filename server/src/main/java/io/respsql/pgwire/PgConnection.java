@@ -116,6 +116,23 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
     }
 
+    /** Kept plans by statement text, for a text Parse'd again (the unnamed statement); bounded. */
+    private final Map<String, io.respsql.engine.BoundPlan> planByText = bounded();
+    /** Texts found to have no kept plan, with the schema version then. */
+    private final Map<String, Long> noPlanByText = bounded();
+
+    private static <V> Map<String, V> bounded() {
+        return new java.util.LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > 128;
+            }
+        };
+    }
+
+    /** This connection's messages made append-only records since its last flush. */
+    private boolean wroteRecords;
+
     /** The values of the bound plan now running (one statement runs at a time on a connection). */
     private final ParamValues boundValues = new ParamValues(8);
 
@@ -241,6 +258,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             ByteBuf f = frames.peekFirst();
             int start = f.readerIndex();
             boolean done;
+            long records = server.host.appended();
             try {
                 done = handle(f);
             } catch (IndexOutOfBoundsException e) {
@@ -257,6 +275,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                     skipToSync = true;
                 }
                 done = true;
+            }
+            if (server.host.appended() != records) {
+                wroteRecords = true; // this connection's replies now wait for those records
             }
             if (!done) {
                 f.readerIndex(start); // handled again when the worker is done
@@ -275,7 +296,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (out != null && out.isReadable() && state != State.CLOSED) {
             ctx.write(out, ctx.voidPromise());
             out = ctx.alloc().buffer(512);
-            if (server.host.holdsReplies()) {
+            // prepared: inside a transaction block a reply depends on no record being written (its
+            // own writes are logged at COMMIT, whose reply waits): it leaves at once, unless this
+            // connection logged something since its last flush or has replies held (order)
+            boolean inBlock = tx.inBlock() && !wroteRecords;
+            wroteRecords = false;
+            if (server.host.holdsReplies() && !(inBlock && !server.host.waitingFor(ctx))) {
                 server.host.flushAfterCommit(ctx);
             } else {
                 ctx.flush();
@@ -1246,11 +1272,22 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (ps.plan != null && ps.plan.current(catalog)) {
             return ps.plan;
         }
-        ps.plan = null;
         long version = catalog.schemaVersion();
         if (ps.noPlanAt == version) {
             return null;
         }
+        // the same text Parse'd again (pgbench -M extended: the unnamed statement each time) takes the plan made for it
+        io.respsql.engine.BoundPlan known = planByText.get(ps.sql);
+        if (known != null && known.current(catalog) && known.parameterCount() == ps.types.length) {
+            ps.plan = known;
+            return known;
+        }
+        Long none = noPlanByText.get(ps.sql);
+        if (none != null && none == version) {
+            ps.noPlanAt = version;
+            return null;
+        }
+        ps.plan = null;
         List<int[]> spans = new ArrayList<>();
         String template = PgSql.template(ps.sql, spans);
         io.respsql.engine.BoundPlan plan = null;
@@ -1264,6 +1301,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         }
         if (plan == null) {
             ps.noPlanAt = version;
+            noPlanByText.put(ps.sql, version);
+        } else {
+            planByText.put(ps.sql, plan);
         }
         ps.plan = plan;
         return plan;

@@ -19,6 +19,18 @@ public interface PgHost {
     /** Writes the pending append-only records now (a reply about to leave another way may answer them). */
     void commitNow();
 
+    // ---- prepared: replies inside a transaction block do not wait for others' commits ----
+
+    /** Append-only records made so far (moves when a statement logged something). */
+    default long appended() {
+        return 0;
+    }
+
+    /** Whether {@code ctx} has replies held for the append-only file now. */
+    default boolean waitingFor(ChannelHandlerContext ctx) {
+        return false;
+    }
+
     /** Whether a client connecting from {@code remote} is refused (protected mode, as for RESP). */
     boolean denies(SocketAddress remote);
 

@@ -1786,6 +1786,11 @@ public final class QueryBinder {
         }
         Conjunct.Op o = op == Expr.BinaryOp.EQ ? Conjunct.Op.EQ : op == Expr.BinaryOp.LT ? Conjunct.Op.LT
                 : op == Expr.BinaryOp.LE ? Conjunct.Op.LE : op == Expr.BinaryOp.GT ? Conjunct.Op.GT : Conjunct.Op.GE;
+        if (io.respsql.sql.Dialect.postgres() && value.type() == io.respsql.expr.SqlType.TEXT && value.isConstant()
+                && (r.column().type() == io.respsql.storage.ColumnType.INT || r.column().type() == io.respsql.storage.ColumnType.BIGINT)) {
+            // prepared: aid = '5' (an unknown-typed literal, as pgwire binds untyped parameters) probes the index by 5
+            value = Expressions.textConstantAs(value, io.respsql.expr.SqlType.BIGINT, "operator '" + op + "'");
+        }
         Conjunct.Sarg sa = new Conjunct.Sarg(c, r.relation(), r.column(), o, new Expression[]{value});
         sa.exact = true; // c.expr is binary(op, lr[0], lr[1]) with this column as one side, value as the other
         c.sargs.add(sa);

@@ -233,6 +233,39 @@ class PgPreparedPlanTest {
         }
     }
 
+    /**
+     * An untyped literal beside an integer key, as the text path binds an untyped parameter
+     * ({@code aid = '5'}), probes the index by its value (it scanned the table), with the same rows.
+     */
+    @Test
+    void quotedIntegerLiteralProbesTheIndex() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE pp_probe (aid INT PRIMARY KEY, v TEXT)");
+            st.execute("INSERT INTO pp_probe SELECT g, 'v' || g FROM generate_series(1, 500) g");
+            try (ResultSet rs = st.executeQuery("EXPLAIN SELECT v FROM pp_probe WHERE aid = '5'")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("probe"), rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("EXPLAIN UPDATE pp_probe SET v = 'x' WHERE '7' = aid")) {
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("probe"), rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("SELECT v FROM pp_probe WHERE aid = '5'")) {
+                assertTrue(rs.next());
+                assertEquals("v5", rs.getString(1));
+                assertFalse(rs.next());
+            }
+            assertEquals(1, st.executeUpdate("UPDATE pp_probe SET v = 'x' WHERE aid = '007'"));
+            try (ResultSet rs = st.executeQuery("SELECT aid FROM pp_probe WHERE v = 'x'")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+            }
+            SQLException bad = assertThrows(SQLException.class, () -> st.executeQuery("SELECT v FROM pp_probe WHERE aid = 'x5'"));
+            assertEquals("22P02", bad.getSQLState(), bad.getMessage());
+            st.execute("DROP TABLE pp_probe");
+        }
+    }
+
     /** A Bind with the wrong number of values: 08P01 naming both counts; the statement then runs. */
     @Test
     void wrongParameterCountIsAProtocolError() throws Exception {
@@ -273,6 +306,46 @@ class PgPreparedPlanTest {
         }
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("DROP TABLE pp_count");
+        }
+    }
+
+    /** The unnamed statement Parse'd again with the same text (pgbench -M extended) takes the plan made the first time. */
+    @Test
+    void theSameTextParsedAgainReusesItsPlan() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE pp_unnamed (id INT PRIMARY KEY, v TEXT)");
+            st.execute("INSERT INTO pp_unnamed VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+        }
+        try (Socket s = new Socket(server.host(), server.server().pgPort())) {
+            s.setSoTimeout(30_000);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            DataOutputStream d = new DataOutputStream(b);
+            d.writeInt(196608);
+            d.write("user\0raw\0database\0respsql\0\0".getBytes(StandardCharsets.US_ASCII));
+            out.writeInt(b.size() + 4);
+            out.write(b.toByteArray());
+            untilReady(in);
+            long made = stat("pg_prepared_plans_made");
+            long runs = stat("pg_prepared_plan_runs");
+            String[] names = {"one", "two", "three"};
+            for (int k = 0; k < 9; k++) {
+                String id = Integer.toString(1 + k % 3);
+                send(out, 'P', cstr(""), cstr("SELECT v FROM pp_unnamed WHERE id = $1"), new byte[] {0, 0});
+                send(out, 'B', cstr(""), cstr(""), new byte[] {0, 0, 0, 1}, value(id), new byte[] {0, 0});
+                send(out, 'D', new byte[] {'P'}, cstr(""));
+                send(out, 'E', cstr(""), new byte[] {0, 0, 0, 0});
+                send(out, 'S');
+                List<String> m = untilReady(in);
+                assertEquals("12TDCZ", m.get(0), m.get(1));
+                assertTrue(m.get(1).contains(names[k % 3]), m.get(1));
+            }
+            assertEquals(made + 1, stat("pg_prepared_plans_made"), "one plan for the nine Parses");
+            assertEquals(runs + 9, stat("pg_prepared_plan_runs"));
+        }
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE pp_unnamed");
         }
     }
 
