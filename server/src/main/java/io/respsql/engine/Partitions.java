@@ -66,7 +66,11 @@ final class Partitions {
                     return true;
                 }
             }
-            return false;
+            Table t = catalog.table(a.table());
+            return t != null && t.partitioning != null && !(a.actions().size() == 1 && a.actions().get(0) instanceof Statement.RenameTable);
+        }
+        if (st instanceof Statement.CreateIndex c) {
+            return Partitioning.partitioned(catalog.table(c.table()));
         }
         String target = st instanceof Statement.Insert s ? s.table() : st instanceof Statement.Update s ? s.table()
                 : st instanceof Statement.Delete s ? s.table() : null;
@@ -119,6 +123,8 @@ final class Partitions {
             return createPartitionOf(s, sql, log);
         } else if (st instanceof Statement.AlterTable s) {
             return alter(s, sql, log);
+        } else if (st instanceof Statement.CreateIndex s) {
+            return createIndex(s, sql, log);
         } else if (st instanceof Statement.Insert s) {
             return insert(s, sql, sink, log);
         } else if (st instanceof Statement.Update s) {
@@ -221,9 +227,15 @@ final class Partitions {
         for (TableIndex ix : built) {
             t.constraints().nameKey(s.table() + "_" + String.join("_", ix.name().split(":")[1].split(",")) + (ix.name().endsWith(":pk") ? "_pkey" : "_key"), ix.name());
         }
-        if (!s.constraints().isEmpty() || !s.keys().isEmpty()) {
+        List<Statement.TableConstraint> own = new ArrayList<>();
+        for (Statement.TableConstraint c : s.constraints()) {
+            if (c.name() == null || !t.constraints().has(c.name())) { // one named as an inherited one merges with it
+                own.add(c);
+            }
+        }
+        if (!own.isEmpty() || !s.keys().isEmpty()) {
             io.respsql.exec.write.ConstraintDdl.created(catalog, t, new Statement.CreateTable(s.table(), List.of(), s.keys(), false,
-                    s.constraints()), log, def -> io.respsql.plan.WritePlanner.bindCheck(catalog, def));
+                    own), log, def -> io.respsql.plan.WritePlanner.bindCheck(catalog, def));
         }
         if (s.key() != null) {
             checkKey(t, s.key());
@@ -244,7 +256,57 @@ final class Partitions {
         return parent;
     }
 
+    /** ALTER TABLE of a partition tree's table: a partitioned table's change goes to its partitions too. */
+    private Outcome alterTree(Statement.AlterTable s, String sql, UndoLog log) {
+        Table t = catalog.table(s.table());
+        Table parent = Partitioning.parentOf(t);
+        if (parent != null) {
+            for (Statement.AlterAction a : s.actions()) {
+                String col = a instanceof Statement.DropColumn d ? d.column() : a instanceof Statement.RenameColumn r ? r.column() : null;
+                if (col != null && parent.column(col) != null) {
+                    throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "cannot " + (a instanceof Statement.DropColumn ? "drop" : "rename")
+                            + " inherited column \"" + col + "\"");
+                }
+            }
+        }
+        Outcome o = runner.run(s, sql, ResultSink.NONE, log);
+        if (Partitioning.partitioned(t)) {
+            for (Table d : descendants(t)) {
+                runner.run(new Statement.AlterTable(d.name(), false, s.actions()), sql, ResultSink.NONE, log);
+            }
+        }
+        return o;
+    }
+
+    /** CREATE INDEX on a partitioned table: each partition gets its own. */
+    private Outcome createIndex(Statement.CreateIndex s, String sql, UndoLog log) {
+        Outcome o = runner.run(s, sql, ResultSink.NONE, log);
+        if (o.changes() <= 0) {
+            return o;
+        }
+        for (Table d : descendants(catalog.table(s.table()))) {
+            StringBuilder base = new StringBuilder(d.name());
+            for (Statement.IndexColumn c : s.columns()) {
+                base.append('_').append(c.name());
+            }
+            base.append(s.unique() ? "_key" : "_idx");
+            String name = base.toString();
+            for (int i = 1; catalog.indexOwner(name) != null || catalog.nameTaken(name); i++) {
+                name = base.toString() + i;
+            }
+            runner.run(new Statement.CreateIndex(name, d.name(), s.columns(), s.unique(), false), sql, ResultSink.NONE, log);
+        }
+        return o;
+    }
+
     private Outcome alter(Statement.AlterTable s, String sql, UndoLog log) {
+        boolean partitionAction = false;
+        for (Statement.AlterAction x : s.actions()) {
+            partitionAction |= x instanceof Statement.AttachPartition || x instanceof Statement.DetachPartition;
+        }
+        if (!partitionAction) {
+            return alterTree(s, sql, log);
+        }
         if (s.actions().size() != 1) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "ATTACH / DETACH PARTITION is not supported with other ALTER TABLE actions");
         }
@@ -433,6 +495,8 @@ final class Partitions {
                         throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "cannot specify NULL in range bound");
                     }
                 }
+                infinitiesFollow(b.from());
+                infinitiesFollow(b.to());
                 if (!truth("SELECT " + less(b.from(), b.to()))) {
                     throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "empty range bound specified for partition \""
                             + t.name() + "\"");
@@ -467,6 +531,19 @@ final class Partitions {
                         throw overlap(t, c);
                     }
                 }
+            }
+        }
+    }
+
+    /** After MINVALUE every bound value is MINVALUE, after MAXVALUE MAXVALUE. */
+    private static void infinitiesFollow(List<String> bound) {
+        String inf = null;
+        for (String v : bound) {
+            if (inf != null && !v.equals(inf)) {
+                throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "every bound following " + inf + " must also be " + inf);
+            }
+            if (rank(v) != 0) {
+                inf = v;
             }
         }
     }
@@ -810,6 +887,9 @@ final class Partitions {
                 if (moved > 0) {
                     exec("DELETE FROM " + quote(leaf.name()) + outside, log);
                 }
+            }
+            if (t.partitioning.parent != null && violations(leaf, fullCondition(leaf), log) > 0) {
+                throw partitionViolation(t);
             }
         }
         route(t, null, null, log);

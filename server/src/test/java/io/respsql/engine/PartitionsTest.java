@@ -99,4 +99,34 @@ class PartitionsTest {
         assertEquals("rows [1,c, 3,b, 4,d]", run("SELECT * FROM h ORDER BY k"));
         fails("INSERT INTO h1 VALUES (1, 'dup')", "23505");
     }
+
+    @Test
+    void hashAndPropagatedDdl() {
+        // PostgreSQL's regression classes: an operator class named on the key hashes a number as itself plus the seed
+        ok("CREATE TABLE hp (a int, b text) PARTITION BY HASH (a part_test_int4_ops)");
+        for (int r = 0; r < 4; r++) {
+            ok("CREATE TABLE hp" + r + " PARTITION OF hp FOR VALUES WITH (MODULUS 4, REMAINDER " + r + ")");
+        }
+        fails("CREATE TABLE hpx PARTITION OF hp FOR VALUES WITH (MODULUS 3, REMAINDER 0)", "42P17");
+        ok("INSERT INTO hp VALUES (11, 'x'), (12, 'y')");
+        assertEquals("rows [hp0,12, hp3,11]", run("SELECT tableoid, a FROM hp ORDER BY 1"));
+        fails("INSERT INTO hp1 VALUES (11, 'x')", "23514");
+        // ALTER TABLE and CREATE INDEX of a partitioned table reach its partitions
+        ok("ALTER TABLE hp ADD COLUMN c int DEFAULT 7");
+        assertEquals("rows [11,x,7]", run("SELECT * FROM hp3"));
+        fails("ALTER TABLE hp3 DROP COLUMN c", "42P16");
+        ok("CREATE UNIQUE INDEX hp_a ON hp (a)");
+        fails("INSERT INTO hp VALUES (11, 'dup')", "23505");
+        // sub-partitions: a write to the middle table keeps to its own bound
+        ok("CREATE TABLE m (a int, b int) PARTITION BY RANGE (a)");
+        ok("CREATE TABLE m1 PARTITION OF m FOR VALUES FROM (0) TO (10) PARTITION BY LIST (b)");
+        ok("CREATE TABLE m1a PARTITION OF m1 FOR VALUES IN (1)");
+        ok("CREATE TABLE m1b PARTITION OF m1 FOR VALUES IN (2)");
+        ok("INSERT INTO m1 VALUES (5, 1)");
+        fails("INSERT INTO m1 VALUES (50, 1)", "23514");
+        fails("UPDATE m1 SET a = 50", "23514");
+        ok("UPDATE m1 SET b = 2");
+        assertEquals("rows [m1b,5,2]", run("SELECT tableoid, * FROM m"));
+        fails("CREATE TABLE m2 PARTITION OF m FOR VALUES FROM (MINVALUE) TO (5)", "42P17");
+    }
 }
