@@ -169,13 +169,37 @@ final class Partitions {
                 throw new SqlException(SqlState.UNDEFINED_COLUMN, "column \"" + unquote(k) + "\" named in partition key does not exist");
             }
         }
+        for (String k : key.keys()) {
+            if (SUBQUERY.matcher(k).find()) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot use subquery in partition key expression");
+            }
+            if (WINDOW.matcher(k).find()) {
+                throw new SqlException(SqlState.WINDOWING_ERROR, "window functions are not allowed in partition key expressions");
+            }
+            boolean column = false;
+            Matcher m = WORD.matcher(k);
+            while (m.find()) {
+                column |= t.column(unquote(m.group())) != null;
+            }
+            if (!column) {
+                throw new SqlException(SqlState.INVALID_OBJECT_DEFINITION, "cannot use constant expression as partition key");
+            }
+        }
         StringBuilder q = new StringBuilder("SELECT ");
         for (int i = 0; i < key.keys().size(); i++) {
             q.append(i == 0 ? "" : ", ").append(key.keys().get(i));
         }
         q.append(" FROM ONLY ").append(quote(t.name())).append(" WHERE FALSE");
-        runner.run(SqlParser.parse(q.toString()), q.toString(), ResultSink.NONE, null);
+        Capture rows = new Capture();
+        runner.run(SqlParser.parse(q.toString()), q.toString(), rows, null);
+        if (rows.rows > 0) { // an aggregate answers a row even over no rows
+            throw new SqlException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in partition key expressions");
+        }
     }
+
+    private static final Pattern SUBQUERY = Pattern.compile("(?i)\\(\\s*SELECT\\b");
+    private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*\\(");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z_0-9$]*|\"([^\"]|\"\")+\"");
 
     private static final Pattern SIMPLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z_0-9$]*|\"([^\"]|\"\")+\"");
 
@@ -723,6 +747,7 @@ final class Partitions {
     /** The first value of a result. */
     private static final class Capture implements ResultSink {
         String value;
+        int rows;
 
         @Override
         public void columns(ResultColumns columns, long rowCount) {
@@ -730,6 +755,7 @@ final class Partitions {
 
         @Override
         public void beginRow() {
+            rows++;
         }
 
         @Override
@@ -767,6 +793,7 @@ final class Partitions {
 
         @Override
         public void countStar(ResultColumns columns, long count) {
+            rows++;
             if (value == null) {
                 value = Long.toString(count);
             }
@@ -841,8 +868,8 @@ final class Partitions {
                 any.append(any.length() == 0 ? "" : " OR ").append(conditionBelow(leaf, p));
             }
         }
-        if (any.length() == 0 || violations(p, any.toString(), log) > 0) {
-            throw new SqlException(SqlState.CHECK_VIOLATION, "no partition of relation \"" + p.name() + "\" found for row");
+        if (any.length() == 0 || count(p, "NOT COALESCE(" + any + ", FALSE)") > 0) {
+            throw noPartition(p, p);
         }
         String cols = columnList(p);
         long taken = 0;
@@ -857,6 +884,39 @@ final class Partitions {
             throw new SqlException(SqlState.CHECK_VIOLATION, "no partition of relation \"" + p.name() + "\" found for row");
         }
         return taken;
+    }
+
+    /**
+     * The error for rows of {@code p}'s own storage that no leaf below {@code top} takes: PostgreSQL
+     * names the deepest partitioned table the row reached.
+     */
+    private SqlException noPartition(Table p, Table top) {
+        List<Table> below = descendants(top);
+        for (int i = below.size() - 1; i >= 0; i--) {
+            Table d = below.get(i);
+            if (!Partitioning.partitioned(d)) {
+                continue;
+            }
+            StringBuilder any = new StringBuilder();
+            for (Table leaf : leaves(d)) {
+                if (leaf != d) {
+                    any.append(any.length() == 0 ? "" : " OR ").append(conditionBelow(leaf, d));
+                }
+            }
+            String reached = conditionBelow(d, top);
+            if (count(p, reached + " AND NOT COALESCE(" + (any.length() == 0 ? "FALSE" : any) + ", FALSE)") > 0) {
+                return new SqlException(SqlState.CHECK_VIOLATION, "no partition of relation \"" + d.name() + "\" found for row");
+            }
+        }
+        return new SqlException(SqlState.CHECK_VIOLATION, "no partition of relation \"" + top.name() + "\" found for row");
+    }
+
+    /** How many of {@code t}'s own rows satisfy {@code condition}. */
+    private long count(Table t, String condition) {
+        String q = "SELECT count(*) FROM ONLY " + quote(t.name()) + " WHERE " + condition;
+        Capture c = new Capture();
+        runner.run(SqlParser.parse(q), q, c, null);
+        return c.value == null ? 0 : Long.parseLong(c.value);
     }
 
     private Outcome update(Statement.Update s, String sql, ResultSink sink, UndoLog log) {

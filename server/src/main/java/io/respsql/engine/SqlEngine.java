@@ -1364,18 +1364,27 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
     /** Runs {@code st} without the routing step, its changes in {@code log} (partition). */
     private Outcome runUnrouted(Statement st, String sql, ResultSink sink, UndoLog log) {
         UndoLog saved = undo;
+        Offload savedOffload = offload;
+        boolean savedMove = moveOff;
         undo = log;
+        offload = null; // a routing step's own queries run here, never on a worker (which would reply to the client)
+        moveOff = false;
         try {
             return run(st, sql, sink);
         } finally {
             undo = saved;
+            offload = savedOffload;
+            moveOff = savedMove;
         }
     }
 
     /** Runs the statement; a query's rows go to {@code results}. */
     private Outcome run(Statement st, String sql, ResultSink results) {
         if (partitions.handles(st)) {
-            return partitions.run(st, sql, results, undo); // partition
+            // partition: a write or DDL of a partition tree runs statements of its own on the event loop; like
+            // any write it cannot move to a worker, so the loop bound (for reads that can) does not cut it
+            stop.replyStarted();
+            return partitions.run(st, sql, results, undo);
         }
         List<io.respsql.sql.tree.Query.Modifying> modifying = ModifyingWith.of(st); // with: a data-modifying WITH
         if (!modifying.isEmpty()) {

@@ -1651,7 +1651,7 @@ public final class QueryBinder {
     /**
      * A partitioned table read: its partitions' rows together (a UNION ALL of each partition, bound
      * as a derived table), with a last column {@code tableoid} (the partition a row is in, by name)
-     * that {@code *} does not show. Planned on the event loop (a worker's view holds no partitioning).
+     * that {@code *} does not show.
      */
     private Relation partitionedTable(Table table, Query.TableRef t, BlockScope scope) {
         StringBuilder cols = new StringBuilder();
@@ -1668,7 +1668,7 @@ public final class QueryBinder {
         }
         String q = text.toString();
         io.respsql.sql.tree.Statement st = io.respsql.sql.SqlParser.parse(q);
-        readsCatalogOids = true;
+        tablesRead.add(table); // a worker's read view then holds the parent, its partitioning and (below) its partitions
         enterView();
         String outer = swapSql(q);
         try {

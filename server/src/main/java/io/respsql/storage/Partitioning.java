@@ -23,6 +23,19 @@ public final class Partitioning {
         return key != null;
     }
 
+    /** A copy that does not change with {@code p} (a read view's), or null. */
+    public static Partitioning copyOf(Partitioning p) {
+        if (p == null) {
+            return null;
+        }
+        Partitioning c = new Partitioning();
+        c.key = p.key;
+        c.parent = p.parent;
+        c.bound = p.bound;
+        c.partitions.addAll(p.partitions);
+        return c;
+    }
+
     /** The partitioning of {@code t}, made when it has none. */
     public static Partitioning of(Table t) {
         if (t.partitioning == null) {
