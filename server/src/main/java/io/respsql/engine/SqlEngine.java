@@ -102,6 +102,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         this.prepared = new PreparedStatements(catalog);
         this.sequences = new io.respsql.storage.SequenceScope(catalog, ownSession, this::writeRefusal);
         this.transactions = new Transactions(this);
+        this.partitions = new Partitions(catalog, this::runUnrouted); // partition
         catalog.uncommittedCheck(transactions::uncommitted, transactions::rollbackOwner, transactions::committedImage);
     }
 
@@ -1505,6 +1506,10 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return s.tables().get(0);
         } else if (st instanceof Statement.CreateTableAs s) {
             return s.table();
+        } else if (st instanceof Statement.CreatePartitioned s) { // partition
+            return s.table().table();
+        } else if (st instanceof Statement.CreatePartitionOf s) {
+            return s.table();
         }
         return null;
     }
@@ -1537,6 +1542,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                 || st instanceof Statement.DropIndex || st instanceof Statement.DropView
                 || st instanceof Statement.AlterTable || st instanceof Statement.Truncate
                 || st instanceof Statement.CreateTableAs
+                || st instanceof Statement.CreatePartitioned || st instanceof Statement.CreatePartitionOf // partition
                 || !ModifyingWith.of(st).isEmpty(); // with: a SELECT whose WITH changes rows
     }
 
@@ -1546,8 +1552,36 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         return def -> WritePlanner.bindCheck(catalog, def);
     }
 
+    // ---- partition ----
+
+    /** PARTITION BY / PARTITION OF, and the routing step in front of a write to a partition tree. */
+    private final Partitions partitions;
+
+    /** Runs {@code st} without the routing step, its changes in {@code log} (partition). */
+    private Outcome runUnrouted(Statement st, String sql, ResultSink sink, UndoLog log) {
+        UndoLog saved = undo;
+        Offload savedOffload = offload;
+        boolean savedMove = moveOff;
+        undo = log;
+        offload = null; // a routing step's own queries run here, never on a worker (which would reply to the client)
+        moveOff = false;
+        try {
+            return run(st, sql, sink);
+        } finally {
+            undo = saved;
+            offload = savedOffload;
+            moveOff = savedMove;
+        }
+    }
+
     /** Runs the statement; a query's rows go to {@code results}. */
     private Outcome run(Statement st, String sql, ResultSink results) {
+        if (partitions.handles(st)) {
+            // partition: a write or DDL of a partition tree runs statements of its own on the event loop; like
+            // any write it cannot move to a worker, so the loop bound (for reads that can) does not cut it
+            stop.replyStarted();
+            return partitions.run(st, sql, results, undo);
+        }
         List<io.respsql.sql.tree.Query.Modifying> modifying = ModifyingWith.of(st); // with: a data-modifying WITH
         if (!modifying.isEmpty()) {
             return Outcome.rowsWritten(ModifyingWith.run(catalog, (io.respsql.sql.tree.Query.With) ((Statement.QueryStatement) st).query(),

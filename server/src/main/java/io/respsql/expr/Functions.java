@@ -252,6 +252,10 @@ final class Functions {
                     return regex;
                 }
                 // ---- end textfn ----
+                Expression partitionHash = PartitionHash.build(name, args); // partition
+                if (partitionHash != null) {
+                    return partitionHash;
+                }
                 Expression time = TimeFunctions.build(name, args);
                 if (time != null) {
                     return time;

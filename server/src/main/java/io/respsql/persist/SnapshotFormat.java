@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
  *                long start  long cache  byte cycle  long lastValue  byte isCalled  byte identity (0, 'a', 'd')
  *                byte owned  [string table  string column]
  *   "constraints": CHECK, FOREIGN KEY and key constraint names (storage.TableConstraints#encode)
+ *   "partitions": partition keys, bounds and the order of each table's partitions (storage.Partitioning#encode)
  * int crc32c (of every byte before it)  "RSQL_END"
  * </pre>
  *
@@ -60,6 +61,8 @@ final class SnapshotFormat {
     static final int VERSION = 4;
     /** Version 4's section of table constraints (storage.TableConstraints#encode). */
     static final String SECTION_CONSTRAINTS = "constraints";
+    /** partition: version 4's section of partition trees (storage.Partitioning#encode). */
+    static final String SECTION_PARTITIONS = "partitions";
     /** Longest section accepted when reading. */
     static final int MAX_SECTION = 1 << 30;
     /** The oldest version the reader still loads. */

@@ -301,6 +301,13 @@ public final class SnapshotReader {
                 throw corrupt("constraints section: " + e.getMessage());
             }
         }
+        if (partitionsSection != null) {
+            try {
+                io.respsql.storage.Partitioning.decode(partitionsSection, target);
+            } catch (RuntimeException e) {
+                throw corrupt("partitions section: " + e.getMessage());
+            }
+        }
         return new Result(tables.size(), rows, prepared.size(), offset());
     }
 
@@ -521,6 +528,9 @@ public final class SnapshotReader {
         }
     }
 
+    /** partition: version 4's "partitions" section, decoded once the tables are in the catalog. */
+    private byte[] partitionsSection;
+
     /** Version 4's "constraints" section, decoded once the tables are in the catalog. */
     private byte[] constraintsSection;
 
@@ -546,6 +556,9 @@ public final class SnapshotReader {
             } else if (kind.equals(SnapshotFormat.SECTION_CONSTRAINTS)) {
                 constraintsSection = new byte[len];
                 b.get(constraintsSection);
+            } else if (kind.equals(SnapshotFormat.SECTION_PARTITIONS)) { // partition
+                partitionsSection = new byte[len];
+                b.get(partitionsSection);
             }
         }
     }

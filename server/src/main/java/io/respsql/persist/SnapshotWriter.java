@@ -227,7 +227,8 @@ public final class SnapshotWriter {
     /** Version 4's sections (string kind, int byteLength, bytes); a reader skips a kind it does not know. */
     private void sections(CatalogImage image) throws IOException {
         byte[] constraints = image.constraintsSection();
-        i32(constraints == null ? 1 : 2);
+        byte[] partitions = image.partitionsSection(); // partition
+        i32((constraints == null ? 1 : 2) + (partitions == null ? 0 : 1));
         byte[] seqs = sequences(image.sequences());
         string(SnapshotFormat.SECTION_SEQUENCES);
         i32(seqs.length);
@@ -236,6 +237,11 @@ public final class SnapshotWriter {
             string(SnapshotFormat.SECTION_CONSTRAINTS);
             i32(constraints.length);
             bytes(constraints, 0, constraints.length);
+        }
+        if (partitions != null) {
+            string(SnapshotFormat.SECTION_PARTITIONS);
+            i32(partitions.length);
+            bytes(partitions, 0, partitions.length);
         }
     }
 

@@ -491,7 +491,7 @@ public final class QueryBinder {
                     }
                     any = true;
                     boolean qualify = r.name != null && scope.relations.size() > 1;
-                    for (int i = 0; i < r.columnNames.size(); i++) {
+                    for (int i = 0; i < (r.starColumns >= 0 ? r.starColumns : r.columnNames.size()); i++) {
                         String c = r.columnNames.get(i);
                         items.add(new Expr.Column(r.name, c, -1, -1));
                         aliases.add(null);
@@ -1558,6 +1558,9 @@ public final class QueryBinder {
 
     /** A table, view or derived table of FROM as a new relation. */
     private Relation leaf(Query.FromItem f, BlockScope scope) {
+        if (f instanceof Query.TableRef only && only.name().startsWith(io.respsql.sql.tree.Statement.ONLY)) {
+            return onlyTable(only, scope); // partition: FROM ONLY t
+        }
         if (f instanceof Query.TableRef t) {
             if (selfRef != null && t.name().equalsIgnoreCase(selfRef.name)) {
                 return selfReference(t);
@@ -1587,6 +1590,9 @@ public final class QueryBinder {
                 Query.TableRef bare = new Query.TableRef(t.name().substring(7), t.alias() != null ? t.alias()
                         : t.name().substring(7), t.start(), t.end());
                 return leaf(bare, scope);
+            }
+            if (table != null && io.respsql.storage.Partitioning.partitioned(table)) {
+                return partitionedTable(table, t, scope); // partition
             }
             if (table != null) {
                 tablesRead.add(table);
@@ -1660,6 +1666,53 @@ public final class QueryBinder {
         Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias == null ? "derived" : alias, specs), names);
         r.source = q;
         return r;
+    }
+
+    // ---- partition ----
+
+    /** {@code FROM ONLY t}: the table's own rows (a partitioned table's are none but while a write routes them). */
+    private Relation onlyTable(Query.TableRef only, BlockScope scope) {
+        String name = only.name().substring(io.respsql.sql.tree.Statement.ONLY.length());
+        Table table = catalog.table(name);
+        if (table == null) {
+            return leaf(new Query.TableRef(name, only.alias(), only.start(), only.end()), scope);
+        }
+        tablesRead.add(table);
+        return newRelation(Relation.Kind.TABLE, only.alias() != null ? only.alias() : table.name(), table, columnNames(table));
+    }
+
+    /**
+     * A partitioned table read: its partitions' rows together (a UNION ALL of each partition, bound
+     * as a derived table), with a last column {@code tableoid} (the partition a row is in, by name)
+     * that {@code *} does not show.
+     */
+    private Relation partitionedTable(Table table, Query.TableRef t, BlockScope scope) {
+        StringBuilder cols = new StringBuilder();
+        for (int i = 0; i < table.columnCount(); i++) {
+            cols.append('"').append(table.column(i).name().replace("\"", "\"\"")).append("\", ");
+        }
+        String self = table.name().replace("'", "''");
+        StringBuilder text = new StringBuilder("SELECT ").append(cols).append("CAST('").append(self)
+                .append("' AS TEXT) AS tableoid FROM ONLY \"").append(table.name().replace("\"", "\"\"")).append('"');
+        for (Table c : table.partitioning.partitions) {
+            String quoted = "\"" + c.name().replace("\"", "\"\"") + "\"";
+            text.append(" UNION ALL SELECT ").append(cols).append(io.respsql.storage.Partitioning.partitioned(c) ? "tableoid"
+                    : "CAST('" + c.name().replace("'", "''") + "' AS TEXT)").append(" FROM ").append(quoted);
+        }
+        String q = text.toString();
+        io.respsql.sql.tree.Statement st = io.respsql.sql.SqlParser.parse(q);
+        tablesRead.add(table); // a worker's read view then holds the parent, its partitioning and (below) its partitions
+        enterView();
+        String outer = swapSql(q);
+        try {
+            Relation r = derived(((io.respsql.sql.tree.Statement.QueryStatement) st).query(), t.alias() != null ? t.alias() : table.name(),
+                    null, scope, null);
+            r.starColumns = table.columnCount();
+            return r;
+        } finally {
+            swapSql(outer);
+            leaveView();
+        }
     }
 
     /** Binds a view's query text in place of its name: spans then point into that text. */

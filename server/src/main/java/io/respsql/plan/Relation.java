@@ -21,6 +21,8 @@ public final class Relation {
     public final Table table;
     /** Column names as the query sees them (a view's declared names, a derived table's output names). */
     public final List<String> columnNames;
+    /** partition: how many of the columns {@code *} shows (-1: all; a partitioned table's hides its tableoid). */
+    int starColumns = -1;
     /** DERIVED: the query whose rows fill the work table. */
     LogicalQuery source;
     /** Planned for EXPLAIN: only then are descriptions built (planning a statement to run builds no text). */

@@ -241,6 +241,9 @@ public final class SqlParser {
     private Statement createTable() {
         boolean ifNotExists = ifNotExists();
         String table = name("table name");
+        if (Dialect.postgres() && peek().isKeyword("PARTITION") && peek(1).isKeyword("OF")) {
+            return partitionOf(table, ifNotExists); // partition
+        }
         if (Dialect.postgres() && (peek().is(Keyword.AS) || peek().is(Keyword.WITH)
                 || peek().is(Symbol.LPAREN) && isName(peek(1)) && (peek(2).is(Symbol.COMMA) || peek(2).is(Symbol.RPAREN)))) {
             return createTableAs(table, ifNotExists);
@@ -267,8 +270,12 @@ public final class SqlParser {
             columnKeys = null;
         }
         expectSymbol(Symbol.RPAREN);
+        Statement.PartitionKey partitionKey = Dialect.postgres() ? partitionKey() : null; // partition
         if (Dialect.postgres()) {
             storageOptions();
+        }
+        if (partitionKey != null) {
+            return new Statement.CreatePartitioned(new Statement.CreateTable(table, cols, keys, ifNotExists, constraints), partitionKey);
         }
         return new Statement.CreateTable(table, cols, keys, ifNotExists, constraints);
     }
@@ -1085,10 +1092,15 @@ public final class SqlParser {
         if (Dialect.postgres() && isName(t) && peek(1).is(Symbol.LPAREN)) {
             return fromFunction();
         }
+        boolean only = Dialect.postgres() && t.isKeyword("ONLY") && !isDoubleQuoted(t) && isName(peek(1)) && pos++ >= 0; // partition
         String table = name("table name");
         if (peek().is(Symbol.DOT) && isName(peek(1))) {
             pos++;
             table = table + "." + name("table name"); // schema.table: pg_catalog, information_schema, public
+        }
+        if (only) {
+            acceptSymbol(Symbol.STAR);
+            table = Statement.ONLY + table;
         }
         String alias = optionalAlias(false);
         int end = lastEnd();
@@ -2254,6 +2266,9 @@ public final class SqlParser {
 
     private Statement.AlterAction alterAction() {
         int start = peek().start;
+        if (Dialect.postgres() && (peek().isKeyword("ATTACH") || peek().isKeyword("DETACH")) && peek(1).isKeyword("PARTITION")) {
+            return partitionAction(); // partition
+        }
         if (acceptKeyword(Keyword.ADD)) {
             if (peek().is(Keyword.CONSTRAINT) || peek().is(Keyword.CHECK) || peek().is(Keyword.UNIQUE)
                     || peek().is(Keyword.PRIMARY) || peek().is(Keyword.FOREIGN)) {
@@ -3168,5 +3183,149 @@ public final class SqlParser {
         Token t = peek();
         String found = t.type == Token.Type.END ? "end of statement" : "'" + t.text + "' at position " + (t.start + 1);
         return new SqlException(SqlState.SYNTAX_ERROR, "syntax error: expected " + expected + ", found " + found);
+    }
+
+    // ---- partition ----
+
+    /** After CREATE TABLE name: {@code PARTITION OF parent [(constraints)] FOR VALUES ... | DEFAULT [PARTITION BY ...]}. */
+    private Statement partitionOf(String table, boolean ifNotExists) {
+        pos += 2;
+        String parent = name("table name");
+        List<Statement.TableConstraint> constraints = new ArrayList<>();
+        List<Statement.KeyConstraint> keys = new ArrayList<>();
+        if (acceptSymbol(Symbol.LPAREN)) {
+            do {
+                Statement.TableConstraint c = tableConstraint();
+                if (c == null) {
+                    // a column's options: col [WITH OPTIONS] [NOT NULL | DEFAULT ...]: read and kept as the parent's
+                    name("column name");
+                    if (peek().is(Keyword.WITH) && peek(1).isKeyword("OPTIONS")) {
+                        pos += 2;
+                    }
+                    while (!peek().is(Symbol.COMMA) && !peek().is(Symbol.RPAREN) && peek().type != Token.Type.END) {
+                        pos++;
+                    }
+                } else if (c.kind() == Statement.ConstraintKind.PRIMARY_KEY || c.kind() == Statement.ConstraintKind.UNIQUE) {
+                    keys.add(new Statement.KeyConstraint(c.kind() == Statement.ConstraintKind.PRIMARY_KEY, c.columns(), c.name()));
+                } else {
+                    constraints.add(c);
+                }
+            } while (acceptSymbol(Symbol.COMMA));
+            expectSymbol(Symbol.RPAREN);
+        }
+        Statement.PartitionBound bound = partitionBound();
+        Statement.PartitionKey key = partitionKey();
+        storageOptions();
+        return new Statement.CreatePartitionOf(table, parent, ifNotExists, constraints, keys, bound, key);
+    }
+
+    /** {@code PARTITION BY RANGE|LIST|HASH (key [opclass], ...)} or null when none follows. */
+    private Statement.PartitionKey partitionKey() {
+        if (!(peek().isKeyword("PARTITION") && peek(1).is(Keyword.BY))) {
+            return null;
+        }
+        pos += 2;
+        Token k = next();
+        String strategy = k.text.toUpperCase(Locale.ROOT);
+        if (!strategy.equals("RANGE") && !strategy.equals("LIST") && !strategy.equals("HASH")) {
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "unrecognized partitioning strategy \"" + k.text + "\"");
+        }
+        expectSymbol(Symbol.LPAREN);
+        List<String> keys = new ArrayList<>();
+        List<String> opclasses = new ArrayList<>();
+        do {
+            int start = peek().start;
+            expr();
+            keys.add(sql.substring(start, lastEnd()));
+            if (peek().isKeyword("COLLATE")) {
+                pos++;
+                name("collation");
+            }
+            opclasses.add(isName(peek()) && !peek().is(Symbol.COMMA) ? name("operator class") : null);
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        if (strategy.equals("LIST") && keys.size() > 1) {
+            throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "cannot use \"list\" partition strategy with more than one column");
+        }
+        return new Statement.PartitionKey(strategy, List.copyOf(keys), java.util.Collections.unmodifiableList(opclasses));
+    }
+
+    /** {@code FOR VALUES IN (...) | FROM (...) TO (...) | WITH (MODULUS m, REMAINDER r)} or {@code DEFAULT}. */
+    private Statement.PartitionBound partitionBound() {
+        if (acceptKeyword(Keyword.DEFAULT)) {
+            return new Statement.PartitionBound("DEFAULT", null, null, null, 0, 0);
+        }
+        if (!(peek().isKeyword("FOR") && peek(1).isKeyword("VALUES"))) {
+            throw error("FOR VALUES or DEFAULT");
+        }
+        pos += 2;
+        if (acceptKeyword(Keyword.IN)) {
+            return new Statement.PartitionBound("LIST", boundValues(), null, null, 0, 0);
+        }
+        if (acceptKeyword(Keyword.FROM)) {
+            List<String> from = boundValues();
+            expectKeyword(Keyword.TO);
+            return new Statement.PartitionBound("RANGE", null, from, boundValues(), 0, 0);
+        }
+        expectKeyword(Keyword.WITH);
+        expectSymbol(Symbol.LPAREN);
+        int modulus = -1;
+        int remainder = -1;
+        do {
+            Token w = next();
+            Token v = next();
+            if (v.type != Token.Type.NUMBER) {
+                throw error("an integer after " + w.text);
+            }
+            int n = Integer.parseInt(v.text);
+            if (w.isKeyword("MODULUS")) {
+                modulus = n;
+            } else if (w.isKeyword("REMAINDER")) {
+                remainder = n;
+            } else {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "unrecognized hash partition bound specification \"" + w.text + "\"");
+            }
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        if (modulus < 0) {
+            throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "modulus for hash partition must be specified");
+        }
+        if (remainder < 0) {
+            throw new SqlException(SqlState.INVALID_TABLE_DEFINITION, "remainder for hash partition must be specified");
+        }
+        return new Statement.PartitionBound("HASH", null, null, null, modulus, remainder);
+    }
+
+    private List<String> boundValues() {
+        expectSymbol(Symbol.LPAREN);
+        List<String> out = new ArrayList<>();
+        do {
+            Token t = peek();
+            if ((t.isKeyword("MINVALUE") || t.isKeyword("MAXVALUE")) && !isDoubleQuoted(t)
+                    && (peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
+                pos++;
+                out.add(t.text.toUpperCase(Locale.ROOT));
+                continue;
+            }
+            int start = t.start;
+            expr();
+            out.add(sql.substring(start, lastEnd()));
+        } while (acceptSymbol(Symbol.COMMA));
+        expectSymbol(Symbol.RPAREN);
+        return List.copyOf(out);
+    }
+
+    /** {@code ATTACH PARTITION t FOR VALUES ... | DEFAULT}, {@code DETACH PARTITION t [CONCURRENTLY | FINALIZE]}. */
+    private Statement.AlterAction partitionAction() {
+        boolean attach = next().isKeyword("ATTACH");
+        pos++;
+        String table = name("table name");
+        if (attach) {
+            return new Statement.AttachPartition(table, partitionBound());
+        }
+        if (peek().isKeyword("CONCURRENTLY") || peek().isKeyword("FINALIZE")) {
+            pos++;
+        }
+        return new Statement.DetachPartition(table);
     }
 }

@@ -103,4 +103,8 @@ public final class SqlState {
     // ---- textfn ----
     /** A regular expression that is invalid, or that RespSQL cannot give PostgreSQL's meaning. */
     public static final String INVALID_REGULAR_EXPRESSION = "2201B";
+
+    // ---- partition ----
+    public static final String INVALID_OBJECT_DEFINITION = "42P17";
+    public static final String OBJECT_IN_USE = "55006";
 }

@@ -273,6 +273,7 @@ public final class Catalog implements ReadableCatalog {
         }
         image.sequences(seqs);
         image.constraints = TableConstraints.encode(which);
+        image.partitions = Partitioning.encode(which); // partition
         captures.add(image);
         return image;
     }

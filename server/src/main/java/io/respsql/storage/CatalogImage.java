@@ -32,6 +32,8 @@ public final class CatalogImage {
     /** The snapshot's "constraints" section ({@link TableConstraints#encode}), or null: none. */
     byte[] constraints;
     private long copiedAtRelease = -1;
+    /** partition: the snapshot's "partitions" section ({@link Partitioning#encode}), or null: none. */
+    byte[] partitions;
 
     CatalogImage(Catalog owner, List<TableImage> tables, List<ViewDef> views, List<PreparedDef> prepared,
             long createdMillis) {
@@ -46,6 +48,11 @@ public final class CatalogImage {
     /** The constraints of the captured tables as a snapshot section (see {@link TableConstraints#encode}), or null. */
     public byte[] constraintsSection() {
         return constraints;
+    }
+
+    /** partition: the partition trees of the captured tables as a snapshot section, or null. */
+    public byte[] partitionsSection() {
+        return partitions;
     }
 
     public List<TableImage> tables() {

@@ -41,6 +41,7 @@ public final class ReadView implements ReadableCatalog {
         this.image = image;
         for (TableImage t : image.tables()) {
             Table view = Table.readOnlyOf(t);
+            view.partitioning = Partitioning.copyOf(t.source.partitioning); // partition: a read of a parent reads its partitions
             tables.put(Catalog.key(t.name()), view);
             bySource.put(t.source, view);
         }

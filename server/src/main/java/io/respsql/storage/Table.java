@@ -52,6 +52,8 @@ public final class Table {
     private long captureSeq;
     /** Numbers of the captures not yet released, oldest first. */
     private final LongArrayList outstanding = new LongArrayList(2);
+    /** partition: this table's place in a partition tree (null: an ordinary table); see {@link Partitioning}. */
+    public Partitioning partitioning;
 
     /** The 2010 dialect's tables: every table has a primary key. */
     public Table(String name, List<String> columnNames, List<ColumnType> types, int primaryPosition) {

@@ -301,4 +301,46 @@ public sealed interface Statement {
     /** {@code REVOKE ... ON [TABLE] t[, ...] FROM u[, ...]}. */
     record Revoke(List<String> privileges, List<String> tables, List<String> users) implements Statement {
     }
+
+    // ---- partition ----
+
+    /** The prefix of a FROM name written {@code ONLY t}: the table's own rows, not its partitions'. */
+    String ONLY = "\u0000only:";
+
+    /**
+     * {@code PARTITION BY RANGE|LIST|HASH (key, ...)}: {@code strategy} upper case, each key's source text
+     * (a column name or an expression) and its operator class (null when none is written).
+     */
+    record PartitionKey(String strategy, List<String> keys, List<String> opclasses) {
+    }
+
+    /**
+     * {@code FOR VALUES IN (...) | FROM (...) TO (...) | WITH (MODULUS m, REMAINDER r)} or {@code DEFAULT}:
+     * the values' source texts ({@code MINVALUE} / {@code MAXVALUE} upper case in a range).
+     */
+    record PartitionBound(String kind, List<String> in, List<String> from, List<String> to, int modulus, int remainder) {
+        public boolean isDefault() {
+            return kind.equals("DEFAULT");
+        }
+    }
+
+    /** {@code CREATE TABLE t (...) PARTITION BY ...}. */
+    record CreatePartitioned(CreateTable table, PartitionKey key) implements Statement {
+    }
+
+    /**
+     * {@code CREATE TABLE t PARTITION OF p [(constraints)] FOR VALUES ... | DEFAULT [PARTITION BY ...]}:
+     * {@code key} null when the partition is not partitioned itself.
+     */
+    record CreatePartitionOf(String table, String parent, boolean ifNotExists, List<TableConstraint> constraints,
+                             List<KeyConstraint> keys, PartitionBound bound, PartitionKey key) implements Statement {
+    }
+
+    /** {@code ALTER TABLE p ATTACH PARTITION t FOR VALUES ... | DEFAULT}. */
+    record AttachPartition(String partition, PartitionBound bound) implements AlterAction {
+    }
+
+    /** {@code ALTER TABLE p DETACH PARTITION t}. */
+    record DetachPartition(String partition) implements AlterAction {
+    }
 }
