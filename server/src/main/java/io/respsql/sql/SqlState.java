@@ -103,4 +103,7 @@ public final class SqlState {
     // ---- textfn ----
     /** A regular expression that is invalid, or that RespSQL cannot give PostgreSQL's meaning. */
     public static final String INVALID_REGULAR_EXPRESSION = "2201B";
+    // ---- arrays ----
+    /** PostgreSQL's array_subscript_error: ARRAY[] elements of mismatched dimensions, a bad subscript. */
+    public static final String ARRAY_SUBSCRIPT_ERROR = "2202E";
 }

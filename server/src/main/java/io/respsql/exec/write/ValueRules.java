@@ -154,6 +154,13 @@ public final class ValueRules {
         if (c.type().isDecimal()) {
             return false; // NUMERIC (PostgreSQL dialect): bound and evaluated, rounded to the column's scale
         }
+        if (c.type().isArray()) { // arrays: a string is read as the column's array type, anything else evaluated
+            if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+                quoted(c, lit.text(), source(e, sql), out);
+                return true;
+            }
+            return false;
+        }
         if (c.type() == ColumnType.TEXT) {
             if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
                 out.setText(lit.text().getBytes(StandardCharsets.UTF_8));
@@ -440,6 +447,11 @@ public final class ValueRules {
 
     /** A quoted string for a non-TEXT column: a number when it is exactly one, a date or timestamp when it reads as one. */
     static void quoted(Column c, String value, String shown, Cell out) {
+        if (c.type().isArray()) { // arrays: PostgreSQL's text form, each element read as the column's element type
+            out.setText(io.respsql.expr.PgArray.parse(value, io.respsql.expr.Expressions.arrayTypeOfStorage(c.type()).element())
+                    .bytes());
+            return;
+        }
         switch (c.type()) {
             case DATE: {
                 Long d = Temporals.date(value);
@@ -591,6 +603,23 @@ public final class ValueRules {
                 out.setLong(io.respsql.expr.Numeric.longOf(u, ctx, c.type() == ColumnType.INT ? 32 : 64));
             } else {
                 throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + c.name() + "\" cannot take a numeric value");
+            }
+            return;
+        }
+        if (x.type().isArray()) { // arrays: as they are into a column of their type, else read as the column's
+            byte[] b = x.evalText(ctx);
+            if (ctx.isNull) {
+                out.setNull();
+                return;
+            }
+            if (c.type().isArray() && io.respsql.expr.Expressions.arrayTypeOfStorage(c.type()) == x.type() || c.type() == ColumnType.TEXT) {
+                out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
+            } else if (c.type().isArray()) {
+                quoted(c, new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8), shown, out);
+            } else {
+                throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + c.name() + "\" is of type "
+                        + c.type().name().toLowerCase(java.util.Locale.ROOT) + " but expression is of type "
+                        + io.respsql.expr.Expressions.pgName(x.type()));
             }
             return;
         }
