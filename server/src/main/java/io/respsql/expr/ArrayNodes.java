@@ -24,7 +24,7 @@ final class ArrayNodes {
     static final Set<String> NAMES = Set.of("ARRAY", "ARRAY_SUBSCRIPT", "ARRAY_SLICE", "ARRAY_LENGTH", "CARDINALITY",
             "ARRAY_UPPER", "ARRAY_LOWER", "ARRAY_NDIMS", "ARRAY_DIMS", "ARRAY_TO_STRING", "STRING_TO_ARRAY",
             "ARRAY_APPEND", "ARRAY_PREPEND", "ARRAY_CAT", "ARRAY_POSITION", "ARRAY_POSITIONS", "ARRAY_REMOVE",
-            "ARRAY_REPLACE", "ARRAY_CONTAINS", "ARRAY_CONTAINED", "ARRAY_OVERLAP",
+            "ARRAY_REPLACE", "ARRAY_SET", "ARRAY_CONTAINS", "ARRAY_CONTAINED", "ARRAY_OVERLAP",
             "ARRAY_ANY_EQ", "ARRAY_ANY_NE", "ARRAY_ANY_LT", "ARRAY_ANY_LE", "ARRAY_ANY_GT", "ARRAY_ANY_GE",
             "ARRAY_ALL_EQ", "ARRAY_ALL_NE", "ARRAY_ALL_LT", "ARRAY_ALL_LE", "ARRAY_ALL_GT", "ARRAY_ALL_GE");
 
@@ -279,6 +279,18 @@ final class ArrayNodes {
             case "ARRAY_POSITION":
             case "ARRAY_POSITIONS":
                 return edit(name, args);
+            case "ARRAY_SET": {
+                SqlType t = array(name, args, 0).type();
+                if (!t.isArray()) {
+                    throw noFunction(name, args);
+                }
+                Expression[] all = args.toArray(new Expression[0]);
+                all[1] = toElement(args.get(1), t.element(), name, args);
+                for (int i = 2; i < all.length; i++) {
+                    all[i] = integer(name, args, i);
+                }
+                return new SetElement(t, all);
+            }
             case "ARRAY_CONTAINS":
             case "ARRAY_CONTAINED":
             case "ARRAY_OVERLAP": {
@@ -571,6 +583,59 @@ final class ArrayNodes {
                     return name.equals("ARRAY_LOWER") ? 1L : (long) len;
                 }
             }
+        }
+    }
+
+    /**
+     * {@code SET a[i] = x} as ARRAY_SET(a, x, i...): the element replaced; a one-dimensional array
+     * (or NULL, read as empty) grows to {@code i}, NULLs filling the gap. Lower bounds stay 1, so a
+     * subscript below 1 is refused.
+     */
+    static final class SetElement extends Node {
+        SetElement(SqlType type, Expression[] args) {
+            super(type, "ARRAY_SET", args);
+        }
+
+        @Override
+        Object value(EvalContext ctx) {
+            PgArray.Value v = arrayOf(args[0], ctx);
+            if (v == null) {
+                v = PgArray.EMPTY;
+            }
+            String x = PgArray.elementText(args[1], ctx);
+            if (x != null && args[1].type() != type.element()) {
+                x = PgArray.canonicalElement(x, type.element());
+            }
+            int n = args.length - 2;
+            long[] at = new long[n];
+            for (int d = 0; d < n; d++) {
+                at[d] = args[2 + d].evalLong(ctx);
+                if (ctx.isNull) {
+                    throw new SqlException(SqlState.NULL_VALUE_NOT_ALLOWED, "array subscript in assignment must not be null");
+                }
+                if (at[d] < 1 || at[d] > 1_000_000) {
+                    throw new SqlException(SqlState.ARRAY_SUBSCRIPT_ERROR, "array subscript out of range");
+                }
+            }
+            if (n == 1 && v.dims.length <= 1) {
+                int i = (int) at[0];
+                String[] items = java.util.Arrays.copyOf(v.items, Math.max(v.items.length, i));
+                items[i - 1] = x;
+                return PgArray.format(items, new int[] {items.length});
+            }
+            if (n != v.dims.length) {
+                throw new SqlException(SqlState.ARRAY_SUBSCRIPT_ERROR, "wrong number of array subscripts");
+            }
+            int pos = 0;
+            for (int d = 0; d < n; d++) {
+                if (at[d] > v.dims[d]) {
+                    throw new SqlException(SqlState.ARRAY_SUBSCRIPT_ERROR, "array subscript out of range");
+                }
+                pos = pos * v.dims[d] + (int) (at[d] - 1);
+            }
+            String[] items = v.items.clone();
+            items[pos] = x;
+            return PgArray.format(items, v.dims);
         }
     }
 

@@ -290,7 +290,7 @@ public final class PgArray {
     }
 
     /** The element value of {@code e} (of a scalar type) as an array holds it; null for NULL. */
-    static String elementText(Expression e, EvalContext ctx) {
+    public static String elementText(Expression e, EvalContext ctx) {
         SqlType t = e.type();
         switch (t) {
             case NULL:

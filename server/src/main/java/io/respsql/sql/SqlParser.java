@@ -580,7 +580,12 @@ public final class SqlParser {
                 multiAssignment(sets);
                 continue;
             }
+            Token colToken = peek();
             String col = name("column name");
+            if (peek().is(Symbol.LBRACKET)) { // arrays: SET col[i] = x
+                sets.add(elementAssignment(colToken, col));
+                continue;
+            }
             expectSymbol(Symbol.EQ);
             sets.add(new Statement.Assignment(col, defaultOr(true)));
         } while (acceptSymbol(Symbol.COMMA));
@@ -3275,6 +3280,22 @@ public final class SqlParser {
         args.add(e);
         args.addAll(sliced ? slice : index);
         return new Expr.Function(sliced ? "ARRAY_SLICE" : "ARRAY_SUBSCRIPT", args, false, false, null, e.start(), lastEnd());
+    }
+
+    /** {@code SET col[i][j] = x}: the column set to ARRAY_SET(col, x, i, j). */
+    private Statement.Assignment elementAssignment(Token colToken, String col) {
+        List<Expr> args = new ArrayList<>();
+        args.add(new Expr.Column(null, col, colToken.start, colToken.end));
+        List<Expr> index = new ArrayList<>();
+        while (acceptSymbol(Symbol.LBRACKET)) {
+            index.add(expr());
+            expectSymbol(Symbol.RBRACKET);
+        }
+        expectSymbol(Symbol.EQ);
+        Expr value = expr();
+        args.add(value);
+        args.addAll(index);
+        return new Statement.Assignment(col, new Expr.Function("ARRAY_SET", args, false, false, null, colToken.start, lastEnd()));
     }
 
     /** ANY, SOME or ALL and a parenthesis {@code k} tokens ahead (after a comparison operator). */

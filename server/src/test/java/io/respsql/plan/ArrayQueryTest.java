@@ -104,4 +104,18 @@ class ArrayQueryTest {
         assertEquals(List.of("1|1|1|0"), f.rows("SELECT ARRAY[1,2,3] @> ARRAY[3,1], ARRAY[1] <@ ARRAY[1,2], "
                 + "ARRAY[1,2] && ARRAY[2,5], ARRAY[1,2] && ARRAY[3]"));
     }
+
+    @Test
+    void aggregatesUnnestAndElementAssignment() {
+        assertEquals("{1,2}", one("SELECT array_agg(id) FROM t"));
+        assertEquals("{\"b c\",a}", one("SELECT array_agg(s ORDER BY s DESC) FROM t"));
+        assertEquals("{NULL,1}", one("SELECT array_agg(x ORDER BY x NULLS FIRST) FROM (VALUES (1), (NULL)) v(x)"));
+        assertEquals("{1,2}", one("SELECT array_agg(DISTINCT x) FROM (VALUES (2), (1), (2)) v(x)"));
+        assertEquals("{{1,2},{3,4}}", one("SELECT array_agg(a) FROM (VALUES (ARRAY[1,2]), (ARRAY[3,4])) v(a)"));
+        assertEquals(List.of("1|{1}", "2|{2}"), f.rows("SELECT id, array_agg(id) FROM t GROUP BY id ORDER BY id"));
+        assertEquals(List.of("1", "2", "NULL"), f.rows("SELECT * FROM unnest(ARRAY[1,2,NULL])"));
+        assertEquals(List.of("a", "b"), f.rows("SELECT x FROM unnest('{a,b}'::text[]) AS u(x) ORDER BY x"));
+        assertEquals(List.of("3", "4"), f.rows("SELECT unnest(ARRAY[3,4])"));
+        assertEquals(List.of("5"), f.rows("SELECT sum(u) FROM unnest(ARRAY[2,3]) u"));
+    }
 }
