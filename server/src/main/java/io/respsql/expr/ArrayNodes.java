@@ -24,7 +24,7 @@ final class ArrayNodes {
     static final Set<String> NAMES = Set.of("ARRAY", "ARRAY_SUBSCRIPT", "ARRAY_SLICE", "ARRAY_LENGTH", "CARDINALITY",
             "ARRAY_UPPER", "ARRAY_LOWER", "ARRAY_NDIMS", "ARRAY_DIMS", "ARRAY_TO_STRING", "STRING_TO_ARRAY",
             "ARRAY_APPEND", "ARRAY_PREPEND", "ARRAY_CAT", "ARRAY_POSITION", "ARRAY_POSITIONS", "ARRAY_REMOVE",
-            "ARRAY_REPLACE", "ARRAY_SET", "ARRAY_CONTAINS", "ARRAY_CONTAINED", "ARRAY_OVERLAP",
+            "ARRAY_REPLACE", "ARRAY_SET", "ARRAY_OR_EMPTY", "ARRAY_CONTAINS", "ARRAY_CONTAINED", "ARRAY_OVERLAP",
             "ARRAY_ANY_EQ", "ARRAY_ANY_NE", "ARRAY_ANY_LT", "ARRAY_ANY_LE", "ARRAY_ANY_GT", "ARRAY_ANY_GE",
             "ARRAY_ALL_EQ", "ARRAY_ALL_NE", "ARRAY_ALL_LT", "ARRAY_ALL_LE", "ARRAY_ALL_GT", "ARRAY_ALL_GE");
 
@@ -279,6 +279,17 @@ final class ArrayNodes {
             case "ARRAY_POSITION":
             case "ARRAY_POSITIONS":
                 return edit(name, args);
+            case "ARRAY_OR_EMPTY": { // ARRAY(query) without rows: '{}'
+                arity(name, args, 1, 1);
+                Expression a = array(name, args, 0);
+                return new Node(a.type() == SqlType.NULL ? SqlType.TEXT_ARRAY : a.type(), name, new Expression[] {a}) {
+                    @Override
+                    Object value(EvalContext ctx) {
+                        PgArray.Value v = arrayOf(args[0], ctx);
+                        return v == null ? "{}" : v.text();
+                    }
+                };
+            }
             case "ARRAY_SET": {
                 SqlType t = array(name, args, 0).type();
                 if (!t.isArray()) {

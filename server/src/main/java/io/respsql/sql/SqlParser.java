@@ -3235,11 +3235,19 @@ public final class SqlParser {
     private Expr arrayConstructor(Token t) {
         pos++; // ARRAY
         if (peek().is(Symbol.LPAREN)) {
+            // ARRAY(query): (SELECT ARRAY_OR_EMPTY(array_agg(x)) FROM (query) AS "?array?"(x)), '{}' without rows
             pos++;
             Query q = query();
             expectSymbol(Symbol.RPAREN);
-            return new Expr.Function("ARRAY_QUERY", List.of(new Expr.ScalarQuery(q, t.start, lastEnd())), false, false, null,
-                    t.start, lastEnd());
+            int s = t.start;
+            int e = lastEnd();
+            Expr x = new Expr.Column("?array?", "?column?", s, e);
+            Expr agg = new Expr.Function("ARRAY_AGG", List.of(x), false, false, null, s, e);
+            Expr value = new Expr.Function("ARRAY_OR_EMPTY", List.of(agg), false, false, null, s, e);
+            Query.Select sel = new Query.Select(false, List.of(new Query.Item(value, "array")),
+                    new Query.Derived(q, "?array?", List.of("?column?"), s, e), null, List.of(), null, List.of(), null, null,
+                    false, s, e);
+            return new Expr.ScalarQuery(sel, s, e);
         }
         return arrayBrackets(t.start);
     }

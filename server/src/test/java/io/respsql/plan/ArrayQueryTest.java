@@ -117,5 +117,8 @@ class ArrayQueryTest {
         assertEquals(List.of("a", "b"), f.rows("SELECT x FROM unnest('{a,b}'::text[]) AS u(x) ORDER BY x"));
         assertEquals(List.of("3", "4"), f.rows("SELECT unnest(ARRAY[3,4])"));
         assertEquals(List.of("5"), f.rows("SELECT sum(u) FROM unnest(ARRAY[2,3]) u"));
+        assertEquals("{1,2}", one("SELECT ARRAY(SELECT id FROM t ORDER BY id)"));
+        assertEquals("{}", one("SELECT ARRAY(SELECT id FROM t WHERE id > 5)"));
+        assertEquals(List.of("1|{a}", "2|{\"b c\"}"), f.rows("SELECT id, ARRAY(SELECT s FROM t x WHERE x.id = t.id) FROM t ORDER BY id"));
     }
 }
