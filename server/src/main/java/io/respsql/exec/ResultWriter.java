@@ -138,6 +138,15 @@ public final class ResultWriter {
 
     /** Evaluates {@code e} on the current tuple and hands its value to the sink. */
     public void emit(Expression e, EvalContext ctx, ResultSink sink) {
+        if (e.type().isArray()) { // arrays: their canonical text
+            byte[] b = e.evalText(ctx);
+            if (ctx.isNull) {
+                sink.nullValue();
+            } else {
+                sink.textValue(b, ctx.textOffset, ctx.textLength);
+            }
+            return;
+        }
         switch (e.type()) {
             case TEXT: {
                 byte[] b = e.evalText(ctx);

@@ -39,6 +39,19 @@ final class Coercion {
         if (a == b || (numberLike(a) && numberLike(b))) {
             return new Expression[] {l, r};
         }
+        if (a.isArray() || b.isArray()) { // arrays: with arrays of comparable elements, or an array literal
+            if (a.isArray() && b.isArray() && Expressions.commonType(a.element(), b.element()) != null) {
+                return new Expression[] {l, r};
+            }
+            if (a.isArray() && b == SqlType.TEXT && r.isConstant()) {
+                return new Expression[] {l, ArrayNodes.cast(r, a)};
+            }
+            if (b.isArray() && a == SqlType.TEXT && l.isConstant()) {
+                return new Expression[] {ArrayNodes.cast(l, b), r};
+            }
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "operator does not exist: " + Expressions.pgName(a) + " "
+                    + what + " " + Expressions.pgName(b));
+        }
         if ((a == SqlType.NUMERIC && (b.isInteger() || b == SqlType.DOUBLE))
                 || (b == SqlType.NUMERIC && (a.isInteger() || a == SqlType.DOUBLE))) {
             return new Expression[] {l, r}; // ValueCompare: as NUMERIC, or as doubles beside a DOUBLE (PostgreSQL)

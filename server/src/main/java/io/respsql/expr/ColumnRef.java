@@ -64,6 +64,9 @@ abstract class ColumnRef extends Expression {
             case INTERVAL:
                 return SqlType.INTERVAL;
             default:
+                if (c.type().isArray()) {
+                    return Expressions.arrayTypeOfStorage(c.type()); // arrays
+                }
                 throw new IllegalArgumentException(c.type().name());
         }
     }

@@ -33,7 +33,11 @@ final class Eval {
                 e.evalNumeric(ctx); // x IS [NOT] NULL of a NUMERIC column (was "not long-carried")
                 break;
             default:
-                e.evalLong(ctx);
+                if (e.type().isArray()) { // arrays: text-carried
+                    e.evalText(ctx);
+                } else {
+                    e.evalLong(ctx);
+                }
         }
     }
 

@@ -135,6 +135,9 @@ public final class Expressions {
             case OR:
                 return fold(new Logic.Or(Coercion.condition(left, "OR"), Coercion.condition(right, "OR")));
             case CONCAT:
+                if (left.type().isArray() || right.type().isArray()) {
+                    return fold(ArrayNodes.concat(left, right)); // arrays
+                }
                 return fold(new Concat(left, right));
             case ADD:
             case SUB:
@@ -414,6 +417,15 @@ public final class Expressions {
         if (from == target) {
             return e;
         }
+        if (target.isArray()) {
+            return ArrayNodes.cast(e, target); // arrays
+        }
+        if (from.isArray()) {
+            if (target == SqlType.TEXT) {
+                return new ArrayNodes.AsText(e);
+            }
+            throw new SqlException(SqlState.CANNOT_COERCE, "cannot cast type " + pgName(from) + " to " + pgName(target));
+        }
         if (target == SqlType.NUMERIC) {
             return fold(NumericNodes.numeric(e));
         }
@@ -469,6 +481,10 @@ public final class Expressions {
      * 2; -1 when absent): NUMERIC's casts in the PostgreSQL dialect, else {@link #castTo(Expression, String)}.
      */
     public static Expression castTo(Expression e, String typeName, int length, int scale) {
+        SqlType array = arrayTypeOf(typeName); // arrays
+        if (array != null) {
+            return cast(e, array);
+        }
         if (io.respsql.sql.Dialect.postgres()) {
             String n = typeName.trim().toUpperCase(Locale.ROOT);
             if (n.equals("CHAR") || n.equals("CHARACTER") || n.equals("BPCHAR")) { // charn: char(n), bare char = char(1)
@@ -588,6 +604,9 @@ public final class Expressions {
      * (its normalised span: '1 mon' and '30 days' are peers, as in PostgreSQL).
      */
     public static Expression orderKey(Expression e) {
+        if (e.type().isArray()) {
+            return new ArrayNodes.OrderKey(e); // arrays: array_cmp's order as bytes
+        }
         return e.type() == SqlType.INTERVAL ? new TimeFunctions.IntervalOrder(e) : e;
     }
 
@@ -600,6 +619,10 @@ public final class Expressions {
     /** The type PostgreSQL's name means among RespSQL's types, or null when unknown. */
     public static SqlType pgTypeOf(String typeBaseName) {
         String n = typeBaseName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        SqlType array = arrayTypeOf(n); // arrays
+        if (array != null) {
+            return array;
+        }
         switch (n) {
             case "INT", "INTEGER", "INT4", "SMALLINT", "INT2":
                 return SqlType.INT;
@@ -627,6 +650,9 @@ public final class Expressions {
 
     /** PostgreSQL's name of {@code t}, for its error texts. */
     public static String pgName(SqlType t) {
+        if (t.isArray()) {
+            return pgName(t.element()) + "[]";
+        }
         switch (t) {
             case INT:
                 return "integer";
@@ -657,12 +683,17 @@ public final class Expressions {
      * not functions here (the binder routes them to the aggregate operator).
      */
     public static Expression function(String name, List<Expression> args) {
+        Expression array = ArrayNodes.function(name, args); // arrays
+        if (array != null) {
+            return fold(array);
+        }
         return fold(Functions.build(name, args));
     }
 
     /** Whether {@link #function} knows {@code name} (upper case). */
     public static boolean isFunction(String name) {
-        return Functions.NAMES.contains(name) || RegexFunctions.NAMES.contains(name); // textfn: regexp_*
+        return Functions.NAMES.contains(name) || RegexFunctions.NAMES.contains(name) // textfn: regexp_*
+                || ArrayNodes.NAMES.contains(name); // arrays
     }
 
     /**
@@ -679,6 +710,10 @@ public final class Expressions {
         }
         if (b == SqlType.NULL) {
             return a;
+        }
+        if (a.isArray() || b.isArray()) { // arrays: of the elements' common type
+            SqlType e = a.isArray() && b.isArray() ? commonType(a.element(), b.element()) : null;
+            return e == null ? null : SqlType.arrayOf(e);
         }
         if (a.isInteger() && b.isInteger()) {
             return SqlType.BIGINT;
@@ -705,6 +740,10 @@ public final class Expressions {
      */
     public static SqlType typeOf(String typeBaseName) {
         String n = typeBaseName.trim().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        SqlType array = arrayTypeOf(n); // arrays
+        if (array != null) {
+            return array;
+        }
         switch (n) {
             case "INT":
             case "INTEGER":
@@ -757,6 +796,68 @@ public final class Expressions {
         }
     }
 
+    // ---- arrays ----
+
+    /**
+     * The array type a type name means ({@code INT[]}, {@code TEXT[][]}, {@code INTEGER ARRAY},
+     * PostgreSQL's internal {@code _INT4}), or null when it names no array.
+     */
+    public static SqlType arrayTypeOf(String typeName) {
+        String n = typeName.trim().toUpperCase(Locale.ROOT);
+        String base;
+        if (n.endsWith("]")) {
+            int b = n.indexOf('[');
+            if (b < 0) {
+                return null;
+            }
+            base = n.substring(0, b).trim();
+        } else if (n.endsWith(" ARRAY")) {
+            base = n.substring(0, n.length() - 6).trim();
+        } else if (n.startsWith("_") && n.length() > 1) {
+            base = n.substring(1);
+        } else {
+            return null;
+        }
+        if (base.equals("NUMERIC") || base.equals("DECIMAL")) {
+            return SqlType.NUMERIC_ARRAY;
+        }
+        if (base.equals("FLOAT4") || base.equals("REAL") || base.equals("FLOAT8") || base.equals("FLOAT")
+                || base.equals("DOUBLE PRECISION")) {
+            return SqlType.DOUBLE_ARRAY;
+        }
+        if (base.startsWith("VARCHAR") || base.startsWith("CHARACTER VARYING") || base.startsWith("CHAR")
+                || base.startsWith("BPCHAR")) {
+            return SqlType.TEXT_ARRAY;
+        }
+        if (base.startsWith("TIMESTAMP")) {
+            return SqlType.TIMESTAMP_ARRAY;
+        }
+        SqlType e = pgTypeOf(base);
+        return e == null || e == SqlType.INTERVAL || e.isArray() ? null : SqlType.arrayOf(e);
+    }
+
+    /** The expression type of an array column of storage type {@code t}. */
+    public static SqlType arrayTypeOfStorage(io.respsql.storage.ColumnType t) {
+        switch (t) {
+            case INT_ARRAY:
+                return SqlType.INT_ARRAY;
+            case BIGINT_ARRAY:
+                return SqlType.BIGINT_ARRAY;
+            case FLOAT_ARRAY:
+                return SqlType.DOUBLE_ARRAY;
+            case BOOLEAN_ARRAY:
+                return SqlType.BOOLEAN_ARRAY;
+            case DATE_ARRAY:
+                return SqlType.DATE_ARRAY;
+            case TIMESTAMP_ARRAY:
+                return SqlType.TIMESTAMP_ARRAY;
+            case NUMERIC_ARRAY:
+                return SqlType.NUMERIC_ARRAY;
+            default:
+                return SqlType.TEXT_ARRAY;
+        }
+    }
+
     // ---- folding -----------------------------------------------------------------------------
 
     /** {@code e} replaced by its value when it is constant and computing it does not throw. */
@@ -789,6 +890,18 @@ public final class Expressions {
                     byte[] a = e.evalText(ctx);
                     return ctx.isNull ? Literal.ofNull(SqlType.TEXT)
                             : Literal.ofText(Arrays.copyOfRange(a, ctx.textOffset, ctx.textOffset + ctx.textLength));
+                }
+                case INT_ARRAY:
+                case BIGINT_ARRAY:
+                case DOUBLE_ARRAY:
+                case TEXT_ARRAY:
+                case BOOLEAN_ARRAY:
+                case DATE_ARRAY:
+                case TIMESTAMP_ARRAY:
+                case NUMERIC_ARRAY: { // arrays
+                    byte[] a = e.evalText(ctx);
+                    return ctx.isNull ? Literal.ofNull(e.type())
+                            : Literal.ofArray(e.type(), Arrays.copyOfRange(a, ctx.textOffset, ctx.textOffset + ctx.textLength));
                 }
                 default: {
                     long v = e.evalLong(ctx);

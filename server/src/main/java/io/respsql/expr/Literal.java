@@ -36,6 +36,11 @@ final class Literal extends Expression {
         return new Literal(SqlType.INTERVAL, false, 0, 0, encoded);
     }
 
+    /** An array constant: its canonical text ({@link PgArray}). */
+    static Literal ofArray(SqlType type, byte[] text) {
+        return new Literal(type, false, 0, 0, text);
+    }
+
     static Literal ofNull(SqlType type) {
         return new Literal(type, true, 0, 0, TextBuf.EMPTY);
     }
@@ -80,6 +85,9 @@ final class Literal extends Expression {
     public String describe() {
         if (nullValue) {
             return "NULL";
+        }
+        if (type.isArray()) {
+            return "'" + TextBuf.string(text, 0, text.length).replace("'", "''") + "'::" + Expressions.pgName(type);
         }
         switch (type) {
             case TEXT:

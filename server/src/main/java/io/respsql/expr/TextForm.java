@@ -20,6 +20,14 @@ final class TextForm {
 
     /** Appends the text form of {@code e}'s value to {@code out}; false (and nothing appended) for NULL. */
     static boolean append(Expression e, EvalContext ctx, TextBuf out) {
+        if (e.type().isArray()) { // arrays: their text is their value
+            byte[] a = e.evalText(ctx);
+            if (ctx.isNull) {
+                return false;
+            }
+            out.put(a, ctx.textOffset, ctx.textLength);
+            return true;
+        }
         switch (e.type()) {
             case TEXT:
             case NUMERIC: { // NUMERIC's evalText is its text as PostgreSQL prints it

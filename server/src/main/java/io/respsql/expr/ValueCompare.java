@@ -15,6 +15,8 @@ final class ValueCompare {
     static final int NUMERIC = 3;
     /** INTERVAL: its first {@link Interval#KEY_BYTES} bytes, the normalised span (PostgreSQL's interval_cmp). */
     static final int INTERVAL = 4;
+    /** Two arrays: PostgreSQL's array_cmp ({@link PgArray#compare}). */
+    static final int ARRAY = 5;
 
     final Expression left;
     final Expression right;
@@ -27,6 +29,9 @@ final class ValueCompare {
     }
 
     static int kindOf(SqlType a, SqlType b) {
+        if (a.isArray() || b.isArray()) {
+            return ARRAY;
+        }
         if (a == SqlType.INTERVAL && b == SqlType.INTERVAL) {
             return INTERVAL;
         }
@@ -45,6 +50,8 @@ final class ValueCompare {
     /** Sign of left - right; sets {@code ctx.isNull} when either is NULL (right unevaluated if left is). */
     int compare(EvalContext ctx) {
         switch (kind) {
+            case ARRAY:
+                return ArrayNodes.compare(left, right, ctx);
             case NUMERIC: {
                 long a = left.evalNumeric(ctx);
                 if (ctx.isNull) {
@@ -97,6 +104,15 @@ final class ValueCompare {
     boolean distinct(EvalContext ctx) {
         boolean result;
         switch (kind) {
+            case ARRAY: {
+                PgArray.Value a = ArrayNodes.arrayOf(left, ctx);
+                PgArray.Value b = ArrayNodes.arrayOf(right, ctx);
+                boolean an = a == null;
+                boolean bn = b == null;
+                result = an || bn ? an != bn : PgArray.compare(a, b, left.type().isArray() ? left.type().element()
+                        : right.type().element()) != 0;
+                break;
+            }
             case NUMERIC: {
                 long a = left.evalNumeric(ctx);
                 boolean an = ctx.isNull;

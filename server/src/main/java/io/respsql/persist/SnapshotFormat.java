@@ -110,6 +110,9 @@ final class SnapshotFormat {
             case INTERVAL:
                 return 9; // version 4's code (the numeric helper's NUMERIC is 8)
             default:
+                if (type.isArray()) {
+                    return 11; // arrays: the element type's OID in the type modifier
+                }
                 throw new IllegalArgumentException(type.name());
         }
     }
@@ -138,6 +141,8 @@ final class SnapshotFormat {
                 return ColumnType.NUMERIC_TEXT; // the column's type modifier decides: ColumnType.numeric
             case 9:
                 return version >= 3 ? ColumnType.INTERVAL : null;
+            case 11:
+                return version >= 4 ? ColumnType.TEXT_ARRAY : null; // arrays: the modifier decides the element
             default:
                 return null;
         }

@@ -383,6 +383,12 @@ public final class SnapshotReader {
                 type = ColumnType.numeric(typeModifier);
                 types.set(types.size() - 1, type);
             }
+            if (type.isArray()) { // arrays: the element's OID says which
+                type = ColumnType.arrayOfElementOid(typeModifier);
+                check(type != null, "array element type " + typeModifier + " of column " + columnName);
+                types.set(types.size() - 1, type);
+                typeModifier = -1;
+            }
             specs.add(new ColumnSpec(columnName, type, notNull, defaultText, typeModifier));
         }
         int pk = i32();

@@ -120,13 +120,15 @@ public final class SnapshotWriter {
             string(col.name());
             room(2);
             buf.put(SnapshotFormat.typeCode(col.type()));
+            // arrays (code 11): the element type's PostgreSQL OID is the modifier
+            int modifier = col.type().isArray() ? col.type().elementOid() : col.typeModifier();
             byte flags = (byte) ((col.notNull() ? SnapshotFormat.FLAG_NOT_NULL : 0)
                     | (col.defaultText() != null ? SnapshotFormat.FLAG_DEFAULT : 0)
-                    | (col.typeModifier() >= 0 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0)
+                    | (modifier >= 0 ? SnapshotFormat.FLAG_TYPE_MODIFIER : 0)
                     | (isIdentity(t.name(), col.name()) ? SnapshotFormat.FLAG_IDENTITY : 0));
             buf.put(flags);
-            if (col.typeModifier() >= 0) {
-                i32(col.typeModifier());
+            if (modifier >= 0) {
+                i32(modifier);
             }
             if (col.defaultText() != null) {
                 string(col.defaultText());

@@ -14,6 +14,9 @@ final class PgMessages {
     static final int INT4 = 23, INT8 = 20, FLOAT8 = 701, TEXT = 25, BOOL = 16, DATE = 1082, TIMESTAMP = 1114,
             INT2 = 21, FLOAT4 = 700, VARCHAR = 1043, BPCHAR = 1042, NUMERIC = 1700, UNKNOWN = 705,
             INTERVAL = 1186;
+    /** arrays: int4[], int8[], float8[], text[], bool[], date[], timestamp[], numeric[], int2[], varchar[]. */
+    static final int INT4_ARRAY = 1007, INT8_ARRAY = 1016, FLOAT8_ARRAY = 1022, TEXT_ARRAY = 1009, BOOL_ARRAY = 1000,
+            DATE_ARRAY = 1182, TIMESTAMP_ARRAY = 1115, NUMERIC_ARRAY = 1231, INT2_ARRAY = 1005, VARCHAR_ARRAY = 1015;
 
     private PgMessages() {
     }
@@ -181,6 +184,14 @@ final class PgMessages {
             case "INTERVAL" -> INTERVAL;
             case "NUMERIC" -> NUMERIC;
             case "BPCHAR" -> BPCHAR; // charn: a char(n) column or ::char(n), blank-padded
+            case "INT[]" -> INT4_ARRAY; // arrays
+            case "BIGINT[]" -> INT8_ARRAY;
+            case "FLOAT[]" -> FLOAT8_ARRAY;
+            case "TEXT[]" -> TEXT_ARRAY;
+            case "BOOLEAN[]" -> BOOL_ARRAY;
+            case "DATE[]" -> DATE_ARRAY;
+            case "TIMESTAMP[]" -> TIMESTAMP_ARRAY;
+            case "NUMERIC[]" -> NUMERIC_ARRAY;
             default -> TEXT;
         };
     }

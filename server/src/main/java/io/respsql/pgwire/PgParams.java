@@ -81,10 +81,80 @@ final class PgParams {
                 java.util.regex.Matcher m = ZONED.matcher(text);
                 return quote(m.matches() ? m.group(1) : text);
             }
+            case PgMessages.INT4_ARRAY, PgMessages.INT2_ARRAY, PgMessages.INT8_ARRAY, PgMessages.FLOAT8_ARRAY,
+                    PgMessages.TEXT_ARRAY, PgMessages.VARCHAR_ARRAY, PgMessages.BOOL_ARRAY, PgMessages.DATE_ARRAY,
+                    PgMessages.TIMESTAMP_ARRAY, PgMessages.NUMERIC_ARRAY -> {
+                return quote(text) + "::" + arrayTypeName(oid); // arrays: setArray / createArrayOf
+            }
             default -> {
                 return quote(text);
             }
         }
+    }
+
+    /**
+     * An array parameter in PostgreSQL's binary form (array_send: dimensions, flags, element OID,
+     * each dimension's length and lower bound, then the elements), as pgjdbc sends setArray values,
+     * to its text form cast to its type (arrays).
+     */
+    private static String binaryArray(ByteBuf b, int len, int oid, int index) {
+        int end = b.readerIndex() + len;
+        if (len < 12) {
+            throw new SqlException("22P03", "incorrect binary data format in bind parameter " + index);
+        }
+        int ndim = b.readInt();
+        b.readInt(); // has-nulls flag
+        int elemOid = b.readInt();
+        if (ndim < 0 || ndim > 6) {
+            throw new SqlException("22P03", "invalid number of dimensions: " + ndim);
+        }
+        int[] dims = new int[ndim];
+        long total = ndim == 0 ? 0 : 1;
+        for (int d = 0; d < ndim; d++) {
+            dims[d] = b.readInt();
+            b.readInt(); // lower bound: taken as 1
+            total *= dims[d];
+        }
+        if (total > (end - b.readerIndex()) / 4 + 1) {
+            throw new SqlException("22P03", "incorrect binary data format in bind parameter " + index);
+        }
+        String[] items = new String[(int) total];
+        for (int k = 0; k < items.length; k++) {
+            int n = b.readInt();
+            if (n < 0) {
+                continue;
+            }
+            switch (elemOid) {
+                case PgMessages.DATE -> items[k] = java.time.LocalDate.ofEpochDay(b.readInt() + 10957L).toString();
+                case PgMessages.TIMESTAMP -> {
+                    long micros = b.readLong() + 10957L * 86_400_000_000L;
+                    java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+                            (int) Math.floorMod(micros, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+                    items[k] = t.toString().replace('T', ' ');
+                }
+                case PgMessages.BOOL -> items[k] = b.readByte() != 0 ? "t" : "f";
+                default -> {
+                    String lit = binary(b, n, elemOid, index);
+                    items[k] = lit.startsWith("'") ? lit.substring(1, lit.length() - 1).replace("''", "'") : lit;
+                }
+            }
+        }
+        b.readerIndex(end);
+        return quote(io.respsql.expr.PgArray.format(items, dims)) + "::" + arrayTypeName(oid);
+    }
+
+    /** The type name of an array type OID (arrays). */
+    private static String arrayTypeName(int oid) {
+        return switch (oid) {
+            case PgMessages.INT4_ARRAY, PgMessages.INT2_ARRAY -> "int4[]";
+            case PgMessages.INT8_ARRAY -> "int8[]";
+            case PgMessages.FLOAT8_ARRAY -> "float8[]";
+            case PgMessages.BOOL_ARRAY -> "bool[]";
+            case PgMessages.DATE_ARRAY -> "date[]";
+            case PgMessages.TIMESTAMP_ARRAY -> "timestamp[]";
+            case PgMessages.NUMERIC_ARRAY -> "numeric[]";
+            default -> "text[]";
+        };
     }
 
     private static String binary(ByteBuf b, int len, int oid, int index) {
@@ -118,6 +188,11 @@ final class PgParams {
             }
             case PgMessages.NUMERIC -> {
                 return numeric(b, len, index);
+            }
+            case PgMessages.INT4_ARRAY, PgMessages.INT2_ARRAY, PgMessages.INT8_ARRAY, PgMessages.FLOAT8_ARRAY,
+                    PgMessages.TEXT_ARRAY, PgMessages.VARCHAR_ARRAY, PgMessages.BOOL_ARRAY, PgMessages.DATE_ARRAY,
+                    PgMessages.TIMESTAMP_ARRAY, PgMessages.NUMERIC_ARRAY -> {
+                return binaryArray(b, len, oid, index); // arrays
             }
             default -> throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED,
                     "binary format of parameter $" + index + " (type OID " + oid + ") is not supported");

@@ -225,11 +225,92 @@ final class PgRows implements ResultSink {
                 case PgMessages.TEXT, PgMessages.BPCHAR -> value(b, off, len); // bpchar's binary form: its bytes too
                 case PgMessages.DATE, PgMessages.TIMESTAMP -> dateTime(new String(b, off, len, StandardCharsets.UTF_8), i);
                 case PgMessages.NUMERIC -> numeric(new String(b, off, len, StandardCharsets.US_ASCII), i);
+                case PgMessages.INT4_ARRAY, PgMessages.INT8_ARRAY, PgMessages.FLOAT8_ARRAY, PgMessages.TEXT_ARRAY,
+                        PgMessages.BOOL_ARRAY, PgMessages.DATE_ARRAY, PgMessages.TIMESTAMP_ARRAY, PgMessages.NUMERIC_ARRAY
+                        -> arrayBinary(b, off, len, i); // arrays
                 default -> throw notRepresentable("a text value", i);
             }
             return;
         }
         value(b, off, len);
+    }
+
+    // ---- arrays ----
+
+    /**
+     * An array in PostgreSQL's binary form (array_send): dimensions, a has-nulls flag, the element
+     * OID, each dimension's length and lower bound (1), then each element as its type's binary value.
+     * Allocates per value: pgjdbc asks for arrays in binary only for named statements.
+     */
+    private void arrayBinary(byte[] b, int off, int len, int i) {
+        io.respsql.expr.PgArray.Value v = io.respsql.expr.PgArray.read(b, off, len);
+        int elem = switch (oids[i]) {
+            case PgMessages.INT4_ARRAY -> PgMessages.INT4;
+            case PgMessages.INT8_ARRAY -> PgMessages.INT8;
+            case PgMessages.FLOAT8_ARRAY -> PgMessages.FLOAT8;
+            case PgMessages.BOOL_ARRAY -> PgMessages.BOOL;
+            case PgMessages.DATE_ARRAY -> PgMessages.DATE;
+            case PgMessages.TIMESTAMP_ARRAY -> PgMessages.TIMESTAMP;
+            case PgMessages.NUMERIC_ARRAY -> PgMessages.NUMERIC;
+            default -> PgMessages.TEXT;
+        };
+        int at = out.writerIndex();
+        out.writeInt(0);
+        boolean nulls = false;
+        for (String s : v.items) {
+            nulls |= s == null;
+        }
+        out.writeInt(v.dims.length);
+        out.writeInt(nulls ? 1 : 0);
+        out.writeInt(elem);
+        for (int d : v.dims) {
+            out.writeInt(d);
+            out.writeInt(1);
+        }
+        int saved = oids[i];
+        oids[i] = elem; // the element writers below read the column's OID
+        try {
+            for (String s : v.items) {
+                if (s == null) {
+                    out.writeInt(-1);
+                    continue;
+                }
+                switch (elem) {
+                    case PgMessages.INT4 -> {
+                        out.writeInt(4);
+                        out.writeInt(Integer.parseInt(s));
+                    }
+                    case PgMessages.INT8 -> {
+                        out.writeInt(8);
+                        out.writeLong(Long.parseLong(s));
+                    }
+                    case PgMessages.FLOAT8 -> {
+                        out.writeInt(8);
+                        double d = switch (s) {
+                            case "NaN" -> Double.NaN;
+                            case "Infinity" -> Double.POSITIVE_INFINITY;
+                            case "-Infinity" -> Double.NEGATIVE_INFINITY;
+                            default -> Double.parseDouble(s);
+                        };
+                        out.writeLong(Double.doubleToRawLongBits(d));
+                    }
+                    case PgMessages.BOOL -> {
+                        out.writeInt(1);
+                        out.writeByte(s.equals("t") ? 1 : 0);
+                    }
+                    case PgMessages.DATE, PgMessages.TIMESTAMP -> dateTime(s, i);
+                    case PgMessages.NUMERIC -> numeric(s, i);
+                    default -> {
+                        byte[] t = s.getBytes(StandardCharsets.UTF_8);
+                        out.writeInt(t.length);
+                        out.writeBytes(t);
+                    }
+                }
+            }
+        } finally {
+            oids[i] = saved;
+        }
+        out.setInt(at, out.writerIndex() - at - 4);
     }
 
     private void dateTime(String s, int i) {

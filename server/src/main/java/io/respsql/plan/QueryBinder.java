@@ -40,7 +40,8 @@ public final class QueryBinder {
             "STRING_AGG", "VAR_POP", "VAR_SAMP", "VARIANCE", "STDDEV_POP", "STDDEV_SAMP", "STDDEV", "COVAR_POP", "COVAR_SAMP",
             "CORR", "REGR_COUNT", "REGR_SXX", "REGR_SYY", "REGR_SXY", "REGR_AVGX", "REGR_AVGY", "REGR_R2", "REGR_SLOPE",
             "REGR_INTERCEPT", "BOOL_AND", "BOOL_OR", "EVERY", "BIT_AND", "BIT_OR", "BIT_XOR", "PERCENTILE_CONT",
-            "PERCENTILE_DISC", "MODE");
+            "PERCENTILE_DISC", "MODE",
+            "ARRAY_AGG"); // arrays
     /** agg: the hypothetical-set aggregates, aggregates only with WITHIN GROUP (window functions otherwise). */
     private static final Set<String> HYPOTHETICAL = Set.of("RANK", "DENSE_RANK", "PERCENT_RANK", "CUME_DIST");
 
@@ -366,6 +367,9 @@ public final class QueryBinder {
      */
     private Relation tableFunction(Query.FunctionRef fr, BlockScope scope) {
         Expr.Function f = fr.call();
+        if (f.name().equalsIgnoreCase("UNNEST")) {
+            return unnest(fr, scope); // arrays
+        }
         if (!f.name().equalsIgnoreCase("GENERATE_SERIES")) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "function " + f.name().toLowerCase(java.util.Locale.ROOT)
                     + "() in FROM is not supported (only generate_series)");
@@ -426,6 +430,47 @@ public final class QueryBinder {
         return r;
     }
 
+    // ---- arrays ----
+
+    /** {@code unnest(array)} in FROM: a derived table of the array's elements (a series over them). */
+    private Relation unnest(Query.FunctionRef fr, BlockScope scope) {
+        Expr.Function f = fr.call();
+        if (f.args().size() != 1 || f.star() || f.distinct() || f.over() != null) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "unnest takes one array here, got " + f.args().size());
+        }
+        BlockScope fs = new BlockScope(scope.parent);
+        Expression a = value(f.args().get(0), fs);
+        if (a.type() == SqlType.TEXT && a.isConstant()) {
+            a = Expressions.cast(a, SqlType.TEXT_ARRAY);
+        } else if (a.type() == SqlType.NULL) {
+            a = Expressions.constNull(SqlType.TEXT_ARRAY);
+        }
+        if (!a.type().isArray()) {
+            throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function unnest(" + Expressions.pgName(a.type()) + ") does not exist");
+        }
+        LogicalQuery.Series q = new LogicalQuery.Series();
+        q.sql = sql;
+        q.explain = explain;
+        q.kind = io.respsql.exec.op.scan.SeriesScan.Kind.ARRAY;
+        q.start = a;
+        String alias = fr.alias() != null ? fr.alias() : "unnest";
+        if (fr.columns().size() > 1) {
+            throw new SqlException(SqlState.INVALID_COLUMN_REFERENCE, "table \"" + alias + "\" has 1 columns available but "
+                    + fr.columns().size() + " columns specified");
+        }
+        String column = !fr.columns().isEmpty() ? fr.columns().get(0) : alias;
+        List<ColumnSpec> specs = List.of(new ColumnSpec(column, SqlTypes.storageOf(a.type().element()), false, null));
+        List<String> names = List.of(column);
+        q.output = newRelation(Relation.Kind.VALUES, null, Table.workTable("unnest", specs), names);
+        q.outputs.add(Expressions.column(q.output.table.column(0), q.output.number, column));
+        q.names.add(column);
+        q.outerRefs = fs.outerRefs;
+        scope.outerRefs |= q.outerRefs & ~scope.mask();
+        Relation r = newRelation(Relation.Kind.DERIVED, alias, Table.workTable(alias, specs), names);
+        r.source = q;
+        return r;
+    }
+
     /**
      * {@code SELECT generate_series(a, b) [AS x], ...} without FROM (PostgreSQL's set-returning function in the
      * select list, its simple form): {@code SELECT generate_series AS x, ... FROM generate_series(a, b)}. Null
@@ -439,13 +484,13 @@ public final class QueryBinder {
         List<Query.SelectItem> items = new ArrayList<>();
         for (Query.SelectItem it : s.items()) {
             if (it instanceof Query.Item item && item.expr() instanceof Expr.Function f && f.over() == null
-                    && f.name().equalsIgnoreCase("GENERATE_SERIES")) {
+                    && (f.name().equalsIgnoreCase("GENERATE_SERIES") || f.name().equalsIgnoreCase("UNNEST"))) { // arrays: unnest
                 if (call != null) {
                     return null;
                 }
                 call = f;
-                items.add(new Query.Item(new Expr.Column(null, "generate_series", f.start(), f.end()),
-                        item.alias() != null ? item.alias() : "generate_series"));
+                String fn = f.name().toLowerCase(java.util.Locale.ROOT);
+                items.add(new Query.Item(new Expr.Column(null, fn, f.start(), f.end()), item.alias() != null ? item.alias() : fn));
             } else {
                 items.add(it);
             }
@@ -453,7 +498,8 @@ public final class QueryBinder {
         if (call == null || s.groupBy().size() > 0 || s.having() != null) {
             return null;
         }
-        return new Query.Select(s.distinct(), items, new Query.FunctionRef(call, "generate_series", List.of("generate_series"),
+        String fn = call.name().toLowerCase(java.util.Locale.ROOT);
+        return new Query.Select(s.distinct(), items, new Query.FunctionRef(call, fn, List.of(fn),
                 call.start(), call.end()), s.where(), s.groupBy(), s.having(), s.orderBy(), s.limit(), s.offset(), s.scan(),
                 s.start(), s.end());
     }

@@ -13,6 +13,9 @@ public final class SqlTypes {
 
     /** The storage type of a work-table column holding values of {@code t} (a bare NULL: INT, all NULL). */
     public static ColumnType storageOf(SqlType t) {
+        if (t.isArray()) {
+            return arrayStorage(t); // arrays
+        }
         switch (t) {
             case BOOLEAN:
                 return ColumnType.BOOLEAN;
@@ -37,6 +40,9 @@ public final class SqlTypes {
 
     /** The expression type of a stored column's values. */
     public static SqlType of(ColumnType t) {
+        if (t.isArray()) {
+            return arrayType(t); // arrays
+        }
         switch (t) {
             case INT:
                 return SqlType.INT;
@@ -58,6 +64,35 @@ public final class SqlTypes {
             default:
                 return SqlType.TIMESTAMP;
         }
+    }
+
+    // ---- arrays ----
+
+    /** The storage of array type {@code t}. */
+    public static ColumnType arrayStorage(SqlType t) {
+        switch (t.element()) {
+            case INT:
+                return ColumnType.INT_ARRAY;
+            case BIGINT:
+                return ColumnType.BIGINT_ARRAY;
+            case DOUBLE:
+                return ColumnType.FLOAT_ARRAY;
+            case BOOLEAN:
+                return ColumnType.BOOLEAN_ARRAY;
+            case DATE:
+                return ColumnType.DATE_ARRAY;
+            case TIMESTAMP:
+                return ColumnType.TIMESTAMP_ARRAY;
+            case NUMERIC:
+                return ColumnType.NUMERIC_ARRAY;
+            default:
+                return ColumnType.TEXT_ARRAY;
+        }
+    }
+
+    /** The expression type of an array column's values. */
+    public static SqlType arrayType(ColumnType t) {
+        return io.respsql.expr.Expressions.arrayTypeOfStorage(t);
     }
 
     /** The type a CAST or typed literal names ({@code VARCHAR(20)}, {@code DOUBLE PRECISION}, ...). */

@@ -41,6 +41,11 @@ public final class Lexer {
                 String raw = s.substring(i + 2, end - 1).replace("''", "'");
                 out.add(new Token(Token.Type.STRING, escapes(raw), i, end));
                 i = end;
+            } else if (!colonInNames && arraySymbol(s, i) != null) { // arrays: [ ] : @> <@ && in PostgreSQL's dialect
+                Symbol sym = arraySymbol(s, i);
+                int start = i;
+                i += sym.text.length();
+                out.add(new Token(Token.Type.SYMBOL, sym.text, start, i, sym));
             } else if (isIdentStart(c)) {
                 int start = i;
                 while (i < n && isIdentPart(s.charAt(i)) && (colonInNames || s.charAt(i) != ':')) {
@@ -134,6 +139,28 @@ public final class Lexer {
         }
         out.add(new Token(Token.Type.END, "", n, n));
         return out;
+    }
+
+    /** PostgreSQL's array symbols at {@code i} ({@code [ ] : @> <@ &&}; {@code ::} is no colon), or null. */
+    private static Symbol arraySymbol(String s, int i) {
+        char c = s.charAt(i);
+        char next = i + 1 < s.length() ? s.charAt(i + 1) : 0;
+        switch (c) {
+            case '[':
+                return Symbol.LBRACKET;
+            case ']':
+                return Symbol.RBRACKET;
+            case ':':
+                return next == ':' ? null : Symbol.COLON;
+            case '@':
+                return next == '>' ? Symbol.CONTAINS : null;
+            case '<':
+                return next == '@' ? Symbol.CONTAINED_BY : null;
+            case '&':
+                return next == '&' ? Symbol.OVERLAPS : null;
+            default:
+                return null;
+        }
     }
 
     /** The text of an escape string with its backslash escapes resolved. */

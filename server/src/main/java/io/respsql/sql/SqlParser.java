@@ -381,7 +381,7 @@ public final class SqlParser {
                 base += next().is(Keyword.WITH) ? " WITH TIME ZONE" : " WITHOUT TIME ZONE";
                 pos += 2;
             }
-            return new TypeName(base, length, -1, first.start, lastEnd());
+            return new TypeName(arraySuffix(base), length, -1, first.start, lastEnd()); // arrays: timestamp[]
         }
         int length = -1;
         int scale = -1;
@@ -392,6 +392,7 @@ public final class SqlParser {
             }
             expectSymbol(Symbol.RPAREN);
         }
+        base = arraySuffix(base); // arrays
         return new TypeName(base, length, scale, first.start, lastEnd());
     }
 
@@ -586,7 +587,12 @@ public final class SqlParser {
                 multiAssignment(sets);
                 continue;
             }
+            Token colToken = peek();
             String col = name("column name");
+            if (peek().is(Symbol.LBRACKET)) { // arrays: SET col[i] = x
+                sets.add(elementAssignment(colToken, col));
+                continue;
+            }
             expectSymbol(Symbol.EQ);
             sets.add(new Statement.Assignment(col, defaultOr(true)));
         } while (acceptSymbol(Symbol.COMMA));
@@ -1378,7 +1384,10 @@ public final class SqlParser {
             Token t = peek();
             int start = left.start();
             Expr e;
-            if (t.is(Symbol.EQ) || t.is(Symbol.NE)) {
+            if ((t.is(Symbol.EQ) || t.is(Symbol.NE)) && quantifiedAt(1)) {
+                pos++;
+                e = quantified(left, t.is(Symbol.EQ) ? Expr.BinaryOp.EQ : Expr.BinaryOp.NE); // arrays
+            } else if (t.is(Symbol.EQ) || t.is(Symbol.NE)) {
                 pos++;
                 Expr right = relational();
                 e = new Expr.Binary(t.is(Symbol.EQ) ? Expr.BinaryOp.EQ : Expr.BinaryOp.NE, left, right, start, right.end());
@@ -1608,10 +1617,22 @@ public final class SqlParser {
             Token t = peek();
             Expr.BinaryOp op = t.is(Symbol.LT) ? Expr.BinaryOp.LT : t.is(Symbol.LE) ? Expr.BinaryOp.LE
                     : t.is(Symbol.GT) ? Expr.BinaryOp.GT : t.is(Symbol.GE) ? Expr.BinaryOp.GE : null;
+            if (t.is(Symbol.CONTAINS) || t.is(Symbol.CONTAINED_BY) || t.is(Symbol.OVERLAPS)) { // arrays
+                pos++;
+                deeper();
+                Expr right = additive();
+                String fn = t.is(Symbol.CONTAINS) ? "ARRAY_CONTAINS" : t.is(Symbol.CONTAINED_BY) ? "ARRAY_CONTAINED" : "ARRAY_OVERLAP";
+                left = new Expr.Function(fn, List.of(left, right), false, false, null, left.start(), right.end());
+                continue;
+            }
             if (op == null) {
                 break;
             }
             pos++;
+            if (quantifiedAt(0)) {
+                left = quantified(left, op); // arrays
+                continue;
+            }
             deeper();
             Expr right = additive();
             left = new Expr.Binary(op, left, right, left.start(), right.end());
@@ -1675,10 +1696,16 @@ public final class SqlParser {
     /** A primary and PostgreSQL's postfix casts ({@code x::int::text}), which bind tighter than a sign. */
     private Expr primary() {
         Expr e = primaryOperand();
-        while (peek().is(Symbol.CAST)) {
-            pos++;
-            TypeName type = typeName();
-            e = new Expr.Cast(e, type, e.start(), lastEnd());
+        while (true) {
+            if (peek().is(Symbol.CAST)) {
+                pos++;
+                TypeName type = typeName();
+                e = new Expr.Cast(e, type, e.start(), lastEnd());
+            } else if (peek().is(Symbol.LBRACKET)) {
+                e = subscripts(e); // arrays
+            } else {
+                break;
+            }
         }
         return e;
     }
@@ -1726,6 +1753,9 @@ public final class SqlParser {
     private Expr word(Token t) {
         Keyword kw = t.keyword();
         Token after = peek(1);
+        if (t.isKeyword("ARRAY") && (after.is(Symbol.LBRACKET) || after.is(Symbol.LPAREN) && startsQuery(pos + 2))) {
+            return arrayConstructor(t); // arrays
+        }
         if (kw != null) {
             switch (kw) {
                 case NULL:
@@ -3327,5 +3357,143 @@ public final class SqlParser {
             pos++;
         }
         return new Statement.DetachPartition(table);
+    }
+
+    // ---- arrays ----
+
+    /** After a type name: PostgreSQL's {@code []} / {@code [n]} (repeatable) or {@code ARRAY [n]}, appended as "[]". */
+    private String arraySuffix(String base) {
+        boolean array = false;
+        while (true) {
+            if (peek().is(Symbol.LBRACKET)) {
+                pos++;
+                if (peek().type == Token.Type.NUMBER) {
+                    pos++;
+                }
+                expectSymbol(Symbol.RBRACKET);
+                array = true;
+            } else if (peek().type == Token.Type.IDENT && peek().end - peek().start == 2 && sql.startsWith("[]", peek().start)) {
+                pos++; // the default dialect's lexer reads [] as an empty quoted name
+                array = true;
+            } else if (Dialect.postgres() && peek().isKeyword("ARRAY") && !peek(1).is(Symbol.LBRACKET)
+                    && !peek(1).is(Symbol.LPAREN)) {
+                pos++;
+                array = true;
+            } else if (Dialect.postgres() && peek().isKeyword("ARRAY") && peek(1).is(Symbol.LBRACKET)
+                    && peek(2).type == Token.Type.NUMBER && peek(3).is(Symbol.RBRACKET)) {
+                pos += 4;
+                array = true;
+            } else {
+                break;
+            }
+        }
+        return array ? base + "[]" : base;
+    }
+
+    /** {@code ARRAY[e, ...]} (nested brackets are sub-arrays) or {@code ARRAY(query)}. */
+    private Expr arrayConstructor(Token t) {
+        pos++; // ARRAY
+        if (peek().is(Symbol.LPAREN)) {
+            // ARRAY(query): (SELECT ARRAY_OR_EMPTY(array_agg(x)) FROM (query) AS "?array?"(x)), '{}' without rows
+            pos++;
+            Query q = query();
+            expectSymbol(Symbol.RPAREN);
+            int s = t.start;
+            int e = lastEnd();
+            Expr x = new Expr.Column("?array?", "?column?", s, e);
+            Expr agg = new Expr.Function("ARRAY_AGG", List.of(x), false, false, null, s, e);
+            Expr value = new Expr.Function("ARRAY_OR_EMPTY", List.of(agg), false, false, null, s, e);
+            Query.Select sel = new Query.Select(false, List.of(new Query.Item(value, "array")),
+                    new Query.Derived(q, "?array?", List.of("?column?"), s, e), null, List.of(), null, List.of(), null, null,
+                    false, s, e);
+            return new Expr.ScalarQuery(sel, s, e);
+        }
+        return arrayBrackets(t.start);
+    }
+
+    private Expr arrayBrackets(int start) {
+        expectSymbol(Symbol.LBRACKET);
+        List<Expr> items = new ArrayList<>();
+        if (!peek().is(Symbol.RBRACKET)) {
+            do {
+                items.add(peek().is(Symbol.LBRACKET) ? arrayBrackets(peek().start) : expr());
+            } while (acceptSymbol(Symbol.COMMA));
+        }
+        expectSymbol(Symbol.RBRACKET);
+        return new Expr.Function("ARRAY", items, false, false, null, start, lastEnd());
+    }
+
+    /** {@code e[i]...} or {@code e[lo:hi]...}: one call for all the brackets that follow. */
+    private Expr subscripts(Expr e) {
+        List<Expr> index = new ArrayList<>();
+        List<Expr> slice = new ArrayList<>();
+        boolean sliced = false;
+        while (peek().is(Symbol.LBRACKET)) {
+            Token open = next();
+            Expr lo = peek().is(Symbol.COLON) ? null : expr();
+            if (acceptSymbol(Symbol.COLON)) {
+                sliced = true;
+                Expr hi = peek().is(Symbol.RBRACKET) ? null : expr();
+                slice.add(lo == null ? new Expr.Literal(Expr.LiteralKind.INTEGER, "1", open.start, open.end) : lo);
+                slice.add(hi == null ? new Expr.Literal(Expr.LiteralKind.INTEGER, "2147483647", open.start, open.end) : hi);
+            } else {
+                slice.add(new Expr.Literal(Expr.LiteralKind.INTEGER, "1", open.start, open.end));
+                slice.add(lo);
+            }
+            index.add(lo);
+            expectSymbol(Symbol.RBRACKET);
+        }
+        List<Expr> args = new ArrayList<>();
+        args.add(e);
+        args.addAll(sliced ? slice : index);
+        return new Expr.Function(sliced ? "ARRAY_SLICE" : "ARRAY_SUBSCRIPT", args, false, false, null, e.start(), lastEnd());
+    }
+
+    /** {@code SET col[i][j] = x}: the column set to ARRAY_SET(col, x, i, j). */
+    private Statement.Assignment elementAssignment(Token colToken, String col) {
+        List<Expr> args = new ArrayList<>();
+        args.add(new Expr.Column(null, col, colToken.start, colToken.end));
+        List<Expr> index = new ArrayList<>();
+        while (acceptSymbol(Symbol.LBRACKET)) {
+            index.add(expr());
+            expectSymbol(Symbol.RBRACKET);
+        }
+        expectSymbol(Symbol.EQ);
+        Expr value = expr();
+        args.add(value);
+        args.addAll(index);
+        return new Statement.Assignment(col, new Expr.Function("ARRAY_SET", args, false, false, null, colToken.start, lastEnd()));
+    }
+
+    /** ANY, SOME or ALL and a parenthesis {@code k} tokens ahead (after a comparison operator). */
+    private boolean quantifiedAt(int k) {
+        Token q = peek(k);
+        return (q.is(Keyword.ANY) || q.is(Keyword.SOME) || q.is(Keyword.ALL)) && peek(k + 1).is(Symbol.LPAREN);
+    }
+
+    /**
+     * {@code left op ANY|SOME|ALL (array)} as ARRAY_ANY_op / ARRAY_ALL_op; with a query,
+     * {@code = ANY} is IN and {@code <> ALL} is NOT IN (the other forms are not supported).
+     */
+    private Expr quantified(Expr left, Expr.BinaryOp op) {
+        Token q = next();
+        boolean all = q.is(Keyword.ALL);
+        expectSymbol(Symbol.LPAREN);
+        if (startsQuery(pos)) {
+            Query query = query();
+            expectSymbol(Symbol.RPAREN);
+            if (op == Expr.BinaryOp.EQ && !all) {
+                return new Expr.InQuery(left, query, false, left.start(), lastEnd());
+            }
+            if (op == Expr.BinaryOp.NE && all) {
+                return new Expr.InQuery(left, query, true, left.start(), lastEnd());
+            }
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, op.symbol + " " + q.text.toUpperCase(Locale.ROOT)
+                    + " (subquery) is not supported; use IN / NOT IN or EXISTS");
+        }
+        Expr arr = expr();
+        expectSymbol(Symbol.RPAREN);
+        return new Expr.Function((all ? "ARRAY_ALL_" : "ARRAY_ANY_") + op.name(), List.of(left, arr), false, false, null,
+                left.start(), lastEnd());
     }
 }

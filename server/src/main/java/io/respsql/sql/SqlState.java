@@ -107,4 +107,7 @@ public final class SqlState {
     // ---- partition ----
     public static final String INVALID_OBJECT_DEFINITION = "42P17";
     public static final String OBJECT_IN_USE = "55006";
+    // ---- arrays ----
+    /** PostgreSQL's array_subscript_error: ARRAY[] elements of mismatched dimensions, a bad subscript. */
+    public static final String ARRAY_SUBSCRIPT_ERROR = "2202E";
 }

@@ -10,7 +10,12 @@ public enum Symbol implements Token.Code {
     /** {@code ::}, PostgreSQL's cast. */
     CAST("::"),
     /** PostgreSQL's regular-expression matches: {@code ~}, {@code !~}, {@code ~*}, {@code !~*}. */
-    TILDE("~"), NOT_TILDE("!~"), TILDE_STAR("~*"), NOT_TILDE_STAR("!~*");
+    TILDE("~"), NOT_TILDE("!~"), TILDE_STAR("~*"), NOT_TILDE_STAR("!~*"),
+    // ---- arrays (PostgreSQL's dialect only) ----
+    /** {@code [ ] :}: subscripts, slices and array type names. */
+    LBRACKET("["), RBRACKET("]"), COLON(":"),
+    /** {@code @>}, {@code <@}, {@code &&}: array containment and overlap. */
+    CONTAINS("@>"), CONTAINED_BY("<@"), OVERLAPS("&&");
 
     /**
      * The symbol as a token's text; {@code <>} is read as {@code !=}, so it shows as {@code !=},

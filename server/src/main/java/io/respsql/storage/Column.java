@@ -402,6 +402,9 @@ public abstract class Column {
             case INTERVAL:
                 return new TextColumn(name, type, position);
             default:
+                if (type.isArray()) {
+                    return new TextColumn(name, type, position); // arrays: their canonical text
+                }
                 throw new IllegalArgumentException(type.name());
         }
     }

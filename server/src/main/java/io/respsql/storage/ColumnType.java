@@ -21,7 +21,15 @@ public enum ColumnType {
      */
     NUMERIC_TEXT(8),
     /** PostgreSQL's INTERVAL: {@code io.respsql.expr.Interval}'s 21 bytes, held in a {@link TextColumn}. */
-    INTERVAL(8);
+    INTERVAL(8),
+    // ---- arrays ----
+    /**
+     * PostgreSQL's arrays, one type per element type (issue 25/26): each value's canonical text
+     * ({@code io.respsql.expr.PgArray}) in a {@link TextColumn}. Snapshot type code 11, the element
+     * type's PostgreSQL OID after it.
+     */
+    INT_ARRAY(8), BIGINT_ARRAY(8), FLOAT_ARRAY(8), TEXT_ARRAY(8), BOOLEAN_ARRAY(8), DATE_ARRAY(8), TIMESTAMP_ARRAY(8),
+    NUMERIC_ARRAY(8);
 
     /** Bytes per row in the column's own storage (TEXT: the arena reference). */
     public final int width;
@@ -31,7 +39,46 @@ public enum ColumnType {
     }
 
     public boolean isNumeric() {
-        return this != TEXT && this != NUMERIC_TEXT && this != INTERVAL;
+        return this != TEXT && this != NUMERIC_TEXT && this != INTERVAL && !isArray();
+    }
+
+    /** One of the array types (arrays). */
+    public boolean isArray() {
+        return ordinal() >= INT_ARRAY.ordinal();
+    }
+
+    /** The PostgreSQL OID of an array type's element (arrays: the snapshot's code 11 modifier); -1 for the others. */
+    public int elementOid() {
+        switch (this) {
+            case INT_ARRAY:
+                return 23;
+            case BIGINT_ARRAY:
+                return 20;
+            case FLOAT_ARRAY:
+                return 701;
+            case TEXT_ARRAY:
+                return 25;
+            case BOOLEAN_ARRAY:
+                return 16;
+            case DATE_ARRAY:
+                return 1082;
+            case TIMESTAMP_ARRAY:
+                return 1114;
+            case NUMERIC_ARRAY:
+                return 1700;
+            default:
+                return -1;
+        }
+    }
+
+    /** The array type of elements of PostgreSQL OID {@code oid} ({@link #elementOid}); null when none. */
+    public static ColumnType arrayOfElementOid(int oid) {
+        for (ColumnType t : values()) {
+            if (t.isArray() && t.elementOid() == oid) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /** Either storage of PostgreSQL's NUMERIC. */
@@ -64,7 +111,7 @@ public enum ColumnType {
             case INTERVAL:
                 return TEXT;
             default:
-                return this;
+                return isArray() ? TEXT : this;
         }
     }
 
@@ -103,6 +150,10 @@ public enum ColumnType {
      * spaces; a length such as VARCHAR(20) is the parser's to strip); null when unknown.
      */
     public static ColumnType parse(String name) {
+        ColumnType array = parseArray(name); // arrays
+        if (array != null) {
+            return array;
+        }
         if (name.toUpperCase(java.util.Locale.ROOT).startsWith("INTERVAL ")) {
             return INTERVAL; // INTERVAL DAY TO SECOND: the qualifier is not kept
         }
@@ -151,6 +202,52 @@ public enum ColumnType {
                 return TIMESTAMP;
             case "INTERVAL":
                 return INTERVAL;
+            default:
+                return null;
+        }
+    }
+
+    // ---- arrays ----
+
+    /**
+     * An array type's name: {@code INT[]} (the parser's form of {@code int[]}, {@code int[3]},
+     * {@code int ARRAY}), PostgreSQL's internal {@code _INT4}, or an expression type's
+     * {@code INT_ARRAY}; null for any other name.
+     */
+    static ColumnType parseArray(String name) {
+        String n = name.trim().toUpperCase(java.util.Locale.ROOT);
+        String base;
+        if (n.endsWith("[]")) {
+            base = n.substring(0, n.indexOf('[')).trim();
+        } else if (n.endsWith("_ARRAY")) {
+            base = n.substring(0, n.length() - 6);
+        } else if (n.startsWith("_") && n.length() > 1) {
+            base = n.substring(1);
+        } else {
+            return null;
+        }
+        if (base.equals("NUMERIC") || base.equals("DECIMAL")) {
+            return NUMERIC_ARRAY;
+        }
+        ColumnType e = parse(base);
+        if (e == null) {
+            return null;
+        }
+        switch (e) {
+            case INT:
+                return INT_ARRAY;
+            case BIGINT:
+                return BIGINT_ARRAY;
+            case FLOAT:
+                return FLOAT_ARRAY;
+            case TEXT:
+                return TEXT_ARRAY;
+            case BOOLEAN:
+                return BOOLEAN_ARRAY;
+            case DATE:
+                return DATE_ARRAY;
+            case TIMESTAMP:
+                return TIMESTAMP_ARRAY;
             default:
                 return null;
         }

@@ -46,6 +46,9 @@ final class CellStore {
             case INTERVAL:
                 return ((TextColumn) c).equalsBytes(row, v.text);
             default:
+                if (c.type().isArray()) {
+                    return ((TextColumn) c).equalsBytes(row, v.text); // arrays
+                }
                 return c.getLong(row) == v.l;
         }
     }

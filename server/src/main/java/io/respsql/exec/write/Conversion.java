@@ -24,7 +24,7 @@ import java.util.Arrays;
  */
 public final class Conversion {
     /** The conversions, by the value's type; a NUMERIC column's values, whatever their type, by {@code DECIMAL}. */
-    private enum Kind { DECIMAL, FROM_NUMERIC, FROM_NULL, FROM_DOUBLE, FROM_TEXT_CARRIED, FROM_LONG }
+    private enum Kind { DECIMAL, FROM_NUMERIC, FROM_NULL, FROM_DOUBLE, FROM_TEXT_CARRIED, FROM_ARRAY, FROM_LONG }
 
     private final Column column;
     private final ColumnType to;
@@ -40,7 +40,7 @@ public final class Conversion {
         this.from = from;
         this.modifier = column.typeModifier();
         this.fitted = to == ColumnType.TEXT && modifier >= 0;
-        this.kind = to.isDecimal() ? Kind.DECIMAL : switch (from) {
+        this.kind = to.isDecimal() ? Kind.DECIMAL : from.isArray() ? Kind.FROM_ARRAY : switch (from) {
             case NUMERIC -> Kind.FROM_NUMERIC;
             case NULL -> Kind.FROM_NULL;
             case DOUBLE -> Kind.FROM_DOUBLE;
@@ -73,6 +73,7 @@ public final class Conversion {
                 }
             }
             case FROM_TEXT_CARRIED -> fromTextCarried(x, ctx, shown, out);
+            case FROM_ARRAY -> fromArray(x, ctx, shown, out);
             default -> {
                 long v = x.evalLong(ctx);
                 if (ctx.isNull) {
@@ -84,6 +85,24 @@ public final class Conversion {
         }
         if (fitted) {
             ValueRules.fitLength(column, out);
+        }
+    }
+
+    /** arrays: as they are into a column of their type, else read as the column's. */
+    private void fromArray(Expression x, EvalContext ctx, String shown, Cell out) {
+        byte[] b = x.evalText(ctx);
+        if (ctx.isNull) {
+            out.setNull();
+            return;
+        }
+        if (to.isArray() && io.respsql.expr.Expressions.arrayTypeOfStorage(to) == from || to == ColumnType.TEXT) {
+            out.setText(Arrays.copyOfRange(b, ctx.textOffset, ctx.textOffset + ctx.textLength));
+        } else if (to.isArray()) {
+            ValueRules.quoted(column, new String(b, ctx.textOffset, ctx.textLength, StandardCharsets.UTF_8), shown, out);
+        } else {
+            throw new SqlException(SqlState.DATATYPE_MISMATCH, "column \"" + column.name() + "\" is of type "
+                    + to.name().toLowerCase(java.util.Locale.ROOT) + " but expression is of type "
+                    + io.respsql.expr.Expressions.pgName(from));
         }
     }
 

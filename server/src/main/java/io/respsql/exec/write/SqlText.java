@@ -40,6 +40,16 @@ final class SqlText {
             case NUMERIC_TEXT: // a NUMERIC's text, quoted so that any dialect reads it back digit for digit
                 quote(sb, ((TextColumn) c).getString(row));
                 return;
+            case INT_ARRAY:
+            case BIGINT_ARRAY:
+            case FLOAT_ARRAY:
+            case TEXT_ARRAY:
+            case BOOLEAN_ARRAY:
+            case DATE_ARRAY:
+            case TIMESTAMP_ARRAY:
+            case NUMERIC_ARRAY: // arrays: their text, which the column reads back
+                quote(sb, ((TextColumn) c).getString(row));
+                return;
             case NUMERIC:
                 long u = c.getLong(row);
                 sb.append('\'').append(u == io.respsql.expr.Numeric.STORED_NAN ? "NaN"

@@ -152,6 +152,13 @@ public final class ValueRules {
         if (c.type().isDecimal()) {
             return false; // NUMERIC (PostgreSQL dialect): bound and evaluated, rounded to the column's scale
         }
+        if (c.type().isArray()) { // arrays: a string is read as the column's array type, anything else evaluated
+            if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+                quoted(c, lit.text(), source(e, sql), out);
+                return true;
+            }
+            return false;
+        }
         if (c.type() == ColumnType.TEXT) {
             if (e instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
                 out.setText(lit.text().getBytes(StandardCharsets.UTF_8));
@@ -438,6 +445,11 @@ public final class ValueRules {
 
     /** A quoted string for a non-TEXT column: a number when it is exactly one, a date or timestamp when it reads as one. */
     static void quoted(Column c, String value, String shown, Cell out) {
+        if (c.type().isArray()) { // arrays: PostgreSQL's text form, each element read as the column's element type
+            out.setText(io.respsql.expr.PgArray.parse(value, io.respsql.expr.Expressions.arrayTypeOfStorage(c.type()).element())
+                    .bytes());
+            return;
+        }
         switch (c.type()) {
             case DATE: {
                 Long d = Temporals.date(value);

@@ -18,6 +18,9 @@ public final class AggregateSpec {
         STRING_AGG, VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP, COVAR_POP, COVAR_SAMP, CORR, REGR_COUNT, REGR_SXX,
         REGR_SYY, REGR_SXY, REGR_AVGX, REGR_AVGY, REGR_R2, REGR_SLOPE, REGR_INTERCEPT, BOOL_AND, BOOL_OR, BIT_AND,
         BIT_OR, BIT_XOR, PERCENTILE_CONT, PERCENTILE_DISC, MODE,
+        // ---- arrays ----
+        /** array_agg([DISTINCT] x [ORDER BY ...]): NULLs kept, an array of arrays one dimension more. */
+        ARRAY_AGG,
         // hypothetical-set aggregates: rank(v) WITHIN GROUP (ORDER BY k) ...
         RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST;
 
@@ -137,6 +140,17 @@ public final class AggregateSpec {
             case PERCENTILE_DISC:
             case MODE:
                 return arg.type(); // the argument of an ordered-set aggregate is its WITHIN GROUP key
+            case ARRAY_AGG: { // arrays
+                if (arg.type().isArray()) {
+                    return arg.type();
+                }
+                SqlType t = SqlType.arrayOf(arg.type() == SqlType.NULL ? SqlType.TEXT : arg.type());
+                if (t == null) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function array_agg(" + io.respsql.expr.Expressions.pgName(arg.type())
+                            + ") is not supported");
+                }
+                return t;
+            }
             default:
                 checkNumeric(kind.name(), arg); // covar_*, corr, regr_*: float8
                 return SqlType.DOUBLE;
@@ -226,7 +240,8 @@ public final class AggregateSpec {
     }
 
     private Accumulator accumulator(EvalContext ctx) {
-        if (kind.orderedSet() || (order.length > 0 && (kind == Kind.STRING_AGG || kind == Kind.GROUP_CONCAT))) {
+        if (kind.orderedSet() || kind == Kind.ARRAY_AGG // arrays: always through the buffering accumulator
+                || (order.length > 0 && (kind == Kind.STRING_AGG || kind == Kind.GROUP_CONCAT))) {
             return new OrderedAccumulator(this, ctx);
         }
         switch (kind) {
@@ -280,6 +295,9 @@ public final class AggregateSpec {
                 return new TotalAccumulator(argument, distinct);
             case MIN:
             case MAX:
+                if (argument.type().isArray()) {
+                    return new ArrayMinMaxAccumulator(argument, kind == Kind.MAX); // arrays: array_cmp's order
+                }
                 return new MinMaxAccumulator(argument, distinct, kind == Kind.MAX);
             default:
                 return new GroupConcatAccumulator(argument, distinct, separatorBytes(ctx));

@@ -65,6 +65,13 @@ final class OrderedAccumulator extends Accumulator {
             this.nullsFirst = new boolean[] {spec.orderNullsFirst()[0]};
             this.value = null;
             this.separator = null;
+        } else if (fn == AggregateSpec.Kind.ARRAY_AGG) { // arrays: DISTINCT without ORDER BY sorts by the value, as PostgreSQL
+            boolean byValue = spec.distinct() && spec.order().length == 0;
+            this.keys = byValue ? new Expression[] {spec.argument()} : spec.order();
+            this.desc = byValue ? new boolean[] {false} : spec.orderDesc();
+            this.nullsFirst = byValue ? new boolean[] {false} : spec.orderNullsFirst();
+            this.value = spec.argument();
+            this.separator = null;
         } else {
             this.keys = spec.order();
             this.desc = spec.orderDesc();
@@ -218,7 +225,17 @@ final class OrderedAccumulator extends Accumulator {
     void accumulate(EvalContext ctx, int g) {
         ensureRows();
         int r = rows;
-        if (value != null) {
+        if (fn == AggregateSpec.Kind.ARRAY_AGG) { // arrays: each value's element text; NULL kept (length -1)
+            String s = io.respsql.expr.PgArray.elementText(value, ctx);
+            if (s == null) {
+                valueOff[r] = arenaUsed;
+                valueLen[r] = -1;
+            } else {
+                byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                valueOff[r] = copy(b, 0, b.length);
+                valueLen[r] = b.length;
+            }
+        } else if (value != null) {
             byte[] b = value.evalText(ctx);
             if (ctx.isNull) {
                 return;
@@ -432,9 +449,57 @@ final class OrderedAccumulator extends Accumulator {
                 writeKey(c, row, best);
                 return;
             }
+            case ARRAY_AGG:
+                writeArray(c, row, from, to);
+                return;
             default:
                 writeConcat(c, row, from, to);
         }
+    }
+
+    // ---- arrays ----
+
+    /** array_agg's value: the group's values in order (DISTINCT: equal neighbours once); arrays of arrays one dimension more. */
+    private void writeArray(Column c, int row, int from, int to) {
+        java.util.List<String> items = new java.util.ArrayList<>();
+        int[] inner = null;
+        int count = 0;
+        int prev = -1;
+        for (int i = from; i < to; i++) {
+            int r = sorted[i];
+            if (distinctValues && prev >= 0 && valueLen[prev] == valueLen[r] && (valueLen[r] < 0 || sameValue(prev, r))) {
+                continue;
+            }
+            prev = r;
+            String s = valueLen[r] < 0 ? null : new String(arena, valueOff[r], valueLen[r], java.nio.charset.StandardCharsets.UTF_8);
+            if (value.type().isArray()) {
+                if (s == null) {
+                    throw new SqlException(SqlState.NULL_VALUE_NOT_ALLOWED, "cannot accumulate null arrays");
+                }
+                io.respsql.expr.PgArray.Value v = io.respsql.expr.PgArray.read(arena, valueOff[r], valueLen[r]);
+                if (v.items.length == 0) {
+                    throw new SqlException(SqlState.ARRAY_SUBSCRIPT_ERROR, "cannot accumulate empty arrays");
+                }
+                if (inner != null && !Arrays.equals(inner, v.dims)) {
+                    throw new SqlException(SqlState.ARRAY_SUBSCRIPT_ERROR, "cannot accumulate arrays of different dimensionality");
+                }
+                inner = v.dims;
+                items.addAll(Arrays.asList(v.items));
+            } else {
+                items.add(s);
+            }
+            count++;
+        }
+        int[] dims;
+        if (inner == null) {
+            dims = new int[] {count};
+        } else {
+            dims = new int[inner.length + 1];
+            dims[0] = count;
+            System.arraycopy(inner, 0, dims, 1, inner.length);
+        }
+        byte[] b = io.respsql.expr.PgArray.format(items.toArray(new String[0]), dims).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Outputs.writeText(c, row, b, 0, b.length);
     }
 
     /** The fraction as C's %g prints it (PostgreSQL's message). */

@@ -27,7 +27,7 @@ import java.util.List;
  * a NUMERIC series goes through BigDecimal.
  */
 public final class SeriesScan implements Operator {
-    public enum Kind { INTEGER, NUMERIC, TIMESTAMP }
+    public enum Kind { INTEGER, NUMERIC, TIMESTAMP, /** unnest(array): {@code start} is the array (arrays). */ ARRAY }
 
     private final Kind kind;
     private final Expression start;
@@ -55,9 +55,64 @@ public final class SeriesScan implements Operator {
                 return integers(ctx, out);
             case TIMESTAMP:
                 return timestamps(ctx, out);
+            case ARRAY:
+                return elements(ctx, out);
             default:
                 return numerics(ctx, out);
         }
+    }
+
+    // ---- arrays ----
+
+    /** unnest(array): one row per element, in storage order (every dimension flattened), NULLs included. */
+    private boolean elements(EvalContext ctx, TupleConsumer out) {
+        byte[] b = start.evalText(ctx);
+        if (ctx.isNull) {
+            return true;
+        }
+        io.respsql.expr.PgArray.Value v = io.respsql.expr.PgArray.read(b, ctx.textOffset, ctx.textLength);
+        io.respsql.expr.SqlType elem = start.type().element();
+        Column c = work.column(0);
+        CancelCheck check = CancelCheck.of(ctx);
+        for (String s : v.items) {
+            int row = work.allocateRow();
+            if (s == null) {
+                Outputs.writeNull(c, row);
+            } else {
+                switch (elem) {
+                    case INT, BIGINT -> Outputs.writeLong(c, row, Long.parseLong(s));
+                    case BOOLEAN -> Outputs.writeLong(c, row, s.equals("t") ? 1 : 0);
+                    case DOUBLE -> Outputs.writeDouble(c, row, switch (s) {
+                        case "NaN" -> Double.NaN;
+                        case "Infinity" -> Double.POSITIVE_INFINITY;
+                        case "-Infinity" -> Double.NEGATIVE_INFINITY;
+                        default -> Double.parseDouble(s);
+                    });
+                    case DATE, TIMESTAMP -> {
+                        byte[] t = s.getBytes(StandardCharsets.UTF_8);
+                        boolean date = elem == io.respsql.expr.SqlType.DATE;
+                        long x = date ? io.respsql.expr.Temporal.parseDate(t, 0, t.length) : io.respsql.expr.Temporal.parseTimestamp(t, 0, t.length);
+                        if (x == io.respsql.expr.Temporal.INVALID) {
+                            x = io.respsql.expr.Temporal.special(t, 0, t.length, date);
+                            x = date ? Math.floorDiv(x, io.respsql.expr.Temporal.MICROS_PER_DAY) : x;
+                        }
+                        Outputs.writeLong(c, row, x);
+                    }
+                    default -> {
+                        byte[] t = s.getBytes(StandardCharsets.UTF_8);
+                        Outputs.writeText(c, row, t, 0, t.length);
+                    }
+                }
+            }
+            ctx.slots[relation] = row;
+            if (!out.accept(ctx)) {
+                return false;
+            }
+            if (check != null) {
+                check.add(1);
+            }
+        }
+        return true;
     }
 
     private static SqlException zeroStep() {
