@@ -301,4 +301,10 @@ public sealed interface Statement {
     /** {@code REVOKE ... ON [TABLE] t[, ...] FROM u[, ...]}. */
     record Revoke(List<String> privileges, List<String> tables, List<String> users) implements Statement {
     }
+
+    // ---- regress25 ----
+
+    /** PostgreSQL's {@code ANALYZE}/{@code VACUUM}: checks its tables (and columns) exist; nothing else to do. */
+    record Maintenance(List<String> tables, List<List<String>> columns) implements Statement {
+    }
 }
