@@ -693,7 +693,7 @@ public final class ValueRules {
                     return;
                 }
                 if (from == io.respsql.expr.SqlType.DATE) {
-                    out.setLong(v * 86_400_000_000L);
+                    out.setLong(io.respsql.expr.Temporal.dateToTimestamp(v));
                     return;
                 }
                 break;
