@@ -203,6 +203,10 @@ public final class StatementTables {
             need(s.table(), AclUser.READ);
         } else if (st instanceof Statement.ShowIndexes s) {
             need(s.table(), AclUser.READ);
+        } else if (st instanceof Statement.Maintenance s) { // regress25
+            for (String t : s.tables()) {
+                need(t, AclUser.READ);
+            }
         } else if (st instanceof Statement.CreateSequence s) {
             need(s.name(), w);
         } else if (st instanceof Statement.AlterSequence s) {

@@ -99,6 +99,27 @@ public final class Session {
         this.postgresDialect = on;
     }
 
+    // ---- regress25 ----
+    /** PostgreSQL settings this connection SET that RespSQL only keeps (DateStyle, ...); null until one is set. */
+    private java.util.Map<String, String> pgSettings;
+
+    /** The value this connection SET for {@code name} (lower case), or null: the default. */
+    public String pgSetting(String name) {
+        return pgSettings == null ? null : pgSettings.get(name);
+    }
+
+    /** Sets (null: resets) a kept PostgreSQL setting. */
+    public void pgSetting(String name, String value) {
+        if (pgSettings == null) {
+            pgSettings = new java.util.HashMap<>();
+        }
+        if (value == null) {
+            pgSettings.remove(name);
+        } else {
+            pgSettings.put(name, value);
+        }
+    }
+
     /** This connection's currval/lastval (PostgreSQL's session state of sequences); made at first use. */
     private io.respsql.storage.SequenceSession sequences;
 

@@ -1673,6 +1673,21 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                     () -> StatementPlanner.planQuery(catalog, s.query(), sql).outputs().size(), undo));
         } else if (st instanceof Statement.DropView s) {
             return schemaChange(ViewDdl.dropView(catalog, s, undo));
+        } else if (st instanceof Statement.Maintenance s) { // regress25: ANALYZE / VACUUM
+            for (int i = 0; i < s.tables().size(); i++) {
+                String t = s.tables().get(i);
+                io.respsql.storage.Table table = catalog.table(t);
+                if (table == null && catalog.view(t) == null) {
+                    throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + t + "\" does not exist");
+                }
+                for (String c : s.columns().get(i)) {
+                    if (table != null && table.column(c) == null) {
+                        throw new SqlException(SqlState.UNDEFINED_COLUMN,
+                                "column \"" + c + "\" of relation \"" + t + "\" does not exist");
+                    }
+                }
+            }
+            return Outcome.ok(0);
         } else if (st instanceof Statement.Describe s) {
             return Outcome.lines(SchemaReport.describe(catalog, s));
         } else if (st instanceof Statement.Dump s) {

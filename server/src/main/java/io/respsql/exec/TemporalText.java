@@ -13,6 +13,13 @@ final class TemporalText {
 
     /** Writes the value into {@code out} (at least 32 bytes); returns the length. */
     static int format(boolean date, long v, byte[] out) {
+        if (date ? Temporal.infiniteDate(v) : Temporal.infiniteTimestamp(v)) { // regress25: PostgreSQL's infinities
+            String w = v > 0 ? "infinity" : "-infinity";
+            for (int i = 0; i < w.length(); i++) {
+                out[i] = (byte) w.charAt(i);
+            }
+            return w.length();
+        }
         long days = date ? v : Math.floorDiv(v, 86_400_000_000L);
         // PostgreSQL writes year 0 and before as 1 BC and before ("0044-03-15 BC"); the default dialect keeps "-0043"
         boolean bc = days < -719_162 && io.respsql.sql.Dialect.postgres(); // before 0001-01-01

@@ -138,7 +138,7 @@ final class Casts {
                             if (d == Temporal.INVALID) {
                                 long s = Temporal.special(a, off, len, true);
                                 if (s != Temporal.INVALID) {
-                                    return Math.floorDiv(s, Temporal.MICROS_PER_DAY);
+                                    return Temporal.timestampToDate(s);
                                 }
                                 throw pg ? Temporal.inputError(a, off, len, true) : invalid(a, off, len, type);
                             }
@@ -167,10 +167,10 @@ final class Casts {
                         return v != 0 ? 1 : 0;
                     }
                     if (from == SqlType.DATE && type == SqlType.TIMESTAMP) {
-                        return v * Temporal.MICROS_PER_DAY;
+                        return Temporal.dateToTimestamp(v);
                     }
                     if (from == SqlType.TIMESTAMP && type == SqlType.DATE) {
-                        return Math.floorDiv(v, Temporal.MICROS_PER_DAY);
+                        return Temporal.timestampToDate(v);
                     }
                     return narrow(v);
                 }

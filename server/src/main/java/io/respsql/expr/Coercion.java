@@ -107,7 +107,7 @@ final class Coercion {
             if (micros == Temporal.INVALID) {
                 micros = Temporal.special(a, off, len, target == SqlType.DATE);
                 if (micros != Temporal.INVALID) {
-                    return target == SqlType.DATE ? Literal.ofLong(SqlType.DATE, Math.floorDiv(micros, Temporal.MICROS_PER_DAY))
+                    return target == SqlType.DATE ? Literal.ofLong(SqlType.DATE, Temporal.timestampToDate(micros))
                             : Literal.ofLong(SqlType.TIMESTAMP, micros);
                 }
             }

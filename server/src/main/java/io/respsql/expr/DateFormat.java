@@ -60,7 +60,7 @@ final class DateFormat {
                 tm.days = 0;
             } else {
                 long t = TimeFunctions.micros(x, ctx);
-                if (ctx.isNull) {
+                if (ctx.isNull || Temporal.infiniteTimestamp(t)) { // PostgreSQL: to_char of an infinity is NULL
                     return TimeFunctions.IntervalNode.nul(ctx);
                 }
                 long d = Math.floorDiv(t, Interval.MPD);

@@ -220,6 +220,10 @@ public final class Expressions {
         if (Coercion.numberLike(a) && Coercion.numberLike(b)) {
             return new ArithmeticOp.DoubleOp(op, left, right);
         }
+        if (io.respsql.sql.Dialect.postgres() && (a == SqlType.DATE && b.isInteger() && (op == BinaryOp.ADD || op == BinaryOp.SUB)
+                || a.isInteger() && b == SqlType.DATE && op == BinaryOp.ADD || a == SqlType.DATE && b == SqlType.DATE && op == BinaryOp.SUB)) {
+            return new DateArith(a == SqlType.DATE && b == SqlType.DATE ? SqlType.BIGINT : SqlType.DATE, op, left, right); // regress25
+        }
         if (a == SqlType.DATE && b.isInteger() && (op == BinaryOp.ADD || op == BinaryOp.SUB)) {
             return new ArithmeticOp.LongOp(SqlType.DATE, op, left, right);
         }

@@ -32,7 +32,53 @@ public final class Temporal {
         return new io.respsql.sql.SqlException(io.respsql.sql.SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range");
     }
 
+    // ---- regress25: PostgreSQL's infinity and -infinity ----
+    /** TIMESTAMP 'infinity' (PostgreSQL's DT_NOEND): after every timestamp. */
+    public static final long TS_NOEND = Long.MAX_VALUE;
+    /** TIMESTAMP '-infinity' (DT_NOBEGIN): before every timestamp ({@link #INVALID} stays the parsers' "not one"). */
+    public static final long TS_NOBEGIN = Long.MIN_VALUE + 1;
+    /** DATE 'infinity' and '-infinity' (PostgreSQL's DATEVAL_NOEND/NOBEGIN): an int column holds them. */
+    public static final long DATE_NOEND = Integer.MAX_VALUE;
+    public static final long DATE_NOBEGIN = Integer.MIN_VALUE;
+
+    public static boolean infiniteTimestamp(long ts) {
+        return ts == TS_NOEND || ts == TS_NOBEGIN;
+    }
+
+    public static boolean infiniteDate(long days) {
+        return days == DATE_NOEND || days == DATE_NOBEGIN;
+    }
+
+    /** A DATE as a TIMESTAMP (midnight); the infinities map to the infinities. */
+    public static long dateToTimestamp(long days) {
+        return days == DATE_NOEND ? TS_NOEND : days == DATE_NOBEGIN ? TS_NOBEGIN : days * MICROS_PER_DAY;
+    }
+
+    /** A TIMESTAMP's DATE; the infinities map to the infinities. */
+    public static long timestampToDate(long ts) {
+        return ts == TS_NOEND ? DATE_NOEND : ts == TS_NOBEGIN ? DATE_NOBEGIN : Math.floorDiv(ts, MICROS_PER_DAY);
+    }
+
+    /** 'infinity', '-infinity' (any case, blanks around): 1, -1; else 0. PostgreSQL's dialect only. */
+    static int infinityWord(byte[] a, int off, int len) {
+        if (!io.respsql.sql.Dialect.postgres()) {
+            return 0;
+        }
+        int end = off + len;
+        int i = NumberText.skipSpaces(a, off, end);
+        end = NumberText.trimSpaces(a, i, end);
+        int sign = 1;
+        if (i < end && a[i] == '-') { // '+infinity' is not a date/time word (it is a number's)
+            sign = -1;
+            i++;
+        }
+        return word(a, i, end, "infinity") ? sign : 0;
+    }
+
     public static long checkTimestamp(long ts) {
+        if (ts == TS_NOEND || ts == TS_NOBEGIN) {
+            return ts;
+        }
         if (ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP) {
             throw timestampOutOfRange();
         }
@@ -98,6 +144,10 @@ public final class Temporal {
      * microseconds, or {@link #INVALID} for any other text.
      */
     public static long special(byte[] a, int off, int len, boolean date) {
+        int inf = infinityWord(a, off, len);
+        if (inf != 0) {
+            return inf > 0 ? TS_NOEND : TS_NOBEGIN; // callers take a DATE with timestampToDate
+        }
         if (io.respsql.sql.Dialect.postgres()) {
             long loose = parseLoose(a, off, len);
             if (loose != INVALID && loose != OUT_OF_RANGE) {
@@ -504,11 +554,22 @@ public final class Temporal {
 
     /** Appends {@code YYYY-MM-DD} of a day number (H. Hinnant's civil_from_days). */
     static void appendDate(long days, TextBuf out) {
+        if (infiniteDate(days)) {
+            appendInfinity(days == DATE_NOEND, out);
+            return;
+        }
         long c = civil(days);
         long y = year(c);
         int m = month(c);
         int d = day(c);
         out.ensure(24);
+        if (y <= 0 && io.respsql.sql.Dialect.postgres()) { // PostgreSQL: year 0 is 1 BC ("0044-03-15 BC"), as replies show it
+            appendDate(daysFromCivil(1 - y, m, Math.min(d, monthDays(1 - y, m))), out);
+            out.put((byte) ' ');
+            out.put((byte) 'B');
+            out.put((byte) 'C');
+            return;
+        }
         if (y < 0) {
             out.put((byte) '-');
             y = -y;
@@ -526,6 +587,10 @@ public final class Temporal {
 
     /** Appends {@code YYYY-MM-DD HH:MM:SS}, then {@code .ffffff} without trailing zeros when not whole. */
     static void appendTimestamp(long micros, TextBuf out) {
+        if (infiniteTimestamp(micros)) {
+            appendInfinity(micros == TS_NOEND, out);
+            return;
+        }
         long days = Math.floorDiv(micros, MICROS_PER_DAY);
         long rest = micros - days * MICROS_PER_DAY;
         appendDate(days, out);
@@ -538,6 +603,14 @@ public final class Temporal {
         out.put((byte) ':');
         two((int) (secs % 60), out);
         appendFraction(frac, out);
+    }
+
+    private static void appendInfinity(boolean plus, TextBuf out) {
+        String w = plus ? "infinity" : "-infinity";
+        out.ensure(w.length());
+        for (int i = 0; i < w.length(); i++) {
+            out.put((byte) w.charAt(i));
+        }
     }
 
     /** Appends {@code .ffffff} of {@code frac} microseconds without trailing zeros; nothing when 0. */

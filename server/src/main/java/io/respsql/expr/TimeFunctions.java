@@ -29,7 +29,7 @@ final class TimeFunctions {
     /** A DATE or TIMESTAMP argument as microseconds; sets ctx.isNull. */
     static long micros(Expression e, EvalContext ctx) {
         long v = e.evalLong(ctx);
-        return e.type() == SqlType.DATE ? v * MPD : v;
+        return e.type() == SqlType.DATE ? Temporal.dateToTimestamp(v) : v;
     }
 
     static boolean temporal(SqlType t) {
@@ -243,6 +243,9 @@ final class TimeFunctions {
             if (!IntervalNode.read(args[1], ctx, v)) {
                 return 0;
             }
+            if (Temporal.infiniteTimestamp(t)) {
+                return t; // infinity plus or minus any interval
+            }
             if (sub) {
                 if (v.micros == Long.MIN_VALUE) {
                     throw Interval.outOfRange();
@@ -273,6 +276,9 @@ final class TimeFunctions {
             long b = micros(args[1], ctx);
             if (ctx.isNull) {
                 return nul(ctx);
+            }
+            if (Temporal.infiniteTimestamp(a) || Temporal.infiniteTimestamp(b)) {
+                throw new SqlException(SqlState.DATETIME_FIELD_OVERFLOW, "cannot subtract infinite timestamps");
             }
             return emit(ctx, Interval.between(a, b, v));
         }
@@ -496,6 +502,15 @@ final class TimeFunctions {
             if (ctx.isNull) {
                 return 0;
             }
+            if (Temporal.infiniteTimestamp(t)) { // PostgreSQL 15: the fields that grow with time are infinite, the others NULL
+                switch (field) {
+                    case F_YEAR, F_DECADE, F_CENTURY, F_MILLENNIUM, F_JULIAN, F_ISOYEAR, F_EPOCH:
+                        return t > 0 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+                    default:
+                        ctx.isNull = true;
+                        return 0;
+                }
+            }
             return ofTimestamp(field, t);
         }
 
@@ -619,7 +634,7 @@ final class TimeFunctions {
             if (ctx.isNull) {
                 return 0;
             }
-            return trunc(field, t);
+            return Temporal.infiniteTimestamp(t) ? t : trunc(field, t);
         }
 
         @Override
@@ -891,6 +906,10 @@ final class TimeFunctions {
 
         @Override
         public long evalLong(EvalContext ctx) {
+            if (temporal(args[0].type())) { // infinity and -infinity are not finite
+                long t = micros(args[0], ctx);
+                return ctx.isNull ? 0 : Temporal.infiniteTimestamp(t) ? 0 : 1;
+            }
             Eval.any(args[0], ctx);
             return 1;
         }

@@ -314,6 +314,17 @@ final class PgRows implements ResultSink {
     }
 
     private void dateTime(String s, int i) {
+        if (s.equals("infinity") || s.equals("-infinity")) { // PostgreSQL's binary infinities
+            boolean plus = s.charAt(0) == 'i';
+            if (oids[i] == PgMessages.DATE) {
+                out.writeInt(4);
+                out.writeInt(plus ? Integer.MAX_VALUE : Integer.MIN_VALUE);
+            } else {
+                out.writeInt(8);
+                out.writeLong(plus ? Long.MAX_VALUE : Long.MIN_VALUE);
+            }
+            return;
+        }
         try {
             if (oids[i] == PgMessages.DATE) {
                 int days = (int) (java.time.LocalDate.parse(s).toEpochDay() - PG_EPOCH_DAYS);

@@ -127,6 +127,9 @@ public final class SqlParser {
         if (acl != null) {
             return acl;
         }
+        if (Dialect.postgres() && (t.isKeyword("ANALYZE") || t.isKeyword("ANALYSE") || t.isKeyword("VACUUM"))) {
+            return maintenance(); // regress25
+        }
         Keyword kw = t.keyword();
         if (kw == null) {
             if (t.isKeyword("TRUNCATE")) {
@@ -2898,6 +2901,40 @@ public final class SqlParser {
         } while (acceptSymbol(Symbol.COMMA));
         expectSymbol(Symbol.RPAREN);
         return names;
+    }
+
+    // ---- regress25 ----
+
+    /**
+     * PostgreSQL's {@code ANALYZE} and {@code VACUUM} ({@code [(options)] [FULL|FREEZE|VERBOSE|ANALYZE ...]
+     * [table [(columns)], ...]}): statistics and space, which RespSQL keeps as it goes; the statement names
+     * the tables and columns it would look at, and running it checks that they exist.
+     */
+    private Statement maintenance() {
+        pos++; // ANALYZE or VACUUM
+        if (acceptSymbol(Symbol.LPAREN)) { // (VERBOSE, SKIP_LOCKED true, ...)
+            int depth = 1;
+            while (depth > 0) {
+                Token o = next();
+                if (o.type == Token.Type.END) {
+                    throw error("')'");
+                }
+                depth += o.is(Symbol.LPAREN) ? 1 : o.is(Symbol.RPAREN) ? -1 : 0;
+            }
+        }
+        while (peek().isKeyword("FULL") || peek().isKeyword("FREEZE") || peek().isKeyword("VERBOSE")
+                || peek().isKeyword("ANALYZE") || peek().isKeyword("ANALYSE")) {
+            pos++;
+        }
+        List<String> tables = new ArrayList<>();
+        List<List<String>> columns = new ArrayList<>();
+        if (isName(peek())) {
+            do {
+                tables.add(name("table name"));
+                columns.add(peek().is(Symbol.LPAREN) ? nameList("column name") : List.of());
+            } while (acceptSymbol(Symbol.COMMA));
+        }
+        return new Statement.Maintenance(tables, columns);
     }
 
     // ---- window ----

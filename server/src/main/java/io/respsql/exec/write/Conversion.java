@@ -201,7 +201,7 @@ public final class Conversion {
                     return;
                 }
                 if (from == SqlType.DATE) {
-                    out.setLong(v * 86_400_000_000L);
+                    out.setLong(io.respsql.expr.Temporal.dateToTimestamp(v));
                     return;
                 }
                 break;

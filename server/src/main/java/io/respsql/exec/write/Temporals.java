@@ -56,7 +56,7 @@ final class Temporals {
         if (v == io.respsql.expr.Temporal.INVALID) {
             return null;
         }
-        return date ? Math.floorDiv(v, 86_400_000_000L) : v;
+        return date ? io.respsql.expr.Temporal.timestampToDate(v) : v;
     }
 
     /** The error for text a DATE or TIMESTAMP column refuses: PostgreSQL's (22007/22008) in its dialect, else the 2010 one. */

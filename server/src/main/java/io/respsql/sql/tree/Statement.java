@@ -343,4 +343,10 @@ public sealed interface Statement {
     /** {@code ALTER TABLE p DETACH PARTITION t}. */
     record DetachPartition(String partition) implements AlterAction {
     }
+
+    // ---- regress25 ----
+
+    /** PostgreSQL's {@code ANALYZE}/{@code VACUUM}: checks its tables (and columns) exist; nothing else to do. */
+    record Maintenance(List<String> tables, List<List<String>> columns) implements Statement {
+    }
 }

@@ -231,7 +231,7 @@ class PgRegressTest {
                 long s0 = System.nanoTime();
                 PgAnswer p = pg.run(sql, u.copyData(), regress);
                 long s1 = System.nanoTime();
-                Object r = resp.run(sql);
+                Object r = resp.run(sql, u.copyData());
                 SLOWEST.add(new Slow((s1 - s0) / 1_000_000, (System.nanoTime() - s1) / 1_000_000, file, number, sql));
                 Verdict v = classify(sql, p, r);
                 if (skip != null) { // not counted; what it would count as is kept for the record
@@ -839,8 +839,32 @@ class PgRegressTest {
         }
 
         private void start() throws IOException {
-            process = ServerProcess.start(Files.createTempDirectory(work, "respsql-"), "--save", "");
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(ServerProcess.HOST))) {
+                pgPort = free.getLocalPort();
+            }
+            process = ServerProcess.start(Files.createTempDirectory(work, "respsql-"), "--save", "",
+                    "--pg-port", String.valueOf(pgPort));
             load();
+        }
+
+        private int pgPort;
+
+        /**
+         * COPY ... FROM STDIN (or a file of the regression directory, as psql's \copy sends it): RespSQL takes COPY
+         * on its PostgreSQL port (the CopyIn sub-protocol has no RESP form), so the rows go through a pgwire session
+         * to the same tables; the answer is the row count or the error, as for any statement.
+         */
+        private Object copy(Matcher m, String copyData) {
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://" + ServerProcess.HOST + ":" + pgPort
+                    + "/respsql?preferQueryMode=simple", "respsql", "")) {
+                String data = copyData != null ? copyData
+                        : m.group(3) != null ? Files.readString(Path.of(m.group(3)), StandardCharsets.UTF_8) : "";
+                return c.unwrap(PGConnection.class).getCopyAPI().copyIn(m.group(1) + " STDIN" + m.group(4),
+                        new StringReader(data));
+            } catch (SQLException | IOException e) {
+                String msg = e.getMessage() == null ? e.toString() : e.getMessage().replaceFirst("^ERROR: ", "");
+                return new Reply.Error(msg.lines().findFirst().orElse(msg));
+            }
         }
 
         /**
@@ -879,6 +903,14 @@ class PgRegressTest {
             // PostgreSQL's meaning and pg_regress's time zone, where RespSQL has the settings (issue 25); refused today
             client.send("SQL", "SET sql_dialect TO postgresql");
             client.send("SQL", "SET TimeZone TO 'PST8PDT'");
+        }
+
+        Object run(String sql, String copyData) throws IOException {
+            Matcher m = COPY_FROM.matcher(sql);
+            if (m.matches()) {
+                return copy(m, copyData);
+            }
+            return run(sql);
         }
 
         Object run(String sql) throws IOException {

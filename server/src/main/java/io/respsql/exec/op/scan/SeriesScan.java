@@ -191,6 +191,10 @@ public final class SeriesScan implements Operator {
         if (sign == 0) {
             throw zeroStep();
         }
+        if (io.respsql.expr.Temporal.infiniteTimestamp(a) && (sign > 0 ? a <= b : a >= b)) {
+            // infinity plus a step is infinity again: the series would never end (PostgreSQL loops until a LIMIT)
+            throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "start value cannot be infinity");
+        }
         Column c = work.column(0);
         CancelCheck check = CancelCheck.of(ctx);
         long n = 0;
