@@ -59,6 +59,28 @@ public final class ConstraintDef {
         return c;
     }
 
+    /** FOREIGN KEY: 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED (regress24). */
+    private int deferral;
+
+    /** Sets the foreign key's deferral (0, 1 or 2, see {@link #deferrable()}); returns this. */
+    public ConstraintDef deferral(int d) {
+        this.deferral = d;
+        return this;
+    }
+
+    /** 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED. */
+    public int deferral() {
+        return deferral;
+    }
+
+    public boolean deferrable() {
+        return deferral > 0;
+    }
+
+    public boolean initiallyDeferred() {
+        return deferral == 2;
+    }
+
     /** Whether a CHECK's text is in PostgreSQL's dialect (sql.Dialect). */
     public boolean postgres() {
         return postgres;
@@ -176,6 +198,9 @@ public final class ConstraintDef {
                 }
                 b.append(')');
             }
+        }
+        if (deferral > 0) {
+            b.append(deferral == 2 ? " DEFERRABLE INITIALLY DEFERRED" : " DEFERRABLE");
         }
         return b.toString();
     }

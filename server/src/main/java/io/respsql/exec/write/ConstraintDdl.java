@@ -198,7 +198,7 @@ public final class ConstraintDdl {
             catalog.registerIndex(ix.name(), t);
         }
         ConstraintDef def = ConstraintDef.foreignKey(name, t, cols, parent, refs, action(c.onDelete()), action(c.onUpdate()),
-                c.matchFull(), auto, setColumns);
+                c.matchFull(), auto, setColumns).deferral(c.deferral());
         if (validate) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (!Constraints.referenceHolds(def, row)) {

@@ -53,7 +53,14 @@ public sealed interface Statement {
      */
     record TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
                            String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
-                           boolean matchFull, List<String> setColumns) {
+                           boolean matchFull, List<String> setColumns, int deferral) {
+        /** {@code deferral}: 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED (regress24). */
+        public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                               String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                               boolean matchFull, List<String> setColumns) {
+            this(name, kind, columns, check, checkText, refTable, refColumns, onDelete, onUpdate, matchFull, setColumns, 0);
+        }
+
         public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
                                String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
                                boolean matchFull) {
