@@ -467,6 +467,10 @@ public final class SystemRelations {
 
     /** The index's name as PostgreSQL would give it: {@code t_pkey}, {@code t_a_b_key}, or the name it was created with. */
     static String indexName(Table t, TableIndex ix) {
+        String declared = t.constraints().keyConstraint(ix.name()); // CONSTRAINT name UNIQUE | PRIMARY KEY, or renamed since
+        if (declared != null) {
+            return declared;
+        }
         if (ix.isPrimary()) {
             return t.name() + "_pkey";
         }

@@ -2295,8 +2295,10 @@ public final class SqlParser {
             return new Statement.DropColumn(column, ifExists, cascadeOption());
         }
         if (acceptKeyword(Keyword.RENAME)) {
-            if (peek().is(Keyword.CONSTRAINT)) {
-                return unsupportedAction(start);
+            if (acceptKeyword(Keyword.CONSTRAINT)) { // regress24
+                String from = name("constraint name");
+                expectKeyword(Keyword.TO);
+                return new Statement.RenameConstraint(from, name("new constraint name"));
             }
             acceptKeyword(Keyword.COLUMN);
             String column = name("column name");

@@ -93,6 +93,15 @@ public final class ConstraintDef {
                 matchFull, autoIndex, setColumns);
     }
 
+    /** The same constraint under another name (ALTER TABLE ... RENAME CONSTRAINT; regress24). */
+    public ConstraintDef renamed(String to) {
+        ConstraintDef c = new ConstraintDef(to, kind, table, checkText, columns, refTable, refColumns, onDelete, onUpdate, matchFull,
+                autoIndex, setColumns);
+        c.postgres = postgres;
+        c.deferral = deferral;
+        return c;
+    }
+
     /** ON DELETE SET NULL / SET DEFAULT's columns, or null: all of {@link #columns()}. */
     public Column[] setColumns() {
         return setColumns;

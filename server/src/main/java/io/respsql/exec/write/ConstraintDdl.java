@@ -302,6 +302,56 @@ public final class ConstraintDdl {
         }
     }
 
+    // ---- regress24 ----
+
+    /**
+     * ALTER TABLE ... RENAME CONSTRAINT: a CHECK or FOREIGN KEY under its new name (the same
+     * constraint object replaced by a renamed one in every list holding it), a UNIQUE / PRIMARY KEY
+     * constraint's name; PostgreSQL's errors for a name that is none (42704) or taken (42710).
+     */
+    public static void rename(Table t, String from, String to, UndoLog undo) {
+        TableConstraints tc = t.constraints();
+        ConstraintDef def = tc.find(from);
+        String index = def == null ? tc.keyNames.get(from.toLowerCase(java.util.Locale.ROOT)) : null;
+        if (def == null && index == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + from + "\" for table \"" + t.name() + "\" does not exist");
+        }
+        if (!from.equalsIgnoreCase(to) && tc.has(to)) {
+            throw new SqlException(SqlState.DUPLICATE_OBJECT, "constraint \"" + to + "\" for relation \"" + t.name() + "\" already exists");
+        }
+        if (def != null) {
+            ConstraintDef renamed = def.renamed(to);
+            List<List<ConstraintDef>> holders = new ArrayList<>();
+            holders.add(def.kind() == ConstraintDef.Kind.CHECK ? tc.checks : tc.foreignKeys);
+            if (def.kind() == ConstraintDef.Kind.FOREIGN_KEY) {
+                holders.add(def.refTable().constraints().referencedBy);
+            }
+            for (List<ConstraintDef> h : holders) {
+                h.set(h.indexOf(def), renamed);
+            }
+            if (undo != null) {
+                undo.onRollback(() -> {
+                    for (List<ConstraintDef> h : holders) {
+                        int at = h.indexOf(renamed);
+                        if (at >= 0) {
+                            h.set(at, def);
+                        }
+                    }
+                });
+            }
+            return;
+        }
+        String spelled = tc.keyConstraint(index);
+        tc.unnameKey(from);
+        tc.nameKey(to, index);
+        if (undo != null) {
+            undo.onRollback(() -> {
+                tc.unnameKey(to);
+                tc.nameKey(spelled, index);
+            });
+        }
+    }
+
     /** ALTER TABLE ... DROP CONSTRAINT; false when IF EXISTS found none. */
     public static boolean drop(Catalog catalog, Table t, Statement.DropConstraint d, UndoLog undo) {
         TableConstraints tc = t.constraints();

@@ -113,7 +113,10 @@ public final class DeferredChecks {
                     continue;
                 }
                 Table t = fk.table();
-                if (!t.constraints().foreignKeys.contains(fk) || !t.isLive(row)) {
+                if (!t.constraints().foreignKeys.contains(fk)) {
+                    fk = renamedOrDropped(t, fk); // ALTER TABLE ... RENAME CONSTRAINT since: the same key under its new name
+                }
+                if (fk == null || !t.isLive(row)) {
                     continue;
                 }
                 if (!Constraints.referenceHolds(fk, row)) {
@@ -125,6 +128,16 @@ public final class DeferredChecks {
             throw e;
         }
         truncate(keep);
+    }
+
+    private static ConstraintDef renamedOrDropped(Table t, ConstraintDef fk) {
+        for (ConstraintDef c : t.constraints().foreignKeys) {
+            if (c.refTable() == fk.refTable() && java.util.Arrays.equals(c.columns(), fk.columns())
+                    && java.util.Arrays.equals(c.refColumns(), fk.refColumns())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private void truncate(int n) {

@@ -308,4 +308,10 @@ public sealed interface Statement {
     /** {@code REVOKE ... ON [TABLE] t[, ...] FROM u[, ...]}. */
     record Revoke(List<String> privileges, List<String> tables, List<String> users) implements Statement {
     }
+
+    // ---- regress24 ----
+
+    /** {@code ALTER TABLE t RENAME CONSTRAINT a TO b}. */
+    record RenameConstraint(String name, String to) implements AlterAction {
+    }
 }

@@ -27,7 +27,10 @@ class DeferredConstraintsPgTest {
             "CREATE TABLE dfk (id int4 PRIMARY KEY, ref int4 REFERENCES dpk DEFERRABLE INITIALLY DEFERRED)",
             "CREATE TABLE ifk (id int4 PRIMARY KEY, ref int4 CONSTRAINT ifk_named REFERENCES dpk DEFERRABLE)",
             "CREATE TABLE nfk (id int4 PRIMARY KEY, ref int4 REFERENCES dpk)",
-            "INSERT INTO dpk VALUES (1)");
+            "INSERT INTO dpk VALUES (1)",
+            "CREATE TABLE rc (a int4 CONSTRAINT rc_pos CHECK (a > 0), b int4, CONSTRAINT rc_b_key UNIQUE (b))",
+            "CREATE TABLE rcf (x int4 CONSTRAINT rcf_fk REFERENCES rc (b))",
+            "INSERT INTO rc VALUES (1, 1)");
     private static PgPair both;
 
     @BeforeAll
@@ -121,6 +124,25 @@ class DeferredConstraintsPgTest {
         transaction(-1, "INSERT INTO dexpr (i) VALUES (1)");
         both.same("SELECT * FROM dexpr ORDER BY i");
         both.error("INSERT INTO dexpr (i, a) VALUES (2, NULL)", "violates not-null constraint");
+    }
+
+    /** ALTER TABLE ... RENAME CONSTRAINT (CHECK, FOREIGN KEY, UNIQUE), ALTER INDEX of a key constraint's name. */
+    @Test
+    void renameConstraint() throws Exception {
+        transaction(-1, "ALTER TABLE rc RENAME CONSTRAINT rc_pos TO rc_positive");
+        both.error("INSERT INTO rc VALUES (-1, 5)", "violates check constraint \"rc_positive\"");
+        transaction(-1, "ALTER TABLE rcf RENAME CONSTRAINT rcf_fk TO rcf_fk2");
+        both.error("INSERT INTO rcf VALUES (7)", "violates foreign key constraint \"rcf_fk2\"");
+        transaction(-1, "ALTER TABLE rc RENAME CONSTRAINT rc_b_key TO rc_b_unique");
+        both.error("INSERT INTO rc VALUES (2, 1)", "duplicate key value violates unique constraint \"rc_b_unique\"");
+        transaction(-1, "ALTER INDEX rc_b_unique RENAME TO rc_b_idx");
+        both.error("INSERT INTO rc VALUES (2, 1)", "duplicate key value violates unique constraint \"rc_b_idx\"");
+        both.error("ALTER TABLE rc RENAME CONSTRAINT nope TO x", "constraint \"nope\" for table \"rc\" does not exist");
+        both.error("ALTER TABLE rc RENAME CONSTRAINT rc_positive TO rc_b_idx", "constraint \"rc_b_idx\" for relation \"rc\" already exists");
+        // taken back by a ROLLBACK
+        transaction(-1, "BEGIN", "ALTER TABLE rc RENAME CONSTRAINT rc_positive TO rc_other", "ROLLBACK");
+        both.error("INSERT INTO rc VALUES (-1, 5)", "violates check constraint \"rc_positive\"");
+        both.same("SELECT conname FROM pg_constraint WHERE conname LIKE 'rc%' ORDER BY conname");
     }
 
     @TempDir
