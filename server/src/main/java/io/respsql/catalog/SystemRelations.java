@@ -467,6 +467,10 @@ public final class SystemRelations {
 
     /** The index's name as PostgreSQL would give it: {@code t_pkey}, {@code t_a_b_key}, or the name it was created with. */
     static String indexName(Table t, TableIndex ix) {
+        String declared = t.constraints().keyConstraint(ix.name()); // CONSTRAINT name UNIQUE | PRIMARY KEY, or renamed since
+        if (declared != null) {
+            return declared;
+        }
         if (ix.isPrimary()) {
             return t.name() + "_pkey";
         }
@@ -630,7 +634,7 @@ public final class SystemRelations {
                     r.add(e.getValue(), d.name(), PUBLIC, "c", false, false, true, oids.tables.get(t), 0, 0, 0, 0, " ",
                             " ", " ", true, 0, false, null, null, d.checkText());
                 } else {
-                    r.add(e.getValue(), d.name(), PUBLIC, "f", false, false, true, oids.tables.get(t), 0,
+                    r.add(e.getValue(), d.name(), PUBLIC, "f", d.deferrable(), d.initiallyDeferred(), true, oids.tables.get(t), 0,
                             oids.keyIndex(d.refTable(), d.refColumns()), 0, oids.tables.get(d.refTable()),
                             String.valueOf(d.onUpdate()), String.valueOf(d.onDelete()), d.matchFull() ? "f" : "s", true,
                             0, true, columnNumbers(t, d.columns()), columnNumbers(d.refTable(), d.refColumns()), null);

@@ -126,6 +126,8 @@ final class TransactionCommands {
         boolean done = false;
         s.holdDeliveries();
         sql.beginBlock();
+        io.respsql.exec.write.DeferredChecks deferred = new io.respsql.exec.write.DeferredChecks();
+        io.respsql.exec.write.DeferredChecks.enter(deferred); // the block's deferred foreign keys (regress24)
         try {
             out.arrayHeader(queued.size());
             for (int i = 0; i < queued.size(); i++) {
@@ -146,10 +148,20 @@ final class TransactionCommands {
                     }
                 }
             }
+            try {
+                deferred.checkPending(true); // as a transaction's COMMIT
+            } catch (io.respsql.sql.SqlException e) {
+                sql.rollbackBlock();
+                done = true;
+                out.discardReply(start);
+                out.error("ERR EXEC aborted at its end: " + e.getMessage() + "; no change of this transaction was kept");
+                return;
+            }
             sql.commitBlock();
             done = true;
             dispatcher.noteWrite(s); // WAIT after EXEC waits for the whole block's records
         } finally {
+            io.respsql.exec.write.DeferredChecks.leave();
             if (!done) {
                 sql.rollbackBlock(); // a failure outside any statement: keep the all-or-nothing promise
             }

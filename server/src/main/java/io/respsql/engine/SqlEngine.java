@@ -399,6 +399,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         List<String> touched = new ArrayList<>();
         List<io.respsql.storage.Sequence> sequences = new ArrayList<>();
         long micros;
+        /** The transaction's deferred constraint checks (regress24). */
+        final io.respsql.exec.write.DeferredChecks deferred = new io.respsql.exec.write.DeferredChecks();
+
+        public io.respsql.exec.write.DeferredChecks deferred() {
+            return deferred;
+        }
 
         /** Whether the transaction changed anything that a rollback takes back (rows, schema, ...). */
         public boolean changed() {
@@ -432,10 +438,12 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         blockTouched = b.touched;
         blockSequences = b.sequences;
         blockMicros = b.micros;
+        io.respsql.exec.write.DeferredChecks.enter(b.deferred);
     }
 
     /** Takes the running block (resumed with {@link #resumeBlock}) out of the engine again. */
     public void suspendBlock() {
+        io.respsql.exec.write.DeferredChecks.leave();
         undo = null;
         txBlock = false;
         blockWrites = new ArrayList<>(0);

@@ -374,7 +374,7 @@ public final class Transactions {
             case "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release":
                 return w[0].equals("start") ? w.length > 1 && w[1].equals("transaction") : true;
             case "set":
-                return w.length > 1 && (w[1].equals("transaction") || (w[1].equals("session") && w.length > 2
+                return w.length > 1 && (w[1].equals("transaction") || w[1].equals("constraints") || (w[1].equals("session") && w.length > 2
                         && w[2].equals("characteristics")) || isTxSetting(setName(w)));
             case "show":
                 return w.length > 1 && isTxSetting(w[1]);
@@ -436,6 +436,14 @@ public final class Transactions {
                     return Reply.warn("COMMIT", SqlState.NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
                 }
                 boolean failed = t.state == Tx.FAILED;
+                if (!failed && !t.block.deferred().isEmpty()) {
+                    try {
+                        t.block.deferred().checkPending(true); // the deferred constraints (regress24)
+                    } catch (SqlException e) {
+                        endAndChain(t, false, false); // PostgreSQL rolls the transaction back and reports why
+                        throw e;
+                    }
+                }
                 endAndChain(t, !failed, chain);
                 return Reply.tag(failed ? "ROLLBACK" : "COMMIT");
             }
@@ -513,6 +521,9 @@ public final class Transactions {
                 return Reply.tag("RESET");
             }
             default -> { // set
+                if (w[1].equals("constraints")) {
+                    return setConstraints(t, w);
+                }
                 if (w[1].equals("transaction")) {
                     if (w.length > 2 && w[2].equals("snapshot")) {
                         throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "SET TRANSACTION SNAPSHOT is not supported");
@@ -564,6 +575,83 @@ public final class Transactions {
                 return Reply.tag("SET");
             }
         }
+    }
+
+    // ---- regress24: SET CONSTRAINTS -----------------------------------------------------------------
+
+    /**
+     * {@code SET CONSTRAINTS ALL | name [, ...] DEFERRED | IMMEDIATE}: which deferrable foreign keys
+     * this transaction checks at COMMIT; IMMEDIATE checks the rows noted so far for the constraints
+     * it names (PostgreSQL's error when one fails, which fails the transaction). Outside a transaction
+     * block PostgreSQL's warning, nothing changed.
+     */
+    private Reply setConstraints(Tx t, String[] w) {
+        if (w.length < 4 || !(w[w.length - 1].equals("deferred") || w[w.length - 1].equals("immediate"))) {
+            throw syntax(w);
+        }
+        boolean deferred = w[w.length - 1].equals("deferred");
+        boolean all = w.length == 4 && w[2].equals("all");
+        List<String> names = new ArrayList<>();
+        if (!all) {
+            for (int i = 2; i < w.length - 1; i++) {
+                String n = w[i];
+                if (n.startsWith("public.")) {
+                    n = n.substring("public.".length());
+                }
+                names.add(n);
+            }
+            for (String n : names) {
+                checkDeferrable(n);
+            }
+        }
+        if (t.state == Tx.IDLE) {
+            return Reply.warn("SET CONSTRAINTS", SqlState.NO_ACTIVE_SQL_TRANSACTION,
+                    "SET CONSTRAINTS can only be used in transaction blocks");
+        }
+        if (t.state == Tx.FAILED) {
+            throw aborted();
+        }
+        io.respsql.exec.write.DeferredChecks d = t.block.deferred();
+        if (all) {
+            d.setAll(deferred);
+        } else {
+            for (String n : names) {
+                d.set(n, deferred);
+            }
+        }
+        if (!deferred) {
+            d.checkPending(false);
+        }
+        return Reply.tag("SET CONSTRAINTS");
+    }
+
+    /** Refuses a name of SET CONSTRAINTS that is no constraint (42704) or none that can be deferred (42809). */
+    private void checkDeferrable(String name) {
+        boolean found = false;
+        boolean key = false;
+        for (io.respsql.storage.Table tb : engine.catalog().tables()) {
+            io.respsql.storage.TableConstraints tc = tb.constraints();
+            for (io.respsql.storage.ConstraintDef fk : tc.foreignKeys) {
+                if (fk.name().equalsIgnoreCase(name)) {
+                    if (fk.deferrable()) {
+                        return;
+                    }
+                    found = true;
+                }
+            }
+            if (tc.has(name)) {
+                found = true;
+                key |= tc.find(name) == null;
+            }
+        }
+        if (key) {
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "deferring the UNIQUE or PRIMARY KEY constraint \"" + name
+                    + "\" is not supported (only foreign keys can be deferred)");
+        }
+        if (!found) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + name + "\" does not exist");
+        }
+        throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "constraint \"" + name + "\" is not deferrable");
     }
 
     private Reply rollbackTo(Tx t, String name) {

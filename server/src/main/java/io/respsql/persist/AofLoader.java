@@ -95,12 +95,17 @@ final class AofLoader {
                         if (group == null) {
                             throw new AofLoadException(badRecord(file, reader.recordStart(), "EXEC without MULTI", true));
                         }
-                        for (Logged w : group) {
-                            if (w == null) {
-                                engine.flushAll();
-                            } else {
-                                apply(engine, w.sql(), w.postgres(), file, groupStart);
+                        io.respsql.exec.write.DeferredChecks.enter(io.respsql.exec.write.DeferredChecks.replay());
+                        try {
+                            for (Logged w : group) {
+                                if (w == null) {
+                                    engine.flushAll();
+                                } else {
+                                    apply(engine, w.sql(), w.postgres(), file, groupStart);
+                                }
                             }
+                        } finally {
+                            io.respsql.exec.write.DeferredChecks.leave(); // (regress24: deferred keys)
                         }
                         group = null;
                         break;

@@ -566,6 +566,7 @@ final class MasterLink {
             }
             engine.beginBlock();
             boolean kept = false;
+            io.respsql.exec.write.DeferredChecks.enter(io.respsql.exec.write.DeferredChecks.replay()); // regress24
             try {
                 p = at + multiLen;
                 while (true) {
@@ -582,6 +583,7 @@ final class MasterLink {
                 engine.commitBlock(); // our own append-only file logs it as one group too
                 kept = true;
             } finally {
+                io.respsql.exec.write.DeferredChecks.leave();
                 if (!kept) {
                     engine.rollbackBlock();
                 }

@@ -327,7 +327,8 @@ public final class SqlParser {
                 // a signed literal or a parenthesized expression, as in SQLite: a full expression
                 // would swallow the constraints that follow ("DEFAULT 0 NOT NULL")
                 int start = peek().start; // not the value's own start: "(1 + 2)" keeps its parentheses
-                defaultValue = unary();
+                // PostgreSQL's DEFAULT takes its b_expr: arithmetic and comparisons, never NOT/IS/AND
+                defaultValue = Dialect.postgres() ? relational() : unary();
                 defaultText = sql.substring(start, lastEnd());
             } else if (acceptKeyword(Keyword.CONSTRAINT)) {
                 constraintName = name("constraint name");
@@ -2342,8 +2343,10 @@ public final class SqlParser {
             return new Statement.DropColumn(column, ifExists, cascadeOption());
         }
         if (acceptKeyword(Keyword.RENAME)) {
-            if (peek().is(Keyword.CONSTRAINT)) {
-                return unsupportedAction(start);
+            if (acceptKeyword(Keyword.CONSTRAINT)) { // regress24
+                String from = name("constraint name");
+                expectKeyword(Keyword.TO);
+                return new Statement.RenameConstraint(from, name("new constraint name"));
             }
             acceptKeyword(Keyword.COLUMN);
             String column = name("column name");
@@ -3200,9 +3203,9 @@ public final class SqlParser {
                 break;
             }
         }
-        constraintTail();
+        int deferral = constraintTail();
         return new Statement.TableConstraint(name, Statement.ConstraintKind.FOREIGN_KEY, cols, null, null, ref, refCols,
-                onDelete, onUpdate, matchFull, setColumns);
+                onDelete, onUpdate, matchFull, setColumns, deferral);
     }
 
     private Statement.FkAction fkAction() {
@@ -3226,11 +3229,22 @@ public final class SqlParser {
     }
 
     /** {@code [NOT] DEFERRABLE}, {@code INITIALLY DEFERRED|IMMEDIATE}, {@code NOT VALID}: accepted, checked at once. */
-    private void constraintTail() {
+    /**
+     * A constraint's {@code [NOT] DEFERRABLE}, {@code INITIALLY DEFERRED | IMMEDIATE}, {@code NOT VALID}:
+     * 0 not deferrable, 1 deferrable initially immediate, 2 initially deferred (PostgreSQL: INITIALLY
+     * DEFERRED implies DEFERRABLE; NOT DEFERRABLE with INITIALLY DEFERRED is an error).
+     */
+    private int constraintTail() {
+        int deferrable = -1; // -1 unsaid, 0 NOT DEFERRABLE, 1 DEFERRABLE
+        boolean deferred = false;
         while (true) {
             if (peek().isKeyword("DEFERRABLE")) {
                 pos++;
+                deferrable = 1;
             } else if (peek().is(Keyword.NOT) && (peek(1).isKeyword("DEFERRABLE") || peek(1).isKeyword("VALID"))) {
+                if (peek(1).isKeyword("DEFERRABLE")) {
+                    deferrable = 0;
+                }
                 pos += 2;
             } else if (peek().isKeyword("INITIALLY")) {
                 // consumed or refused, never left: a column definition loops over what follows it
@@ -3239,11 +3253,15 @@ public final class SqlParser {
                 if (!peek().isKeyword("DEFERRED") && !peek().isKeyword("IMMEDIATE")) {
                     throw error("DEFERRED or IMMEDIATE after INITIALLY");
                 }
-                pos++;
+                deferred = next().isKeyword("DEFERRED");
             } else {
-                return;
+                break;
             }
         }
+        if (deferred && deferrable == 0) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "constraint declared INITIALLY DEFERRED must be DEFERRABLE");
+        }
+        return deferred ? 2 : deferrable == 1 ? 1 : 0;
     }
 
     private SqlException error(String expected) {

@@ -59,6 +59,28 @@ public final class ConstraintDef {
         return c;
     }
 
+    /** FOREIGN KEY: 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED (regress24). */
+    private int deferral;
+
+    /** Sets the foreign key's deferral (0, 1 or 2, see {@link #deferrable()}); returns this. */
+    public ConstraintDef deferral(int d) {
+        this.deferral = d;
+        return this;
+    }
+
+    /** 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED. */
+    public int deferral() {
+        return deferral;
+    }
+
+    public boolean deferrable() {
+        return deferral > 0;
+    }
+
+    public boolean initiallyDeferred() {
+        return deferral == 2;
+    }
+
     /** Whether a CHECK's text is in PostgreSQL's dialect (sql.Dialect). */
     public boolean postgres() {
         return postgres;
@@ -69,6 +91,15 @@ public final class ConstraintDef {
                                            Column[] setColumns) {
         return new ConstraintDef(name, Kind.FOREIGN_KEY, table, null, columns, refTable, refColumns, onDelete, onUpdate,
                 matchFull, autoIndex, setColumns);
+    }
+
+    /** The same constraint under another name (ALTER TABLE ... RENAME CONSTRAINT; regress24). */
+    public ConstraintDef renamed(String to) {
+        ConstraintDef c = new ConstraintDef(to, kind, table, checkText, columns, refTable, refColumns, onDelete, onUpdate, matchFull,
+                autoIndex, setColumns);
+        c.postgres = postgres;
+        c.deferral = deferral;
+        return c;
     }
 
     /** ON DELETE SET NULL / SET DEFAULT's columns, or null: all of {@link #columns()}. */
@@ -176,6 +207,9 @@ public final class ConstraintDef {
                 }
                 b.append(')');
             }
+        }
+        if (deferral > 0) {
+            b.append(deferral == 2 ? " DEFERRABLE INITIALLY DEFERRED" : " DEFERRABLE");
         }
         return b.toString();
     }

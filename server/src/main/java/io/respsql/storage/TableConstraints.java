@@ -77,7 +77,7 @@ public final class TableConstraints {
      * when there is none. Little-endian; a string is an int byte length and UTF-8 bytes:
      * {@code int count}, then per constraint {@code string table, string name, byte kind} and
      * for kind 0 (CHECK) {@code string text, byte postgresDialect}; 1 (FOREIGN KEY) {@code int n, string[n] columns,
-     * string refTable, int n, string[n] refColumns, byte onDelete, byte onUpdate, byte matchFull,
+     * string refTable, int n, string[n] refColumns, byte onDelete, byte onUpdate, byte matchFull (bit 0; bits 1-2 deferral),
      * string autoIndex ("" none), int n (-1: none), string[n] ON DELETE SET columns}; 2 (UNIQUE / PRIMARY KEY name) {@code string index}.
      */
     public static byte[] encode(java.util.Collection<Table> tables) {
@@ -105,7 +105,8 @@ public final class TableConstraints {
                     names(out, c.refColumns());
                     out.writeByte(c.onDelete());
                     out.writeByte(c.onUpdate());
-                    out.writeByte(c.matchFull() ? 1 : 0);
+                    // bit 0 MATCH FULL; bits 1-2 the deferral (regress24: 0 before, so older snapshots read as NOT DEFERRABLE)
+                    out.writeByte((c.matchFull() ? 1 : 0) | c.deferral() << 1);
                     str(out, c.autoIndex() == null ? "" : c.autoIndex());
                     if (c.setColumns() == null) {
                         out.writeInt(Integer.reverseBytes(-1));
@@ -168,7 +169,8 @@ public final class TableConstraints {
                 Column[] refs = columns(ref, in);
                 char onDelete = (char) in.get();
                 char onUpdate = (char) in.get();
-                boolean full = in.get() != 0;
+                int flags = in.get();
+                boolean full = (flags & 1) != 0;
                 String auto = str(in);
                 Column[] set = null;
                 if (in.getInt(in.position()) >= 0) {
@@ -177,7 +179,7 @@ public final class TableConstraints {
                     in.getInt();
                 }
                 ConstraintDef fk = ConstraintDef.foreignKey(name, t, cols, ref, refs, onDelete, onUpdate, full,
-                        auto.isEmpty() ? null : auto, set);
+                        auto.isEmpty() ? null : auto, set).deferral((flags >> 1) & 3);
                 tc.foreignKeys.add(fk);
                 ref.constraints().referencedBy.add(fk);
             } else if (kind == 2) {

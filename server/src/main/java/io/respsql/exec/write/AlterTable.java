@@ -57,6 +57,17 @@ public final class AlterTable {
             renameViewOrIndex(catalog, s.table(), r.to(), undo);
             return true;
         }
+        if (t == null && s.actions().size() == 1 && s.actions().get(0) instanceof Statement.RenameTable r) {
+            // ALTER INDEX k RENAME TO k2, k a UNIQUE / PRIMARY KEY constraint's name: in PostgreSQL its
+            // index carries that name, and renaming it renames the constraint (regress24)
+            for (Table owner : catalog.tables()) {
+                if (owner.constraints().keyNames.containsKey(s.table().toLowerCase(java.util.Locale.ROOT))) {
+                    ConstraintDdl.rename(owner, s.table(), r.to(), undo);
+                    catalog.schemaChanged();
+                    return true;
+                }
+            }
+        }
         if (t == null) {
             if (catalog.view(s.table()) != null) {
                 throw new SqlException(SqlState.WRONG_OBJECT_TYPE, "\"" + s.table() + "\" is a view: ALTER TABLE changes tables only");
@@ -109,6 +120,8 @@ public final class AlterTable {
                 ConstraintDdl.add(catalog, t, add.constraint(), undo, planning.checkBinder(), true);
             } else if (a instanceof Statement.DropConstraint drop) {
                 ConstraintDdl.drop(catalog, t, drop, undo);
+            } else if (a instanceof Statement.RenameConstraint rc) {
+                ConstraintDdl.rename(t, rc.name(), rc.to(), undo);
             } else {
                 throw new IllegalStateException("ALTER TABLE action " + a);
             }

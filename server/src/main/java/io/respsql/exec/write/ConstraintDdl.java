@@ -198,7 +198,7 @@ public final class ConstraintDdl {
             catalog.registerIndex(ix.name(), t);
         }
         ConstraintDef def = ConstraintDef.foreignKey(name, t, cols, parent, refs, action(c.onDelete()), action(c.onUpdate()),
-                c.matchFull(), auto, setColumns);
+                c.matchFull(), auto, setColumns).deferral(c.deferral());
         if (validate) {
             for (int row = t.rows().nextLive(0); row >= 0; row = t.rows().nextLive(row + 1)) {
                 if (!Constraints.referenceHolds(def, row)) {
@@ -299,6 +299,56 @@ public final class ConstraintDdl {
                 return ConstraintDef.SET_DEFAULT;
             default:
                 return ConstraintDef.NO_ACTION;
+        }
+    }
+
+    // ---- regress24 ----
+
+    /**
+     * ALTER TABLE ... RENAME CONSTRAINT: a CHECK or FOREIGN KEY under its new name (the same
+     * constraint object replaced by a renamed one in every list holding it), a UNIQUE / PRIMARY KEY
+     * constraint's name; PostgreSQL's errors for a name that is none (42704) or taken (42710).
+     */
+    public static void rename(Table t, String from, String to, UndoLog undo) {
+        TableConstraints tc = t.constraints();
+        ConstraintDef def = tc.find(from);
+        String index = def == null ? tc.keyNames.get(from.toLowerCase(java.util.Locale.ROOT)) : null;
+        if (def == null && index == null) {
+            throw new SqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + from + "\" for table \"" + t.name() + "\" does not exist");
+        }
+        if (!from.equalsIgnoreCase(to) && tc.has(to)) {
+            throw new SqlException(SqlState.DUPLICATE_OBJECT, "constraint \"" + to + "\" for relation \"" + t.name() + "\" already exists");
+        }
+        if (def != null) {
+            ConstraintDef renamed = def.renamed(to);
+            List<List<ConstraintDef>> holders = new ArrayList<>();
+            holders.add(def.kind() == ConstraintDef.Kind.CHECK ? tc.checks : tc.foreignKeys);
+            if (def.kind() == ConstraintDef.Kind.FOREIGN_KEY) {
+                holders.add(def.refTable().constraints().referencedBy);
+            }
+            for (List<ConstraintDef> h : holders) {
+                h.set(h.indexOf(def), renamed);
+            }
+            if (undo != null) {
+                undo.onRollback(() -> {
+                    for (List<ConstraintDef> h : holders) {
+                        int at = h.indexOf(renamed);
+                        if (at >= 0) {
+                            h.set(at, def);
+                        }
+                    }
+                });
+            }
+            return;
+        }
+        String spelled = tc.keyConstraint(index);
+        tc.unnameKey(from);
+        tc.nameKey(to, index);
+        if (undo != null) {
+            undo.onRollback(() -> {
+                tc.unnameKey(to);
+                tc.nameKey(spelled, index);
+            });
         }
     }
 

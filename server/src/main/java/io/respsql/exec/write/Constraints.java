@@ -72,6 +72,11 @@ public final class Constraints {
     /** Refuses {@code row} of {@code fk}'s table when its key is complete and no referenced row has it. */
     public static void childRow(ConstraintDef fk, int row) {
         if (!referenceHolds(fk, row)) {
+            DeferredChecks d = fk.deferrable() ? DeferredChecks.current() : null;
+            if (d != null && d.deferred(fk)) {
+                d.add(fk, row); // checked again at COMMIT or SET CONSTRAINTS ... IMMEDIATE
+                return;
+            }
             throw childViolation(fk);
         }
     }

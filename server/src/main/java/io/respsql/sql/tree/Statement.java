@@ -53,7 +53,14 @@ public sealed interface Statement {
      */
     record TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
                            String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
-                           boolean matchFull, List<String> setColumns) {
+                           boolean matchFull, List<String> setColumns, int deferral) {
+        /** {@code deferral}: 0 NOT DEFERRABLE, 1 DEFERRABLE INITIALLY IMMEDIATE, 2 DEFERRABLE INITIALLY DEFERRED (regress24). */
+        public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
+                               String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
+                               boolean matchFull, List<String> setColumns) {
+            this(name, kind, columns, check, checkText, refTable, refColumns, onDelete, onUpdate, matchFull, setColumns, 0);
+        }
+
         public TableConstraint(String name, ConstraintKind kind, List<String> columns, Expr check, String checkText,
                                String refTable, List<String> refColumns, FkAction onDelete, FkAction onUpdate,
                                boolean matchFull) {
@@ -348,5 +355,11 @@ public sealed interface Statement {
 
     /** PostgreSQL's {@code ANALYZE}/{@code VACUUM}: checks its tables (and columns) exist; nothing else to do. */
     record Maintenance(List<String> tables, List<List<String>> columns) implements Statement {
+    }
+
+    // ---- regress24 ----
+
+    /** {@code ALTER TABLE t RENAME CONSTRAINT a TO b}. */
+    record RenameConstraint(String name, String to) implements AlterAction {
     }
 }
