@@ -56,6 +56,8 @@ public final class ServerConfig {
      * processes of a busy host (issue 27: Q02/Q05 waited 5-500 ms for a nice-19 worker).
      */
     private long bgQueryShortRows = 1_000_000;
+    /** Row slots per morsel when a statement is split (exec.op.Morsels): a storage chunk; lowered by tests. */
+    private int bgQueryMorselRows = io.respsql.storage.Chunks.SIZE;
     /**
      * As many as the machine has cores (issue 27): one long statement is split over every worker
      * ({@code exec.op.Morsels}: a scan with its grouping, stripe by stripe); the workers run at
@@ -184,6 +186,9 @@ public final class ServerConfig {
                 "background queries estimated under this many rows run on workers at the event loop's priority"
                         + " (the short lane) instead of the lowest one (0: every one at the lowest)",
                 true, 0, Long.MAX_VALUE, () -> bgQueryShortRows, v -> bgQueryShortRows = v));
+        add(ConfigOption.ofInt("bg-query-morsel-rows",
+                "row slots per morsel when a background query's scan is split over the workers (tests lower it)",
+                true, 64, 1 << 24, () -> bgQueryMorselRows, v -> bgQueryMorselRows = v));
         add(ConfigOption.ofInt("bg-query-threads", "worker threads for background queries (fixed at start)", false,
                 1, 1024, () -> bgQueryThreads, v -> bgQueryThreads = v));
         add(ConfigOption.ofLong("query-timeout-ms",
@@ -628,6 +633,11 @@ public final class ServerConfig {
     /** Background statements estimated under this many rows run on the short lane (normal priority). */
     public long bgQueryShortRows() {
         return bgQueryShortRows;
+    }
+
+    /** Row slots per morsel of a split scan (bg-query-morsel-rows). */
+    public int bgQueryMorselRows() {
+        return bgQueryMorselRows;
     }
 
     public int bgQueryThreads() {

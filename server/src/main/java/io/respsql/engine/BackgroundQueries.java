@@ -277,7 +277,9 @@ public final class BackgroundQueries implements SqlEngine.Offload {
         ExecutorService lane = quick ? shortWorkers : workers;
         // only the long lane splits: its helpers run at nice 19 too, so the event loop keeps its core;
         // a short statement's few milliseconds stay on one thread at the loop's priority
-        job.morsels = degree > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, degree) : null;
+        job.morsels = degree > 1 && !quick
+                ? new io.respsql.exec.op.Morsels(lane, degree, config == null ? io.respsql.storage.Chunks.SIZE : config.bgQueryMorselRows())
+                : null;
         try {
             lane.execute(job::runOnWorker);
         } catch (RuntimeException e) { // pool shut down: answer now

@@ -1613,7 +1613,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             long rows = moved ? 0 : plan.estimatedRowsTouched(null); // parallel: the short lane
             boolean quick = io.respsql.engine.BackgroundQueries.shortLane(rows, server.config.bgQueryShortRows(), moved);
             java.util.concurrent.ExecutorService lane = quick ? server.shortWorkers : server.workers;
-            j.morsels = server.config.bgQueryThreads() > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, server.config.bgQueryThreads()) : null;
+            j.morsels = server.config.bgQueryThreads() > 1 && !quick ? new io.respsql.exec.op.Morsels(lane, server.config.bgQueryThreads(),
+                    server.config.bgQueryMorselRows()) : null;
             lane.execute(j::run);
         } catch (RuntimeException e) { // workers stopped: the server is closing
             view.release();

@@ -27,12 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ParallelAggregateTest {
     private final QueryFixture f = new QueryFixture();
     private final ExecutorService pool = Executors.newFixedThreadPool(3);
-    private int savedUnit;
 
     @BeforeEach
     void data() {
-        savedUnit = Morsels.unitRows;
-        Morsels.unitRows = 64;
         Table t = f.table("t", 0, "id int", "g int", "h text", "x float", "v int", "w int");
         Random r = new Random(27);
         int rows = 6_000;
@@ -54,7 +51,6 @@ class ParallelAggregateTest {
 
     @AfterEach
     void restore() {
-        Morsels.unitRows = savedUnit;
         pool.shutdownNow();
     }
 
@@ -70,6 +66,8 @@ class ParallelAggregateTest {
         "SELECT g, SUM(w), MIN(w), COUNT(w) FROM t GROUP BY g",
         "SELECT g, COUNT(*) FILTER (WHERE v > 0), SUM(v) FILTER (WHERE x < 0) FROM t GROUP BY g",
         "SELECT g, COUNT(*) AS n FROM t GROUP BY g HAVING COUNT(*) > 100 ORDER BY n DESC, g LIMIT 5",
+        "SELECT id % 1000, COUNT(*), SUM(v), MAX(h) FROM t GROUP BY id % 1000",
+        "SELECT id, SUM(x) FROM t WHERE g IS NULL GROUP BY id",
         "SELECT COUNT(*), SUM(v), MIN(v) FROM empty",
         "SELECT g, COUNT(*) FROM empty GROUP BY g",
     };
@@ -93,7 +91,7 @@ class ParallelAggregateTest {
             for (String q : QUERIES) {
                 List<String> serial = run(view, q, null);
                 for (int degree : new int[] {2, 3, 5, 64}) {
-                    assertEquals(serial, run(view, q, new Morsels(pool, degree)), q + " (degree " + degree + ")");
+                    assertEquals(serial, run(view, q, new Morsels(pool, degree, 64)), q + " (degree " + degree + ")");
                 }
             }
         } finally {
@@ -111,14 +109,17 @@ class ParallelAggregateTest {
         };
         ReadView view = f.catalog.readView();
         try {
-            run(view, "SELECT g, COUNT(DISTINCT v) FROM t GROUP BY g", new Morsels(counting, 4));
+            run(view, "SELECT g, COUNT(DISTINCT v) FROM t GROUP BY g", new Morsels(counting, 4, 64));
             assertEquals(0, helpers.get());
-            run(view, "SELECT g, COUNT(v) FROM t GROUP BY g", new Morsels(counting, 4));
+            run(view, "SELECT g % 3, COUNT(v) FROM t GROUP BY g % 3", new Morsels(counting, 4, 64));
+            assertEquals(3, helpers.get());
+            // many groups in the first morsel (one per row): the rest is scanned on this thread
+            run(view, "SELECT id, COUNT(v) FROM t GROUP BY id", new Morsels(counting, 4, 64));
             assertEquals(3, helpers.get());
             // the live tables (not a read view) are never split
             QueryFixture.Printer out = new QueryFixture.Printer();
             io.respsql.engine.BackgroundQueries.runSplit(f.plan("SELECT g, COUNT(v) FROM t GROUP BY g"), out, null,
-                    new Morsels(counting, 4));
+                    new Morsels(counting, 4, 64));
             assertEquals(3, helpers.get());
         } finally {
             view.release();
@@ -136,9 +137,9 @@ class ParallelAggregateTest {
         try {
             String q = "SELECT g, SUM(x), AVG(x) FROM d GROUP BY g";
             List<String> serial = run(view, q, null);
-            List<String> first = run(view, q, new Morsels(pool, 4));
+            List<String> first = run(view, q, new Morsels(pool, 4, 64));
             for (int i = 0; i < 20; i++) {
-                assertEquals(first, run(view, q, new Morsels(pool, 4)), "run " + i);
+                assertEquals(first, run(view, q, new Morsels(pool, 4, 64)), "run " + i);
             }
             assertEquals(serial.size(), first.size());
             for (int i = 0; i < serial.size(); i++) {
@@ -175,7 +176,7 @@ class ParallelAggregateTest {
             assertNotEquals("no error", serial);
             String split;
             try {
-                run(view, q, new Morsels(pool, 4), true);
+                run(view, q, new Morsels(pool, 4, 64), true);
                 split = "no error";
             } catch (io.respsql.sql.SqlException e) {
                 split = e.getMessage();

@@ -13,7 +13,7 @@ import java.util.function.IntConsumer;
  * Parallel execution of one statement on several workers (issue 27; morsel-driven, Leis et al.,
  * SIGMOD 2014): an operator that can split its input asks {@link #current()} on its thread and,
  * when a context is set, splits a read view's table into {@link #stripes} stripes of morsels
- * (stripe s: the morsels of {@link #unitRows} row slots numbered s, s + stripes, s + 2 stripes,
+ * (stripe s: the morsels of {@link #unit} row slots numbered s, s + stripes, s + 2 stripes,
  * ...), runs each stripe once with state of its own ({@link #run}) and merges the stripes'
  * results in stripe order. Which thread runs a stripe does not change its result, so the answer
  * does not depend on scheduling (a float sum depends only on the stripe count).
@@ -28,15 +28,16 @@ import java.util.function.IntConsumer;
 public final class Morsels {
     private static final ThreadLocal<Morsels> CURRENT = new ThreadLocal<>();
 
-    /** Rows per morsel: a storage chunk. Tests lower it to split small tables (never below 64). */
-    public static volatile int unitRows = io.respsql.storage.Chunks.SIZE;
-
     private final Executor pool;
     private final int degree;
+    /** Row slots per morsel: a storage chunk by default (bg-query-morsel-rows); at least 64. */
+    private final int unit;
 
-    public Morsels(Executor pool, int degree) {
+    /** {@code unitRows}: row slots per morsel (a multiple of 64 is best; tests lower it to split small tables). */
+    public Morsels(Executor pool, int degree, int unitRows) {
         this.pool = pool;
         this.degree = Math.max(1, degree);
+        this.unit = Math.max(64, unitRows);
     }
 
     /** The calling thread's parallel context, or null (run serially). */
@@ -57,14 +58,14 @@ public final class Morsels {
         return degree;
     }
 
-    /** Rows per morsel now (at least 64, a live-bitmap word). */
-    public static int unit() {
-        return Math.max(64, unitRows);
+    /** Row slots per morsel (at least 64, a live-bitmap word). */
+    public int unit() {
+        return unit;
     }
 
     /** Stripes for a table of {@code highWater} row slots: at most the degree, at least 1, one morsel or more each. */
     public int stripes(int highWater) {
-        long morsels = ((long) highWater + unit() - 1) / unit();
+        long morsels = ((long) highWater + unit - 1) / unit;
         return (int) Math.max(1, Math.min(degree, morsels));
     }
 

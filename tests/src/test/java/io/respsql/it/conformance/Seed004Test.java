@@ -95,8 +95,11 @@ class Seed004Test {
             // The same queries once more on a server that runs every query in the background, on a
             // read view (bg-query-min-rows 1): the data set is too small to get there by itself, and
             // the executor takes paths of its own there (keys resolved once per row of a read view).
+            // Issue 27: on the long lane (bg-query-short-rows 0), split over 3 workers in morsels of
+            // 64 rows, so the parallel operators answer every query too.
             Respsql background = new Respsql(work, data.schema(Seed004Test::respsqlType, false), inserts,
-                    "--bg-query-min-rows", "1");
+                    "--bg-query-min-rows", "1", "--bg-query-short-rows", "0", "--bg-query-threads", "3",
+                    "--bg-query-morsel-rows", "64");
             try {
                 for (Map.Entry<String, String> q : queries.entrySet()) {
                     List<List<String>> expected;

@@ -815,12 +815,17 @@ final class DiffRunner {
             }
             Rows bg;
             env.on.call("CONFIG", "SET", "bg-query-min-rows", "1");
+            // issue 27: on the long lane, its scans split in morsels of 64 rows over the workers
+            env.on.call("CONFIG", "SET", "bg-query-short-rows", "0");
+            env.on.call("CONFIG", "SET", "bg-query-morsel-rows", "64");
             try {
                 bg = env.query(env.on, sql);
             } catch (Skip s) {
                 return "inline " + with.show() + "; on a worker the error " + s.getMessage();
             } finally {
                 env.on.call("CONFIG", "SET", "bg-query-min-rows", env.bgDefault);
+                env.on.call("CONFIG", "SET", "bg-query-short-rows", "1000000");
+                env.on.call("CONFIG", "SET", "bg-query-morsel-rows", "65536");
             }
             d = differ(with, bg, ordered);
             if (d != null) {

@@ -153,8 +153,21 @@ public final class HashAggregate implements Operator {
             parts[s] = new BatchGrouping(keys, local, relation, inputRows / stripes + 1);
             parts[s].trackFirstRows();
         }
-        int unit = io.respsql.exec.op.Morsels.unit();
-        morsels.run(stripes, s -> scan.runStripe(contexts[s], parts[s], s, stripes, unit, new int[TableScan.BATCH]));
+        int unit = morsels.unit();
+        // The first morsel first, on this thread, into stripe 0's grouping: when it shows many
+        // groups for its rows (seed 004's Q16, a customer's few orders each: the merge would cost
+        // what the split saves), the rest is scanned here into the same grouping, which is then
+        // the serial path's (same batches, same group numbers, first-seen rows unused).
+        int[] sel0 = new int[TableScan.BATCH];
+        RowCounter counted = new RowCounter(parts[0]);
+        scan.runMorsels(contexts[0], counted, 0, 1, 1, unit, sel0);
+        if (keys.size() > 0 && counted.rows >= 32 && (long) parts[0].groups() * MANY_GROUPS > counted.rows) {
+            scan.runMorsels(contexts[0], parts[0], 1, 1, Integer.MAX_VALUE, unit, sel0);
+            return pushMerged(ctx, out, parts[0].accs, parts[0]);
+        }
+        // stripe 0 has its first morsel; every stripe takes its morsels s, s + stripes, ... from there
+        morsels.run(stripes, s -> scan.runMorsels(contexts[s], parts[s], s == 0 ? stripes : s, stripes,
+                Integer.MAX_VALUE, unit, s == 0 ? sel0 : new int[TableScan.BATCH]));
         // every stripe's groups by the row that first showed them: each stripe's are in row order
         // already (a stripe scans its rows ascending), so a k-way merge of the stripes' lists
         BatchGrouping merged = new BatchGrouping(keys, accs, relation, inputRows);
@@ -195,6 +208,33 @@ public final class HashAggregate implements Operator {
                 }
             }
         }
+        return pushMerged(ctx, out, accs, merged);
+    }
+
+    /**
+     * A first morsel with more than one group per this many rows keeps the scan on one thread:
+     * each stripe would then hold about as many groups as it has rows to merge.
+     */
+    private static final int MANY_GROUPS = 4;
+
+    /** Counts the rows a consumer takes (the first morsel's, for its groups per row). */
+    private static final class RowCounter implements BatchConsumer {
+        private final BatchConsumer to;
+        long rows;
+
+        RowCounter(BatchConsumer to) {
+            this.to = to;
+        }
+
+        @Override
+        public boolean acceptBatch(EvalContext ctx, int[] sel, int n) {
+            rows += n;
+            return to.acceptBatch(ctx, sel, n);
+        }
+    }
+
+    /** Pushes the groups of {@code merged} (its accumulators {@code accs}), as {@link #runBatches} does. */
+    private boolean pushMerged(EvalContext ctx, TupleConsumer out, Accumulator[] accs, BatchGrouping merged) {
         int keyCount = keys.size();
         int[] codes = new int[Math.max(keyCount, 1)];
         return pushGroups(ctx, out, accs, merged.groups(), keyCount, (g, row) -> {

@@ -123,10 +123,19 @@ public final class TableScan implements Operator {
      * in row order, in {@code ctx} (a stripe's own context). {@code sel} is the stripe's selection vector.
      */
     public boolean runStripe(EvalContext ctx, BatchConsumer out, int stripe, int stripes, int unit, int[] sel) {
+        return runMorsels(ctx, out, stripe, stripes, Integer.MAX_VALUE, unit, sel);
+    }
+
+    /**
+     * The morsels numbered {@code first}, {@code first + step}, ... ({@code count} of them at most)
+     * of {@code unit} row slots each, as {@link #runStripe}.
+     */
+    public boolean runMorsels(EvalContext ctx, BatchConsumer out, int first, int step, int count, int unit, int[] sel) {
         RowAllocator rows = table.rows();
         io.respsql.expr.Cancellation cancel = ctx.cancel;
         int hw = rows.highWater();
-        for (long start = (long) stripe * unit; start < hw; start += (long) stripes * unit) {
+        int done = 0;
+        for (long start = (long) first * unit; start < hw && done < count; start += (long) step * unit, done++) {
             int end = (int) Math.min(hw, start + unit);
             int row = (int) start;
             while (row < end) {
