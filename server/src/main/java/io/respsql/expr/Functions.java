@@ -18,7 +18,8 @@ final class Functions {
             "REVERSE", "INITCAP", "TRANSLATE", "ASCII", "CHR", "MD5", "STARTS_WITH",
             "MOD", "POWER", "POW", "SQRT", "CBRT", "EXP", "LN", "LOG", "LOG10", "FLOOR", "CEIL", "CEILING", "TRUNC", "SIGN",
             "DEGREES", "RADIANS", "PI", "GREATEST", "LEAST",
-            "OCTET_LENGTH"); // charn
+            "OCTET_LENGTH", // charn
+            "UNISTR", "TO_HEX"); // regress25
 
     static String describe(String name, Expression[] args) {
         StringBuilder b = new StringBuilder(name).append('(');
@@ -186,6 +187,16 @@ final class Functions {
             case "MD5":
                 arity(name, args, 1, 1);
                 return new StringFunctions.Md5(args.get(0));
+            case "UNISTR": // regress25
+                arity(name, args, 1, 1);
+                return new Regress25Functions.Unistr(args.get(0));
+            case "TO_HEX": // regress25
+                arity(name, args, 1, 1);
+                if (!args.get(0).type().isInteger() && args.get(0).type() != SqlType.NULL) {
+                    throw new SqlException(SqlState.UNDEFINED_FUNCTION, "function to_hex(" + args.get(0).type().sqlName().toLowerCase()
+                            + ") does not exist");
+                }
+                return new Regress25Functions.ToHex(args.get(0));
             case "STARTS_WITH":
                 arity(name, args, 2, 2);
                 return new StringFunctions.StartsWith(args.get(0), args.get(1));

@@ -41,6 +41,9 @@ public final class Lexer {
                 String raw = s.substring(i + 2, end - 1).replace("''", "'");
                 out.add(new Token(Token.Type.STRING, escapes(raw), i, end));
                 i = end;
+            } else if ((c == 'U' || c == 'u') && i + 2 < n && s.charAt(i + 1) == '&'
+                    && (s.charAt(i + 2) == '\'' || s.charAt(i + 2) == '"') && Dialect.postgres()) {
+                i = unicodeQuoted(s, i + 2, out); // regress25: U&'...' and U&"..." [UESCAPE 'c']
             } else if (!colonInNames && arraySymbol(s, i) != null) { // arrays: [ ] : @> <@ && in PostgreSQL's dialect
                 Symbol sym = arraySymbol(s, i);
                 int start = i;
@@ -100,7 +103,14 @@ public final class Lexer {
                     // only doubled inside: one of each pair
                     text = text.replace(c == '`' ? "``" : c == '"' ? "\"\"" : "''", String.valueOf(c));
                 }
-                out.add(new Token(name ? Token.Type.IDENT : Token.Type.STRING, text, start, end));
+                Token prior = out.isEmpty() ? null : out.get(out.size() - 1);
+                if (c == '\'' && prior != null && prior.type == Token.Type.STRING && s.charAt(prior.end - 1) == '\''
+                        && Dialect.postgres() && newlineBetween(s, prior.end, start)) {
+                    // regress25: 'a'<newline>'b' is one constant 'ab' (SQL's continuation of a string)
+                    out.set(out.size() - 1, new Token(Token.Type.STRING, prior.text + text, prior.start, end));
+                } else {
+                    out.add(new Token(name ? Token.Type.IDENT : Token.Type.STRING, text, start, end));
+                }
                 i = end;
             } else {
                 int start = i;
@@ -182,10 +192,168 @@ public final class Lexer {
                 case 'r' -> sb.append('\r');
                 case 'b' -> sb.append('\b');
                 case 'f' -> sb.append('\f');
+                case '0', '1', '2', '3', '4', '5', '6', '7' -> { // regress25: \o, \oo, \ooo
+                    int v = e - '0';
+                    for (int d = 0; d < 2 && k + 1 < raw.length() && raw.charAt(k + 1) >= '0' && raw.charAt(k + 1) <= '7'; d++) {
+                        v = v * 8 + raw.charAt(++k) - '0';
+                    }
+                    sb.append(byteEscape(v & 0xFF));
+                }
+                case 'x' -> { // \xh, \xhh
+                    int v = -1;
+                    for (int d = 0; d < 2 && k + 1 < raw.length() && Character.digit(raw.charAt(k + 1), 16) >= 0; d++) {
+                        v = (v < 0 ? 0 : v * 16) + Character.digit(raw.charAt(++k), 16);
+                    }
+                    if (v < 0) {
+                        sb.append('x');
+                    } else {
+                        sb.append(byteEscape(v));
+                    }
+                }
+                case 'u', 'U' -> { // backslash-u XXXX, backslash-U XXXXXXXX; PostgreSQL reports a bad one as 22025
+                  try {
+                    int digits = e == 'u' ? 4 : 8;
+                    int cp = hex(raw, k + 1, digits);
+                    k += digits;
+                    if (Character.isHighSurrogate((char) cp) && k + 2 < raw.length() && raw.charAt(k + 1) == '\\'
+                            && (raw.charAt(k + 2) == 'u' || raw.charAt(k + 2) == 'U')) {
+                        int d2 = raw.charAt(k + 2) == 'u' ? 4 : 8;
+                        int low = hex(raw, k + 3, d2);
+                        if (!Character.isLowSurrogate((char) low) || low > 0xFFFF) {
+                            throw badUnicode("invalid Unicode surrogate pair");
+                        }
+                        cp = Character.toCodePoint((char) cp, (char) low);
+                        k += 2 + d2;
+                    }
+                    appendCodePoint(sb, cp);
+                  } catch (SqlException bad) {
+                    throw new SqlException("22025", bad.getMessage());
+                  }
+                }
                 default -> sb.append(e);
             }
         }
         return sb.toString();
+    }
+
+    // ---- regress25: PostgreSQL's Unicode escapes ----
+
+    private static char byteEscape(int v) {
+        if (v == 0 || v >= 0x80) { // PostgreSQL: a zero byte is refused, a byte above 0x7F must form UTF-8 with its neighbours
+            throw new SqlException(v == 0 ? "22021" : SqlState.FEATURE_NOT_SUPPORTED, v == 0
+                    ? "invalid byte sequence for encoding \"UTF8\": 0x00"
+                    : "an escaped byte above 0x7F in E'...' is not supported: write the character, or \\u" + "XXXX");
+        }
+        return (char) v;
+    }
+
+    private static SqlException badUnicode(String what) {
+        return new SqlException(SqlState.SYNTAX_ERROR, what); // PostgreSQL reports these as 42601
+    }
+
+    /** {@code digits} hex digits of {@code raw} from {@code at}, or 22025. */
+    private static int hex(String raw, int at, int digits) {
+        if (at + digits > raw.length()) {
+            throw badUnicode("invalid Unicode escape");
+        }
+        long v = 0;
+        for (int k = at; k < at + digits; k++) {
+            int d = Character.digit(raw.charAt(k), 16);
+            if (d < 0) {
+                throw badUnicode("invalid Unicode escape");
+            }
+            v = v * 16 + d;
+        }
+        if (v > 0x10FFFF) {
+            throw badUnicode("invalid Unicode escape value");
+        }
+        return (int) v;
+    }
+
+    private static void appendCodePoint(StringBuilder sb, int cp) {
+        if (cp == 0) {
+            throw badUnicode("invalid Unicode escape value");
+        }
+        if (cp >= 0xD800 && cp <= 0xDFFF) {
+            throw badUnicode("invalid Unicode surrogate pair");
+        }
+        sb.appendCodePoint(cp);
+    }
+
+    /**
+     * {@code U&'...'} / {@code U&"..."} from the quote at {@code q}, with an optional {@code UESCAPE 'c'}:
+     * {@code \XXXX} and {@code \+XXXXXX} (the escape character, backslash unless UESCAPE names another),
+     * the escape character doubled for itself; the token added, the position after it returned.
+     */
+    private static int unicodeQuoted(String s, int q, List<Token> out) {
+        char qc = s.charAt(q);
+        int end = quoteEnd(s, q);
+        if (end < 0) {
+            throw new SqlException(SqlState.SYNTAX_ERROR, "syntax error: unterminated string starting at position " + (q - 1));
+        }
+        String raw = s.substring(q + 1, end - 1);
+        raw = raw.replace(qc == '\'' ? "''" : "\"\"", String.valueOf(qc));
+        char esc = '\\';
+        int after = end;
+        int j = skipBlank(s, end);
+        if (j + 7 <= s.length() && s.regionMatches(true, j, "UESCAPE", 0, 7)
+                && (j + 7 == s.length() || !isIdentPart(s.charAt(j + 7)))) {
+            int k = skipBlank(s, j + 7);
+            int e = k < s.length() && s.charAt(k) == '\'' ? quoteEnd(s, k) : -1;
+            if (e != k + 3) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "UESCAPE must be followed by a simple string literal");
+            }
+            esc = s.charAt(k + 1);
+            if (Character.digit(esc, 16) >= 0 || esc == '+' || esc == '\'' || esc == '"' || Character.isWhitespace(esc)) {
+                throw new SqlException(SqlState.SYNTAX_ERROR, "invalid Unicode escape character");
+            }
+            after = e;
+        }
+        StringBuilder sb = new StringBuilder(raw.length());
+        for (int k = 0; k < raw.length(); k++) {
+            char ch = raw.charAt(k);
+            if (ch != esc) {
+                sb.append(ch);
+                continue;
+            }
+            if (k + 1 < raw.length() && raw.charAt(k + 1) == esc) {
+                sb.append(esc);
+                k++;
+                continue;
+            }
+            boolean plus = k + 1 < raw.length() && raw.charAt(k + 1) == '+';
+            int digits = plus ? 6 : 4;
+            int at = k + (plus ? 2 : 1);
+            int cp = hex(raw, at, digits);
+            k = at + digits - 1;
+            if (Character.isHighSurrogate((char) cp) && cp <= 0xFFFF && k + 1 < raw.length() && raw.charAt(k + 1) == esc) {
+                boolean p2 = k + 2 < raw.length() && raw.charAt(k + 2) == '+';
+                int at2 = k + (p2 ? 3 : 2);
+                int low = hex(raw, at2, p2 ? 6 : 4);
+                if (low > 0xFFFF || !Character.isLowSurrogate((char) low)) {
+                    throw badUnicode("invalid Unicode surrogate pair");
+                }
+                cp = Character.toCodePoint((char) cp, (char) low);
+                k = at2 + (p2 ? 6 : 4) - 1;
+            }
+            appendCodePoint(sb, cp);
+        }
+        // the token starts at the U (the parser reads U&"..." as a double-quoted name; the plan cache, which sees
+        // a literal from the quote, finds none there and plans the statement on its own)
+        out.add(new Token(Token.Type.STRING, sb.toString(), q - 2, after));
+        return after;
+    }
+
+    private static boolean newlineBetween(String s, int from, int to) {
+        boolean newline = false;
+        for (int k = from; k < to; k++) {
+            char ch = s.charAt(k);
+            if (!Character.isWhitespace(ch)) {
+                return false;
+            }
+            newline |= ch == '\n' || ch == '\r';
+        }
+        return newline;
     }
 
     /**

@@ -1113,6 +1113,9 @@ public final class SqlParser {
             table = Statement.ONLY + table;
         }
         String alias = optionalAlias(false);
+        if (alias != null && Dialect.postgres() && peek().is(Symbol.LPAREN)) {
+            return aliasedTable(table, alias, t.start); // regress25: t AS x (a, b)
+        }
         int end = lastEnd();
         // SQLite's index hints (NOT INDEXED, INDEXED BY i): they change no result, so they are read and dropped
         if (peek().is(Keyword.NOT) && peek(1).is(Keyword.INDEXED)) {
@@ -2878,7 +2881,9 @@ public final class SqlParser {
     }
 
     private boolean isDoubleQuoted(Token t) {
-        return t.type == Token.Type.STRING && sql.charAt(t.start) == '"';
+        return t.type == Token.Type.STRING && (sql.charAt(t.start) == '"'
+                || (sql.charAt(t.start) == 'U' || sql.charAt(t.start) == 'u') && t.start + 2 < sql.length()
+                && sql.charAt(t.start + 1) == '&' && sql.charAt(t.start + 2) == '"'); // U&"..." (regress25)
     }
 
     /** A word (any keyword included) or a double-quoted name. */
@@ -2938,6 +2943,18 @@ public final class SqlParser {
             } while (acceptSymbol(Symbol.COMMA));
         }
         return new Statement.Maintenance(tables, columns);
+    }
+
+    /**
+     * PostgreSQL's column aliases on a table, {@code t [AS] x (a, b)}: the first columns renamed, the
+     * others keeping their names; read as the derived table {@code (SELECT * FROM t) x (a, b)}.
+     */
+    private Query.FromItem aliasedTable(String table, String alias, int start) {
+        int end = lastEnd();
+        List<String> columns = nameList("column alias");
+        Query.Select all = new Query.Select(false, List.of(new Query.Star(null, start, end)),
+                new Query.TableRef(table, null, start, end), null, List.of(), null, List.of(), null, null, false, start, end);
+        return new Query.Derived(all, alias, columns, start, lastEnd());
     }
 
     // ---- window ----

@@ -52,6 +52,21 @@ class Regress25PgTest {
         "SELECT generate_series(timestamp '2022-01-01', timestamp 'infinity', interval '1 month') LIMIT 3",
     };
 
+    /** Column aliases on a table, Unicode and escape strings, string continuation, unistr and to_hex. */
+    private static final String[] SAME_TEXT = {
+        "SELECT * FROM inf AS x (a, b) ORDER BY a",
+        "SELECT a, c FROM inf x (a, b, c) WHERE a < 4 ORDER BY a",
+        "SELECT x.a, y.b FROM inf x (a, b) JOIN inf y (a2, b) ON x.a = y.a2 WHERE x.a IN (3, 5) ORDER BY 1",
+        "SELECT x.b FROM inf x (a, b) JOIN inf y USING (t) WHERE y.id = 3",
+        "SELECT U&'d\\0061t\\+000061', U&'d!0061t\\+000061' UESCAPE '!', U&'a\\\\b', U&' \\' UESCAPE '!', u&'\\00e9t\\00E9'",
+        "SELECT U&\"d\\0061t\\+000061\", U&\"d*0061t*0061\" UESCAPE '*' FROM (SELECT 1 AS data) s",
+        "SELECT E'd\\u0061t\\U00000061', E'\\101\\x42\\x4a', E'tab\\there', E'\\ud83d\\ude00'",
+        "SELECT 'first line'\n' - next line'\n\t' - third line' AS three, 'a' || 'b'",
+        "SELECT unistr('\\0064at\\+0000610'), unistr('d\\u0061t\\U000000610'), unistr('back\\\\slash'), unistr(NULL)",
+        "SELECT to_hex(256*256*256 - 1), to_hex(-1), to_hex(256::bigint*256::bigint*256::bigint*256::bigint - 1),"
+                + " to_hex(-1::int8), to_hex(0)",
+    };
+
     private static final String[] ERRORS = {
         "SELECT date 'infinity' - date '2000-01-01'",
         "SELECT date '2000-01-01' - date '-infinity'",
@@ -59,6 +74,15 @@ class Regress25PgTest {
         "SELECT date 'infinitely'",
         "SELECT timestamp '-infinityx'",
         "SELECT timestamp '+infinity'",
+        "SELECT U&'wrong: \\061'",
+        "SELECT U&'wrong: \\+0061'",
+        "SELECT U&'wrong: +0061' UESCAPE '+'",
+        "SELECT U&'wrong: \\db99'",
+        "SELECT E'\\u00'",
+        "SELECT unistr('wrong: \\db99')",
+        "SELECT unistr('wrong: \\xyz')",
+        "SELECT unistr('wrong: \\+2FFFFF')",
+        "SELECT to_hex(1.5)",
         "ANALYZE no_such_table",
         "VACUUM no_such_table",
     };
@@ -81,6 +105,18 @@ class Regress25PgTest {
     void infinityRowsAreThoseOfPostgresql() throws Exception {
         List<String> failures = new ArrayList<>();
         for (String q : SAME) {
+            String d = both.difference(q);
+            if (d != null) {
+                failures.add(d);
+            }
+        }
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+    }
+
+    @Test
+    void textFormsAreThoseOfPostgresql() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (String q : SAME_TEXT) {
             String d = both.difference(q);
             if (d != null) {
                 failures.add(d);
