@@ -236,6 +236,7 @@ public final class CopyIn {
     public long commit() {
         flush();
         done = true;
+        engine.copyEnded(this); // mend
         if (txBlock != null) {
             engine.copyCommittedInBlock(txBlock, logged, loggedRows, tableName, rows);
         } else {
@@ -253,6 +254,7 @@ public final class CopyIn {
             return;
         }
         done = true;
+        engine.copyEnded(this); // mend: no longer uncommitted rows a snapshot must not hold
         started = false;
         bulk.release();
         logged.clear();

@@ -103,7 +103,22 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         this.sequences = new io.respsql.storage.SequenceScope(catalog, ownSession, this::writeRefusal);
         this.transactions = new Transactions(this);
         this.partitions = new Partitions(catalog, this::runUnrouted); // partition
-        catalog.uncommittedCheck(transactions::uncommitted, transactions::rollbackOwner, transactions::committedImage);
+        // mend: an autocommit COPY under way has uncommitted rows in its table too: no snapshot holds
+        // them (SHUTDOWN takes them back before its final save, as the connection's end would)
+        catalog.uncommittedCheck(() -> transactions.uncommitted() || !openCopies.isEmpty(), () -> {
+            for (CopyIn in : new ArrayList<>(openCopies)) {
+                in.abort();
+            }
+            transactions.rollbackOwner();
+        }, () -> openCopies.isEmpty() ? transactions.committedImage() : null);
+    }
+
+    /** mend: the COPY FROM STDINs outside a transaction still under way (their rows written, not committed). */
+    private final java.util.Set<CopyIn> openCopies = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    /** mend: a COPY ended (committed or taken back). */
+    void copyEnded(CopyIn in) {
+        openCopies.remove(in);
     }
 
     /** Interactive transactions (tx): the connections' BEGIN ... COMMIT blocks. */
@@ -528,6 +543,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         CopyIn in = new CopyIn(this, catalog, table, columns);
         if (txBlock != null) {
             in.inBlock(txBlock);
+        } else {
+            openCopies.add(in); // mend
         }
         return in;
     }
