@@ -2377,6 +2377,10 @@ public final class SqlParser {
                 }
                 return new Statement.AlterColumnType(column, type, using, usingText);
             }
+            Statement.AlterAction identity = identityAction(column, start); // regress24
+            if (identity != null) {
+                return identity;
+            }
             if (acceptKeyword(Keyword.SET)) {
                 if (acceptKeyword(Keyword.DEFAULT)) {
                     int from = peek().start;
@@ -2405,6 +2409,58 @@ public final class SqlParser {
             return unsupportedAction(start);
         }
         throw error("ADD, DROP, RENAME or ALTER");
+    }
+
+    // ---- regress24 ----
+
+    /**
+     * After {@code ALTER [COLUMN] c}: an identity change ({@link Statement.IdentityAction}), an
+     * unsupported one (several SET/RESTART options at once), or null when none follows.
+     */
+    private Statement.AlterAction identityAction(String column, int start) {
+        if (peek().is(Keyword.ADD) && peek(1).isKeyword("GENERATED")) {
+            pos++;
+            Statement.Identity id = identityClause();
+            return new Statement.IdentityAction(column, "ADD", id.always(), false, null, id.options());
+        }
+        if (peek().is(Keyword.DROP) && peek(1).isKeyword("IDENTITY")) {
+            pos += 2;
+            return new Statement.IdentityAction(column, "DROP", false, ifExists(), null, List.of());
+        }
+        Statement.AlterAction a = null;
+        if (peek().is(Keyword.SET) && peek(1).isKeyword("GENERATED")) {
+            pos += 2;
+            boolean always = false;
+            if (peek().isKeyword("ALWAYS")) {
+                pos++;
+                always = true;
+            } else {
+                expectKeyword(Keyword.BY);
+                expectKeyword(Keyword.DEFAULT);
+            }
+            a = new Statement.IdentityAction(column, "SET", always, false, null, List.of());
+        } else if (peek().isKeyword("RESTART")) {
+            pos++;
+            Long value = null;
+            if (acceptKeyword(Keyword.WITH) || peek().type == Token.Type.NUMBER || peek().is(Symbol.MINUS)) {
+                boolean minus = acceptSymbol(Symbol.MINUS);
+                Token n = next();
+                if (n.type != Token.Type.NUMBER) {
+                    throw error("a number after RESTART WITH");
+                }
+                try {
+                    value = Long.parseLong(n.text) * (minus ? -1 : 1);
+                } catch (NumberFormatException e) {
+                    throw new SqlException(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value \"" + n.text + "\" is out of range for type bigint");
+                }
+            }
+            a = new Statement.IdentityAction(column, "RESTART", false, false, value, List.of());
+        }
+        if (a != null && (peek().is(Keyword.SET) || peek().isKeyword("RESTART"))) {
+            // several identity options in one action: not run here
+            return unsupportedAction(start);
+        }
+        return a;
     }
 
     /**

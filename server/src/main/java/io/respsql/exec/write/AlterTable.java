@@ -120,6 +120,8 @@ public final class AlterTable {
                 ConstraintDdl.add(catalog, t, add.constraint(), undo, planning.checkBinder(), true);
             } else if (a instanceof Statement.DropConstraint drop) {
                 ConstraintDdl.drop(catalog, t, drop, undo);
+            } else if (a instanceof Statement.IdentityAction ia) {
+                SequenceDdl.alterIdentity(catalog, t, column(t, ia.column()), ia, undo);
             } else if (a instanceof Statement.RenameConstraint rc) {
                 ConstraintDdl.rename(t, rc.name(), rc.to(), undo);
             } else {

@@ -406,6 +406,85 @@ public final class SequenceDdl {
         return new Expanded(new Statement.CreateTable(s.table(), cols, s.keys(), s.ifNotExists(), s.constraints()), made);
     }
 
+    // ---- regress24: ALTER COLUMN ... ADD GENERATED / DROP IDENTITY / SET GENERATED / RESTART ----
+
+    /** Runs an identity action on column {@code c} of {@code t} (PostgreSQL's errors, 55000 mostly). */
+    public static void alterIdentity(Catalog catalog, io.respsql.storage.Table t, io.respsql.storage.Column c,
+                                     Statement.IdentityAction a, UndoLog undo) {
+        Sequence q = catalog.identityOf(t.name(), c.name());
+        String where = "column \"" + c.name() + "\" of relation \"" + t.name() + "\"";
+        if (a.op().equals("ADD")) {
+            if (!c.notNull()) {
+                throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, where + " must be declared NOT NULL before identity can be added");
+            }
+            if (q != null) {
+                throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, where + " is already an identity column");
+            }
+            if (c.defaultText() != null) {
+                throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, where + " already has a default value");
+            }
+            int bits = c.type() == io.respsql.storage.ColumnType.INT ? 32 : c.type() == io.respsql.storage.ColumnType.BIGINT ? 64 : 0;
+            if (bits == 0) {
+                throw new SqlException(SqlState.INVALID_PARAMETER_VALUE, "identity column type must be smallint, integer, or bigint");
+            }
+            String seqName = null;
+            List<Statement.SequenceOption> options = new ArrayList<>();
+            options.add(new Statement.SequenceOption("AS", null, bits == 32 ? "INTEGER" : "BIGINT"));
+            for (Statement.SequenceOption o : a.options()) {
+                if (o.kind().equals("SEQUENCE NAME")) {
+                    seqName = o.text();
+                } else if (o.kind().equals("AS") || o.kind().equals("OWNED BY")) {
+                    throw new SqlException(SqlState.SYNTAX_ERROR, "option " + o.kind() + " is not allowed for an identity column");
+                } else {
+                    options.add(o);
+                }
+            }
+            if (seqName == null) {
+                seqName = freeName(catalog, List.of(), t.name() + "_" + c.name() + "_seq");
+            } else if (catalog.nameTaken(seqName)) {
+                throw new SqlException(SqlState.DUPLICATE_TABLE, "relation \"" + seqName + "\" already exists");
+            }
+            Sequence made = new Sequence(seqName);
+            apply(catalog, made, options, false, true);
+            made.ownedTable = t.name();
+            made.ownedColumn = c.name();
+            made.identity = a.always() ? Sequence.ALWAYS : Sequence.BY_DEFAULT;
+            if (undo != null) {
+                undo.catalogChanging();
+            }
+            catalog.addSequence(made);
+            t.redeclare(c, true, "nextval('" + seqName.replace("'", "''") + "')");
+            return;
+        }
+        if (q == null) {
+            if (a.op().equals("DROP") && a.ifExists()) {
+                return; // PostgreSQL's NOTICE: "... is not an identity column, skipping"
+            }
+            throw new SqlException(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, where + " is not an identity column");
+        }
+        switch (a.op()) {
+            case "DROP" -> {
+                if (undo != null) {
+                    undo.catalogChanging();
+                }
+                t.redeclare(c, c.notNull(), null);
+                catalog.dropSequence(q.name());
+            }
+            case "SET" -> {
+                byte before = q.identity;
+                q.identity = a.always() ? Sequence.ALWAYS : Sequence.BY_DEFAULT;
+                if (undo != null) {
+                    undo.onRollback(() -> q.identity = before);
+                }
+            }
+            default -> { // RESTART [WITH n]: as ALTER SEQUENCE ... RESTART
+                List<Statement.SequenceOption> restart = List.of(new Statement.SequenceOption("RESTART", a.restart(), null));
+                alter(catalog, new Statement.AlterSequence(q.name(), false, restart), undo);
+            }
+        }
+        catalog.schemaChanged();
+    }
+
     private static boolean takenIn(List<Sequence> made, String name) {
         for (Sequence q : made) {
             if (q.name().equalsIgnoreCase(name)) {

@@ -359,6 +359,15 @@ public sealed interface Statement {
 
     // ---- regress24 ----
 
+    /**
+     * {@code ALTER [COLUMN] c ADD GENERATED ... AS IDENTITY [(options)]} (op ADD, {@code options}),
+     * {@code DROP IDENTITY [IF EXISTS]} (DROP), {@code SET GENERATED ALWAYS | BY DEFAULT} (SET),
+     * {@code RESTART [[WITH] n]} (RESTART, {@code restart} null: the start value).
+     */
+    record IdentityAction(String column, String op, boolean always, boolean ifExists, Long restart,
+                          List<SequenceOption> options) implements AlterAction {
+    }
+
     /** {@code ALTER TABLE t RENAME CONSTRAINT a TO b}. */
     record RenameConstraint(String name, String to) implements AlterAction {
     }
