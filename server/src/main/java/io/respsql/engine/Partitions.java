@@ -215,10 +215,32 @@ final class Partitions {
             throw new SqlException(SqlState.DUPLICATE_TABLE, "relation \"" + s.table() + "\" already exists");
         }
         Table parent = parentTable(s.parent());
+        List<Statement.KeyConstraint> keys = new ArrayList<>(s.keys());
+        for (Statement.ColumnDef o : s.columnOptions()) {
+            if (parent.column(o.name()) == null) {
+                throw new SqlException(SqlState.UNDEFINED_COLUMN, "column \"" + o.name() + "\" does not exist");
+            }
+            if (o.primaryKey() || o.unique()) {
+                keys.add(new Statement.KeyConstraint(o.primaryKey(), List.of(parent.column(o.name()).name())));
+            }
+        }
         List<ColumnSpec> specs = new ArrayList<>();
         for (int i = 0; i < parent.columnCount(); i++) {
             Column c = parent.column(i);
-            specs.add(new ColumnSpec(c.name(), c.type(), c.notNull(), c.defaultText(), c.typeModifier()));
+            boolean notNull = c.notNull();
+            String defaultText = c.defaultText();
+            for (Statement.ColumnDef o : s.columnOptions()) {
+                if (o.name().equalsIgnoreCase(c.name())) {
+                    notNull |= o.notNull() || o.primaryKey();
+                    defaultText = o.defaultText() != null ? o.defaultText() : defaultText;
+                }
+            }
+            for (Statement.KeyConstraint k : keys) {
+                if (k.primary() && k.columns().stream().anyMatch(n -> n.equalsIgnoreCase(c.name()))) {
+                    notNull = true;
+                }
+            }
+            specs.add(new ColumnSpec(c.name(), c.type(), notNull, defaultText, c.typeModifier()));
         }
         Column pk = parent.primaryColumn();
         Table t = new Table(s.table(), specs, pk == null ? -1 : pk.position());
@@ -236,6 +258,25 @@ final class Partitions {
             String name = s.table() + ":" + String.join(",", names) + (ix.name().endsWith(":pk") ? ":pk" : ":unique");
             built.add(t.createIndex(name, cols, true, ix.descending()));
         }
+        for (Statement.KeyConstraint k : keys) { // the partition's own UNIQUE / PRIMARY KEY
+            List<Column> cols = new ArrayList<>();
+            for (String n : k.columns()) {
+                Column c = t.column(n);
+                if (c == null) {
+                    throw new SqlException(SqlState.UNDEFINED_COLUMN, "column \"" + n + "\" named in key does not exist");
+                }
+                cols.add(c);
+            }
+            String name = s.table() + ":" + String.join(",", k.columns()) + (k.primary() ? ":pk" : ":unique");
+            if (t.indexPosition(name) < 0) {
+                built.add(t.createIndex(name, cols, true, new boolean[cols.size()]));
+            }
+        }
+        for (TableIndex ix : built) {
+            if (catalog.indexOwner(ix.name()) != null) {
+                throw new SqlException(SqlState.DUPLICATE_TABLE, "relation \"" + ix.name() + "\" already exists");
+            }
+        }
         log.catalogChanging();
         catalog.add(t);
         for (TableIndex ix : built) {
@@ -249,7 +290,12 @@ final class Partitions {
             t.constraints().nameKey(s.table() + "_pkey", t.primaryIndex().name());
         }
         for (TableIndex ix : built) {
-            t.constraints().nameKey(s.table() + "_" + String.join("_", ix.name().split(":")[1].split(",")) + (ix.name().endsWith(":pk") ? "_pkey" : "_key"), ix.name());
+            String base = s.table() + "_" + String.join("_", ix.name().split(":")[1].split(",")) + (ix.name().endsWith(":pk") ? "_pkey" : "_key");
+            String name = base;
+            for (int i = 1; t.constraints().has(name); i++) {
+                name = base + i;
+            }
+            t.constraints().nameKey(name, ix.name());
         }
         List<Statement.TableConstraint> own = new ArrayList<>();
         for (Statement.TableConstraint c : s.constraints()) {
@@ -257,8 +303,8 @@ final class Partitions {
                 own.add(c);
             }
         }
-        if (!own.isEmpty() || !s.keys().isEmpty()) {
-            io.respsql.exec.write.ConstraintDdl.created(catalog, t, new Statement.CreateTable(s.table(), List.of(), s.keys(), false,
+        if (!own.isEmpty()) {
+            io.respsql.exec.write.ConstraintDdl.created(catalog, t, new Statement.CreateTable(s.table(), List.of(), List.of(), false,
                     own), log, def -> io.respsql.plan.WritePlanner.bindCheck(catalog, def));
         }
         if (s.key() != null) {

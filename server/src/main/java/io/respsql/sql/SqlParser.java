@@ -3351,18 +3351,12 @@ public final class SqlParser {
         String parent = name("table name");
         List<Statement.TableConstraint> constraints = new ArrayList<>();
         List<Statement.KeyConstraint> keys = new ArrayList<>();
+        List<Statement.ColumnDef> columnOptions = new ArrayList<>();
         if (acceptSymbol(Symbol.LPAREN)) {
             do {
                 Statement.TableConstraint c = tableConstraint();
                 if (c == null) {
-                    // a column's options: col [WITH OPTIONS] [NOT NULL | DEFAULT ...]: read and kept as the parent's
-                    name("column name");
-                    if (peek().is(Keyword.WITH) && peek(1).isKeyword("OPTIONS")) {
-                        pos += 2;
-                    }
-                    while (!peek().is(Symbol.COMMA) && !peek().is(Symbol.RPAREN) && peek().type != Token.Type.END) {
-                        pos++;
-                    }
+                    columnOptions.add(partitionColumn(constraints));
                 } else if (c.kind() == Statement.ConstraintKind.PRIMARY_KEY || c.kind() == Statement.ConstraintKind.UNIQUE) {
                     keys.add(new Statement.KeyConstraint(c.kind() == Statement.ConstraintKind.PRIMARY_KEY, c.columns(), c.name()));
                 } else {
@@ -3374,7 +3368,49 @@ public final class SqlParser {
         Statement.PartitionBound bound = partitionBound();
         Statement.PartitionKey key = partitionKey();
         storageOptions();
-        return new Statement.CreatePartitionOf(table, parent, ifNotExists, constraints, keys, bound, key);
+        return new Statement.CreatePartitionOf(table, parent, ifNotExists, constraints, keys, bound, key, columnOptions);
+    }
+
+    /** In PARTITION OF's list: {@code col [WITH OPTIONS] [NOT NULL | NULL | DEFAULT e | UNIQUE | PRIMARY KEY | CHECK (...)] ...}. */
+    private Statement.ColumnDef partitionColumn(List<Statement.TableConstraint> constraints) {
+        String col = name("column name");
+        if (peek().is(Keyword.WITH) && peek(1).isKeyword("OPTIONS")) {
+            pos += 2;
+        }
+        boolean primary = false;
+        boolean notNull = false;
+        boolean unique = false;
+        Expr defaultValue = null;
+        String defaultText = null;
+        String constraintName = null;
+        while (!peek().is(Symbol.COMMA) && !peek().is(Symbol.RPAREN) && peek().type != Token.Type.END) {
+            if (acceptKeyword(Keyword.PRIMARY)) {
+                expectKeyword(Keyword.KEY);
+                primary = true;
+            } else if (acceptKeyword(Keyword.NOT)) {
+                expectKeyword(Keyword.NULL);
+                notNull = true;
+            } else if (acceptKeyword(Keyword.NULL)) {
+                // nullable: as the parent's
+            } else if (acceptKeyword(Keyword.UNIQUE)) {
+                unique = true;
+            } else if (acceptKeyword(Keyword.DEFAULT)) {
+                int start = peek().start;
+                defaultValue = unary();
+                defaultText = sql.substring(start, lastEnd());
+            } else if (acceptKeyword(Keyword.CONSTRAINT)) {
+                constraintName = name("constraint name");
+                continue;
+            } else if (peek().is(Keyword.CHECK)) {
+                Statement.TableConstraint c = checkConstraint(constraintName);
+                constraints.add(new Statement.TableConstraint(c.name(), c.kind(), List.of(col), c.check(), c.checkText(), null, null,
+                        null, null, false));
+            } else {
+                throw error("a column option (NOT NULL, DEFAULT, UNIQUE, PRIMARY KEY, CHECK)");
+            }
+            constraintName = null;
+        }
+        return new Statement.ColumnDef(col, null, primary, notNull, unique, defaultValue, defaultText);
     }
 
     /** {@code PARTITION BY RANGE|LIST|HASH (key [opclass], ...)} or null when none follows. */

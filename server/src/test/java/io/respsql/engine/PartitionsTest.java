@@ -98,6 +98,11 @@ class PartitionsTest {
         ok("INSERT INTO h VALUES (1, 'q') ON CONFLICT DO NOTHING");
         assertEquals("rows [1,c, 3,b, 4,d]", run("SELECT * FROM h ORDER BY k"));
         fails("INSERT INTO h1 VALUES (1, 'dup')", "23505");
+        // a partition's own column options: UNIQUE and a DEFAULT of its own
+        ok("CREATE TABLE h3 PARTITION OF h (v UNIQUE DEFAULT 'own') FOR VALUES IN (5, 6)");
+        ok("INSERT INTO h3 (k) VALUES (5)");
+        fails("INSERT INTO h VALUES (6, 'own')", "23505");
+        assertEquals("rows [5,own]", run("SELECT * FROM h3"));
     }
 
     @Test

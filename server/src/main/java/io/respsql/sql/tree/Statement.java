@@ -337,10 +337,12 @@ public sealed interface Statement {
 
     /**
      * {@code CREATE TABLE t PARTITION OF p [(constraints)] FOR VALUES ... | DEFAULT [PARTITION BY ...]}:
-     * {@code key} null when the partition is not partitioned itself.
+     * {@code key} null when the partition is not partitioned itself; {@code columnOptions}: a column's own
+     * NOT NULL / DEFAULT / UNIQUE / PRIMARY KEY (its type null: the parent's).
      */
     record CreatePartitionOf(String table, String parent, boolean ifNotExists, List<TableConstraint> constraints,
-                             List<KeyConstraint> keys, PartitionBound bound, PartitionKey key) implements Statement {
+                             List<KeyConstraint> keys, PartitionBound bound, PartitionKey key, List<ColumnDef> columnOptions)
+            implements Statement {
     }
 
     /** {@code ALTER TABLE p ATTACH PARTITION t FOR VALUES ... | DEFAULT}. */
