@@ -13,7 +13,7 @@ import java.net.SocketAddress;
  * network layer, which owns the connection, and the commands, which read and change it; it depends
  * on neither. Event-loop thread only.
  */
-public final class Session {
+public final class Session implements io.respsql.engine.QueryClient {
     private final long id;
     private final Channel channel;
     private final String addr;

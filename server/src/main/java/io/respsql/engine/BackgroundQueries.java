@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.respsql.client.Session;
 import io.respsql.expr.Cancellation;
 import io.respsql.info.DeferredCall;
 import io.respsql.plan.PlannedQuery;
@@ -37,7 +36,7 @@ import java.util.function.LongSupplier;
  *
  * <p>Event loop: after a query is planned, {@link #offer} estimates the rows its scans visit;
  * above {@code bg-query-min-rows} it takes a read view of the tables the query reads (the data as
- * of the request's arrival), blocks the client's further requests ({@link Session#block()}, as WAIT
+ * of the request's arrival), blocks the client's further requests ({@link QueryClient#block()}, as WAIT
  * does, so replies stay in request order) and hands the statement to a worker. The worker plans it
  * again against the view (no indexes there: the plan scans) and runs it into a private reply in
  * the connection's reply form and protocol ({@link WorkerReply.Form}, chosen by the command and
@@ -100,7 +99,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     private java.util.function.Supplier<DeferredCall> calls = () -> null;
 
     /** The request being served ({@link #forRequest}); event loop only. */
-    private Session session;
+    private QueryClient session;
     private WorkerReply.Form form;
     /** When the request being served started (nanoTime): a statement timeout counts from here. */
     private long requestStart;
@@ -181,7 +180,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
      * bg-query-min-rows 0 nothing is offloaded by its estimate, but a statement that overruns
      * loop-statement-max-ms inline still moves here.
      */
-    public SqlEngine.Offload forRequest(Session s, WorkerReply.Form replyForm) {
+    public SqlEngine.Offload forRequest(QueryClient s, WorkerReply.Form replyForm) {
         if (s == null) {
             return null;
         }
@@ -225,7 +224,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
     @Override
     public boolean offer(Statement.QueryStatement q, String sql, PlannedQuery plan, boolean movedOff,
                          java.util.function.Function<java.util.Collection<Table>, ReadView> views) {
-        Session s = session;
+        QueryClient s = session;
         long threshold = minRows.getAsLong();
         // bg-query-min-rows 0: by estimate never, but a statement over loop-statement-max-ms still moves.
         long rows = s == null || movedOff || threshold <= 0 || plan.tablesRead().isEmpty() ? 0 : estimate(plan, null);
@@ -296,7 +295,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
      * failure can no longer be answered with an error, so the connection closes (as inline).
      */
     private final class Job implements WorkerReply.Chunks {
-        final Session session;
+        final QueryClient session;
         final Statement.QueryStatement q;
         final String sql;
         final ReadView view;
@@ -417,7 +416,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
             throw new io.respsql.result.ReplyAbortedException(why);
         }
 
-        Job(Session session, Statement.QueryStatement q, String sql, ReadView view, WorkerReply.Form form) {
+        Job(QueryClient session, Statement.QueryStatement q, String sql, ReadView view, WorkerReply.Form form) {
             this.session = session;
             this.q = q;
             this.sql = sql;
@@ -567,7 +566,7 @@ public final class BackgroundQueries implements SqlEngine.Offload {
      * CLIENT CANCEL (event loop): stops {@code s}'s running background statement, whose client
      * gets {@code -ERR <why>} and stays connected. Whether one was running.
      */
-    public boolean cancel(Session s, String why) {
+    public boolean cancel(QueryClient s, String why) {
         boolean any = false;
         synchronized (running) {
             for (Job job : running) {
