@@ -6,12 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,19 +21,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rows totally, and values that depend on the order of peers read a column equal among peers.
  */
 class WindowPgTest {
-    private static PgPeer pg;
+    private static JdbcPair pair;
     private static TestServer server;
     private static Connection theirs;
     private static Connection ours;
 
     @BeforeAll
     static void start() throws Exception {
-        PgOracle.requirePostgresql();
-        pg = PgPeer.start(PgOracle.repoRoot());
-        server = TestServer.start(c -> c.pgPort(0));
-        theirs = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.port() + "/" + pg.database(), pg.user(), "");
-        ours = DriverManager.getConnection("jdbc:postgresql://" + server.host() + ":" + server.server().pgPort() + "/respsql",
-                "tester", "");
+        pair = JdbcPair.start();
+        server = pair.server();
+        theirs = pair.theirs();
+        ours = pair.ours();
         both("CREATE TABLE wt (id INT PRIMARY KEY, p INT, k INT, v INT, s TEXT)");
         StringBuilder insert = new StringBuilder("INSERT INTO wt VALUES ");
         // k: ties (groups of 1..4 rows) and NULLs; v: NULLs and repeats; p: three partitions and a NULL one.
@@ -55,78 +48,25 @@ class WindowPgTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (ours != null) {
-            ours.close();
-        }
-        if (theirs != null) {
-            theirs.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (pg != null) {
-            pg.close();
+        if (pair != null) {
+            pair.close();
         }
     }
 
-    /** Runs {@code sql} on both; the same SQLSTATE when PostgreSQL fails, else the same column types and rows. */
     private static List<String> same(String sql) throws SQLException {
-        List<String> expected;
-        try {
-            expected = rows(theirs, sql);
-        } catch (SQLException e) {
-            String state = e.getSQLState();
-            try {
-                rows(ours, sql);
-            } catch (SQLException mine) {
-                assertEquals(state, mine.getSQLState(), sql + ": " + mine.getMessage() + " / PostgreSQL: " + e.getMessage());
-                return List.of();
-            }
-            throw new AssertionError(sql + ": PostgreSQL fails with " + state + " (" + e.getMessage() + "), RespSQL answers");
-        }
-        assertEquals(expected, rows(ours, sql), sql);
-        return expected;
+        return pair.same(sql);
     }
 
-    /** {@code sql} fails on both with {@code state}. */
     private static void fails(String state, String sql) throws SQLException {
-        try {
-            rows(theirs, sql);
-            throw new AssertionError(sql + ": PostgreSQL answers");
-        } catch (SQLException e) {
-            assertEquals(state, e.getSQLState(), sql + ": PostgreSQL: " + e.getMessage());
-        }
-        assertTrue(same(sql).isEmpty());
+        pair.fails(state, sql);
     }
 
     private static void both(String sql) throws SQLException {
-        try (Statement st = theirs.createStatement()) {
-            st.execute(sql);
-        }
-        try (Statement st = ours.createStatement()) {
-            st.execute(sql);
-        }
+        pair.both(sql);
     }
 
-    /** Column type names, then each row's values as text. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            ResultSetMetaData md = rs.getMetaData();
-            StringBuilder types = new StringBuilder("types:");
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                types.append(' ').append(md.getColumnTypeName(i));
-            }
-            out.add(types.toString());
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= md.getColumnCount(); i++) {
-                    row.append(i == 1 ? "" : "|").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
+    static List<String> rows(Connection c, String sql) throws SQLException {
+        return JdbcPair.rows(c, sql);
     }
 
     @Test
