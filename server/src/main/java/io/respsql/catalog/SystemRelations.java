@@ -123,7 +123,12 @@ public final class SystemRelations {
                 case INT -> ((IntColumn) c).set(row, ((Number) v).intValue());
                 case BIGINT -> ((LongColumn) c).set(row, ((Number) v).longValue());
                 case FLOAT -> ((DoubleColumn) c).set(row, ((Number) v).doubleValue());
-                default -> throw new IllegalStateException("column type " + c.type());
+                default -> {
+                    if (!c.type().isArray()) {
+                        throw new IllegalStateException("column type " + c.type());
+                    }
+                    ((TextColumn) c).set(row, v.toString().getBytes(StandardCharsets.UTF_8)); // arrays: their text
+                }
             }
         }
     }
@@ -138,6 +143,7 @@ public final class SystemRelations {
                 case "bigint" -> ColumnType.BIGINT;
                 case "bool" -> ColumnType.BOOLEAN;
                 case "float" -> ColumnType.FLOAT;
+                case "int2[]" -> ColumnType.INT_ARRAY; // arrays: conkey, confkey
                 default -> ColumnType.TEXT;
             };
             out.add(new ColumnSpec(w[0], type, false, null));
@@ -162,6 +168,10 @@ public final class SystemRelations {
             {26, "oid", 4, "N"}, {700, "float4", 4, "N"}, {701, "float8", 8, "N"}, {1042, "bpchar", -1, "S"},
             {1043, "varchar", -1, "S"}, {1082, "date", 4, "D"}, {1114, "timestamp", 8, "D"},
             {1184, "timestamptz", 8, "D"}, {1186, "interval", 16, "T"}, {1700, "numeric", -1, "N"},
+            // ---- arrays ----
+            {1000, "_bool", -1, "A"}, {1005, "_int2", -1, "A"}, {1007, "_int4", -1, "A"}, {1009, "_text", -1, "A"},
+            {1015, "_varchar", -1, "A"}, {1016, "_int8", -1, "A"}, {1022, "_float8", -1, "A"}, {1115, "_timestamp", -1, "A"},
+            {1182, "_date", -1, "A"}, {1231, "_numeric", -1, "A"},
     };
 
     /** The PostgreSQL type OID of a column type (by its name, so types added later default to text). */
@@ -175,6 +185,14 @@ public final class SystemRelations {
             case "TIMESTAMP" -> 1114;
             case "NUMERIC", "NUMERIC_TEXT" -> 1700;
             case "INTERVAL" -> 1186;
+            case "INT_ARRAY" -> 1007; // arrays
+            case "BIGINT_ARRAY" -> 1016;
+            case "FLOAT_ARRAY" -> 1022;
+            case "TEXT_ARRAY" -> 1009;
+            case "BOOLEAN_ARRAY" -> 1000;
+            case "DATE_ARRAY" -> 1182;
+            case "TIMESTAMP_ARRAY" -> 1115;
+            case "NUMERIC_ARRAY" -> 1231;
             default -> 25;
         };
     }
@@ -214,6 +232,16 @@ public final class SystemRelations {
             case 1184 -> "timestamp with time zone";
             case 1186 -> "interval";
             case 1700 -> "numeric";
+            case 1000 -> "boolean[]"; // arrays
+            case 1005 -> "smallint[]";
+            case 1007 -> "integer[]";
+            case 1009 -> "text[]";
+            case 1015 -> "character varying[]";
+            case 1016 -> "bigint[]";
+            case 1022 -> "double precision[]";
+            case 1115 -> "timestamp without time zone[]";
+            case 1182 -> "date[]";
+            case 1231 -> "numeric[]";
             default -> null;
         };
         if (base == null) {
@@ -615,7 +643,7 @@ public final class SystemRelations {
         pg("pg_constraint", "oid int, conname text, connamespace int, contype text, condeferrable bool,"
                 + " condeferred bool, convalidated bool, conrelid int, contypid int, conindid int, conparentid int,"
                 + " confrelid int, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,"
-                + " coninhcount int, connoinherit bool, conkey text, confkey text, conbin text", (c, r) -> {
+                + " coninhcount int, connoinherit bool, conkey int2[], confkey int2[], conbin text", (c, r) -> {
             Oids oids = new Oids(c);
             for (Map.Entry<TableIndex, Integer> e : oids.indexes.entrySet()) {
                 TableIndex ix = e.getKey();

@@ -266,6 +266,9 @@ final class ArrayNodes {
                 return new Dimension(name, args.get(0), null);
             case "ARRAY_TO_STRING":
                 arity(name, args, 2, 3);
+                if (args.get(0).type() == SqlType.TEXT && !args.get(0).isConstant()) {
+                    return args.get(0); // the catalog's text-typed "arrays" (reloptions): NULL or one text already
+                }
                 array(name, args, 0);
                 return new ToString(args.toArray(new Expression[0]));
             case "STRING_TO_ARRAY":

@@ -440,8 +440,8 @@ public final class QueryBinder {
         }
         BlockScope fs = new BlockScope(scope.parent);
         Expression a = value(f.args().get(0), fs);
-        if (a.type() == SqlType.TEXT && a.isConstant()) {
-            a = Expressions.cast(a, SqlType.TEXT_ARRAY);
+        if (a.type() == SqlType.TEXT) {
+            a = Expressions.cast(a, SqlType.TEXT_ARRAY); // a literal, or the catalog's text-typed reloptions
         } else if (a.type() == SqlType.NULL) {
             a = Expressions.constNull(SqlType.TEXT_ARRAY);
         }
