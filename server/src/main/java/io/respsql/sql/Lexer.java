@@ -107,7 +107,9 @@ public final class Lexer {
                 if (c == '\'' && prior != null && prior.type == Token.Type.STRING && s.charAt(prior.end - 1) == '\''
                         && Dialect.postgres() && newlineBetween(s, prior.end, start)) {
                     // regress25: 'a'<newline>'b' is one constant 'ab' (SQL's continuation of a string)
-                    out.set(out.size() - 1, new Token(Token.Type.STRING, prior.text + text, prior.start, end));
+                    // an E'...' string's continuation is E'...' too: its backslash escapes are resolved (PostgreSQL's scanner)
+                    boolean escaped = (s.charAt(prior.start) == 'E' || s.charAt(prior.start) == 'e') && s.charAt(prior.start + 1) == '\'';
+                    out.set(out.size() - 1, new Token(Token.Type.STRING, prior.text + (escaped ? escapes(text) : text), prior.start, end));
                 } else {
                     out.add(new Token(name ? Token.Type.IDENT : Token.Type.STRING, text, start, end));
                 }
@@ -227,7 +229,8 @@ public final class Lexer {
                     }
                     appendCodePoint(sb, cp);
                   } catch (SqlException bad) {
-                    throw new SqlException("22025", bad.getMessage());
+                    // only a malformed escape is 22025; a zero, too large or unpaired surrogate value stays 42601 (PostgreSQL's scanner)
+                    throw "invalid Unicode escape".equals(bad.getMessage()) ? new SqlException("22025", bad.getMessage()) : bad;
                   }
                 }
                 default -> sb.append(e);
