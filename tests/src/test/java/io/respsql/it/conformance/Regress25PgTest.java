@@ -71,6 +71,7 @@ class Regress25PgTest {
         "SELECT unistr('\\0064at\\+0000610'), unistr('d\\u0061t\\U000000610'), unistr('back\\\\slash'), unistr(NULL)",
         "SELECT CASE WHEN E'a'\n'\\n' = E'a\\n' THEN 'escaped' ELSE 'raw' END, E'a'\n'b'",
         "SELECT E'\\xZ', E'\\q'",
+        "SELECT E'\\xc3\\xa9t\\303\\251', E'\\xe2\\x82\\xac = \\u20ac'",
         "SELECT to_hex(256*256*256 - 1), to_hex(-1), to_hex(256::bigint*256::bigint*256::bigint*256::bigint - 1),"
                 + " to_hex(-1::int8), to_hex(0)",
     };
@@ -94,6 +95,9 @@ class Regress25PgTest {
         "SELECT E'\\u0000'",
         "SELECT U&'\\0000'",
         "SELECT E'\\uD800'",
+        "SELECT E'\\xff'",
+        "SELECT E'\\xc3'",
+        "SELECT E'\\xc3x'",
         "SELECT 'infinity'::timestamp - 'infinity'::timestamp",
         "ANALYZE no_such_table",
         "VACUUM no_such_table",
