@@ -40,6 +40,11 @@ final class Like extends Expression {
         this(operand, pattern, escape, negated, true, false);
     }
 
+    /** Reentrant: the pattern was compiled once, at construction. */
+    boolean constantPatternCompiled() {
+        return constantPattern;
+    }
+
     Like(Expression operand, Expression pattern, Expression escape, boolean negated, boolean fold, boolean ilike) {
         super(SqlType.BOOLEAN);
         this.fold = fold;

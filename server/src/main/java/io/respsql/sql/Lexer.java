@@ -107,7 +107,9 @@ public final class Lexer {
                 if (c == '\'' && prior != null && prior.type == Token.Type.STRING && s.charAt(prior.end - 1) == '\''
                         && Dialect.postgres() && newlineBetween(s, prior.end, start)) {
                     // regress25: 'a'<newline>'b' is one constant 'ab' (SQL's continuation of a string)
-                    out.set(out.size() - 1, new Token(Token.Type.STRING, prior.text + text, prior.start, end));
+                    // an E'...' string's continuation is E'...' too: its backslash escapes are resolved (PostgreSQL's scanner)
+                    boolean escaped = (s.charAt(prior.start) == 'E' || s.charAt(prior.start) == 'e') && s.charAt(prior.start + 1) == '\'';
+                    out.set(out.size() - 1, new Token(Token.Type.STRING, prior.text + (escaped ? escapes(text) : text), prior.start, end));
                 } else {
                     out.add(new Token(name ? Token.Type.IDENT : Token.Type.STRING, text, start, end));
                 }
@@ -179,6 +181,7 @@ public final class Lexer {
             return raw;
         }
         StringBuilder sb = new StringBuilder(raw.length());
+        java.util.BitSet bytes = null; // review3: positions of sb holding an escaped byte above 0x7F
         for (int k = 0; k < raw.length(); k++) {
             char ch = raw.charAt(k);
             if (ch != '\\' || k + 1 == raw.length()) {
@@ -197,7 +200,11 @@ public final class Lexer {
                     for (int d = 0; d < 2 && k + 1 < raw.length() && raw.charAt(k + 1) >= '0' && raw.charAt(k + 1) <= '7'; d++) {
                         v = v * 8 + raw.charAt(++k) - '0';
                     }
-                    sb.append(byteEscape(v & 0xFF));
+                    if ((v & 0xFF) >= 0x80) {
+                        bytes = highByte(sb, bytes, v & 0xFF);
+                    } else {
+                        sb.append(byteEscape(v & 0xFF));
+                    }
                 }
                 case 'x' -> { // \xh, \xhh
                     int v = -1;
@@ -206,6 +213,8 @@ public final class Lexer {
                     }
                     if (v < 0) {
                         sb.append('x');
+                    } else if (v >= 0x80) {
+                        bytes = highByte(sb, bytes, v);
                     } else {
                         sb.append(byteEscape(v));
                     }
@@ -227,13 +236,52 @@ public final class Lexer {
                     }
                     appendCodePoint(sb, cp);
                   } catch (SqlException bad) {
-                    throw new SqlException("22025", bad.getMessage());
+                    // only a malformed escape is 22025; a zero, too large or unpaired surrogate value stays 42601 (PostgreSQL's scanner)
+                    throw "invalid Unicode escape".equals(bad.getMessage()) ? new SqlException("22025", bad.getMessage()) : bad;
                   }
                 }
                 default -> sb.append(e);
             }
         }
-        return sb.toString();
+        return bytes == null ? sb.toString() : utf8Runs(sb, bytes);
+    }
+
+    /** Notes an escaped byte above 0x7F at the end of {@code sb} (decoded with its neighbours by {@link #utf8Runs}). */
+    private static java.util.BitSet highByte(StringBuilder sb, java.util.BitSet bytes, int v) {
+        java.util.BitSet b = bytes == null ? new java.util.BitSet() : bytes;
+        b.set(sb.length());
+        sb.append((char) v);
+        return b;
+    }
+
+    /**
+     * The text with each run of escaped bytes decoded as UTF-8, as PostgreSQL takes E'\\xc3\\xa9' for U+00E9;
+     * a run that is not valid UTF-8 is PostgreSQL's 22021.
+     */
+    private static String utf8Runs(StringBuilder sb, java.util.BitSet bytes) {
+        StringBuilder out = new StringBuilder(sb.length());
+        int k = 0;
+        while (k < sb.length()) {
+            if (!bytes.get(k)) {
+                out.append(sb.charAt(k++));
+                continue;
+            }
+            int end = bytes.nextClearBit(k);
+            byte[] b = new byte[end - k];
+            for (int j = k; j < end; j++) {
+                b[j - k] = (byte) sb.charAt(j);
+            }
+            try {
+                out.append(java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(b)));
+            } catch (java.nio.charset.CharacterCodingException bad) {
+                throw new SqlException("22021", "invalid byte sequence for encoding \"UTF8\": 0x" + String.format("%02x", b[0] & 0xFF));
+            }
+            k = end;
+        }
+        return out.toString();
     }
 
     // ---- regress25: PostgreSQL's Unicode escapes ----

@@ -27,6 +27,16 @@ public final class Keys {
     private final byte[] kinds;
 
     /** Each key carried as its expression's type says. */
+    /** Whether every key may be evaluated by several threads at once (parallel aggregation). */
+    public boolean reentrant() {
+        for (Expression e : exprs) {
+            if (!io.respsql.expr.Reentrant.check(e)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public Keys(Expression[] exprs) {
         this(exprs, kindsOf(exprs));
     }

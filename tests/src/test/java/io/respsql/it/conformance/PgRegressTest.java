@@ -258,7 +258,7 @@ class PgRegressTest {
 
     // ---- comparing -----------------------------------------------------------------------------
 
-    private static final Pattern DML = Pattern.compile("(?is)^\\s*(INSERT|UPDATE|DELETE)\\b");
+    private static final Pattern DML = Pattern.compile("(?is)^\\s*(INSERT|UPDATE|DELETE|COPY)\\b"); // COPY: its row count too (review3)
 
     /** The category of one statement from both answers. */
     static Verdict classify(String sql, PgAnswer p, Object r) {

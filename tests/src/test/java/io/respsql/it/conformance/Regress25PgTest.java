@@ -50,6 +50,12 @@ class Regress25PgTest {
         "SELECT CASE WHEN date 'infinity' = timestamp 'infinity' AND date '-infinity' < timestamp '4713-01-01 BC' THEN 'same' END",
         "SELECT a.id, b.id FROM inf a JOIN inf b ON a.d = b.d ORDER BY 1, 2",
         "SELECT generate_series(timestamp '2022-01-01', timestamp 'infinity', interval '1 month') LIMIT 3",
+        // review3 probes
+        "SELECT id FROM inf WHERE d BETWEEN '-infinity' AND '2000-01-01' ORDER BY id",
+        "SELECT id, date_trunc('day', t), t - interval '1 year', d + 10000000 FROM inf WHERE id IN (1, 2) ORDER BY id",
+        "SELECT id, extract(dow from t), extract(week from d), date_part('doy', t) FROM inf ORDER BY id",
+        "SELECT max(d) - 1, min(t) + interval '1 day' FROM inf",
+        "SELECT id, to_char(d, 'YYYY'), extract(epoch from d) FROM inf ORDER BY id",
     };
 
     /** Column aliases on a table, Unicode and escape strings, string continuation, unistr and to_hex. */
@@ -63,6 +69,9 @@ class Regress25PgTest {
         "SELECT E'd\\u0061t\\U00000061', E'\\101\\x42\\x4a', E'tab\\there', E'\\ud83d\\ude00'",
         "SELECT 'first line'\n' - next line'\n\t' - third line' AS three, 'a' || 'b'",
         "SELECT unistr('\\0064at\\+0000610'), unistr('d\\u0061t\\U000000610'), unistr('back\\\\slash'), unistr(NULL)",
+        "SELECT CASE WHEN E'a'\n'\\n' = E'a\\n' THEN 'escaped' ELSE 'raw' END, E'a'\n'b'",
+        "SELECT E'\\xZ', E'\\q'",
+        "SELECT E'\\xc3\\xa9t\\303\\251', E'\\xe2\\x82\\xac = \\u20ac'",
         "SELECT to_hex(256*256*256 - 1), to_hex(-1), to_hex(256::bigint*256::bigint*256::bigint*256::bigint - 1),"
                 + " to_hex(-1::int8), to_hex(0)",
     };
@@ -83,6 +92,13 @@ class Regress25PgTest {
         "SELECT unistr('wrong: \\xyz')",
         "SELECT unistr('wrong: \\+2FFFFF')",
         "SELECT to_hex(1.5)",
+        "SELECT E'\\u0000'",
+        "SELECT U&'\\0000'",
+        "SELECT E'\\uD800'",
+        "SELECT E'\\xff'",
+        "SELECT E'\\xc3'",
+        "SELECT E'\\xc3x'",
+        "SELECT 'infinity'::timestamp - 'infinity'::timestamp",
         "ANALYZE no_such_table",
         "VACUUM no_such_table",
     };

@@ -88,7 +88,7 @@ public final class HashAggregate implements Operator {
         if (input instanceof TableScan) {
             TableScan scan = (TableScan) input;
             io.respsql.exec.op.Morsels morsels = io.respsql.exec.op.Morsels.current();
-            if (morsels != null && scan.splittable() && mergeable(accs)) {
+            if (morsels != null && scan.splittable() && mergeable(accs) && reentrant()) {
                 int stripes = morsels.stripes(scan.highWater());
                 if (stripes > 1) {
                     return runParallel(ctx, out, accs, scan, morsels, stripes);
@@ -119,6 +119,23 @@ public final class HashAggregate implements Operator {
 
     /** Writes group {@code g}'s GROUP BY values into output row {@code row} (columns 0 .. keys-1). */
     // ---- parallel ----
+    /**
+     * Whether the stripes may share the keys' and aggregates' expressions (each stripe has its own
+     * context, but expression nodes with buffers of their own are not re-entrant).
+     */
+    private boolean reentrant() {
+        if (!keys.reentrant()) {
+            return false;
+        }
+        for (AggregateSpec a : aggregates) {
+            if (!io.respsql.expr.Reentrant.check(a.argument()) || !io.respsql.expr.Reentrant.check(a.second())
+                    || !io.respsql.expr.Reentrant.check(a.filter())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean mergeable(Accumulator[] accs) {
         for (Accumulator a : accs) {
             if (!a.mergeable()) {

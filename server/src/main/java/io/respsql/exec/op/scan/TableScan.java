@@ -106,10 +106,11 @@ public final class TableScan implements Operator {
     // ---- parallel ----
     /**
      * Whether the scan may be split over threads: its table is a read view's (it never changes
-     * while the statement runs), not a work table filled by the run.
+     * while the statement runs), not a work table filled by the run, and its filter keeps no
+     * state of its own ({@link io.respsql.expr.Reentrant}: the stripes share it).
      */
     public boolean splittable() {
-        return table.rows().isReadOnly() && !table.isWorkTable();
+        return table.rows().isReadOnly() && !table.isWorkTable() && io.respsql.expr.Reentrant.check(filter);
     }
 
     /** One past the largest row slot of the scanned table (stripes split up to here). */
