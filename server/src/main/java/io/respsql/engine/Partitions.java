@@ -977,6 +977,7 @@ final class Partitions {
         if (s.returning() != null) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "UPDATE ... RETURNING on a partitioned table is not supported");
         }
+        refuseTreeRead(s, t, "UPDATE");
         String alias = s.alias() != null ? s.alias() : t.name();
         long n = 0;
         String cols = columnList(t);
@@ -1010,6 +1011,7 @@ final class Partitions {
         if (s.returning() != null) {
             throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "DELETE ... RETURNING on a partitioned table is not supported");
         }
+        refuseTreeRead(s, t, "DELETE");
         String alias = s.alias() != null ? s.alias() : t.name();
         long n = 0;
         for (Table leaf : leaves(t)) {
@@ -1020,6 +1022,34 @@ final class Partitions {
                     .changes(), 0);
         }
         return Outcome.count(n);
+    }
+
+    /**
+     * review2: an UPDATE or DELETE through a partitioned table runs partition by partition, so a
+     * subquery (or FROM / USING) reading the same partition tree would see the partitions already
+     * changed, where PostgreSQL reads the rows as they were before the statement
+     * ({@code UPDATE p SET v = (SELECT max(v) FROM p)} gave later partitions a larger maximum):
+     * refused until the routing step reads a snapshot.
+     */
+    private void refuseTreeRead(Statement st, Table t, String verb) {
+        Table root = root(t);
+        for (String n : ModifyingWith.tablesNamed(st)) {
+            if (n.startsWith(Statement.ONLY.toLowerCase(Locale.ROOT))) {
+                n = n.substring(Statement.ONLY.length());
+            }
+            Table r = catalog.table(n);
+            if (r != null && r.partitioning != null && root(r) == root) {
+                throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, verb + " of partitioned table \"" + t.name()
+                        + "\" reading its own partition tree (\"" + r.name() + "\") in a subquery, FROM or USING is not supported yet");
+            }
+        }
+    }
+
+    private static Table root(Table t) {
+        while (t.partitioning != null && t.partitioning.parent != null) {
+            t = t.partitioning.parent;
+        }
+        return t;
     }
 
     /** DROP TABLE: a partitioned table's partitions go with it; a partition leaves its parent. */

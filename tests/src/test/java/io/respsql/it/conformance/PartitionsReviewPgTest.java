@@ -1,0 +1,81 @@
+package io.respsql.it.conformance;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Second reader's findings on partition routing, each statement compared with PostgreSQL 15: an
+ * UPDATE through the parent reads the table as it was before the statement (not partition by
+ * partition), and a data-modifying WITH writing to a partitioned table routes its rows.
+ */
+class PartitionsReviewPgTest {
+    private static final List<String> LOAD = List.of(
+            "CREATE TABLE u (a int, v int) PARTITION BY RANGE (a)",
+            "CREATE TABLE u1 PARTITION OF u FOR VALUES FROM (0) TO (10)",
+            "CREATE TABLE u2 PARTITION OF u FOR VALUES FROM (10) TO (20)",
+            "CREATE TABLE d (a int, v int) PARTITION BY RANGE (a)",
+            "CREATE TABLE d1 PARTITION OF d FOR VALUES FROM (0) TO (10)",
+            "CREATE TABLE d2 PARTITION OF d FOR VALUES FROM (10) TO (20)",
+            "CREATE TABLE w (a int, b text) PARTITION BY RANGE (a)",
+            "CREATE TABLE w1 PARTITION OF w FOR VALUES FROM (0) TO (10)",
+            "CREATE TABLE w2 PARTITION OF w FOR VALUES FROM (10) TO (20)");
+    private static PgPair both;
+
+    @BeforeAll
+    static void start() throws Exception {
+        both = PgPair.start("partitions-review", LOAD);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (both != null) {
+            both.close();
+        }
+    }
+
+    @Test
+    void updateThroughParentReadsTheStatementsStartingRows() throws Exception {
+        both.same("INSERT INTO u VALUES (1, 1), (2, 2), (11, 11), (12, 12)");
+        sameOrRefused("UPDATE u SET v = (SELECT max(v) FROM u) + 1", "SELECT a, v FROM u ORDER BY a");
+        both.same("INSERT INTO d VALUES (1, 1), (2, 2), (11, 11), (12, 12)");
+        sameOrRefused("DELETE FROM d WHERE v < (SELECT max(v) FROM d) - 10 OR v > (SELECT min(v) FROM d) + 10", "SELECT a, v FROM d ORDER BY a");
+    }
+
+    /**
+     * {@code write} does on RespSQL what it does on PostgreSQL ({@code check}'s rows the same after
+     * it), or RespSQL refuses it as not supported and changes nothing: never a different answer.
+     */
+    private static void sameOrRefused(String write, String check) throws Exception {
+        String before = both.conn.call("SQL", check);
+        both.pg.query(write);
+        String reply = both.conn.call("SQL", write);
+        if (reply.startsWith("-")) {
+            assertTrue(reply.contains("not supported"), write + " gave " + reply);
+            assertEquals(before, both.conn.call("SQL", check), write);
+            return;
+        }
+        both.same(check);
+    }
+
+    @Test
+    void modifyingWithRoutesItsRows() throws Exception {
+        // routed as PostgreSQL routes it, or refused (0A000) and nothing written: never rows outside every partition
+        String with = "WITH x AS (INSERT INTO w VALUES (1, 'a'), (15, 'b') RETURNING a) SELECT count(*) FROM x";
+        both.pg.query(with);
+        String reply = both.conn.call("SQL", with);
+        if (reply.startsWith("-")) {
+            assertTrue(reply.contains("not supported"), reply);
+            both.conn.call("SQL", "INSERT INTO w VALUES (1, 'a'), (15, 'b')");
+        }
+        both.same("SELECT a, b FROM w1 ORDER BY a");
+        both.same("SELECT a, b FROM w2 ORDER BY a");
+        both.same("DELETE FROM w WHERE a > 0");
+        both.same("SELECT a, b FROM w ORDER BY a");
+    }
+}
