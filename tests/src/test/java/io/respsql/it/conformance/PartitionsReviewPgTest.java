@@ -22,6 +22,9 @@ class PartitionsReviewPgTest {
             "CREATE TABLE d (a int, v int) PARTITION BY RANGE (a)",
             "CREATE TABLE d1 PARTITION OF d FOR VALUES FROM (0) TO (10)",
             "CREATE TABLE d2 PARTITION OF d FOR VALUES FROM (10) TO (20)",
+            "CREATE TABLE k (a int, v int, t text) PARTITION BY RANGE (a)",
+            "CREATE TABLE k1 PARTITION OF k FOR VALUES FROM (0) TO (10)",
+            "CREATE TABLE k2 PARTITION OF k FOR VALUES FROM (10) TO (30)",
             "CREATE TABLE w (a int, b text) PARTITION BY RANGE (a)",
             "CREATE TABLE w1 PARTITION OF w FOR VALUES FROM (0) TO (10)",
             "CREATE TABLE w2 PARTITION OF w FOR VALUES FROM (10) TO (20)");
@@ -61,6 +64,20 @@ class PartitionsReviewPgTest {
             return;
         }
         both.same(check);
+    }
+
+    /** An UPDATE that sets no key column keeps its rows where they are; one that sets a key column still moves them. */
+    @Test
+    void updatesOfKeyAndNonKeyColumns() throws Exception {
+        both.same("INSERT INTO k VALUES (1, 1, 'a'), (5, 2, 'b'), (12, 3, 'c')");
+        both.same("UPDATE k SET v = v + 1, t = 'x' WHERE a = 5");
+        both.same("UPDATE k1 SET v = 7 WHERE a = 1");
+        both.same("SELECT a, v, t FROM k1 ORDER BY a");
+        both.same("UPDATE k SET \"a\" = 15 WHERE a = 1");
+        both.same("SELECT a, v, t FROM k2 ORDER BY a");
+        both.error("UPDATE k1 SET a = 13 WHERE a = 5", "violates partition constraint");
+        both.same("UPDATE k SET a = a + 10 WHERE v = 3");
+        both.same("SELECT a, v, t FROM k ORDER BY a");
     }
 
     @Test
