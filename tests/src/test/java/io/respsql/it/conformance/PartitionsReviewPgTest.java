@@ -80,6 +80,37 @@ class PartitionsReviewPgTest {
         both.same("SELECT a, v, t FROM k ORDER BY a");
     }
 
+    /** A foreign key on a partitioned table, or referencing one, holds as PostgreSQL's, or is refused (0A000). */
+    @Test
+    void foreignKeysOfAPartitionTreeHoldOrAreRefused() throws Exception {
+        both.same("CREATE TABLE fpar (id int PRIMARY KEY)");
+        both.same("INSERT INTO fpar VALUES (1)");
+        if (sameOrRefusedDdl("CREATE TABLE fc (r int REFERENCES fpar) PARTITION BY RANGE (r)")) {
+            both.same("CREATE TABLE fc1 PARTITION OF fc FOR VALUES FROM (0) TO (100)");
+            both.same("INSERT INTO fc VALUES (1)");
+            both.error("INSERT INTO fc1 VALUES (7)", "violates foreign key constraint");
+            both.error("DELETE FROM fpar", "violates foreign key constraint");
+        }
+        both.same("CREATE TABLE fpp (id int PRIMARY KEY) PARTITION BY RANGE (id)");
+        both.same("CREATE TABLE fpp1 PARTITION OF fpp FOR VALUES FROM (0) TO (100)");
+        both.same("INSERT INTO fpp VALUES (1)");
+        if (sameOrRefusedDdl("CREATE TABLE fch (r int REFERENCES fpp)")) {
+            both.same("INSERT INTO fch VALUES (1)");
+            both.error("INSERT INTO fch VALUES (2)", "violates foreign key constraint");
+        }
+    }
+
+    /** Runs DDL on both: true when RespSQL took it as PostgreSQL did, false when it refused it as not supported. */
+    private static boolean sameOrRefusedDdl(String ddl) throws Exception {
+        both.pg.query(ddl);
+        String reply = both.conn.call("SQL", ddl);
+        if (reply.startsWith("-")) {
+            assertTrue(reply.contains("not supported"), ddl + " gave " + reply);
+            return false;
+        }
+        return true;
+    }
+
     @Test
     void modifyingWithRoutesItsRows() throws Exception {
         // routed as PostgreSQL routes it, or refused (0A000) and nothing written: never rows outside every partition
