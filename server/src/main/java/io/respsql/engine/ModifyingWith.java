@@ -130,6 +130,12 @@ public final class ModifyingWith {
         }
         Set<String> changed = new LinkedHashSet<>();
         for (Query.Modifying m : parts) {
+            io.respsql.storage.Table tt = catalog.table(target(m));
+            if (tt != null && tt.partitioning != null) {
+                // review2: the write would bypass the routing step (a partitioned table's rows stayed in its own
+                // storage, a partition's went unchecked against its bound)
+                throw refused("a data-modifying WITH query on a partitioned table or a partition (\"" + tt.name() + "\")");
+            }
             String t = target(m).toLowerCase(Locale.ROOT);
             if (!changed.add(t) && !(m.statement() instanceof Statement.Insert)) {
                 throw refused("two data-modifying WITH queries change table \"" + t + "\"");

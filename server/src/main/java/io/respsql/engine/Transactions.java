@@ -485,6 +485,7 @@ public final class Transactions {
                 t.savepointNames.add(w[1]);
                 t.savepointMarks.add(t.block.mark());
                 t.savepointReadOnly.add(t.readOnly);
+                t.savepointDeferred.add(t.block.deferred().save()); // review2: ROLLBACK TO gives the deferred checks back
                 return Reply.tag("SAVEPOINT");
             }
             case "release" -> {
@@ -665,6 +666,7 @@ public final class Transactions {
         }
         engine.rollbackTo(t.block, t.savepointMarks.getLong(at));
         t.readOnly = t.savepointReadOnly.getBoolean(at);
+        t.block.deferred().restore(t.savepointDeferred.get(at)); // review2: PostgreSQL's subtransaction abort
         t.dropSavepointsFrom(at + 1);
         t.state = Tx.OPEN;
         return Reply.tag("ROLLBACK");
@@ -1016,6 +1018,8 @@ public final class Transactions {
         final LongArrayList savepointMarks = new LongArrayList();
         /** Each savepoint's READ ONLY flag when it was set: ROLLBACK TO and RELEASE give it back (PostgreSQL's subtransactions). */
         final it.unimi.dsi.fastutil.booleans.BooleanArrayList savepointReadOnly = new it.unimi.dsi.fastutil.booleans.BooleanArrayList();
+        /** Each savepoint's deferred-check state (DeferredChecks#save), given back by ROLLBACK TO (review2). */
+        final List<Object> savepointDeferred = new ArrayList<>();
         boolean deferrable;
         boolean defaultDeferrable;
         /** idle_in_transaction_session_timeout in ms (0: off). */
@@ -1060,6 +1064,7 @@ public final class Transactions {
                 savepointNames.remove(savepointNames.size() - 1);
                 savepointMarks.removeLong(savepointMarks.size() - 1);
                 savepointReadOnly.removeBoolean(savepointReadOnly.size() - 1);
+                savepointDeferred.remove(savepointDeferred.size() - 1);
             }
         }
 
@@ -1071,6 +1076,7 @@ public final class Transactions {
             savepointNames.clear();
             savepointMarks.clear();
             savepointReadOnly.clear();
+            savepointDeferred.clear();
             deferrable = false;
         }
     }

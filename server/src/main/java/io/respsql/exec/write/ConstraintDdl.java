@@ -137,6 +137,11 @@ public final class ConstraintDdl {
         if (parent == null) {
             throw new SqlException(SqlState.UNDEFINED_TABLE, "relation \"" + c.refTable() + "\" does not exist");
         }
+        if (io.respsql.storage.Partitioning.partitioned(parent)) {
+            // review2: a partitioned table's rows are in its partitions, its own storage is empty: every reference failed
+            throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "a foreign key referencing partitioned table \"" + parent.name()
+                    + "\" is not supported yet");
+        }
         Column[] cols = columns(t, c.columns());
         Column[] refs;
         if (c.refColumns() == null) {

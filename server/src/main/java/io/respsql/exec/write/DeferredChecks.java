@@ -151,4 +151,30 @@ public final class DeferredChecks {
         pendingFk.clear();
         pendingRow.clear();
     }
+
+    /**
+     * The state at a SAVEPOINT (the SET CONSTRAINTS modes and the rows still to check), which
+     * ROLLBACK TO gives back as PostgreSQL's subtransaction abort does: checks a SET CONSTRAINTS
+     * ... IMMEDIATE made after the savepoint count no more (the rows they passed may depend on rows
+     * the rollback takes back), its modes are undone, rows noted after it are forgotten.
+     */
+    public Object save() {
+        return new Saved(all, new HashMap<>(byName), new ArrayList<>(pendingFk), new it.unimi.dsi.fastutil.ints.IntArrayList(pendingRow));
+    }
+
+    /** Back to a state {@link #save} returned. */
+    public void restore(Object saved) {
+        Saved s = (Saved) saved;
+        all = s.all;
+        byName.clear();
+        byName.putAll(s.byName);
+        pendingFk.clear();
+        pendingFk.addAll(s.pendingFk);
+        pendingRow.clear();
+        pendingRow.addAll(s.pendingRow);
+    }
+
+    private record Saved(Boolean all, Map<String, Boolean> byName, List<ConstraintDef> pendingFk,
+            it.unimi.dsi.fastutil.ints.IntArrayList pendingRow) {
+    }
 }
