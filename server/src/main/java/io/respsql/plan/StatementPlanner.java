@@ -119,4 +119,12 @@ public final class StatementPlanner {
     public static Expression bindConstant(Expr e, String sql) {
         return new QueryBinder(null, sql).constant(e);
     }
+
+    /**
+     * Binds a VALUES entry of an INSERT: no table of its own, but a subquery in it reads the
+     * catalog's tables ({@code (SELECT max(i) FROM t)}).
+     */
+    public static Expression bindValue(ReadableCatalog catalog, Expr e, String sql) {
+        return new QueryBinder(catalog, sql).constant(e);
+    }
 }

@@ -334,7 +334,7 @@ public final class WritePlanner {
                     if (e == null) {
                         rows.defaultValue(target[i], defaultValue(t.column(target[i]))); // DEFAULT
                     } else if (!rows.literal(target[i], e, sql)) {
-                        rows.evaluated(target[i], StatementPlanner.bindConstant(e, sql), ValueRules.source(e, sql));
+                        rows.evaluated(target[i], StatementPlanner.bindValue(catalog, e, sql), ValueRules.source(e, sql));
                     }
                 }
             }

@@ -625,9 +625,12 @@ public final class SqlParser {
         }
     }
 
-    /** A SET value, or {@code DEFAULT} alone (PostgreSQL's dialect): null, the column's default. */
+    /**
+     * A SET value, or {@code DEFAULT} alone: null, the column's default. In both dialects: the 2010
+     * one reads a bare word as text, and stored the word "DEFAULT" where the column's default was meant.
+     */
     private Expr defaultOr(boolean setValue) {
-        if (Dialect.postgres() && peek().is(Keyword.DEFAULT) && (setValue ? endsValueAt(pos + 1, true)
+        if (peek().is(Keyword.DEFAULT) && (setValue ? endsValueAt(pos + 1, true)
                 : peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
             pos++;
             return null;
@@ -658,9 +661,12 @@ public final class SqlParser {
         return optionalAlias(false);
     }
 
-    /** A value of INSERT's VALUES: {@code DEFAULT} alone (PostgreSQL's dialect) is null, the column's default. */
+    /**
+     * A value of INSERT's VALUES: {@code DEFAULT} alone is null, the column's default (both dialects:
+     * the 2010 one stored the bare word as the text "DEFAULT").
+     */
     private Expr insertValue() {
-        if (Dialect.postgres() && peek().is(Keyword.DEFAULT) && (peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
+        if (peek().is(Keyword.DEFAULT) && (peek(1).is(Symbol.COMMA) || peek(1).is(Symbol.RPAREN))) {
             pos++;
             return null;
         }

@@ -414,7 +414,7 @@ public final class InsertOperator {
         /** Column {@code col} of the current row: the constant expression {@code x}, written {@code shown}. */
         public void evaluated(int col, Expression x, String shown) {
             if (ctx == null) {
-                ctx = new EvalContext(1);
+                ctx = new EvalContext(CHECK_RELATIONS); // a subquery in the entry binds its tables' slots
             }
             ValueRules.evaluated(table.column(col), x, ctx, shown, cell);
             rows.set(at, col, cell);
