@@ -148,7 +148,12 @@ public final class WritePlanner {
                 }
             } else {
                 io.respsql.sql.tree.Query.Item item = (io.respsql.sql.tree.Query.Item) it;
-                outs.add(binder.bind(item.expr(), scope));
+                Expression bound = binder.bind(item.expr(), scope);
+                if (bound == null) { // a table's name as a value: PostgreSQL's whole-row reference
+                    throw new SqlException(SqlState.FEATURE_NOT_SUPPORTED, "RETURNING " + binder.outputName(item.expr(), scope)
+                            + ": a whole-row reference is not supported yet; name the columns");
+                }
+                outs.add(bound);
                 names.add(item.alias() != null ? item.alias() : binder.outputName(item.expr(), scope));
             }
         }

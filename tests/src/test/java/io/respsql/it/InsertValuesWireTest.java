@@ -52,4 +52,16 @@ class InsertValuesWireTest {
             check(c);
         }
     }
+
+    @Test
+    void aWholeRowReferenceInReturningIsRefusedAndChangesNothing() throws Exception {
+        try (TestServer s = TestServer.start(); RespConnection c = s.raw()) {
+            assertEquals("+OK\r\n", c.call("SQL", "SET sql_dialect TO postgresql"));
+            assertEquals("+OK\r\n", c.call("SQL", "CREATE TABLE rw (a INT)"));
+            // it failed with an internal error (a NullPointerException) after binding
+            String refused = c.call("SQL", "INSERT INTO rw VALUES (1) RETURNING rw");
+            assertEquals(true, refused.startsWith("-") && refused.contains("whole-row"), refused);
+            assertEquals(rows(), c.call("SQL", "SELECT a FROM rw"));
+        }
+    }
 }
