@@ -969,7 +969,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (p.result == null) {
             // from its plan (its parameters are in place): Execute then streams the rows
             io.respsql.engine.BoundPlan bound = boundPlan(p.statement);
-            ResultColumns planned = bound != null && bound.columns() != null ? bound.columns() : describeColumns(p.sql);
+            // review1: a restricted user's Describe goes through describeColumns, which checks its rights (as Execute does)
+            ResultColumns planned = bound != null && bound.columns() != null && access() == null ? bound.columns()
+                    : describeColumns(p.sql);
             if (planned != null) {
                 PgMessages.rowDescription(out, planned, p.formats);
                 return true;
