@@ -122,6 +122,18 @@ class PgBoundPlanReviewTest {
                 assertEquals("22003", e.getSQLState(), e.getMessage());
             }
             assertEquals(List.of("1|2147483603"), rows(st, "SELECT k, v FROM bp_ovf"));
+            // int4 + $1 in a WHERE is int4 arithmetic, as the text's (and PostgreSQL's): 22003 past its range
+            try (PreparedStatement q = c.prepareStatement("SELECT k FROM bp_ovf WHERE v + ? > 0")) {
+                for (int i = 0; i < 3; i++) {
+                    q.setInt(1, 1);
+                    try (ResultSet rs = q.executeQuery()) {
+                        assertTrue(rs.next());
+                    }
+                }
+                q.setInt(1, 100);
+                SQLException e = assertThrows(SQLException.class, () -> q.executeQuery().close());
+                assertEquals("22003", e.getSQLState(), e.getMessage());
+            }
         }
     }
 
