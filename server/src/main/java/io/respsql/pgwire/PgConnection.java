@@ -259,6 +259,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             int start = f.readerIndex();
             boolean done;
             long records = server.host.appended();
+            long ends = tx.endedBlocks();
             try {
                 done = handle(f);
             } catch (IndexOutOfBoundsException e) {
@@ -276,8 +277,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 }
                 done = true;
             }
-            if (server.host.appended() != records) {
-                wroteRecords = true; // this connection's replies now wait for those records
+            if (server.host.appended() != records || tx.endedBlocks() != ends) {
+                // this connection's replies now wait for those records; review1: or a block ended here (its
+                // COMMIT's reply waits for the fsync of what it read, even when a BEGIN followed in this batch)
+                wroteRecords = true;
             }
             if (!done) {
                 f.readerIndex(start); // handled again when the worker is done
