@@ -1035,6 +1035,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             }
             if (!(st instanceof Statement.Insert ins) || ins.rows() == null || ins.rows().size() != 1
                     || hasIdentity(ins.table()) // an identity column's rules: the plain path
+                    || routed(ins.table()) // review1: a partition tree's rows are routed by the plain path
                     || !WritePlanner.startBulk(catalog, ins, bulk) || bulk.width() != values.width() || !values.readRows(sql, bulk)) {
                 return null;
             }
@@ -1095,7 +1096,7 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
         if (st instanceof Statement.Insert ins) {
             InsertOperator plan;
             try {
-                plan = io.respsql.exec.write.SequenceDdl.identityInsert(catalog, ins) != ins ? null
+                plan = io.respsql.exec.write.SequenceDdl.identityInsert(catalog, ins) != ins || routed(ins.table()) ? null
                         : WritePlanner.planCachedInsert(catalog, ins, sql, literals);
             } catch (RuntimeException e) {
                 plan = null; // no such table or column, an identity column's value: the plain path replies
@@ -1119,7 +1120,8 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // e.g. '5' read as a number: literal only
         }
         if (io.respsql.storage.SequenceScope.boundCount() != seqCalls
-                || (p instanceof Statement.Update u && hasIdentity(u.table()))) {
+                || (p instanceof Statement.Update u && (hasIdentity(u.table()) || routed(u.table())))
+                || (p instanceof Statement.Delete d && routed(d.table()))) {
             return new PlanCache.Entry(key, scan.hash, null, false, null); // nextval(...) or an identity column: planned each time
         }
         return new PlanCache.Entry(key, scan.hash, plan, isWrite(p), touchedTable(p));
@@ -1185,11 +1187,14 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
                     }
                     plan = pq;
                 } else if (p instanceof Statement.Update u) {
-                    if (hasIdentity(u.table())) {
+                    if (hasIdentity(u.table()) || routed(u.table())) {
                         return null;
                     }
                     plan = WritePlanner.planUpdate(catalog, u, template);
                 } else {
+                    if (routed(((Statement.Delete) p).table())) {
+                        return null;
+                    }
                     plan = WritePlanner.planDelete(catalog, (Statement.Delete) p, template);
                 }
             } catch (RuntimeException e) {
@@ -1544,6 +1549,15 @@ public final class SqlEngine implements io.respsql.info.PlanCacheStats {
             return "(a statement naming a password, not shown)"; // acl: a password never reaches the log
         }
         return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " chars)";
+    }
+
+    /**
+     * review1: whether a write to {@code table} goes through the partition routing step (a
+     * partitioned table or a partition: {@link Partitions#handles}); a kept plan would skip it.
+     */
+    private boolean routed(String table) {
+        io.respsql.storage.Table t = catalog.table(table);
+        return t != null && t.partitioning != null;
     }
 
     private boolean hasIdentity(String table) {

@@ -309,6 +309,7 @@ public final class Transactions {
     }
 
     private void end(Tx t, boolean commit) {
+        t.ended++; // review1
         try {
             if (commit) {
                 engine.commitBlock(t.block);
@@ -1030,6 +1031,13 @@ public final class Transactions {
 
         public boolean inBlock() {
             return state != IDLE;
+        }
+
+        /** review1: transaction blocks ended (COMMIT, ROLLBACK, ...) so far on this connection. */
+        long ended;
+
+        public long endedBlocks() {
+            return ended;
         }
 
         /** Fails an open transaction (an error outside the engine: 25P02 until ROLLBACK). */

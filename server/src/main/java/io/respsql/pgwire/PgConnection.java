@@ -259,6 +259,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
             int start = f.readerIndex();
             boolean done;
             long records = server.host.appended();
+            long ends = tx.endedBlocks();
             try {
                 done = handle(f);
             } catch (IndexOutOfBoundsException e) {
@@ -276,8 +277,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
                 }
                 done = true;
             }
-            if (server.host.appended() != records) {
-                wroteRecords = true; // this connection's replies now wait for those records
+            if (server.host.appended() != records || tx.endedBlocks() != ends) {
+                // this connection's replies now wait for those records; review1: or a block ended here (its
+                // COMMIT's reply waits for the fsync of what it read, even when a BEGIN followed in this batch)
+                wroteRecords = true;
             }
             if (!done) {
                 f.readerIndex(start); // handled again when the worker is done
@@ -969,7 +972,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter implements SqlEngi
         if (p.result == null) {
             // from its plan (its parameters are in place): Execute then streams the rows
             io.respsql.engine.BoundPlan bound = boundPlan(p.statement);
-            ResultColumns planned = bound != null && bound.columns() != null ? bound.columns() : describeColumns(p.sql);
+            // review1: a restricted user's Describe goes through describeColumns, which checks its rights (as Execute does)
+            ResultColumns planned = bound != null && bound.columns() != null && access() == null ? bound.columns()
+                    : describeColumns(p.sql);
             if (planned != null) {
                 PgMessages.rowDescription(out, planned, p.formats);
                 return true;
