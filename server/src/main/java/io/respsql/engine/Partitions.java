@@ -192,7 +192,7 @@ final class Partitions {
         }
         q.append(" FROM ONLY ").append(quote(t.name())).append(" WHERE FALSE");
         Capture rows = new Capture();
-        runner.run(SqlParser.parse(q.toString()), q.toString(), rows, null);
+        generated(q.toString(), rows, null);
         if (rows.rows > 0) { // an aggregate answers a row even over no rows
             throw new SqlException(SqlState.GROUPING_ERROR, "aggregate functions are not allowed in partition key expressions");
         }
@@ -774,7 +774,21 @@ final class Partitions {
 
     /** Runs generated text as a statement; its changes go to {@code log}. */
     private Outcome exec(String text, UndoLog log) {
-        return runner.run(SqlParser.parse(text), text, ResultSink.NONE, log);
+        return generated(text, ResultSink.NONE, log);
+    }
+
+    /**
+     * Parses and runs a statement this class wrote: in PostgreSQL's dialect whatever the session's, as it
+     * is written in it ({@code FROM ONLY}, quoted names); the 2010 dialect refused it ("table 'ONLY' does
+     * not exist"), so a write through RESP to a partition tree failed.
+     */
+    private Outcome generated(String text, ResultSink sink, UndoLog log) {
+        boolean prior = io.respsql.sql.Dialect.set(true);
+        try {
+            return runner.run(SqlParser.parse(text), text, sink, log);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
     }
 
     /** Takes out (into {@code log}) the rows of {@code t} (its own, ONLY) that do not satisfy {@code condition}; their number. */
@@ -788,7 +802,7 @@ final class Partitions {
     /** Whether a one-value query answers true. */
     private boolean truth(String query) {
         Capture c = new Capture();
-        runner.run(SqlParser.parse(query), query, c, null);
+        generated(query, c, null);
         return c.value != null && (c.value.equals("1") || c.value.equalsIgnoreCase("t") || c.value.equalsIgnoreCase("true"));
     }
 
@@ -963,7 +977,7 @@ final class Partitions {
     private long count(Table t, String condition) {
         String q = "SELECT count(*) FROM ONLY " + quote(t.name()) + " WHERE " + condition;
         Capture c = new Capture();
-        runner.run(SqlParser.parse(q), q, c, null);
+        generated(q, c, null);
         return c.value == null ? 0 : Long.parseLong(c.value);
     }
 

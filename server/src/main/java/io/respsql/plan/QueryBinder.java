@@ -1746,7 +1746,13 @@ public final class QueryBinder {
                     : "CAST('" + c.name().replace("'", "''") + "' AS TEXT)").append(" FROM ").append(quoted);
         }
         String q = text.toString();
-        io.respsql.sql.tree.Statement st = io.respsql.sql.SqlParser.parse(q);
+        boolean prior = io.respsql.sql.Dialect.set(true); // the text is PostgreSQL's (FROM ONLY): a RESP session reads it too
+        io.respsql.sql.tree.Statement st;
+        try {
+            st = io.respsql.sql.SqlParser.parse(q);
+        } finally {
+            io.respsql.sql.Dialect.set(prior);
+        }
         tablesRead.add(table); // a worker's read view then holds the parent, its partitioning and (below) its partitions
         enterView();
         String outer = swapSql(q);
